@@ -1,0 +1,3 @@
+"""bleu-gui: see why a machine translation gets its BLEU score."""
+
+__version__ = "0.1.0"

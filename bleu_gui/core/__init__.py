@@ -1,0 +1,18 @@
+"""The Qt-free scoring core of bleu-gui.
+
+Nothing in this package imports PySide6 or pyqtgraph (a test proves it): the
+command line and the window both stand on it, and nothing computes a score any
+other way.
+"""
+
+from .config import BleuConfig
+from .details import SentenceDetails, sentence_details
+from .errors import ConfigError, InputError
+from .evaluate import Evaluator, SystemResult
+from .readers import SegmentFile, read_inputs, read_segments
+from .scores import BleuScore, RowScores
+
+__all__ = [
+    "BleuConfig", "BleuScore", "ConfigError", "Evaluator", "InputError", "RowScores", "SegmentFile",
+    "SentenceDetails", "SystemResult", "read_inputs", "read_segments", "sentence_details",
+]

@@ -1,0 +1,92 @@
+"""Every setting that changes a BLEU number, in one object, and its validation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .errors import ConfigError
+from .ngrams import MAX_SUPPORTED_ORDER
+from .tokenizers import TOKENIZER_NAMES
+
+VARIANTS = ("sacrebleu", "nltk", "d2l")
+SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
+# sacreBLEU's defaults for the smoothing value (Chen & Cherry 2014).
+SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}
+NLTK_METHODS = tuple(range(8))
+# The tokenizer each variant uses unless told otherwise: sacreBLEU's default
+# is 13a; NLTK and d2l are fed whitespace-split tokens in their tutorials.
+DEFAULT_TOKENIZER = {"sacrebleu": "13a", "nltk": "none", "d2l": "none"}
+
+
+@dataclass(frozen=True)
+class BleuConfig:
+    """Settings for one BLEU computation.
+
+    ``tokenizer=None`` means the variant's default. ``weights`` apply to the
+    ``nltk`` variant (sacreBLEU uses uniform 1/N, d2l uses 1/2^n).
+    ``nltk_epsilon``, ``nltk_alpha`` and ``nltk_k`` are NLTK's
+    ``SmoothingFunction(epsilon, alpha, k)`` parameters.
+    """
+
+    variant: str = "sacrebleu"
+    tokenizer: str | None = None
+    lowercase: bool = False
+    smooth_method: str = "exp"
+    smooth_value: float | None = None
+    max_order: int = 4
+    weights: tuple[float, ...] | None = None
+    nltk_smoothing: int = 0
+    auto_reweigh: bool = False
+    nltk_epsilon: float = 0.1
+    nltk_alpha: float = 5.0
+    nltk_k: float = 5.0
+
+    @property
+    def tokenizer_name(self) -> str:
+        return self.tokenizer or DEFAULT_TOKENIZER[self.variant]
+
+    @property
+    def smoothing_value(self) -> float | None:
+        """The smoothing value in effect for sacreBLEU's ``floor`` and ``add-k``."""
+        if self.smooth_value is not None:
+            return self.smooth_value
+        return SMOOTH_DEFAULTS[self.smooth_method]
+
+    @property
+    def nltk_weights(self) -> tuple[float, ...]:
+        return tuple(self.weights) if self.weights is not None else (1.0 / self.max_order,) * self.max_order
+
+    @property
+    def stats_order(self) -> int:
+        """Highest n-gram order the statistics need (NLTK's method5 and method7 also look at 5-grams)."""
+        if self.variant == "nltk":
+            n = len(self.nltk_weights)
+            return max(n, 5) if self.nltk_smoothing in (5, 7) else n
+        return self.max_order
+
+    def validated(self) -> "BleuConfig":
+        """Return the config (with weights normalised to a tuple) or raise :class:`ConfigError`."""
+        if self.variant not in VARIANTS:
+            raise ConfigError(f"unknown variant {self.variant!r}; choose one of {', '.join(VARIANTS)}")
+        if self.tokenizer is not None and self.tokenizer not in TOKENIZER_NAMES:
+            raise ConfigError(f"unknown tokenizer {self.tokenizer!r}; choose one of {', '.join(TOKENIZER_NAMES)}")
+        if self.smooth_method not in SMOOTH_METHODS:
+            raise ConfigError(f"unknown smoothing method {self.smooth_method!r}; choose one of {', '.join(SMOOTH_METHODS)}")
+        if not 1 <= self.max_order <= MAX_SUPPORTED_ORDER:
+            raise ConfigError(f"max n-gram order must be 1..{MAX_SUPPORTED_ORDER}, got {self.max_order}")
+        if self.nltk_smoothing not in NLTK_METHODS:
+            raise ConfigError(f"NLTK smoothing method must be 0..7, got {self.nltk_smoothing}")
+        cfg = self
+        if self.weights is not None:
+            weights = tuple(float(w) for w in self.weights)
+            if self.variant != "nltk":
+                raise ConfigError("--weights applies to the nltk variant only: sacreBLEU weighs every order 1/N "
+                                  "(set --max-ngram-order) and d2l weighs order n by 1/2^n")
+            if not 1 <= len(weights) <= MAX_SUPPORTED_ORDER:
+                raise ConfigError(f"give 1..{MAX_SUPPORTED_ORDER} weights, got {len(weights)}")
+            if any(w < 0 for w in weights) or sum(weights) <= 0:
+                raise ConfigError("weights must be non-negative and not all zero")
+            cfg = replace(cfg, weights=weights, max_order=len(weights))
+        if self.smooth_value is not None and self.smooth_method in ("exp", "none") and self.variant == "sacrebleu":
+            raise ConfigError(f"smoothing method {self.smooth_method!r} takes no value (-sv is for floor and add-k)")
+        return cfg

@@ -1,0 +1,130 @@
+"""Match details for one sentence, computed on demand for the sentence on screen.
+
+For each order n and each candidate n-gram occurrence: its token span and
+status. Of the ``count`` occurrences of an n-gram, the leftmost
+``min(count, Max_Ref_Count)`` are *matched*, the rest *clipped*; an n-gram no
+reference has is *unmatched*. Max_Ref_Count is the largest count in any single
+reference (Papineni et al. 2002); ``max_ref`` names the first reference that
+holds it. In each reference, the leftmost occurrences of every matched n-gram
+(as many as were matched, at most as many as that reference has) are marked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Sequence
+
+from .alignment import Span, char_spans
+from .tokenizers import Tokenization
+
+MATCHED, CLIPPED, UNMATCHED = "matched", "clipped", "unmatched"
+
+
+@dataclass(frozen=True)
+class NgramOccurrence:
+    """One occurrence of an n-gram in the candidate."""
+
+    order: int
+    start: int          # first token index
+    end: int            # one past the last token index
+    ngram: tuple[str, ...]
+    status: str         # MATCHED, CLIPPED or UNMATCHED
+    count: int          # occurrences of this n-gram in the candidate
+    max_ref_count: int  # Max_Ref_Count over the references
+    max_ref: int | None  # reference index holding Max_Ref_Count (None when 0)
+
+
+@dataclass(frozen=True)
+class RefSpan:
+    """Tokens ``start:end`` of a reference form an n-gram of ``order`` that the candidate matched."""
+
+    order: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class SentenceDetails:
+    """Everything the window needs to colour one sentence pair."""
+
+    hypothesis: str
+    hyp_tokens: list[str]
+    hyp_spans: list[Span | None]
+    references: list[str]
+    ref_tokens: list[list[str]]
+    ref_spans: list[list[Span | None]]
+    ref_present: list[bool]
+    occurrences: dict[int, list[NgramOccurrence]]
+    ref_matches: list[dict[int, list[RefSpan]]]
+
+    @property
+    def max_order(self) -> int:
+        return max(self.occurrences) if self.occurrences else 0
+
+    def status_counts(self, order: int) -> dict[str, int]:
+        """How many occurrences of ``order`` are matched, clipped and unmatched."""
+        counts = Counter(o.status for o in self.occurrences.get(order, []))
+        return {s: counts.get(s, 0) for s in (MATCHED, CLIPPED, UNMATCHED)}
+
+    def best_matched_order(self) -> list[int]:
+        """For each candidate token, the highest order of a matched n-gram covering it (0 = none)."""
+        best = [0] * len(self.hyp_tokens)
+        for order, occs in self.occurrences.items():
+            for occ in occs:
+                if occ.status == MATCHED:
+                    for t in range(occ.start, occ.end):
+                        best[t] = max(best[t], order)
+        return best
+
+
+def _ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
+    return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def sentence_details(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
+                     present: Sequence[bool] | None = None) -> SentenceDetails:
+    """Match details of one candidate line against its reference lines (missing references skipped)."""
+    present = list(present) if present is not None else [True] * len(references)
+    name, lc = tokenization.name, tokenization.lowercase
+    hyp_tokens = tokenization.tokens(hypothesis)
+    ref_tokens = [tokenization.tokens(r) if ok else [] for r, ok in zip(references, present)]
+    occurrences: dict[int, list[NgramOccurrence]] = {}
+    ref_matches: list[dict[int, list[RefSpan]]] = [defaultdict(list) for _ in references]
+    for n in range(1, max_order + 1):
+        hyp_grams = _ngrams(hyp_tokens, n)
+        hyp_counts = Counter(hyp_grams)
+        ref_counts = [Counter(_ngrams(toks, n)) for toks in ref_tokens]
+        seen: Counter = Counter()
+        occs = []
+        for i, gram in enumerate(hyp_grams):
+            per_ref = [c[gram] for c in ref_counts]
+            max_count = max(per_ref, default=0)
+            holder = per_ref.index(max_count) if max_count else None
+            seen[gram] += 1
+            if max_count == 0:
+                status = UNMATCHED
+            elif seen[gram] <= max_count:
+                status = MATCHED
+            else:
+                status = CLIPPED
+            occs.append(NgramOccurrence(n, i, i + n, gram, status, hyp_counts[gram], max_count, holder))
+        occurrences[n] = occs
+        matched = {g: min(c, max(rc[g] for rc in ref_counts) if ref_counts else 0) for g, c in hyp_counts.items()}
+        for r, toks in enumerate(ref_tokens):
+            marked: Counter = Counter()
+            for i, gram in enumerate(_ngrams(toks, n)):
+                if marked[gram] < matched.get(gram, 0):
+                    marked[gram] += 1
+                    ref_matches[r][n].append(RefSpan(n, i, i + n))
+    return SentenceDetails(
+        hypothesis=hypothesis,
+        hyp_tokens=hyp_tokens,
+        hyp_spans=char_spans(hypothesis, hyp_tokens, lc, name),
+        references=list(references),
+        ref_tokens=ref_tokens,
+        ref_spans=[char_spans(r, t, lc, name) for r, t in zip(references, ref_tokens)],
+        ref_present=present,
+        occurrences=occurrences,
+        ref_matches=[dict(m) for m in ref_matches],
+    )

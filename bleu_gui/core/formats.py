@@ -1,0 +1,63 @@
+"""Text, JSON and Moses multi-bleu renderings of scores (used by the command line and exports)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Sequence
+
+from .scores import BleuScore
+
+
+def text_line(score: BleuScore, width: int = 2) -> str:
+    """sacreBLEU's line: ``BLEU|<signature> = 31.12 90.0/50.0/16.7/12.5 (BP = 1.000 ratio = 1.000 hyp_len = 10 ref_len = 10)``."""
+    if math.isnan(score.score):
+        return f"BLEU|{score.signature} = undefined (NLTK refuses this sentence: method6 needs a trigram match)"
+    precisions = "/".join(f"{p:.1f}" for p in score.precisions)
+    return (f"BLEU|{score.signature} = {score.score:.{width}f} {precisions} (BP = {score.bp:.3f} "
+            f"ratio = {score.ratio:.3f} hyp_len = {score.sys_len:d} ref_len = {score.ref_len:d})")
+
+
+def multi_bleu_line(score: BleuScore) -> str:
+    """Moses' multi-bleu.perl line: ``BLEU = 7.08, 28.6/11.0/4.4/1.8 (BP=1.000, ratio=1.005, hyp_len=2127, ref_len=2117)``."""
+    precisions = "/".join(f"{p:.1f}" for p in score.precisions)
+    return (f"BLEU = {score.score:.2f}, {precisions} (BP={score.bp:.3f}, ratio={score.ratio:.3f}, "
+            f"hyp_len={score.sys_len:d}, ref_len={score.ref_len:d})")
+
+
+def score_dict(score: BleuScore, system: str | None = None) -> dict:
+    """Unrounded fields of a score, BLEU on the 0-100 scale; NaN becomes null."""
+    def num(x: float):
+        return None if math.isnan(x) else x
+
+    d = {} if system is None else {"system": system}
+    d.update({
+        "score": num(score.score),
+        "precisions": [num(p) for p in score.precisions],
+        "counts": score.counts,
+        "totals": score.totals,
+        "bp": score.bp,
+        "ratio": score.ratio,
+        "sys_len": score.sys_len,
+        "ref_len": score.ref_len,
+        "signature": score.signature,
+        "variant": score.variant,
+    })
+    if score.notes:
+        d["notes"] = list(score.notes)
+    return d
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=1)
+
+
+def score_only(score: BleuScore, width: int = 2) -> str:
+    return "undefined" if math.isnan(score.score) else f"{score.score:.{width}f}"
+
+
+def render(scores: Sequence[BleuScore], fmt: str, width: int = 2) -> list[str]:
+    """Lines for several scores in ``text`` or ``multi-bleu`` format."""
+    if fmt == "multi-bleu":
+        return [multi_bleu_line(s) for s in scores]
+    return [text_line(s, width) for s in scores]

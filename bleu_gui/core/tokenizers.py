@@ -1,0 +1,193 @@
+"""sacreBLEU's tokenizers, looked up by name, and turning lines into integer token ids.
+
+The tokenizers themselves are sacreBLEU's objects; nothing here re-implements
+them. For speed, ``13a``, ``intl``, ``char`` and ``none`` are fed one
+whitespace-separated word at a time (with the same context the word has in its
+line) and the result is cached per word: all their rules look at one
+character of context at most, and whitespace never joins two tokens, so a
+line's tokens are the concatenation of its words' tokens. ``tests/test_tokenizers.py``
+proves this against whole-line sacreBLEU calls on random and real text.
+``zh``, ``ja-mecab`` and ``ko-mecab`` are called once per line.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from array import array
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import ConfigError
+
+# name -> (module, class) inside sacrebleu.tokenizers
+_SACREBLEU_CLASSES = {
+    "13a": ("tokenizer_13a", "Tokenizer13a"),
+    "intl": ("tokenizer_intl", "TokenizerV14International"),
+    "zh": ("tokenizer_zh", "TokenizerZh"),
+    "char": ("tokenizer_char", "TokenizerChar"),
+    "none": ("tokenizer_none", "NoneTokenizer"),
+    "ja-mecab": ("tokenizer_ja_mecab", "TokenizerJaMecab"),
+    "ko-mecab": ("tokenizer_ko_mecab", "TokenizerKoMecab"),
+}
+TOKENIZER_NAMES = tuple(_SACREBLEU_CLASSES)
+_EXTRA_FOR = {"ja-mecab": "ja", "ko-mecab": "ko"}
+
+# Tokenizers whose output for a line is the concatenation of the output for
+# its words. intl does not wrap the line in spaces, so a line's first and last
+# word see "nothing" instead of whitespace on one side: they get their own keys.
+_WORD_LOCAL = {"13a", "intl", "char", "none"}
+_EDGE_SENSITIVE = {"intl"}
+_CHUNK = 20_000
+
+
+def load_tokenizer(name: str):
+    """Return sacreBLEU's tokenizer object for ``name``; a missing optional extra is a :class:`ConfigError` naming it."""
+    if name not in _SACREBLEU_CLASSES:
+        raise ConfigError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZER_NAMES)}")
+    module, cls = _SACREBLEU_CLASSES[name]
+    try:
+        tokenizer_cls = getattr(importlib.import_module(f"sacrebleu.tokenizers.{module}"), cls)
+        return tokenizer_cls()
+    except (ImportError, RuntimeError, AssertionError) as exc:
+        extra = _EXTRA_FOR.get(name)
+        if extra is None:
+            raise ConfigError(f"tokenizer {name!r} cannot be loaded: {exc}") from None
+        raise ConfigError(f"tokenizer {name!r} needs the optional extra [{extra}]: "
+                          f"pip install 'bleu-gui[{extra}]'") from None
+
+
+@dataclass(frozen=True)
+class TokenizedCorpus:
+    """All lines of one file as integer token ids: ``ids[offsets[i]:offsets[i+1]]`` is line i."""
+
+    ids: np.ndarray
+    offsets: np.ndarray
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def line(self, i: int) -> np.ndarray:
+        return self.ids[self.offsets[i]:self.offsets[i + 1]]
+
+
+class Tokenization:
+    """One tokenizer plus the lowercase switch, with a vocabulary shared by every file it encodes.
+
+    Token ids are only comparable between corpora encoded by the same
+    ``Tokenization`` object; references and all systems must share one.
+    """
+
+    def __init__(self, name: str = "13a", lowercase: bool = False):
+        self.name = name
+        self.lowercase = lowercase
+        self.tokenizer = load_tokenizer(name)
+        self.vocab: dict[str, int] = {}
+        self._word_index: dict[str, int] = {}
+        self._word_start = array("q")
+        self._word_len = array("q")
+        self._word_tokens = array("i")
+
+    @property
+    def signature(self) -> str:
+        """sacreBLEU's name for the tokenizer (with the MeCab version for ja/ko)."""
+        return self.tokenizer.signature()
+
+    def _prepare(self, line: str) -> str:
+        # sacreBLEU: lowercase first, then strip trailing whitespace, then tokenize.
+        if self.lowercase:
+            line = line.lower()
+        return line.rstrip()
+
+    def tokens(self, line: str) -> list[str]:
+        """The tokens of one line exactly as sacreBLEU's BLEU sees them (whole-line call)."""
+        return self.tokenizer(self._prepare(line)).split()
+
+    def encode(self, lines: Sequence[str]) -> TokenizedCorpus:
+        """Tokenize every line and map tokens to integer ids (growing the shared vocabulary)."""
+        id_parts, len_parts = [], []
+        for start in range(0, len(lines), _CHUNK):
+            chunk = [self._prepare(line) for line in lines[start:start + _CHUNK]]
+            if self.name in _WORD_LOCAL:
+                ids, lengths = self._encode_by_words(chunk)
+            else:
+                ids, lengths = self._encode_by_lines(chunk)
+            id_parts.append(ids)
+            len_parts.append(lengths)
+        ids = np.concatenate(id_parts) if id_parts else np.zeros(0, np.int32)
+        lengths = np.concatenate(len_parts) if len_parts else np.zeros(0, np.int64)
+        offsets = np.zeros(len(lengths) + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return TokenizedCorpus(ids.astype(np.int32, copy=False), offsets)
+
+    # -- whole lines -------------------------------------------------------
+    def _token_ids(self, tokens: Iterable[str]) -> list[int]:
+        vocab = self.vocab
+        return [vocab.setdefault(t, len(vocab)) for t in tokens]
+
+    def _encode_by_lines(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        per_line = [self.tokenizer(line).split() for line in chunk]
+        lengths = np.fromiter(map(len, per_line), np.int64, len(per_line))
+        ids = np.array(self._token_ids(itertools.chain.from_iterable(per_line)), np.int32)
+        return ids, lengths
+
+    # -- one word at a time ------------------------------------------------
+    def _word_keys(self, chunk: list[str]) -> list[list[str]]:
+        words = [line.split() for line in chunk]
+        if self.name in _EDGE_SENSITIVE:
+            # "\n" never occurs inside a line, so it can mark "no character
+            # before/after this word" without colliding with a real word.
+            for line, ws in zip(chunk, words):
+                if ws:
+                    if not line[0].isspace():
+                        ws[0] = "\n" + ws[0]
+                    ws[-1] = ws[-1] + "\n"
+        return words
+
+    def _word_tokens_for(self, key: str) -> list[str]:
+        left = not key.startswith("\n")
+        right = not key.endswith("\n")
+        word = key.strip("\n")
+        if self.name in _EDGE_SENSITIVE:
+            word = (" " if left else "") + word + (" " if right else "")
+        return self.tokenizer(word).split()
+
+    def _add_words(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            if key in self._word_index:
+                continue
+            ids = self._token_ids(self._word_tokens_for(key))
+            self._word_index[key] = len(self._word_start)
+            self._word_start.append(len(self._word_tokens))
+            self._word_len.append(len(ids))
+            self._word_tokens.extend(ids)
+
+    def _encode_by_words(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        words = self._word_keys(chunk)
+        flat = list(itertools.chain.from_iterable(words))
+        index = self._word_index
+        wids = np.fromiter(map(index.get, flat, itertools.repeat(-1)), np.int64, len(flat))
+        unknown = np.flatnonzero(wids < 0)
+        if len(unknown):
+            self._add_words(flat[i] for i in unknown)
+            wids[unknown] = [index[flat[i]] for i in unknown]
+        word_start = np.frombuffer(self._word_start, np.int64)
+        word_len = np.frombuffer(self._word_len, np.int64)
+        word_tokens = np.frombuffer(self._word_tokens, np.int32)
+        tok_per_word = word_len[wids]
+        total = int(tok_per_word.sum())
+        # Position of each output token inside its word, then gather.
+        first_out = np.cumsum(tok_per_word) - tok_per_word
+        within = np.arange(total, dtype=np.int64) - np.repeat(first_out, tok_per_word)
+        ids = word_tokens[np.repeat(word_start[wids], tok_per_word) + within]
+        words_per_line = np.fromiter(map(len, words), np.int64, len(words))
+        word_line = np.repeat(np.arange(len(words)), words_per_line)
+        lengths = np.bincount(word_line, weights=tok_per_word, minlength=len(words)).astype(np.int64)
+        return ids, lengths

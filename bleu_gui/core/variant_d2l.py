@@ -1,0 +1,60 @@
+"""The BLEU of *Dive into Deep Learning* (d2l.ai, section "Evaluation of Predicted Sequences").
+
+Per sentence, with one reference: ``exp(min(0, 1 - len_ref/len_pred))`` times
+``p_n ** (1/2**n)`` for n = 1..min(k, len_pred), where ``p_n`` is the clipped
+n-gram precision. Orders longer than the prediction are skipped, not zero.
+d2l has no corpus BLEU: our corpus figure is the mean of sentence scores, and
+says so. An empty prediction scores 0 (d2l's own function would divide by zero
+or count the empty string as a token).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .config import BleuConfig
+from .scores import RowScores
+
+CORPUS_NOTE = "d2l defines BLEU per sentence only; the corpus figure is the mean of sentence scores"
+MULTI_REF_NOTE = "d2l uses one reference; only the first reference was used"
+
+
+def score_rows(stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    """d2l BLEU for every sentence row (statistics against the first reference only)."""
+    k = cfg.max_order
+    stats = np.atleast_2d(stats)
+    pred_len = stats[:, 0]
+    label_len = stats[:, 1]
+    counts = stats[:, 2:2 + k]
+    totals = stats[:, 2 + k:2 + 2 * k]
+    rows = len(stats)
+    pred_f = np.maximum(pred_len, 1).astype(np.float64)
+    bp = np.exp(np.minimum(0.0, 1.0 - label_len / pred_f))
+    score = bp.copy()
+    precisions = np.zeros((rows, k))
+    for n in range(1, k + 1):
+        used = pred_len >= n
+        p = np.where(used, counts[:, n - 1] / np.maximum(totals[:, n - 1], 1), 0.0)
+        precisions[:, n - 1] = p
+        score = np.where(used, score * np.power(p, 0.5 ** n), score)
+    score[pred_len == 0] = 0.0
+    return RowScores(score=100.0 * score, precisions=100.0 * precisions, bp=bp, counts=counts, totals=totals,
+                     sys_len=pred_len, ref_len=label_len, valid=np.ones(rows, bool))
+
+
+def corpus_score(sentence_scores: np.ndarray) -> float:
+    """Mean of the sentence scores (0-100), summed exactly."""
+    if len(sentence_scores) == 0:
+        return 0.0
+    return math.fsum(sentence_scores.tolist()) / len(sentence_scores)
+
+
+def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
+    """A signature in sacreBLEU's style naming the d2l settings."""
+    return "|".join([
+        "variant:d2l", f"nrefs:{nrefs}", f"case:{'lc' if cfg.lowercase else 'mixed'}",
+        f"tok:{tokenizer_signature}", f"k:{cfg.max_order}", "weights:1/2^n", "corpus:mean",
+        f"version:bleu-gui-{version}",
+    ])

@@ -1,0 +1,87 @@
+"""sacreBLEU's BLEU (``sacrebleu.metrics.BLEU.compute_bleu``), vectorised over rows of statistics.
+
+Matches sacreBLEU 2.x detail for detail: the early exit when nothing matches,
+add-k applied from order 2 on, the ``exp`` (NIST) smoothing counter, the break
+at the first order with no n-grams, effective order, and ``my_log(0)`` being a
+huge negative number so that any zero precision gives 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import BleuConfig
+from .scores import RowScores
+
+_MY_LOG_ZERO = -9999999999.0
+
+
+def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool) -> RowScores:
+    """BLEU for every row of ``stats`` ([hyp_len, ref_len, correct_1..N, total_1..N])."""
+    N = cfg.max_order
+    stats = np.atleast_2d(stats)
+    sys_len = stats[:, 0].astype(np.float64)
+    ref_len = stats[:, 1].astype(np.float64)
+    counts = stats[:, 2:2 + N]
+    totals = stats[:, 2 + N:2 + 2 * N]
+    correct = counts.astype(np.float64)
+    total = totals.astype(np.float64)
+    rows = len(stats)
+
+    bp = np.ones(rows)
+    short = sys_len < ref_len
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp[short] = np.where(sys_len[short] > 0, np.exp(1.0 - ref_len[short] / sys_len[short]), 0.0)
+
+    any_match = counts.any(axis=1)
+    k = cfg.smoothing_value
+    if cfg.smooth_method == "add-k":
+        correct[:, 1:] += k
+        total[:, 1:] += k
+
+    precisions = np.zeros((rows, N))
+    smooth_mteval = np.ones(rows)
+    eff_order = np.full(rows, N)
+    stopped = np.zeros(rows, bool)
+    for n in range(N):
+        stopped |= total[:, n] == 0
+        live = ~stopped
+        if effective_order:
+            eff_order[live] = n + 1
+        zero = live & (correct[:, n] == 0)
+        hit = live & ~zero
+        precisions[hit, n] = 100.0 * correct[hit, n] / total[hit, n]
+        if cfg.smooth_method == "exp":
+            smooth_mteval[zero] *= 2
+            precisions[zero, n] = 100.0 / (smooth_mteval[zero] * total[zero, n])
+        elif cfg.smooth_method == "floor":
+            precisions[zero, n] = 100.0 * k / total[zero, n]
+
+    log_sum = np.zeros(rows)
+    with np.errstate(divide="ignore"):
+        logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _MY_LOG_ZERO)
+    for n in range(N):
+        log_sum += np.where(n < eff_order, logs[:, n], 0.0)
+    score = bp * np.exp(log_sum / eff_order)
+    score[~any_match] = 0.0
+    precisions[~any_match] = 0.0
+    return RowScores(score=score, precisions=precisions, bp=bp, counts=counts, totals=totals,
+                     sys_len=stats[:, 0], ref_len=stats[:, 1], valid=np.ones(rows, bool))
+
+
+def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, effective_order: bool,
+              sacrebleu_version: str) -> str:
+    """sacreBLEU's signature string, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
+
+    sacreBLEU's own signature does not mention the n-gram order; a non-default
+    order is added as ``order:N`` so the string still states every setting.
+    """
+    smooth = cfg.smooth_method
+    if cfg.smoothing_value is not None:
+        smooth += f"[{cfg.smoothing_value:.2f}]"
+    parts = [f"nrefs:{nrefs}", f"case:{'lc' if cfg.lowercase else 'mixed'}",
+             f"eff:{'yes' if effective_order else 'no'}", f"tok:{tokenizer_signature}", f"smooth:{smooth}"]
+    if cfg.max_order != 4:
+        parts.append(f"order:{cfg.max_order}")
+    parts.append(f"version:{sacrebleu_version}")
+    return "|".join(parts)

@@ -1,0 +1,180 @@
+"""The bleu-score command: output formats equal to sacreBLEU's, and a clear message for every bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bleu_gui.cli import run
+
+from bleu_gui.core import BleuConfig
+
+from .oracles import sacre_corpus, sacre_metric
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "resources" / "demo" / "en"
+
+
+def lines(path):
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def cli(capsys, *argv):
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text_line_is_sacrebleus(capsys):
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt")
+    metric = sacre_metric(BleuConfig())
+    theirs = metric.corpus_score(lines(DEMO / "system-a.txt"), [lines(DEMO / "ref1.txt")])
+    assert code == 0
+    assert out.strip() == theirs.format(width=2, signature=metric.get_signature().format())
+
+
+def test_json_fields_unrounded(capsys):
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", DEMO / "ref2.txt", "-i", DEMO / "system-a.txt",
+                       DEMO / "system-b.txt", "-f", "json")
+    data = json.loads(out)
+    assert code == 0 and isinstance(data, list) and len(data) == 2
+    refs = [lines(DEMO / "ref1.txt"), lines(DEMO / "ref2.txt")]
+    for obj, name in zip(data, ["system-a.txt", "system-b.txt"]):
+        theirs = sacre_corpus(lines(DEMO / name), refs, BleuConfig())
+        assert obj["system"].endswith(name)
+        assert set(obj) >= {"system", "score", "precisions", "counts", "totals", "bp", "ratio", "sys_len",
+                            "ref_len", "signature", "variant"}
+        assert obj["score"] == pytest.approx(theirs.score, abs=1e-9)
+        assert obj["counts"] == theirs.counts and obj["totals"] == theirs.totals
+        assert obj["variant"] == "sacrebleu"
+
+
+def test_multi_bleu_format(capsys):
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-b.txt", "--format", "multi-bleu")
+    theirs = sacre_corpus(lines(DEMO / "system-b.txt"), [lines(DEMO / "ref1.txt")], BleuConfig())
+    p = "/".join(f"{x:.1f}" for x in theirs.precisions)
+    assert out.strip() == (f"BLEU = {theirs.score:.2f}, {p} (BP={theirs.bp:.3f}, ratio={theirs.ratio:.3f}, "
+                           f"hyp_len={theirs.sys_len}, ref_len={theirs.ref_len})")
+
+
+def test_sentence_level_and_score_only(capsys):
+    from .oracles import sacre_sentences
+
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-b.txt", "-sl", "-b")
+    theirs = sacre_sentences(lines(DEMO / "system-b.txt"), [lines(DEMO / "ref1.txt")], BleuConfig())
+    assert out.split() == [f"{s.score:.2f}" for s in theirs]
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-b.txt", "-sl", "-f", "json")
+    sentences = json.loads(out)["sentences"]
+    assert [s["score"] for s in sentences] == pytest.approx([s.score for s in theirs], abs=1e-9)
+    assert "eff:yes" in sentences[0]["signature"]
+
+
+def test_nltk_and_d2l_variants_say_what_they_are(capsys):
+    code, out, err = cli(capsys, DEMO / "ref1.txt", DEMO / "ref2.txt", "-i", DEMO / "system-a.txt",
+                         "--variant", "d2l", "-f", "json")
+    obj = json.loads(out)
+    assert obj["variant"] == "d2l" and obj["signature"].startswith("variant:d2l")
+    assert "mean of sentence scores" in err and "first reference" in err
+    code, out, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", "--variant", "nltk",
+                         "--nltk-smoothing", "4", "--weights", "0.5", "0.5")
+    assert code == 0 and "variant:nltk" in out and "smooth:method4" in out and "weights:0.5,0.5" in out
+
+
+def test_reference_folder(tmp_path, capsys):
+    folder = tmp_path / "refs"
+    folder.mkdir()
+    (folder / "b.txt").write_text((DEMO / "ref2.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "a.txt").write_text((DEMO / "ref1.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, _ = cli(capsys, folder, "-i", DEMO / "system-a.txt", "-b")
+    refs = [lines(DEMO / "ref1.txt"), lines(DEMO / "ref2.txt")]
+    assert out.strip() == f"{sacre_corpus(lines(DEMO / 'system-a.txt'), refs, BleuConfig()).score:.2f}"
+
+
+# --- bad input: one line naming the file, exit status 2, no traceback ------------------------------------------
+
+def write(path, data: bytes):
+    path.write_bytes(data)
+    return path
+
+
+@pytest.fixture
+def good(tmp_path):
+    return write(tmp_path / "good.txt", b"a b c d e\nf g h i j\n")
+
+
+BAD_CASES = {
+    "missing file": (lambda d: d / "nope.txt", r"nope.txt: no such file"),
+    "empty file": (lambda d: write(d / "empty.txt", b""), r"empty.txt: empty file \(no segments\)"),
+    "bom only": (lambda d: write(d / "bom.txt", b"\xef\xbb\xbf"), r"bom.txt: empty file"),
+    "undecodable": (lambda d: write(d / "latin.txt", b"ok\ncaf\xe9 x\n"),
+                    r"latin.txt: line 2, byte offset 6: cannot decode byte 0xe9 as utf-8"),
+    "binary": (lambda d: write(d / "bin.txt", b"ab\ncd\x00\x01\n"),
+               r"bin.txt: looks like a binary file \(NUL byte at line 2, byte offset 5\)"),
+    "line counts": (lambda d: write(d / "short.txt", b"only one line\n"),
+                    r"line counts differ: .*short.txt has 1, .*good.txt has 2"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CASES))
+def test_bad_hypothesis_input(case, tmp_path, good, capsys):
+    make, pattern = BAD_CASES[case]
+    code, out, err = cli(capsys, good, "-i", make(tmp_path))
+    assert code == 2 and out == ""
+    assert err.startswith("bleu-score: error: ") and err.count("\n") == 1
+    import re
+    assert re.search(pattern, err), err
+
+
+def test_empty_reference_folder(tmp_path, good, capsys):
+    (tmp_path / "refs").mkdir()
+    code, _, err = cli(capsys, tmp_path / "refs", "-i", good)
+    assert code == 2 and "refs: folder has no files" in err
+
+
+def test_unknown_encoding_and_bad_option_values(good, capsys):
+    code, _, err = cli(capsys, good, "-i", good, "-e", "klingon")
+    assert code == 2 and "unknown encoding 'klingon'" in err
+    code, _, err = cli(capsys, good, "-i", good, "--weights", "0.5", "0.5")
+    assert code == 2 and "--weights applies to the nltk variant only" in err
+    code, _, err = cli(capsys, good, "-i", good, "--max-ngram-order", "12")
+    assert code == 2 and "max n-gram order must be 1..9" in err
+
+
+def test_legacy_encodings(tmp_path, capsys):
+    ko = "빛이 쐬는 사람은 완벽한 어둠에서 잠든다\n오늘 날씨는 맑다\n"
+    ref = write(tmp_path / "ref.txt", ko.encode("utf-8"))
+    hyp = write(tmp_path / "hyp.txt", ko.encode("cp949"))
+    code, _, err = cli(capsys, ref, "-i", hyp)
+    assert code == 2 and "cannot decode byte" in err and "-e auto" in err
+    code, out, err = cli(capsys, ref, "-i", hyp, "-e", "auto", "-b")
+    assert code == 0 and out.strip() == "100.00"
+    assert "hyp.txt: encoding" in err and "(detected)" in err
+    both = write(tmp_path / "ref949.txt", ko.encode("cp949"))
+    code, out, _ = cli(capsys, both, "-i", hyp, "-e", "cp949", "-b")
+    assert code == 0 and out.strip() == "100.00"
+
+
+def test_line_ends_bom_and_final_newline(tmp_path, capsys):
+    ref = write(tmp_path / "ref.txt", b"a b c d e\nf g h i j\n")
+    hyp = write(tmp_path / "hyp.txt", b"\xef\xbb\xbfa b c d e\r\nf g h i j")
+    code, out, _ = cli(capsys, ref, "-i", hyp, "-b")
+    assert code == 0 and out.strip() == "100.00"
+    mac = write(tmp_path / "mac.txt", b"a b c d e\rf g h i j\r")
+    code, out, _ = cli(capsys, ref, "-i", mac, "-b")
+    assert code == 0 and out.strip() == "100.00"
+
+
+def test_input_files_are_not_modified(tmp_path, capsys):
+    ref = write(tmp_path / "ref.txt", b"\xef\xbb\xbfa b c\r\nd e f\r\n")
+    before = ref.read_bytes()
+    cli(capsys, ref, "-i", ref)
+    assert ref.read_bytes() == before
+
+
+def test_no_traceback_from_the_installed_command(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "bleu_gui.cli", str(tmp_path / "missing.txt"), "-i",
+                           str(tmp_path / "also-missing.txt")], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "missing.txt: no such file" in proc.stderr

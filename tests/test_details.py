@@ -1,0 +1,86 @@
+"""Match details: statuses, reference marks, character offsets; consistent with the corpus statistics."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core.alignment import char_spans
+from bleu_gui.core.details import CLIPPED, MATCHED, UNMATCHED
+
+from .strategies import corpus
+
+
+def test_statuses_and_reference_marks():
+    ev = Evaluator([["the cat is on the mat"], ["there is a cat on the mat"]])
+    d = ev.details(0, "the cat the cat on the mat")
+    uni = d.occurrences[1]
+    assert [(o.ngram, o.status) for o in uni] == [
+        (("the",), MATCHED), (("cat",), MATCHED), (("the",), MATCHED), (("cat",), CLIPPED),
+        (("on",), MATCHED), (("the",), CLIPPED), (("mat",), MATCHED)]
+    assert uni[0].count == 3 and uni[0].max_ref_count == 2 and uni[0].max_ref == 0
+    bi = {(o.ngram, o.status) for o in d.occurrences[2]}
+    assert (("the", "cat"), MATCHED) in bi and (("cat", "the"), UNMATCHED) in bi
+    # Reference 1 "the cat is on the mat": both "the", "cat", "on", "mat" matched at order 1.
+    assert [(s.start, s.end) for s in d.ref_matches[0][1]] == [(0, 1), (1, 2), (3, 4), (4, 5), (5, 6)]
+    assert d.best_matched_order()[3:] == [4, 4, 4, 4]  # "cat on the mat" is in reference 2
+
+
+@given(data=corpus(max_lines=3, max_refs=3), tok=st.sampled_from(["13a", "intl", "none", "char", "zh"]),
+       lc=st.booleans())
+def test_details_agree_with_statistics(data, tok, lc):
+    hyps, refs = data
+    ev = Evaluator(refs, BleuConfig(tokenizer=tok, lowercase=lc))
+    stats = ev.statistics(hyps)
+    for i, hyp in enumerate(hyps):
+        d = ev.details(i, hyp)
+        for n in range(1, 5):
+            counts = d.status_counts(n)
+            assert counts[MATCHED] == stats[i, 1 + n]
+            assert sum(counts.values()) == stats[i, 1 + 4 + n]
+        for r, marks in enumerate(d.ref_matches):
+            for n, spans in marks.items():
+                assert len(spans) <= counts_matched(d, n)
+
+
+def counts_matched(d, n):
+    return d.status_counts(n)[MATCHED]
+
+
+@given(data=corpus(max_lines=2, max_refs=1), tok=st.sampled_from(["13a", "intl", "none", "char", "zh"]),
+       lc=st.booleans())
+def test_char_spans_cover_the_token_text(data, tok, lc):
+    hyps, _ = data
+    ev = Evaluator([hyps], BleuConfig(tokenizer=tok, lowercase=lc))
+    for i, hyp in enumerate(hyps):
+        d = ev.details(i, hyp)
+        previous_start = previous_end = 0
+        for token, span in zip(d.hyp_tokens, d.hyp_spans):
+            assert span is not None, (hyp, token)
+            start, end = span
+            expands = lc and len(hyp.lower()) != len(hyp)
+            assert start >= (previous_start if expands else previous_end)
+            previous_start = start
+            # Lowercase in context (Greek final sigma) where lowercasing keeps the length.
+            source = hyp.lower() if lc and len(hyp.lower()) == len(hyp) else hyp
+            shown = source[start:end].lower() if lc else source[start:end]
+            if tok == "13a":
+                for old, new in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+                    shown = shown.replace(old, new)
+            if lc and len(hyp.lower()) != len(hyp):
+                assert token in shown  # e.g. U+0130 lowercases to two characters, each its own char token
+            else:
+                assert shown == token
+            previous_end = end
+
+
+@pytest.mark.parametrize("text,tokens,spans", [
+    ("Hello, world!", ["Hello", ",", "world", "!"], [(0, 5), (5, 6), (7, 12), (12, 13)]),
+    ("say &quot;hi&quot;", ["say", '"', "hi", '"'], [(0, 3), (4, 10), (10, 12), (12, 18)]),
+    ("a<skipped>b c", ["ab", "c"], [(0, 11), (12, 13)]),
+])
+def test_char_spans_13a(text, tokens, spans):
+    assert char_spans(text, tokens, tokenizer="13a") == spans
+
+
+def test_unplaceable_token_gets_none():
+    assert char_spans("abc def", ["abc", "XYZ", "def"], tokenizer="none") == [(0, 3), None, (4, 7)]

@@ -1,0 +1,137 @@
+"""Our sacrebleu variant equals sacreBLEU's BLEU, corpus and sentence, on random and real data."""
+
+import math
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core.readers import read_segments
+
+from .conftest import data_set
+from .oracles import sacre_corpus, sacre_sentences
+from .strategies import corpus
+
+EPS = 1e-9
+
+
+def assert_same(ours, theirs, counts_offset=0.0):
+    assert math.isclose(ours.score, theirs.score, rel_tol=EPS, abs_tol=EPS), (ours.score, theirs.score)
+    assert ours.sys_len == theirs.sys_len
+    assert ours.ref_len == theirs.ref_len
+    assert math.isclose(ours.bp, theirs.bp, rel_tol=EPS, abs_tol=EPS)
+    assert len(ours.precisions) == len(theirs.precisions)
+    for a, b in zip(ours.precisions, theirs.precisions):
+        assert math.isclose(a, b, rel_tol=EPS, abs_tol=EPS), (ours.precisions, theirs.precisions)
+    # sacreBLEU's add-k adds k to its counts and totals lists in place (orders 2..N),
+    # after its early exit for "no match at all".
+    k = counts_offset if any(ours.counts) else 0.0
+    want_counts = [c - (k if n else 0) for n, c in enumerate(theirs.counts)]
+    want_totals = [t - (k if n else 0) for n, t in enumerate(theirs.totals)]
+    assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(ours.counts, want_counts)), (ours.counts, want_counts)
+    assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(ours.totals, want_totals)), (ours.totals, want_totals)
+
+
+configs = st.builds(
+    BleuConfig,
+    tokenizer=st.sampled_from(["13a", "intl", "zh", "char", "none"]),
+    lowercase=st.booleans(),
+    smooth_method=st.sampled_from(["exp", "floor", "add-k", "none"]),
+    max_order=st.integers(1, 6),
+)
+
+
+def add_k_offset(cfg):
+    return cfg.smoothing_value if cfg.smooth_method == "add-k" else 0.0
+
+
+@given(data=corpus(), cfg=configs)
+def test_random_corpus_and_sentences(data, cfg):
+    hyps, refs = data
+    ev = Evaluator(refs, cfg)
+    stats = ev.statistics(hyps)
+    assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg), add_k_offset(cfg))
+    rows = ev.sentence_scores(stats)
+    for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
+        assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS), (i, rows.score[i], theirs.score)
+        for a, b in zip(rows.precisions[i], theirs.precisions):
+            assert math.isclose(a, b, rel_tol=EPS, abs_tol=EPS)
+
+
+@given(data=corpus(), value=st.sampled_from([0.01, 0.5, 2.0]), method=st.sampled_from(["floor", "add-k"]))
+def test_random_smoothing_values(data, value, method):
+    hyps, refs = data
+    cfg = BleuConfig(smooth_method=method, smooth_value=value)
+    ev = Evaluator(refs, cfg)
+    assert_same(ev.corpus_score(ev.statistics(hyps)), sacre_corpus(hyps, refs, cfg), add_k_offset(cfg))
+
+
+def test_signature_format_matches_sacrebleu():
+    from .oracles import sacre_metric
+
+    refs = [["a b c", "d e"], ["a b", ""]]
+    for cfg in [BleuConfig(), BleuConfig(lowercase=True, smooth_method="floor"), BleuConfig(smooth_method="add-k", smooth_value=2),
+                BleuConfig(tokenizer="intl", smooth_method="none")]:
+        ev = Evaluator(refs, cfg)
+        metric = sacre_metric(cfg)
+        from .oracles import with_missing
+        metric.corpus_score(["a b c", "d e"], with_missing(refs))
+        assert ev.signature() == metric.get_signature().format()
+    assert Evaluator(refs).nrefs == "var"
+
+
+REAL_SETS = {
+    "sacrebleu-wmt17-en-de": ["13a", "intl", "none"],
+    "wmt21-en-de-3ref": ["13a", "intl", "char"],
+    "cmt-ted-sk-en": ["13a", "none"],
+    "cmt-ted-sk-en-detok": ["13a", "intl"],
+    "cmt-multited-ja": ["none", "char", "ja-mecab"],
+    "mtce-en-cs-medium": ["13a", "intl"],
+    "wmt22-en-zh-2ref": ["zh", "char", "13a"],
+    "wmt22-zh-en-2ref": ["13a", "intl"],
+    "wmt22-en-ja": ["ja-mecab", "char", "13a"],
+    "wmt22-ja-en": ["13a", "intl"],
+    "kor-sacrebleu-doc1-en-ko": ["ko-mecab", "char", "none", "13a"],
+    "opusmt-flores101-en-ko-first100": ["ko-mecab", "char", "13a"],
+}
+
+
+def load_set(folder):
+    refs = [read_segments(p).lines for p in sorted(folder.glob("ref*.txt"))]
+    systems = {p.name: read_segments(p).lines for p in sorted(folder.glob("sys*.txt"))}
+    return refs, systems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("set_name", sorted(REAL_SETS))
+def test_real_sets_every_tokenizer(set_name):
+    refs, systems = load_set(data_set(set_name))
+    for tok in REAL_SETS[set_name]:
+        cfg = BleuConfig(tokenizer=tok)
+        ev = Evaluator(refs, cfg)
+        for name, hyps in systems.items():
+            assert_same(ev.corpus_score(ev.statistics(hyps)), sacre_corpus(hyps, refs, cfg))
+
+
+@pytest.mark.slow
+def test_real_set_lowercase_smoothing_and_sentences():
+    refs, systems = load_set(data_set("wmt21-en-de-3ref"))
+    hyps = systems["sys1.txt"]
+    for cfg in [BleuConfig(lowercase=True), BleuConfig(smooth_method="floor", smooth_value=0.2),
+                BleuConfig(smooth_method="add-k"), BleuConfig(smooth_method="none", max_order=6)]:
+        ev = Evaluator(refs, cfg)
+        stats = ev.statistics(hyps)
+        assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg), add_k_offset(cfg))
+        rows = ev.sentence_scores(stats)
+        for i, theirs in enumerate(sacre_sentences(hyps[:300], [r[:300] for r in refs], cfg)):
+            assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS)
+
+
+def test_variable_number_of_references():
+    refs = [["the cat sat", "a dog", "", "x y z"], ["", "a dog barks", "hello there", "x y"]]
+    hyps = ["the cat sat down", "a dog barks loudly", "hello", "x y z"]
+    cfg = BleuConfig()
+    ev = Evaluator(refs, cfg)
+    stats = ev.statistics(hyps)
+    assert ev.nrefs == "var"
+    assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))

@@ -1,0 +1,85 @@
+"""Our word-at-a-time feeding of sacreBLEU's tokenizers gives exactly sacreBLEU's tokens."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bleu_gui.core.errors import ConfigError
+from bleu_gui.core.tokenizers import Tokenization, load_tokenizer
+
+from .conftest import data_set
+from .strategies import sentence
+
+WORD_LOCAL = ["13a", "intl", "char", "none"]
+ALL = WORD_LOCAL + ["zh", "ja-mecab", "ko-mecab"]
+
+
+def sacre_tokens(name, line, lowercase=False):
+    tok = load_tokenizer(name)
+    if lowercase:
+        line = line.lower()
+    return tok(line.rstrip()).split()
+
+
+def decoded(tokenization, corpus, i):
+    inv = {v: k for k, v in tokenization.vocab.items()}
+    return [inv[t] for t in corpus.line(i)]
+
+
+@pytest.mark.parametrize("name", ALL)
+@given(lines=st.lists(sentence(), min_size=1, max_size=8), lowercase=st.booleans())
+def test_encode_equals_sacrebleu_whole_line(name, lines, lowercase):
+    t = Tokenization(name, lowercase)
+    corpus = t.encode(lines)
+    for i, line in enumerate(lines):
+        assert decoded(t, corpus, i) == sacre_tokens(name, line, lowercase)
+        assert t.tokens(line) == sacre_tokens(name, line, lowercase)
+
+
+@pytest.mark.parametrize("name", ["13a", "intl"])
+@pytest.mark.parametrize("text", [
+    ".5 a", "a .5", "1. x", "x 1.", "a.,b", "&amp;lt; x", "x<skipped>y", "(a)", "5.-6", " .a", "a. .b", "1,5,a",
+    "word.", "3.5.", "e-mail x-", "--", "« x »", "5.", ".", "a..b",
+])
+def test_known_edge_cases(name, text):
+    t = Tokenization(name)
+    corpus = t.encode([text, "z " + text + " z"])
+    assert decoded(t, corpus, 0) == sacre_tokens(name, text)
+    assert decoded(t, corpus, 1) == sacre_tokens(name, "z " + text + " z")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("set_name,names", [
+    ("sacrebleu-wmt17-en-de", ["13a", "intl"]),
+    ("wmt21-en-de-3ref", ["13a", "intl", "char"]),
+    ("wmt22-zh-en-2ref", ["13a", "intl"]),
+    ("cmt-ted-sk-en", ["13a", "none"]),
+    ("wmt22-en-ja", ["13a", "intl", "char"]),
+    ("kor-sacrebleu-doc1-en-ko", ["13a", "intl", "char", "none"]),
+])
+def test_real_files_tokens_identical(set_name, names):
+    folder = data_set(set_name)
+    lines = []
+    for f in sorted(folder.glob("*.txt")):
+        lines.extend(f.read_text(encoding="utf-8").split("\n")[:-1])
+    for name in names:
+        for lowercase in (False, True):
+            t = Tokenization(name, lowercase)
+            corpus = t.encode(lines)
+            tok = load_tokenizer(name)
+            inv = {v: k for k, v in t.vocab.items()}
+            for i, line in enumerate(lines):
+                want = tok((line.lower() if lowercase else line).rstrip()).split()
+                assert [inv[x] for x in corpus.line(i)] == want, (name, lowercase, i)
+
+
+def test_unknown_tokenizer_is_a_clear_error():
+    with pytest.raises(ConfigError, match="unknown tokenizer 'spm'"):
+        Tokenization("spm")
+
+
+def test_missing_extra_names_it(monkeypatch):
+    import sacrebleu.tokenizers.tokenizer_ja_mecab as ja
+
+    monkeypatch.setattr(ja, "MeCab", None)
+    with pytest.raises(ConfigError, match=r"needs the optional extra \[ja\]: pip install 'bleu-gui\[ja\]'"):
+        Tokenization("ja-mecab")
