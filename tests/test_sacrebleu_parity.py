@@ -135,3 +135,21 @@ def test_variable_number_of_references():
     stats = ev.statistics(hyps)
     assert ev.nrefs == "var"
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
+
+
+@given(data=corpus(max_lines=9, max_refs=3), block=st.integers(1, 4), order=st.integers(1, 5))
+def test_block_boundaries_do_not_change_statistics(data, block, order):
+    """Large corpora are indexed in blocks of sentences; tiny blocks must give sacreBLEU's numbers too."""
+    from unittest import mock
+
+    from bleu_gui.core import ngrams
+
+    hyps, refs = data
+    cfg = BleuConfig(max_order=order)
+    with mock.patch.object(ngrams, "_BLOCK", block):
+        ev = Evaluator(refs, cfg)
+        stats = ev.statistics(hyps)
+    assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
+    rows = ev.sentence_scores(stats)
+    for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
+        assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS)

@@ -114,6 +114,7 @@ def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
     if nul >= 0 and not codec.startswith(_WIDE_CODECS):
         raise InputError(f"{path}: looks like a binary file (NUL byte at {_position(data, nul)})")
     text = _decode(path, data, codec)
+    del data  # keep peak memory at two copies of a large file, not three
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text:

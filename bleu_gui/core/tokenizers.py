@@ -13,6 +13,7 @@ proves this against whole-line sacreBLEU calls on random and real text.
 from __future__ import annotations
 
 import importlib
+import re
 import itertools
 from array import array
 from dataclasses import dataclass
@@ -41,6 +42,11 @@ _EXTRA_FOR = {"ja-mecab": "ja", "ko-mecab": "ko"}
 _WORD_LOCAL = {"13a", "intl", "char", "none"}
 _EDGE_SENSITIVE = {"intl"}
 _CHUNK = 20_000
+_WORD_BATCH = 20_000
+_WS = "\ue000"
+_NOTHING = "\u2189"
+# Between two words stand the right context of one and the left context of the next.
+_BOUNDARY = re.compile(f"[{_WS}{_NOTHING}][ ]*[{_WS}{_NOTHING}]")
 
 
 def load_tokenizer(name: str):
@@ -114,7 +120,12 @@ class Tokenization:
         """Tokenize every line and map tokens to integer ids (growing the shared vocabulary)."""
         id_parts, len_parts = [], []
         for start in range(0, len(lines), _CHUNK):
-            chunk = [self._prepare(line) for line in lines[start:start + _CHUNK]]
+            chunk = lines[start:start + _CHUNK]
+            if self.lowercase:
+                chunk = [line.lower() for line in chunk]
+            if self.name not in _WORD_LOCAL or self.name in _EDGE_SENSITIVE:
+                # Trailing whitespace matters only where a line's edges do.
+                chunk = [line.rstrip() for line in chunk]
             if self.name in _WORD_LOCAL:
                 ids, lengths = self._encode_by_words(chunk)
             else:
@@ -151,7 +162,31 @@ class Tokenization:
                     ws[-1] = ws[-1] + "\n"
         return words
 
-    def _word_tokens_for(self, key: str) -> list[str]:
+    def _words_tokens(self, keys: list[str]) -> list[list[str]]:
+        """Tokens of many words from one call of the tokenizer.
+
+        Each word is wrapped in stand-in context characters and the words are
+        concatenated: ``_WS`` (private use U+E000) behaves like whitespace for
+        every rule of 13a and intl, ``_NOTHING`` (U+2189, a number that is not
+        a digit 0-9) like the absence of a character for intl. Neither is
+        punctuation or a symbol, so no rule inserts a space next to them or
+        joins two words across them; afterwards they are dropped and each
+        word's tokens are read between them.
+        """
+        if _WS in "".join(keys) or _NOTHING in "".join(keys):
+            return [self._single_word_tokens(key) for key in keys]
+        if self.name in _EDGE_SENSITIVE:
+            text = "".join((_NOTHING if key.startswith("\n") else _WS) + key.strip("\n")
+                           + (_NOTHING if key.endswith("\n") else _WS) for key in keys)
+        else:
+            text = _WS + (_WS + _WS).join(keys) + _WS
+        out = self.tokenizer(text).strip(f" {_WS}{_NOTHING}")
+        pieces = _BOUNDARY.split(out)
+        if len(pieces) != len(keys):  # cannot happen by the argument above; stay exact regardless
+            return [self._single_word_tokens(key) for key in keys]
+        return [piece.split() for piece in pieces]
+
+    def _single_word_tokens(self, key: str) -> list[str]:
         left = not key.startswith("\n")
         right = not key.endswith("\n")
         word = key.strip("\n")
@@ -160,24 +195,25 @@ class Tokenization:
         return self.tokenizer(word).split()
 
     def _add_words(self, keys: Iterable[str]) -> None:
-        for key in keys:
-            if key in self._word_index:
-                continue
-            ids = self._token_ids(self._word_tokens_for(key))
-            self._word_index[key] = len(self._word_start)
-            self._word_start.append(len(self._word_tokens))
-            self._word_len.append(len(ids))
-            self._word_tokens.extend(ids)
+        new = [k for k in dict.fromkeys(keys) if k not in self._word_index]
+        for start in range(0, len(new), _WORD_BATCH):
+            batch = new[start:start + _WORD_BATCH]
+            token_lists = self._words_tokens(batch)
+            lengths = list(map(len, token_lists))
+            first = len(self._word_tokens)
+            self._word_start.extend(itertools.accumulate(lengths[:-1], initial=first))
+            self._word_len.extend(lengths)
+            self._word_tokens.extend(self._token_ids(itertools.chain.from_iterable(token_lists)))
+            self._word_index.update(zip(batch, range(len(self._word_index), len(self._word_index) + len(batch))))
 
     def _encode_by_words(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
         words = self._word_keys(chunk)
         flat = list(itertools.chain.from_iterable(words))
         index = self._word_index
         wids = np.fromiter(map(index.get, flat, itertools.repeat(-1)), np.int64, len(flat))
-        unknown = np.flatnonzero(wids < 0)
-        if len(unknown):
-            self._add_words(flat[i] for i in unknown)
-            wids[unknown] = [index[flat[i]] for i in unknown]
+        if (wids < 0).any():
+            self._add_words(itertools.compress(flat, (wids < 0).tolist()))
+            wids = np.fromiter(map(index.__getitem__, flat), np.int64, len(flat))
         word_start = np.frombuffer(self._word_start, np.int64)
         word_len = np.frombuffer(self._word_len, np.int64)
         word_tokens = np.frombuffer(self._word_tokens, np.int32)
