@@ -7,12 +7,12 @@ other way.
 
 from .config import BleuConfig
 from .details import SentenceDetails, sentence_details
-from .errors import ConfigError, InputError
+from .errors import Cancelled, ConfigError, InputError
 from .evaluate import Evaluator, SystemResult
 from .readers import SegmentFile, read_inputs, read_segments
 from .scores import BleuScore, RowScores
 
 __all__ = [
-    "BleuConfig", "BleuScore", "ConfigError", "Evaluator", "InputError", "RowScores", "SegmentFile",
+    "BleuConfig", "BleuScore", "Cancelled", "ConfigError", "Evaluator", "InputError", "RowScores", "SegmentFile",
     "SentenceDetails", "SystemResult", "read_inputs", "read_segments", "sentence_details",
 ]

@@ -11,3 +11,7 @@ class InputError(Exception):
 
 class ConfigError(InputError):
     """A combination of settings that cannot produce a meaningful number."""
+
+
+class Cancelled(Exception):
+    """Raised inside a long computation when its progress callback asks it to stop."""

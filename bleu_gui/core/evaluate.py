@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import sacrebleu
@@ -15,6 +15,13 @@ from .errors import InputError
 from .ngrams import ReferenceIndex
 from .scores import BleuScore, RowScores
 from .tokenizers import Tokenization
+
+
+def _scaled(progress: Callable[[float], None] | None, start: float, span: float):
+    """A progress callback reporting into ``[start, start + span]`` of ``progress``."""
+    if progress is None:
+        return None
+    return lambda fraction: progress(start + span * fraction)
 
 
 def reference_presence(references: Sequence[Sequence[str]]) -> np.ndarray:
@@ -50,7 +57,9 @@ class Evaluator:
     :meth:`score` reuses them.
     """
 
-    def __init__(self, references: Sequence[Sequence[str]], config: BleuConfig | None = None):
+    def __init__(self, references: Sequence[Sequence[str]], config: BleuConfig | None = None,
+                 progress: Callable[[float], None] | None = None):
+        """``progress(fraction)`` is called while the references are processed; it may raise to stop."""
         cfg = (config or BleuConfig()).validated()
         if not references:
             raise InputError("no references given")
@@ -63,8 +72,10 @@ class Evaluator:
         self.reference_lines = used
         self.tokenization = Tokenization(cfg.tokenizer_name, cfg.lowercase)
         self.present = reference_presence(used)
-        corpora = [self.tokenization.encode(ref) for ref in used]
-        self.index = ReferenceIndex(corpora, self.present, cfg.stats_order, len(self.tokenization.vocab))
+        steps = len(used) + 1
+        corpora = [self.tokenization.encode(ref, _scaled(progress, i / steps, 1 / steps)) for i, ref in enumerate(used)]
+        self.index = ReferenceIndex(corpora, self.present, cfg.stats_order, len(self.tokenization.vocab),
+                                    _scaled(progress, (steps - 1) / steps, 1 / steps))
         per_sentence = set(self.present.sum(axis=0).tolist())
         self.nrefs: int | str = per_sentence.pop() if len(per_sentence) == 1 else "var"
 
@@ -90,11 +101,15 @@ class Evaluator:
             return variant_nltk.signature(cfg, self.nrefs, tok, __version__)
         return variant_d2l.signature(cfg, self.nrefs, tok, __version__)
 
-    def statistics(self, lines: Sequence[str]) -> np.ndarray:
-        """Per-sentence sufficient statistics of a system's lines (see :mod:`bleu_gui.core.ngrams`)."""
+    def statistics(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> np.ndarray:
+        """Per-sentence sufficient statistics of a system's lines (see :mod:`bleu_gui.core.ngrams`).
+
+        ``progress(fraction)`` is called along the way; it may raise to stop.
+        """
         if len(lines) != self.n_lines:
             raise InputError(f"system has {len(lines)} lines, references have {self.n_lines}")
-        return self.index.statistics(self.tokenization.encode(lines))
+        corpus = self.tokenization.encode(lines, _scaled(progress, 0.0, 0.6))
+        return self.index.statistics(corpus, progress=_scaled(progress, 0.6, 0.4))
 
     def sentence_scores(self, stats: np.ndarray) -> RowScores:
         """Sentence-level scores for every row (sacreBLEU with effective order, as its ``-sl``)."""

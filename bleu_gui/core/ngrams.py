@@ -19,7 +19,7 @@ higher orders only look up what the lower order found.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -88,7 +88,8 @@ class ReferenceIndex:
     missing one contributes no n-grams and no length).
     """
 
-    def __init__(self, refs: Sequence[TokenizedCorpus], present: np.ndarray, max_order: int, vocab_size: int):
+    def __init__(self, refs: Sequence[TokenizedCorpus], present: np.ndarray, max_order: int, vocab_size: int,
+                 progress: Callable[[float], None] | None = None):
         if not 1 <= max_order <= MAX_SUPPORTED_ORDER:
             raise ValueError(f"max order must be 1..{MAX_SUPPORTED_ORDER}")
         self.max_order = max_order
@@ -96,9 +97,9 @@ class ReferenceIndex:
         self.vocab_size = max(int(vocab_size), 1)
         self.ref_lens = np.where(present, np.stack([r.lengths for r in refs]), -1).astype(np.int64)
         self.tables: list[_OrderTable] = []
-        self._build(refs)
+        self._build(refs, progress)
 
-    def _build(self, refs: Sequence[TokenizedCorpus]) -> None:
+    def _build(self, refs: Sequence[TokenizedCorpus], progress: Callable[[float], None] | None) -> None:
         # Keys carry the sentence (order 1) or a row of the previous table,
         # which is ordered by sentence, so tables built block by block and
         # concatenated are the tables of the whole corpus.
@@ -106,6 +107,8 @@ class ReferenceIndex:
         sizes = [0] * self.max_order
         self.block_starts = [[] for _ in range(self.max_order)]
         for a in range(0, self.n_lines, _BLOCK):
+            if progress is not None:
+                progress(a / max(self.n_lines, 1))
             b = min(a + _BLOCK, self.n_lines)
             blocks = [_block(ref, a, b) for ref in refs]
             for n, table in enumerate(self._build_block(blocks, a, sizes)):
@@ -165,7 +168,8 @@ class ReferenceIndex:
             starts = np.searchsorted(sentence, np.arange(first, first + refs[0].n_lines)) + offsets[n - 1]
             yield keys, max_count.astype(np.int32), starts
 
-    def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None) -> np.ndarray:
+    def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
+                   progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Sufficient statistics, one row per sentence: hyp_len, ref_len, correct_1..N, total_1..N.
 
         ``correct_n`` counts clipped matches (Count_clip = min(Count, Max_Ref_Count)),
@@ -185,6 +189,8 @@ class ReferenceIndex:
         for n in range(1, N + 1):
             stats[:, 1 + N + n] = np.maximum(hyp_len - n + 1, 0)
         for k, a in enumerate(range(0, L, _BLOCK)):
+            if progress is not None:
+                progress(a / max(L, 1))
             b = min(a + _BLOCK, L)
             stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, k, N)
         return stats

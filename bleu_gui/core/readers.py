@@ -73,7 +73,7 @@ def _detect(path: Path, data: bytes) -> str:
     # prefer a legacy code page for short ASCII-heavy files, so try it first.
     try:
         data.decode("utf-8")
-        return "utf_8"
+        return "utf-8"
     except UnicodeDecodeError:
         pass
     from charset_normalizer import from_bytes

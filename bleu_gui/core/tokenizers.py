@@ -17,7 +17,7 @@ import re
 import itertools
 from array import array
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -116,10 +116,16 @@ class Tokenization:
         """The tokens of one line exactly as sacreBLEU's BLEU sees them (whole-line call)."""
         return self.tokenizer(self._prepare(line)).split()
 
-    def encode(self, lines: Sequence[str]) -> TokenizedCorpus:
-        """Tokenize every line and map tokens to integer ids (growing the shared vocabulary)."""
+    def encode(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> TokenizedCorpus:
+        """Tokenize every line and map tokens to integer ids (growing the shared vocabulary).
+
+        ``progress`` is called with the fraction done after every chunk of lines;
+        it may raise (e.g. :class:`~bleu_gui.core.errors.Cancelled`) to stop.
+        """
         id_parts, len_parts = [], []
         for start in range(0, len(lines), _CHUNK):
+            if progress is not None:
+                progress(start / max(len(lines), 1))
             chunk = lines[start:start + _CHUNK]
             if self.lowercase:
                 chunk = [line.lower() for line in chunk]

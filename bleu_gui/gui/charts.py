@@ -1,0 +1,193 @@
+"""pyqtgraph charts, created once and updated in place: precisions, brevity penalty, score histogram."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from . import colors
+
+pg.setConfigOptions(antialias=True, background="w", foreground="#343a40")
+
+
+def export_plot(plot_item, path: str | Path) -> None:
+    """Save a plot as PNG or SVG (by extension), written to a temporary file and renamed into place."""
+    from pyqtgraph.exporters import ImageExporter, SVGExporter
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".svg"):
+        raise ValueError("charts are saved as .png or .svg")
+    fd, tmp = tempfile.mkstemp(prefix=".bleu-gui-", suffix=suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        exporter = ImageExporter(plot_item) if suffix == ".png" else SVGExporter(plot_item)
+        if suffix == ".png":
+            exporter.parameters()["width"] = 900
+        exporter.export(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class ChartBox(QWidget):
+    """A titled plot with a Save button (PNG or SVG)."""
+
+    def __init__(self, title: str, parent=None):
+        super().__init__(parent)
+        self.plot = pg.PlotWidget()
+        self.plot.setMenuEnabled(False)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.setMinimumHeight(150)
+        label = QLabel(f"<b>{title}</b>")
+        save = QToolButton()
+        save.setText("Save…")
+        save.setToolTip("Save this chart as PNG or SVG")
+        save.clicked.connect(self.on_save_clicked)
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(label)
+        head.addStretch(1)
+        head.addWidget(save)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(2, 2, 2, 2)
+        box.addLayout(head)
+        box.addWidget(self.plot, 1)
+        self.title = title
+
+    def on_save_clicked(self) -> None:
+        name = self.title.lower().replace(" ", "-")
+        path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title}", f"{name}.png", "PNG image (*.png);;SVG image (*.svg)")
+        if path:
+            from PySide6.QtWidgets import QMessageBox
+            try:
+                export_plot(self.plot.getPlotItem(), path)
+            except (OSError, ValueError) as exc:
+                QMessageBox.warning(self, "Cannot save chart", f"{path}: {exc}")
+
+
+class PrecisionChart(ChartBox):
+    """Per-order modified precision of the selected sentence beside the corpus values."""
+
+    def __init__(self, parent=None):
+        super().__init__("Modified precision", parent)
+        p = self.plot
+        p.setYRange(0, 105)
+        p.setLabel("left", "p_n (%)")
+        p.setLabel("bottom", "n-gram order")
+        p.addLegend(offset=(-5, 5))
+        self.sentence_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.SENTENCE_BAR, name="sentence")
+        self.corpus_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.CORPUS_BAR, name="corpus")
+        p.addItem(self.sentence_bars)
+        p.addItem(self.corpus_bars)
+        self.labels: list[pg.TextItem] = []
+
+    def update_values(self, sentence_counts, sentence_totals, corpus_precisions) -> None:
+        n = len(corpus_precisions)
+        x = np.arange(1, n + 1)
+        counts = np.asarray(sentence_counts, float)
+        totals = np.asarray(sentence_totals, float)
+        sent = np.where(totals > 0, 100 * counts / np.maximum(totals, 1), 0.0)
+        self.sentence_bars.setOpts(x=x - 0.2, height=sent)
+        self.corpus_bars.setOpts(x=x + 0.2, height=np.asarray(corpus_precisions, float))
+        while len(self.labels) < n:
+            item = pg.TextItem(anchor=(0.5, 1.0), color="#1c7ed6")
+            self.plot.addItem(item)
+            self.labels.append(item)
+        for i, item in enumerate(self.labels):
+            item.setVisible(i < n)
+            if i < n:
+                item.setText(f"{int(counts[i])}/{int(totals[i])}")
+                item.setPos(x[i] - 0.2, sent[i] + 1)
+        self.plot.getAxis("bottom").setTicks([[(int(v), str(int(v))) for v in x]])
+        self.plot.setXRange(0.4, n + 0.6, padding=0)
+
+
+class BrevityChart(ChartBox):
+    """BP = exp(1 - r/c) over r/c, with the sentence and the corpus marked."""
+
+    def __init__(self, parent=None):
+        super().__init__("Brevity penalty", parent)
+        p = self.plot
+        p.setLabel("left", "BP")
+        p.setLabel("bottom", "r / c")
+        p.addLegend(offset=(-5, 5))
+        self.curve = p.plot(pen=pg.mkPen("#495057", width=2))
+        self.sentence_point = p.plot(pen=None, symbol="o", symbolSize=11, symbolBrush=colors.SENTENCE_BAR, name="sentence")
+        self.corpus_point = p.plot(pen=None, symbol="s", symbolSize=10, symbolBrush=colors.CORPUS_BAR, name="corpus")
+        self.set_range(2.0)
+
+    def set_range(self, top: float) -> None:
+        x = np.linspace(0.0, max(top, 1.5), 300)
+        self.curve.setData(x, np.where(x > 1, np.exp(1 - x), 1.0))
+        self.plot.setYRange(0, 1.05)
+
+    @staticmethod
+    def _point(c: int, r: int):
+        if c <= 0:
+            return [], []
+        ratio = r / c
+        return [ratio], [1.0 if c > r else float(np.exp(1 - ratio))]
+
+    def update_values(self, sentence: tuple[int, int] | None, corpus: tuple[int, int]) -> None:
+        top = 1.5
+        if sentence is not None:
+            x, y = self._point(*sentence)
+            self.sentence_point.setData(x, y)
+            top = max(top, *(v * 1.1 for v in x)) if x else top
+        else:
+            self.sentence_point.setData([], [])
+        x, y = self._point(*corpus)
+        self.corpus_point.setData(x, y)
+        self.set_range(min(top, 6.0))
+
+
+class HistogramChart(ChartBox):
+    """Sentence BLEU over the corpus in 10-point bins; clicking a bar asks to filter the list to it."""
+
+    bin_clicked = Signal(float, float)
+    BINS = np.linspace(0, 100, 11)
+
+    def __init__(self, parent=None):
+        super().__init__("Sentence BLEU histogram", parent)
+        p = self.plot
+        p.setLabel("left", "sentences")
+        p.setLabel("bottom", "sentence BLEU (click a bar to filter)")
+        self.bars = pg.BarGraphItem(x0=self.BINS[:-1], x1=self.BINS[1:], height=np.zeros(10),
+                                    brush=colors.SENTENCE_BAR, pen=pg.mkPen("w"))
+        p.addItem(self.bars)
+        p.setXRange(0, 100, padding=0.02)
+        p.scene().sigMouseClicked.connect(self.on_scene_clicked)
+        self.counts = np.zeros(10, np.int64)
+
+    def update_values(self, scores: np.ndarray) -> None:
+        finite = scores[np.isfinite(scores)]
+        self.counts, _ = np.histogram(np.clip(finite, 0, 100), bins=self.BINS)
+        self.bars.setOpts(height=self.counts)
+        self.plot.setYRange(0, max(1, int(self.counts.max()) if len(self.counts) else 1) * 1.08)
+
+    def bin_range(self, x: float) -> tuple[float, float] | None:
+        if not 0 <= x <= 100:
+            return None
+        i = min(int(x // 10), 9)
+        return float(self.BINS[i]), float(self.BINS[i + 1])
+
+    def on_scene_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        vb = self.plot.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        point = vb.mapSceneToView(event.scenePos())
+        rng = self.bin_range(point.x())
+        if rng is not None:
+            self.bin_clicked.emit(*rng)

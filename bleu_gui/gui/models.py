@@ -1,0 +1,136 @@
+"""The sentence list model: a virtual table over numpy arrays, sorted and filtered with numpy.
+
+No item objects per row: ``data()`` formats the visible row on demand, so a
+million sentences cost a few arrays. Sorting is an ``argsort`` of the visible
+rows; filtering builds a new index array.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
+COL_INDEX, COL_BLEU, COL_RATIO, COL_TEXT = range(4)
+_MAX_SHOWN = 300  # characters of a candidate shown in the list; the panes show it whole
+
+
+class SentenceTableModel(QAbstractTableModel):
+    """Rows are sentences of one system; ``sentence_at(row)`` maps a view row to the sentence index."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._lines: list[str] = []
+        self._scores = np.zeros(0)
+        self._ratios = np.zeros(0)
+        self._visible = np.zeros(0, np.int64)
+        self._sort_column, self._sort_order = COL_INDEX, Qt.SortOrder.AscendingOrder
+        self._text, self._low, self._high = "", None, None
+
+    # -- content ----------------------------------------------------------------
+    def set_sentences(self, lines: list[str], scores: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray) -> None:
+        self.beginResetModel()
+        self._lines = lines
+        self._scores = np.asarray(scores, np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self._ratios = np.where(ref_len > 0, hyp_len / np.maximum(ref_len, 1), np.nan)
+        self._visible = self._compute_visible()
+        self.endResetModel()
+
+    def set_filter(self, text: str = "", low: float | None = None, high: float | None = None) -> None:
+        """Keep sentences whose candidate contains ``text`` (case-insensitive) and whose BLEU is in [low, high]."""
+        self.beginResetModel()
+        self._text, self._low, self._high = text, low, high
+        self._visible = self._compute_visible()
+        self.endResetModel()
+
+    @property
+    def filter_state(self) -> tuple[str, float | None, float | None]:
+        return self._text, self._low, self._high
+
+    @property
+    def total(self) -> int:
+        return len(self._lines)
+
+    def sentence_at(self, row: int) -> int:
+        return int(self._visible[row])
+
+    def row_of(self, sentence: int) -> int | None:
+        rows = np.flatnonzero(self._visible == sentence)
+        return int(rows[0]) if len(rows) else None
+
+    def _compute_visible(self) -> np.ndarray:
+        keep = np.ones(len(self._lines), bool)
+        if self._low is not None:
+            keep &= self._scores >= self._low
+        if self._high is not None:
+            keep &= self._scores <= self._high
+        if self._text:
+            needle = self._text.casefold()
+            keep &= np.fromiter((needle in line.casefold() for line in self._lines), bool, len(self._lines))
+        return self._sorted(np.flatnonzero(keep))
+
+    def _sorted(self, rows: np.ndarray) -> np.ndarray:
+        key = {COL_INDEX: None, COL_BLEU: self._scores, COL_RATIO: self._ratios}.get(self._sort_column)
+        if self._sort_column == COL_TEXT:
+            order = sorted(range(len(rows)), key=lambda i: self._lines[rows[i]].casefold())
+            rows = rows[np.asarray(order, np.int64)] if len(rows) else rows
+        elif key is not None:
+            values = np.nan_to_num(key[rows], nan=-1.0)
+            rows = rows[np.argsort(values, kind="stable")]
+        if self._sort_order == Qt.SortOrder.DescendingOrder:
+            rows = rows[::-1].copy()
+        return rows
+
+    # -- Qt model interface -----------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._visible)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._visible):
+            return None
+        i = int(self._visible[index.row()])
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_INDEX:
+                return str(i + 1)
+            if col == COL_BLEU:
+                return "n/a" if math.isnan(self._scores[i]) else f"{self._scores[i]:.2f}"
+            if col == COL_RATIO:
+                return "–" if math.isnan(self._ratios[i]) else f"{self._ratios[i]:.2f}"
+            if col == COL_TEXT:
+                line = self._lines[i]
+                return line if len(line) <= _MAX_SHOWN else line[:_MAX_SHOWN] + "…"
+        elif role == Qt.ItemDataRole.TextAlignmentRole and col != COL_TEXT:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        elif role == Qt.ItemDataRole.ToolTipRole and col == COL_TEXT:
+            return self._lines[i][:2000]
+        elif role == Qt.ItemDataRole.UserRole:
+            return i
+        return None
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(COLUMNS):
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        old_sentences = [int(self._visible[ix.row()]) if ix.isValid() else None for ix in old]
+        self._sort_column, self._sort_order = column, order
+        self._visible = self._sorted(np.sort(self._visible))
+        if old:
+            position = np.empty(len(self._lines), np.int64)
+            position[self._visible] = np.arange(len(self._visible))
+            new = [self.index(int(position[s]), ix.column()) if s is not None else QModelIndex()
+                   for s, ix in zip(old_sentences, old)]
+            self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()

@@ -1,0 +1,96 @@
+"""Every persisted setting in one place: typed getters and setters over QSettings."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from ..core import BleuConfig
+
+ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
+MAX_RECENT = 8
+
+
+class Settings:
+    """Typed access to the application's QSettings (window state, scoring settings, recent files)."""
+
+    def __init__(self, qsettings: QSettings | None = None):
+        self._s = qsettings or QSettings(ORGANISATION, APPLICATION)
+
+    def sync(self) -> None:
+        self._s.sync()
+
+    # -- window --------------------------------------------------------------
+    def geometry(self) -> QByteArray | None:
+        value = self._s.value("window/geometry")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_geometry(self, value: QByteArray) -> None:
+        self._s.setValue("window/geometry", value)
+
+    def splitter(self, name: str) -> QByteArray | None:
+        value = self._s.value(f"window/splitter/{name}")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_splitter(self, name: str, value: QByteArray) -> None:
+        self._s.setValue(f"window/splitter/{name}", value)
+
+    # -- scoring -------------------------------------------------------------
+    def config(self) -> BleuConfig:
+        s, d = self._s, BleuConfig()
+        tokenizer = s.value("scoring/tokenizer", "") or None
+        value = s.value("scoring/smooth_value", "")
+        cfg = BleuConfig(
+            variant=str(s.value("scoring/variant", d.variant)),
+            tokenizer=str(tokenizer) if tokenizer else None,
+            lowercase=_bool(s.value("scoring/lowercase", d.lowercase)),
+            smooth_method=str(s.value("scoring/smooth_method", d.smooth_method)),
+            smooth_value=float(value) if value not in ("", None) else None,
+            max_order=int(s.value("scoring/max_order", d.max_order)),
+            nltk_smoothing=int(s.value("scoring/nltk_smoothing", d.nltk_smoothing)),
+        )
+        try:
+            return cfg.validated()
+        except Exception:  # a hand-edited or outdated settings file must not stop the app
+            return d
+
+    def set_config(self, cfg: BleuConfig) -> None:
+        s = self._s
+        s.setValue("scoring/variant", cfg.variant)
+        s.setValue("scoring/tokenizer", cfg.tokenizer or "")
+        s.setValue("scoring/lowercase", cfg.lowercase)
+        s.setValue("scoring/smooth_method", cfg.smooth_method)
+        s.setValue("scoring/smooth_value", "" if cfg.smooth_value is None else cfg.smooth_value)
+        s.setValue("scoring/max_order", cfg.max_order)
+        s.setValue("scoring/nltk_smoothing", cfg.nltk_smoothing)
+
+    # -- recent files ----------------------------------------------------------
+    def recent(self) -> list[dict]:
+        """Recent sessions, newest first: ``{"candidate": path, "references": [paths]}``."""
+        out = []
+        size = self._s.beginReadArray("recent")
+        for i in range(size):
+            self._s.setArrayIndex(i)
+            cand = self._s.value("candidate", "")
+            refs = self._s.value("references", []) or []
+            if isinstance(refs, str):
+                refs = [refs]
+            if cand:
+                out.append({"candidate": str(cand), "references": [str(r) for r in refs]})
+        self._s.endArray()
+        return out
+
+    def add_recent(self, candidate: str, references: list[str]) -> None:
+        entry = {"candidate": candidate, "references": list(references)}
+        items = [entry] + [r for r in self.recent() if r != entry]
+        self._s.beginWriteArray("recent", min(len(items), MAX_RECENT))
+        for i, item in enumerate(items[:MAX_RECENT]):
+            self._s.setArrayIndex(i)
+            self._s.setValue("candidate", item["candidate"])
+            self._s.setValue("references", item["references"])
+        self._s.endArray()
+
+
+def _bool(value) -> bool:
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "yes")
+    return bool(value)

@@ -1,0 +1,62 @@
+"""Render the main window on the demo data, with a sentence that has matched and clipped n-grams, to a PNG.
+
+    python scripts/screenshot.py OUT.png [--width 1400 --height 860]
+
+Works offscreen (QT_QPA_PLATFORM=offscreen) or under Xvfb.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("out")
+    p.add_argument("--width", type=int, default=1400)
+    p.add_argument("--height", type=int, default=860)
+    p.add_argument("--sentence", type=int, default=4, help="1-based sentence to select (default 4: clipped repeats)")
+    p.add_argument("--candidate", default="system-b.txt")
+    args = p.parse_args()
+    if "QT_QPA_PLATFORM" not in os.environ and "DISPLAY" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from bleu_gui.gui.app import demo_paths
+    from bleu_gui.gui.main_window import MainWindow
+    from bleu_gui.gui.settings import Settings
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    tmp = tempfile.mkdtemp()
+    settings = Settings(QSettings(os.path.join(tmp, "screenshot.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(settings)
+    window.resize(args.width, args.height)
+    window.show()
+    candidate, refs = demo_paths()
+    loop = QEventLoop()
+    window.session_changed.connect(loop.quit)
+    window.error_shown.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+    window.open_files(candidate.with_name(args.candidate), refs)
+    QTimer.singleShot(20_000, loop.quit)
+    loop.exec()
+    if window.session is None:
+        print("the demo data did not load", file=sys.stderr)
+        return 1
+    window.select_sentence(args.sentence - 1)
+    for _ in range(5):
+        app.processEvents()
+    window.grab().save(args.out)
+    print(f"saved {args.out} ({window.width()}x{window.height()})")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

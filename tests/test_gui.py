@@ -1,0 +1,248 @@
+"""The window, driven with pytest-qt offscreen: scores, highlighting, worker discipline, persistence."""
+
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QTextCursor
+
+from bleu_gui.core import BleuConfig
+from bleu_gui.core.details import CLIPPED, MATCHED
+from bleu_gui.gui.app import demo_paths
+from bleu_gui.gui.main_window import MainWindow
+from bleu_gui.gui.models import COL_BLEU, SentenceTableModel
+from bleu_gui.gui.panes import STATUS_PROPERTY
+from bleu_gui.gui.settings import Settings
+
+from .oracles import sacre_corpus
+
+
+@pytest.fixture
+def settings_file(tmp_path):
+    return tmp_path / "settings.ini"
+
+
+def make_window(qtbot, settings_file, size=(1300, 800)):
+    settings = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    if size:
+        window.resize(*size)
+    window.show()
+    return window
+
+
+@pytest.fixture
+def window(qtbot, settings_file):
+    w = make_window(qtbot, settings_file)
+    yield w
+    w.jobs.shutdown()
+
+
+def open_and_wait(qtbot, window, candidate, refs):
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_files(candidate, refs)
+
+
+def lines(path):
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
+def test_demo_shows_sacrebleu_corpus_score(qtbot, window):
+    candidate, refs = demo_paths()
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    theirs = sacre_corpus(lines(candidate), [lines(r) for r in refs], BleuConfig())
+    assert window.session.corpus.score == pytest.approx(theirs.score, abs=1e-9)
+    assert window.corpus_label.text() == f"BLEU {theirs.score:.2f}"
+    assert window.model.rowCount() == len(lines(candidate)) == 12
+    assert "nrefs:2" in window.signature_label.text()
+
+
+def pane_statuses(pane):
+    """(text, status) of every run of characters that carries a status property."""
+    doc = pane.document()
+    runs = []
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            frag = it.fragment()
+            status = frag.charFormat().property(STATUS_PROPERTY)
+            if status:
+                runs.append((frag.text(), status, frag.position()))
+            it += 1
+        block = block.next()
+    return runs
+
+
+def test_candidate_colours_equal_core_details(qtbot, window, tmp_path):
+    cand = tmp_path / "cand.txt"
+    cand.write_text("the the the the the the the\n", encoding="utf-8")
+    r1, r2 = tmp_path / "r1.txt", tmp_path / "r2.txt"
+    r1.write_text("the cat is on the mat\n", encoding="utf-8")
+    r2.write_text("there is a cat on the mat\n", encoding="utf-8")
+    open_and_wait(qtbot, window, cand, [r1, r2])
+    runs = pane_statuses(window.panes.candidate)
+    # Adjacent tokens with the same status merge into one fragment; count per token instead.
+    per_token = []
+    text = window.panes.candidate.toPlainText()
+    for start, end in window.panes._hyp_shown.spans:
+        cursor = QTextCursor(window.panes.candidate.document())
+        cursor.setPosition(end)
+        per_token.append(cursor.charFormat().property(STATUS_PROPERTY))
+    assert text == "the the the the the the the"
+    assert per_token == [MATCHED] * 2 + [CLIPPED] * 5
+    details = window.session.details(0)
+    assert [o.status for o in details.occurrences[1]] == per_token
+    assert runs  # the document really carries formats
+    # Reference panes mark what the candidate matched: both "the" in ref 1, one in ref 2.
+    ref_runs = [r for r in pane_statuses(window.panes.ref_panes[0]) if r[1] == MATCHED]
+    assert [r[0] for r in ref_runs] == ["the", "the"]
+
+
+def test_hover_tooltip_and_click_marks_references(qtbot, window, tmp_path):
+    cand = tmp_path / "cand.txt"
+    cand.write_text("the cat sat on the mat\n", encoding="utf-8")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat is on the mat\n", encoding="utf-8")
+    open_and_wait(qtbot, window, cand, [ref])
+    occ = window.panes.occurrence_at(5)  # inside "cat"
+    assert occ.ngram == ("cat",) and occ.status == MATCHED
+    assert "Max_Ref_Count 1" in window.panes.describe(occ) and "ref.txt" in window.panes.describe(occ)
+    window.panes.on_candidate_clicked(1)  # "the"
+    selected = [r for r in pane_statuses(window.panes.ref_panes[0]) if r[1] == "selected"]
+    assert [r[0] for r in selected] == ["the", "the"]
+
+
+def test_sorting_and_filtering(qtbot, window):
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    model = window.model
+    model.sort(COL_BLEU, Qt.SortOrder.DescendingOrder)
+    scores = [float(model.data(model.index(r, COL_BLEU))) for r in range(model.rowCount())]
+    assert scores == sorted(scores, reverse=True)
+    window.filter_edit.setText("museum")
+    window.apply_filter()
+    assert model.rowCount() == 1 and "museum" in model.data(model.index(0, 3))
+    window.filter_edit.setText("")
+    window.on_histogram_bin_clicked(90.0, 100.0)
+    assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
+
+
+def test_model_passes_qtmodeltester(qtmodeltester):
+    import numpy as np
+
+    model = SentenceTableModel()
+    model.set_sentences(["a", "b b", "c c c"], np.array([10.0, np.nan, 30.0]), np.array([1, 2, 3]), np.array([1, 0, 3]))
+    qtmodeltester.check(model)
+    model.sort(1, Qt.SortOrder.DescendingOrder)
+    model.set_filter("c")
+    qtmodeltester.check(model)
+
+
+def slow_work(progress):
+    for i in range(200):
+        progress(i / 200)
+        time.sleep(0.01)
+    return "slow"
+
+
+def test_stale_results_are_dropped(qtbot):
+    from bleu_gui.gui.worker import JobController
+
+    jobs = JobController()
+    results = []
+    jobs.finished.connect(lambda job_id, result: results.append((job_id, result)))
+    jobs.submit(lambda progress: (time.sleep(0.3), "first")[1])
+    second = jobs.submit(lambda progress: "second")
+    qtbot.waitUntil(lambda: bool(results), timeout=5000)
+    qtbot.wait(500)  # the first job finishes later; its result must never arrive
+    assert results == [(second, "second")]
+    assert jobs.shutdown()
+
+
+def test_switching_tokenizer_twice_shows_only_last(qtbot, window):
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    shown = []
+    window.session_changed.connect(lambda s: shown.append(s.config.tokenizer))
+    window.settings_panel.tokenizer.setCurrentText("intl")
+    window.settings_panel.tokenizer.setCurrentText("char")
+    qtbot.waitUntil(lambda: bool(shown), timeout=20_000)
+    qtbot.wait(300)
+    assert shown == ["char"]
+    assert "tok:char" in window.signature_label.text()
+
+
+def test_cancel_emits_no_finished(qtbot, window):
+    job = window.jobs.submit(slow_work)
+    qtbot.wait(100)
+    with qtbot.assertNotEmitted(window.jobs.finished, wait=2500):
+        window.jobs.cancel()
+    assert not window.jobs.busy and job == window.jobs._next_id
+    assert not window.progress.isVisible()
+
+
+def test_exception_in_worker_becomes_a_dialog(qtbot, window):
+    def broken(progress):
+        raise ZeroDivisionError("boom")
+
+    with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
+        window.jobs.submit(broken)
+    assert "ZeroDivisionError: boom" in blocker.args[0]
+    assert window._error_box.isVisible()
+
+
+def test_input_error_dialog_keeps_previous_state(qtbot, window, tmp_path):
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    before = window.session
+    bad = tmp_path / "short.txt"
+    bad.write_text("one line\n", encoding="utf-8")
+    _, refs = demo_paths()
+    with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
+        window.open_files(bad, refs)
+    assert "line counts differ" in blocker.args[0] and "short.txt has 1" in blocker.args[0]
+    assert window.session is before and window.model.rowCount() == 12
+
+
+def test_close_during_run_cancels_and_waits(qtbot, settings_file):
+    w = make_window(qtbot, settings_file)
+    w.jobs.submit(slow_work)
+    qtbot.wait(50)
+    w.close()
+    assert w.jobs.pool.activeThreadCount() == 0
+
+
+def test_drop_files_opens_them(qtbot, window):
+    candidate, refs = demo_paths()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in [candidate, *refs]])
+    event = QDropEvent(QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.dropEvent(event)
+    assert window.session.candidate.path == candidate
+    assert [r.path for r in window.session.references] == refs
+
+
+def test_settings_persist_across_restart(qtbot, settings_file):
+    w = make_window(qtbot, settings_file)
+    with qtbot.waitSignal(w.session_changed, timeout=20_000):
+        w.open_demo()
+    with qtbot.waitSignal(w.session_changed, timeout=20_000):
+        w.settings_panel.lowercase.setChecked(True)
+    w.resize(1333, 811)
+    w.main_split.setSizes([300, 900])
+    state = w.main_split.saveState()
+    w.close()
+    saved = w.saveGeometry()
+    w2 = make_window(qtbot, settings_file, size=None)
+    assert w2.settings_panel.config().lowercase is True
+    assert w2.settings.recent()[0]["candidate"].endswith("system-a.txt")
+    # The offscreen screen is small, so Qt fits the restored window to it: compare what was stored.
+    assert w2.settings.geometry() == saved and w2.restoreGeometry(saved)
+    assert w2.settings.splitter("main") == state
+    w2.close()
