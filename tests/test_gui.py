@@ -246,3 +246,16 @@ def test_settings_persist_across_restart(qtbot, settings_file):
     assert w2.settings.geometry() == saved and w2.restoreGeometry(saved)
     assert w2.settings.splitter("main") == state
     w2.close()
+
+
+def test_qt_binding_keeps_none_alive(qapp):
+    """PySide6 6.12.0 under Python 3.11 released None once per void call and crashed the app; guard it."""
+    import sys
+
+    from PySide6.QtGui import QColor, QTextCharFormat
+
+    fmt = QTextCharFormat()
+    before = sys.getrefcount(None)
+    for _ in range(5000):
+        fmt.setBackground(QColor("#ffffff"))
+    assert sys.getrefcount(None) > before - 1000

@@ -81,10 +81,11 @@ class PrecisionChart(ChartBox):
     def __init__(self, parent=None):
         super().__init__("Modified precision", parent)
         p = self.plot
-        p.setYRange(0, 105)
+        p.setYRange(0, 135)
         p.setLabel("left", "p_n (%)")
         p.setLabel("bottom", "n-gram order")
-        p.addLegend(offset=(-5, 5))
+        p.addLegend(offset=(5, 2))
+        p.getAxis("left").setTicks([[(v, str(v)) for v in range(0, 101, 20)]])
         self.sentence_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.SENTENCE_BAR, name="sentence")
         self.corpus_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.CORPUS_BAR, name="corpus")
         p.addItem(self.sentence_bars)
@@ -120,7 +121,7 @@ class BrevityChart(ChartBox):
         p = self.plot
         p.setLabel("left", "BP")
         p.setLabel("bottom", "r / c")
-        p.addLegend(offset=(-5, 5))
+        p.addLegend(offset=(5, -5))
         self.curve = p.plot(pen=pg.mkPen("#495057", width=2))
         self.sentence_point = p.plot(pen=None, symbol="o", symbolSize=11, symbolBrush=colors.SENTENCE_BAR, name="sentence")
         self.corpus_point = p.plot(pen=None, symbol="s", symbolSize=10, symbolBrush=colors.CORPUS_BAR, name="corpus")

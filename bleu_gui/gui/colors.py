@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor
 MATCHED_BG = QColor("#b7e4c7")
 CLIPPED_BG = QColor("#ffd8a8")
 CLIPPED_LINE = QColor("#e8590c")
-UNMATCHED_BG = QColor("#ffe3e3")
+UNMATCHED_BG = QColor("#ffc9c9")
 REF_MATCHED_BG = QColor("#b7e4c7")
 SELECTED_BG = QColor("#a5d8ff")
 # "All orders": darker green for longer matched n-grams.

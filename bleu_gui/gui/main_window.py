@@ -308,7 +308,7 @@ class MainWindow(QMainWindow):
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1400, 860)
         self.main_split.setSizes([520, 880])
-        self.right_split.setSizes([480, 320])
+        self.right_split.setSizes([400, 400])
         for name, splitter in (("main", self.main_split), ("right", self.right_split)):
             state = self.settings.splitter(name)
             if state is not None:

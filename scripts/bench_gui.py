@@ -1,0 +1,121 @@
+"""Benchmark the window: GUI-thread stalls while scoring, time to first results, repaint per sentence.
+
+    python scripts/bench_gui.py              # 100k synthetic + a 3,000-line set with 4 references
+    python scripts/bench_gui.py --million    # also 1,000,000 synthetic lines
+
+A 10 ms heartbeat QTimer runs on the GUI thread; the longest gap between two
+beats is how long the GUI was unresponsive. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+class Heartbeat:
+    def __init__(self):
+        from PySide6.QtCore import QTimer
+
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self.beat)
+        self.last = None
+        self.gaps: list[float] = []
+
+    def start(self):
+        self.last = time.perf_counter()
+        self.gaps = []
+        self.timer.start()
+
+    def beat(self):
+        now = time.perf_counter()
+        self.gaps.append(now - self.last)
+        self.last = now
+
+    def stop(self) -> float:
+        self.timer.stop()
+        return max(self.gaps, default=0.0)
+
+
+def run_load(window, app, candidate, refs) -> tuple[float, float]:
+    """(seconds until the scores are shown, longest GUI-thread gap in seconds)."""
+    from PySide6.QtCore import QEventLoop
+
+    beat = Heartbeat()
+    loop = QEventLoop()
+    window.session_changed.connect(loop.quit)
+    window.error_shown.connect(lambda m: (print("error:", m), loop.quit()))
+    beat.start()
+    t0 = time.perf_counter()
+    window.open_files(candidate, refs)
+    loop.exec()
+    elapsed = time.perf_counter() - t0
+    app.processEvents()
+    window.session_changed.disconnect(loop.quit)
+    return elapsed, beat.stop()
+
+
+def step_sentences(window, app, n: int = 60) -> list[float]:
+    times = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        window.move_selection(+1)
+        window.repaint()
+        app.processEvents()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--million", action="store_true")
+    args = p.parse_args()
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from bench_core import synthetic
+    from bleu_gui.gui.main_window import MainWindow
+    from bleu_gui.gui.settings import Settings
+
+    app = QApplication(sys.argv[:1])
+    tmp = Path(tempfile.mkdtemp())
+    window = MainWindow(Settings(QSettings(str(tmp / "bench.ini"), QSettings.Format.IniFormat)), encoding="utf-8")
+    window.resize(1400, 860)
+    window.show()
+    app.processEvents()
+
+    wmt17 = DATA / "sacrebleu-wmt17-en-de"
+    if wmt17.is_dir():
+        refs = [wmt17 / "ref1.txt", wmt17 / "sys2.txt", wmt17 / "sys3.txt", wmt17 / "sys4.txt"]
+        elapsed, gap = run_load(window, app, wmt17 / "sys1.txt", refs)
+        steps = step_sentences(window, app)
+        print(f"3,004 lines, 4 refs: first results shown after {elapsed:.2f} s; longest GUI gap {gap * 1000:.0f} ms; "
+              f"next sentence repaint median {statistics.median(steps) * 1000:.1f} ms, max {max(steps) * 1000:.1f} ms")
+    hyp, ref = synthetic(tmp, 100_000)
+    elapsed, gap = run_load(window, app, hyp, [ref])
+    print(f"100,000 lines, 1 ref: scored and shown in {elapsed:.2f} s; longest GUI gap {gap * 1000:.0f} ms")
+    if args.million:
+        hyp, ref = synthetic(tmp, 1_000_000, seed=2)
+        elapsed, gap = run_load(window, app, hyp, [ref])
+        steps = step_sentences(window, app, 20)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"1,000,000 lines, 1 ref: scored and shown in {elapsed:.2f} s; longest GUI gap {gap * 1000:.0f} ms; "
+              f"next sentence median {statistics.median(steps) * 1000:.1f} ms; peak memory {peak:.0f} MB")
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
