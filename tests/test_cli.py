@@ -178,3 +178,31 @@ def test_no_traceback_from_the_installed_command(tmp_path):
                            str(tmp_path / "also-missing.txt")], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "missing.txt: no such file" in proc.stderr
+
+
+def test_chunked_reading_equals_whole_text(tmp_path, monkeypatch):
+    """Files are decoded in chunks; chunk edges (inside CRLF, inside a multi-byte character) change nothing."""
+    from hypothesis import given, settings, strategies as st
+
+    from bleu_gui.core import readers
+
+    pieces = st.lists(st.sampled_from(["a", "é", "빛", "\r", "\n", "\r\n", " ", "\u2028", "x\ufeff"]), max_size=40)
+
+    @settings(max_examples=200, deadline=None)
+    @given(body=pieces.map("".join), chunk=st.integers(1, 7), bom=st.booleans(),
+           codec=st.sampled_from(["utf-8", "utf-16", "cp949"]))
+    def check(body, chunk, bom, codec):
+        if codec == "cp949":
+            body = body.replace("é", "e").replace("\u2028", " ").replace("\ufeff", "")
+        text = ("\ufeff" if bom and codec == "utf-8" else "") + body
+        data = text.encode(codec)
+        path = tmp_path / "f.txt"
+        path.write_bytes(data)
+        expected = readers.split_segments(text[1:] if text.startswith("\ufeff") else text)
+        with monkeypatch.context() as m:
+            m.setattr(readers, "_READ_CHUNK", chunk)
+            if not body:
+                return
+            assert readers.read_segments(path, codec).lines == expected
+
+    check()

@@ -30,12 +30,54 @@ MAX_SUPPORTED_ORDER = 9
 
 @dataclass(frozen=True)
 class _OrderTable:
-    keys: np.ndarray            # sorted unique int64 keys of (sentence, n-gram)
-    max_count: np.ndarray       # Max_Ref_Count for each key (int32)
-    sentence_start: np.ndarray  # rows of sentence s are sentence_start[s]:sentence_start[s+1]
+    """Reference n-grams of one order, grouped by sentence.
+
+    Rows of sentence s are ``sentence_start[s]:sentence_start[s+1]``, sorted by
+    a key that is local to the sentence (so it fits 32 bits): the token for
+    order 1, ``(prefix row - first row of s in the previous table) * V + token``
+    for higher orders.
+    """
+
+    local_keys: np.ndarray      # int32 where it fits, else int64
+    max_count: np.ndarray       # Max_Ref_Count per row (uint8/uint16/int32, the smallest that fits)
+    sentence_start: np.ndarray  # int64, n_sentences + 1
 
     def sentence_of(self, rows: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.sentence_start, rows, side="right") - 1
+
+    @property
+    def key_span(self) -> int:
+        """One more than the largest local key."""
+        return int(self.local_keys.max()) + 1 if len(self.local_keys) else 1
+
+    def lookup_block(self, first: int, count: int, sentence: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """Row of each (sentence, local key) pair for sentences first..first+count-1, or -1 where absent.
+
+        Within one block the local keys are made block-wide again
+        (``sentence in block * span + local key``), which is sorted, so a single
+        binary search per key does it.
+        """
+        starts = self.sentence_start[first:first + count + 1]
+        r0, r1 = int(starts[0]), int(starts[-1])
+        if r1 == r0 or len(keys) == 0:
+            return np.full(len(keys), -1, np.int64)
+        span = self.key_span
+        row_sentence = np.repeat(np.arange(count, dtype=np.int64), np.diff(starts))
+        block_keys = row_sentence * span + self.local_keys[r0:r1]
+        wanted = (sentence - first) * span + keys
+        idx = np.minimum(np.searchsorted(block_keys, wanted), r1 - r0 - 1)
+        hit = (keys < span) & (block_keys[idx] == wanted)
+        return np.where(hit, idx + r0, -1)
+
+
+def _compact(values: np.ndarray, signed: bool = True) -> np.ndarray:
+    """The same values in the smallest integer type that holds them."""
+    top = int(values.max()) if len(values) else 0
+    if not signed:
+        for dtype in (np.uint8, np.uint16, np.uint32):
+            if top <= np.iinfo(dtype).max:
+                return values.astype(dtype)
+    return values.astype(np.int32 if top <= np.iinfo(np.int32).max else np.int64)
 
 
 _BLOCK = 50_000  # sentences processed together; bounds temporary memory
@@ -55,15 +97,6 @@ def _remaining(corpus: TokenizedCorpus) -> np.ndarray:
     """For each token position, how many tokens of its line start there (itself included)."""
     ends = np.repeat(corpus.offsets[1:], corpus.lengths)
     return (ends - np.arange(len(corpus.ids), dtype=np.int64)).astype(np.int32)
-
-
-def _lookup(keys_table: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Row of each key in the sorted table, or -1 where the key is absent."""
-    if len(keys_table) == 0 or len(keys) == 0:
-        return np.full(len(keys), -1, np.int64)
-    idx = np.searchsorted(keys_table, keys)
-    np.minimum(idx, len(keys_table) - 1, out=idx)
-    return np.where(keys_table[idx] == keys, idx, -1)
 
 
 def closest_ref_lengths(hyp_len: np.ndarray, ref_lens: np.ndarray) -> np.ndarray:
@@ -100,38 +133,37 @@ class ReferenceIndex:
         self._build(refs, progress)
 
     def _build(self, refs: Sequence[TokenizedCorpus], progress: Callable[[float], None] | None) -> None:
-        # Keys carry the sentence (order 1) or a row of the previous table,
-        # which is ordered by sentence, so tables built block by block and
+        # Rows are ordered by sentence, so tables built block by block and
         # concatenated are the tables of the whole corpus.
         parts: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in range(self.max_order)]
         sizes = [0] * self.max_order
-        self.block_starts = [[] for _ in range(self.max_order)]
         for a in range(0, self.n_lines, _BLOCK):
             if progress is not None:
                 progress(a / max(self.n_lines, 1))
             b = min(a + _BLOCK, self.n_lines)
             blocks = [_block(ref, a, b) for ref in refs]
             for n, table in enumerate(self._build_block(blocks, a, sizes)):
-                self.block_starts[n].append(sizes[n])
                 parts[n].append(table)
                 sizes[n] += len(table[0])
         for n in range(self.max_order):
-            keys = np.concatenate([p[0] for p in parts[n]]) if parts[n] else np.zeros(0, np.int64)
-            counts = np.concatenate([p[1] for p in parts[n]]) if parts[n] else np.zeros(0, np.int32)
+            keys = np.concatenate([p[0] for p in parts[n]]) if parts[n] else np.zeros(0, np.int32)
+            counts = np.concatenate([p[1] for p in parts[n]]) if parts[n] else np.zeros(0, np.uint8)
             starts = np.concatenate([*(p[2] for p in parts[n]), [sizes[n]]]).astype(np.int64)
             parts[n] = []  # free the blocks before the next order is concatenated
             self.tables.append(_OrderTable(keys, counts, starts))
-            self.block_starts[n].append(sizes[n])
 
     def _build_block(self, refs: Sequence[TokenizedCorpus], first: int, sizes: list[int]):
+        """Yield (local keys, max counts, sentence starts) of each order for sentences first.. of this block."""
         V = self.vocab_size
         offsets = list(sizes)  # where this block's rows start in each table (sizes grows as we yield)
         remaining = [_remaining(ref) for ref in refs]
         rows: list[np.ndarray] = []
-        prev_sentence = None
+        prev_start = None
+        sentences = np.arange(first, first + refs[0].n_lines)
         for n in range(1, self.max_order + 1):
             per_ref = []
             for r, ref in enumerate(refs):
+                # Block-wide exact keys: sentence * V + token, then prefix row * V + token.
                 if n == 1:
                     starts = None
                     keys = _positions_sentence(ref, first) * V + ref.ids
@@ -148,10 +180,6 @@ class ReferenceIndex:
                 keys, where = np.unique(all_keys, return_inverse=True)
                 max_count = np.zeros(len(keys), np.int64)
                 np.maximum.at(max_count, where, all_counts)
-            if n == 1:
-                sentence = keys // V
-            else:
-                sentence = prev_sentence[keys // V - offsets[n - 2]]
             rows = []
             for ref, (starts, unique, inverse, _) in zip(refs, per_ref):
                 local = inverse if len(refs) == 1 else np.searchsorted(keys, unique)[inverse]
@@ -162,11 +190,16 @@ class ReferenceIndex:
                     full = np.full(len(ref.ids), -1, np.int64)
                     full[starts] = global_rows
                     rows.append(full)
-            prev_sentence = sentence
-            # Tables are ordered by sentence, so a row's sentence is found from
-            # where each sentence starts: far smaller than a sentence per row.
-            starts = np.searchsorted(sentence, np.arange(first, first + refs[0].n_lines)) + offsets[n - 1]
-            yield keys, max_count.astype(np.int32), starts
+            if n == 1:
+                sentence = keys // V
+                local_keys = keys - sentence * V
+            else:
+                prefix = keys // V
+                sentence = first + np.searchsorted(prev_start, prefix, side="right") - 1
+                local_keys = (prefix - prev_start[sentence - first]) * V + keys % V
+            start = np.searchsorted(sentence, sentences) + offsets[n - 1]
+            prev_start = start
+            yield _compact(local_keys), _compact(max_count, signed=False), start
 
     def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
                    progress: Callable[[float], None] | None = None) -> np.ndarray:
@@ -188,14 +221,14 @@ class ReferenceIndex:
         stats[:, 1] = closest_ref_lengths(hyp_len, self.ref_lens)
         for n in range(1, N + 1):
             stats[:, 1 + N + n] = np.maximum(hyp_len - n + 1, 0)
-        for k, a in enumerate(range(0, L, _BLOCK)):
+        for a in range(0, L, _BLOCK):
             if progress is not None:
                 progress(a / max(L, 1))
             b = min(a + _BLOCK, L)
-            stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, k, N)
+            stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N)
         return stats
 
-    def _block_correct(self, hyp: TokenizedCorpus, first: int, k: int, N: int) -> np.ndarray:
+    def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int) -> np.ndarray:
         """Clipped match counts (sentences × orders) for one block of sentences."""
         V = self.vocab_size
         correct = np.zeros((hyp.n_lines, N), np.int64)
@@ -207,9 +240,8 @@ class ReferenceIndex:
         rows = None
         for n in range(1, N + 1):
             table = self.tables[n - 1]
-            lo, hi = self.block_starts[n - 1][k], self.block_starts[n - 1][k + 1]
             if n == 1:
-                keys = sent[candidates] * V + ids[candidates]
+                keys = ids[candidates]
             else:
                 # Extend only (n-1)-grams the references have, where an n-gram
                 # fits in the line and its last token is known.
@@ -217,9 +249,10 @@ class ReferenceIndex:
                 candidates, prefix = candidates[ok], rows[ok]
                 last = ids[candidates + n - 1]
                 known = last < V
-                candidates, keys = candidates[known], prefix[known] * V + last[known]
-            local = _lookup(table.keys[lo:hi], keys)
-            rows = np.where(local >= 0, local + lo, -1)
+                candidates, prefix, last = candidates[known], prefix[known], last[known]
+                prev_start = self.tables[n - 2].sentence_start
+                keys = (prefix - prev_start[sent[candidates]]) * V + last
+            rows = table.lookup_block(first, hyp.n_lines, sent[candidates], keys)
             found = rows[rows >= 0]
             if len(found):
                 entry, hyp_count = np.unique(found, return_counts=True)

@@ -97,6 +97,42 @@ def split_segments(text: str) -> list[str]:
     return text.split("\n")
 
 
+_READ_CHUNK = 4 << 20  # bytes decoded at a time, so no single step holds the GIL for long
+
+
+def _decode_lines(path: Path, data: bytes, codec: str) -> list[str]:
+    """Decode and split in chunks: the same segments as ``split_segments`` on the whole text, BOM removed."""
+    decoder = codecs.getincrementaldecoder(codec)("strict")
+    lines: list[str] = []
+    carry = ""  # text after the last line end seen so far
+    pos, at_start = 0, True
+    while True:
+        chunk = data[pos:pos + _READ_CHUNK]
+        pos += len(chunk)
+        final = pos >= len(data)
+        try:
+            text = decoder.decode(chunk, final=final)
+        except UnicodeDecodeError:
+            _decode(path, data, codec)  # raises with the file-wide line and byte offset
+            raise
+        if at_start and text:
+            text = text[1:] if text.startswith("\ufeff") else text
+            at_start = False
+        text = carry + text
+        # A CR at the end may be the first half of a CRLF split across chunks.
+        held_cr = not final and text.endswith("\r")
+        if held_cr:
+            text = text[:-1]
+        parts = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        carry = parts.pop() + ("\r" if held_cr else "")
+        lines.extend(parts)
+        if final:
+            break
+    if carry:
+        lines.append(carry)
+    return lines
+
+
 def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
     """Read one file of segments (one per line).
 
@@ -111,15 +147,12 @@ def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
     if not data or data == codecs.BOM_UTF8:
         raise InputError(f"{path}: empty file (no segments)")
     nul = data.find(b"\x00")
-    if nul >= 0 and not codec.startswith(_WIDE_CODECS):
+    if nul >= 0 and not codec.replace("-", "_").startswith(_WIDE_CODECS):
         raise InputError(f"{path}: looks like a binary file (NUL byte at {_position(data, nul)})")
-    text = _decode(path, data, codec)
-    del data  # keep peak memory at two copies of a large file, not three
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text:
+    lines = _decode_lines(path, data, codec)
+    if not lines:
         raise InputError(f"{path}: empty file (no segments)")
-    return SegmentFile(path, split_segments(text), codec, detected)
+    return SegmentFile(path, lines, codec, detected)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
