@@ -14,18 +14,27 @@ from .config import BleuConfig
 from .scores import RowScores
 
 _MY_LOG_ZERO = -9999999999.0
+# sacreBLEU's bootstrap turns statistics into float32 and then computes
+# ``100. * correct / total``: NumPy 2 keeps that in float32 (NEP 50), NumPy 1
+# promoted it to float64. Follow whichever NumPy is installed.
+_FLOAT32_STAYS = (100.0 * np.float32(1.0)).dtype == np.float32
 
 
-def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool) -> RowScores:
-    """BLEU for every row of ``stats`` ([hyp_len, ref_len, correct_1..N, total_1..N])."""
+def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float32: bool = False) -> RowScores:
+    """BLEU for every row of ``stats`` ([hyp_len, ref_len, correct_1..N, total_1..N]).
+
+    ``float32=True`` reproduces sacreBLEU's bootstrap arithmetic (statistics
+    held as float32, so precisions are float32 numbers under NumPy 2).
+    """
+    ftype = np.float32 if float32 and _FLOAT32_STAYS else np.float64
     N = cfg.max_order
     stats = np.atleast_2d(stats)
     sys_len = stats[:, 0].astype(np.float64)
     ref_len = stats[:, 1].astype(np.float64)
     counts = stats[:, 2:2 + N]
     totals = stats[:, 2 + N:2 + 2 * N]
-    correct = counts.astype(np.float64)
-    total = totals.astype(np.float64)
+    correct = counts.astype(ftype)
+    total = totals.astype(ftype)
     rows = len(stats)
 
     bp = np.ones(rows)
@@ -36,10 +45,11 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool) -> Row
     any_match = counts.any(axis=1)
     k = cfg.smoothing_value
     if cfg.smooth_method == "add-k":
-        correct[:, 1:] += k
-        total[:, 1:] += k
+        correct[:, 1:] += ftype(k)
+        total[:, 1:] += ftype(k)
 
-    precisions = np.zeros((rows, N))
+    precisions = np.zeros((rows, N), ftype)
+    hundred = ftype(100.0)
     smooth_mteval = np.ones(rows)
     eff_order = np.full(rows, N)
     stopped = np.zeros(rows, bool)
@@ -50,14 +60,15 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool) -> Row
             eff_order[live] = n + 1
         zero = live & (correct[:, n] == 0)
         hit = live & ~zero
-        precisions[hit, n] = 100.0 * correct[hit, n] / total[hit, n]
+        precisions[hit, n] = hundred * correct[hit, n] / total[hit, n]
         if cfg.smooth_method == "exp":
             smooth_mteval[zero] *= 2
-            precisions[zero, n] = 100.0 / (smooth_mteval[zero] * total[zero, n])
+            precisions[zero, n] = hundred / (smooth_mteval[zero].astype(ftype) * total[zero, n])
         elif cfg.smooth_method == "floor":
-            precisions[zero, n] = 100.0 * k / total[zero, n]
+            precisions[zero, n] = ftype(100.0 * k) / total[zero, n]
 
     log_sum = np.zeros(rows)
+    precisions = precisions.astype(np.float64)  # logs of the exact (possibly float32) values, in double
     with np.errstate(divide="ignore"):
         logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _MY_LOG_ZERO)
     for n in range(N):

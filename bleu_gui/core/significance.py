@@ -1,0 +1,186 @@
+"""Paired significance tests and confidence intervals, equal to sacreBLEU's with the same seed.
+
+Matched to ``sacrebleu/significance.py`` (2.x) number for number:
+- the resample indices are ``np.random.default_rng(seed).choice(L, (n, L))``
+  and the AR coin flips ``default_rng(seed).integers(2, (n, L), dtype=bool)``,
+  drawn here in row chunks that consume the generator exactly as one big draw
+  (for the coin flips a chunk must hold a multiple of 32 values, since numpy
+  buffers 32 random bits per call);
+- bootstrap scores are computed from float32 statistics, as sacreBLEU does
+  (its modified precisions are then float32 numbers);
+- ``estimate_ci``: sorted scores, the (n//40)-th from each end, half their
+  distance; numpy's mean for paired tests, ``statistics.mean`` for
+  ``--confidence``;
+- p-values are ``(count + 1) / (n + 1)``.
+
+What differs: sacreBLEU keeps every resample's statistics in memory at once
+(1000 × L × columns) and scores each resample in Python; here resamples are
+sums of rows taken chunk by chunk (a resample is a count per sentence, times the
+statistics matrix) and scored with the vectorised formula. Sums are exact
+integers; sacreBLEU's float32 sums are exact below 2^24 per column, so the two
+agree wherever sacreBLEU's own arithmetic is exact.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics as pystats
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from . import variant_sacrebleu
+from .config import BleuConfig
+from .errors import ConfigError
+
+DEFAULT_SEED = 12345
+BS_SAMPLES, AR_TRIALS = 1000, 10000
+_CHUNK_VALUES = 4_000_000  # random draws held in memory at once
+
+
+def seed_from_env() -> int | None:
+    """sacreBLEU's seed: ``SACREBLEU_SEED`` (``none`` for an unseeded generator), else 12345."""
+    raw = os.environ.get("SACREBLEU_SEED", str(DEFAULT_SEED))
+    return None if raw.lower() == "none" else int(raw)
+
+
+@dataclass(frozen=True)
+class SystemTest:
+    """One system's result in a paired test (the baseline has ``p_value`` None)."""
+
+    name: str
+    score: float
+    p_value: float | None
+    mean: float | None
+    ci: float | None
+    # Bootstrap only: per-resample score differences to the baseline (system - baseline).
+    deltas: np.ndarray | None = None
+
+
+def _rows_per_chunk(L: int, multiple: int = 32) -> int:
+    rows = max(1, _CHUNK_VALUES // max(L, 1))
+    return max(multiple, rows - rows % multiple)
+
+
+def _bootstrap_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    step = _rows_per_chunk(L)
+    for start in range(0, n, step):
+        yield rng.choice(L, size=(min(step, n - start), L), replace=True)
+
+
+def _ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    step = _rows_per_chunk(L)
+    for start in range(0, n, step):
+        yield rng.integers(2, size=(min(step, n - start), L), dtype=bool)
+
+
+def _resample_sums(stats: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Column sums of ``stats[idx[r]]`` for each resample r, as exact integers."""
+    k, L = idx.shape
+    weights = np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L)
+    return np.rint(weights.astype(np.float64) @ stats.astype(np.float64)).astype(np.int64)
+
+
+def _scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
+    return variant_sacrebleu.score_rows(sums, cfg, effective_order=False, float32=float32).score
+
+
+def _check(cfg: BleuConfig) -> None:
+    if cfg.variant != "sacrebleu":
+        raise ConfigError("significance tests and confidence intervals follow sacreBLEU and need the sacrebleu variant")
+
+
+def bootstrap_scores(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
+                     progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """Corpus BLEU of ``n`` bootstrap resamples of the sentences (sacreBLEU's ``_bootstrap_resample``)."""
+    _check(cfg)
+    out, done = [], 0
+    for idx in _bootstrap_chunks(len(stats), n, seed):
+        out.append(_scores(_resample_sums(stats, idx), cfg, float32=True))
+        done += len(idx)
+        if progress is not None:
+            progress(done / n)
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+def estimate_ci(scores: np.ndarray, exact_mean: bool = False) -> tuple[float, float]:
+    """(mean, half-width of the 95% interval) as sacreBLEU: the (n//40)-th smallest and largest."""
+    ordered = np.sort(scores)
+    n = len(ordered)
+    lower = n // 40
+    upper = n - lower - 1
+    ci = 0.5 * (ordered[upper] - ordered[lower])
+    mean = pystats.mean(ordered.tolist()) if exact_mean else ordered.mean()
+    return float(mean), float(ci)
+
+
+def confidence(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
+               progress: Callable[[float], None] | None = None) -> tuple[float, float]:
+    """``sacrebleu --confidence``: bootstrap mean and 95% half-width of one system."""
+    return estimate_ci(bootstrap_scores(stats, cfg, n, seed, progress), exact_mean=True)
+
+
+def _p_value(samples: np.ndarray, real: float) -> float:
+    return (int(np.sum(samples > real)) + 1) / (len(samples) + 1)
+
+
+def paired_bootstrap(baseline: np.ndarray, systems: Sequence[np.ndarray], cfg: BleuConfig, names: Sequence[str],
+                     n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
+                     progress: Callable[[float], None] | None = None) -> list[SystemTest]:
+    """Paired bootstrap resampling (Koehn 2004) of each system against the baseline, as ``--paired-bs``.
+
+    ``names`` has the baseline's name first. Every system is resampled with the
+    same indices as the baseline.
+    """
+    _check(cfg)
+    all_stats = [baseline, *systems]
+    real = [variant_sacrebleu.score_rows(s.sum(axis=0, keepdims=True), cfg, effective_order=False).score[0]
+            for s in all_stats]
+    scores = [[] for _ in all_stats]
+    done = 0
+    for idx in _bootstrap_chunks(len(baseline), n, seed):
+        for i, stats in enumerate(all_stats):
+            scores[i].append(_scores(_resample_sums(stats, idx), cfg, float32=True))
+        done += len(idx)
+        if progress is not None:
+            progress(done / n)
+    scores = [np.concatenate(s) for s in scores]
+    mean, ci = estimate_ci(scores[0])
+    results = [SystemTest(names[0], float(real[0]), None, mean, ci)]
+    for i in range(1, len(all_stats)):
+        diffs = np.abs(scores[i] - scores[0])
+        p = _p_value(diffs - diffs.mean(), abs(real[0] - real[i]))
+        mean, ci = estimate_ci(scores[i])
+        results.append(SystemTest(names[i], float(real[i]), p, mean, ci, deltas=scores[i] - scores[0]))
+    return results
+
+
+def paired_approximate_randomization(baseline: np.ndarray, systems: Sequence[np.ndarray], cfg: BleuConfig,
+                                     names: Sequence[str], n: int = AR_TRIALS, seed: int | None = DEFAULT_SEED,
+                                     progress: Callable[[float], None] | None = None) -> list[SystemTest]:
+    """Paired approximate randomization (Riezler & Maxwell 2005) against the baseline, as ``--paired-ar``."""
+    _check(cfg)
+    base_total = baseline.sum(axis=0)
+    real_base = variant_sacrebleu.score_rows(base_total[None, :], cfg, effective_order=False).score[0]
+    results = [SystemTest(names[0], float(real_base), None, None, None)]
+    for i, stats in enumerate(systems, start=1):
+        sys_total = stats.sum(axis=0)
+        real = variant_sacrebleu.score_rows(sys_total[None, :], cfg, effective_order=False).score[0]
+        diff = (baseline - stats).astype(np.float64)
+        samples, done = [], 0
+        # Each trial swaps the two systems' sentences where the coin says so:
+        # A' = sys + pos @ (base - sys), B' = base - pos @ (base - sys).
+        for pos in _ar_chunks(len(baseline), n, seed):
+            moved = np.rint(pos.astype(np.float64) @ diff).astype(np.int64)
+            a = _scores(sys_total[None, :] + moved, cfg, float32=False)
+            b = _scores(base_total[None, :] - moved, cfg, float32=False)
+            samples.append(np.abs(a - b))
+            done += len(pos)
+            if progress is not None:
+                progress(((i - 1) + done / n) / len(systems))
+        results.append(SystemTest(names[i], float(real), _p_value(np.concatenate(samples), abs(real_base - real)),
+                                  None, None))
+    return results

@@ -1,0 +1,115 @@
+"""Paired bootstrap, approximate randomization and confidence intervals equal sacreBLEU's with the same seed."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+
+from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core.readers import read_segments
+from bleu_gui.core.significance import confidence, paired_approximate_randomization, paired_bootstrap
+
+from .conftest import data_set
+from .oracles import with_missing
+from .strategies import sentence
+
+
+def sacre_paired(systems, refs, cfg, test_type, n):
+    metric = BLEU(tokenize=cfg.tokenizer_name, lowercase=cfg.lowercase, smooth_method=cfg.smooth_method,
+                  references=with_missing(refs))
+    named = [(f"s{i}", hyps) for i, hyps in enumerate(systems)]
+    _, scores = PairedTest(named, {"BLEU": metric}, references=None, test_type=test_type, n_samples=n)()
+    return scores["BLEU"]
+
+
+def ours_paired(systems, refs, cfg, test_type, n):
+    ev = Evaluator(refs, cfg)
+    stats = [ev.statistics(h) for h in systems]
+    names = [f"s{i}" for i in range(len(systems))]
+    fn = paired_bootstrap if test_type == "bs" else paired_approximate_randomization
+    return fn(stats[0], stats[1:], cfg, names, n=n)
+
+
+def assert_same(ours, theirs):
+    assert len(ours) == len(theirs)
+    for o, t in zip(ours, theirs):
+        assert math.isclose(o.score, t.score, rel_tol=1e-12, abs_tol=1e-12)
+        assert o.p_value == t.p_value, (o.p_value, t.p_value)
+        for a, b in ((o.mean, t.mean), (o.ci, t.ci)):
+            assert (a is None and b is None) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9), (a, b)
+
+
+corpora = st.integers(4, 30).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(sentence(), min_size=n, max_size=n), min_size=2, max_size=3),
+    st.lists(st.lists(sentence(), min_size=n, max_size=n), min_size=1, max_size=2)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=corpora, test_type=st.sampled_from(["bs", "ar"]),
+       smooth=st.sampled_from(["exp", "floor", "add-k", "none"]))
+def test_random_paired_tests(data, test_type, smooth):
+    systems, refs = data
+    cfg = BleuConfig(smooth_method=smooth)
+    n = 200 if test_type == "bs" else 500
+    assert_same(ours_paired(systems, refs, cfg, test_type, n), sacre_paired(systems, refs, cfg, test_type, n))
+
+
+def test_seed_from_environment(monkeypatch):
+    refs = [["the cat sat on the mat today", "a quick brown fox jumps", "hello big world out there"]]
+    systems = [["the cat sat on a mat today", "a quick fox jumps", "hello world out there"],
+               ["the cat is on the mat today", "a quick brown fox jumped", "hello big world"]]
+    cfg = BleuConfig()
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    from bleu_gui.core.significance import seed_from_env
+
+    ev = Evaluator(refs, cfg)
+    stats = [ev.statistics(h) for h in systems]
+    ours = paired_bootstrap(stats[0], stats[1:], cfg, ["a", "b"], n=300, seed=seed_from_env())
+    assert_same(ours, sacre_paired(systems, refs, cfg, "bs", 300))
+
+
+@pytest.mark.slow
+def test_wmt17_against_sacrebleu_and_external_expectations():
+    folder = data_set("sacrebleu-wmt17-en-de")
+    refs = [read_segments(folder / "ref1.txt").lines]
+    systems = [read_segments(folder / f"sys{i}.txt").lines for i in (1, 2, 4, 7, 11)]
+    cfg = BleuConfig(tokenizer="none")
+    bs = ours_paired(systems, refs, cfg, "bs", 1000)
+    assert_same(bs, sacre_paired(systems, refs, cfg, "bs", 1000))
+    ar = ours_paired(systems, refs, cfg, "ar", 10000)
+    assert_same(ar, sacre_paired(systems, refs, cfg, "ar", 10000))
+    # SIGNIFICANCE.md: Moses' bootstrap (2000 resamples) and multeval's AR p-values, within 0.01.
+    moses_bs = {2: 0.01267, 4: 0.04383, 7: 0.381, 11: 0.0}
+    multeval_ar = {2: 0.0218, 4: 0.09029, 7: 0.94111, 11: 0.0001}
+    bs2000 = ours_paired(systems, refs, cfg, "bs", 2000)
+    for result, sys_no in zip(bs2000[1:], (2, 4, 7, 11)):
+        assert abs(result.p_value - moses_bs[sys_no]) < 0.01, (sys_no, result.p_value)
+    for result, sys_no in zip(ar[1:], (2, 4, 7, 11)):
+        assert abs(result.p_value - multeval_ar[sys_no]) < 0.01, (sys_no, result.p_value)
+
+
+@pytest.mark.parametrize("n", [100, 1000])
+def test_confidence_interval_equals_sacrebleu(n):
+    refs = [["the cat sat on the mat", "it is raining today in the city", "where are you going now",
+             "a b c d e f g", "we will see what happens next"]]
+    hyps = ["the cat sat on a mat", "it rains today in the city", "where do you go now", "a b c d e f",
+            "we shall see what happens"]
+    ev = Evaluator(refs)
+    mean, ci = confidence(ev.statistics(hyps), BleuConfig(), n=n)
+    theirs = BLEU().corpus_score(hyps, refs, n_bootstrap=n)
+    assert math.isclose(mean, theirs._mean, rel_tol=1e-12) and math.isclose(ci, theirs._ci, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_chunked_draws_equal_one_draw(monkeypatch):
+    """Resamples are drawn in chunks; the chunking must not change a single index or coin."""
+    from bleu_gui.core import significance
+
+    L, n = 37, 300
+    whole_idx = np.random.default_rng(5).choice(L, size=(n, L), replace=True)
+    whole_pos = np.random.default_rng(5).integers(2, size=(n, L), dtype=bool)
+    monkeypatch.setattr(significance, "_CHUNK_VALUES", 100)
+    assert np.array_equal(np.concatenate(list(significance._bootstrap_chunks(L, n, 5))), whole_idx)
+    assert np.array_equal(np.concatenate(list(significance._ar_chunks(L, n, 5))), whole_pos)
