@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import Sequence
 
@@ -40,6 +41,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-b", "--score-only", action="store_true", help="print the score only")
     p.add_argument("-w", "--width", type=int, default=2, help="decimals in text output (default 2)")
     p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu"), default="text")
+    sig = p.add_argument_group("significance (sacrebleu variant; seed 12345 or $SACREBLEU_SEED, as sacreBLEU)")
+    paired = sig.add_mutually_exclusive_group()
+    paired.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="paired bootstrap resampling against the first system (Koehn 2004)")
+    paired.add_argument("--paired-ar", "-par", action="store_true",
+                        help="paired approximate randomization against the first system")
+    sig.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, metavar="N", help="resamples (default 1000)")
+    sig.add_argument("--paired-ar-n", "-parn", type=int, default=10000, metavar="N", help="trials (default 10000)")
+    sig.add_argument("--confidence", "-ci", action="store_true", help="95%% confidence interval by bootstrap")
+    sig.add_argument("--confidence-n", "-cin", type=int, default=1000, metavar="N", help="resamples (default 1000)")
     return p
 
 
@@ -58,12 +69,15 @@ def _sentence_scores(evaluator: Evaluator, stats) -> list[BleuScore]:
     return [BleuScore.from_rows(rows, i, evaluator.config.variant, sig) for i in range(len(stats))]
 
 
-def _emit(args, names: list[str], corpus: list[BleuScore], sentences: list[list[BleuScore]] | None) -> None:
+def _emit(args, names: list[str], corpus: list[BleuScore], sentences: list[list[BleuScore]] | None,
+          confidences: list[tuple[float, float]] | None = None) -> None:
     out = sys.stdout
     if args.format == "json":
         objs = []
         for i, name in enumerate(names):
             obj = formats.score_dict(corpus[i], name)
+            if confidences is not None:
+                obj["mean"], obj["ci"] = confidences[i]
             if sentences is not None:
                 obj["sentences"] = [formats.score_dict(s) for s in sentences[i]]
             objs.append(obj)
@@ -73,11 +87,64 @@ def _emit(args, names: list[str], corpus: list[BleuScore], sentences: list[list[
         scores = sentences[i] if sentences is not None else [corpus[i]]
         if args.score_only:
             lines = [formats.score_only(s, args.width) for s in scores]
+        elif confidences is not None and args.format == "text":
+            lines = [formats.text_line(scores[0], args.width, confidences[i])]
         else:
             lines = formats.render(scores, args.format, args.width)
         prefix = f"{name}: " if len(names) > 1 and not args.score_only else ""
         for line in lines:
             print(prefix + line, file=out)
+
+
+def _check_tests(args, n_systems: int) -> None:
+    if (args.paired_bs or args.paired_ar) and n_systems < 2:
+        raise InputError("paired tests need a baseline and at least one more system (-i BASELINE SYSTEM ...)")
+    if (args.paired_bs or args.paired_ar or args.confidence) and args.sentence_level:
+        raise InputError("significance tests and confidence intervals are for corpus scores, not with -sl")
+    for flag, n in (("--paired-bs-n", args.paired_bs_n), ("--paired-ar-n", args.paired_ar_n),
+                    ("--confidence-n", args.confidence_n)):
+        if n < 1:
+            raise InputError(f"{flag} must be at least 1")
+
+
+def _paired(args, evaluator: Evaluator, names: list[str], stats: list) -> None:
+    from .core.significance import paired_approximate_randomization, paired_bootstrap, seed_from_env
+
+    seed = seed_from_env()
+    if args.paired_bs:
+        n, key = args.paired_bs_n, "bs"
+        results = paired_bootstrap(stats[0], stats[1:], evaluator.config, names, n=n, seed=seed)
+    else:
+        n, key = args.paired_ar_n, "ar"
+        results = paired_approximate_randomization(stats[0], stats[1:], evaluator.config, names, n=n, seed=seed)
+    signature = evaluator.signature(resampling={key: n, "seed": str(seed).lower()})
+    if args.format == "json":
+        objs = []
+        for name, st, r in zip(names, stats, results):
+            obj = formats.score_dict(evaluator.corpus_score(st), name)
+            obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
+            objs.append(obj)
+        print(formats.dumps(objs))
+        return
+    rows = [(("Baseline: " if i == 0 else "") + r.name, r.score, r.p_value, r.mean, r.ci) for i, r in enumerate(results)]
+    print(formats.paired_table(rows, args.width, bootstrap=args.paired_bs))
+    title = (f"Paired bootstrap resampling, {n} resamples" if args.paired_bs
+             else f"Paired approximate randomization, {n} trials")
+    print()
+    print("-" * len(title))
+    print(title)
+    print("-" * len(title))
+    print(f" - Every system is compared with the baseline, {rows[0][0][len('Baseline: '):]}.")
+    if args.paired_bs:
+        print("   Shown: the system's BLEU, then the bootstrap mean ± half-width of the 95% interval.")
+    print(" - p is the chance of an absolute BLEU difference at least this large if both outputs")
+    print("   came from the same system; * marks p <= 0.05. A small p says the difference is")
+    print("   replicable, not which system is better.")
+    print()
+    print("-----------------")
+    print("Metric signatures")
+    print("-----------------")
+    print(f" - BLEU       {signature}")
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -86,23 +153,32 @@ def run(argv: Sequence[str] | None = None) -> int:
     try:
         cfg = _config(args)
         hyps, refs = read_inputs(args.input, args.refs, args.encoding)
+        _check_tests(args, len(hyps))
         for f in [*refs, *hyps]:
             if f.detected:
                 print(f"{PROG}: {f.path}: encoding {f.encoding} (detected)", file=sys.stderr)
         evaluator = Evaluator([r.lines for r in refs], cfg)
-        names, corpus, sentences = [], [], []
-        for h in hyps:
-            stats = evaluator.statistics(h.lines)
-            names.append(str(h.path))
-            corpus.append(evaluator.corpus_score(stats))
-            if args.sentence_level:
-                sentences.append(_sentence_scores(evaluator, stats))
+        names = [str(h.path) for h in hyps]
+        stats = [evaluator.statistics(h.lines) for h in hyps]
         for note in evaluator.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
+        if args.paired_bs or args.paired_ar:
+            _paired(args, evaluator, names, stats)
+            return 0
+        corpus = [evaluator.corpus_score(st) for st in stats]
+        confidences = None
+        if args.confidence:
+            from .core.significance import confidence, seed_from_env
+
+            seed = seed_from_env()
+            confidences = [confidence(st, cfg, n=args.confidence_n, seed=seed) for st in stats]
+            sig = evaluator.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
+            corpus = [dataclasses.replace(c, signature=sig) for c in corpus]
+        sentences = [_sentence_scores(evaluator, st) for st in stats] if args.sentence_level else None
     except InputError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
-    _emit(args, names, corpus, sentences if args.sentence_level else None)
+    _emit(args, names, corpus, sentences, confidences)
     return 0
 
 

@@ -206,3 +206,43 @@ def test_chunked_reading_equals_whole_text(tmp_path, monkeypatch):
             assert readers.read_segments(path, codec).lines == expected
 
     check()
+
+
+def test_paired_tests_json_and_text(capsys):
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    refs = [lines(DEMO / "ref1.txt"), lines(DEMO / "ref2.txt")]
+    systems = [lines(DEMO / "system-a.txt"), lines(DEMO / "system-b.txt")]
+    for flag, test_type, n in (("--paired-bs", "bs", 1000), ("--paired-ar", "ar", 10000)):
+        code, out, _ = cli(capsys, DEMO / "ref1.txt", DEMO / "ref2.txt", "-i", DEMO / "system-a.txt",
+                           DEMO / "system-b.txt", flag, "-f", "json")
+        ours = json.loads(out)
+        _, theirs = PairedTest([("a", systems[0]), ("b", systems[1])], {"BLEU": BLEU(references=refs)},
+                               references=None, test_type=test_type, n_samples=n)()
+        assert code == 0 and [o["system"][-12:] for o in ours] == ["system-a.txt", "system-b.txt"]
+        for o, t in zip(ours, theirs["BLEU"]):
+            assert o["score"] == pytest.approx(t.score, abs=1e-12) and o["p_value"] == t.p_value
+            assert (o["mean"] is None) == (t.mean is None)
+            if t.mean is not None:
+                assert o["mean"] == pytest.approx(t.mean, abs=1e-9) and o["ci"] == pytest.approx(t.ci, abs=1e-9)
+            assert f"{test_type}:{n}|seed:12345" in o["signature"] and o["counts"]
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", DEMO / "system-b.txt", "--paired-bs")
+    assert "Baseline: " in out and "(p = " in out and "bs:1000|seed:12345" in out
+
+
+def test_confidence_line(capsys):
+    from sacrebleu.metrics import BLEU
+
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", "--confidence")
+    theirs = BLEU().corpus_score(lines(DEMO / "system-a.txt"), [lines(DEMO / "ref1.txt")], n_bootstrap=1000)
+    assert f"= {theirs.score:.2f} (μ = {theirs._mean:.2f} ± {theirs._ci:.2f}) " in out
+    assert "|bs:1000|seed:12345|" in out
+
+
+def test_paired_test_needs_two_systems(capsys):
+    code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", "--paired-bs")
+    assert code == 2 and "paired tests need a baseline and at least one more system" in err
+    code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", DEMO / "system-b.txt", "--paired-ar",
+                       "--variant", "nltk")
+    assert code == 2 and "need the sacrebleu variant" in err

@@ -92,11 +92,14 @@ class Evaluator:
             notes.append(variant_d2l.MULTI_REF_NOTE)
         return tuple(notes)
 
-    def signature(self, sentence_level: bool = False) -> str:
-        """The settings string shown next to every score of this evaluator."""
+    def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
+        """The settings string shown next to every score of this evaluator.
+
+        ``resampling``: sacreBLEU's ``bs``, ``ar`` and ``seed`` fields of a test or interval.
+        """
         cfg, tok = self.config, self.tokenization.signature
         if cfg.variant == "sacrebleu":
-            return variant_sacrebleu.signature(cfg, self.nrefs, tok, sentence_level, sacrebleu.__version__)
+            return variant_sacrebleu.signature(cfg, self.nrefs, tok, sentence_level, sacrebleu.__version__, resampling)
         if cfg.variant == "nltk":
             return variant_nltk.signature(cfg, self.nrefs, tok, __version__)
         return variant_d2l.signature(cfg, self.nrefs, tok, __version__)

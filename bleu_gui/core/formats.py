@@ -9,12 +9,16 @@ from typing import Sequence
 from .scores import BleuScore
 
 
-def text_line(score: BleuScore, width: int = 2) -> str:
-    """sacreBLEU's line: ``BLEU|<signature> = 31.12 90.0/50.0/16.7/12.5 (BP = 1.000 ratio = 1.000 hyp_len = 10 ref_len = 10)``."""
+def text_line(score: BleuScore, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
+    """sacreBLEU's line: ``BLEU|<signature> = 31.12 90.0/50.0/16.7/12.5 (BP = 1.000 ratio = 1.000 hyp_len = 10 ref_len = 10)``.
+
+    With ``confidence`` (mean, half-width) the score is followed by ``(μ = 31.05 ± 2.10)`` as ``sacrebleu --confidence``.
+    """
     if math.isnan(score.score):
         return f"BLEU|{score.signature} = undefined (NLTK refuses this sentence: method6 needs a trigram match)"
     precisions = "/".join(f"{p:.1f}" for p in score.precisions)
-    return (f"BLEU|{score.signature} = {score.score:.{width}f} {precisions} (BP = {score.bp:.3f} "
+    ci = f" (μ = {confidence[0]:.{width}f} ± {confidence[1]:.{width}f})" if confidence else ""
+    return (f"BLEU|{score.signature} = {score.score:.{width}f}{ci} {precisions} (BP = {score.bp:.3f} "
             f"ratio = {score.ratio:.3f} hyp_len = {score.sys_len:d} ref_len = {score.ref_len:d})")
 
 
@@ -61,3 +65,24 @@ def render(scores: Sequence[BleuScore], fmt: str, width: int = 2) -> list[str]:
     if fmt == "multi-bleu":
         return [multi_bleu_line(s) for s in scores]
     return [text_line(s, width) for s in scores]
+
+
+def paired_table(rows: list[tuple[str, float, float | None, float | None, float | None]], width: int,
+                 bootstrap: bool) -> str:
+    """The system table of ``sacrebleu --paired-bs/--paired-ar`` (fancy grid, p-values under the scores).
+
+    ``rows``: (system, score, p_value, mean, ci), baseline first.
+    """
+    from tabulate import tabulate
+
+    cells = []
+    for name, score, p, mean, ci in rows:
+        text = f"{score:.{width}f}"
+        if mean is not None:
+            text += f" ({mean:.{width}f} ± {ci:.{width}f})"
+        if p is not None:
+            text += f"\n(p = {p:.4f})" + ("*" if p <= 0.05 else "")
+        cells.append(text)
+    header = "BLEU (μ ± 95% CI)" if bootstrap else "BLEU"
+    return tabulate({"System": [r[0] for r in rows], header: cells}, headers="keys", tablefmt="fancy_grid",
+                    colalign=("right",), stralign="center", numalign="center")

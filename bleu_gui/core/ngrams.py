@@ -228,8 +228,13 @@ class ReferenceIndex:
             stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N)
         return stats
 
-    def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int) -> np.ndarray:
-        """Clipped match counts (sentences × orders) for one block of sentences."""
+    def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int,
+                       collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = None) -> np.ndarray:
+        """Clipped match counts (sentences × orders) for one block of sentences.
+
+        With ``collect`` (one list per order), also appends the matched table
+        rows and their clipped counts, for n-gram level comparisons.
+        """
         V = self.vocab_size
         correct = np.zeros((hyp.n_lines, N), np.int64)
         sent = _positions_sentence(hyp, first)
@@ -259,4 +264,54 @@ class ReferenceIndex:
                 clipped = np.minimum(hyp_count, table.max_count[entry])
                 correct[:, n - 1] = np.bincount(table.sentence_of(entry) - first, weights=clipped,
                                                 minlength=hyp.n_lines).astype(np.int64)
+                if collect is not None:
+                    collect[n - 1].append((entry, clipped.astype(np.int64)))
         return correct
+
+    def matched_rows(self, hyp: TokenizedCorpus, max_order: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per order: the reference-table rows the hypothesis matched and how many matches each got (clipped)."""
+        N = self.max_order if max_order is None else max_order
+        collect: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(N)]
+        for a in range(0, self.n_lines, _BLOCK):
+            b = min(a + _BLOCK, self.n_lines)
+            self._block_correct(_block(hyp, a, b), a, N, collect)
+        out = []
+        for parts in collect:
+            rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+            counts = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
+            out.append((rows, counts))
+        return out
+
+    def row_parts(self, order: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(prefix row in the previous table, last token id) of rows of table ``order`` (prefix -1 for order 1)."""
+        table = self.tables[order - 1]
+        local = table.local_keys[rows].astype(np.int64)
+        if order == 1:
+            return np.full(len(rows), -1, np.int64), local
+        sentence = table.sentence_of(rows)
+        prev_start = self.tables[order - 2].sentence_start
+        return local // self.vocab_size + prev_start[sentence], local % self.vocab_size
+
+    def ngram_ids(self, max_order: int | None = None) -> list[np.ndarray]:
+        """Per order, an id for every table row that is equal exactly when the n-grams are equal (across sentences)."""
+        N = self.max_order if max_order is None else max_order
+        ids: list[np.ndarray] = []
+        for n in range(1, N + 1):
+            all_rows = np.arange(len(self.tables[n - 1].local_keys), dtype=np.int64)
+            prefix, token = self.row_parts(n, all_rows)
+            if n == 1:
+                ids.append(token)
+            else:
+                _, dense = np.unique(ids[-1][prefix] * self.vocab_size + token, return_inverse=True)
+                ids.append(dense.astype(np.int64))
+        return ids
+
+    def ngram_tokens(self, order: int, rows: np.ndarray) -> np.ndarray:
+        """Token ids (len(rows) × order) of the n-grams at these rows of table ``order``."""
+        out = np.zeros((len(rows), order), np.int64)
+        current = np.asarray(rows, np.int64)
+        for n in range(order, 0, -1):
+            prefix, token = self.row_parts(n, current)
+            out[:, n - 1] = token
+            current = prefix
+        return out

@@ -81,16 +81,18 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float3
 
 
 def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, effective_order: bool,
-              sacrebleu_version: str) -> str:
+              sacrebleu_version: str, resampling: dict[str, object] | None = None) -> str:
     """sacreBLEU's signature string, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
 
     sacreBLEU's own signature does not mention the n-gram order; a non-default
     order is added as ``order:N`` so the string still states every setting.
+    ``resampling`` adds sacreBLEU's ``bs``/``ar``/``seed`` fields after ``nrefs``.
     """
     smooth = cfg.smooth_method
     if cfg.smoothing_value is not None:
         smooth += f"[{cfg.smoothing_value:.2f}]"
-    parts = [f"nrefs:{nrefs}", f"case:{'lc' if cfg.lowercase else 'mixed'}",
+    extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
+    parts = [f"nrefs:{nrefs}", *extra, f"case:{'lc' if cfg.lowercase else 'mixed'}",
              f"eff:{'yes' if effective_order else 'no'}", f"tok:{tokenizer_signature}", f"smooth:{smooth}"]
     if cfg.max_order != 4:
         parts.append(f"order:{cfg.max_order}")

@@ -1,0 +1,136 @@
+"""Where two systems differ: per-sentence deltas, leave-one-out contributions, n-gram wins and losses, length buckets.
+
+All of it is computed from the sufficient statistics (and, for n-grams, from
+the reference index), never from a second scoring path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from . import variant_d2l, variant_nltk, variant_sacrebleu
+from .config import BleuConfig
+from .evaluate import Evaluator
+
+# compare-mt's default reference-length buckets.
+LENGTH_EDGES = (10, 20, 30, 40, 50, 60)
+
+
+def corpus_without_each(stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+    """Corpus score (0-100) with each sentence left out in turn, from the statistics alone."""
+    L = len(stats)
+    if L < 2:
+        return np.zeros(L)
+    if cfg.variant == "sacrebleu":
+        return variant_sacrebleu.score_rows(stats.sum(axis=0)[None, :] - stats, cfg, effective_order=False).score
+    if cfg.variant == "nltk":
+        rows = variant_nltk.nltk_statistics(stats)
+        width = (rows.shape[1] - 2) // 2
+        # corpus_bleu's smoothing sees the last remaining sentence.
+        last = np.full(L, L - 1)
+        last[L - 1] = L - 2
+        p5 = rows[last, 6] / rows[last, 2 + width + 4] if width >= 5 else np.zeros(L)
+        return variant_nltk.score_rows(rows.sum(axis=0)[None, :] - rows, cfg, last_p5=p5,
+                                       last_hyp_len=rows[last, 0]).score
+    scores = variant_d2l.score_rows(stats, cfg).score
+    return (scores.sum() - scores) / (L - 1)
+
+
+def leave_one_out(stats_a: np.ndarray, stats_b: np.ndarray, cfg: BleuConfig, corpus_a: float,
+                  corpus_b: float) -> np.ndarray:
+    """How much corpus ΔBLEU (B − A) moves because of each sentence: Δ(all) − Δ(without the sentence).
+
+    Positive: the sentence pushes the corpus difference in B's favour.
+    """
+    return (corpus_b - corpus_a) - (corpus_without_each(stats_b, cfg) - corpus_without_each(stats_a, cfg))
+
+
+def length_buckets(stats_list: Sequence[np.ndarray], evaluator: Evaluator,
+                   edges: Sequence[int] = LENGTH_EDGES) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Corpus BLEU of each system per reference-length bucket (as compare-mt).
+
+    Returns (bucket labels, scores [system × bucket] with NaN for empty buckets, sentence counts per bucket).
+    """
+    ref_len = stats_list[0][:, 1]
+    bounds = [0, *edges, None]
+    labels, masks = [], []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        labels.append(f"<{hi}" if lo == 0 else (f"≥{lo}" if hi is None else f"{lo}-{hi - 1}"))
+        masks.append((ref_len >= lo) & (ref_len < hi if hi is not None else True))
+    scores = np.full((len(stats_list), len(masks)), np.nan)
+    for s, stats in enumerate(stats_list):
+        for b, mask in enumerate(masks):
+            if mask.any():
+                scores[s, b] = evaluator.corpus_score(stats[mask]).score
+    return labels, scores, np.array([int(m.sum()) for m in masks])
+
+
+@dataclass(frozen=True)
+class NgramDifference:
+    """An n-gram that one system matches more often than the other, over the corpus."""
+
+    order: int
+    ngram: str
+    matches_a: int
+    matches_b: int
+
+    @property
+    def delta(self) -> int:
+        return self.matches_b - self.matches_a
+
+
+class NgramComparison:
+    """Clipped matches of every reference n-gram by two systems, aggregated over the corpus."""
+
+    def __init__(self, evaluator: Evaluator, lines_a: Sequence[str], lines_b: Sequence[str], max_order: int = 4):
+        index = evaluator.index
+        self.index = index
+        self.max_order = min(max_order, index.max_order)
+        tok = evaluator.tokenization
+        self._inverse_vocab = {i: t for t, i in tok.vocab.items()}
+        self.ids = index.ngram_ids(self.max_order)
+        rows_a = index.matched_rows(tok.encode(lines_a), self.max_order)
+        rows_b = index.matched_rows(tok.encode(lines_b), self.max_order)
+        self.per_order = []
+        for n in range(self.max_order):
+            size = len(index.tables[n].local_keys)
+            count_a = np.bincount(rows_a[n][0], weights=rows_a[n][1], minlength=size).astype(np.int64)
+            count_b = np.bincount(rows_b[n][0], weights=rows_b[n][1], minlength=size).astype(np.int64)
+            self.per_order.append((count_a, count_b))
+
+    def differences(self, order: int, top: int = 50) -> tuple[list[NgramDifference], list[NgramDifference]]:
+        """(wins for B, wins for A) at one order, largest difference first."""
+        count_a, count_b = self.per_order[order - 1]
+        ids = self.ids[order - 1]
+        n_ids = int(ids.max()) + 1 if len(ids) else 0
+        total_a = np.bincount(ids, weights=count_a, minlength=n_ids).astype(np.int64)
+        total_b = np.bincount(ids, weights=count_b, minlength=n_ids).astype(np.int64)
+        delta = total_b - total_a
+        # One table row per id, to spell the n-gram.
+        first_row = np.full(n_ids, -1, np.int64)
+        first_row[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
+        out = []
+        for sign in (1, -1):
+            cand = np.flatnonzero(sign * delta > 0)
+            order_idx = np.lexsort((cand, -sign * delta[cand]))[:top]
+            chosen = cand[order_idx]
+            tokens = self.index.ngram_tokens(order, first_row[chosen])
+            out.append([NgramDifference(order, " ".join(self._inverse_vocab[int(t)] for t in toks),
+                                        int(total_a[i]), int(total_b[i])) for i, toks in zip(chosen, tokens)])
+        return out[0], out[1]
+
+    def sentences_with(self, order: int, ngram: str) -> np.ndarray:
+        """Sentences where system A or B matched this n-gram."""
+        count_a, count_b = self.per_order[order - 1]
+        vocab = {t: i for i, t in self._inverse_vocab.items()}
+        toks = ngram.split(" ")
+        if any(t not in vocab for t in toks) or len(toks) != order:
+            return np.zeros(0, np.int64)
+        rows = np.flatnonzero((count_a > 0) | (count_b > 0))
+        spelled = self.index.ngram_tokens(order, rows)
+        want = np.array([vocab[t] for t in toks])
+        hit = rows[(spelled == want[None, :]).all(axis=1)]
+        return np.unique(self.index.tables[order - 1].sentence_of(hit))

@@ -1,0 +1,81 @@
+"""Benchmark the paired tests: our bleu-score against sacreBLEU's command line, whole commands, side by side.
+
+    python scripts/bench_compare.py                 # WMT17 (3,004 lines) and ours alone on 100,000 lines
+    python scripts/bench_compare.py --big-anchor    # also sacreBLEU on 100,000 lines (minutes, ~10 GB)
+
+Prints wall time and peak memory of each command and the ratios, and checks that
+both print the same p-values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+BIN = Path(sys.executable).parent
+
+
+def run(cmd: list[str]) -> tuple[float, float, list]:
+    """(seconds, peak MB, parsed JSON) of one command."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    if status != 0:
+        raise SystemExit(f"command failed: {' '.join(cmd)}")
+    return seconds, usage.ru_maxrss / 1024, json.loads(out)
+
+
+def p_values(result: list, ours: bool) -> list:
+    if ours:
+        return [r["p_value"] for r in result]
+    return [r["BLEU"]["p_value"] for r in result]
+
+
+def compare(label: str, ref: Path, a: Path, b: Path, test: str, anchor: bool) -> None:
+    flag = "--paired-bs" if test == "bs" else "--paired-ar"
+    ours = run([str(BIN / "bleu-score"), str(ref), "-i", str(a), str(b), flag, "-f", "json"])
+    if not anchor:
+        print(f"{label:<40} {test:>3} {'-':>9} {ours[0]:>9.2f} {'-':>7} {'-':>9} {ours[1]:>9.0f} {'-':>7}")
+        return
+    theirs = run([str(BIN / "sacrebleu"), str(ref), "-i", str(a), str(b), flag, "-f", "json"])
+    same = p_values(ours[2], True) == p_values(theirs[2], False)
+    print(f"{label:<40} {test:>3} {theirs[0]:>9.2f} {ours[0]:>9.2f} {ours[0] / theirs[0]:>7.3f} "
+          f"{theirs[1]:>9.0f} {ours[1]:>9.0f} {ours[1] / theirs[1]:>7.3f}  p-values {'identical' if same else 'DIFFER'}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--big-anchor", action="store_true", help="also run sacreBLEU on 100,000 lines")
+    args = p.parse_args()
+    from bench_core import synthetic
+
+    print(f"{'set':<40} {'test':>3} {'sacre s':>9} {'ours s':>9} {'ratio':>7} {'sacre MB':>9} {'ours MB':>9} {'ratio':>7}")
+    wmt17 = DATA / "sacrebleu-wmt17-en-de"
+    if wmt17.is_dir():
+        for test in ("bs", "ar"):
+            compare("wmt17 en-de 3,004 lines, sys1 vs sys2", wmt17 / "ref1.txt", wmt17 / "sys1.txt",
+                    wmt17 / "sys2.txt", test, True)
+    with tempfile.TemporaryDirectory() as tmp:
+        hyp, ref = synthetic(Path(tmp), 100_000)
+        other = Path(tmp) / "hyp-b.txt"
+        # A second system: the first with every fifth line replaced by the reference (a clear winner).
+        hyp_lines = hyp.read_text(encoding="utf-8").split("\n")
+        ref_lines = ref.read_text(encoding="utf-8").split("\n")
+        other.write_text("\n".join(r if i % 5 == 0 else h for i, (h, r) in enumerate(zip(hyp_lines, ref_lines))),
+                         encoding="utf-8")
+        for test in ("bs", "ar"):
+            compare("synthetic 100,000 lines", ref, hyp, other, test, args.big_anchor)
+
+
+if __name__ == "__main__":
+    main()
