@@ -259,3 +259,117 @@ def test_qt_binding_keeps_none_alive(qapp):
     for _ in range(5000):
         fmt.setBackground(QColor("#ffffff"))
     assert sys.getrefcount(None) > before - 1000
+
+
+def open_compare(qtbot, window):
+    candidate, refs = demo_paths()
+    with qtbot.waitSignal(window.comparison_changed, timeout=30_000):
+        window.open_files(candidate, refs, [candidate.with_name("system-b.txt")])
+    return window.comparison
+
+
+def test_adding_a_system_shows_the_comparison(qtbot, window):
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    candidate, refs = demo_paths()
+    with qtbot.waitSignal(window.comparison_changed, timeout=30_000):
+        window.add_systems([candidate.with_name("system-b.txt")])
+    assert window.tabs.isTabEnabled(1) and window.tabs.currentIndex() == 1
+    c = window.comparison
+    model = window.compare_view.systems_model
+    assert model.rowCount() == 2
+    ref_lines = [lines(r) for r in refs]
+    _, theirs = PairedTest([("a", lines(candidate)), ("b", lines(candidate.with_name("system-b.txt")))],
+                           {"BLEU": BLEU(references=ref_lines)}, references=None, test_type="bs", n_samples=1000)()
+    assert c.bootstrap[1].p_value == theirs["BLEU"][1].p_value
+    assert model.cell(1, 4).startswith(f"{theirs['BLEU'][1].p_value:.4f}")
+    assert model.cell(1, 1) == f"{theirs['BLEU'][1].score:.2f}"
+
+
+def test_sorting_by_delta_and_side_filters(qtbot, window):
+    c = open_compare(qtbot, window)
+    view = window.compare_view
+    model = view.pair_model
+    model.sort(3, Qt.SortOrder.DescendingOrder)
+    deltas = [float(model.data(model.index(r, 3))) for r in range(model.rowCount())]
+    assert deltas == sorted(deltas, reverse=True) and len(deltas) == 12
+    view.side.setCurrentIndex(model.B_BETTER)
+    a, b = c.systems[0].sentences.score, c.systems[1].sentences.score
+    assert model.rowCount() == int((b > a).sum())
+    view.side.setCurrentIndex(model.A_BETTER)
+    assert model.rowCount() == int((b < a).sum())
+
+
+def test_clicking_a_scatter_point_selects_that_sentence(qtbot, window):
+    open_compare(qtbot, window)
+    view = window.compare_view
+    points = view.scatter.points.points()
+    target = [p for p in points if p.data() == 6][0]
+    with qtbot.waitSignal(view.sentence_selected, timeout=2000) as blocker:
+        view.scatter.points.sigClicked.emit(view.scatter.points, [target], None)
+    assert blocker.args == [6]
+    assert view.pair_model.sentence_at(view.pair_view.currentIndex().row()) == 6
+    assert window.current_sentence == 6  # the Inspect tab follows
+    view.on_region_selected(90.0, 101.0, 90.0, 101.0)
+    both_high = [i for i in range(12) if view.scatter.x[i] >= 90 and view.scatter.y[i] >= 90]
+    assert sorted(view.pair_model.sentence_at(r) for r in range(view.pair_model.rowCount())) == both_high
+
+
+def test_ngram_filter(qtbot, window):
+    c = open_compare(qtbot, window)
+    view = window.compare_view
+    assert view.wins_a.rowCount() > 0
+    item = view.wins_a.items[0]
+    view.on_ngram_clicked(view.wins_a.index(0, 0))
+    shown = [view.pair_model.sentence_at(r) for r in range(view.pair_model.rowCount())]
+    expected = c.pairwise[0].ngrams.sentences_with(item.order, item.ngram).tolist()
+    assert shown == expected and shown
+    lines_a = c.systems[0].file.lines
+    lines_b = c.systems[1].file.lines
+    assert all(item.ngram.lower() in (lines_a[i] + " " + lines_b[i]).lower() for i in shown)
+
+
+def test_only_in_one_system_tokens_are_marked(qtbot, window):
+    open_compare(qtbot, window)
+    view = window.compare_view
+    view.select_sentence(3)  # A: "She said the museum ...", B: "The the the the the museum ..."
+    from bleu_gui.gui.compare_view import ONLY_PROPERTY
+
+    doc = view.pane_a.document()
+    marked = []
+    for start, end in [(0, 3), (4, 8)]:
+        cursor = QTextCursor(doc)
+        cursor.setPosition(end)
+        marked.append(bool(cursor.charFormat().property(ONLY_PROPERTY)))
+    assert marked == [True, True]  # "She", "said": matched by A only
+    cursor = QTextCursor(view.pane_b.document())
+    cursor.setPosition(len("The the the the the museum"))
+    assert not cursor.charFormat().property(ONLY_PROPERTY)  # "museum" is matched by both
+
+
+def test_cancel_during_a_bootstrap(qtbot, window):
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    session = window.session
+    from bleu_gui.gui.comparison import compare
+
+    candidate, _ = demo_paths()
+    from bleu_gui.core.readers import read_segments
+    extra = [read_segments(candidate.with_name("system-b.txt"))]
+    started = []
+
+    def slow_compare(progress):
+        def tracking(f):
+            started.append(f)
+            time.sleep(0.02)
+            progress(f)
+        return compare(session, extra, progress=tracking, bs_samples=20000)
+
+    window.jobs.submit(slow_compare)
+    qtbot.waitUntil(lambda: len(started) > 2, timeout=10_000)
+    with qtbot.assertNotEmitted(window.comparison_changed, wait=1500):
+        window.jobs.cancel()
+    assert window.comparison is None

@@ -18,7 +18,8 @@ def demo_paths(language: str = "en") -> tuple[Path, list[Path]]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bleu-gui", description="See why a machine translation gets its BLEU score.")
-    p.add_argument("candidate", nargs="?", help="system output file")
+    p.add_argument("candidates", nargs="*", metavar="SYSTEM",
+                   help="system output file(s): the first is the baseline, the others are compared with it")
     p.add_argument("-r", "--references", nargs="+", default=[], metavar="REF", help="reference files or folders")
     p.add_argument("--demo", action="store_true", help="open the bundled demo data")
     p.add_argument("-e", "--encoding", default="auto", help="input encoding (default: auto-detect)")
@@ -27,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.candidate and not args.references:
+    if args.candidates and not args.references:
         build_parser().error("give the references with -r REF [REF ...]")
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     from PySide6.QtWidgets import QApplication
@@ -41,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     if args.demo:
         window.open_demo()
-    elif args.candidate:
-        window.open_files(args.candidate, args.references)
+    elif args.candidates:
+        window.open_files(args.candidates[0], args.references, args.candidates[1:])
     return app.exec()
 
 

@@ -10,12 +10,14 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget,
                                QDoubleSpinBox, QFileDialog, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView,
-                               QVBoxLayout, QWidget)
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from ..core import BleuConfig
 from ..core import formats
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
+from .compare_view import CompareView
+from .comparison import Comparison, compare, read_system
 from .models import COL_BLEU, COL_INDEX, COL_RATIO, COL_TEXT, SentenceTableModel
 from .panes import ALL_ORDERS, SentencePanes
 from .session import Session, read_files, score
@@ -83,9 +85,14 @@ class OpenDialog(QDialog):
 
 
 class MainWindow(QMainWindow):
-    """The main window. Signals: ``session_changed(object)`` after a scoring job's result is shown."""
+    """The main window.
+
+    Signals: ``session_changed(Session)`` after a scoring job's result is shown,
+    ``comparison_changed(Comparison)`` after a comparison is shown, ``error_shown(str)``.
+    """
 
     session_changed = Signal(object)
+    comparison_changed = Signal(object)
     error_shown = Signal(str)
 
     def __init__(self, settings: Settings | None = None, encoding: str = "auto"):
@@ -93,6 +100,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings()
         self.encoding = encoding
         self.session: Session | None = None
+        self.comparison: Comparison | None = None
         self.current_sentence: int | None = None
         self.jobs = JobController(self)
         self.jobs.finished.connect(self.on_job_finished)
@@ -224,11 +232,15 @@ class MainWindow(QMainWindow):
         open_action.triggered.connect(self.on_open_triggered)
         demo_action = QAction("Open &demo data", self)
         demo_action.triggered.connect(self.open_demo)
+        self.add_system_action = QAction("&Add system…", self)
+        self.add_system_action.setEnabled(False)
+        self.add_system_action.triggered.connect(self.on_add_system_triggered)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.insertAction(self.recent_menu.menuAction(), open_action)
         file_menu.insertAction(self.recent_menu.menuAction(), demo_action)
+        file_menu.insertAction(self.recent_menu.menuAction(), self.add_system_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
         self._refresh_recent_menu()
@@ -292,8 +304,8 @@ class MainWindow(QMainWindow):
         self.main_split.setStretchFactor(0, 2)
         self.main_split.setStretchFactor(1, 3)
 
-        central = QWidget()
-        cl = QVBoxLayout(central)
+        inspect = QWidget()
+        cl = QVBoxLayout(inspect)
         cl.setContentsMargins(4, 0, 4, 0)
         cl.addWidget(header)
         line = QFrame()
@@ -301,7 +313,14 @@ class MainWindow(QMainWindow):
         line.setFrameShadow(QFrame.Shadow.Sunken)
         cl.addWidget(line)
         cl.addWidget(self.main_split, 1)
-        self.setCentralWidget(central)
+        self.compare_view = CompareView()
+        self.compare_view.sentence_selected.connect(self.on_compare_sentence_selected)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(inspect, "Inspect")
+        self.tabs.addTab(self.compare_view, "Compare")
+        self.tabs.setTabEnabled(1, False)
+        self.tabs.setTabToolTip(1, "File ▸ Add system… (or drop a second system file) to compare")
+        self.setCentralWidget(self.tabs)
 
     def _restore_window(self) -> None:
         geometry = self.settings.geometry()
@@ -328,13 +347,22 @@ class MainWindow(QMainWindow):
         self.panes.order = self.order_combo.currentData()
 
     # -- opening files ---------------------------------------------------------------------
-    def open_files(self, candidate: str | Path, references: list[str | Path]) -> int:
-        """Read, score and show files in the worker; errors come back as a dialog, the old state stays."""
+    def open_files(self, candidate: str | Path, references: list[str | Path],
+                   systems: list[str | Path] | None = None) -> int:
+        """Read, score and show files in the worker; errors come back as a dialog, the old state stays.
+
+        ``systems``: more system outputs to compare with ``candidate`` (the baseline).
+        """
         cand, refs, cfg, encoding = str(candidate), [str(r) for r in references], self.settings_panel.config(), self.encoding
+        others = [str(p) for p in systems or []]
 
         def work(progress):
-            c, r = read_files(cand, refs, encoding, progress=lambda f: progress(0.1 * f))
-            return score(c, r, cfg, progress=lambda f: progress(0.1 + 0.9 * f))
+            c, r = read_files(cand, refs, encoding, progress=lambda f: progress(0.05 * f))
+            session = score(c, r, cfg, progress=lambda f: progress(0.05 + 0.45 * f))
+            if not others:
+                return session
+            extra = [read_system(p, session, encoding) for p in others]
+            return session, compare(session, extra, progress=lambda f: progress(0.5 + 0.5 * f))
 
         self._pending_recent = (cand, refs)
         return self.jobs.submit(work)
@@ -345,13 +373,43 @@ class MainWindow(QMainWindow):
         candidate, references = demo_paths()
         return self.open_files(candidate, references)
 
+    def add_systems(self, paths: list[str | Path]) -> int | None:
+        """Compare more system outputs with the open candidate (the baseline), in the worker."""
+        if self.session is None:
+            self.show_error("Open a candidate and its references first; added systems are compared with it.")
+            return None
+        session, encoding = self.session, self.encoding
+        existing = [s.file for s in self.comparison.systems[1:]] if self.comparison else []
+        new = [str(p) for p in paths]
+        self._pending_recent = None
+
+        def work(progress):
+            extra = existing + [read_system(p, session, encoding) for p in new]
+            return compare(session, extra, progress=progress)
+
+        return self.jobs.submit(work)
+
     def rescore(self) -> int | None:
         """Score the open files again with the current settings (in the worker)."""
         if self.session is None:
             return None
         cand, refs, cfg = self.session.candidate, self.session.references, self.settings_panel.config()
+        extra = [s.file for s in self.comparison.systems[1:]] if self.comparison else []
         self._pending_recent = None
-        return self.jobs.submit(lambda progress: score(cand, refs, cfg, progress))
+
+        def work(progress):
+            session = score(cand, refs, cfg, lambda f: progress(0.5 * f if extra else f))
+            if not extra:
+                return session
+            return session, compare(session, extra, progress=lambda f: progress(0.5 + 0.5 * f))
+
+        return self.jobs.submit(work)
+
+    @Slot()
+    def on_add_system_triggered(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add system outputs to compare with the baseline")
+        if paths:
+            self.add_systems(paths)
 
     @Slot()
     def on_open_triggered(self) -> None:
@@ -387,16 +445,23 @@ class MainWindow(QMainWindow):
     def on_paths_dropped(self, paths: list[str]) -> None:
         """First dropped file is the candidate, the rest (or a folder) the references.
 
-        A single file dropped while files are open replaces the candidate.
+        Files dropped while a candidate is open, none of them a folder, are added
+        as systems to compare with it.
         """
         if not paths:
             return
-        if len(paths) == 1 and Path(paths[0]).is_file() and self.session is not None:
-            self.open_files(paths[0], [str(r.path) for r in self.session.references])
+        if self.session is not None and all(Path(p).is_file() for p in paths) and (
+                len(paths) == 1 or not self._looks_like_new_session(paths)):
+            self.add_systems(paths)
         elif len(paths) >= 2:
             self.open_files(paths[0], paths[1:])
         else:
             self.show_error("Drop a candidate file together with its reference files (or a reference folder).")
+
+    def _looks_like_new_session(self, paths: list[str]) -> bool:
+        # Several files where some are not the open references' names: treat as candidate + references.
+        ref_names = {r.path.name for r in self.session.references}
+        return any(Path(p).name in ref_names for p in paths)
 
     # -- worker results ------------------------------------------------------------------
     @Slot(int)
@@ -421,16 +486,39 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Cancelled", 4000)
 
     @Slot(int, object)
-    def on_job_finished(self, _job_id: int, session: Session) -> None:
+    def on_job_finished(self, _job_id: int, result) -> None:
         self._job_ended()
         self.statusBar().clearMessage()
+        if isinstance(result, Comparison):
+            self._show_comparison(result, switch=True)
+            return
+        session, comparison = result if isinstance(result, tuple) else (result, None)
         keep = self.current_sentence if self.session is not None and session.candidate is self.session.candidate else None
         self.session = session
         if getattr(self, "_pending_recent", None):
             self.settings.add_recent(*self._pending_recent)
             self._refresh_recent_menu()
         self._show_session(keep)
+        self.add_system_action.setEnabled(True)
         self.session_changed.emit(session)
+        if comparison is not None:
+            self._show_comparison(comparison, switch=self.comparison is None)
+        elif self.comparison is not None and self.comparison.session.candidate is not session.candidate:
+            self.comparison = None
+            self.tabs.setTabEnabled(1, False)
+
+    def _show_comparison(self, comparison: Comparison, switch: bool) -> None:
+        self.comparison = comparison
+        self.tabs.setTabEnabled(1, True)
+        self.compare_view.set_comparison(comparison)
+        if switch:
+            self.tabs.setCurrentIndex(1)
+        self.comparison_changed.emit(comparison)
+
+    @Slot(int)
+    def on_compare_sentence_selected(self, sentence: int) -> None:
+        if self.current_sentence != sentence:
+            self.select_sentence(sentence)
 
     @Slot(str, str)
     def on_job_failed(self, message: str, details: str) -> None:

@@ -1,0 +1,167 @@
+"""Charts of the Compare tab, created once and updated in place."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Signal
+
+from .charts import ChartBox
+
+SYSTEM_COLOURS = ["#868e96", "#339af0", "#f76707", "#37b24d", "#ae3ec9", "#f03e3e", "#1098ad", "#f59f00"]
+
+
+class _SelectBox(pg.ViewBox):
+    """A view box where dragging with the left button selects a rectangle instead of panning."""
+
+    rect_selected = Signal(object)  # QRectF in data coordinates
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._band = pg.QtWidgets.QGraphicsRectItem(0, 0, 1, 1)
+        self._band.setPen(pg.mkPen("#1c7ed6", width=1))
+        self._band.setBrush(pg.mkBrush(28, 126, 214, 40))
+        self._band.hide()
+        self.addItem(self._band, ignoreBounds=True)
+
+    def mouseDragEvent(self, ev, axis=None):
+        if ev.button() != pg.QtCore.Qt.MouseButton.LeftButton:
+            super().mouseDragEvent(ev, axis)
+            return
+        ev.accept()
+        start = self.mapSceneToView(ev.buttonDownScenePos())
+        end = self.mapSceneToView(ev.scenePos())
+        rect = QRectF(start, end).normalized()
+        if ev.isFinish():
+            self._band.hide()
+            self.rect_selected.emit(rect)
+        else:
+            self._band.setRect(rect)
+            self._band.show()
+
+
+class ScatterChart(ChartBox):
+    """Sentence BLEU of A (x) against B (y): click a point to select it, drag a rectangle to filter."""
+
+    point_clicked = Signal(int)
+    region_selected = Signal(float, float, float, float)  # x0, x1, y0, y1
+
+    def __init__(self, parent=None):
+        self._box = _SelectBox()
+        super().__init__("Sentence BLEU: A vs B", parent)
+        layout = self.layout()
+        old = self.plot
+        self.plot = pg.PlotWidget(viewBox=self._box)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.setMinimumHeight(150)
+        layout.replaceWidget(old, self.plot)
+        old.deleteLater()
+        p = self.plot
+        p.setLabel("bottom", "BLEU A (baseline)")
+        p.setLabel("left", "BLEU B")
+        p.setXRange(0, 100, padding=0.03)
+        p.setYRange(0, 100, padding=0.03)
+        p.plot([0, 100], [0, 100], pen=pg.mkPen("#adb5bd", style=pg.QtCore.Qt.PenStyle.DashLine))
+        self.points = pg.ScatterPlotItem(size=7, pen=None, brush=pg.mkBrush(51, 154, 240, 140), hoverable=True)
+        self.points.sigClicked.connect(self.on_points_clicked)
+        self.selected = pg.ScatterPlotItem(size=13, pen=pg.mkPen("#e8590c", width=2), brush=None)
+        p.addItem(self.points)
+        p.addItem(self.selected)
+        self._box.rect_selected.connect(self.on_rect_selected)
+        self.x = self.y = np.zeros(0)
+
+    def update_values(self, a: np.ndarray, b: np.ndarray) -> None:
+        self.x, self.y = np.nan_to_num(a), np.nan_to_num(b)
+        self.points.setData(x=self.x, y=self.y, data=np.arange(len(a)))
+
+    def mark(self, sentence: int | None) -> None:
+        if sentence is None or not 0 <= sentence < len(self.x):
+            self.selected.setData([], [])
+        else:
+            self.selected.setData([self.x[sentence]], [self.y[sentence]])
+
+    def on_points_clicked(self, _item, points, *_args) -> None:
+        if len(points):
+            self.point_clicked.emit(int(points[0].data()))
+
+    def on_rect_selected(self, rect: QRectF) -> None:
+        if rect.width() > 0.5 or rect.height() > 0.5:
+            self.region_selected.emit(rect.left(), rect.right(), rect.top(), rect.bottom())
+
+
+class GroupedBars(ChartBox):
+    """Bars for several systems side by side at each x position."""
+
+    def __init__(self, title: str, x_label: str, y_label: str, parent=None):
+        super().__init__(title, parent)
+        self.plot.setLabel("bottom", x_label)
+        self.plot.setLabel("left", y_label)
+        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self.legend = self.plot.addLegend(offset=(5, 2))
+        self.bars: list[pg.BarGraphItem] = []
+
+    def update_values(self, names: list[str], values: np.ndarray, ticks: list[str]) -> None:
+        """``values``: systems × positions (NaN: no bar)."""
+        k = len(names)
+        while len(self.bars) < k:
+            colour = SYSTEM_COLOURS[len(self.bars) % len(SYSTEM_COLOURS)]
+            bar = pg.BarGraphItem(x=[], height=[], width=0.1, brush=colour)
+            self.plot.addItem(bar)
+            self.bars.append(bar)
+        self.legend.clear()
+        width = 0.8 / max(k, 1)
+        positions = np.arange(len(ticks), dtype=float)
+        for i, bar in enumerate(self.bars):
+            if i < k:
+                heights = np.nan_to_num(values[i])
+                bar.setOpts(x=positions - 0.4 + width * (i + 0.5), height=heights, width=width * 0.95)
+                bar.show()
+                self.legend.addItem(bar, names[i])
+            else:
+                bar.hide()
+        self.plot.getAxis("bottom").setTicks([[(p, t) for p, t in zip(positions, ticks)]])
+        top = np.nanmax(values) if np.isfinite(values).any() else 1.0
+        self.plot.setYRange(0, max(top, 1.0) * 1.3)
+        self.plot.setXRange(-0.6, len(ticks) - 0.4, padding=0)
+
+
+class DeltaChart(ChartBox):
+    """Bootstrap distribution of ΔBLEU (B − A) with its 2.5% and 97.5% points and the p-value."""
+
+    def __init__(self, parent=None):
+        super().__init__("Bootstrap ΔBLEU (B − A)", parent)
+        p = self.plot
+        p.setLabel("bottom", "ΔBLEU in a resample")
+        p.setLabel("left", "resamples")
+        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush="#74c0fc", pen=pg.mkPen("w"))
+        p.addItem(self.bars)
+        line_pen = pg.mkPen("#e8590c", width=2, style=pg.QtCore.Qt.PenStyle.DashLine)
+        self.low = pg.InfiniteLine(angle=90, pen=line_pen, label="2.5%", labelOpts={"position": 0.6})
+        self.high = pg.InfiniteLine(angle=90, pen=line_pen, label="97.5%", labelOpts={"position": 0.6})
+        self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen("#495057", width=1))
+        for item in (self.low, self.high, self.zero):
+            p.addItem(item)
+        self.text = pg.TextItem(anchor=(1, 0), color="#212529")
+        p.addItem(self.text)
+        self.message = ""
+
+    def update_values(self, deltas: np.ndarray | None, p_value: float | None) -> None:
+        if deltas is None or not len(deltas):
+            self.bars.setOpts(x0=[], x1=[], height=[])
+            self.message = "run with the sacrebleu variant for significance tests"
+            self.text.setText(self.message)
+            return
+        counts, edges = np.histogram(deltas, bins=30)
+        self.bars.setOpts(x0=edges[:-1], x1=edges[1:], height=counts)
+        lo, hi = np.percentile(deltas, [2.5, 97.5])
+        self.low.setValue(lo)
+        self.high.setValue(hi)
+        self.message = f"p = {p_value:.4f}" if p_value is not None else ""
+        self.text.setText(self.message)
+        span = max(edges[-1] - edges[0], 1e-9)
+        left = min(edges[0], 0.0) - 0.05 * span
+        right = max(edges[-1], 0.0) + 0.05 * span
+        self.plot.setXRange(left, right, padding=0)
+        self.plot.setYRange(0, counts.max() * 1.25)
+        self.text.setPos(right - 0.02 * (right - left), counts.max() * 1.22)

@@ -1,0 +1,216 @@
+"""Table models of the Compare tab: systems, per-sentence differences, n-gram wins and losses."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from ..core.compare import NgramDifference
+from .comparison import Comparison
+
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+def _fmt(x: float | None, digits: int = 2) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+class SystemsTableModel(QAbstractTableModel):
+    """One row per system: BLEU, interval, delta to the baseline, p-values, precisions, BP, lengths."""
+
+    HEADERS = ["System", "BLEU", "μ ± 95% CI", "Δ vs baseline", "p (bootstrap)", "p (AR)", "BP", "ratio",
+               "hyp_len", "ref_len"]
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.comparison: Comparison | None = None
+        self._orders = 0
+
+    def set_comparison(self, comparison: Comparison | None) -> None:
+        self.beginResetModel()
+        self.comparison = comparison
+        self._orders = len(comparison.systems[0].corpus.precisions) if comparison else 0
+        self.endResetModel()
+
+    def _headers(self) -> list[str]:
+        return self.HEADERS[:6] + [f"p{n}" for n in range(1, self._orders + 1)] + self.HEADERS[6:]
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() or self.comparison is None else len(self.comparison.systems)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._headers())
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            headers = self._headers()
+            return headers[section] if 0 <= section < len(headers) else None
+        return None
+
+    def cell(self, row: int, col: int) -> str:
+        c = self.comparison
+        s = c.systems[row]
+        score = s.corpus
+        bs = c.bootstrap[row] if c.bootstrap else None
+        ar = c.approximate[row] if c.approximate else None
+        values = [
+            ("baseline: " if row == 0 else "") + s.name,
+            _fmt(score.score),
+            f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
+            "–" if row == 0 else f"{score.score - c.systems[0].corpus.score:+.2f}",
+            "–" if not bs or bs.p_value is None else f"{bs.p_value:.4f}" + ("*" if bs.p_value <= 0.05 else ""),
+            "–" if not ar or ar.p_value is None else f"{ar.p_value:.4f}" + ("*" if ar.p_value <= 0.05 else ""),
+            *[f"{p:.1f}" for p in score.precisions],
+            f"{score.bp:.3f}", f"{score.ratio:.3f}", str(score.sys_len), str(score.ref_len),
+        ]
+        return values[col]
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self.comparison is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(index.row(), index.column())
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+            return _RIGHT
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
+            return str(self.comparison.systems[index.row()].file.path)
+        return None
+
+
+class PairTableModel(QAbstractTableModel):
+    """Per-sentence comparison of the baseline (A) and one system (B), sortable and filterable with numpy."""
+
+    HEADERS = ["#", "BLEU A", "BLEU B", "B − A", "LOO ΔBLEU"]
+    ALL, B_BETTER, A_BETTER, EQUAL = range(4)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.a = self.b = self.loo = np.zeros(0)
+        self._visible = np.zeros(0, np.int64)
+        self._keep: np.ndarray | None = None
+        self._side = self.ALL
+        self._sort = (0, Qt.SortOrder.AscendingOrder)
+
+    def set_pair(self, a: np.ndarray, b: np.ndarray, loo: np.ndarray) -> None:
+        self.beginResetModel()
+        self.a, self.b, self.loo = np.asarray(a, float), np.asarray(b, float), np.asarray(loo, float)
+        self._keep = None
+        self._visible = self._compute()
+        self.endResetModel()
+
+    def set_side(self, side: int) -> None:
+        self.beginResetModel()
+        self._side = side
+        self._visible = self._compute()
+        self.endResetModel()
+
+    def set_sentences(self, keep: np.ndarray | None) -> None:
+        """Restrict the list to these sentence indices (None: all)."""
+        self.beginResetModel()
+        self._keep = None if keep is None else np.asarray(keep, np.int64)
+        self._visible = self._compute()
+        self.endResetModel()
+
+    @property
+    def delta(self) -> np.ndarray:
+        return self.b - self.a
+
+    def _compute(self) -> np.ndarray:
+        d = np.nan_to_num(self.delta)
+        mask = np.ones(len(d), bool)
+        if self._side == self.B_BETTER:
+            mask &= d > 0
+        elif self._side == self.A_BETTER:
+            mask &= d < 0
+        elif self._side == self.EQUAL:
+            mask &= d == 0
+        if self._keep is not None:
+            keep = np.zeros(len(d), bool)
+            keep[self._keep[(self._keep >= 0) & (self._keep < len(d))]] = True
+            mask &= keep
+        rows = np.flatnonzero(mask)
+        col, order = self._sort
+        key = [None, self.a, self.b, self.delta, self.loo][col]
+        if key is not None:
+            rows = rows[np.argsort(np.nan_to_num(key[rows], nan=-1e9), kind="stable")]
+        if order == Qt.SortOrder.DescendingOrder:
+            rows = rows[::-1].copy()
+        return rows
+
+    def sentence_at(self, row: int) -> int:
+        return int(self._visible[row])
+
+    def row_of(self, sentence: int) -> int | None:
+        rows = np.flatnonzero(self._visible == sentence)
+        return int(rows[0]) if len(rows) else None
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._visible)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 5:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._visible):
+            return None
+        i = int(self._visible[index.row()])
+        if role == Qt.ItemDataRole.DisplayRole:
+            col = index.column()
+            if col == 0:
+                return str(i + 1)
+            value = [None, self.a[i], self.b[i], self.delta[i], self.loo[i]][col]
+            return f"{value:+.2f}" if col >= 3 and not math.isnan(value) else _fmt(value)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT
+        if role == Qt.ItemDataRole.UserRole:
+            return i
+        return None
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        self.layoutAboutToBeChanged.emit()
+        self._sort = (column, order)
+        self._visible = self._compute()
+        self.layoutChanged.emit()
+
+
+class NgramTableModel(QAbstractTableModel):
+    """N-grams one system matches more often than the other, with the match counts."""
+
+    HEADERS = ["n-gram", "A", "B", "B − A"]
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.items: list[NgramDifference] = []
+
+    def set_items(self, items: list[NgramDifference]) -> None:
+        self.beginResetModel()
+        self.items = list(items)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.items)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else 4
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.items):
+            return None
+        d = self.items[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return [d.ngram, str(d.matches_a), str(d.matches_b), f"{d.delta:+d}"][index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+            return _RIGHT
+        return None

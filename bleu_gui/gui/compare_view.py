@@ -1,0 +1,401 @@
+"""The Compare tab: systems table, per-sentence differences, n-gram wins and losses, A/B panes and charts."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QColor, QFont, QTextCharFormat
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QScrollArea, QSplitter, QTableView, QVBoxLayout, QWidget)
+
+from ..core.details import MATCHED, SentenceDetails
+from . import colors
+from .compare_charts import DeltaChart, GroupedBars, ScatterChart
+from .compare_models import NgramTableModel, PairTableModel, SystemsTableModel
+from .comparison import Comparison
+from .panes import ALL_ORDERS, ORDER_PROPERTY, STATUS_PROPERTY, TextPane, shown_text, status_format, token_statuses
+
+ONLY_PROPERTY = STATUS_PROPERTY + 10
+ONLY_HERE = QColor("#1864ab")
+REF_BOTH, REF_ONLY_A, REF_ONLY_B = QColor("#b7e4c7"), QColor("#d0bfff"), QColor("#a5d8ff")
+
+
+def matched_ngrams(details: SentenceDetails, order: int) -> set[tuple[str, ...]]:
+    orders = range(1, details.max_order + 1) if order == ALL_ORDERS else [order]
+    return {o.ngram for n in orders for o in details.occurrences.get(n, []) if o.status == MATCHED}
+
+
+def only_tokens(details: SentenceDetails, other: set[tuple[str, ...]], order: int) -> set[int]:
+    """Candidate tokens inside an n-gram this system matched and the other system did not."""
+    orders = range(1, details.max_order + 1) if order == ALL_ORDERS else [order]
+    out: set[int] = set()
+    for n in orders:
+        for o in details.occurrences.get(n, []):
+            if o.status == MATCHED and o.ngram not in other:
+                out.update(range(o.start, o.end))
+    return out
+
+
+def _table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+    view.setAlternatingRowColors(True)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view
+
+
+class CompareView(QWidget):
+    """Signals: ``sentence_selected(int)`` when the user picks a sentence here."""
+
+    sentence_selected = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.comparison: Comparison | None = None
+        self.b = 1
+        self.current: int | None = None
+        self.order = 1
+
+        self.systems_model = SystemsTableModel(self)
+        self.systems_view = _table(self.systems_model)
+        self.systems_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.systems_view.horizontalHeader().setStretchLastSection(False)
+        self.b_combo = QComboBox()
+        self.b_combo.currentIndexChanged.connect(self.on_b_changed)
+        self.note = QLabel("")
+        self.note.setObjectName("hint")
+
+        self.pair_model = PairTableModel(self)
+        self.pair_view = _table(self.pair_model)
+        self.pair_view.setSortingEnabled(True)
+        self.pair_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.pair_view.selectionModel().currentRowChanged.connect(self.on_pair_row_changed)
+        self.side = QComboBox()
+        self.side.addItems(["all sentences", "B better", "A better", "equal"])
+        self.side.currentIndexChanged.connect(self.pair_model.set_side)
+        self.clear_filter = QPushButton("Show all")
+        self.clear_filter.clicked.connect(self.on_clear_filter)
+        self.filter_label = QLabel("")
+        self.filter_label.setObjectName("hint")
+
+        self.ngram_order = QComboBox()
+        self.ngram_order.addItems([f"{n}-grams" for n in range(1, 5)])
+        self.ngram_order.currentIndexChanged.connect(self.refresh_ngrams)
+        self.wins_b = NgramTableModel(self)
+        self.wins_a = NgramTableModel(self)
+        self.wins_b_view = _table(self.wins_b)
+        self.wins_a_view = _table(self.wins_a)
+        for view in (self.wins_b_view, self.wins_a_view):
+            view.clicked.connect(self.on_ngram_clicked)
+            header = view.horizontalHeader()
+            header.setStretchLastSection(False)
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+            for col in (1, 2, 3):
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+                view.setColumnWidth(col, 46)
+        for col, width in enumerate((44, 60, 60, 60, 70)):
+            self.pair_view.setColumnWidth(col, width)
+
+        self.pane_order = QComboBox()
+        for n in range(1, 5):
+            self.pane_order.addItem(f"{n}-grams", n)
+        self.pane_order.addItem("all orders", ALL_ORDERS)
+        self.pane_order.currentIndexChanged.connect(self.on_pane_order_changed)
+        self.pane_a, self.pane_b = TextPane(), TextPane()
+        self.label_a, self.label_b = QLabel("A"), QLabel("B")
+        for label in (self.label_a, self.label_b):
+            label.setObjectName("paneTitle")
+        self.ref_panes: list[TextPane] = []
+        self.ref_labels: list[QLabel] = []
+        self.ref_box = QVBoxLayout()
+        self.sentence_label = QLabel("")
+        self.sentence_label.setObjectName("paneTitle")
+
+        self.scatter = ScatterChart()
+        self.scatter.point_clicked.connect(self.select_sentence)
+        self.scatter.region_selected.connect(self.on_region_selected)
+        self.precision_bars = GroupedBars("Precision per order", "n-gram order", "p_n (%)")
+        self.delta_chart = DeltaChart()
+        self.bucket_bars = GroupedBars("BLEU by reference length", "reference length (tokens)", "BLEU")
+        self._assemble()
+
+    def _assemble(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(QLabel("<b>Systems</b> (A = baseline)"))
+        top.addStretch(1)
+        top.addWidget(QLabel("B ="))
+        top.addWidget(self.b_combo)
+
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(self.side)
+        row.addWidget(self.filter_label, 1)
+        row.addWidget(self.clear_filter)
+        lv.addLayout(row)
+        lv.addWidget(self.pair_view, 3)
+        grams = QHBoxLayout()
+        grams.addWidget(QLabel("<b>n-grams B matches more</b>"))
+        grams.addStretch(1)
+        grams.addWidget(self.ngram_order)
+        lv.addLayout(grams)
+        lv.addWidget(self.wins_b_view, 2)
+        lv.addWidget(QLabel("<b>n-grams A matches more</b>"))
+        lv.addWidget(self.wins_a_view, 2)
+
+        panes = QWidget()
+        pv = QVBoxLayout(panes)
+        pv.setContentsMargins(0, 0, 0, 0)
+        tools = QHBoxLayout()
+        tools.addWidget(self.sentence_label)
+        tools.addStretch(1)
+        tools.addWidget(QLabel("n-gram order"))
+        tools.addWidget(self.pane_order)
+        pv.addLayout(tools)
+        legend = QHBoxLayout()
+        for text, style in (("matched", f"background:{colors.MATCHED_BG.name()}"),
+                            ("clipped", f"background:{colors.CLIPPED_BG.name()}"),
+                            ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
+                            ("matched only by this system", f"color:{ONLY_HERE.name()}; font-weight:bold; "
+                                                            f"border-bottom:2px solid {ONLY_HERE.name()}"),
+                            ("ref: both", f"background:{REF_BOTH.name()}"),
+                            ("ref: only A", f"background:{REF_ONLY_A.name()}"),
+                            ("ref: only B", f"background:{REF_ONLY_B.name()}")):
+            label = QLabel(text)
+            label.setStyleSheet(f"{style}; padding:2px 5px; border-radius:3px;")
+            legend.addWidget(label)
+        legend.addStretch(1)
+        pv.addLayout(legend)
+        ab = QHBoxLayout()
+        col_a, col_b = QVBoxLayout(), QVBoxLayout()
+        col_a.addWidget(self.label_a)
+        col_a.addWidget(self.pane_a)
+        col_b.addWidget(self.label_b)
+        col_b.addWidget(self.pane_b)
+        ab.addLayout(col_a)
+        ab.addLayout(col_b)
+        pv.addLayout(ab, 2)
+        refs = QWidget()
+        refs.setLayout(self.ref_box)
+        self.ref_box.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(refs)
+        pv.addWidget(scroll, 2)
+
+        charts = QWidget()
+        cv = QHBoxLayout(charts)
+        cv.setContentsMargins(0, 0, 0, 0)
+        for chart in (self.scatter, self.precision_bars, self.delta_chart, self.bucket_bars):
+            cv.addWidget(chart)
+
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(panes)
+        right.addWidget(charts)
+        right.setSizes([380, 320])
+        middle = QSplitter(Qt.Orientation.Horizontal)
+        middle.addWidget(left)
+        middle.addWidget(right)
+        middle.setSizes([520, 880])
+        self.middle_split, self.right_split = middle, right
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 4, 4, 4)
+        box.addLayout(top)
+        box.addWidget(self.systems_view)
+        box.addWidget(self.note)
+        box.addWidget(middle, 1)
+
+    # -- content --------------------------------------------------------------------------
+    def set_comparison(self, comparison: Comparison) -> None:
+        self.comparison = comparison
+        self.systems_model.set_comparison(comparison)
+        rows = len(comparison.systems)
+        self.systems_view.setFixedHeight(self.systems_view.horizontalHeader().height()
+                                         + rows * self.systems_view.verticalHeader().defaultSectionSize() + 4)
+        self.note.setText(comparison.note)
+        self.note.setVisible(bool(comparison.note))
+        self.b_combo.blockSignals(True)
+        self.b_combo.clear()
+        for s in comparison.systems[1:]:
+            self.b_combo.addItem(s.name)
+        self.b_combo.setCurrentIndex(min(self.b, len(comparison.systems) - 1) - 1)
+        self.b_combo.blockSignals(False)
+        self.b = self.b_combo.currentIndex() + 1
+        refs = comparison.session.references
+        while self.ref_panes:
+            self.ref_box.removeWidget(self.ref_panes[-1])
+            self.ref_box.removeWidget(self.ref_labels[-1])
+            self.ref_panes.pop().deleteLater()
+            self.ref_labels.pop().deleteLater()
+        for r in refs:
+            label, pane = QLabel(r.name), TextPane()
+            label.setObjectName("paneTitle")
+            self.ref_box.addWidget(label)
+            self.ref_box.addWidget(pane)
+            self.ref_labels.append(label)
+            self.ref_panes.append(pane)
+        names = [s.name for s in comparison.systems]
+        N = len(comparison.systems[0].corpus.precisions)
+        self.precision_bars.update_values(names, np.array([s.corpus.precisions for s in comparison.systems]),
+                                          [str(n) for n in range(1, N + 1)])
+        used = np.flatnonzero(comparison.bucket_counts > 0)  # empty buckets would only crowd the axis
+        ticks = [f"{comparison.bucket_labels[i]} ({comparison.bucket_counts[i]})" for i in used]
+        self.bucket_bars.update_values(names, comparison.bucket_scores[:, used], ticks)
+        self.show_pair()
+
+    def show_pair(self) -> None:
+        c = self.comparison
+        a, b = c.systems[0], c.systems[self.b]
+        self.label_a.setText(f"A — {a.name}")
+        self.label_b.setText(f"B — {b.name}")
+        self.pair_model.set_pair(a.sentences.score, b.sentences.score, c.pairwise[self.b - 1].loo)
+        self.scatter.update_values(a.sentences.score, b.sentences.score)
+        bs = c.bootstrap[self.b] if c.bootstrap else None
+        self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None)
+        self.refresh_ngrams()
+        self.filter_label.setText("")
+        self.select_sentence(self.current if self.current is not None else 0)
+
+    @Slot()
+    def refresh_ngrams(self) -> None:
+        if self.comparison is None:
+            return
+        order = self.ngram_order.currentIndex() + 1
+        ngrams = self.comparison.pairwise[self.b - 1].ngrams
+        if order > ngrams.max_order:
+            self.wins_b.set_items([])
+            self.wins_a.set_items([])
+            return
+        wins_b, wins_a = ngrams.differences(order, top=200)
+        self.wins_b.set_items(wins_b)
+        self.wins_a.set_items(wins_a)
+
+    # -- selection ------------------------------------------------------------------------------
+    @Slot(int)
+    def select_sentence(self, sentence: int) -> None:
+        if self.comparison is None or not 0 <= sentence < self.comparison.session.n_sentences:
+            return
+        row = self.pair_model.row_of(sentence)
+        if row is not None:
+            index = self.pair_model.index(row, 0)
+            self.pair_view.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            self.pair_view.scrollTo(index)
+        if self.current != sentence or row is None:
+            self.show_sentence(sentence)
+
+    @Slot(QModelIndex, QModelIndex)
+    def on_pair_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.show_sentence(self.pair_model.sentence_at(current.row()))
+
+    def show_sentence(self, sentence: int) -> None:
+        c = self.comparison
+        self.current = sentence
+        ev = c.session.evaluator
+        a, b = c.systems[0], c.systems[self.b]
+        da = ev.details(sentence, a.file.lines[sentence])
+        db = ev.details(sentence, b.file.lines[sentence])
+        sa, sb = a.sentences.score[sentence], b.sentences.score[sentence]
+        self.sentence_label.setText(f"Sentence {sentence + 1}: A {sa:.2f} · B {sb:.2f} · B − A {sb - sa:+.2f}")
+        self.details = (da, db)
+        self.render()
+        self.scatter.mark(sentence)
+        self.sentence_selected.emit(sentence)
+
+    def render(self) -> None:
+        da, db = self.details
+        order = self.order
+        matched_a, matched_b = matched_ngrams(da, order), matched_ngrams(db, order)
+        self._paint_candidate(self.pane_a, da, only_tokens(da, matched_b, order))
+        self._paint_candidate(self.pane_b, db, only_tokens(db, matched_a, order))
+        for r, pane in enumerate(self.ref_panes):
+            self._paint_reference(pane, r, da, db)
+
+    def _paint_candidate(self, pane: TextPane, d: SentenceDetails, only: set[int]) -> None:
+        shown = shown_text(d.hypothesis, d.hyp_tokens, d.hyp_spans, False)
+        pane.setPlainText(shown.text)
+        ranges = []
+        all_orders = self.order == ALL_ORDERS
+        for t, (status, order) in enumerate(token_statuses(d, self.order)):
+            span = shown.spans[t]
+            if span is None or status is None:
+                continue
+            fmt = status_format(status, order, all_orders)
+            if t in only:
+                fmt.setForeground(ONLY_HERE)
+                fmt.setFontWeight(QFont.Weight.Bold)
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+                fmt.setUnderlineColor(ONLY_HERE)
+                fmt.setProperty(ONLY_PROPERTY, True)
+            ranges.append((span[0], span[1], fmt))
+        pane.paint_ranges(ranges)
+
+    def _paint_reference(self, pane: TextPane, r: int, da: SentenceDetails, db: SentenceDetails) -> None:
+        if not da.ref_present[r]:
+            pane.setPlainText("")
+            pane.setPlaceholderText("(no reference for this sentence)")
+            return
+        shown = shown_text(da.references[r], da.ref_tokens[r], da.ref_spans[r], False)
+        pane.setPlainText(shown.text)
+        orders = range(1, da.max_order + 1) if self.order == ALL_ORDERS else [self.order]
+        by_a, by_b = set(), set()
+        for n in orders:
+            for span in da.ref_matches[r].get(n, []):
+                by_a.update(range(span.start, span.end))
+            for span in db.ref_matches[r].get(n, []):
+                by_b.update(range(span.start, span.end))
+        ranges = []
+        for t in by_a | by_b:
+            s = shown.spans[t]
+            if s is None:
+                continue
+            fmt = QTextCharFormat()
+            who = "both" if t in by_a and t in by_b else ("A" if t in by_a else "B")
+            fmt.setBackground({"both": REF_BOTH, "A": REF_ONLY_A, "B": REF_ONLY_B}[who])
+            fmt.setProperty(STATUS_PROPERTY, f"matched-{who}")
+            ranges.append((s[0], s[1], fmt))
+        pane.paint_ranges(ranges)
+
+    # -- user actions ------------------------------------------------------------------------------
+    @Slot(int)
+    def on_b_changed(self, index: int) -> None:
+        if index >= 0 and self.comparison is not None:
+            self.b = index + 1
+            self.show_pair()
+
+    @Slot(int)
+    def on_pane_order_changed(self, _index: int) -> None:
+        self.order = self.pane_order.currentData()
+        if self.comparison is not None and self.current is not None:
+            self.render()
+
+    @Slot(float, float, float, float)
+    def on_region_selected(self, x0: float, x1: float, y0: float, y1: float) -> None:
+        a, b = self.scatter.x, self.scatter.y
+        keep = np.flatnonzero((a >= x0) & (a <= x1) & (b >= y0) & (b <= y1))
+        self.pair_model.set_sentences(keep)
+        self.filter_label.setText(f"{len(keep)} sentences in the dragged region")
+
+    @Slot(QModelIndex)
+    def on_ngram_clicked(self, index: QModelIndex) -> None:
+        model = index.model()
+        item = model.items[index.row()]
+        sentences = self.comparison.pairwise[self.b - 1].ngrams.sentences_with(item.order, item.ngram)
+        self.pair_model.set_sentences(sentences)
+        self.filter_label.setText(f"{len(sentences)} sentences with “{item.ngram}”")
+        if len(sentences):
+            self.select_sentence(int(sentences[0]))
+
+    @Slot()
+    def on_clear_filter(self) -> None:
+        self.pair_model.set_sentences(None)
+        self.side.setCurrentIndex(0)
+        self.filter_label.setText("")

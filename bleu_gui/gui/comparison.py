@@ -1,0 +1,91 @@
+"""Comparing systems: everything the Compare tab shows, computed in the worker from the core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..core import BleuScore, RowScores, SegmentFile
+from ..core.compare import NgramComparison, leave_one_out, length_buckets
+from ..core.errors import InputError
+from ..core.readers import check_same_length, read_segments
+from ..core.significance import (AR_TRIALS, BS_SAMPLES, SystemTest, paired_approximate_randomization,
+                                 paired_bootstrap, seed_from_env)
+from .session import Session
+
+
+@dataclass(frozen=True)
+class SystemScores:
+    file: SegmentFile
+    stats: np.ndarray
+    sentences: RowScores
+    corpus: BleuScore
+
+    @property
+    def name(self) -> str:
+        return self.file.name
+
+
+@dataclass(frozen=True)
+class Pairwise:
+    """Baseline (A) against one other system (B)."""
+
+    loo: np.ndarray
+    ngrams: NgramComparison
+
+
+@dataclass(frozen=True)
+class Comparison:
+    session: Session                 # the baseline's session (evaluator, references)
+    systems: list[SystemScores]      # baseline first
+    bootstrap: list[SystemTest] | None
+    approximate: list[SystemTest] | None
+    pairwise: list[Pairwise]         # for systems[1:]
+    bucket_labels: list[str]
+    bucket_scores: np.ndarray        # systems × buckets
+    bucket_counts: np.ndarray
+    seed: int | None
+    note: str = field(default="")
+
+
+def read_system(path: str, session: Session, encoding: str) -> SegmentFile:
+    f = read_segments(path, encoding)
+    check_same_length([session.candidate, f])
+    return f
+
+
+def compare(session: Session, extra: list[SegmentFile], progress: Callable[[float], None] | None = None,
+            bs_samples: int = BS_SAMPLES, ar_trials: int = AR_TRIALS) -> Comparison:
+    """Score the extra systems against the session's references and compare each with the baseline."""
+    def part(start, span):
+        return None if progress is None else (lambda f: progress(start + span * f))
+
+    ev, cfg = session.evaluator, session.config
+    systems = [SystemScores(session.candidate, session.stats, session.sentences, session.corpus)]
+    for i, f in enumerate(extra):
+        if len(f.lines) != session.n_sentences:
+            raise InputError(f"{f.path} has {len(f.lines)} lines, {session.candidate.path} has {session.n_sentences}")
+        stats = ev.statistics(f.lines, part(0.3 * i / len(extra), 0.3 / len(extra)))
+        systems.append(SystemScores(f, stats, ev.sentence_scores(stats), ev.corpus_score(stats)))
+    names = [s.name for s in systems]
+    stats = [s.stats for s in systems]
+    seed = seed_from_env()
+    bootstrap = approximate = None
+    note = ""
+    if cfg.variant == "sacrebleu":
+        bootstrap = paired_bootstrap(stats[0], stats[1:], cfg, names, n=bs_samples, seed=seed, progress=part(0.3, 0.3))
+        approximate = paired_approximate_randomization(stats[0], stats[1:], cfg, names, n=ar_trials, seed=seed,
+                                                       progress=part(0.6, 0.25))
+    else:
+        note = "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
+    pairwise = []
+    for s in systems[1:]:
+        loo = leave_one_out(stats[0], s.stats, cfg, systems[0].corpus.score, s.corpus.score)
+        pairwise.append(Pairwise(loo, NgramComparison(ev, session.candidate.lines, s.file.lines,
+                                                      max_order=min(4, cfg.max_order))))
+    labels, scores, counts = length_buckets(stats, ev)
+    if progress is not None:
+        progress(1.0)
+    return Comparison(session, systems, bootstrap, approximate, pairwise, labels, scores, counts, seed, note)
