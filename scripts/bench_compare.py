@@ -53,6 +53,33 @@ def compare(label: str, ref: Path, a: Path, b: Path, test: str, anchor: bool) ->
           f"{theirs[1]:>9.0f} {ours[1]:>9.0f} {ours[1] / theirs[1]:>7.3f}  p-values {'identical' if same else 'DIFFER'}")
 
 
+def in_process(ref: Path, a: Path, b: Path, test: str) -> None:
+    """The same test inside one process (no interpreter start or imports), both tools from file lines."""
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    from bleu_gui.core import BleuConfig, Evaluator
+    from bleu_gui.core.readers import read_segments
+    from bleu_gui.core.significance import paired_approximate_randomization, paired_bootstrap
+
+    refs = [read_segments(ref).lines]
+    hyps = [read_segments(a).lines, read_segments(b).lines]
+    t0 = time.perf_counter()
+    metric = BLEU(references=refs)
+    _, theirs = PairedTest([("a", hyps[0]), ("b", hyps[1])], {"BLEU": metric}, references=None, test_type=test,
+                           n_samples=1000 if test == "bs" else 10000)()
+    t_sacre = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ev = Evaluator(refs, BleuConfig())
+    stats = [ev.statistics(h) for h in hyps]
+    fn = paired_bootstrap if test == "bs" else paired_approximate_randomization
+    ours = fn(stats[0], stats[1:], ev.config, ["a", "b"], n=1000 if test == "bs" else 10000)
+    t_ours = time.perf_counter() - t0
+    same = ours[1].p_value == theirs["BLEU"][1].p_value
+    print(f"{'  same, in one process':<40} {test:>3} {t_sacre:>9.2f} {t_ours:>9.2f} {t_ours / t_sacre:>7.3f} "
+          f"{'':>9} {'':>9} {'':>7}  p-values {'identical' if same else 'DIFFER'}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--big-anchor", action="store_true", help="also run sacreBLEU on 100,000 lines")
@@ -65,6 +92,7 @@ def main() -> None:
         for test in ("bs", "ar"):
             compare("wmt17 en-de 3,004 lines, sys1 vs sys2", wmt17 / "ref1.txt", wmt17 / "sys1.txt",
                     wmt17 / "sys2.txt", test, True)
+            in_process(wmt17 / "ref1.txt", wmt17 / "sys1.txt", wmt17 / "sys2.txt", test)
     with tempfile.TemporaryDirectory() as tmp:
         hyp, ref = synthetic(Path(tmp), 100_000)
         other = Path(tmp) / "hyp-b.txt"

@@ -373,3 +373,44 @@ def test_cancel_during_a_bootstrap(qtbot, window):
     with qtbot.assertNotEmitted(window.comparison_changed, wait=1500):
         window.jobs.cancel()
     assert window.comparison is None
+
+
+def test_keyboard_navigation_and_filter_typing(qtbot, window):
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    window.table.setFocus()
+    qtbot.waitUntil(window.table.hasFocus, timeout=2000)
+    window.select_sentence(0)
+    qtbot.keyClick(window.table, Qt.Key.Key_J)
+    assert window.current_sentence == 1
+    qtbot.keyClick(window.table, Qt.Key.Key_K)
+    assert window.current_sentence == 0
+    qtbot.keyClick(window.table, Qt.Key.Key_End)
+    assert window.current_sentence == 11
+    window.filter_edit.setFocus()
+    qtbot.waitUntil(window.filter_edit.hasFocus, timeout=2000)
+    qtbot.keyClicks(window.filter_edit, "jk")
+    assert window.filter_edit.text() == "jk" and window.current_sentence == 11
+
+
+def test_charts_save_png_and_svg(qtbot, window, tmp_path):
+    from bleu_gui.core.errors import ExportError
+
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    charts = [window.precision_chart, window.bp_chart, window.histogram]
+    open_compare(qtbot, window)
+    v = window.compare_view
+    charts += [v.scatter, v.precision_bars, v.delta_chart, v.bucket_bars]
+    for chart in charts:
+        png, svg = tmp_path / "c.png", tmp_path / "c.svg"
+        chart.save(png)
+        chart.save(svg)
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        text = svg.read_text(encoding="utf-8")
+        assert text.startswith("<svg") and text.rstrip().endswith("</svg>")
+        import xml.dom.minidom
+        xml.dom.minidom.parseString(text)  # well-formed
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary files left
+    with pytest.raises(ExportError, match="no such folder"):
+        window.histogram.save(tmp_path / "no-such-folder" / "c.png")

@@ -15,3 +15,7 @@ class ConfigError(InputError):
 
 class Cancelled(Exception):
     """Raised inside a long computation when its progress callback asks it to stop."""
+
+
+class ExportError(Exception):
+    """An export cannot be written; the message names the target and why. Nothing was changed."""

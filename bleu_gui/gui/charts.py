@@ -11,31 +11,46 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from ..core import svg
+from ..core.errors import ExportError
+from ..core.exports import write_atomic
 from . import colors
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#343a40")
 
 
-def export_plot(plot_item, path: str | Path) -> None:
-    """Save a plot as PNG or SVG (by extension), written to a temporary file and renamed into place."""
-    from pyqtgraph.exporters import ImageExporter, SVGExporter
+def export_plot(plot_widget: pg.PlotWidget, path: str | Path, svg_text: str | None = None) -> None:
+    """Save a plot as PNG (pyqtgraph's ImageExporter) or SVG (``svg_text``, drawn from the chart's data).
+
+    Written to a temporary file in the same folder and renamed into place;
+    failures raise ExportError with the reason and leave any old file alone.
+    (pyqtgraph's own SVG exporter cannot parse the path data Qt 6.8+ writes.)
+    """
+    from pyqtgraph.exporters import ImageExporter
 
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in (".png", ".svg"):
-        raise ValueError("charts are saved as .png or .svg")
-    fd, tmp = tempfile.mkstemp(prefix=".bleu-gui-", suffix=suffix, dir=path.parent)
+    if suffix == ".svg":
+        if svg_text is None:
+            raise ExportError(f"{path}: this chart has nothing to save yet")
+        write_atomic(path, svg_text)
+        return
+    if suffix != ".png":
+        raise ExportError(f"{path}: charts are saved as .png or .svg")
+    if not path.parent.is_dir():
+        raise ExportError(f"{path}: cannot write, no such folder {path.parent}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
     os.close(fd)
     try:
-        exporter = ImageExporter(plot_item) if suffix == ".png" else SVGExporter(plot_item)
-        if suffix == ".png":
-            exporter.parameters()["width"] = 900
+        exporter = ImageExporter(plot_widget.getPlotItem())
+        exporter.parameters()["width"] = 900
         exporter.export(tmp)
         os.replace(tmp, path)
-    except BaseException:
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise
 
 
 class ChartBox(QWidget):
@@ -64,15 +79,23 @@ class ChartBox(QWidget):
         box.addWidget(self.plot, 1)
         self.title = title
 
+    def svg_text(self) -> str | None:
+        """The chart drawn from its current data as SVG (None before there is data)."""
+        return None
+
+    def save(self, path: str | Path) -> None:
+        """Save as PNG or SVG by the file's extension (raises ExportError)."""
+        export_plot(self.plot, path, self.svg_text())
+
     def on_save_clicked(self) -> None:
         name = self.title.lower().replace(" ", "-")
         path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title}", f"{name}.png", "PNG image (*.png);;SVG image (*.svg)")
         if path:
             from PySide6.QtWidgets import QMessageBox
             try:
-                export_plot(self.plot.getPlotItem(), path)
-            except (OSError, ValueError) as exc:
-                QMessageBox.warning(self, "Cannot save chart", f"{path}: {exc}")
+                self.save(path)
+            except ExportError as exc:
+                QMessageBox.warning(self, "Cannot save chart", str(exc))
 
 
 class PrecisionChart(ChartBox):
@@ -92,7 +115,15 @@ class PrecisionChart(ChartBox):
         p.addItem(self.corpus_bars)
         self.labels: list[pg.TextItem] = []
 
+    def svg_text(self) -> str | None:
+        if not hasattr(self, "_data"):
+            return None
+        counts, totals, corpus = self._data
+        return svg.precision_chart(corpus, counts, totals)
+
     def update_values(self, sentence_counts, sentence_totals, corpus_precisions) -> None:
+        self._data = ([int(c) for c in sentence_counts], [int(t) for t in sentence_totals],
+                      [float(p) for p in corpus_precisions])
         n = len(corpus_precisions)
         x = np.arange(1, n + 1)
         counts = np.asarray(sentence_counts, float)
@@ -139,7 +170,11 @@ class BrevityChart(ChartBox):
         ratio = r / c
         return [ratio], [1.0 if c > r else float(np.exp(1 - ratio))]
 
+    def svg_text(self) -> str | None:
+        return svg.brevity_chart(self._data[1], self._data[0]) if hasattr(self, "_data") else None
+
     def update_values(self, sentence: tuple[int, int] | None, corpus: tuple[int, int]) -> None:
+        self._data = (sentence, corpus)
         top = 1.5
         if sentence is not None:
             x, y = self._point(*sentence)
@@ -170,7 +205,11 @@ class HistogramChart(ChartBox):
         p.scene().sigMouseClicked.connect(self.on_scene_clicked)
         self.counts = np.zeros(10, np.int64)
 
+    def svg_text(self) -> str | None:
+        return svg.histogram_chart(self._scores.tolist()) if hasattr(self, "_scores") else None
+
     def update_values(self, scores: np.ndarray) -> None:
+        self._scores = np.asarray(scores, float)
         finite = scores[np.isfinite(scores)]
         self.counts, _ = np.histogram(np.clip(finite, 0, 100), bins=self.BINS)
         self.bars.setOpts(height=self.counts)

@@ -6,6 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
 
+from ..core import svg
 from .charts import ChartBox
 
 SYSTEM_COLOURS = ["#868e96", "#339af0", "#f76707", "#37b24d", "#ae3ec9", "#f03e3e", "#1098ad", "#f59f00"]
@@ -71,7 +72,11 @@ class ScatterChart(ChartBox):
         self._box.rect_selected.connect(self.on_rect_selected)
         self.x = self.y = np.zeros(0)
 
-    def update_values(self, a: np.ndarray, b: np.ndarray) -> None:
+    def svg_text(self) -> str | None:
+        return svg.scatter_chart(self.x.tolist(), self.y.tolist(), *self.names) if len(self.x) else None
+
+    def update_values(self, a: np.ndarray, b: np.ndarray, names: tuple[str, str] = ("A", "B")) -> None:
+        self.names = names
         self.x, self.y = np.nan_to_num(a), np.nan_to_num(b)
         self.points.setData(x=self.x, y=self.y, data=np.arange(len(a)))
 
@@ -95,14 +100,23 @@ class GroupedBars(ChartBox):
 
     def __init__(self, title: str, x_label: str, y_label: str, parent=None):
         super().__init__(title, parent)
+        self.x_label, self.y_label = x_label, y_label
         self.plot.setLabel("bottom", x_label)
         self.plot.setLabel("left", y_label)
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.legend = self.plot.addLegend(offset=(5, 2))
         self.bars: list[pg.BarGraphItem] = []
 
+    def svg_text(self) -> str | None:
+        if not hasattr(self, "_data"):
+            return None
+        names, values, ticks = self._data
+        return svg.grouped_bars_chart(self.title, self.x_label, self.y_label, names, values.tolist(), ticks,
+                                      SYSTEM_COLOURS)
+
     def update_values(self, names: list[str], values: np.ndarray, ticks: list[str]) -> None:
         """``values``: systems × positions (NaN: no bar)."""
+        self._data = (list(names), np.asarray(values, float), list(ticks))
         k = len(names)
         while len(self.bars) < k:
             colour = SYSTEM_COLOURS[len(self.bars) % len(SYSTEM_COLOURS)]
@@ -146,7 +160,12 @@ class DeltaChart(ChartBox):
         p.addItem(self.text)
         self.message = ""
 
+    def svg_text(self) -> str | None:
+        deltas, p = getattr(self, "_data", (None, None))
+        return svg.delta_chart(deltas.tolist(), p) if deltas is not None and len(deltas) else None
+
     def update_values(self, deltas: np.ndarray | None, p_value: float | None) -> None:
+        self._data = (deltas, p_value)
         if deltas is None or not len(deltas):
             self.bars.setOpts(x0=[], x1=[], height=[])
             self.message = "run with the sacrebleu variant for significance tests"

@@ -256,7 +256,7 @@ class CompareView(QWidget):
         self.label_a.setText(f"A — {a.name}")
         self.label_b.setText(f"B — {b.name}")
         self.pair_model.set_pair(a.sentences.score, b.sentences.score, c.pairwise[self.b - 1].loo)
-        self.scatter.update_values(a.sentences.score, b.sentences.score)
+        self.scatter.update_values(a.sentences.score, b.sentences.score, (a.name, b.name))
         bs = c.bootstrap[self.b] if c.bootstrap else None
         self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None)
         self.refresh_ngrams()

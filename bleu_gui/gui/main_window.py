@@ -245,8 +245,11 @@ class MainWindow(QMainWindow):
         file_menu.addAction(quit_action)
         self._refresh_recent_menu()
         QShortcut(QKeySequence.StandardKey.Find, self, activated=self.filter_edit.setFocus)
-        QShortcut(QKeySequence("J"), self.table, activated=lambda: self.move_selection(+1))
-        QShortcut(QKeySequence("K"), self.table, activated=lambda: self.move_selection(-1))
+        # j/k only while the list has focus, so they can still be typed in the filter box.
+        # Home/End go to the first/last sentence (QTableView alone moves between columns).
+        for key, step in (("J", +1), ("K", -1), ("Home", -10**12), ("End", 10**12)):
+            shortcut = QShortcut(QKeySequence(key), self.table, activated=lambda step=step: self.move_selection(step))
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def _assemble(self) -> None:
         header = QWidget()

@@ -1,0 +1,99 @@
+"""Writing exports safely: atomically, never over an input file, with a clear message when it fails."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import ExportError
+
+
+def write_atomic(path: str | Path, data: str | bytes, protected: Iterable[str | Path] = ()) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    Refuses to overwrite any of the ``protected`` (input) files. On failure the
+    previous file at ``path``, if any, is untouched and :class:`ExportError` says why.
+    """
+    path = Path(path)
+    target = path.resolve()
+    for p in protected:
+        if Path(p).resolve() == target:
+            raise ExportError(f"{path}: refusing to overwrite an input file")
+    if not path.parent.is_dir():
+        raise ExportError(f"{path}: cannot write, no such folder {path.parent}")
+    if path.is_dir():
+        raise ExportError(f"{path}: is a folder")
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return path
+
+
+def _num(x):
+    if isinstance(x, (float, np.floating)):
+        return None if math.isnan(x) else float(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+def sentence_rows(names: Sequence[str], stats: Sequence[np.ndarray], scores: Sequence[np.ndarray], max_order: int,
+                  loo: np.ndarray | None = None) -> tuple[list[str], list[list]]:
+    """Per-sentence table: index, then per system BLEU, lengths, counts and totals per order;
+    with two or more systems also B − A (second minus first) and the leave-one-out contribution."""
+    header = ["index"]
+    for name in names:
+        header += [f"{name}:bleu", f"{name}:hyp_len", f"{name}:ref_len"]
+        header += [f"{name}:correct_{n}" for n in range(1, max_order + 1)]
+        header += [f"{name}:total_{n}" for n in range(1, max_order + 1)]
+    if len(names) >= 2:
+        header += ["delta", "loo_contribution"]
+    rows = []
+    L = len(stats[0])
+    for i in range(L):
+        row = [i + 1]
+        for st, sc in zip(stats, scores):
+            width = (st.shape[1] - 2) // 2
+            row += [_num(sc[i]), int(st[i, 0]), int(st[i, 1])]
+            row += [int(v) for v in st[i, 2:2 + max_order]]
+            row += [int(v) for v in st[i, 2 + width:2 + width + max_order]]
+        if len(names) >= 2:
+            row += [_num(scores[1][i] - scores[0][i]), _num(loo[i]) if loo is not None else None]
+        rows.append(row)
+    return header, rows
+
+
+def to_csv(header: list[str], rows: list[list]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row])
+    return buf.getvalue()
+
+
+def to_json(header: list[str], rows: list[list], meta: dict | None = None) -> str:
+    return json.dumps({**(meta or {}), "sentences": [dict(zip(header, row)) for row in rows]},
+                      ensure_ascii=False, indent=1)

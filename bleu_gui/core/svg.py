@@ -1,0 +1,222 @@
+"""Small, dependency-free SVG charts for exports and reports (the window draws with pyqtgraph).
+
+A chart is built from data, not from a screen: bars, curves, points, vertical
+markers and labels on linear axes, in the same colours as the window.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from html import escape
+from typing import Sequence
+
+_W, _H = 420, 280
+_PAD_L, _PAD_R, _PAD_T, _PAD_B = 52, 14, 34, 46
+
+
+def _nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    if not math.isfinite(lo) or not math.isfinite(hi) or hi <= lo:
+        return [lo]
+    raw = (hi - lo) / count
+    mag = 10 ** math.floor(math.log10(raw))
+    step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=raw)
+    first = math.ceil(lo / step) * step
+    ticks, t = [], first
+    while t <= hi + 1e-9 * step:
+        ticks.append(round(t, 10))
+        t += step
+    return ticks
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}" if abs(v) < 1e6 else f"{v:.3g}"
+
+
+@dataclass
+class SvgChart:
+    """A chart on linear axes; add marks, then :meth:`render`."""
+
+    title: str
+    x_label: str
+    y_label: str
+    x_range: tuple[float, float]
+    y_range: tuple[float, float]
+    x_ticks: list[tuple[float, str]] | None = None
+    _marks: list[str] = field(default_factory=list)
+    _legend: list[tuple[str, str]] = field(default_factory=list)
+
+    def _x(self, v: float) -> float:
+        lo, hi = self.x_range
+        return _PAD_L + (v - lo) / (hi - lo or 1) * (_W - _PAD_L - _PAD_R)
+
+    def _y(self, v: float) -> float:
+        lo, hi = self.y_range
+        return _H - _PAD_B - (v - lo) / (hi - lo or 1) * (_H - _PAD_T - _PAD_B)
+
+    def bars(self, x0: Sequence[float], x1: Sequence[float], heights: Sequence[float], colour: str,
+             name: str | None = None, labels: Sequence[str] | None = None) -> "SvgChart":
+        for i, (a, b, h) in enumerate(zip(x0, x1, heights)):
+            if h is None or not math.isfinite(h):
+                continue
+            top, base = self._y(max(h, self.y_range[0])), self._y(self.y_range[0])
+            self._marks.append(f'<rect x="{self._x(a):.1f}" y="{top:.1f}" width="{self._x(b) - self._x(a):.1f}" '
+                               f'height="{base - top:.1f}" fill="{colour}" stroke="#495057" stroke-width="0.6"/>')
+            if labels is not None:
+                self._marks.append(f'<text x="{(self._x(a) + self._x(b)) / 2:.1f}" y="{top - 3:.1f}" '
+                                   f'text-anchor="middle" class="lbl">{escape(labels[i])}</text>')
+        if name:
+            self._legend.append((name, colour))
+        return self
+
+    def curve(self, xs: Sequence[float], ys: Sequence[float], colour: str, dashed: bool = False) -> "SvgChart":
+        pts = " ".join(f"{self._x(x):.1f},{self._y(y):.1f}" for x, y in zip(xs, ys))
+        dash = ' stroke-dasharray="5,4"' if dashed else ""
+        self._marks.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
+        return self
+
+    def points(self, xs: Sequence[float], ys: Sequence[float], colour: str, radius: float = 3.5,
+               name: str | None = None, square: bool = False) -> "SvgChart":
+        for x, y in zip(xs, ys):
+            if square:
+                self._marks.append(f'<rect x="{self._x(x) - radius:.1f}" y="{self._y(y) - radius:.1f}" '
+                                   f'width="{2 * radius:.1f}" height="{2 * radius:.1f}" fill="{colour}"/>')
+            else:
+                self._marks.append(f'<circle cx="{self._x(x):.1f}" cy="{self._y(y):.1f}" r="{radius}" '
+                                   f'fill="{colour}" fill-opacity="0.75"/>')
+        if name:
+            self._legend.append((name, colour))
+        return self
+
+    def vline(self, x: float, colour: str, label: str = "") -> "SvgChart":
+        self._marks.append(f'<line x1="{self._x(x):.1f}" x2="{self._x(x):.1f}" y1="{_PAD_T}" y2="{_H - _PAD_B}" '
+                           f'stroke="{colour}" stroke-width="1.5" stroke-dasharray="5,4"/>')
+        if label:
+            self._marks.append(f'<text x="{self._x(x) + 3:.1f}" y="{_PAD_T + 12}" class="lbl">{escape(label)}</text>')
+        return self
+
+    def note(self, text: str) -> "SvgChart":
+        self._marks.append(f'<text x="{_W - _PAD_R}" y="{_PAD_T - 6}" text-anchor="end" class="lbl">{escape(text)}</text>')
+        return self
+
+    def render(self) -> str:
+        """The chart as a standalone SVG document (UTF-8 text)."""
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" viewBox="0 0 {_W} {_H}" '
+               f'font-family="DejaVu Sans, Arial, sans-serif" font-size="11">',
+               "<style>.lbl{font-size:10px;fill:#1c7ed6}.ax{fill:#495057}</style>",
+               f'<rect width="{_W}" height="{_H}" fill="white"/>',
+               f'<text x="{_W / 2}" y="16" text-anchor="middle" font-weight="bold" font-size="13">{escape(self.title)}</text>']
+        x0, x1 = _PAD_L, _W - _PAD_R
+        y0, y1 = _H - _PAD_B, _PAD_T
+        out.append(f'<line x1="{x0}" x2="{x1}" y1="{y0}" y2="{y0}" stroke="#495057"/>')
+        out.append(f'<line x1="{x0}" x2="{x0}" y1="{y0}" y2="{y1}" stroke="#495057"/>')
+        for t in _nice_ticks(*self.y_range):
+            y = self._y(t)
+            out.append(f'<line x1="{x0 - 4}" x2="{x0}" y1="{y:.1f}" y2="{y:.1f}" stroke="#495057"/>')
+            out.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" class="ax">{_fmt(t)}</text>')
+        xt = self.x_ticks if self.x_ticks is not None else [(t, _fmt(t)) for t in _nice_ticks(*self.x_range)]
+        for t, label in xt:
+            x = self._x(t)
+            out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y0}" y2="{y0 + 4}" stroke="#495057"/>')
+            out.append(f'<text x="{x:.1f}" y="{y0 + 16}" text-anchor="middle" class="ax">{escape(label)}</text>')
+        out.append(f'<text x="{(x0 + x1) / 2}" y="{_H - 8}" text-anchor="middle">{escape(self.x_label)}</text>')
+        out.append(f'<text transform="translate(13,{(y0 + y1) / 2}) rotate(-90)" text-anchor="middle">'
+                   f'{escape(self.y_label)}</text>')
+        out.extend(self._marks)
+        for i, (name, colour) in enumerate(self._legend):
+            y = _PAD_T + 4 + 15 * i
+            out.append(f'<rect x="{x0 + 10}" y="{y}" width="11" height="11" fill="{colour}" stroke="#495057" '
+                       f'stroke-width="0.6"/><text x="{x0 + 26}" y="{y + 10}">{escape(name)}</text>')
+        out.append("</svg>")
+        return "\n".join(out)
+
+
+def precision_chart(corpus: Sequence[float], sentence_counts: Sequence[int] | None = None,
+                    sentence_totals: Sequence[int] | None = None) -> str:
+    """Modified precision per order: the corpus, and optionally one sentence with matched/total labels."""
+    n = len(corpus)
+    ticks = [(i + 1, str(i + 1)) for i in range(n)]
+    chart = SvgChart("Modified precision", "n-gram order", "p_n (%)", (0.4, n + 0.6), (0, 130), ticks)
+    if sentence_counts is not None:
+        sent = [100 * c / t if t else 0.0 for c, t in zip(sentence_counts, sentence_totals)]
+        chart.bars([i + 0.6 for i in range(n)], [i + 1.0 for i in range(n)], sent, "#339af0", "sentence",
+                   [f"{c}/{t}" for c, t in zip(sentence_counts, sentence_totals)])
+        chart.bars([i + 1.0 for i in range(n)], [i + 1.4 for i in range(n)], corpus, "#adb5bd", "corpus")
+    else:
+        chart.bars([i + 0.7 for i in range(n)], [i + 1.3 for i in range(n)], corpus, "#adb5bd", "corpus",
+                   [f"{p:.1f}" for p in corpus])
+    return chart.render()
+
+
+def brevity_chart(corpus: tuple[int, int], sentence: tuple[int, int] | None = None) -> str:
+    """BP = exp(1 - r/c) over r/c with the corpus (and a sentence) marked. Pairs are (c, r)."""
+    def point(c, r):
+        return (r / c, 1.0 if c > r else math.exp(1 - r / c)) if c > 0 else None
+
+    marks = [p for p in (point(*corpus), point(*sentence) if sentence else None) if p]
+    top = max([1.5] + [x * 1.1 for x, _ in marks])
+    xs = [top * i / 200 for i in range(201)]
+    chart = SvgChart("Brevity penalty", "r / c", "BP", (0, top), (0, 1.4))
+    chart.curve(xs, [1.0 if x <= 1 else math.exp(1 - x) for x in xs], "#495057")
+    if sentence and point(*sentence):
+        chart.points(*zip(point(*sentence)), "#339af0", 5, "sentence")
+    if point(*corpus):
+        chart.points(*zip(point(*corpus)), "#868e96", 5, "corpus", square=True)
+    return chart.render()
+
+
+def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogram") -> str:
+    """Sentence BLEU in 10-point bins."""
+    counts = [0] * 10
+    for s in scores:
+        if math.isfinite(s):
+            counts[min(int(max(s, 0) // 10), 9)] += 1
+    chart = SvgChart(title, "sentence BLEU", "sentences", (0, 100), (0, max(counts + [1]) * 1.15))
+    chart.bars([10 * i for i in range(10)], [10 * i + 10 for i in range(10)], counts, "#339af0",
+               labels=[str(c) if c else "" for c in counts])
+    return chart.render()
+
+
+def grouped_bars_chart(title: str, x_label: str, y_label: str, names: Sequence[str], values, ticks: Sequence[str],
+                       colours: Sequence[str]) -> str:
+    """Bars of several systems side by side at each tick (``values``: systems × ticks, NaN for none)."""
+    k, m = len(names), len(ticks)
+    finite = [v for row in values for v in row if v is not None and math.isfinite(v)]
+    chart = SvgChart(title, x_label, y_label, (-0.6, m - 0.4), (0, max(finite + [1]) * 1.3),
+                     [(i, t) for i, t in enumerate(ticks)])
+    width = 0.8 / max(k, 1)
+    for s in range(k):
+        x0 = [i - 0.4 + width * s for i in range(m)]
+        chart.bars(x0, [x + width * 0.95 for x in x0], list(values[s]), colours[s % len(colours)], names[s])
+    return chart.render()
+
+
+def scatter_chart(a: Sequence[float], b: Sequence[float], name_a: str, name_b: str) -> str:
+    """Sentence BLEU of system A (x) against B (y), with the diagonal."""
+    chart = SvgChart("Sentence BLEU: A vs B", f"BLEU A ({name_a})", f"BLEU B ({name_b})", (0, 100), (0, 100))
+    chart.curve([0, 100], [0, 100], "#adb5bd", dashed=True)
+    chart.points([x if math.isfinite(x) else 0 for x in a], [y if math.isfinite(y) else 0 for y in b], "#339af0", 2.5)
+    return chart.render()
+
+
+def delta_chart(deltas: Sequence[float], p_value: float | None) -> str:
+    """Bootstrap distribution of ΔBLEU with its 2.5% and 97.5% points and the p-value."""
+    ordered = sorted(deltas)
+    lo, hi = ordered[0], ordered[-1]
+    span = max(hi - lo, 1e-9)
+    bins = 30
+    counts = [0] * bins
+    for d in ordered:
+        counts[min(int((d - lo) / span * bins), bins - 1)] += 1
+    left, right = min(lo, 0.0) - 0.05 * span, max(hi, 0.0) + 0.05 * span
+    chart = SvgChart("Bootstrap ΔBLEU (B − A)", "ΔBLEU in a resample", "resamples", (left, right),
+                     (0, max(counts) * 1.2))
+    edges = [lo + span * i / bins for i in range(bins + 1)]
+    chart.bars(edges[:-1], edges[1:], counts, "#74c0fc")
+    n = len(ordered)
+    chart.vline(ordered[int(0.025 * (n - 1))], "#e8590c", "2.5%")
+    chart.vline(ordered[int(0.975 * (n - 1))], "#e8590c", "97.5%")
+    chart.vline(0.0, "#495057")
+    if p_value is not None:
+        chart.note(f"p = {p_value:.4f}")
+    return chart.render()
