@@ -8,6 +8,7 @@ import sys
 from typing import Sequence
 
 from .core import BleuConfig, BleuScore, Evaluator, InputError, read_inputs
+from .core.errors import ExportError
 from .core import formats
 from .core.config import NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.tokenizers import TOKENIZER_NAMES
@@ -51,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
     sig.add_argument("--paired-ar-n", "-parn", type=int, default=10000, metavar="N", help="trials (default 10000)")
     sig.add_argument("--confidence", "-ci", action="store_true", help="95%% confidence interval by bootstrap")
     sig.add_argument("--confidence-n", "-cin", type=int, default=1000, metavar="N", help="resamples (default 1000)")
+    out = p.add_argument_group("exports (written atomically; input files are never overwritten)")
+    out.add_argument("--report", metavar="OUT.html", help="a self-contained HTML report")
+    out.add_argument("--report-top", type=int, default=100, metavar="N",
+                     help="over 3,000 sentences the report shows the N worst, best and most changed (default 100)")
+    out.add_argument("--export-sentences", metavar="OUT.csv|OUT.json", help="per-sentence statistics")
     return p
 
 
@@ -147,6 +153,44 @@ def _paired(args, evaluator: Evaluator, names: list[str], stats: list) -> None:
     print(f" - BLEU       {signature}")
 
 
+def _exports(args, evaluator: Evaluator, hyps, refs, stats) -> None:
+    """Write the requested report and sentence table (before printing anything)."""
+    if not args.report and not args.export_sentences:
+        return
+    from .core.compare import leave_one_out
+    from .core.exports import sentence_rows, to_csv, to_json, write_atomic
+
+    protected = [f.path for f in [*hyps, *refs]]
+    names = [h.name for h in hyps]
+    rows = [evaluator.sentence_scores(st) for st in stats]
+    corpus = [evaluator.corpus_score(st) for st in stats]
+    if args.export_sentences:
+        loo = (leave_one_out(stats[0], stats[1], evaluator.config, corpus[0].score, corpus[1].score)
+               if len(stats) >= 2 else None)
+        header, table = sentence_rows(names, stats, [r.score for r in rows], evaluator.config.max_order, loo)
+        target = str(args.export_sentences)
+        if target.lower().endswith(".json"):
+            text = to_json(header, table, {"signature": corpus[0].signature, "variant": corpus[0].variant})
+        elif target.lower().endswith(".csv"):
+            text = to_csv(header, table)
+        else:
+            raise ExportError(f"{target}: give a .csv or .json file name")
+        write_atomic(target, text, protected)
+    if args.report:
+        from .core.report import ReportSystem, build_report
+        from .core.significance import paired_approximate_randomization, paired_bootstrap, seed_from_env
+
+        systems = [ReportSystem(n, h.lines, st, r, c) for n, h, st, r, c in zip(names, hyps, stats, rows, corpus)]
+        bootstrap = approximate = None
+        if len(stats) >= 2 and evaluator.config.variant == "sacrebleu":
+            seed = seed_from_env()
+            bootstrap = paired_bootstrap(stats[0], stats[1:], evaluator.config, names, n=args.paired_bs_n, seed=seed)
+            approximate = paired_approximate_randomization(stats[0], stats[1:], evaluator.config, names,
+                                                           n=args.paired_ar_n, seed=seed)
+        html = build_report(evaluator, systems, [r.name for r in refs], bootstrap, approximate, top=args.report_top)
+        write_atomic(args.report, html, protected)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -162,6 +206,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         stats = [evaluator.statistics(h.lines) for h in hyps]
         for note in evaluator.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
+        _exports(args, evaluator, hyps, refs, stats)
         if args.paired_bs or args.paired_ar:
             _paired(args, evaluator, names, stats)
             return 0
@@ -175,7 +220,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             sig = evaluator.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
             corpus = [dataclasses.replace(c, signature=sig) for c in corpus]
         sentences = [_sentence_scores(evaluator, st) for st in stats] if args.sentence_level else None
-    except InputError as exc:
+    except (InputError, ExportError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     _emit(args, names, corpus, sentences, confidences)

@@ -1,5 +1,6 @@
 """The window, driven with pytest-qt offscreen: scores, highlighting, worker discipline, persistence."""
 
+import json
 import time
 from pathlib import Path
 
@@ -414,3 +415,32 @@ def test_charts_save_png_and_svg(qtbot, window, tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary files left
     with pytest.raises(ExportError, match="no such folder"):
         window.histogram.save(tmp_path / "no-such-folder" / "c.png")
+
+
+def test_export_report_and_sentences_from_the_window(qtbot, window, tmp_path):
+    open_compare(qtbot, window)
+    before = window.session
+    report = tmp_path / "r.html"
+    with qtbot.waitSignal(window.exported, timeout=20_000):
+        window.export_report(report)
+    html = report.read_text(encoding="utf-8")
+    assert f"{window.comparison.systems[1].corpus.score:.2f}" in html and "p (AR)" in html
+    with qtbot.waitSignal(window.exported, timeout=20_000):
+        window.export_sentences(tmp_path / "s.json")
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["sentences"][0]["index"] == 1
+    candidate, _ = demo_paths()
+    with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
+        window.export_report(candidate)
+    assert "refusing to overwrite an input file" in blocker.args[0]
+    assert window.session is before
+
+
+def test_copy_signature(qtbot, window):
+    from PySide6.QtGui import QGuiApplication
+
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    window.on_copy_signature_clicked()
+    assert QGuiApplication.clipboard().text() == window.session.corpus.signature
+    window.on_copy_clicked()
+    assert QGuiApplication.clipboard().text().startswith("BLEU|nrefs:2")

@@ -16,6 +16,12 @@ import numpy as np
 from .errors import ExportError
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str | Path, data: str | bytes, protected: Iterable[str | Path] = ()) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
@@ -37,6 +43,9 @@ def write_atomic(path: str | Path, data: str | bytes, protected: Iterable[str | 
     except OSError as exc:
         raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
     try:
+        # mkstemp makes the file private; give it the mode a plain open() would (or the old file's).
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from ..core import BleuConfig
+from ..core.errors import ExportError
 from ..core import formats
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
@@ -33,6 +35,13 @@ QLabel#paneTitle { font-weight: 600; color: #495057; margin-top: 4px; }
 QLabel#hint { color: #868e96; }
 QLabel.legend { padding: 2px 6px; border-radius: 3px; }
 """
+
+
+@dataclass(frozen=True)
+class ExportDone:
+    """Result of an export job: where the file was written."""
+
+    path: Path
 
 
 class OpenDialog(QDialog):
@@ -93,6 +102,7 @@ class MainWindow(QMainWindow):
 
     session_changed = Signal(object)
     comparison_changed = Signal(object)
+    exported = Signal(str)
     error_shown = Signal(str)
 
     def __init__(self, settings: Settings | None = None, encoding: str = "auto"):
@@ -108,6 +118,10 @@ class MainWindow(QMainWindow):
         self.jobs.progress.connect(self.on_job_progress)
         self.jobs.started.connect(self.on_job_started)
         self.jobs.cancelled.connect(self.on_job_cancelled)
+        # Exports run beside scoring: starting one never cancels the other.
+        self.export_jobs = JobController(self)
+        self.export_jobs.finished.connect(self.on_export_finished)
+        self.export_jobs.failed.connect(self.show_error)
         self.setWindowTitle("bleu-gui")
         self.setAcceptDrops(True)
         self.setStyleSheet(STYLE)
@@ -136,6 +150,9 @@ class MainWindow(QMainWindow):
         self.copy_button = QPushButton("Copy score line")
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.on_copy_clicked)
+        self.copy_signature_button = QPushButton("Copy signature")
+        self.copy_signature_button.setEnabled(False)
+        self.copy_signature_button.clicked.connect(self.on_copy_signature_clicked)
 
     def _build_list(self) -> None:
         self.model = SentenceTableModel(self)
@@ -236,11 +253,20 @@ class MainWindow(QMainWindow):
         self.add_system_action.setEnabled(False)
         self.add_system_action.triggered.connect(self.on_add_system_triggered)
         self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.export_report_action = QAction("Export &report (HTML)…", self)
+        self.export_report_action.triggered.connect(self.on_export_report_triggered)
+        self.export_sentences_action = QAction("Export &sentences (CSV or JSON)…", self)
+        self.export_sentences_action.triggered.connect(self.on_export_sentences_triggered)
+        for action in (self.export_report_action, self.export_sentences_action):
+            action.setEnabled(False)
         quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.insertAction(self.recent_menu.menuAction(), open_action)
         file_menu.insertAction(self.recent_menu.menuAction(), demo_action)
         file_menu.insertAction(self.recent_menu.menuAction(), self.add_system_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.export_report_action)
+        file_menu.addAction(self.export_sentences_action)
         file_menu.addSeparator()
         file_menu.addAction(quit_action)
         self._refresh_recent_menu()
@@ -259,6 +285,7 @@ class MainWindow(QMainWindow):
         h.addWidget(self.verbose_label, 0, 1)
         h.addWidget(self.signature_label, 1, 1)
         h.addWidget(self.copy_button, 0, 2)
+        h.addWidget(self.copy_signature_button, 1, 2)
         h.addWidget(self.notes_label, 2, 1)
         h.setColumnStretch(1, 1)
 
@@ -549,6 +576,9 @@ class MainWindow(QMainWindow):
         self.notes_label.setText(" · ".join(corpus.notes))
         self.notes_label.setVisible(bool(corpus.notes))
         self.copy_button.setEnabled(True)
+        self.copy_signature_button.setEnabled(True)
+        self.export_report_action.setEnabled(True)
+        self.export_sentences_action.setEnabled(True)
         self.encoding_label.setText(f"{s.candidate.name}: {s.n_sentences:,} sentences · "
                                     f"{len(s.references)} reference(s) · encoding {s.encodings}")
         self.setWindowTitle(f"bleu-gui — {s.candidate.name}")
@@ -648,6 +678,87 @@ class MainWindow(QMainWindow):
         self.rescore()
 
     @Slot()
+    def on_copy_signature_clicked(self) -> None:
+        if self.session is not None:
+            QGuiApplication.clipboard().setText(self.session.corpus.signature)
+            self.statusBar().showMessage("Signature copied", 3000)
+
+    # -- exports --------------------------------------------------------------------------------
+    def _report_inputs(self):
+        from ..core.report import ReportSystem
+
+        if self.comparison is not None:
+            systems = [ReportSystem(s.name, s.file.lines, s.stats, s.sentences, s.corpus)
+                       for s in self.comparison.systems]
+            return systems, self.comparison.bootstrap, self.comparison.approximate, self.comparison.pairwise
+        s = self.session
+        return [ReportSystem(s.candidate.name, s.candidate.lines, s.stats, s.sentences, s.corpus)], None, None, []
+
+    def _protected(self) -> list[Path]:
+        files = [self.session.candidate, *self.session.references]
+        if self.comparison is not None:
+            files += [s.file for s in self.comparison.systems]
+        return [f.path for f in files]
+
+    def export_report(self, path: str | Path, top: int = 100) -> int | None:
+        """Write the HTML report of what is open (in the worker); returns the job id."""
+        if self.session is None:
+            return None
+        from ..core.exports import write_atomic
+        from ..core.report import build_report
+
+        systems, bootstrap, approximate, _ = self._report_inputs()
+        evaluator, refs, protected = self.session.evaluator, [r.name for r in self.session.references], self._protected()
+
+        def work(progress):
+            html = build_report(evaluator, systems, refs, bootstrap, approximate, top=top)
+            return ExportDone(write_atomic(path, html, protected))
+
+        return self.export_jobs.submit(work)
+
+    def export_sentences(self, path: str | Path) -> int | None:
+        """Write per-sentence statistics as CSV or JSON (by extension), in the worker."""
+        if self.session is None:
+            return None
+        from ..core.exports import sentence_rows, to_csv, to_json, write_atomic
+
+        systems, _, _, pairwise = self._report_inputs()
+        max_order, protected = self.session.config.max_order, self._protected()
+        corpus = systems[0].corpus
+
+        def work(progress):
+            loo = pairwise[0].loo if pairwise else None
+            header, rows = sentence_rows([s.name for s in systems], [s.stats for s in systems],
+                                         [s.sentences.score for s in systems], max_order, loo)
+            name = str(path).lower()
+            if name.endswith(".json"):
+                text = to_json(header, rows, {"signature": corpus.signature, "variant": corpus.variant})
+            elif name.endswith(".csv"):
+                text = to_csv(header, rows)
+            else:
+                raise ExportError(f"{path}: give a .csv or .json file name")
+            return ExportDone(write_atomic(path, text, protected))
+
+        return self.export_jobs.submit(work)
+
+    @Slot()
+    def on_export_report_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export report", "bleu-report.html", "HTML (*.html)")
+        if path:
+            self.export_report(path)
+
+    @Slot()
+    def on_export_sentences_triggered(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export sentences", "sentences.csv", "CSV (*.csv);;JSON (*.json)")
+        if path:
+            self.export_sentences(path)
+
+    @Slot(int, object)
+    def on_export_finished(self, _job_id: int, result) -> None:
+        self.statusBar().showMessage(f"Saved {result.path}", 5000)
+        self.exported.emit(str(result.path))
+
+    @Slot()
     def on_copy_clicked(self) -> None:
         if self.session is not None:
             QGuiApplication.clipboard().setText(formats.text_line(self.session.corpus))
@@ -656,6 +767,7 @@ class MainWindow(QMainWindow):
     # -- closing -------------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
         self.jobs.shutdown()
+        self.export_jobs.shutdown()
         self.settings.set_geometry(self.saveGeometry())
         self.settings.set_splitter("main", self.main_split.saveState())
         self.settings.set_splitter("right", self.right_split.saveState())

@@ -17,6 +17,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from ..core import Cancelled, InputError
+from ..core.errors import ExportError
 
 Work = Callable[[Callable[[float], None]], object]
 
@@ -45,7 +46,7 @@ class _Runnable(QRunnable):
             result = self._work(progress)
         except Cancelled:
             ctl._cancelled.emit(job.id)
-        except InputError as exc:
+        except (InputError, ExportError) as exc:
             ctl._failed.emit(job.id, str(exc), "")
         except Exception as exc:  # noqa: BLE001 - every error must reach the user, not kill the thread
             ctl._failed.emit(job.id, f"{type(exc).__name__}: {exc}", traceback.format_exc())

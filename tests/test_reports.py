@@ -1,0 +1,157 @@
+"""Reports and exports: the HTML report, CSV/JSON of sentences, atomic writes that never touch inputs."""
+
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bleu_gui.cli import run
+from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core.errors import ExportError
+from bleu_gui.core.exports import write_atomic
+from bleu_gui.core.report import MAX_FULL, ReportSystem, build_report
+
+from .oracles import sacre_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "resources" / "demo" / "en"
+REFS = [DEMO / "ref1.txt", DEMO / "ref2.txt"]
+SYSTEMS = [DEMO / "system-a.txt", DEMO / "system-b.txt"]
+
+
+def lines(path):
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture
+def report_html(tmp_path, capsys):
+    out = tmp_path / "report.html"
+    code = run([*map(str, REFS), "-i", *map(str, SYSTEMS), "--report", str(out), "-b"])
+    capsys.readouterr()
+    assert code == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_report_scores_equal_the_core(report_html):
+    ref_lines = [lines(r) for r in REFS]
+    for system in SYSTEMS:
+        theirs = sacre_corpus(lines(system), ref_lines, BleuConfig())
+        row = re.search(rf"<tr><td>(?:baseline: )?{system.name}</td><td class=n>([0-9.]+)</td>", report_html)
+        assert row and row.group(1) == f"{theirs.score:.2f}"
+    assert "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp" in report_html
+    assert "p (bootstrap)" in report_html and "p (AR)" in report_html
+
+
+def test_report_highlights_a_known_sentence(report_html):
+    block = report_html[report_html.index('id="s4"'):]
+    block = block[:block.index("</div></div>") if "</div></div>" in block else None]
+    # system-b, sentence 4: "The the the the the museum museum will reopen." against ref1 and ref2
+    expected = ('<span class="u">The</span> <span class="m">the</span> <span class="c">the</span> '
+                '<span class="c">the</span> <span class="c">the</span> <span class="m">museum</span> '
+                '<span class="c">museum</span> <span class="m">will</span> <span class="m">reopen</span>'
+                '<span class="m">.</span>')
+    assert expected in block
+    assert 'class=m>matched' in report_html and 'class=c>clipped' in report_html  # the legend
+
+
+def test_report_is_self_contained(report_html):
+    assert not re.search(r"(https?:|ftp:|//[a-z]|\bsrc=|\bhref=|@import|url\()", report_html, re.I)
+    assert report_html.count("<svg") >= 5 and "@media print" in report_html
+
+
+def test_large_corpus_report_shows_worst_best_and_most_changed(monkeypatch):
+    from bleu_gui.core import report
+
+    refs = [[f"w{i} x y z q" for i in range(40)]]
+    a = [f"w{i} x y" if i % 3 else f"w{i} x y z q" for i in range(40)]
+    b = [f"w{i} x y z q" if i % 2 else "nothing" for i in range(40)]
+    ev = Evaluator(refs)
+    systems = []
+    for name, hyp in (("A", a), ("B", b)):
+        st = ev.statistics(hyp)
+        systems.append(ReportSystem(name, hyp, st, ev.sentence_scores(st), ev.corpus_score(st)))
+    monkeypatch.setattr(report, "MAX_FULL", 10)
+    html = build_report(ev, systems, ["ref"], top=4)
+    assert "more than 10: the report shows the 4 worst, the 4 best and the 4 most changed only" in html
+    assert html.count("<div class=sent") == 12
+    assert MAX_FULL == 3000
+
+
+def test_sentences_csv_and_json_round_trip(tmp_path, capsys):
+    out_csv, out_json = tmp_path / "s.csv", tmp_path / "s.json"
+    assert run([*map(str, REFS), "-i", *map(str, SYSTEMS), "--export-sentences", str(out_csv), "-b"]) == 0
+    assert run([*map(str, REFS), "-i", *map(str, SYSTEMS), "--export-sentences", str(out_json), "-b"]) == 0
+    capsys.readouterr()
+    ev = Evaluator([lines(r) for r in REFS])
+    stats = [ev.statistics(lines(s)) for s in SYSTEMS]
+    scores = [ev.sentence_scores(st).score for st in stats]
+    rows = list(csv.DictReader(io.StringIO(out_csv.read_text(encoding="utf-8"))))
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    assert len(rows) == len(data["sentences"]) == 12 and "nrefs:2" in data["signature"]
+    for i, (row, obj) in enumerate(zip(rows, data["sentences"])):
+        for s, system in enumerate(SYSTEMS):
+            n = system.name
+            assert float(row[f"{n}:bleu"]) == obj[f"{n}:bleu"] == pytest.approx(scores[s][i], abs=1e-12)
+            assert int(row[f"{n}:correct_1"]) == obj[f"{n}:correct_1"] == stats[s][i, 2]
+            assert int(row[f"{n}:total_4"]) == obj[f"{n}:total_4"] == stats[s][i, 9]
+        assert float(row["delta"]) == pytest.approx(scores[1][i] - scores[0][i], abs=1e-12)
+        assert row["loo_contribution"] != ""
+
+
+def test_export_over_an_input_file_is_refused(tmp_path, capsys):
+    victim = tmp_path / "hyp.txt"
+    shutil.copy(SYSTEMS[0], victim)
+    before = victim.read_bytes()
+    code = run([str(REFS[0]), "-i", str(victim), "--report", str(victim)])
+    _, err = capsys.readouterr()
+    assert code == 2 and "refusing to overwrite an input file" in err
+    assert victim.read_bytes() == before
+    with pytest.raises(ExportError, match="refusing to overwrite an input file"):
+        write_atomic(tmp_path / "." / "hyp.txt", "x", protected=[victim])
+
+
+def test_unwritable_target_keeps_the_previous_file(tmp_path, monkeypatch):
+    target = tmp_path / "report.html"
+    target.write_text("previous", encoding="utf-8")
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    with pytest.raises(ExportError, match=r"report.html: cannot write \(No space left on device\)"):
+        write_atomic(target, "new content")
+    assert target.read_text(encoding="utf-8") == "previous"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary file left behind
+    with pytest.raises(ExportError, match="no such folder"):
+        write_atomic(tmp_path / "missing" / "r.html", "x")
+
+
+def test_unwritable_target_from_the_command_line(tmp_path, capsys):
+    code = run([str(REFS[0]), "-i", str(SYSTEMS[0]), "--export-sentences", str(tmp_path / "nope" / "s.csv")])
+    _, err = capsys.readouterr()
+    assert code == 2 and "no such folder" in err and "Traceback" not in err
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian package chromium)")
+def test_report_renders_in_headless_chromium(report_html, tmp_path):
+    page = tmp_path / "report.html"
+    page.write_text(report_html, encoding="utf-8")
+    shot = tmp_path / "report.png"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
+                    f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,1800",
+                    f"--screenshot={shot}", page.as_uri()], check=True, capture_output=True, timeout=120)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    keep = os.environ.get("BLEU_GUI_SCREENSHOT_DIR")
+    if keep:
+        shutil.copy(shot, Path(keep) / "report-chromium.png")
