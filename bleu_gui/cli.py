@@ -7,10 +7,9 @@ import dataclasses
 import sys
 from typing import Sequence
 
-from .core import BleuConfig, BleuScore, Evaluator, InputError, read_inputs
-from .core.errors import ExportError
-from .core import formats
+from .core import BleuConfig, BleuScore, Evaluator, InputError, formats, read_inputs
 from .core.config import NLTK_METHODS, SMOOTH_METHODS, VARIANTS
+from .core.errors import ExportError
 from .core.tokenizers import TOKENIZER_NAMES
 
 PROG = "bleu-score"

@@ -83,10 +83,10 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--million", action="store_true")
     args = p.parse_args()
+    from bench_core import synthetic
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from bench_core import synthetic
     from bleu_gui.gui.main_window import MainWindow
     from bleu_gui.gui.settings import Settings
 

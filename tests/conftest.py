@@ -7,7 +7,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pytest  # noqa: E402
-
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from bleu_gui.cli import run
-
 from bleu_gui.core import BleuConfig
 
 from .oracles import sacre_corpus, sacre_metric
@@ -182,7 +181,8 @@ def test_no_traceback_from_the_installed_command(tmp_path):
 
 def test_chunked_reading_equals_whole_text(tmp_path, monkeypatch):
     """Files are decoded in chunks; chunk edges (inside CRLF, inside a multi-byte character) change nothing."""
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from bleu_gui.core import readers
 

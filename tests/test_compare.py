@@ -5,7 +5,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
 from bleu_gui.core.compare import NgramComparison, leave_one_out, length_buckets

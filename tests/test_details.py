@@ -1,7 +1,8 @@
 """Match details: statuses, reference marks, character offsets; consistent with the corpus statistics."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
 from bleu_gui.core.alignment import char_spans

@@ -3,7 +3,8 @@
 import math
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
 from bleu_gui.core.readers import read_segments

@@ -1,7 +1,8 @@
 """Our word-at-a-time feeding of sacreBLEU's tokenizers gives exactly sacreBLEU's tokens."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleu_gui.core.errors import ConfigError
 from bleu_gui.core.tokenizers import Tokenization, load_tokenizer

@@ -4,7 +4,8 @@ import collections
 import math
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
 from bleu_gui.core.ngrams import closest_ref_lengths

@@ -13,8 +13,8 @@ proves this against whole-line sacreBLEU calls on random and real text.
 from __future__ import annotations
 
 import importlib
-import re
 import itertools
+import re
 from array import array
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence

@@ -16,7 +16,6 @@ Reproduced on purpose, because users compare against NLTK:
 
 from __future__ import annotations
 
-import math
 import sys
 
 import numpy as np

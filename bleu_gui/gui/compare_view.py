@@ -5,15 +5,27 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont, QTextCharFormat
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-                               QScrollArea, QSplitter, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..core.details import MATCHED, SentenceDetails
 from . import colors
 from .compare_charts import DeltaChart, GroupedBars, ScatterChart
 from .compare_models import NgramTableModel, PairTableModel, SystemsTableModel
 from .comparison import Comparison
-from .panes import ALL_ORDERS, ORDER_PROPERTY, STATUS_PROPERTY, TextPane, shown_text, status_format, token_statuses
+from .layout import STRETCH, hrow, legend
+from .panes import ALL_ORDERS, STATUS_PROPERTY, TextPane, shown_text, status_format, token_statuses
 
 ONLY_PROPERTY = STATUS_PROPERTY + 10
 ONLY_HERE = QColor("#1864ab")
@@ -125,26 +137,14 @@ class CompareView(QWidget):
         self._assemble()
 
     def _assemble(self) -> None:
-        top = QHBoxLayout()
-        top.addWidget(QLabel("<b>Systems</b> (A = baseline)"))
-        top.addStretch(1)
-        top.addWidget(QLabel("B ="))
-        top.addWidget(self.b_combo)
+        top = hrow("<b>Systems</b> (A = baseline)", STRETCH, "B =", self.b_combo)
 
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
-        row.addWidget(self.side)
-        row.addWidget(self.filter_label, 1)
-        row.addWidget(self.clear_filter)
-        lv.addLayout(row)
+        lv.addLayout(hrow(self.side, self.filter_label, STRETCH, self.clear_filter))
         lv.addWidget(self.pair_view, 3)
-        grams = QHBoxLayout()
-        grams.addWidget(QLabel("<b>n-grams B matches more</b>"))
-        grams.addStretch(1)
-        grams.addWidget(self.ngram_order)
-        lv.addLayout(grams)
+        lv.addLayout(hrow("<b>n-grams B matches more</b>", STRETCH, self.ngram_order))
         lv.addWidget(self.wins_b_view, 2)
         lv.addWidget(QLabel("<b>n-grams A matches more</b>"))
         lv.addWidget(self.wins_a_view, 2)
@@ -152,26 +152,16 @@ class CompareView(QWidget):
         panes = QWidget()
         pv = QVBoxLayout(panes)
         pv.setContentsMargins(0, 0, 0, 0)
-        tools = QHBoxLayout()
-        tools.addWidget(self.sentence_label)
-        tools.addStretch(1)
-        tools.addWidget(QLabel("n-gram order"))
-        tools.addWidget(self.pane_order)
-        pv.addLayout(tools)
-        legend = QHBoxLayout()
-        for text, style in (("matched", f"background:{colors.MATCHED_BG.name()}"),
-                            ("clipped", f"background:{colors.CLIPPED_BG.name()}"),
-                            ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
-                            ("matched only by this system", f"color:{ONLY_HERE.name()}; font-weight:bold; "
-                                                            f"border-bottom:2px solid {ONLY_HERE.name()}"),
-                            ("ref: both", f"background:{REF_BOTH.name()}"),
-                            ("ref: only A", f"background:{REF_ONLY_A.name()}"),
-                            ("ref: only B", f"background:{REF_ONLY_B.name()}")):
-            label = QLabel(text)
-            label.setStyleSheet(f"{style}; padding:2px 5px; border-radius:3px;")
-            legend.addWidget(label)
-        legend.addStretch(1)
-        pv.addLayout(legend)
+        pv.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.pane_order))
+        pv.addLayout(legend([
+            ("matched", f"background:{colors.MATCHED_BG.name()}"),
+            ("clipped", f"background:{colors.CLIPPED_BG.name()}"),
+            ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
+            ("matched only by this system",
+             f"color:{ONLY_HERE.name()}; font-weight:bold; border-bottom:2px solid {ONLY_HERE.name()}"),
+            ("ref: both", f"background:{REF_BOTH.name()}"),
+            ("ref: only A", f"background:{REF_ONLY_A.name()}"),
+            ("ref: only B", f"background:{REF_ONLY_B.name()}")]))
         ab = QHBoxLayout()
         col_a, col_b = QVBoxLayout(), QVBoxLayout()
         col_a.addWidget(self.label_a)

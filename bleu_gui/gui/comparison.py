@@ -11,8 +11,14 @@ from ..core import BleuScore, RowScores, SegmentFile
 from ..core.compare import NgramComparison, leave_one_out, length_buckets
 from ..core.errors import InputError
 from ..core.readers import check_same_length, read_segments
-from ..core.significance import (AR_TRIALS, BS_SAMPLES, SystemTest, paired_approximate_randomization,
-                                 paired_bootstrap, seed_from_env)
+from ..core.significance import (
+    AR_TRIALS,
+    BS_SAMPLES,
+    SystemTest,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    seed_from_env,
+)
 from .session import Session
 
 

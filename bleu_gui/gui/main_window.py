@@ -8,19 +8,40 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget,
-                               QDoubleSpinBox, QFileDialog, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from ..core import BleuConfig
+from ..core import BleuConfig, formats
 from ..core.errors import ExportError
-from ..core import formats
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .compare_view import CompareView
 from .comparison import Comparison, compare, read_system
-from .models import COL_BLEU, COL_INDEX, COL_RATIO, COL_TEXT, SentenceTableModel
+from .layout import STRETCH, hrow, legend
+from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .panes import ALL_ORDERS, SentencePanes
 from .session import Session, read_files, score
 from .settings import Settings
@@ -202,16 +223,11 @@ class MainWindow(QMainWindow):
         self.sentence_label = QLabel("")
         self.sentence_label.setObjectName("paneTitle")
         self.legend = QWidget()
-        legend = QHBoxLayout(self.legend)
-        legend.setContentsMargins(0, 0, 0, 0)
-        for text, color, extra in (("matched", colors.MATCHED_BG, ""), ("clipped", colors.CLIPPED_BG,
-                                   f"border-bottom: 2px dotted {colors.CLIPPED_LINE.name()};"),
-                                  ("unmatched", colors.UNMATCHED_BG, ""),
-                                  ("selected n-gram in refs", colors.SELECTED_BG, "")):
-            label = QLabel(text)
-            label.setStyleSheet(f"background:{color.name()}; padding:2px 6px; border-radius:3px; {extra}")
-            legend.addWidget(label)
-        legend.addStretch(1)
+        self.legend.setLayout(legend([
+            ("matched", f"background:{colors.MATCHED_BG.name()}"),
+            ("clipped", f"background:{colors.CLIPPED_BG.name()}; border-bottom: 2px dotted {colors.CLIPPED_LINE.name()}"),
+            ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
+            ("selected n-gram in refs", f"background:{colors.SELECTED_BG.name()}")]))
 
     def _build_charts(self) -> None:
         self.precision_chart = PrecisionChart()
@@ -293,26 +309,13 @@ class MainWindow(QMainWindow):
         lv = QVBoxLayout(list_panel)
         lv.setContentsMargins(0, 0, 0, 0)
         lv.addWidget(self.filter_edit)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("BLEU from"))
-        row.addWidget(self.score_low)
-        row.addWidget(QLabel("to"))
-        row.addWidget(self.score_high)
-        row.addStretch(1)
-        row.addWidget(self.count_label)
-        lv.addLayout(row)
+        lv.addLayout(hrow("BLEU from", self.score_low, "to", self.score_high, STRETCH, self.count_label))
         lv.addWidget(self.table, 1)
 
         panes_panel = QWidget()
         pv = QVBoxLayout(panes_panel)
         pv.setContentsMargins(0, 0, 0, 0)
-        tools = QHBoxLayout()
-        tools.addWidget(self.sentence_label)
-        tools.addStretch(1)
-        tools.addWidget(QLabel("n-gram order"))
-        tools.addWidget(self.order_combo)
-        tools.addWidget(self.show_tokens)
-        pv.addLayout(tools)
+        pv.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.order_combo, self.show_tokens))
         pv.addWidget(self.legend)
         pv.addWidget(self.panes, 1)
 

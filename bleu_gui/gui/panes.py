@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextFormat
-from PySide6.QtWidgets import (QFrame, QLabel, QScrollArea, QTextEdit, QToolTip, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTextEdit, QToolTip, QVBoxLayout, QWidget
 
 from ..core.details import CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails
 from . import colors
