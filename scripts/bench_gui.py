@@ -34,6 +34,8 @@ class Heartbeat:
         self.timer.timeout.connect(self.beat)
         self.last = None
         self.gaps: list[float] = []
+        self.where: list[float] = []  # the job's progress when each gap ended
+        self.progress = 0.0
 
     def start(self):
         self.last = time.perf_counter()
@@ -43,7 +45,12 @@ class Heartbeat:
     def beat(self):
         now = time.perf_counter()
         self.gaps.append(now - self.last)
+        self.where.append(self.progress)
         self.last = now
+
+    def worst(self, k: int = 3) -> str:
+        pairs = sorted(zip(self.gaps, self.where), reverse=True)[:k]
+        return ", ".join(f"{g * 1000:.0f} ms at {w:.0%}" for g, w in pairs)
 
     def stop(self) -> float:
         self.timer.stop()
@@ -55,6 +62,7 @@ def run_load(window, app, candidate, refs) -> tuple[float, float]:
     from PySide6.QtCore import QEventLoop
 
     beat = Heartbeat()
+    window.jobs.progress.connect(lambda f: setattr(beat, "progress", f))
     loop = QEventLoop()
     window.session_changed.connect(loop.quit)
     window.error_shown.connect(lambda m: (print("error:", m), loop.quit()))
@@ -65,7 +73,9 @@ def run_load(window, app, candidate, refs) -> tuple[float, float]:
     elapsed = time.perf_counter() - t0
     app.processEvents()
     window.session_changed.disconnect(loop.quit)
-    return elapsed, beat.stop()
+    gap = beat.stop()
+    print(f"   longest GUI gaps: {beat.worst()} (100% = after the result arrived)")
+    return elapsed, gap
 
 
 def step_sentences(window, app, n: int = 60) -> list[float]:
