@@ -77,11 +77,15 @@ def _ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
         yield rng.integers(2, size=(min(step, n - start), L), dtype=bool)
 
 
-def _resample_sums(stats: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """Column sums of ``stats[idx[r]]`` for each resample r, as exact integers."""
+def _resample_weights(idx: np.ndarray) -> np.ndarray:
+    """How often each sentence is drawn in each resample (resamples × sentences), as floats for BLAS."""
     k, L = idx.shape
-    weights = np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L)
-    return np.rint(weights.astype(np.float64) @ stats.astype(np.float64)).astype(np.int64)
+    return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L).astype(np.float64)
+
+
+def _resample_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Column sums of the statistics of each resample, as exact integers."""
+    return np.rint(weights @ stats.astype(np.float64)).astype(np.int64)
 
 
 def _scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
@@ -99,7 +103,7 @@ def bootstrap_scores(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, se
     _check(cfg)
     out, done = [], 0
     for idx in _bootstrap_chunks(len(stats), n, seed):
-        out.append(_scores(_resample_sums(stats, idx), cfg, float32=True))
+        out.append(_scores(_resample_sums(stats, _resample_weights(idx)), cfg, float32=True))
         done += len(idx)
         if progress is not None:
             progress(done / n)
@@ -142,8 +146,9 @@ def paired_bootstrap(baseline: np.ndarray, systems: Sequence[np.ndarray], cfg: B
     scores = [[] for _ in all_stats]
     done = 0
     for idx in _bootstrap_chunks(len(baseline), n, seed):
+        weights = _resample_weights(idx)  # the same resamples for every system
         for i, stats in enumerate(all_stats):
-            scores[i].append(_scores(_resample_sums(stats, idx), cfg, float32=True))
+            scores[i].append(_scores(_resample_sums(stats, weights), cfg, float32=True))
         done += len(idx)
         if progress is not None:
             progress(done / n)
