@@ -80,7 +80,7 @@ def _compact(values: np.ndarray, signed: bool = True) -> np.ndarray:
     return values.astype(np.int32 if top <= np.iinfo(np.int32).max else np.int64)
 
 
-_BLOCK = 50_000  # sentences processed together; bounds temporary memory
+_BLOCK = 20_000  # sentences processed together; bounds temporary memory
 
 
 def _block(corpus: TokenizedCorpus, a: int, b: int) -> TokenizedCorpus:
@@ -262,8 +262,10 @@ class ReferenceIndex:
             if len(found):
                 entry, hyp_count = np.unique(found, return_counts=True)
                 clipped = np.minimum(hyp_count, table.max_count[entry])
-                correct[:, n - 1] = np.bincount(table.sentence_of(entry) - first, weights=clipped,
-                                                minlength=hyp.n_lines).astype(np.int64)
+                # Sentence of each row, searched among this block's sentences only (cache-sized).
+                block_starts = table.sentence_start[first:first + hyp.n_lines + 1]
+                sentence = np.searchsorted(block_starts, entry, side="right") - 1
+                correct[:, n - 1] = np.bincount(sentence, weights=clipped, minlength=hyp.n_lines).astype(np.int64)
                 if collect is not None:
                     collect[n - 1].append((entry, clipped.astype(np.int64)))
         return correct
