@@ -444,3 +444,36 @@ def test_copy_signature(qtbot, window):
     assert QGuiApplication.clipboard().text() == window.session.corpus.signature
     window.on_copy_clicked()
     assert QGuiApplication.clipboard().text().startswith("BLEU|nrefs:2")
+
+
+def test_clicking_a_histogram_bar_filters_the_list(qtbot, window):
+    from PySide6.QtCore import QPointF
+
+    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+        window.open_demo()
+    plot = window.histogram.plot
+    vb = plot.getPlotItem().vb
+    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
+    scene_point = vb.mapViewToScene(QPointF(95.0, 0.5))
+    widget_point = plot.mapFromScene(scene_point)
+    with qtbot.waitSignal(window.histogram.bin_clicked, timeout=3000) as blocker:
+        qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_point)
+    assert blocker.args == [90.0, 100.0]
+    model = window.model
+    assert model.rowCount() > 0
+    assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
+
+
+def test_real_click_on_a_scatter_point(qtbot, window):
+    from PySide6.QtCore import QPointF
+
+    open_compare(qtbot, window)
+    view = window.compare_view
+    plot = view.scatter.plot
+    vb = plot.getPlotItem().vb
+    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
+    target = 9  # sentence 10: A 39.28, B 17.11 — a point with no neighbour under the cursor
+    point = plot.mapFromScene(vb.mapViewToScene(QPointF(view.scatter.x[target], view.scatter.y[target])))
+    with qtbot.waitSignal(view.sentence_selected, timeout=3000) as blocker:
+        qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert blocker.args == [target]
