@@ -21,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("candidates", nargs="*", metavar="SYSTEM",
                    help="system output file(s): the first is the baseline, the others are compared with it")
     p.add_argument("-r", "--references", nargs="+", default=[], metavar="REF", help="reference files or folders")
-    p.add_argument("--demo", action="store_true", help="open the bundled demo data")
+    p.add_argument("--demo", nargs="?", const="en", choices=("en", "ko"),
+                   help="open the bundled demo data: en (default) or ko")
     p.add_argument("-e", "--encoding", default="auto", help="input encoding (default: auto-detect)")
     return p
 
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(encoding=args.encoding)
     window.show()
     if args.demo:
-        window.open_demo()
+        window.open_demo(args.demo)
     elif args.candidates:
         window.open_files(args.candidates[0], args.references, args.candidates[1:])
     return app.exec()

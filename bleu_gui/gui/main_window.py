@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
         open_action = QAction("&Open…", self, shortcut=QKeySequence.StandardKey.Open)
         open_action.triggered.connect(self.on_open_triggered)
         demo_action = QAction("Open &demo data", self)
-        demo_action.triggered.connect(self.open_demo)
+        demo_action.triggered.connect(lambda: self.open_demo("en"))
         self.add_system_action = QAction("&Add system…", self)
         self.add_system_action.setEnabled(False)
         self.add_system_action.triggered.connect(self.on_add_system_triggered)
@@ -400,10 +400,10 @@ class MainWindow(QMainWindow):
         self._pending_recent = (cand, refs)
         return self.jobs.submit(work)
 
-    def open_demo(self) -> int:
+    def open_demo(self, language: str = "en") -> int:
         from .app import demo_paths
 
-        candidate, references = demo_paths()
+        candidate, references = demo_paths(language)
         return self.open_files(candidate, references)
 
     def add_systems(self, paths: list[str | Path]) -> int | None:
