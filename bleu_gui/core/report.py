@@ -19,14 +19,13 @@ from typing import Sequence
 import numpy as np
 
 from .. import __version__
-from . import svg
+from . import palette, svg
 from .details import CLIPPED, MATCHED, UNMATCHED, SentenceDetails
 from .evaluate import Evaluator
 from .scores import BleuScore, RowScores
 from .significance import SystemTest
 
 MAX_FULL = 3000
-SYSTEM_COLOURS = ["#868e96", "#339af0", "#f76707", "#37b24d", "#ae3ec9", "#f03e3e", "#1098ad", "#f59f00"]
 _CLASS = {MATCHED: "m", CLIPPED: "c", UNMATCHED: "u"}
 # SVG namespace declarations are not needed inside HTML; dropping them keeps the file free of any URL.
 _XMLNS = re.compile(r'\s+xmlns="[^"]*"')
@@ -42,11 +41,12 @@ th{background:#f1f3f5}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .sent{border:1px solid #dee2e6;border-radius:4px;padding:6px 10px;margin:8px 0;page-break-inside:avoid}
 .sent h3{font-size:13px;margin:0 0 4px;color:#495057;font-weight:600}
 .line{margin:2px 0}.who{display:inline-block;min-width:92px;color:#868e96;font-size:12px}
-.m{background:#b7e4c7}.c{background:#ffd8a8;text-decoration:underline wavy #e8590c}.u{background:#ffc9c9}
-.r{background:#b7e4c7}.star{color:#2b8a3e;font-weight:bold}
+.m{background:%(m)s}.c{background:%(c)s;text-decoration:underline wavy %(cl)s}.u{background:%(u)s}
+.r{background:%(m)s}.star{color:#2b8a3e;font-weight:bold}
 @media print{body{margin:0;max-width:none}.charts svg{border:none}h2{page-break-after:avoid}
 .m,.c,.u,.r{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
-"""
+""".replace("%(m)s", palette.MATCHED).replace("%(c)s", palette.CLIPPED).replace(
+    "%(cl)s", palette.CLIPPED_LINE).replace("%(u)s", palette.UNMATCHED)
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def build_report(evaluator: Evaluator, systems: Sequence[ReportSystem], referenc
     else:
         parts.append(_inline(svg.grouped_bars_chart("Precision per order", "n-gram order", "p_n (%)", names,
                                                     [s.corpus.precisions for s in systems],
-                                                    [str(n) for n in range(1, N + 1)], SYSTEM_COLOURS)))
+                                                    [str(n) for n in range(1, N + 1)], palette.SYSTEMS)))
     parts.append(_inline(svg.brevity_chart((base.corpus.sys_len, base.corpus.ref_len))))
     parts.append(_inline(svg.histogram_chart(base.sentences.score.tolist(), f"Sentence BLEU — {base.name}")))
     if len(systems) >= 2:

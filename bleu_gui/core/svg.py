@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Sequence
 
+from . import palette
+
 _W, _H = 420, 280
 _PAD_L, _PAD_R, _PAD_T, _PAD_B = 52, 14, 34, 46
 
@@ -139,11 +141,11 @@ def precision_chart(corpus: Sequence[float], sentence_counts: Sequence[int] | No
     chart = SvgChart("Modified precision", "n-gram order", "p_n (%)", (0.4, n + 0.6), (0, 130), ticks)
     if sentence_counts is not None:
         sent = [100 * c / t if t else 0.0 for c, t in zip(sentence_counts, sentence_totals)]
-        chart.bars([i + 0.6 for i in range(n)], [i + 1.0 for i in range(n)], sent, "#339af0", "sentence",
+        chart.bars([i + 0.6 for i in range(n)], [i + 1.0 for i in range(n)], sent, palette.SENTENCE, "sentence",
                    [f"{c}/{t}" for c, t in zip(sentence_counts, sentence_totals)])
-        chart.bars([i + 1.0 for i in range(n)], [i + 1.4 for i in range(n)], corpus, "#adb5bd", "corpus")
+        chart.bars([i + 1.0 for i in range(n)], [i + 1.4 for i in range(n)], corpus, palette.CORPUS, "corpus")
     else:
-        chart.bars([i + 0.7 for i in range(n)], [i + 1.3 for i in range(n)], corpus, "#adb5bd", "corpus",
+        chart.bars([i + 0.7 for i in range(n)], [i + 1.3 for i in range(n)], corpus, palette.CORPUS, "corpus",
                    [f"{p:.1f}" for p in corpus])
     return chart.render()
 
@@ -157,9 +159,9 @@ def brevity_chart(corpus: tuple[int, int], sentence: tuple[int, int] | None = No
     top = max([1.5] + [x * 1.1 for x, _ in marks])
     xs = [top * i / 200 for i in range(201)]
     chart = SvgChart("Brevity penalty", "r / c", "BP", (0, top), (0, 1.4))
-    chart.curve(xs, [1.0 if x <= 1 else math.exp(1 - x) for x in xs], "#495057")
+    chart.curve(xs, [1.0 if x <= 1 else math.exp(1 - x) for x in xs], palette.AXIS)
     if sentence and point(*sentence):
-        chart.points(*zip(point(*sentence)), "#339af0", 5, "sentence")
+        chart.points(*zip(point(*sentence)), palette.SENTENCE, 5, "sentence")
     if point(*corpus):
         chart.points(*zip(point(*corpus)), "#868e96", 5, "corpus", square=True)
     return chart.render()
@@ -172,7 +174,7 @@ def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogr
         if math.isfinite(s):
             counts[min(int(max(s, 0) // 10), 9)] += 1
     chart = SvgChart(title, "sentence BLEU", "sentences", (0, 100), (0, max(counts + [1]) * 1.15))
-    chart.bars([10 * i for i in range(10)], [10 * i + 10 for i in range(10)], counts, "#339af0",
+    chart.bars([10 * i for i in range(10)], [10 * i + 10 for i in range(10)], counts, palette.SENTENCE,
                labels=[str(c) if c else "" for c in counts])
     return chart.render()
 
@@ -194,8 +196,8 @@ def grouped_bars_chart(title: str, x_label: str, y_label: str, names: Sequence[s
 def scatter_chart(a: Sequence[float], b: Sequence[float], name_a: str, name_b: str) -> str:
     """Sentence BLEU of system A (x) against B (y), with the diagonal."""
     chart = SvgChart("Sentence BLEU: A vs B", f"BLEU A ({name_a})", f"BLEU B ({name_b})", (0, 100), (0, 100))
-    chart.curve([0, 100], [0, 100], "#adb5bd", dashed=True)
-    chart.points([x if math.isfinite(x) else 0 for x in a], [y if math.isfinite(y) else 0 for y in b], "#339af0", 2.5)
+    chart.curve([0, 100], [0, 100], palette.CORPUS, dashed=True)
+    chart.points([x if math.isfinite(x) else 0 for x in a], [y if math.isfinite(y) else 0 for y in b], palette.SENTENCE, 2.5)
     return chart.render()
 
 
@@ -212,11 +214,11 @@ def delta_chart(deltas: Sequence[float], p_value: float | None) -> str:
     chart = SvgChart("Bootstrap ΔBLEU (B − A)", "ΔBLEU in a resample", "resamples", (left, right),
                      (0, max(counts) * 1.2))
     edges = [lo + span * i / bins for i in range(bins + 1)]
-    chart.bars(edges[:-1], edges[1:], counts, "#74c0fc")
+    chart.bars(edges[:-1], edges[1:], counts, palette.DELTA)
     n = len(ordered)
-    chart.vline(ordered[int(0.025 * (n - 1))], "#e8590c", "2.5%")
-    chart.vline(ordered[int(0.975 * (n - 1))], "#e8590c", "97.5%")
-    chart.vline(0.0, "#495057")
+    chart.vline(ordered[int(0.025 * (n - 1))], palette.MARKER, "2.5%")
+    chart.vline(ordered[int(0.975 * (n - 1))], palette.MARKER, "97.5%")
+    chart.vline(0.0, palette.AXIS)
     if p_value is not None:
         chart.note(f"p = {p_value:.4f}")
     return chart.render()

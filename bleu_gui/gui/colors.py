@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-MATCHED_BG = QColor("#b7e4c7")
-CLIPPED_BG = QColor("#ffd8a8")
-CLIPPED_LINE = QColor("#e8590c")
-UNMATCHED_BG = QColor("#ffc9c9")
-REF_MATCHED_BG = QColor("#b7e4c7")
-SELECTED_BG = QColor("#a5d8ff")
+from ..core import palette
+
+MATCHED_BG = QColor(palette.MATCHED)
+CLIPPED_BG = QColor(palette.CLIPPED)
+CLIPPED_LINE = QColor(palette.CLIPPED_LINE)
+UNMATCHED_BG = QColor(palette.UNMATCHED)
+REF_MATCHED_BG = QColor(palette.MATCHED)
+SELECTED_BG = QColor(palette.SELECTED)
 # "All orders": darker green for longer matched n-grams.
 ORDER_GREENS = ["#d3f9d8", "#b2f2bb", "#8ce99a", "#69db7c", "#51cf66", "#40c057", "#37b24d", "#2f9e44", "#2b8a3e"]
-SENTENCE_BAR = QColor("#339af0")
-CORPUS_BAR = QColor("#adb5bd")
+SENTENCE_BAR = QColor(palette.SENTENCE)
+CORPUS_BAR = QColor(palette.CORPUS)
 
 
 def order_green(order: int) -> QColor:

@@ -6,10 +6,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
 
-from ..core import svg
+from ..core import palette, svg
 from .charts import ChartBox
 
-SYSTEM_COLOURS = ["#868e96", "#339af0", "#f76707", "#37b24d", "#ae3ec9", "#f03e3e", "#1098ad", "#f59f00"]
+SYSTEM_COLOURS = palette.SYSTEMS
 
 
 class _SelectBox(pg.ViewBox):
@@ -63,10 +63,10 @@ class ScatterChart(ChartBox):
         p.setLabel("left", "BLEU B")
         p.setXRange(0, 100, padding=0.03)
         p.setYRange(0, 100, padding=0.03)
-        p.plot([0, 100], [0, 100], pen=pg.mkPen("#adb5bd", style=pg.QtCore.Qt.PenStyle.DashLine))
+        p.plot([0, 100], [0, 100], pen=pg.mkPen(palette.CORPUS, style=pg.QtCore.Qt.PenStyle.DashLine))
         self.points = pg.ScatterPlotItem(size=7, pen=None, brush=pg.mkBrush(51, 154, 240, 140), hoverable=True)
         self.points.sigClicked.connect(self.on_points_clicked)
-        self.selected = pg.ScatterPlotItem(size=13, pen=pg.mkPen("#e8590c", width=2), brush=None)
+        self.selected = pg.ScatterPlotItem(size=13, pen=pg.mkPen(palette.MARKER, width=2), brush=None)
         p.addItem(self.points)
         p.addItem(self.selected)
         self._box.rect_selected.connect(self.on_rect_selected)
@@ -148,12 +148,12 @@ class DeltaChart(ChartBox):
         p = self.plot
         p.setLabel("bottom", "ΔBLEU in a resample")
         p.setLabel("left", "resamples")
-        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush="#74c0fc", pen=pg.mkPen("w"))
+        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=palette.DELTA, pen=pg.mkPen("w"))
         p.addItem(self.bars)
-        line_pen = pg.mkPen("#e8590c", width=2, style=pg.QtCore.Qt.PenStyle.DashLine)
+        line_pen = pg.mkPen(palette.MARKER, width=2, style=pg.QtCore.Qt.PenStyle.DashLine)
         self.low = pg.InfiniteLine(angle=90, pen=line_pen, label="2.5%", labelOpts={"position": 0.6})
         self.high = pg.InfiniteLine(angle=90, pen=line_pen, label="97.5%", labelOpts={"position": 0.6})
-        self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen("#495057", width=1))
+        self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(palette.AXIS, width=1))
         for item in (self.low, self.high, self.zero):
             p.addItem(item)
         self.text = pg.TextItem(anchor=(1, 0), color="#212529")

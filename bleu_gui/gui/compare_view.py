@@ -29,7 +29,7 @@ from .panes import ALL_ORDERS, STATUS_PROPERTY, TextPane, shown_text, status_for
 
 ONLY_PROPERTY = STATUS_PROPERTY + 10
 ONLY_HERE = QColor("#1864ab")
-REF_BOTH, REF_ONLY_A, REF_ONLY_B = QColor("#b7e4c7"), QColor("#d0bfff"), QColor("#a5d8ff")
+REF_BOTH, REF_ONLY_A, REF_ONLY_B = colors.MATCHED_BG, QColor("#d0bfff"), colors.SELECTED_BG
 
 
 def matched_ngrams(details: SentenceDetails, order: int) -> set[tuple[str, ...]]:
