@@ -15,6 +15,13 @@ from bleu_gui.core.tokenizers import load_tokenizer
 from .oracles import sacre_corpus
 from .strategies import sentence
 
+def comparison(ev, a, b, max_order=4):
+    """The n-gram comparison of two systems, from the matched rows that scoring returns."""
+    _, rows_a = ev.statistics(a, with_rows=True)
+    _, rows_b = ev.statistics(b, with_rows=True)
+    return NgramComparison(ev, rows_a, rows_b, max_order=max_order)
+
+
 corpora = st.integers(2, 8).flatmap(lambda n: st.tuples(
     st.lists(sentence(), min_size=n, max_size=n), st.lists(sentence(), min_size=n, max_size=n),
     st.lists(st.lists(sentence(), min_size=n, max_size=n), min_size=1, max_size=2)))
@@ -64,7 +71,7 @@ def test_ngram_wins_and_losses_equal_plain_counting(data, order):
     tok = load_tokenizer("13a")
     tokenize = lambda s: tok(s.rstrip()).split()  # noqa: E731
     ma, mb = plain_clipped_matches(a, refs, order, tokenize), plain_clipped_matches(b, refs, order, tokenize)
-    wins_b, wins_a = NgramComparison(ev, a, b, max_order=3).differences(order, top=1000)
+    wins_b, wins_a = comparison(ev, a, b, max_order=3).differences(order, top=1000)
     expected_b = {g: (ma[g], mb[g]) for g in set(ma) | set(mb) if mb[g] > ma[g]}
     expected_a = {g: (ma[g], mb[g]) for g in set(ma) | set(mb) if ma[g] > mb[g]}
     assert {d.ngram: (d.matches_a, d.matches_b) for d in wins_b} == expected_b
@@ -75,7 +82,7 @@ def test_ngram_wins_and_losses_equal_plain_counting(data, order):
 def test_sentences_with_an_ngram():
     refs = [["the cat is on the mat", "a dog barks", "the cat sleeps"]]
     ev = Evaluator(refs)
-    comp = NgramComparison(ev, ["the cat", "a dog", "a cat sleeps"], ["cat is on", "the dog barks", "the cat sleeps"])
+    comp = comparison(ev, ["the cat", "a dog", "a cat sleeps"], ["cat is on", "the dog barks", "the cat sleeps"])
     assert comp.sentences_with(2, "the cat").tolist() == [0, 2]
     assert comp.sentences_with(1, "barks").tolist() == [1]
     assert comp.sentences_with(1, "unicorn").tolist() == []

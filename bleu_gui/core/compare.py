@@ -83,17 +83,18 @@ class NgramDifference:
 
 
 class NgramComparison:
-    """Clipped matches of every reference n-gram by two systems, aggregated over the corpus."""
+    """Clipped matches of every reference n-gram by two systems, aggregated over the corpus.
 
-    def __init__(self, evaluator: Evaluator, lines_a: Sequence[str], lines_b: Sequence[str], max_order: int = 4):
+    ``rows_a``/``rows_b`` are the matched rows that :meth:`Evaluator.statistics`
+    returns with ``with_rows=True``, so no system is tokenized or matched twice.
+    """
+
+    def __init__(self, evaluator: Evaluator, rows_a, rows_b, max_order: int = 4):
         index = evaluator.index
         self.index = index
         self.max_order = min(max_order, index.max_order)
-        tok = evaluator.tokenization
-        self._inverse_vocab = {i: t for t, i in tok.vocab.items()}
-        self.ids = index.ngram_ids(self.max_order)
-        rows_a = index.matched_rows(tok.encode(lines_a), self.max_order)
-        rows_b = index.matched_rows(tok.encode(lines_b), self.max_order)
+        self._vocab = evaluator.tokenization.vocab
+        self._inverse_vocab = {i: t for t, i in self._vocab.items()}
         self.per_order = []
         for n in range(self.max_order):
             size = len(index.tables[n].local_keys)
@@ -104,7 +105,7 @@ class NgramComparison:
     def differences(self, order: int, top: int = 50) -> tuple[list[NgramDifference], list[NgramDifference]]:
         """(wins for B, wins for A) at one order, largest difference first."""
         count_a, count_b = self.per_order[order - 1]
-        ids = self.ids[order - 1]
+        ids = self.index.ngram_ids(order)
         n_ids = int(ids.max()) + 1 if len(ids) else 0
         total_a = np.bincount(ids, weights=count_a, minlength=n_ids).astype(np.int64)
         total_b = np.bincount(ids, weights=count_b, minlength=n_ids).astype(np.int64)
@@ -125,7 +126,7 @@ class NgramComparison:
     def sentences_with(self, order: int, ngram: str) -> np.ndarray:
         """Sentences where system A or B matched this n-gram."""
         count_a, count_b = self.per_order[order - 1]
-        vocab = {t: i for i, t in self._inverse_vocab.items()}
+        vocab = self._vocab
         toks = ngram.split(" ")
         if any(t not in vocab for t in toks) or len(toks) != order:
             return np.zeros(0, np.int64)

@@ -17,8 +17,8 @@ from .scores import BleuScore, RowScores
 from .tokenizers import Tokenization
 
 
-def _scaled(progress: Callable[[float], None] | None, start: float, span: float):
-    """A progress callback reporting into ``[start, start + span]`` of ``progress``."""
+def scaled_progress(progress: Callable[[float], None] | None, start: float, span: float):
+    """A progress callback reporting into ``[start, start + span]`` of ``progress`` (None stays None)."""
     if progress is None:
         return None
     return lambda fraction: progress(start + span * fraction)
@@ -73,9 +73,10 @@ class Evaluator:
         self.tokenization = Tokenization(cfg.tokenizer_name, cfg.lowercase)
         self.present = reference_presence(used)
         steps = len(used) + 1
-        corpora = [self.tokenization.encode(ref, _scaled(progress, i / steps, 1 / steps)) for i, ref in enumerate(used)]
+        corpora = [self.tokenization.encode(ref, scaled_progress(progress, i / steps, 1 / steps))
+                   for i, ref in enumerate(used)]
         self.index = ReferenceIndex(corpora, self.present, cfg.stats_order, len(self.tokenization.vocab),
-                                    _scaled(progress, (steps - 1) / steps, 1 / steps))
+                                    scaled_progress(progress, (steps - 1) / steps, 1 / steps))
         per_sentence = set(self.present.sum(axis=0).tolist())
         self.nrefs: int | str = per_sentence.pop() if len(per_sentence) == 1 else "var"
 
@@ -104,15 +105,18 @@ class Evaluator:
             return variant_nltk.signature(cfg, self.nrefs, tok, __version__)
         return variant_d2l.signature(cfg, self.nrefs, tok, __version__)
 
-    def statistics(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> np.ndarray:
+    def statistics(self, lines: Sequence[str], progress: Callable[[float], None] | None = None,
+                   with_rows: bool = False):
         """Per-sentence sufficient statistics of a system's lines (see :mod:`bleu_gui.core.ngrams`).
 
         ``progress(fraction)`` is called along the way; it may raise to stop.
+        ``with_rows=True`` also returns the matched reference n-grams from the
+        same pass (see :meth:`ReferenceIndex.statistics`).
         """
         if len(lines) != self.n_lines:
             raise InputError(f"system has {len(lines)} lines, references have {self.n_lines}")
-        corpus = self.tokenization.encode(lines, _scaled(progress, 0.0, 0.6))
-        return self.index.statistics(corpus, progress=_scaled(progress, 0.6, 0.4))
+        corpus = self.tokenization.encode(lines, scaled_progress(progress, 0.0, 0.6))
+        return self.index.statistics(corpus, progress=scaled_progress(progress, 0.6, 0.4), with_rows=with_rows)
 
     def sentence_scores(self, stats: np.ndarray) -> RowScores:
         """Sentence-level scores for every row (sacreBLEU with effective order, as its ``-sl``)."""

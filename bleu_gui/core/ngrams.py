@@ -41,14 +41,10 @@ class _OrderTable:
     local_keys: np.ndarray      # int32 where it fits, else int64
     max_count: np.ndarray       # Max_Ref_Count per row (uint8/uint16/int32, the smallest that fits)
     sentence_start: np.ndarray  # int64, n_sentences + 1
+    key_span: int               # one more than the largest local key
 
     def sentence_of(self, rows: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.sentence_start, rows, side="right") - 1
-
-    @property
-    def key_span(self) -> int:
-        """One more than the largest local key."""
-        return int(self.local_keys.max()) + 1 if len(self.local_keys) else 1
 
     def lookup_block(self, first: int, count: int, sentence: np.ndarray, keys: np.ndarray) -> np.ndarray:
         """Row of each (sentence, local key) pair for sentences first..first+count-1, or -1 where absent.
@@ -130,6 +126,7 @@ class ReferenceIndex:
         self.vocab_size = max(int(vocab_size), 1)
         self.ref_lens = np.where(present, np.stack([r.lengths for r in refs]), -1).astype(np.int64)
         self.tables: list[_OrderTable] = []
+        self._ngram_ids: list[np.ndarray] = []
         self._build(refs, progress)
 
     def _build(self, refs: Sequence[TokenizedCorpus], progress: Callable[[float], None] | None) -> None:
@@ -150,7 +147,8 @@ class ReferenceIndex:
             counts = np.concatenate([p[1] for p in parts[n]]) if parts[n] else np.zeros(0, np.uint8)
             starts = np.concatenate([*(p[2] for p in parts[n]), [sizes[n]]]).astype(np.int64)
             parts[n] = []  # free the blocks before the next order is concatenated
-            self.tables.append(_OrderTable(keys, counts, starts))
+            span = int(keys.max()) + 1 if len(keys) else 1
+            self.tables.append(_OrderTable(keys, counts, starts, span))
 
     def _build_block(self, refs: Sequence[TokenizedCorpus], first: int, sizes: list[int]):
         """Yield (local keys, max counts, sentence starts) of each order for sentences first.. of this block."""
@@ -202,12 +200,16 @@ class ReferenceIndex:
             yield _compact(local_keys), _compact(max_count, signed=False), start
 
     def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
-                   progress: Callable[[float], None] | None = None) -> np.ndarray:
+                   progress: Callable[[float], None] | None = None, with_rows: bool = False):
         """Sufficient statistics, one row per sentence: hyp_len, ref_len, correct_1..N, total_1..N.
 
         ``correct_n`` counts clipped matches (Count_clip = min(Count, Max_Ref_Count)),
         ``total_n`` the hypothesis n-grams. Equal to sacreBLEU's segment statistics
         for the same tokens.
+
+        ``with_rows=True`` returns ``(stats, rows)`` from the same pass, where
+        ``rows[n-1]`` is (reference-table rows the hypothesis matched, clipped
+        matches of each) for n-gram level comparisons.
         """
         N = self.max_order if max_order is None else max_order
         if N > self.max_order:
@@ -221,12 +223,17 @@ class ReferenceIndex:
         stats[:, 1] = closest_ref_lengths(hyp_len, self.ref_lens)
         for n in range(1, N + 1):
             stats[:, 1 + N + n] = np.maximum(hyp_len - n + 1, 0)
+        collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = [[] for _ in range(N)] if with_rows else None
         for a in range(0, L, _BLOCK):
             if progress is not None:
                 progress(a / max(L, 1))
             b = min(a + _BLOCK, L)
-            stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N)
-        return stats
+            stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N, collect)
+        if not with_rows:
+            return stats
+        rows = [(np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64),
+                 np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)) for parts in collect]
+        return stats, rows
 
     def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int,
                        collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = None) -> np.ndarray:
@@ -270,20 +277,6 @@ class ReferenceIndex:
                     collect[n - 1].append((entry, clipped.astype(np.int64)))
         return correct
 
-    def matched_rows(self, hyp: TokenizedCorpus, max_order: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per order: the reference-table rows the hypothesis matched and how many matches each got (clipped)."""
-        N = self.max_order if max_order is None else max_order
-        collect: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(N)]
-        for a in range(0, self.n_lines, _BLOCK):
-            b = min(a + _BLOCK, self.n_lines)
-            self._block_correct(_block(hyp, a, b), a, N, collect)
-        out = []
-        for parts in collect:
-            rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
-            counts = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
-            out.append((rows, counts))
-        return out
-
     def row_parts(self, order: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(prefix row in the previous table, last token id) of rows of table ``order`` (prefix -1 for order 1)."""
         table = self.tables[order - 1]
@@ -294,19 +287,22 @@ class ReferenceIndex:
         prev_start = self.tables[order - 2].sentence_start
         return local // self.vocab_size + prev_start[sentence], local % self.vocab_size
 
-    def ngram_ids(self, max_order: int | None = None) -> list[np.ndarray]:
-        """Per order, an id for every table row that is equal exactly when the n-grams are equal (across sentences)."""
-        N = self.max_order if max_order is None else max_order
-        ids: list[np.ndarray] = []
-        for n in range(1, N + 1):
+    def ngram_ids(self, order: int) -> np.ndarray:
+        """An id for every row of table ``order`` that is equal exactly when the n-grams are equal (across sentences).
+
+        Computed on first use and kept: the index never changes, and every
+        comparison against these references shares them.
+        """
+        while len(self._ngram_ids) < order:
+            n = len(self._ngram_ids) + 1
             all_rows = np.arange(len(self.tables[n - 1].local_keys), dtype=np.int64)
             prefix, token = self.row_parts(n, all_rows)
             if n == 1:
-                ids.append(token)
+                self._ngram_ids.append(token)
             else:
-                _, dense = np.unique(ids[-1][prefix] * self.vocab_size + token, return_inverse=True)
-                ids.append(dense.astype(np.int64))
-        return ids
+                _, dense = np.unique(self._ngram_ids[-1][prefix] * self.vocab_size + token, return_inverse=True)
+                self._ngram_ids.append(dense.astype(np.int64))
+        return self._ngram_ids[order - 1]
 
     def ngram_tokens(self, order: int, rows: np.ndarray) -> np.ndarray:
         """Token ids (len(rows) × order) of the n-grams at these rows of table ``order``."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .errors import InputError
 
@@ -84,24 +84,17 @@ def _detect(path: Path, data: bytes) -> str:
     return _codec_name(best.encoding)
 
 
-def split_segments(text: str) -> list[str]:
-    """Split decoded text into segments: LF, CRLF and CR end a line; a final line end adds nothing.
-
-    Only these three line ends count; other characters that Python's
-    ``str.splitlines`` treats as breaks (U+2028, form feed, ...) stay inside
-    the segment, as sacreBLEU and the Moses scripts see them.
-    """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.endswith("\n"):
-        text = text[:-1]
-    return text.split("\n")
-
-
 _READ_CHUNK = 4 << 20  # bytes decoded at a time, so no single step holds the GIL for long
 
 
 def _decode_lines(path: Path, data: bytes, codec: str) -> list[str]:
-    """Decode and split in chunks: the same segments as ``split_segments`` on the whole text, BOM removed."""
+    """Decode and split into segments, a chunk at a time; a leading BOM is removed.
+
+    LF, CRLF and CR end a line (also when a CRLF straddles two chunks); a final
+    line end adds nothing. Other characters that ``str.splitlines`` treats as
+    breaks (U+2028, form feed, ...) stay inside the segment, as sacreBLEU and
+    the Moses scripts see them.
+    """
     decoder = codecs.getincrementaldecoder(codec)("strict")
     lines: list[str] = []
     carry = ""  # text after the last line end seen so far
@@ -179,14 +172,22 @@ def check_same_length(files: Sequence[SegmentFile]) -> None:
         raise InputError(f"line counts differ: {listing}")
 
 
-def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path],
-                encoding: str = "utf-8") -> tuple[list[SegmentFile], list[SegmentFile]]:
-    """Read system outputs and references (files or folders) and check their line counts agree."""
+def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path], encoding: str = "utf-8",
+                progress: Callable[[float], None] | None = None) -> tuple[list[SegmentFile], list[SegmentFile]]:
+    """Read system outputs and references (files or folders) and check their line counts agree.
+
+    ``progress(fraction)`` is called before each file; it may raise to stop.
+    """
     if not references:
         raise InputError("no reference file given")
     if not hypotheses:
         raise InputError("no system output given (use -i FILE)")
-    refs = [read_segments(p, encoding) for p in expand_paths(references)]
-    hyps = [read_segments(p, encoding) for p in hypotheses]
-    check_same_length([*hyps, *refs])
-    return hyps, refs
+    ref_paths = expand_paths(references)
+    paths = [*map(Path, hypotheses), *ref_paths]
+    files = []
+    for i, path in enumerate(paths):
+        if progress is not None:
+            progress(i / len(paths))
+        files.append(read_segments(path, encoding))
+    check_same_length(files)
+    return files[:len(hypotheses)], files[len(hypotheses):]

@@ -258,12 +258,8 @@ class CompareView(QWidget):
         if self.comparison is None:
             return
         order = self.ngram_order.currentIndex() + 1
-        ngrams = self.comparison.pairwise[self.b - 1].ngrams
-        if order > ngrams.max_order:
-            self.wins_b.set_items([])
-            self.wins_a.set_items([])
-            return
-        wins_b, wins_a = ngrams.differences(order, top=200)
+        # Ranked in the worker; here they are only shown.
+        wins_b, wins_a = self.comparison.pairwise[self.b - 1].wins.get(order, ([], []))
         self.wins_b.set_items(wins_b)
         self.wins_a.set_items(wins_a)
 

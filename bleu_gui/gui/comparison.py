@@ -8,8 +8,8 @@ from typing import Callable
 import numpy as np
 
 from ..core import BleuScore, RowScores, SegmentFile
-from ..core.compare import NgramComparison, leave_one_out, length_buckets
-from ..core.errors import InputError
+from ..core.compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
+from ..core.evaluate import scaled_progress
 from ..core.readers import check_same_length, read_segments
 from ..core.significance import (
     AR_TRIALS,
@@ -34,12 +34,16 @@ class SystemScores:
         return self.file.name
 
 
+NGRAM_TOP = 200  # n-grams listed per order and direction
+
+
 @dataclass(frozen=True)
 class Pairwise:
     """Baseline (A) against one other system (B)."""
 
     loo: np.ndarray
     ngrams: NgramComparison
+    wins: dict[int, tuple[list[NgramDifference], list[NgramDifference]]]  # order -> (B's wins, A's wins)
 
 
 @dataclass(frozen=True)
@@ -64,17 +68,25 @@ def read_system(path: str, session: Session, encoding: str) -> SegmentFile:
 
 def compare(session: Session, extra: list[SegmentFile], progress: Callable[[float], None] | None = None,
             bs_samples: int = BS_SAMPLES, ar_trials: int = AR_TRIALS) -> Comparison:
-    """Score the extra systems against the session's references and compare each with the baseline."""
+    """Score the extra systems against the session's references and compare each with the baseline.
+
+    ``extra`` come from :func:`read_system` (or an earlier comparison), so their line counts are checked.
+    Each system is tokenized and matched once: the same pass gives its statistics
+    and the reference n-grams it matched.
+    """
     def part(start, span):
-        return None if progress is None else (lambda f: progress(start + span * f))
+        return scaled_progress(progress, start, span)
 
     ev, cfg = session.evaluator, session.config
+    order = min(4, cfg.max_order)
+    # The session has the baseline's statistics but not its matched n-grams.
+    _, base_rows = ev.statistics(session.candidate.lines, part(0.0, 0.05), with_rows=True)
     systems = [SystemScores(session.candidate, session.stats, session.sentences, session.corpus)]
+    matched = []
     for i, f in enumerate(extra):
-        if len(f.lines) != session.n_sentences:
-            raise InputError(f"{f.path} has {len(f.lines)} lines, {session.candidate.path} has {session.n_sentences}")
-        stats = ev.statistics(f.lines, part(0.3 * i / len(extra), 0.3 / len(extra)))
+        stats, rows = ev.statistics(f.lines, part(0.05 + 0.25 * i / len(extra), 0.25 / len(extra)), with_rows=True)
         systems.append(SystemScores(f, stats, ev.sentence_scores(stats), ev.corpus_score(stats)))
+        matched.append(rows)
     names = [s.name for s in systems]
     stats = [s.stats for s in systems]
     seed = seed_from_env()
@@ -87,10 +99,11 @@ def compare(session: Session, extra: list[SegmentFile], progress: Callable[[floa
     else:
         note = "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
     pairwise = []
-    for s in systems[1:]:
+    for s, rows in zip(systems[1:], matched):
         loo = leave_one_out(stats[0], s.stats, cfg, systems[0].corpus.score, s.corpus.score)
-        pairwise.append(Pairwise(loo, NgramComparison(ev, session.candidate.lines, s.file.lines,
-                                                      max_order=min(4, cfg.max_order))))
+        ngrams = NgramComparison(ev, base_rows, rows, max_order=order)
+        wins = {n: ngrams.differences(n, top=NGRAM_TOP) for n in range(1, ngrams.max_order + 1)}
+        pairwise.append(Pairwise(loo, ngrams, wins))
     labels, scores, counts = length_buckets(stats, ev)
     if progress is not None:
         progress(1.0)

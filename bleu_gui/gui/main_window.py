@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import BleuConfig, formats
+from ..core import BleuConfig, formats, read_inputs
 from ..core.errors import ExportError
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
@@ -43,7 +43,7 @@ from .comparison import Comparison, compare, read_system
 from .layout import STRETCH, hrow, legend
 from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .panes import ALL_ORDERS, SentencePanes
-from .session import Session, read_files, score
+from .session import Session, score
 from .settings import Settings
 from .settings_panel import SettingsPanel
 from .worker import JobController
@@ -390,7 +390,7 @@ class MainWindow(QMainWindow):
         others = [str(p) for p in systems or []]
 
         def work(progress):
-            c, r = read_files(cand, refs, encoding, progress=lambda f: progress(0.05 * f))
+            (c,), r = read_inputs([cand], refs, encoding, progress=lambda f: progress(0.05 * f))
             session = score(c, r, cfg, progress=lambda f: progress(0.05 + 0.45 * f))
             if not others:
                 return session

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 import numpy as np
 
 from ..core import BleuConfig, BleuScore, Evaluator, RowScores, SegmentFile
-from ..core.readers import check_same_length, expand_paths, read_segments
+from ..core.evaluate import scaled_progress
 
 
 @dataclass(frozen=True)
@@ -39,28 +38,11 @@ class Session:
         return "; ".join(f"{enc}: {', '.join(names)}" for enc, names in seen.items())
 
 
-def read_files(candidate: str | Path, references: Sequence[str | Path], encoding: str = "auto",
-               progress: Callable[[float], None] | None = None) -> tuple[SegmentFile, list[SegmentFile]]:
-    """Read and check the input files (raises the core's InputError with its clear message)."""
-    ref_paths = expand_paths(references)
-    files = []
-    paths = [Path(candidate), *ref_paths]
-    for i, path in enumerate(paths):
-        if progress is not None:
-            progress(i / len(paths))
-        files.append(read_segments(path, encoding))
-    check_same_length(files)
-    return files[0], files[1:]
-
-
 def score(candidate: SegmentFile, references: list[SegmentFile], config: BleuConfig,
           progress: Callable[[float], None] | None = None) -> Session:
     """Build the evaluator and score the candidate; ``progress`` may raise Cancelled."""
-    def part(start, span):
-        return None if progress is None else (lambda f: progress(start + span * f))
-
-    evaluator = Evaluator([r.lines for r in references], config, progress=part(0.0, 0.5))
-    stats = evaluator.statistics(candidate.lines, progress=part(0.5, 0.45))
+    evaluator = Evaluator([r.lines for r in references], config, progress=scaled_progress(progress, 0.0, 0.5))
+    stats = evaluator.statistics(candidate.lines, progress=scaled_progress(progress, 0.5, 0.45))
     sentences = evaluator.sentence_scores(stats)
     corpus = evaluator.corpus_score(stats)
     if progress is not None:
