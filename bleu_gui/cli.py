@@ -112,17 +112,34 @@ def _check_tests(args, n_systems: int) -> None:
             raise InputError(f"{flag} must be at least 1")
 
 
-def _paired(args, evaluator: Evaluator, names: list[str], stats: list) -> None:
-    from .core.significance import paired_approximate_randomization, paired_bootstrap, seed_from_env
+class _PairedTests:
+    """This run's paired tests, each computed at most once (the report and the printed table share them)."""
 
-    seed = seed_from_env()
-    if args.paired_bs:
-        n, key = args.paired_bs_n, "bs"
-        results = paired_bootstrap(stats[0], stats[1:], evaluator.config, names, n=n, seed=seed)
-    else:
-        n, key = args.paired_ar_n, "ar"
-        results = paired_approximate_randomization(stats[0], stats[1:], evaluator.config, names, n=n, seed=seed)
-    signature = evaluator.signature(resampling={key: n, "seed": str(seed).lower()})
+    def __init__(self, args, evaluator: Evaluator, names: list[str], stats: list):
+        from .core.significance import seed_from_env
+
+        self.args, self.evaluator, self.names, self.stats = args, evaluator, names, stats
+        self.seed = seed_from_env()
+        self._done: dict[str, list] = {}
+
+    def n(self, kind: str) -> int:
+        return self.args.paired_bs_n if kind == "bs" else self.args.paired_ar_n
+
+    def __call__(self, kind: str) -> list:
+        """Results of ``"bs"`` (paired bootstrap) or ``"ar"`` (approximate randomization), baseline first."""
+        if kind not in self._done:
+            from .core.significance import paired_approximate_randomization, paired_bootstrap
+
+            test = paired_bootstrap if kind == "bs" else paired_approximate_randomization
+            self._done[kind] = test(self.stats[0], self.stats[1:], self.evaluator.config, self.names,
+                                    n=self.n(kind), seed=self.seed)
+        return self._done[kind]
+
+
+def _paired(args, evaluator: Evaluator, names: list[str], stats: list, tests: _PairedTests) -> None:
+    key = "bs" if args.paired_bs else "ar"
+    n, results = tests.n(key), tests(key)
+    signature = evaluator.signature(resampling={key: n, "seed": str(tests.seed).lower()})
     if args.format == "json":
         objs = []
         for name, st, r in zip(names, stats, results):
@@ -152,7 +169,7 @@ def _paired(args, evaluator: Evaluator, names: list[str], stats: list) -> None:
     print(f" - BLEU       {signature}")
 
 
-def _exports(args, evaluator: Evaluator, hyps, refs, stats) -> None:
+def _exports(args, evaluator: Evaluator, hyps, refs, stats, tests: _PairedTests) -> None:
     """Write the requested report and sentence table (before printing anything)."""
     if not args.report and not args.export_sentences:
         return
@@ -177,15 +194,11 @@ def _exports(args, evaluator: Evaluator, hyps, refs, stats) -> None:
         write_atomic(target, text, protected)
     if args.report:
         from .core.report import ReportSystem, build_report
-        from .core.significance import paired_approximate_randomization, paired_bootstrap, seed_from_env
 
         systems = [ReportSystem(n, h.lines, st, r, c) for n, h, st, r, c in zip(names, hyps, stats, rows, corpus)]
         bootstrap = approximate = None
         if len(stats) >= 2 and evaluator.config.variant == "sacrebleu":
-            seed = seed_from_env()
-            bootstrap = paired_bootstrap(stats[0], stats[1:], evaluator.config, names, n=args.paired_bs_n, seed=seed)
-            approximate = paired_approximate_randomization(stats[0], stats[1:], evaluator.config, names,
-                                                           n=args.paired_ar_n, seed=seed)
+            bootstrap, approximate = tests("bs"), tests("ar")
         html = build_report(evaluator, systems, [r.name for r in refs], bootstrap, approximate, top=args.report_top)
         write_atomic(args.report, html, protected)
 
@@ -205,9 +218,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         stats = [evaluator.statistics(h.lines) for h in hyps]
         for note in evaluator.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
-        _exports(args, evaluator, hyps, refs, stats)
+        tests = _PairedTests(args, evaluator, names, stats)
+        _exports(args, evaluator, hyps, refs, stats, tests)
         if args.paired_bs or args.paired_ar:
-            _paired(args, evaluator, names, stats)
+            _paired(args, evaluator, names, stats, tests)
             return 0
         corpus = [evaluator.corpus_score(st) for st in stats]
         confidences = None

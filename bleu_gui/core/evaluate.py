@@ -11,6 +11,7 @@ import sacrebleu
 from .. import __version__
 from . import variant_d2l, variant_nltk, variant_sacrebleu
 from .config import BleuConfig
+from .details import SentenceDetails, sentence_details
 from .errors import InputError
 from .ngrams import ReferenceIndex
 from .scores import BleuScore, RowScores
@@ -156,10 +157,8 @@ class Evaluator:
         stats = self.statistics(lines)
         return SystemResult(name, stats, self.corpus_score(stats), self.sentence_scores(stats))
 
-    def details(self, index: int, hypothesis: str):
+    def details(self, index: int, hypothesis: str) -> SentenceDetails:
         """Match details of sentence ``index`` of a system whose line is ``hypothesis``."""
-        from .details import sentence_details
-
         refs = [ref[index] for ref in self.reference_lines]
         return sentence_details(hypothesis, refs, self.tokenization, self.config.max_order,
                                 present=self.present[:, index].tolist())

@@ -200,10 +200,10 @@ def _sentence_block(evaluator: Evaluator, systems: Sequence[ReportSystem], refer
                     i: int) -> str:
     scores = " · ".join(f"{escape(s.name)} {_fmt(float(s.sentences.score[i]))}" for s in systems)
     out = [f'<div class=sent id="s{i + 1}"><h3>Sentence {i + 1} — {scores}</h3>']
-    for s in systems:
-        details = evaluator.details(i, s.lines[i])
-        out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(details)}</div>')
-    base = evaluator.details(i, systems[0].lines[i])  # references marked by what the baseline matched
+    details = [evaluator.details(i, s.lines[i]) for s in systems]
+    for s, d in zip(systems, details):
+        out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d)}</div>')
+    base = details[0]  # references are marked by what the baseline matched
     for r, name in enumerate(reference_names[:len(base.references)]):
         out.append(f'<div class=line><span class=who>{escape(name)}</span>{reference_html(base, r)}</div>')
     out.append("</div>")
