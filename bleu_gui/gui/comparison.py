@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..core import BleuScore, RowScores, SegmentFile
+from ..core import BleuConfig, BleuScore, RowScores, SegmentFile
 from ..core.compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
 from ..core.evaluate import scaled_progress
 from ..core.readers import check_same_length, read_segments
@@ -19,7 +19,7 @@ from ..core.significance import (
     paired_bootstrap,
     seed_from_env,
 )
-from .session import Session
+from .session import Session, score
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,18 @@ class Comparison:
     bucket_counts: np.ndarray
     seed: int | None
     note: str = field(default="")
+
+
+def score_and_compare(candidate: SegmentFile, references: list[SegmentFile], config: BleuConfig,
+                      extra: list[SegmentFile], progress: Callable[[float], None] | None = None):
+    """Score the candidate; with ``extra`` systems also compare them with it.
+
+    Returns a :class:`Session`, or ``(Session, Comparison)`` when there are extra systems.
+    """
+    session = score(candidate, references, config, scaled_progress(progress, 0.0, 0.5 if extra else 1.0))
+    if not extra:
+        return session
+    return session, compare(session, extra, scaled_progress(progress, 0.5, 0.5))
 
 
 def read_system(path: str, session: Session, encoding: str) -> SegmentFile:

@@ -36,14 +36,15 @@ from PySide6.QtWidgets import (
 
 from ..core import BleuConfig, formats, read_inputs
 from ..core.errors import ExportError
+from ..core.evaluate import scaled_progress
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .compare_view import CompareView
-from .comparison import Comparison, compare, read_system
+from .comparison import Comparison, compare, read_system, score_and_compare
 from .layout import STRETCH, hrow, legend
 from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .panes import ALL_ORDERS, SentencePanes
-from .session import Session, score
+from .session import Session
 from .settings import Settings
 from .settings_panel import SettingsPanel
 from .worker import JobController
@@ -390,12 +391,8 @@ class MainWindow(QMainWindow):
         others = [str(p) for p in systems or []]
 
         def work(progress):
-            (c,), r = read_inputs([cand], refs, encoding, progress=lambda f: progress(0.05 * f))
-            session = score(c, r, cfg, progress=lambda f: progress(0.05 + 0.45 * f))
-            if not others:
-                return session
-            extra = [read_system(p, session, encoding) for p in others]
-            return session, compare(session, extra, progress=lambda f: progress(0.5 + 0.5 * f))
+            hyps, refs_read = read_inputs([cand, *others], refs, encoding, progress=scaled_progress(progress, 0, 0.05))
+            return score_and_compare(hyps[0], refs_read, cfg, hyps[1:], scaled_progress(progress, 0.05, 0.95))
 
         self._pending_recent = (cand, refs)
         return self.jobs.submit(work)
@@ -431,10 +428,7 @@ class MainWindow(QMainWindow):
         self._pending_recent = None
 
         def work(progress):
-            session = score(cand, refs, cfg, lambda f: progress(0.5 * f if extra else f))
-            if not extra:
-                return session
-            return session, compare(session, extra, progress=lambda f: progress(0.5 + 0.5 * f))
+            return score_and_compare(cand, refs, cfg, extra, progress)
 
         return self.jobs.submit(work)
 
@@ -478,23 +472,19 @@ class MainWindow(QMainWindow):
     def on_paths_dropped(self, paths: list[str]) -> None:
         """First dropped file is the candidate, the rest (or a folder) the references.
 
-        Files dropped while a candidate is open, none of them a folder, are added
-        as systems to compare with it.
+        While a candidate is open, dropped files are added as systems to compare
+        with it, unless one is a folder or has the name of an open reference file
+        (then the drop starts afresh: candidate first, references after).
         """
         if not paths:
             return
-        if self.session is not None and all(Path(p).is_file() for p in paths) and (
-                len(paths) == 1 or not self._looks_like_new_session(paths)):
+        ref_names = {r.path.name for r in self.session.references} if self.session is not None else set()
+        if self.session is not None and all(Path(p).is_file() and Path(p).name not in ref_names for p in paths):
             self.add_systems(paths)
         elif len(paths) >= 2:
             self.open_files(paths[0], paths[1:])
         else:
             self.show_error("Drop a candidate file together with its reference files (or a reference folder).")
-
-    def _looks_like_new_session(self, paths: list[str]) -> bool:
-        # Several files where some are not the open references' names: treat as candidate + references.
-        ref_names = {r.path.name for r in self.session.references}
-        return any(Path(p).name in ref_names for p in paths)
 
     # -- worker results ------------------------------------------------------------------
     @Slot(int)
