@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -22,11 +20,12 @@ pg.setConfigOptions(antialias=True, background="w", foreground="#343a40")
 def export_plot(plot_widget: pg.PlotWidget, path: str | Path, svg_text: str | None = None) -> None:
     """Save a plot as PNG (pyqtgraph's ImageExporter) or SVG (``svg_text``, drawn from the chart's data).
 
-    Written to a temporary file in the same folder and renamed into place;
-    failures raise ExportError with the reason and leave any old file alone.
-    (pyqtgraph's own SVG exporter cannot parse the path data Qt 6.8+ writes.)
+    Both go through :func:`write_atomic`, so failures raise ExportError with the
+    reason and leave any old file alone. (pyqtgraph's own SVG exporter cannot
+    parse the path data Qt 6.8+ writes.)
     """
     from pyqtgraph.exporters import ImageExporter
+    from PySide6.QtCore import QBuffer, QIODevice
 
     path = Path(path)
     suffix = path.suffix.lower()
@@ -34,23 +33,15 @@ def export_plot(plot_widget: pg.PlotWidget, path: str | Path, svg_text: str | No
         if svg_text is None:
             raise ExportError(f"{path}: this chart has nothing to save yet")
         write_atomic(path, svg_text)
-        return
-    if suffix != ".png":
-        raise ExportError(f"{path}: charts are saved as .png or .svg")
-    if not path.parent.is_dir():
-        raise ExportError(f"{path}: cannot write, no such folder {path.parent}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
-    os.close(fd)
-    try:
+    elif suffix == ".png":
         exporter = ImageExporter(plot_widget.getPlotItem())
         exporter.parameters()["width"] = 900
-        exporter.export(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        exporter.export(toBytes=True).save(buffer, "PNG")
+        write_atomic(path, bytes(buffer.data()))
+    else:
+        raise ExportError(f"{path}: charts are saved as .png or .svg")
 
 
 class ChartBox(QWidget):

@@ -45,7 +45,7 @@ class _Runnable(QRunnable):
         try:
             result = self._work(progress)
         except Cancelled:
-            ctl._cancelled.emit(job.id)
+            pass  # the controller reported the cancel when it was asked for
         except (InputError, ExportError) as exc:
             ctl._failed.emit(job.id, str(exc), "")
         except Exception as exc:  # noqa: BLE001 - every error must reach the user, not kill the thread
@@ -75,7 +75,6 @@ class JobController(QObject):
     _progress = Signal(int, float)
     _done = Signal(int, object)
     _failed = Signal(int, str, str)
-    _cancelled = Signal(int)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -86,7 +85,6 @@ class JobController(QObject):
         self._progress.connect(self._on_progress)
         self._done.connect(self._on_done)
         self._failed.connect(self._on_failed)
-        self._cancelled.connect(self._on_cancelled)
 
     @property
     def busy(self) -> bool:
@@ -138,7 +136,3 @@ class JobController(QObject):
         if self._is_current(job_id):
             self._current = None
             self.failed.emit(message, details)
-
-    @Slot(int)
-    def _on_cancelled(self, job_id: int) -> None:
-        pass  # the controller already reported the cancel when it was asked for
