@@ -47,10 +47,6 @@ class SentenceTableModel(QAbstractTableModel):
         self.endResetModel()
 
     @property
-    def filter_state(self) -> tuple[str, float | None, float | None]:
-        return self._text, self._low, self._high
-
-    @property
     def total(self) -> int:
         return len(self._lines)
 

@@ -90,10 +90,6 @@ class JobController(QObject):
     def busy(self) -> bool:
         return self._current is not None
 
-    @property
-    def current_id(self) -> int | None:
-        return self._current.id if self._current else None
-
     def submit(self, work: Work) -> int:
         """Start ``work(progress)`` in the pool, cancelling whatever ran before; returns the job id."""
         self.cancel()
