@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from .core import BleuConfig, BleuScore, Evaluator, InputError, formats, read_inputs
+from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
 from .core.config import NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
+from .core.run import Run, ScoredSystem, Significance, confidences, score_run
+from .core.significance import seed_from_env
 from .core.tokenizers import TOKENIZER_NAMES
 
 PROG = "bleu-score"
@@ -68,15 +70,16 @@ def _config(args: argparse.Namespace) -> BleuConfig:
     ).validated()
 
 
-def _sentence_scores(evaluator: Evaluator, stats) -> list[BleuScore]:
-    rows = evaluator.sentence_scores(stats)
-    sig = evaluator.signature(sentence_level=True)
-    return [BleuScore.from_rows(rows, i, evaluator.config.variant, sig) for i in range(len(stats))]
+def _sentence_scores(run: Run, system: ScoredSystem) -> list[BleuScore]:
+    rows, variant = system.sentences, run.config.variant
+    sig = run.evaluator.signature(sentence_level=True)
+    return [BleuScore.from_rows(rows, i, variant, sig) for i in range(len(system.stats))]
 
 
-def _emit(args, names: list[str], corpus: list[BleuScore], sentences: list[list[BleuScore]] | None,
-          confidences: list[tuple[float, float]] | None = None) -> None:
+def _emit(args, run: Run, corpus: list[BleuScore], confidences: list[tuple[float, float]] | None = None) -> None:
     out = sys.stdout
+    names = [s.name for s in run.systems]
+    sentences = [_sentence_scores(run, s) for s in run.systems] if args.sentence_level else None
     if args.format == "json":
         objs = []
         for i, name in enumerate(names):
@@ -101,7 +104,10 @@ def _emit(args, names: list[str], corpus: list[BleuScore], sentences: list[list[
             print(prefix + line, file=out)
 
 
-def _check_tests(args, n_systems: int) -> None:
+def _check_tests(args, cfg: BleuConfig, n_systems: int) -> None:
+    if (args.paired_bs or args.paired_ar or args.confidence) and not cfg.scorer.significance:
+        raise InputError(f"significance tests and confidence intervals follow sacreBLEU and need the sacrebleu "
+                         f"variant (not {cfg.variant})")
     if (args.paired_bs or args.paired_ar) and n_systems < 2:
         raise InputError("paired tests need a baseline and at least one more system (-i BASELINE SYSTEM ...)")
     if (args.paired_bs or args.paired_ar or args.confidence) and args.sentence_level:
@@ -112,38 +118,26 @@ def _check_tests(args, n_systems: int) -> None:
             raise InputError(f"{flag} must be at least 1")
 
 
-class _PairedTests:
-    """This run's paired tests, each computed at most once (the report and the printed table share them)."""
-
-    def __init__(self, args, evaluator: Evaluator, names: list[str], stats: list):
-        from .core.significance import seed_from_env
-
-        self.args, self.evaluator, self.names, self.stats = args, evaluator, names, stats
-        self.seed = seed_from_env()
-        self._done: dict[str, list] = {}
-
-    def n(self, kind: str) -> int:
-        return self.args.paired_bs_n if kind == "bs" else self.args.paired_ar_n
-
-    def __call__(self, kind: str) -> list:
-        """Results of ``"bs"`` (paired bootstrap) or ``"ar"`` (approximate randomization), baseline first."""
-        if kind not in self._done:
-            from .core.significance import paired_approximate_randomization, paired_bootstrap
-
-            test = paired_bootstrap if kind == "bs" else paired_approximate_randomization
-            self._done[kind] = test(self.stats[0], self.stats[1:], self.evaluator.config, self.names,
-                                    n=self.n(kind), seed=self.seed)
-        return self._done[kind]
+def _significance(args, n_systems: int) -> Significance | None:
+    """The paired tests this command needs: the one asked for, and both when a report compares systems."""
+    report = bool(args.report) and n_systems >= 2
+    bootstrap = args.paired_bs_n if args.paired_bs or report else None
+    approximate = args.paired_ar_n if args.paired_ar or report else None
+    if bootstrap is None and approximate is None:
+        return None
+    return Significance(bootstrap, approximate, seed_from_env())
 
 
-def _paired(args, evaluator: Evaluator, names: list[str], stats: list, tests: _PairedTests) -> None:
+def _paired(args, run: Run) -> None:
     key = "bs" if args.paired_bs else "ar"
-    n, results = tests.n(key), tests(key)
-    signature = evaluator.signature(resampling={key: n, "seed": str(tests.seed).lower()})
+    comparison, significance = run.comparison, run.comparison.significance
+    results = comparison.bootstrap if args.paired_bs else comparison.approximate
+    n = significance.bootstrap if args.paired_bs else significance.approximate
+    signature = run.evaluator.signature(resampling={key: n, "seed": str(significance.seed).lower()})
     if args.format == "json":
         objs = []
-        for name, st, r in zip(names, stats, results):
-            obj = formats.score_dict(evaluator.corpus_score(st), name)
+        for system, r in zip(run.systems, results):
+            obj = formats.score_dict(system.corpus, system.name)
             obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
             objs.append(obj)
         print(formats.dumps(objs))
@@ -156,7 +150,7 @@ def _paired(args, evaluator: Evaluator, names: list[str], stats: list, tests: _P
     print("-" * len(title))
     print(title)
     print("-" * len(title))
-    print(f" - Every system is compared with the baseline, {rows[0][0][len('Baseline: '):]}.")
+    print(f" - Every system is compared with the baseline, {run.baseline.name}.")
     if args.paired_bs:
         print("   Shown: the system's BLEU, then the bootstrap mean ± half-width of the 95% interval.")
     print(" - p is the chance of an absolute BLEU difference at least this large if both outputs")
@@ -169,38 +163,17 @@ def _paired(args, evaluator: Evaluator, names: list[str], stats: list, tests: _P
     print(f" - BLEU       {signature}")
 
 
-def _exports(args, evaluator: Evaluator, hyps, refs, stats, tests: _PairedTests) -> None:
+def _exports(args, run: Run) -> None:
     """Write the requested report and sentence table (before printing anything)."""
-    if not args.report and not args.export_sentences:
-        return
-    from .core.compare import leave_one_out
-    from .core.exports import sentence_rows, to_csv, to_json, write_atomic
+    from .core.exports import sentences_text, write_atomic
 
-    protected = [f.path for f in [*hyps, *refs]]
-    names = [h.name for h in hyps]
-    rows = [evaluator.sentence_scores(st) for st in stats]
-    corpus = [evaluator.corpus_score(st) for st in stats]
+    protected = run.input_paths()
     if args.export_sentences:
-        loo = (leave_one_out(stats[0], stats[1], evaluator.config, corpus[0].score, corpus[1].score)
-               if len(stats) >= 2 else None)
-        header, table = sentence_rows(names, stats, [r.score for r in rows], evaluator.config.max_order, loo)
-        target = str(args.export_sentences)
-        if target.lower().endswith(".json"):
-            text = to_json(header, table, {"signature": corpus[0].signature, "variant": corpus[0].variant})
-        elif target.lower().endswith(".csv"):
-            text = to_csv(header, table)
-        else:
-            raise ExportError(f"{target}: give a .csv or .json file name")
-        write_atomic(target, text, protected)
+        write_atomic(args.export_sentences, sentences_text(run, args.export_sentences), protected)
     if args.report:
-        from .core.report import ReportSystem, build_report
+        from .core.report import build_report
 
-        systems = [ReportSystem(n, h.lines, st, r, c) for n, h, st, r, c in zip(names, hyps, stats, rows, corpus)]
-        bootstrap = approximate = None
-        if len(stats) >= 2 and evaluator.config.variant == "sacrebleu":
-            bootstrap, approximate = tests("bs"), tests("ar")
-        html = build_report(evaluator, systems, [r.name for r in refs], bootstrap, approximate, top=args.report_top)
-        write_atomic(args.report, html, protected)
+        write_atomic(args.report, build_report(run, top=args.report_top), protected)
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -209,34 +182,28 @@ def run(argv: Sequence[str] | None = None) -> int:
     try:
         cfg = _config(args)
         hyps, refs = read_inputs(args.input, args.refs, args.encoding)
-        _check_tests(args, len(hyps))
+        _check_tests(args, cfg, len(hyps))
         for f in [*refs, *hyps]:
             if f.detected:
                 print(f"{PROG}: {f.path}: encoding {f.encoding} (detected)", file=sys.stderr)
-        evaluator = Evaluator([r.lines for r in refs], cfg)
-        names = [str(h.path) for h in hyps]
-        stats = [evaluator.statistics(h.lines) for h in hyps]
-        for note in evaluator.notes:
+        scored = score_run(hyps, refs, cfg, significance=_significance(args, len(hyps)), ngram_diffs=False)
+        for note in scored.evaluator.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
-        tests = _PairedTests(args, evaluator, names, stats)
-        _exports(args, evaluator, hyps, refs, stats, tests)
+        _exports(args, scored)
         if args.paired_bs or args.paired_ar:
-            _paired(args, evaluator, names, stats, tests)
+            _paired(args, scored)
             return 0
-        corpus = [evaluator.corpus_score(st) for st in stats]
-        confidences = None
+        corpus = [s.corpus for s in scored.systems]
+        cis = None
         if args.confidence:
-            from .core.significance import confidence, seed_from_env
-
             seed = seed_from_env()
-            confidences = [confidence(st, cfg, n=args.confidence_n, seed=seed) for st in stats]
-            sig = evaluator.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
+            cis = confidences(scored, n=args.confidence_n, seed=seed)
+            sig = scored.evaluator.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
             corpus = [dataclasses.replace(c, signature=sig) for c in corpus]
-        sentences = [_sentence_scores(evaluator, st) for st in stats] if args.sentence_level else None
     except (InputError, ExportError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
-    _emit(args, names, corpus, sentences, confidences)
+    _emit(args, scored, corpus, cis)
     return 0
 
 

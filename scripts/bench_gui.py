@@ -64,15 +64,15 @@ def run_load(window, app, candidate, refs) -> tuple[float, float]:
     beat = Heartbeat()
     window.jobs.progress.connect(lambda f: setattr(beat, "progress", f))
     loop = QEventLoop()
-    window.session_changed.connect(loop.quit)
+    window.run_changed.connect(loop.quit)
     window.error_shown.connect(lambda m: (print("error:", m), loop.quit()))
     beat.start()
     t0 = time.perf_counter()
-    window.open_files(candidate, refs)
+    window.open_files([candidate], refs)
     loop.exec()
     elapsed = time.perf_counter() - t0
     app.processEvents()
-    window.session_changed.disconnect(loop.quit)
+    window.run_changed.disconnect(loop.quit)
     gap = beat.stop()
     print(f"   longest GUI gaps: {beat.worst()} (100% = after the result arrived)")
     return elapsed, gap
@@ -80,9 +80,9 @@ def run_load(window, app, candidate, refs) -> tuple[float, float]:
 
 def step_sentences(window, app, n: int = 60) -> list[float]:
     times = []
-    for i in range(n):
+    for _ in range(n):
         t0 = time.perf_counter()
-        window.move_selection(+1)
+        window.inspect.move_selection(+1)
         window.repaint()
         app.processEvents()
         times.append(time.perf_counter() - t0)

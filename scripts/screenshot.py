@@ -21,7 +21,9 @@ def main() -> int:
     p.add_argument("--width", type=int, default=1400)
     p.add_argument("--height", type=int, default=860)
     p.add_argument("--sentence", type=int, default=4, help="1-based sentence to select (default 4: clipped repeats)")
-    p.add_argument("--candidate", default="system-b.txt")
+    p.add_argument("--system", type=int, default=2, help="1-based demo system to inspect (default 2: system-b)")
+    p.add_argument("--tab", choices=("inspect", "compare"), default="inspect")
+    p.add_argument("--demo", choices=("en", "ko"), default="en")
     args = p.parse_args()
     if "QT_QPA_PLATFORM" not in os.environ and "DISPLAY" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -29,7 +31,6 @@ def main() -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from bleu_gui.gui.app import demo_paths
     from bleu_gui.gui.main_window import MainWindow
     from bleu_gui.gui.settings import Settings
 
@@ -39,17 +40,20 @@ def main() -> int:
     window = MainWindow(settings)
     window.resize(args.width, args.height)
     window.show()
-    candidate, refs = demo_paths()
     loop = QEventLoop()
-    window.session_changed.connect(loop.quit)
+    window.run_changed.connect(loop.quit)
     window.error_shown.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
-    window.open_files(candidate.with_name(args.candidate), refs)
+    window.open_demo(args.demo)
     QTimer.singleShot(20_000, loop.quit)
     loop.exec()
-    if window.session is None:
+    if window.run is None:
         print("the demo data did not load", file=sys.stderr)
         return 1
-    window.select_sentence(args.sentence - 1)
+    window.inspect.system_combo.setCurrentIndex(args.system - 1)
+    window.inspect.select_sentence(args.sentence - 1)
+    if args.tab == "compare":
+        window.tabs.setCurrentIndex(1)
+        window.compare_view.select_sentence(args.sentence - 1)
     for _ in range(5):
         app.processEvents()
     window.grab().save(args.out)

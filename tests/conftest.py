@@ -23,3 +23,27 @@ def data_set(name: str) -> Path:
     if not path.is_dir():
         pytest.skip(f"real data set {name} not available at {path}")
     return path
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left_running():
+    """Fail a test that leaves a worker thread running (napari's rule): a window must cancel and wait on close."""
+    import sys
+    import threading
+
+    before = set(threading.enumerate())
+    yield
+    leaks = []
+    jobs = sys.modules.get("bleu_gui.gui.jobs")
+    if jobs is not None:
+        for controller in list(jobs.JobController.live_controllers):
+            try:
+                active = controller.pool.activeThreadCount()
+            except RuntimeError:  # the C++ object is already gone, and its threads with it
+                continue
+            if active:
+                controller.shutdown(5000)
+                leaks.append(f"{controller!r} had {active} running job(s)")
+    extra = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    leaks += [f"thread {t.name}" for t in extra]
+    assert not leaks, "left running after the test: " + "; ".join(leaks)

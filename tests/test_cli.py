@@ -9,11 +9,12 @@ import pytest
 
 from bleu_gui.cli import run
 from bleu_gui.core import BleuConfig
+from bleu_gui.demo import demo_folder
 
 from .oracles import sacre_corpus, sacre_metric
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "resources" / "demo" / "en"
+DEMO = demo_folder("en")
 
 
 def lines(path):

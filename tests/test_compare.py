@@ -12,13 +12,14 @@ from bleu_gui.core import BleuConfig, Evaluator
 from bleu_gui.core.compare import NgramComparison, leave_one_out, length_buckets
 from bleu_gui.core.tokenizers import load_tokenizer
 
-from .oracles import sacre_corpus
+from .oracles import nltk_corpus, nltk_tokens, sacre_corpus
 from .strategies import sentence
+
 
 def comparison(ev, a, b, max_order=4):
     """The n-gram comparison of two systems, from the matched rows that scoring returns."""
-    _, rows_a = ev.statistics(a, with_rows=True)
-    _, rows_b = ev.statistics(b, with_rows=True)
+    _, rows_a = ev.matched_statistics(a)
+    _, rows_b = ev.matched_statistics(b)
     return NgramComparison(ev, rows_a, rows_b, max_order=max_order)
 
 
@@ -35,13 +36,32 @@ def test_leave_one_out_equals_sacrebleu_without_the_sentence(data):
     ev = Evaluator(refs, cfg)
     sa, sb = ev.statistics(a), ev.statistics(b)
     ca, cb = ev.corpus_score(sa).score, ev.corpus_score(sb).score
-    loo = leave_one_out(sa, sb, cfg, ca, cb)
+    loo = leave_one_out(ev, sa, sb, ca, cb)
     for i in range(len(a)):
         keep = [j for j in range(len(a)) if j != i]
         sub_refs = [[r[j] for j in keep] for r in refs]
         without = (sacre_corpus([b[j] for j in keep], sub_refs, cfg).score
                    - sacre_corpus([a[j] for j in keep], sub_refs, cfg).score)
         assert math.isclose(loo[i], (cb - ca) - without, abs_tol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=corpora, method=st.sampled_from([0, 1, 5, 7]))
+def test_leave_one_out_equals_nltk_without_the_sentence(data, method):
+    a, b, refs = data
+    cfg = BleuConfig(variant="nltk", nltk_smoothing=method)
+    ev = Evaluator(refs, cfg)
+    sa, sb = ev.statistics(a), ev.statistics(b)
+    ca, cb = ev.corpus_score(sa).score, ev.corpus_score(sb).score
+    loo = leave_one_out(ev, sa, sb, ca, cb)
+    for i in range(len(a)):
+        keep = [j for j in range(len(a)) if j != i]
+        sub_refs = [[r[j] for j in keep] for r in refs]
+        scores = []
+        for hyp in (a, b):
+            hyp_toks, ref_toks = nltk_tokens([hyp[j] for j in keep], sub_refs, str.split)
+            scores.append(100 * nltk_corpus(hyp_toks, ref_toks, cfg))
+        assert math.isclose(loo[i], (cb - ca) - (scores[1] - scores[0]), abs_tol=1e-9)
 
 
 def plain_clipped_matches(hyps, refs, n, tokenize):

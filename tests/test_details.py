@@ -38,7 +38,7 @@ def test_details_agree_with_statistics(data, tok, lc):
             counts = d.status_counts(n)
             assert counts[MATCHED] == stats[i, 1 + n]
             assert sum(counts.values()) == stats[i, 1 + 4 + n]
-        for r, marks in enumerate(d.ref_matches):
+        for marks in d.ref_matches:
             for n, spans in marks.items():
                 assert len(spans) <= counts_matched(d, n)
 

@@ -10,7 +10,7 @@ from PySide6.QtGui import QDropEvent, QTextCursor
 
 from bleu_gui.core import BleuConfig
 from bleu_gui.core.details import CLIPPED, MATCHED
-from bleu_gui.gui.app import demo_paths
+from bleu_gui.demo import demo_paths
 from bleu_gui.gui.main_window import MainWindow
 from bleu_gui.gui.models import COL_BLEU, SentenceTableModel
 from bleu_gui.gui.panes import STATUS_PROPERTY
@@ -42,8 +42,15 @@ def window(qtbot, settings_file):
 
 
 def open_and_wait(qtbot, window, candidate, refs):
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_files(candidate, refs)
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files([candidate], refs)
+
+
+def open_baseline(qtbot, window):
+    """The demo's system A alone (no comparison)."""
+    systems, refs = demo_paths()
+    open_and_wait(qtbot, window, systems[0], refs)
+    return systems[0], refs
 
 
 def lines(path):
@@ -51,14 +58,22 @@ def lines(path):
 
 
 def test_demo_shows_sacrebleu_corpus_score(qtbot, window):
-    candidate, refs = demo_paths()
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+    systems, refs = demo_paths()
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.open_demo()
-    theirs = sacre_corpus(lines(candidate), [lines(r) for r in refs], BleuConfig())
-    assert window.session.corpus.score == pytest.approx(theirs.score, abs=1e-9)
-    assert window.corpus_label.text() == f"BLEU {theirs.score:.2f}"
-    assert window.model.rowCount() == len(lines(candidate)) == 12
-    assert "nrefs:2" in window.signature_label.text()
+    for i, system in enumerate(systems):
+        theirs = sacre_corpus(lines(system), [lines(r) for r in refs], BleuConfig())
+        assert window.run.systems[i].corpus.score == pytest.approx(theirs.score, abs=1e-9)
+    view = window.inspect
+    first = sacre_corpus(lines(systems[0]), [lines(r) for r in refs], BleuConfig())
+    assert view.header.corpus_label.text() == f"BLEU {first.score:.2f}"
+    assert view.model.rowCount() == len(lines(systems[0])) == 12
+    assert "nrefs:2" in view.header.signature_label.text()
+    assert window.tabs.currentIndex() == 0 and window.tabs.isTabEnabled(1)
+    # The other system is one click away in the Inspect view.
+    second = sacre_corpus(lines(systems[1]), [lines(r) for r in refs], BleuConfig())
+    view.system_combo.setCurrentIndex(1)
+    assert view.header.corpus_label.text() == f"BLEU {second.score:.2f}"
 
 
 def pane_statuses(pane):
@@ -85,21 +100,21 @@ def test_candidate_colours_equal_core_details(qtbot, window, tmp_path):
     r1.write_text("the cat is on the mat\n", encoding="utf-8")
     r2.write_text("there is a cat on the mat\n", encoding="utf-8")
     open_and_wait(qtbot, window, cand, [r1, r2])
-    runs = pane_statuses(window.panes.candidate)
+    runs = pane_statuses(window.inspect.panes.candidate)
     # Adjacent tokens with the same status merge into one fragment; count per token instead.
     per_token = []
-    text = window.panes.candidate.toPlainText()
-    for start, end in window.panes._hyp_shown.spans:
-        cursor = QTextCursor(window.panes.candidate.document())
+    text = window.inspect.panes.candidate.toPlainText()
+    for _start, end in window.inspect.panes._hyp_shown.spans:
+        cursor = QTextCursor(window.inspect.panes.candidate.document())
         cursor.setPosition(end)
         per_token.append(cursor.charFormat().property(STATUS_PROPERTY))
     assert text == "the the the the the the the"
     assert per_token == [MATCHED] * 2 + [CLIPPED] * 5
-    details = window.session.details(0)
+    details = window.run.details(0, 0)
     assert [o.status for o in details.occurrences[1]] == per_token
     assert runs  # the document really carries formats
     # Reference panes mark what the candidate matched: both "the" in ref 1, one in ref 2.
-    ref_runs = [r for r in pane_statuses(window.panes.ref_panes[0]) if r[1] == MATCHED]
+    ref_runs = [r for r in pane_statuses(window.inspect.panes.ref_panes[0]) if r[1] == MATCHED]
     assert [r[0] for r in ref_runs] == ["the", "the"]
 
 
@@ -109,26 +124,26 @@ def test_hover_tooltip_and_click_marks_references(qtbot, window, tmp_path):
     ref = tmp_path / "ref.txt"
     ref.write_text("the cat is on the mat\n", encoding="utf-8")
     open_and_wait(qtbot, window, cand, [ref])
-    occ = window.panes.occurrence_at(5)  # inside "cat"
+    occ = window.inspect.panes.occurrence_at(5)  # inside "cat"
     assert occ.ngram == ("cat",) and occ.status == MATCHED
-    assert "Max_Ref_Count 1" in window.panes.describe(occ) and "ref.txt" in window.panes.describe(occ)
-    window.panes.on_candidate_clicked(1)  # "the"
-    selected = [r for r in pane_statuses(window.panes.ref_panes[0]) if r[1] == "selected"]
+    assert "Max_Ref_Count 1" in window.inspect.panes.describe(occ) and "ref.txt" in window.inspect.panes.describe(occ)
+    window.inspect.panes.on_candidate_clicked(1)  # "the"
+    selected = [r for r in pane_statuses(window.inspect.panes.ref_panes[0]) if r[1] == "selected"]
     assert [r[0] for r in selected] == ["the", "the"]
 
 
 def test_sorting_and_filtering(qtbot, window):
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    model = window.model
+    open_baseline(qtbot, window)
+    view = window.inspect
+    model = view.model
     model.sort(COL_BLEU, Qt.SortOrder.DescendingOrder)
     scores = [float(model.data(model.index(r, COL_BLEU))) for r in range(model.rowCount())]
     assert scores == sorted(scores, reverse=True)
-    window.filter_edit.setText("museum")
-    window.apply_filter()
+    view.filter_edit.setText("museum")
+    view.apply_filter()
     assert model.rowCount() == 1 and "museum" in model.data(model.index(0, 3))
-    window.filter_edit.setText("")
-    window.on_histogram_bin_clicked(90.0, 100.0)
+    view.filter_edit.setText("")
+    view.on_histogram_bin_clicked(90.0, 100.0)
     assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
 
 
@@ -151,39 +166,58 @@ def slow_work(progress):
 
 
 def test_stale_results_are_dropped(qtbot):
-    from bleu_gui.gui.worker import JobController
+    from bleu_gui.gui.jobs import JobController
 
     jobs = JobController()
     results = []
-    jobs.finished.connect(lambda job_id, result: results.append((job_id, result)))
-    jobs.submit(lambda progress: (time.sleep(0.3), "first")[1])
-    second = jobs.submit(lambda progress: "second")
+    jobs.submit(lambda progress: (time.sleep(0.3), "first")[1], lambda r: results.append(("first", r)))
+    jobs.submit(lambda progress: "second", lambda r: results.append(("second", r)))
     qtbot.waitUntil(lambda: bool(results), timeout=5000)
     qtbot.wait(500)  # the first job finishes later; its result must never arrive
-    assert results == [(second, "second")]
+    assert results == [("second", "second")]
+    assert jobs.shutdown()
+
+
+def test_side_by_side_jobs_each_report_their_own_outcome(qtbot):
+    from bleu_gui.core import InputError
+    from bleu_gui.gui.jobs import JobController
+
+    jobs = JobController(exclusive=False)
+    done, failed = [], []
+
+    def broken(progress):
+        raise InputError("no such folder")
+
+    jobs.submit(lambda progress: (time.sleep(0.2), "slow")[1], done.append, lambda m, d: failed.append(m))
+    jobs.submit(broken, done.append, lambda m, d: failed.append(m))
+    jobs.submit(lambda progress: "fast", done.append, lambda m, d: failed.append(m))
+    qtbot.waitUntil(lambda: len(done) + len(failed) == 3, timeout=5000)
+    assert sorted(done) == ["fast", "slow"] and failed == ["no such folder"]
     assert jobs.shutdown()
 
 
 def test_switching_tokenizer_twice_shows_only_last(qtbot, window):
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
+    open_baseline(qtbot, window)
     shown = []
-    window.session_changed.connect(lambda s: shown.append(s.config.tokenizer))
+    window.run_changed.connect(lambda run: shown.append(run.config.tokenizer))
     window.settings_panel.tokenizer.setCurrentText("intl")
     window.settings_panel.tokenizer.setCurrentText("char")
     qtbot.waitUntil(lambda: bool(shown), timeout=20_000)
     qtbot.wait(300)
     assert shown == ["char"]
-    assert "tok:char" in window.signature_label.text()
+    assert "tok:char" in window.inspect.header.signature_label.text()
 
 
 def test_cancel_emits_no_finished(qtbot, window):
-    job = window.jobs.submit(slow_work)
+    arrived = []
+    window.jobs.submit(slow_work, arrived.append)
     qtbot.wait(100)
+    assert window.progress.isVisible()
     with qtbot.assertNotEmitted(window.jobs.finished, wait=2500):
         window.jobs.cancel()
-    assert not window.jobs.busy and job == window.jobs._next_id
+    assert not window.jobs.busy and arrived == []
     assert not window.progress.isVisible()
+    assert window.inspect.header.corpus_label.text() == "No files open"
 
 
 def test_exception_in_worker_becomes_a_dialog(qtbot, window):
@@ -191,95 +225,91 @@ def test_exception_in_worker_becomes_a_dialog(qtbot, window):
         raise ZeroDivisionError("boom")
 
     with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
-        window.jobs.submit(broken)
+        window.jobs.submit(broken, lambda result: None)
     assert "ZeroDivisionError: boom" in blocker.args[0]
-    assert window._error_box.isVisible()
+    assert window.error_box.isVisible()
 
 
 def test_input_error_dialog_keeps_previous_state(qtbot, window, tmp_path):
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    before = window.session
+    open_baseline(qtbot, window)
+    before = window.run
     bad = tmp_path / "short.txt"
     bad.write_text("one line\n", encoding="utf-8")
     _, refs = demo_paths()
     with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
-        window.open_files(bad, refs)
+        window.open_files([bad], refs)
     assert "line counts differ" in blocker.args[0] and "short.txt has 1" in blocker.args[0]
-    assert window.session is before and window.model.rowCount() == 12
+    assert window.run is before and window.inspect.model.rowCount() == 12
+    assert window.statusBar().currentMessage() != "Scoring…"
 
 
 def test_close_during_run_cancels_and_waits(qtbot, settings_file):
     w = make_window(qtbot, settings_file)
-    w.jobs.submit(slow_work)
+    w.jobs.submit(slow_work, lambda result: None)
     qtbot.wait(50)
     w.close()
     assert w.jobs.pool.activeThreadCount() == 0
 
 
 def test_drop_files_opens_them(qtbot, window):
-    candidate, refs = demo_paths()
+    systems, refs = demo_paths()
+    candidate = systems[0]
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in [candidate, *refs]])
     event = QDropEvent(QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.dropEvent(event)
-    assert window.session.candidate.path == candidate
-    assert [r.path for r in window.session.references] == refs
+    assert window.run.baseline.file.path == candidate
+    assert [r.path for r in window.run.references] == refs
 
 
 def test_settings_persist_across_restart(qtbot, settings_file):
     w = make_window(qtbot, settings_file)
-    with qtbot.waitSignal(w.session_changed, timeout=20_000):
+    with qtbot.waitSignal(w.run_changed, timeout=20_000):
         w.open_demo()
-    with qtbot.waitSignal(w.session_changed, timeout=20_000):
+    with qtbot.waitSignal(w.run_changed, timeout=20_000):
         w.settings_panel.lowercase.setChecked(True)
     w.resize(1333, 811)
-    w.main_split.setSizes([300, 900])
-    state = w.main_split.saveState()
+    w.inspect.main_split.setSizes([300, 900])
+    state = w.inspect.main_split.saveState()
     w.close()
     saved = w.saveGeometry()
     w2 = make_window(qtbot, settings_file, size=None)
     assert w2.settings_panel.config().lowercase is True
-    assert w2.settings.recent()[0]["candidate"].endswith("system-a.txt")
+    recent = w2.settings.recent()[0]
+    assert [Path(p).name for p in recent["systems"]] == ["system-a.txt", "system-b.txt"]
+    assert [Path(p).name for p in recent["references"]] == ["ref1.txt", "ref2.txt"]
     # The offscreen screen is small, so Qt fits the restored window to it: compare what was stored.
     assert w2.settings.geometry() == saved and w2.restoreGeometry(saved)
     assert w2.settings.splitter("main") == state
     w2.close()
 
 
-def test_qt_binding_keeps_none_alive(qapp):
-    """PySide6 6.12.0 under Python 3.11 released None once per void call and crashed the app; guard it."""
-    import sys
-
-    from PySide6.QtGui import QColor, QTextCharFormat
-
-    fmt = QTextCharFormat()
-    before = sys.getrefcount(None)
-    for _ in range(5000):
-        fmt.setBackground(QColor("#ffffff"))
-    assert sys.getrefcount(None) > before - 1000
+def test_corrupt_settings_file_falls_back_to_defaults(qtbot, settings_file):
+    settings_file.write_text("[scoring]\nmax_order=abc\nsmooth_value=zz\nvariant=sacrebleu\n", encoding="utf-8")
+    w = make_window(qtbot, settings_file)
+    assert w.settings_panel.config() == BleuConfig()
+    w.close()
 
 
 def open_compare(qtbot, window):
-    candidate, refs = demo_paths()
-    with qtbot.waitSignal(window.comparison_changed, timeout=30_000):
-        window.open_files(candidate, refs, [candidate.with_name("system-b.txt")])
-    return window.comparison
+    systems, refs = demo_paths()
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.open_files(systems, refs)
+    return window.run
 
 
 def test_adding_a_system_shows_the_comparison(qtbot, window):
     from sacrebleu.metrics import BLEU
     from sacrebleu.significance import PairedTest
 
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    candidate, refs = demo_paths()
-    with qtbot.waitSignal(window.comparison_changed, timeout=30_000):
+    candidate, refs = open_baseline(qtbot, window)
+    assert not window.tabs.isTabEnabled(1)
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.add_systems([candidate.with_name("system-b.txt")])
     assert window.tabs.isTabEnabled(1) and window.tabs.currentIndex() == 1
-    c = window.comparison
+    c = window.run.comparison
     model = window.compare_view.systems_model
     assert model.rowCount() == 2
     ref_lines = [lines(r) for r in refs]
@@ -313,7 +343,7 @@ def test_clicking_a_scatter_point_selects_that_sentence(qtbot, window):
         view.scatter.points.sigClicked.emit(view.scatter.points, [target], None)
     assert blocker.args == [6]
     assert view.pair_model.sentence_at(view.pair_view.currentIndex().row()) == 6
-    assert window.current_sentence == 6  # the Inspect tab follows
+    assert window.inspect.current_sentence == 6  # the Inspect tab follows
     view.on_region_selected(90.0, 101.0, 90.0, 101.0)
     both_high = [i for i in range(12) if view.scatter.x[i] >= 90 and view.scatter.y[i] >= 90]
     assert sorted(view.pair_model.sentence_at(r) for r in range(view.pair_model.rowCount())) == both_high
@@ -326,10 +356,10 @@ def test_ngram_filter(qtbot, window):
     item = view.wins_a.items[0]
     view.on_ngram_clicked(view.wins_a.index(0, 0))
     shown = [view.pair_model.sentence_at(r) for r in range(view.pair_model.rowCount())]
-    expected = c.pairwise[0].ngrams.sentences_with(item.order, item.ngram).tolist()
+    expected = c.comparison.pairwise[0].ngrams.sentences_with(item.order, item.ngram).tolist()
     assert shown == expected and shown
-    lines_a = c.systems[0].file.lines
-    lines_b = c.systems[1].file.lines
+    lines_a = c.systems[0].lines
+    lines_b = c.systems[1].lines
     assert all(item.ngram.lower() in (lines_a[i] + " " + lines_b[i]).lower() for i in shown)
 
 
@@ -341,7 +371,7 @@ def test_only_in_one_system_tokens_are_marked(qtbot, window):
 
     doc = view.pane_a.document()
     marked = []
-    for start, end in [(0, 3), (4, 8)]:
+    for _start, end in [(0, 3), (4, 8)]:
         cursor = QTextCursor(doc)
         cursor.setPosition(end)
         marked.append(bool(cursor.charFormat().property(ONLY_PROPERTY)))
@@ -352,14 +382,11 @@ def test_only_in_one_system_tokens_are_marked(qtbot, window):
 
 
 def test_cancel_during_a_bootstrap(qtbot, window):
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    session = window.session
-    from bleu_gui.gui.comparison import compare
-
-    candidate, _ = demo_paths()
     from bleu_gui.core.readers import read_segments
-    extra = [read_segments(candidate.with_name("system-b.txt"))]
+    from bleu_gui.core.run import Significance, score_run
+
+    systems, refs = demo_paths()
+    files = [read_segments(p) for p in [*systems, *refs]]
     started = []
 
     def slow_compare(progress):
@@ -367,40 +394,39 @@ def test_cancel_during_a_bootstrap(qtbot, window):
             started.append(f)
             time.sleep(0.02)
             progress(f)
-        return compare(session, extra, progress=tracking, bs_samples=20000)
+        return score_run(files[:2], files[2:], BleuConfig(), significance=Significance(bootstrap=20000),
+                         progress=tracking)
 
-    window.jobs.submit(slow_compare)
+    window.jobs.submit(slow_compare, window.show_run)
     qtbot.waitUntil(lambda: len(started) > 2, timeout=10_000)
-    with qtbot.assertNotEmitted(window.comparison_changed, wait=1500):
+    with qtbot.assertNotEmitted(window.run_changed, wait=1500):
         window.jobs.cancel()
-    assert window.comparison is None
+    assert window.run is None
 
 
 def test_keyboard_navigation_and_filter_typing(qtbot, window):
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    window.table.setFocus()
-    qtbot.waitUntil(window.table.hasFocus, timeout=2000)
-    window.select_sentence(0)
-    qtbot.keyClick(window.table, Qt.Key.Key_J)
-    assert window.current_sentence == 1
-    qtbot.keyClick(window.table, Qt.Key.Key_K)
-    assert window.current_sentence == 0
-    qtbot.keyClick(window.table, Qt.Key.Key_End)
-    assert window.current_sentence == 11
-    window.filter_edit.setFocus()
-    qtbot.waitUntil(window.filter_edit.hasFocus, timeout=2000)
-    qtbot.keyClicks(window.filter_edit, "jk")
-    assert window.filter_edit.text() == "jk" and window.current_sentence == 11
+    open_baseline(qtbot, window)
+    view = window.inspect
+    view.table.setFocus()
+    qtbot.waitUntil(view.table.hasFocus, timeout=2000)
+    view.select_sentence(0)
+    qtbot.keyClick(view.table, Qt.Key.Key_J)
+    assert view.current_sentence == 1
+    qtbot.keyClick(view.table, Qt.Key.Key_K)
+    assert view.current_sentence == 0
+    qtbot.keyClick(view.table, Qt.Key.Key_End)
+    assert view.current_sentence == 11
+    view.filter_edit.setFocus()
+    qtbot.waitUntil(view.filter_edit.hasFocus, timeout=2000)
+    qtbot.keyClicks(view.filter_edit, "jk")
+    assert view.filter_edit.text() == "jk" and view.current_sentence == 11
 
 
 def test_charts_save_png_and_svg(qtbot, window, tmp_path):
     from bleu_gui.core.errors import ExportError
 
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    charts = [window.precision_chart, window.bp_chart, window.histogram]
     open_compare(qtbot, window)
+    charts = [window.inspect.precision_chart, window.inspect.bp_chart, window.inspect.histogram]
     v = window.compare_view
     charts += [v.scatter, v.precision_bars, v.delta_chart, v.bucket_bars]
     for chart in charts:
@@ -414,52 +440,50 @@ def test_charts_save_png_and_svg(qtbot, window, tmp_path):
         xml.dom.minidom.parseString(text)  # well-formed
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary files left
     with pytest.raises(ExportError, match="no such folder"):
-        window.histogram.save(tmp_path / "no-such-folder" / "c.png")
+        window.inspect.histogram.save(tmp_path / "no-such-folder" / "c.png")
 
 
 def test_export_report_and_sentences_from_the_window(qtbot, window, tmp_path):
-    open_compare(qtbot, window)
-    before = window.session
+    run = open_compare(qtbot, window)
     report = tmp_path / "r.html"
     with qtbot.waitSignal(window.exported, timeout=20_000):
-        window.export_report(report)
+        window.exports.export_report(run, report)
     html = report.read_text(encoding="utf-8")
-    assert f"{window.comparison.systems[1].corpus.score:.2f}" in html and "p (AR)" in html
+    assert f"{run.systems[1].corpus.score:.2f}" in html and "p (AR)" in html
     with qtbot.waitSignal(window.exported, timeout=20_000):
-        window.export_sentences(tmp_path / "s.json")
-    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["sentences"][0]["index"] == 1
-    candidate, _ = demo_paths()
+        window.exports.export_sentences(run, tmp_path / "s.json")
+    data = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert data["sentences"][0]["index"] == 1 and data["systems"] == ["system-a.txt", "system-b.txt"]
+    systems, _ = demo_paths()
     with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
-        window.export_report(candidate)
+        window.exports.export_report(run, systems[0])
     assert "refusing to overwrite an input file" in blocker.args[0]
-    assert window.session is before
+    assert window.run is run
 
 
 def test_copy_signature(qtbot, window):
     from PySide6.QtGui import QGuiApplication
 
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    window.on_copy_signature_clicked()
-    assert QGuiApplication.clipboard().text() == window.session.corpus.signature
-    window.on_copy_clicked()
+    open_baseline(qtbot, window)
+    window.inspect.header.on_copy_signature_clicked()
+    assert QGuiApplication.clipboard().text() == window.run.baseline.corpus.signature
+    window.inspect.header.on_copy_clicked()
     assert QGuiApplication.clipboard().text().startswith("BLEU|nrefs:2")
 
 
 def test_clicking_a_histogram_bar_filters_the_list(qtbot, window):
     from PySide6.QtCore import QPointF
 
-    with qtbot.waitSignal(window.session_changed, timeout=20_000):
-        window.open_demo()
-    plot = window.histogram.plot
+    open_baseline(qtbot, window)
+    plot = window.inspect.histogram.plot
     vb = plot.getPlotItem().vb
     qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
     scene_point = vb.mapViewToScene(QPointF(95.0, 0.5))
     widget_point = plot.mapFromScene(scene_point)
-    with qtbot.waitSignal(window.histogram.bin_clicked, timeout=3000) as blocker:
+    with qtbot.waitSignal(window.inspect.histogram.bin_clicked, timeout=3000) as blocker:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_point)
     assert blocker.args == [90.0, 100.0]
-    model = window.model
+    model = window.inspect.model
     assert model.rowCount() > 0
     assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
 

@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 
 from bleu_gui.cli import run
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import BleuConfig, Evaluator, SegmentFile, score_run
 from bleu_gui.core.errors import ExportError
 from bleu_gui.core.exports import write_atomic
-from bleu_gui.core.report import MAX_FULL, ReportSystem, build_report
+from bleu_gui.core.report import build_report
+from bleu_gui.demo import demo_folder
 
 from .oracles import sacre_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "resources" / "demo" / "en"
+DEMO = demo_folder("en")
 REFS = [DEMO / "ref1.txt", DEMO / "ref2.txt"]
 SYSTEMS = [DEMO / "system-a.txt", DEMO / "system-b.txt"]
 
@@ -71,16 +72,15 @@ def test_large_corpus_report_shows_worst_best_and_most_changed(monkeypatch):
     refs = [[f"w{i} x y z q" for i in range(40)]]
     a = [f"w{i} x y" if i % 3 else f"w{i} x y z q" for i in range(40)]
     b = [f"w{i} x y z q" if i % 2 else "nothing" for i in range(40)]
-    ev = Evaluator(refs)
-    systems = []
-    for name, hyp in (("A", a), ("B", b)):
-        st = ev.statistics(hyp)
-        systems.append(ReportSystem(name, hyp, st, ev.sentence_scores(st), ev.corpus_score(st)))
+    files = [SegmentFile(Path(name), lines, "utf-8") for name, lines in (("A", a), ("B", b), ("ref", refs[0]))]
+    scored = score_run(files[:2], files[2:], BleuConfig(), significance=None)
     monkeypatch.setattr(report, "MAX_FULL", 10)
-    html = build_report(ev, systems, ["ref"], top=4)
+    html = build_report(scored, top=4)
     assert "more than 10: the report shows the 4 worst, the 4 best and the 4 most changed only" in html
     assert html.count("<div class=sent") == 12
-    assert MAX_FULL == 3000
+    # The worst sentences of A are the ones it shortened to "w x y" (i % 3 != 0); one of them is first.
+    worst = re.search(r'id="s(\d+)"', html[html.index("lowest-scoring"):]).group(1)
+    assert (int(worst) - 1) % 3 != 0
 
 
 def test_sentences_csv_and_json_round_trip(tmp_path, capsys):
@@ -100,7 +100,7 @@ def test_sentences_csv_and_json_round_trip(tmp_path, capsys):
             assert float(row[f"{n}:bleu"]) == obj[f"{n}:bleu"] == pytest.approx(scores[s][i], abs=1e-12)
             assert int(row[f"{n}:correct_1"]) == obj[f"{n}:correct_1"] == stats[s][i, 2]
             assert int(row[f"{n}:total_4"]) == obj[f"{n}:total_4"] == stats[s][i, 9]
-        assert float(row["delta"]) == pytest.approx(scores[1][i] - scores[0][i], abs=1e-12)
+        assert float(row["delta:system-b.txt-system-a.txt"]) == pytest.approx(scores[1][i] - scores[0][i], abs=1e-12)
         assert row["loo_contribution"] != ""
 
 

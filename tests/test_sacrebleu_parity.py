@@ -71,7 +71,8 @@ def test_signature_format_matches_sacrebleu():
     from .oracles import sacre_metric
 
     refs = [["a b c", "d e"], ["a b", ""]]
-    for cfg in [BleuConfig(), BleuConfig(lowercase=True, smooth_method="floor"), BleuConfig(smooth_method="add-k", smooth_value=2),
+    for cfg in [BleuConfig(), BleuConfig(lowercase=True, smooth_method="floor"),
+                BleuConfig(smooth_method="add-k", smooth_value=2),
                 BleuConfig(tokenizer="intl", smooth_method="none")]:
         ev = Evaluator(refs, cfg)
         metric = sacre_metric(cfg)
@@ -110,7 +111,7 @@ def test_real_sets_every_tokenizer(set_name):
     for tok in REAL_SETS[set_name]:
         cfg = BleuConfig(tokenizer=tok)
         ev = Evaluator(refs, cfg)
-        for name, hyps in systems.items():
+        for hyps in systems.values():
             assert_same(ev.corpus_score(ev.statistics(hyps)), sacre_corpus(hyps, refs, cfg))
 
 

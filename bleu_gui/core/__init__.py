@@ -8,11 +8,13 @@ other way.
 from .config import BleuConfig
 from .details import SentenceDetails, sentence_details
 from .errors import Cancelled, ConfigError, InputError
-from .evaluate import Evaluator, SystemResult
+from .evaluate import Evaluator
 from .readers import SegmentFile, read_inputs, read_segments
+from .run import Run, ScoredSystem, Significance, score_run
 from .scores import BleuScore, RowScores
 
 __all__ = [
-    "BleuConfig", "BleuScore", "Cancelled", "ConfigError", "Evaluator", "InputError", "RowScores", "SegmentFile",
-    "SentenceDetails", "SystemResult", "read_inputs", "read_segments", "sentence_details",
+    "BleuConfig", "BleuScore", "Cancelled", "ConfigError", "Evaluator", "InputError", "RowScores", "Run",
+    "ScoredSystem", "SegmentFile", "SentenceDetails", "Significance", "read_inputs", "read_segments", "score_run",
+    "sentence_details",
 ]

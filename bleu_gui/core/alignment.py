@@ -9,7 +9,7 @@ normalisation, say) gets ``None`` and the window falls back to showing tokens.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 Span = tuple[int, int]
 

@@ -6,46 +6,25 @@ the reference index), never from a second scoring path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
-from . import variant_d2l, variant_nltk, variant_sacrebleu
-from .config import BleuConfig
 from .evaluate import Evaluator
+from .ngrams import MatchedRows
 
 # compare-mt's default reference-length buckets.
 LENGTH_EDGES = (10, 20, 30, 40, 50, 60)
 
 
-def corpus_without_each(stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
-    """Corpus score (0-100) with each sentence left out in turn, from the statistics alone."""
-    L = len(stats)
-    if L < 2:
-        return np.zeros(L)
-    if cfg.variant == "sacrebleu":
-        return variant_sacrebleu.score_rows(stats.sum(axis=0)[None, :] - stats, cfg, effective_order=False).score
-    if cfg.variant == "nltk":
-        rows = variant_nltk.nltk_statistics(stats)
-        width = (rows.shape[1] - 2) // 2
-        # corpus_bleu's smoothing sees the last remaining sentence.
-        last = np.full(L, L - 1)
-        last[L - 1] = L - 2
-        p5 = rows[last, 6] / rows[last, 2 + width + 4] if width >= 5 else np.zeros(L)
-        return variant_nltk.score_rows(rows.sum(axis=0)[None, :] - rows, cfg, last_p5=p5,
-                                       last_hyp_len=rows[last, 0]).score
-    scores = variant_d2l.score_rows(stats, cfg).score
-    return (scores.sum() - scores) / (L - 1)
-
-
-def leave_one_out(stats_a: np.ndarray, stats_b: np.ndarray, cfg: BleuConfig, corpus_a: float,
+def leave_one_out(evaluator: Evaluator, stats_a: np.ndarray, stats_b: np.ndarray, corpus_a: float,
                   corpus_b: float) -> np.ndarray:
     """How much corpus ΔBLEU (B − A) moves because of each sentence: Δ(all) − Δ(without the sentence).
 
     Positive: the sentence pushes the corpus difference in B's favour.
     """
-    return (corpus_b - corpus_a) - (corpus_without_each(stats_b, cfg) - corpus_without_each(stats_a, cfg))
+    return (corpus_b - corpus_a) - (evaluator.without_each(stats_b) - evaluator.without_each(stats_a))
 
 
 def length_buckets(stats_list: Sequence[np.ndarray], evaluator: Evaluator,
@@ -86,10 +65,10 @@ class NgramComparison:
     """Clipped matches of every reference n-gram by two systems, aggregated over the corpus.
 
     ``rows_a``/``rows_b`` are the matched rows that :meth:`Evaluator.statistics`
-    returns with ``with_rows=True``, so no system is tokenized or matched twice.
+    returns with :meth:`Evaluator.matched_statistics`, so no system is tokenized or matched twice.
     """
 
-    def __init__(self, evaluator: Evaluator, rows_a, rows_b, max_order: int = 4):
+    def __init__(self, evaluator: Evaluator, rows_a: MatchedRows, rows_b: MatchedRows, max_order: int = 4):
         index = evaluator.index
         self.index = index
         self.max_order = min(max_order, index.max_order)

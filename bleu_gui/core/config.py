@@ -7,15 +7,12 @@ from dataclasses import dataclass, replace
 from .errors import ConfigError
 from .ngrams import MAX_SUPPORTED_ORDER
 from .tokenizers import TOKENIZER_NAMES
+from .variants import VARIANTS, Variant, get_variant
 
-VARIANTS = ("sacrebleu", "nltk", "d2l")
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 # sacreBLEU's defaults for the smoothing value (Chen & Cherry 2014).
 SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}
 NLTK_METHODS = tuple(range(8))
-# The tokenizer each variant uses unless told otherwise: sacreBLEU's default
-# is 13a; NLTK and d2l are fed whitespace-split tokens in their tutorials.
-DEFAULT_TOKENIZER = {"sacrebleu": "13a", "nltk": "none", "d2l": "none"}
 
 
 @dataclass(frozen=True)
@@ -42,8 +39,14 @@ class BleuConfig:
     nltk_k: float = 5.0
 
     @property
+    def scorer(self) -> Variant:
+        """The variant object that computes this config's numbers."""
+        return get_variant(self.variant)
+
+    @property
     def tokenizer_name(self) -> str:
-        return self.tokenizer or DEFAULT_TOKENIZER[self.variant]
+        # sacreBLEU's default is 13a; NLTK and d2l are fed whitespace-split tokens in their tutorials.
+        return self.tokenizer or self.scorer.default_tokenizer
 
     @property
     def smoothing_value(self) -> float | None:
@@ -59,12 +62,9 @@ class BleuConfig:
     @property
     def stats_order(self) -> int:
         """Highest n-gram order the statistics need (NLTK's method5 and method7 also look at 5-grams)."""
-        if self.variant == "nltk":
-            n = len(self.nltk_weights)
-            return max(n, 5) if self.nltk_smoothing in (5, 7) else n
-        return self.max_order
+        return self.scorer.stats_order(self)
 
-    def validated(self) -> "BleuConfig":
+    def validated(self) -> BleuConfig:
         """Return the config (with weights normalised to a tuple) or raise :class:`ConfigError`."""
         if self.variant not in VARIANTS:
             raise ConfigError(f"unknown variant {self.variant!r}; choose one of {', '.join(VARIANTS)}")
@@ -76,17 +76,13 @@ class BleuConfig:
             raise ConfigError(f"max n-gram order must be 1..{MAX_SUPPORTED_ORDER}, got {self.max_order}")
         if self.nltk_smoothing not in NLTK_METHODS:
             raise ConfigError(f"NLTK smoothing method must be 0..7, got {self.nltk_smoothing}")
+        self.scorer.validate(self)
         cfg = self
         if self.weights is not None:
             weights = tuple(float(w) for w in self.weights)
-            if self.variant != "nltk":
-                raise ConfigError("--weights applies to the nltk variant only: sacreBLEU weighs every order 1/N "
-                                  "(set --max-ngram-order) and d2l weighs order n by 1/2^n")
             if not 1 <= len(weights) <= MAX_SUPPORTED_ORDER:
                 raise ConfigError(f"give 1..{MAX_SUPPORTED_ORDER} weights, got {len(weights)}")
             if any(w < 0 for w in weights) or sum(weights) <= 0:
                 raise ConfigError("weights must be non-negative and not all zero")
             cfg = replace(cfg, weights=weights, max_order=len(weights))
-        if self.smooth_value is not None and self.smooth_method in ("exp", "none") and self.variant == "sacrebleu":
-            raise ConfigError(f"smoothing method {self.smooth_method!r} takes no value (-sv is for floor and add-k)")
         return cfg

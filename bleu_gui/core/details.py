@@ -12,8 +12,8 @@ holds it. In each reference, the leftmost occurrences of every matched n-gram
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .alignment import Span, char_spans
 from .tokenizers import Tokenization

@@ -8,12 +8,13 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
 from .errors import ExportError
+from .run import Run
 
 
 def _umask() -> int:
@@ -60,7 +61,7 @@ def write_atomic(path: str | Path, data: str | bytes, protected: Iterable[str | 
     return path
 
 
-def _num(x):
+def _num(x: object) -> object:
     if isinstance(x, (float, np.floating)):
         return None if math.isnan(x) else float(x)
     if isinstance(x, np.integer):
@@ -68,30 +69,46 @@ def _num(x):
     return x
 
 
-def sentence_rows(names: Sequence[str], stats: Sequence[np.ndarray], scores: Sequence[np.ndarray], max_order: int,
-                  loo: np.ndarray | None = None) -> tuple[list[str], list[list]]:
-    """Per-sentence table: index, then per system BLEU, lengths, counts and totals per order;
-    with two or more systems also B − A (second minus first) and the leave-one-out contribution."""
+def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
+    """Per-sentence table of a run, keyed by display name: index, then per system BLEU, lengths, counts and
+    totals per order; with two or more systems also ``delta`` (B − baseline) and its leave-one-out contribution."""
+    max_order = run.config.max_order
+    names = [s.name for s in run.systems]
     header = ["index"]
     for name in names:
         header += [f"{name}:bleu", f"{name}:hyp_len", f"{name}:ref_len"]
         header += [f"{name}:correct_{n}" for n in range(1, max_order + 1)]
         header += [f"{name}:total_{n}" for n in range(1, max_order + 1)]
-    if len(names) >= 2:
-        header += ["delta", "loo_contribution"]
+    loo = run.comparison.pairwise[b - 1].loo if run.comparison is not None else None
+    if loo is not None:
+        header += [f"delta:{names[b]}-{names[0]}", "loo_contribution"]
+    scores = [s.sentences.score for s in run.systems]
     rows = []
-    L = len(stats[0])
-    for i in range(L):
-        row = [i + 1]
-        for st, sc in zip(stats, scores):
+    for i in range(run.n_sentences):
+        row: list = [i + 1]
+        for s, sc in zip(run.systems, scores):
+            st = s.stats
             width = (st.shape[1] - 2) // 2
             row += [_num(sc[i]), int(st[i, 0]), int(st[i, 1])]
             row += [int(v) for v in st[i, 2:2 + max_order]]
             row += [int(v) for v in st[i, 2 + width:2 + width + max_order]]
-        if len(names) >= 2:
-            row += [_num(scores[1][i] - scores[0][i]), _num(loo[i]) if loo is not None else None]
+        if loo is not None:
+            row += [_num(scores[b][i] - scores[0][i]), _num(loo[i])]
         rows.append(row)
     return header, rows
+
+
+def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
+    """The per-sentence table as CSV or JSON, chosen by the target's extension."""
+    header, rows = sentence_rows(run, b)
+    name = str(target).lower()
+    if name.endswith(".json"):
+        base = run.baseline.corpus
+        return to_json(header, rows, {"signature": base.signature, "variant": base.variant,
+                                      "systems": [s.name for s in run.systems]})
+    if name.endswith(".csv"):
+        return to_csv(header, rows)
+    raise ExportError(f"{target}: give a .csv or .json file name")
 
 
 def to_csv(header: list[str], rows: list[list]) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .scores import BleuScore
 
@@ -29,12 +30,12 @@ def multi_bleu_line(score: BleuScore) -> str:
             f"hyp_len={score.sys_len:d}, ref_len={score.ref_len:d})")
 
 
-def score_dict(score: BleuScore, system: str | None = None) -> dict:
+def score_dict(score: BleuScore, system: str | None = None) -> dict[str, Any]:
     """Unrounded fields of a score, BLEU on the 0-100 scale; NaN becomes null."""
-    def num(x: float):
+    def num(x: float) -> float | None:
         return None if math.isnan(x) else x
 
-    d = {} if system is None else {"system": system}
+    d: dict[str, Any] = {} if system is None else {"system": system}
     d.update({
         "score": num(score.score),
         "precisions": [num(p) for p in score.precisions],
@@ -52,12 +53,29 @@ def score_dict(score: BleuScore, system: str | None = None) -> dict:
     return d
 
 
-def dumps(obj) -> str:
+def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=1)
 
 
+UNDEFINED = "n/a"
+
+
+def score_text(value: float | None, width: int = 2) -> str:
+    """A score for display: ``31.12``, or ``n/a`` where the variant gives no number (NaN or None)."""
+    if value is None or math.isnan(value):
+        return UNDEFINED
+    return f"{value:.{width}f}"
+
+
+def delta_text(value: float | None, width: int = 2) -> str:
+    """A difference for display, always signed: ``+1.20``, ``-0.35``, or ``n/a``."""
+    if value is None or math.isnan(value):
+        return UNDEFINED
+    return f"{value:+.{width}f}"
+
+
 def score_only(score: BleuScore, width: int = 2) -> str:
-    return "undefined" if math.isnan(score.score) else f"{score.score:.{width}f}"
+    return score_text(score.score, width)
 
 
 def render(scores: Sequence[BleuScore], fmt: str, width: int = 2) -> list[str]:
@@ -76,7 +94,7 @@ def paired_table(rows: list[tuple[str, float, float | None, float | None, float 
     from tabulate import tabulate
 
     cells = []
-    for name, score, p, mean, ci in rows:
+    for _name, score, p, mean, ci in rows:
         text = f"{score:.{width}f}"
         if mean is not None:
             text += f" ({mean:.{width}f} ± {ci:.{width}f})"

@@ -18,14 +18,16 @@ higher orders only look up what the lower order found.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
 from .tokenizers import TokenizedCorpus
 
 MAX_SUPPORTED_ORDER = 9
+# Per order: (reference-table rows a hypothesis matched, clipped matches of each).
+MatchedRows = list[tuple[np.ndarray, np.ndarray]]
 
 
 @dataclass(frozen=True)
@@ -150,13 +152,14 @@ class ReferenceIndex:
             span = int(keys.max()) + 1 if len(keys) else 1
             self.tables.append(_OrderTable(keys, counts, starts, span))
 
-    def _build_block(self, refs: Sequence[TokenizedCorpus], first: int, sizes: list[int]):
+    def _build_block(self, refs: Sequence[TokenizedCorpus], first: int,
+                     sizes: list[int]) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Yield (local keys, max counts, sentence starts) of each order for sentences first.. of this block."""
         V = self.vocab_size
         offsets = list(sizes)  # where this block's rows start in each table (sizes grows as we yield)
         remaining = [_remaining(ref) for ref in refs]
         rows: list[np.ndarray] = []
-        prev_start = None
+        prev_start = np.zeros(0, np.int64)  # set by order 1 before any higher order reads it
         sentences = np.arange(first, first + refs[0].n_lines)
         for n in range(1, self.max_order + 1):
             per_ref = []
@@ -200,17 +203,28 @@ class ReferenceIndex:
             yield _compact(local_keys), _compact(max_count, signed=False), start
 
     def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
-                   progress: Callable[[float], None] | None = None, with_rows: bool = False):
+                   progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Sufficient statistics, one row per sentence: hyp_len, ref_len, correct_1..N, total_1..N.
 
         ``correct_n`` counts clipped matches (Count_clip = min(Count, Max_Ref_Count)),
         ``total_n`` the hypothesis n-grams. Equal to sacreBLEU's segment statistics
         for the same tokens.
-
-        ``with_rows=True`` returns ``(stats, rows)`` from the same pass, where
-        ``rows[n-1]`` is (reference-table rows the hypothesis matched, clipped
-        matches of each) for n-gram level comparisons.
         """
+        return self._statistics(hyp, max_order, progress, None)
+
+    def matched_statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
+                           progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, MatchedRows]:
+        """:meth:`statistics` and, from the same pass, ``rows[n-1]`` = (reference-table rows the
+        hypothesis matched, clipped matches of each), for n-gram level comparisons."""
+        N = self.max_order if max_order is None else max_order
+        collect: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(N)]
+        stats = self._statistics(hyp, max_order, progress, collect)
+        rows = [(np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64),
+                 np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)) for parts in collect]
+        return stats, rows
+
+    def _statistics(self, hyp: TokenizedCorpus, max_order: int | None, progress: Callable[[float], None] | None,
+                    collect: list[list[tuple[np.ndarray, np.ndarray]]] | None) -> np.ndarray:
         N = self.max_order if max_order is None else max_order
         if N > self.max_order:
             raise ValueError("index was built for a lower order")
@@ -223,17 +237,12 @@ class ReferenceIndex:
         stats[:, 1] = closest_ref_lengths(hyp_len, self.ref_lens)
         for n in range(1, N + 1):
             stats[:, 1 + N + n] = np.maximum(hyp_len - n + 1, 0)
-        collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = [[] for _ in range(N)] if with_rows else None
         for a in range(0, L, _BLOCK):
             if progress is not None:
                 progress(a / max(L, 1))
             b = min(a + _BLOCK, L)
             stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N, collect)
-        if not with_rows:
-            return stats
-        rows = [(np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64),
-                 np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)) for parts in collect]
-        return stats, rows
+        return stats
 
     def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int,
                        collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = None) -> np.ndarray:
@@ -249,7 +258,7 @@ class ReferenceIndex:
         ids = hyp.ids.astype(np.int64)
         # Order 1: tokens unknown to the references (id >= V) cannot match.
         candidates = np.flatnonzero(ids < V)
-        rows = None
+        rows = np.zeros(0, np.int64)  # set by order 1 before order 2 reads it
         for n in range(1, N + 1):
             table = self.tables[n - 1]
             if n == 1:

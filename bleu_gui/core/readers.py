@@ -8,9 +8,9 @@ end does not make an extra segment. Files are only ever read.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 from .errors import InputError
 
@@ -36,7 +36,8 @@ def _codec_name(encoding: str) -> str:
     try:
         return codecs.lookup(encoding).name
     except LookupError:
-        raise InputError(f"unknown encoding {encoding!r} (give a Python codec name such as utf-8, cp949, gb18030, shift_jis, latin-1, or 'auto')") from None
+        raise InputError(f"unknown encoding {encoding!r} (give a Python codec name such as utf-8, cp949, gb18030, "
+                         "shift_jis, latin-1, or 'auto')") from None
 
 
 def _position(data: bytes, offset: int) -> str:

@@ -10,19 +10,17 @@ matched are green.
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
 from html import escape
-from typing import Sequence
 
 import numpy as np
 
 from .. import __version__
 from . import palette, svg
 from .details import CLIPPED, MATCHED, UNMATCHED, SentenceDetails
-from .evaluate import Evaluator
-from .scores import BleuScore, RowScores
+from .formats import score_text
+from .run import Run, ScoredSystem
 from .significance import SystemTest
 
 MAX_FULL = 3000
@@ -30,47 +28,39 @@ _CLASS = {MATCHED: "m", CLIPPED: "c", UNMATCHED: "u"}
 # SVG namespace declarations are not needed inside HTML; dropping them keeps the file free of any URL.
 _XMLNS = re.compile(r'\s+xmlns="[^"]*"')
 
-CSS = """
-body{font-family:"DejaVu Sans",Arial,sans-serif;margin:24px auto;max-width:1180px;color:#212529;line-height:1.45}
-h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #dee2e6}
-.meta,.note{color:#6c757d;font-size:13px}.sig{font-family:monospace;font-size:12px;color:#495057;word-break:break-all}
-table{border-collapse:collapse;font-size:13px;margin:6px 0}th,td{border:1px solid #dee2e6;padding:3px 7px}
-th{background:#f1f3f5}td.n{text-align:right;font-variant-numeric:tabular-nums}
-.charts{display:flex;flex-wrap:wrap;gap:10px}.charts svg{border:1px solid #e9ecef}
-.legend span{margin-right:10px;padding:1px 6px;border-radius:3px;font-size:13px}
-.sent{border:1px solid #dee2e6;border-radius:4px;padding:6px 10px;margin:8px 0;page-break-inside:avoid}
-.sent h3{font-size:13px;margin:0 0 4px;color:#495057;font-weight:600}
-.line{margin:2px 0}.who{display:inline-block;min-width:92px;color:#868e96;font-size:12px}
-.m{background:%(m)s}.c{background:%(c)s;text-decoration:underline wavy %(cl)s}.u{background:%(u)s}
-.r{background:%(m)s}.star{color:#2b8a3e;font-weight:bold}
-@media print{body{margin:0;max-width:none}.charts svg{border:none}h2{page-break-after:avoid}
-.m,.c,.u,.r{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
-""".replace("%(m)s", palette.MATCHED).replace("%(c)s", palette.CLIPPED).replace(
-    "%(cl)s", palette.CLIPPED_LINE).replace("%(u)s", palette.UNMATCHED)
-
-
-@dataclass(frozen=True)
-class ReportSystem:
-    """One system in a report: its name, lines, statistics and scores."""
-
-    name: str
-    lines: Sequence[str]
-    stats: np.ndarray
-    sentences: RowScores
-    corpus: BleuScore
+CSS = f"""
+body{{font-family:"DejaVu Sans",Arial,sans-serif;margin:24px auto;max-width:1180px;color:{palette.INK};line-height:1.45}}
+h1{{font-size:24px;margin:0 0 4px}}h2{{font-size:18px;margin:28px 0 8px;border-bottom:1px solid {palette.RULE}}}
+.meta,.note{{color:{palette.NOTE};font-size:13px}}.sig{{font-family:monospace;font-size:12px;color:{palette.TITLE};word-break:break-all}}
+table{{border-collapse:collapse;font-size:13px;margin:6px 0}}th,td{{border:1px solid {palette.RULE};padding:3px 7px}}
+th{{background:{palette.HEADER_BG}}}td.n{{text-align:right;font-variant-numeric:tabular-nums}}
+.charts{{display:flex;flex-wrap:wrap;gap:10px}}.charts svg{{border:1px solid {palette.FRAME}}}
+.legend span{{margin-right:10px;padding:1px 6px;border-radius:3px;font-size:13px}}
+.sent{{border:1px solid {palette.RULE};border-radius:4px;padding:6px 10px;margin:8px 0;page-break-inside:avoid}}
+.sent h3{{font-size:13px;margin:0 0 4px;color:{palette.TITLE};font-weight:600}}
+.line{{margin:2px 0}}.who{{display:inline-block;min-width:92px;color:{palette.MUTED};font-size:12px}}
+.m{{background:{palette.MATCHED}}}.c{{background:{palette.CLIPPED};text-decoration:underline wavy {palette.CLIPPED_LINE}}}
+.u{{background:{palette.UNMATCHED}}}
+.r{{background:{palette.MATCHED}}}.star{{color:{palette.STAR};font-weight:bold}}
+@media print{{body{{margin:0;max-width:none}}.charts svg{{border:none}}h2{{page-break-after:avoid}}
+.m,.c,.u,.r{{-webkit-print-color-adjust:exact;print-color-adjust:exact}}}}
+"""
 
 
 def _inline(svg_text: str) -> str:
     return _XMLNS.sub("", svg_text, count=1)
 
 
-def highlight(text: str, tokens: Sequence[str], spans, classes: Sequence[str | None]) -> str:
+def highlight(text: str, tokens: Sequence[str], spans: Sequence[tuple[int, int] | None],
+              classes: Sequence[str | None]) -> str:
     """HTML of ``text`` with each token's characters wrapped in its class (tokens shown spaced if unplaceable)."""
     if any(s is None for s in spans):
         parts = [f'<span class="{c}">{escape(t)}</span>' if c else escape(t) for t, c in zip(tokens, classes)]
         return " ".join(parts) + ' <span class="note">(tokens)</span>'
     out, pos = [], 0
-    for (start, end), cls in zip(spans, classes):
+    for span, cls in zip(spans, classes):
+        assert span is not None  # checked above: every token has a place in the text
+        start, end = span
         out.append(escape(text[pos:start]))
         piece = escape(text[start:end])
         out.append(f'<span class="{cls}">{piece}</span>' if cls else piece)
@@ -80,7 +70,7 @@ def highlight(text: str, tokens: Sequence[str], spans, classes: Sequence[str | N
 
 
 def candidate_html(d: SentenceDetails) -> str:
-    classes = [None] * len(d.hyp_tokens)
+    classes: list[str | None] = [None] * len(d.hyp_tokens)
     for occ in d.occurrences.get(1, []):
         classes[occ.start] = _CLASS[occ.status]
     return highlight(d.hypothesis, d.hyp_tokens, d.hyp_spans, classes)
@@ -94,11 +84,7 @@ def reference_html(d: SentenceDetails, r: int) -> str:
     return highlight(d.references[r], d.ref_tokens[r], d.ref_spans[r], classes)
 
 
-def _fmt(x: float | None, digits: int = 2) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
-
-
-def _corpus_table(systems: Sequence[ReportSystem], bootstrap: Sequence[SystemTest] | None,
+def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTest] | None,
                   approximate: Sequence[SystemTest] | None) -> str:
     N = len(systems[0].corpus.precisions)
     head = ["System", "BLEU"] + ([] if len(systems) < 2 else ["Δ", "μ ± 95% CI", "p (bootstrap)", "p (AR)"])
@@ -106,7 +92,7 @@ def _corpus_table(systems: Sequence[ReportSystem], bootstrap: Sequence[SystemTes
     rows = []
     for i, s in enumerate(systems):
         c = s.corpus
-        cells = [escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name), _fmt(c.score)]
+        cells = [escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name), score_text(c.score)]
         if len(systems) >= 2:
             bs = bootstrap[i] if bootstrap else None
             ar = approximate[i] if approximate else None
@@ -126,7 +112,7 @@ def _p(p: float | None) -> str:
     return f"{p:.4f}" + ('<span class="star">*</span>' if p <= 0.05 else "")
 
 
-def choose_sentences(systems: Sequence[ReportSystem], top: int) -> tuple[list[tuple[str, list[int]]], str]:
+def choose_sentences(systems: Sequence[ScoredSystem], top: int, b: int = 1) -> tuple[list[tuple[str, list[int]]], str]:
     """Which sentences to show: all, or for large corpora the worst, best and most changed."""
     L = len(systems[0].lines)
     if L <= MAX_FULL:
@@ -136,18 +122,23 @@ def choose_sentences(systems: Sequence[ReportSystem], top: int) -> tuple[list[tu
     groups = [(f"The {top} lowest-scoring sentences ({systems[0].name})", order[:top].tolist()),
               (f"The {top} highest-scoring sentences ({systems[0].name})", order[::-1][:top].tolist())]
     if len(systems) >= 2:
-        delta = np.abs(np.nan_to_num(systems[1].sentences.score) - base)
-        groups.append((f"The {top} sentences that changed most ({systems[1].name} vs {systems[0].name})",
+        delta = np.abs(np.nan_to_num(systems[b].sentences.score) - base)
+        groups.append((f"The {top} sentences that changed most ({systems[b].name} vs {systems[0].name})",
                        np.argsort(-delta, kind="stable")[:top].tolist()))
     note = (f"This corpus has {L:,} sentences, more than {MAX_FULL:,}: the report shows the {top} worst, "
-            f"the {top} best" + (" and the {0} most changed".format(top) if len(systems) >= 2 else "") + " only.")
+            f"the {top} best" + (f" and the {top} most changed" if len(systems) >= 2 else "") + " only.")
     return groups, note
 
 
-def build_report(evaluator: Evaluator, systems: Sequence[ReportSystem], reference_names: Sequence[str],
-                 bootstrap: Sequence[SystemTest] | None = None, approximate: Sequence[SystemTest] | None = None,
-                 top: int = 100, title: str = "BLEU report") -> str:
-    """The whole report as one HTML document (a string)."""
+def build_report(run: Run, b: int = 1, top: int = 100, title: str = "BLEU report") -> str:
+    """The whole report of a run as one HTML document (a string).
+
+    ``b``: the system whose pairwise sections (scatter, bootstrap, most changed) are shown against the baseline.
+    """
+    systems, reference_names = run.systems, run.reference_names
+    comparison = run.comparison
+    bootstrap = comparison.bootstrap if comparison else None
+    approximate = comparison.approximate if comparison else None
     base = systems[0]
     N = len(base.corpus.precisions)
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
@@ -159,8 +150,12 @@ def build_report(evaluator: Evaluator, systems: Sequence[ReportSystem], referenc
              f'<p class="sig">{escape(base.corpus.variant)}: {escape(base.corpus.signature)}</p>']
     for note in base.corpus.notes:
         parts.append(f'<p class="note">{escape(note)}</p>')
+    if len(systems) >= 2:
+        parts.append(f'<p class="note">Pairwise sections compare {escape(systems[b].name)} (B) with the baseline '
+                     f'{escape(base.name)} (A).</p>')
+    deltas = bootstrap[b].deltas if bootstrap else None
     if len(systems) >= 2 and bootstrap:
-        n = len(bootstrap[1].deltas) if bootstrap[1].deltas is not None else 0
+        n = len(deltas) if deltas is not None else 0
         parts.append(f'<p class="note">p (bootstrap): paired bootstrap resampling, {n} resamples; p (AR): paired '
                      "approximate randomization; both as sacreBLEU with the same seed. * marks p ≤ 0.05, a "
                      "difference unlikely to be chance. μ ± 95% CI: bootstrap mean and half-width.</p>")
@@ -175,12 +170,12 @@ def build_report(evaluator: Evaluator, systems: Sequence[ReportSystem], referenc
     parts.append(_inline(svg.brevity_chart((base.corpus.sys_len, base.corpus.ref_len))))
     parts.append(_inline(svg.histogram_chart(base.sentences.score.tolist(), f"Sentence BLEU — {base.name}")))
     if len(systems) >= 2:
-        parts.append(_inline(svg.scatter_chart(base.sentences.score.tolist(), systems[1].sentences.score.tolist(),
-                                               names[0], names[1])))
-        if bootstrap and bootstrap[1].deltas is not None:
-            parts.append(_inline(svg.delta_chart(bootstrap[1].deltas.tolist(), bootstrap[1].p_value)))
+        parts.append(_inline(svg.scatter_chart(base.sentences.score.tolist(), systems[b].sentences.score.tolist(),
+                                               names[0], names[b])))
+        if bootstrap and deltas is not None:
+            parts.append(_inline(svg.delta_chart(deltas.tolist(), bootstrap[b].p_value)))
     parts.append("</div>")
-    groups, note = choose_sentences(systems, top)
+    groups, note = choose_sentences(systems, top, b)
     parts.append("<h2>Sentences</h2>")
     if note:
         parts.append(f'<p class="note">{escape(note)}</p>')
@@ -191,16 +186,16 @@ def build_report(evaluator: Evaluator, systems: Sequence[ReportSystem], referenc
         if len(groups) > 1:
             parts.append(f"<h2>{escape(heading)}</h2>")
         for i in indices:
-            parts.append(_sentence_block(evaluator, systems, reference_names, i))
+            parts.append(_sentence_block(run, reference_names, i))
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _sentence_block(evaluator: Evaluator, systems: Sequence[ReportSystem], reference_names: Sequence[str],
-                    i: int) -> str:
-    scores = " · ".join(f"{escape(s.name)} {_fmt(float(s.sentences.score[i]))}" for s in systems)
+def _sentence_block(run: Run, reference_names: Sequence[str], i: int) -> str:
+    systems = run.systems
+    scores = " · ".join(f"{escape(s.name)} {score_text(float(s.sentences.score[i]))}" for s in systems)
     out = [f'<div class=sent id="s{i + 1}"><h3>Sentence {i + 1} — {scores}</h3>']
-    details = [evaluator.details(i, s.lines[i]) for s in systems]
+    details = [run.details(k, i) for k in range(len(systems))]
     for s, d in zip(systems, details):
         out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d)}</div>')
     base = details[0]  # references are marked by what the baseline matched

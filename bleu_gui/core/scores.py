@@ -48,7 +48,7 @@ class BleuScore:
 
     @classmethod
     def from_rows(cls, rows: RowScores, i: int, variant: str, signature: str,
-                  notes: tuple[str, ...] = ()) -> "BleuScore":
+                  notes: tuple[str, ...] = ()) -> BleuScore:
         return cls(
             variant=variant,
             score=float(rows.score[i]),

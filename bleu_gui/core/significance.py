@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import os
 import statistics as pystats
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -93,7 +93,7 @@ def _scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
 
 
 def _check(cfg: BleuConfig) -> None:
-    if cfg.variant != "sacrebleu":
+    if not cfg.scorer.significance:
         raise ConfigError("significance tests and confidence intervals follow sacreBLEU and need the sacrebleu variant")
 
 
@@ -121,6 +121,16 @@ def estimate_ci(scores: np.ndarray, exact_mean: bool = False) -> tuple[float, fl
     return float(mean), float(ci)
 
 
+def delta_interval(deltas: np.ndarray | Sequence[float]) -> tuple[float, float]:
+    """The 95% interval of bootstrap differences by sacreBLEU's rule: the (n//40)-th smallest and largest.
+
+    The ΔBLEU chart, its saved SVG and the report all draw these two lines.
+    """
+    ordered = np.sort(np.asarray(deltas, np.float64))
+    lower = len(ordered) // 40
+    return float(ordered[lower]), float(ordered[len(ordered) - lower - 1])
+
+
 def confidence(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
                progress: Callable[[float], None] | None = None) -> tuple[float, float]:
     """``sacrebleu --confidence``: bootstrap mean and 95% half-width of one system."""
@@ -143,16 +153,16 @@ def paired_bootstrap(baseline: np.ndarray, systems: Sequence[np.ndarray], cfg: B
     all_stats = [baseline, *systems]
     real = [variant_sacrebleu.score_rows(s.sum(axis=0, keepdims=True), cfg, effective_order=False).score[0]
             for s in all_stats]
-    scores = [[] for _ in all_stats]
+    chunks: list[list[np.ndarray]] = [[] for _ in all_stats]
     done = 0
     for idx in _bootstrap_chunks(len(baseline), n, seed):
         weights = _resample_weights(idx)  # the same resamples for every system
         for i, stats in enumerate(all_stats):
-            scores[i].append(_scores(_resample_sums(stats, weights), cfg, float32=True))
+            chunks[i].append(_scores(_resample_sums(stats, weights), cfg, float32=True))
         done += len(idx)
         if progress is not None:
             progress(done / n)
-    scores = [np.concatenate(s) for s in scores]
+    scores = [np.concatenate(c) for c in chunks]
     mean, ci = estimate_ci(scores[0])
     results = [SystemTest(names[0], float(real[0]), None, mean, ci)]
     for i in range(1, len(all_stats)):

@@ -7,11 +7,14 @@ markers and labels on linear axes, in the same colours as the window.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Sequence
+
+import numpy as np
 
 from . import palette
+from .significance import delta_interval
 
 _W, _H = 420, 280
 _PAD_L, _PAD_R, _PAD_T, _PAD_B = 52, 14, 34, 46
@@ -57,13 +60,13 @@ class SvgChart:
         return _H - _PAD_B - (v - lo) / (hi - lo or 1) * (_H - _PAD_T - _PAD_B)
 
     def bars(self, x0: Sequence[float], x1: Sequence[float], heights: Sequence[float], colour: str,
-             name: str | None = None, labels: Sequence[str] | None = None) -> "SvgChart":
+             name: str | None = None, labels: Sequence[str] | None = None) -> SvgChart:
         for i, (a, b, h) in enumerate(zip(x0, x1, heights)):
             if h is None or not math.isfinite(h):
                 continue
             top, base = self._y(max(h, self.y_range[0])), self._y(self.y_range[0])
             self._marks.append(f'<rect x="{self._x(a):.1f}" y="{top:.1f}" width="{self._x(b) - self._x(a):.1f}" '
-                               f'height="{base - top:.1f}" fill="{colour}" stroke="#495057" stroke-width="0.6"/>')
+                               f'height="{base - top:.1f}" fill="{colour}" stroke="{palette.AXIS}" stroke-width="0.6"/>')
             if labels is not None:
                 self._marks.append(f'<text x="{(self._x(a) + self._x(b)) / 2:.1f}" y="{top - 3:.1f}" '
                                    f'text-anchor="middle" class="lbl">{escape(labels[i])}</text>')
@@ -71,14 +74,14 @@ class SvgChart:
             self._legend.append((name, colour))
         return self
 
-    def curve(self, xs: Sequence[float], ys: Sequence[float], colour: str, dashed: bool = False) -> "SvgChart":
+    def curve(self, xs: Sequence[float], ys: Sequence[float], colour: str, dashed: bool = False) -> SvgChart:
         pts = " ".join(f"{self._x(x):.1f},{self._y(y):.1f}" for x, y in zip(xs, ys))
         dash = ' stroke-dasharray="5,4"' if dashed else ""
         self._marks.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
         return self
 
     def points(self, xs: Sequence[float], ys: Sequence[float], colour: str, radius: float = 3.5,
-               name: str | None = None, square: bool = False) -> "SvgChart":
+               name: str | None = None, square: bool = False) -> SvgChart:
         for x, y in zip(xs, ys):
             if square:
                 self._marks.append(f'<rect x="{self._x(x) - radius:.1f}" y="{self._y(y) - radius:.1f}" '
@@ -90,14 +93,14 @@ class SvgChart:
             self._legend.append((name, colour))
         return self
 
-    def vline(self, x: float, colour: str, label: str = "") -> "SvgChart":
+    def vline(self, x: float, colour: str, label: str = "") -> SvgChart:
         self._marks.append(f'<line x1="{self._x(x):.1f}" x2="{self._x(x):.1f}" y1="{_PAD_T}" y2="{_H - _PAD_B}" '
                            f'stroke="{colour}" stroke-width="1.5" stroke-dasharray="5,4"/>')
         if label:
             self._marks.append(f'<text x="{self._x(x) + 3:.1f}" y="{_PAD_T + 12}" class="lbl">{escape(label)}</text>')
         return self
 
-    def note(self, text: str) -> "SvgChart":
+    def note(self, text: str) -> SvgChart:
         self._marks.append(f'<text x="{_W - _PAD_R}" y="{_PAD_T - 6}" text-anchor="end" class="lbl">{escape(text)}</text>')
         return self
 
@@ -105,21 +108,21 @@ class SvgChart:
         """The chart as a standalone SVG document (UTF-8 text)."""
         out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" viewBox="0 0 {_W} {_H}" '
                f'font-family="DejaVu Sans, Arial, sans-serif" font-size="11">',
-               "<style>.lbl{font-size:10px;fill:#1c7ed6}.ax{fill:#495057}</style>",
+               f"<style>.lbl{{font-size:10px;fill:{palette.ACCENT}}}.ax{{fill:{palette.AXIS}}}</style>",
                f'<rect width="{_W}" height="{_H}" fill="white"/>',
                f'<text x="{_W / 2}" y="16" text-anchor="middle" font-weight="bold" font-size="13">{escape(self.title)}</text>']
         x0, x1 = _PAD_L, _W - _PAD_R
         y0, y1 = _H - _PAD_B, _PAD_T
-        out.append(f'<line x1="{x0}" x2="{x1}" y1="{y0}" y2="{y0}" stroke="#495057"/>')
-        out.append(f'<line x1="{x0}" x2="{x0}" y1="{y0}" y2="{y1}" stroke="#495057"/>')
+        out.append(f'<line x1="{x0}" x2="{x1}" y1="{y0}" y2="{y0}" stroke="{palette.AXIS}"/>')
+        out.append(f'<line x1="{x0}" x2="{x0}" y1="{y0}" y2="{y1}" stroke="{palette.AXIS}"/>')
         for t in _nice_ticks(*self.y_range):
             y = self._y(t)
-            out.append(f'<line x1="{x0 - 4}" x2="{x0}" y1="{y:.1f}" y2="{y:.1f}" stroke="#495057"/>')
+            out.append(f'<line x1="{x0 - 4}" x2="{x0}" y1="{y:.1f}" y2="{y:.1f}" stroke="{palette.AXIS}"/>')
             out.append(f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" class="ax">{_fmt(t)}</text>')
         xt = self.x_ticks if self.x_ticks is not None else [(t, _fmt(t)) for t in _nice_ticks(*self.x_range)]
         for t, label in xt:
             x = self._x(t)
-            out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y0}" y2="{y0 + 4}" stroke="#495057"/>')
+            out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y0}" y2="{y0 + 4}" stroke="{palette.AXIS}"/>')
             out.append(f'<text x="{x:.1f}" y="{y0 + 16}" text-anchor="middle" class="ax">{escape(label)}</text>')
         out.append(f'<text x="{(x0 + x1) / 2}" y="{_H - 8}" text-anchor="middle">{escape(self.x_label)}</text>')
         out.append(f'<text transform="translate(13,{(y0 + y1) / 2}) rotate(-90)" text-anchor="middle">'
@@ -127,7 +130,7 @@ class SvgChart:
         out.extend(self._marks)
         for i, (name, colour) in enumerate(self._legend):
             y = _PAD_T + 4 + 15 * i
-            out.append(f'<rect x="{x0 + 10}" y="{y}" width="11" height="11" fill="{colour}" stroke="#495057" '
+            out.append(f'<rect x="{x0 + 10}" y="{y}" width="11" height="11" fill="{colour}" stroke="{palette.AXIS}" '
                        f'stroke-width="0.6"/><text x="{x0 + 26}" y="{y + 10}">{escape(name)}</text>')
         out.append("</svg>")
         return "\n".join(out)
@@ -137,9 +140,9 @@ def precision_chart(corpus: Sequence[float], sentence_counts: Sequence[int] | No
                     sentence_totals: Sequence[int] | None = None) -> str:
     """Modified precision per order: the corpus, and optionally one sentence with matched/total labels."""
     n = len(corpus)
-    ticks = [(i + 1, str(i + 1)) for i in range(n)]
+    ticks: list[tuple[float, str]] = [(i + 1, str(i + 1)) for i in range(n)]
     chart = SvgChart("Modified precision", "n-gram order", "p_n (%)", (0.4, n + 0.6), (0, 130), ticks)
-    if sentence_counts is not None:
+    if sentence_counts is not None and sentence_totals is not None:
         sent = [100 * c / t if t else 0.0 for c, t in zip(sentence_counts, sentence_totals)]
         chart.bars([i + 0.6 for i in range(n)], [i + 1.0 for i in range(n)], sent, palette.SENTENCE, "sentence",
                    [f"{c}/{t}" for c, t in zip(sentence_counts, sentence_totals)])
@@ -152,18 +155,20 @@ def precision_chart(corpus: Sequence[float], sentence_counts: Sequence[int] | No
 
 def brevity_chart(corpus: tuple[int, int], sentence: tuple[int, int] | None = None) -> str:
     """BP = exp(1 - r/c) over r/c with the corpus (and a sentence) marked. Pairs are (c, r)."""
-    def point(c, r):
+    def point(c: int, r: int) -> tuple[float, float] | None:
         return (r / c, 1.0 if c > r else math.exp(1 - r / c)) if c > 0 else None
 
-    marks = [p for p in (point(*corpus), point(*sentence) if sentence else None) if p]
+    corpus_mark = point(*corpus)
+    sentence_mark = point(*sentence) if sentence else None
+    marks = [p for p in (corpus_mark, sentence_mark) if p]
     top = max([1.5] + [x * 1.1 for x, _ in marks])
     xs = [top * i / 200 for i in range(201)]
     chart = SvgChart("Brevity penalty", "r / c", "BP", (0, top), (0, 1.4))
     chart.curve(xs, [1.0 if x <= 1 else math.exp(1 - x) for x in xs], palette.AXIS)
-    if sentence and point(*sentence):
-        chart.points(*zip(point(*sentence)), palette.SENTENCE, 5, "sentence")
-    if point(*corpus):
-        chart.points(*zip(point(*corpus)), "#868e96", 5, "corpus", square=True)
+    if sentence_mark:
+        chart.points([sentence_mark[0]], [sentence_mark[1]], palette.SENTENCE, 5, "sentence")
+    if corpus_mark:
+        chart.points([corpus_mark[0]], [corpus_mark[1]], palette.CORPUS_POINT, 5, "corpus", square=True)
     return chart.render()
 
 
@@ -179,7 +184,8 @@ def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogr
     return chart.render()
 
 
-def grouped_bars_chart(title: str, x_label: str, y_label: str, names: Sequence[str], values, ticks: Sequence[str],
+def grouped_bars_chart(title: str, x_label: str, y_label: str, names: Sequence[str],
+                       values: Sequence[Sequence[float]] | np.ndarray, ticks: Sequence[str],
                        colours: Sequence[str]) -> str:
     """Bars of several systems side by side at each tick (``values``: systems × ticks, NaN for none)."""
     k, m = len(names), len(ticks)
@@ -215,9 +221,9 @@ def delta_chart(deltas: Sequence[float], p_value: float | None) -> str:
                      (0, max(counts) * 1.2))
     edges = [lo + span * i / bins for i in range(bins + 1)]
     chart.bars(edges[:-1], edges[1:], counts, palette.DELTA)
-    n = len(ordered)
-    chart.vline(ordered[int(0.025 * (n - 1))], palette.MARKER, "2.5%")
-    chart.vline(ordered[int(0.975 * (n - 1))], palette.MARKER, "97.5%")
+    low, high = delta_interval(ordered)
+    chart.vline(low, palette.MARKER, "2.5%")
+    chart.vline(high, palette.MARKER, "97.5%")
     chart.vline(0.0, palette.AXIS)
     if p_value is not None:
         chart.note(f"p = {p_value:.4f}")

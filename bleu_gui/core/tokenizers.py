@@ -16,8 +16,9 @@ import importlib
 import itertools
 import re
 from array import array
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Protocol, cast
 
 import numpy as np
 
@@ -50,14 +51,22 @@ _NOTHING = "\u2189"
 _BOUNDARY = re.compile(f"[{_WS}{_NOTHING}][ ]*[{_WS}{_NOTHING}]")
 
 
-def load_tokenizer(name: str):
+class SacreTokenizer(Protocol):
+    """The interface of sacreBLEU's tokenizer objects: a line in, a space-joined line of tokens out."""
+
+    def __call__(self, line: str) -> str: ...
+
+    def signature(self) -> str: ...
+
+
+def load_tokenizer(name: str) -> SacreTokenizer:
     """Return sacreBLEU's tokenizer object for ``name``; a missing optional extra is a :class:`ConfigError` naming it."""
     if name not in _SACREBLEU_CLASSES:
         raise ConfigError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZER_NAMES)}")
     module, cls = _SACREBLEU_CLASSES[name]
     try:
         tokenizer_cls = getattr(importlib.import_module(f"sacrebleu.tokenizers.{module}"), cls)
-        return tokenizer_cls()
+        return cast(SacreTokenizer, tokenizer_cls())
     except (ImportError, RuntimeError, AssertionError) as exc:
         extra = _EXTRA_FOR.get(name)
         if extra is None:
@@ -127,7 +136,7 @@ class Tokenization:
         for start in range(0, len(lines), _CHUNK):
             if progress is not None:
                 progress(start / max(len(lines), 1))
-            chunk = lines[start:start + _CHUNK]
+            chunk = list(lines[start:start + _CHUNK])
             if self.lowercase:
                 chunk = [line.lower() for line in chunk]
             if self.name not in _WORD_LOCAL or self.name in _EDGE_SENSITIVE:

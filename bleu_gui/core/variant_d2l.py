@@ -11,11 +11,20 @@ or count the empty string as a token).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from .config import BleuConfig
+from .. import __version__
+from .errors import ConfigError
 from .scores import RowScores
+from .variants import Variant
+
+if TYPE_CHECKING:
+    from .config import BleuConfig
+
+T = TypeVar("T")
 
 CORPUS_NOTE = "d2l defines BLEU per sentence only; the corpus figure is the mean of sentence scores"
 MULTI_REF_NOTE = "d2l uses one reference; only the first reference was used"
@@ -58,3 +67,42 @@ def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, versi
         f"tok:{tokenizer_signature}", f"k:{cfg.max_order}", "weights:1/2^n", "corpus:mean",
         f"version:bleu-gui-{version}",
     ])
+
+
+class D2lBleu(Variant):
+    """The d2l.ai textbook's sentence BLEU; the corpus figure is the mean of sentence scores."""
+
+    name = "d2l"
+    default_tokenizer = "none"
+    hint = "d2l.ai textbook BLEU: first reference only; corpus = mean of sentence scores."
+
+    def references_used(self, references: Sequence[T]) -> list[T]:
+        return list(references[:1])
+
+    def notes(self, n_refs_given: int) -> tuple[str, ...]:
+        return (CORPUS_NOTE, MULTI_REF_NOTE) if n_refs_given > 1 else (CORPUS_NOTE,)
+
+    def validate(self, cfg: BleuConfig) -> None:
+        if cfg.weights is not None:
+            raise ConfigError("--weights applies to the nltk variant only: d2l weighs order n by 1/2^n")
+
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        return score_rows(stats, cfg)
+
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        # Precisions, BP and lengths from summed counts (for display); the score is the mean.
+        rows = score_rows(stats.sum(axis=0, keepdims=True), cfg)
+        mean = corpus_score(score_rows(stats, cfg).score)
+        return RowScores(score=np.array([mean]), precisions=rows.precisions, bp=rows.bp, counts=rows.counts,
+                         totals=rows.totals, sys_len=rows.sys_len, ref_len=rows.ref_len, valid=rows.valid)
+
+    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+        L = len(stats)
+        if L < 2:
+            return np.zeros(L)
+        scores = score_rows(stats, cfg).score
+        return (scores.sum() - scores) / (L - 1)
+
+    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+                  resampling: dict[str, object] | None = None) -> str:
+        return signature(cfg, nrefs, tokenizer_signature, __version__)

@@ -17,11 +17,16 @@ Reproduced on purpose, because users compare against NLTK:
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .config import BleuConfig
+from .. import __version__
 from .scores import RowScores
+from .variants import Variant
+
+if TYPE_CHECKING:
+    from .config import BleuConfig
 
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 
@@ -53,7 +58,7 @@ def _smooth(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, 
     return p, valid
 
 
-def _method3(num, den, raw):
+def _method3(num: np.ndarray, den: np.ndarray, raw: np.ndarray) -> np.ndarray:
     p = raw.copy()
     incvnt = np.ones(len(num))
     for i in range(num.shape[1]):
@@ -63,7 +68,7 @@ def _method3(num, den, raw):
     return p
 
 
-def _method4(num, den, raw, hyp_len, k):
+def _method4(num: np.ndarray, den: np.ndarray, raw: np.ndarray, hyp_len: np.ndarray, k: float) -> np.ndarray:
     p = raw.copy()
     incvnt = np.ones(len(num))
     with np.errstate(divide="ignore"):
@@ -76,7 +81,7 @@ def _method4(num, den, raw, hyp_len, k):
     return p
 
 
-def _method5(p_in, last_p5):
+def _method5(p_in: np.ndarray, last_p5: np.ndarray) -> np.ndarray:
     rows, N = p_in.shape
     nxt = np.concatenate([p_in[:, 1:], last_p5[:, None]], axis=1)
     p = p_in.copy()
@@ -87,7 +92,8 @@ def _method5(p_in, last_p5):
     return p
 
 
-def _method6(num, raw, last_hyp_len, alpha):
+def _method6(num: np.ndarray, raw: np.ndarray, last_hyp_len: np.ndarray,
+             alpha: float) -> tuple[np.ndarray, np.ndarray]:
     rows, N = num.shape
     p = raw.copy()
     if N < 3:
@@ -174,3 +180,49 @@ def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, versi
         f"tok:{tokenizer_signature}", f"smooth:method{cfg.nltk_smoothing}", f"weights:{weights}",
         f"reweigh:{'yes' if cfg.auto_reweigh else 'no'}", f"version:bleu-gui-{version}",
     ])
+
+
+def _p5(rows: np.ndarray) -> np.ndarray:
+    """Each row's 5-gram precision (what method5/method7 look at), 0 where the rows stop below order 5."""
+    width = (rows.shape[1] - 2) // 2
+    if width < 5:
+        return np.zeros(len(rows))
+    return rows[:, 2 + 4] / rows[:, 2 + width + 4]
+
+
+class NltkBleu(Variant):
+    """NLTK's ``corpus_bleu`` / ``sentence_bleu`` with its smoothing functions, weights and auto_reweigh."""
+
+    name = "nltk"
+    default_tokenizer = "none"
+    hint = "NLTK corpus_bleu / sentence_bleu, uniform weights 1/N."
+    settings = frozenset({"nltk_smoothing", "weights", "auto_reweigh"})
+
+    def stats_order(self, cfg: BleuConfig) -> int:
+        # method5 and method7 also look at the 5-gram precision.
+        n = len(cfg.nltk_weights)
+        return max(n, 5) if cfg.nltk_smoothing in (5, 7) else n
+
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        rows = nltk_statistics(stats)
+        return score_rows(rows, cfg, last_p5=_p5(rows), last_hyp_len=rows[:, 0])
+
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        rows = nltk_statistics(stats)
+        last = rows[-1:]  # corpus_bleu smooths with the last sentence's figures
+        return score_rows(rows.sum(axis=0, keepdims=True), cfg, last_p5=_p5(last), last_hyp_len=last[:, 0])
+
+    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+        L = len(stats)
+        if L < 2:
+            return np.zeros(L)
+        rows = nltk_statistics(stats)
+        # corpus_bleu's smoothing sees the last remaining sentence.
+        last = np.full(L, L - 1)
+        last[L - 1] = L - 2
+        return score_rows(rows.sum(axis=0)[None, :] - rows, cfg, last_p5=_p5(rows[last]),
+                          last_hyp_len=rows[last, 0]).score
+
+    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+                  resampling: dict[str, object] | None = None) -> str:
+        return signature(cfg, nrefs, tokenizer_signature, __version__)

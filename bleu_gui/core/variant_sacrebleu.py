@@ -8,10 +8,16 @@ huge negative number so that any zero precision gives 0.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from .config import BleuConfig
+from .errors import ConfigError
 from .scores import RowScores
+from .variants import Variant
+
+if TYPE_CHECKING:
+    from .config import BleuConfig
 
 _MY_LOG_ZERO = -9999999999.0
 # sacreBLEU's bootstrap turns statistics into float32 and then computes
@@ -33,8 +39,8 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float3
     ref_len = stats[:, 1].astype(np.float64)
     counts = stats[:, 2:2 + N]
     totals = stats[:, 2 + N:2 + 2 * N]
-    correct = counts.astype(ftype)
-    total = totals.astype(ftype)
+    correct: np.ndarray = counts.astype(ftype)
+    total: np.ndarray = totals.astype(ftype)
     rows = len(stats)
 
     bp = np.ones(rows)
@@ -65,7 +71,7 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float3
             smooth_mteval[zero] *= 2
             precisions[zero, n] = hundred / (smooth_mteval[zero].astype(ftype) * total[zero, n])
         elif cfg.smooth_method == "floor":
-            precisions[zero, n] = ftype(100.0 * k) / total[zero, n]
+            precisions[zero, n] = ftype(100.0 * float(k or 0.0)) / total[zero, n]
 
     log_sum = np.zeros(rows)
     precisions = precisions.astype(np.float64)  # logs of the exact (possibly float32) values, in double
@@ -98,3 +104,37 @@ def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, effec
         parts.append(f"order:{cfg.max_order}")
     parts.append(f"version:{sacrebleu_version}")
     return "|".join(parts)
+
+
+class SacreBleu(Variant):
+    """sacreBLEU 2.x: corpus BLEU from summed statistics; sentence BLEU with effective order (``-sl``)."""
+
+    name = "sacrebleu"
+    default_tokenizer = "13a"
+    hint = "sacreBLEU 2.x BLEU; sentence scores use effective order (as sacrebleu -sl)."
+    significance = True
+    settings = frozenset({"smooth_method", "smooth_value"})
+
+    def validate(self, cfg: BleuConfig) -> None:
+        if cfg.weights is not None:
+            raise ConfigError("--weights applies to the nltk variant only: sacreBLEU weighs every order 1/N "
+                              "(set --max-ngram-order)")
+        if cfg.smooth_value is not None and cfg.smooth_method in ("exp", "none"):
+            raise ConfigError(f"smoothing method {cfg.smooth_method!r} takes no value (-sv is for floor and add-k)")
+
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        return score_rows(stats, cfg, effective_order=True)
+
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        return score_rows(stats.sum(axis=0, keepdims=True), cfg, effective_order=False)
+
+    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+        if len(stats) < 2:
+            return np.zeros(len(stats))
+        return score_rows(stats.sum(axis=0)[None, :] - stats, cfg, effective_order=False).score
+
+    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+                  resampling: dict[str, object] | None = None) -> str:
+        import sacrebleu
+
+        return signature(cfg, nrefs, tokenizer_signature, sentence_level, sacrebleu.__version__, resampling)

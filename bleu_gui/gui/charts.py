@@ -9,12 +9,12 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from ..core import svg
+from ..core import palette, svg
 from ..core.errors import ExportError
 from ..core.exports import write_atomic
 from . import colors
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#343a40")
+pg.setConfigOptions(antialias=True, background=palette.BACKGROUND, foreground=palette.TEXT)
 
 
 def export_plot(plot_widget: pg.PlotWidget, path: str | Path, svg_text: str | None = None) -> None:
@@ -123,7 +123,7 @@ class PrecisionChart(ChartBox):
         self.sentence_bars.setOpts(x=x - 0.2, height=sent)
         self.corpus_bars.setOpts(x=x + 0.2, height=np.asarray(corpus_precisions, float))
         while len(self.labels) < n:
-            item = pg.TextItem(anchor=(0.5, 1.0), color="#1c7ed6")
+            item = pg.TextItem(anchor=(0.5, 1.0), color=palette.ACCENT)
             self.plot.addItem(item)
             self.labels.append(item)
         for i, item in enumerate(self.labels):
@@ -144,7 +144,7 @@ class BrevityChart(ChartBox):
         p.setLabel("left", "BP")
         p.setLabel("bottom", "r / c")
         p.addLegend(offset=(5, -5))
-        self.curve = p.plot(pen=pg.mkPen("#495057", width=2))
+        self.curve = p.plot(pen=pg.mkPen(palette.AXIS, width=2))
         self.sentence_point = p.plot(pen=None, symbol="o", symbolSize=11, symbolBrush=colors.SENTENCE_BAR, name="sentence")
         self.corpus_point = p.plot(pen=None, symbol="s", symbolSize=10, symbolBrush=colors.CORPUS_BAR, name="corpus")
         self.set_range(2.0)
@@ -190,7 +190,7 @@ class HistogramChart(ChartBox):
         p.setLabel("left", "sentences")
         p.setLabel("bottom", "sentence BLEU (click a bar to filter)")
         self.bars = pg.BarGraphItem(x0=self.BINS[:-1], x1=self.BINS[1:], height=np.zeros(10),
-                                    brush=colors.SENTENCE_BAR, pen=pg.mkPen("w"))
+                                    brush=colors.SENTENCE_BAR, pen=pg.mkPen(palette.BACKGROUND))
         p.addItem(self.bars)
         p.setXRange(0, 100, padding=0.02)
         p.scene().sigMouseClicked.connect(self.on_scene_clicked)

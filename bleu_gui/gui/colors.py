@@ -10,13 +10,12 @@ MATCHED_BG = QColor(palette.MATCHED)
 CLIPPED_BG = QColor(palette.CLIPPED)
 CLIPPED_LINE = QColor(palette.CLIPPED_LINE)
 UNMATCHED_BG = QColor(palette.UNMATCHED)
-REF_MATCHED_BG = QColor(palette.MATCHED)
 SELECTED_BG = QColor(palette.SELECTED)
-# "All orders": darker green for longer matched n-grams.
-ORDER_GREENS = ["#d3f9d8", "#b2f2bb", "#8ce99a", "#69db7c", "#51cf66", "#40c057", "#37b24d", "#2f9e44", "#2b8a3e"]
 SENTENCE_BAR = QColor(palette.SENTENCE)
 CORPUS_BAR = QColor(palette.CORPUS)
+ONLY_HERE = QColor(palette.ONLY_HERE)
+REF_ONLY_A = QColor(palette.REF_ONLY_A)
 
 
 def order_green(order: int) -> QColor:
-    return QColor(ORDER_GREENS[min(max(order, 1), len(ORDER_GREENS)) - 1])
+    return QColor(palette.ORDER_GREENS[min(max(order, 1), len(palette.ORDER_GREENS)) - 1])

@@ -7,6 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
 
 from ..core import palette, svg
+from ..core.significance import delta_interval
 from .charts import ChartBox
 
 SYSTEM_COLOURS = palette.SYSTEMS
@@ -20,7 +21,7 @@ class _SelectBox(pg.ViewBox):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._band = pg.QtWidgets.QGraphicsRectItem(0, 0, 1, 1)
-        self._band.setPen(pg.mkPen("#1c7ed6", width=1))
+        self._band.setPen(pg.mkPen(palette.ACCENT, width=1))
         self._band.setBrush(pg.mkBrush(28, 126, 214, 40))
         self._band.hide()
         self.addItem(self._band, ignoreBounds=True)
@@ -148,7 +149,7 @@ class DeltaChart(ChartBox):
         p = self.plot
         p.setLabel("bottom", "ΔBLEU in a resample")
         p.setLabel("left", "resamples")
-        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=palette.DELTA, pen=pg.mkPen("w"))
+        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=palette.DELTA, pen=pg.mkPen(palette.BACKGROUND))
         p.addItem(self.bars)
         line_pen = pg.mkPen(palette.MARKER, width=2, style=pg.QtCore.Qt.PenStyle.DashLine)
         self.low = pg.InfiniteLine(angle=90, pen=line_pen, label="2.5%", labelOpts={"position": 0.6})
@@ -156,7 +157,7 @@ class DeltaChart(ChartBox):
         self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(palette.AXIS, width=1))
         for item in (self.low, self.high, self.zero):
             p.addItem(item)
-        self.text = pg.TextItem(anchor=(1, 0), color="#212529")
+        self.text = pg.TextItem(anchor=(1, 0), color=palette.INK)
         p.addItem(self.text)
         self.message = ""
 
@@ -173,7 +174,7 @@ class DeltaChart(ChartBox):
             return
         counts, edges = np.histogram(deltas, bins=30)
         self.bars.setOpts(x0=edges[:-1], x1=edges[1:], height=counts)
-        lo, hi = np.percentile(deltas, [2.5, 97.5])
+        lo, hi = delta_interval(deltas)
         self.low.setValue(lo)
         self.high.setValue(hi)
         self.message = f"p = {p_value:.4f}" if p_value is not None else ""

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
+from ..core import Run
 from ..core.compare import NgramDifference
-from .comparison import Comparison
+from ..core.formats import delta_text, score_text
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-
-
-def _fmt(x: float | None, digits: int = 2) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
 class SystemsTableModel(QAbstractTableModel):
@@ -25,20 +20,20 @@ class SystemsTableModel(QAbstractTableModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.comparison: Comparison | None = None
+        self.run: Run | None = None
         self._orders = 0
 
-    def set_comparison(self, comparison: Comparison | None) -> None:
+    def set_run(self, run: Run | None) -> None:
         self.beginResetModel()
-        self.comparison = comparison
-        self._orders = len(comparison.systems[0].corpus.precisions) if comparison else 0
+        self.run = run
+        self._orders = run.config.max_order if run else 0
         self.endResetModel()
 
     def _headers(self) -> list[str]:
         return self.HEADERS[:6] + [f"p{n}" for n in range(1, self._orders + 1)] + self.HEADERS[6:]
 
     def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() or self.comparison is None else len(self.comparison.systems)
+        return 0 if parent.isValid() or self.run is None else len(self.run.systems)
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._headers())
@@ -50,32 +45,32 @@ class SystemsTableModel(QAbstractTableModel):
         return None
 
     def cell(self, row: int, col: int) -> str:
-        c = self.comparison
-        s = c.systems[row]
+        c = self.run.comparison
+        s = self.run.systems[row]
         score = s.corpus
         bs = c.bootstrap[row] if c.bootstrap else None
         ar = c.approximate[row] if c.approximate else None
         values = [
             ("baseline: " if row == 0 else "") + s.name,
-            _fmt(score.score),
+            score_text(score.score),
             f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
-            "–" if row == 0 else f"{score.score - c.systems[0].corpus.score:+.2f}",
+            "–" if row == 0 else delta_text(score.score - self.run.systems[0].corpus.score),
             "–" if not bs or bs.p_value is None else f"{bs.p_value:.4f}" + ("*" if bs.p_value <= 0.05 else ""),
             "–" if not ar or ar.p_value is None else f"{ar.p_value:.4f}" + ("*" if ar.p_value <= 0.05 else ""),
-            *[f"{p:.1f}" for p in score.precisions],
+            *[f"{p:.1f}" for p in score.precisions[:self._orders]],
             f"{score.bp:.3f}", f"{score.ratio:.3f}", str(score.sys_len), str(score.ref_len),
         ]
         return values[col]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or self.comparison is None:
+        if not index.isValid() or self.run is None or self.run.comparison is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self.cell(index.row(), index.column())
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
-            return str(self.comparison.systems[index.row()].file.path)
+            return str(self.run.systems[index.row()].file.path)
         return None
 
 
@@ -165,8 +160,8 @@ class PairTableModel(QAbstractTableModel):
             col = index.column()
             if col == 0:
                 return str(i + 1)
-            value = [None, self.a[i], self.b[i], self.delta[i], self.loo[i]][col]
-            return f"{value:+.2f}" if col >= 3 and not math.isnan(value) else _fmt(value)
+            value = float([0.0, self.a[i], self.b[i], self.delta[i], self.loo[i]][col])
+            return delta_text(value) if col >= 3 else score_text(value)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT
         if role == Qt.ItemDataRole.UserRole:
@@ -174,9 +169,19 @@ class PairTableModel(QAbstractTableModel):
         return None
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.HEADERS):
+            return
         self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        old_sentences = [int(self._visible[ix.row()]) if ix.isValid() else None for ix in old]
         self._sort = (column, order)
         self._visible = self._compute()
+        if old:
+            # Selections and the current row follow their sentence to its new row.
+            position = {int(s): r for r, s in enumerate(self._visible)}
+            new = [self.index(position[s], ix.column()) if s in position else QModelIndex()
+                   for s, ix in zip(old_sentences, old)]
+            self.changePersistentIndexList(old, new)
         self.layoutChanged.emit()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFont, QTextCharFormat
+from PySide6.QtGui import QFont, QTextCharFormat
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -19,17 +19,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core import Run, formats
 from ..core.details import MATCHED, SentenceDetails
 from . import colors
 from .compare_charts import DeltaChart, GroupedBars, ScatterChart
 from .compare_models import NgramTableModel, PairTableModel, SystemsTableModel
-from .comparison import Comparison
 from .layout import STRETCH, hrow, legend
 from .panes import ALL_ORDERS, STATUS_PROPERTY, TextPane, shown_text, status_format, token_statuses
 
 ONLY_PROPERTY = STATUS_PROPERTY + 10
-ONLY_HERE = QColor("#1864ab")
-REF_BOTH, REF_ONLY_A, REF_ONLY_B = colors.MATCHED_BG, QColor("#d0bfff"), colors.SELECTED_BG
+ONLY_HERE = colors.ONLY_HERE
+REF_BOTH, REF_ONLY_A, REF_ONLY_B = colors.MATCHED_BG, colors.REF_ONLY_A, colors.SELECTED_BG
 
 
 def matched_ngrams(details: SentenceDetails, order: int) -> set[tuple[str, ...]]:
@@ -68,7 +68,7 @@ class CompareView(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.comparison: Comparison | None = None
+        self.run: Run | None = None
         self.b = 1
         self.current: int | None = None
         self.order = 1
@@ -96,7 +96,6 @@ class CompareView(QWidget):
         self.filter_label.setObjectName("hint")
 
         self.ngram_order = QComboBox()
-        self.ngram_order.addItems([f"{n}-grams" for n in range(1, 5)])
         self.ngram_order.currentIndexChanged.connect(self.refresh_ngrams)
         self.wins_b = NgramTableModel(self)
         self.wins_a = NgramTableModel(self)
@@ -114,10 +113,8 @@ class CompareView(QWidget):
             self.pair_view.setColumnWidth(col, width)
 
         self.pane_order = QComboBox()
-        for n in range(1, 5):
-            self.pane_order.addItem(f"{n}-grams", n)
-        self.pane_order.addItem("all orders", ALL_ORDERS)
         self.pane_order.currentIndexChanged.connect(self.on_pane_order_changed)
+        self._fill_orders(4)
         self.pane_a, self.pane_b = TextPane(), TextPane()
         self.label_a, self.label_b = QLabel("A"), QLabel("B")
         for label in (self.label_a, self.label_b):
@@ -202,38 +199,55 @@ class CompareView(QWidget):
         box.addWidget(self.note)
         box.addWidget(middle, 1)
 
+    def _fill_orders(self, max_order: int) -> None:
+        """Order choices 1..max_order (the run's own order, not a fixed 4)."""
+        for combo, extra in ((self.ngram_order, False), (self.pane_order, True)):
+            current = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            for n in range(1, max_order + 1):
+                combo.addItem(f"{n}-grams", n)
+            if extra:
+                combo.addItem("all orders", ALL_ORDERS)
+            index = combo.findData(current if current is not None else 1)
+            combo.setCurrentIndex(max(index, 0))
+            combo.blockSignals(False)
+        self.order = self.pane_order.currentData()
+
     # -- content --------------------------------------------------------------------------
-    def set_comparison(self, comparison: Comparison) -> None:
-        self.comparison = comparison
-        self.systems_model.set_comparison(comparison)
-        rows = len(comparison.systems)
+    def set_run(self, run: Run) -> None:
+        """Show a run that has a comparison (two or more systems)."""
+        comparison = run.comparison
+        self.run = run
+        self._fill_orders(run.config.max_order)
+        self.systems_model.set_run(run)
+        rows = len(run.systems)
         self.systems_view.setFixedHeight(self.systems_view.horizontalHeader().height()
                                          + rows * self.systems_view.verticalHeader().defaultSectionSize() + 4)
         self.note.setText(comparison.note)
         self.note.setVisible(bool(comparison.note))
         self.b_combo.blockSignals(True)
         self.b_combo.clear()
-        for s in comparison.systems[1:]:
+        for s in run.systems[1:]:
             self.b_combo.addItem(s.name)
-        self.b_combo.setCurrentIndex(min(self.b, len(comparison.systems) - 1) - 1)
+        self.b_combo.setCurrentIndex(min(self.b, len(run.systems) - 1) - 1)
         self.b_combo.blockSignals(False)
         self.b = self.b_combo.currentIndex() + 1
-        refs = comparison.session.references
         while self.ref_panes:
             self.ref_box.removeWidget(self.ref_panes[-1])
             self.ref_box.removeWidget(self.ref_labels[-1])
             self.ref_panes.pop().deleteLater()
             self.ref_labels.pop().deleteLater()
-        for r in refs:
-            label, pane = QLabel(r.name), TextPane()
+        for name in run.reference_names:
+            label, pane = QLabel(name), TextPane()
             label.setObjectName("paneTitle")
             self.ref_box.addWidget(label)
             self.ref_box.addWidget(pane)
             self.ref_labels.append(label)
             self.ref_panes.append(pane)
-        names = [s.name for s in comparison.systems]
-        N = len(comparison.systems[0].corpus.precisions)
-        self.precision_bars.update_values(names, np.array([s.corpus.precisions for s in comparison.systems]),
+        names = [s.name for s in run.systems]
+        N = run.config.max_order
+        self.precision_bars.update_values(names, np.array([s.corpus.precisions[:N] for s in run.systems]),
                                           [str(n) for n in range(1, N + 1)])
         used = np.flatnonzero(comparison.bucket_counts > 0)  # empty buckets would only crowd the axis
         ticks = [f"{comparison.bucket_labels[i]} ({comparison.bucket_counts[i]})" for i in used]
@@ -241,8 +255,8 @@ class CompareView(QWidget):
         self.show_pair()
 
     def show_pair(self) -> None:
-        c = self.comparison
-        a, b = c.systems[0], c.systems[self.b]
+        c = self.run.comparison
+        a, b = self.run.systems[0], self.run.systems[self.b]
         self.label_a.setText(f"A — {a.name}")
         self.label_b.setText(f"B — {b.name}")
         self.pair_model.set_pair(a.sentences.score, b.sentences.score, c.pairwise[self.b - 1].loo)
@@ -255,18 +269,18 @@ class CompareView(QWidget):
 
     @Slot()
     def refresh_ngrams(self) -> None:
-        if self.comparison is None:
+        if self.run is None:
             return
-        order = self.ngram_order.currentIndex() + 1
+        order = self.ngram_order.currentData() or 1
         # Ranked in the worker; here they are only shown.
-        wins_b, wins_a = self.comparison.pairwise[self.b - 1].wins.get(order, ([], []))
+        wins_b, wins_a = self.run.comparison.pairwise[self.b - 1].wins.get(order, ([], []))
         self.wins_b.set_items(wins_b)
         self.wins_a.set_items(wins_a)
 
     # -- selection ------------------------------------------------------------------------------
     @Slot(int)
     def select_sentence(self, sentence: int) -> None:
-        if self.comparison is None or not 0 <= sentence < self.comparison.session.n_sentences:
+        if self.run is None or not 0 <= sentence < self.run.n_sentences:
             return
         row = self.pair_model.row_of(sentence)
         if row is not None:
@@ -283,20 +297,18 @@ class CompareView(QWidget):
             self.show_sentence(self.pair_model.sentence_at(current.row()))
 
     def show_sentence(self, sentence: int) -> None:
-        c = self.comparison
+        run = self.run
         self.current = sentence
-        ev = c.session.evaluator
-        a, b = c.systems[0], c.systems[self.b]
-        da = ev.details(sentence, a.file.lines[sentence])
-        db = ev.details(sentence, b.file.lines[sentence])
-        sa, sb = a.sentences.score[sentence], b.sentences.score[sentence]
-        self.sentence_label.setText(f"Sentence {sentence + 1}: A {sa:.2f} · B {sb:.2f} · B − A {sb - sa:+.2f}")
+        da, db = run.details(0, sentence), run.details(self.b, sentence)
+        sa, sb = float(run.systems[0].sentences.score[sentence]), float(run.systems[self.b].sentences.score[sentence])
+        self.sentence_label.setText(f"Sentence {sentence + 1}: A {formats.score_text(sa)} · B {formats.score_text(sb)}"
+                                    f" · B − A {formats.delta_text(sb - sa)}")
         self.details = (da, db)
-        self.render()
+        self.paint_sentence()
         self.scatter.mark(sentence)
         self.sentence_selected.emit(sentence)
 
-    def render(self) -> None:
+    def paint_sentence(self) -> None:
         da, db = self.details
         order = self.order
         matched_a, matched_b = matched_ngrams(da, order), matched_ngrams(db, order)
@@ -353,15 +365,15 @@ class CompareView(QWidget):
     # -- user actions ------------------------------------------------------------------------------
     @Slot(int)
     def on_b_changed(self, index: int) -> None:
-        if index >= 0 and self.comparison is not None:
+        if index >= 0 and self.run is not None:
             self.b = index + 1
             self.show_pair()
 
     @Slot(int)
     def on_pane_order_changed(self, _index: int) -> None:
         self.order = self.pane_order.currentData()
-        if self.comparison is not None and self.current is not None:
-            self.render()
+        if self.run is not None and self.current is not None:
+            self.paint_sentence()
 
     @Slot(float, float, float, float)
     def on_region_selected(self, x0: float, x1: float, y0: float, y1: float) -> None:
@@ -374,7 +386,7 @@ class CompareView(QWidget):
     def on_ngram_clicked(self, index: QModelIndex) -> None:
         model = index.model()
         item = model.items[index.row()]
-        sentences = self.comparison.pairwise[self.b - 1].ngrams.sentences_with(item.order, item.ngram)
+        sentences = self.run.comparison.pairwise[self.b - 1].ngrams.sentences_with(item.order, item.ngram)
         self.pair_model.set_sentences(sentences)
         self.filter_label.setText(f"{len(sentences)} sentences with “{item.ngram}”")
         if len(sentences):

@@ -12,6 +12,8 @@ import math
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
+from ..core.formats import score_text
+
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
 COL_INDEX, COL_BLEU, COL_RATIO, COL_TEXT = range(4)
 _MAX_SHOWN = 300  # characters of a candidate shown in the list; the panes show it whole
@@ -101,7 +103,7 @@ class SentenceTableModel(QAbstractTableModel):
             if col == COL_INDEX:
                 return str(i + 1)
             if col == COL_BLEU:
-                return "n/a" if math.isnan(self._scores[i]) else f"{self._scores[i]:.2f}"
+                return score_text(float(self._scores[i]))
             if col == COL_RATIO:
                 return "–" if math.isnan(self._ratios[i]) else f"{self._ratios[i]:.2f}"
             if col == COL_TEXT:

@@ -130,8 +130,6 @@ class TextPane(QTextEdit):
 class SentencePanes(QWidget):
     """The candidate on the left, every reference on the right, for one sentence."""
 
-    ngram_selected = Signal(object)  # NgramOccurrence or None
-
     def __init__(self, parent=None):
         super().__init__(parent)
         self.details: SentenceDetails | None = None
@@ -192,18 +190,18 @@ class SentencePanes(QWidget):
         self.details = details
         self.selected = None
         self.candidate_label.setText(title)
-        self.render()
+        self.paint_sentence()
 
     def set_order(self, order: int) -> None:
         self.order = order
         self.selected = None
-        self.render()
+        self.paint_sentence()
 
     def set_show_tokens(self, on: bool) -> None:
         self.show_tokens = on
-        self.render()
+        self.paint_sentence()
 
-    def render(self) -> None:
+    def paint_sentence(self) -> None:
         d = self.details
         if d is None:
             self.candidate.clear()
@@ -247,7 +245,7 @@ class SentencePanes(QWidget):
             s = shown.spans[t]
             if s is not None:
                 fmt = QTextCharFormat()
-                fmt.setBackground(colors.order_green(n) if self.order == ALL_ORDERS else colors.REF_MATCHED_BG)
+                fmt.setBackground(colors.order_green(n) if self.order == ALL_ORDERS else colors.MATCHED_BG)
                 fmt.setProperty(STATUS_PROPERTY, MATCHED)
                 fmt.setProperty(ORDER_PROPERTY, n)
                 ranges.append((s[0], s[1], fmt))
@@ -298,7 +296,6 @@ class SentencePanes(QWidget):
 
     def on_candidate_clicked(self, char_pos: int) -> None:
         self.selected = self.occurrence_at(char_pos)
-        self.ngram_selected.emit(self.selected)
         if self.details is not None:
             for r, pane in enumerate(self.ref_panes):
                 if r < len(self._ref_shown) and self.details.ref_present[r]:

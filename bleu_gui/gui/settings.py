@@ -36,21 +36,22 @@ class Settings:
 
     # -- scoring -------------------------------------------------------------
     def config(self) -> BleuConfig:
+        """The saved scoring settings; the defaults when the file holds values that cannot be read."""
         s, d = self._s, BleuConfig()
-        tokenizer = s.value("scoring/tokenizer", "") or None
-        value = s.value("scoring/smooth_value", "")
-        cfg = BleuConfig(
-            variant=str(s.value("scoring/variant", d.variant)),
-            tokenizer=str(tokenizer) if tokenizer else None,
-            lowercase=_bool(s.value("scoring/lowercase", d.lowercase)),
-            smooth_method=str(s.value("scoring/smooth_method", d.smooth_method)),
-            smooth_value=float(value) if value not in ("", None) else None,
-            max_order=int(s.value("scoring/max_order", d.max_order)),
-            nltk_smoothing=int(s.value("scoring/nltk_smoothing", d.nltk_smoothing)),
-        )
         try:
+            tokenizer = s.value("scoring/tokenizer", "") or None
+            value = s.value("scoring/smooth_value", "")
+            cfg = BleuConfig(
+                variant=str(s.value("scoring/variant", d.variant)),
+                tokenizer=str(tokenizer) if tokenizer else None,
+                lowercase=_bool(s.value("scoring/lowercase", d.lowercase)),
+                smooth_method=str(s.value("scoring/smooth_method", d.smooth_method)),
+                smooth_value=float(value) if value not in ("", None) else None,
+                max_order=int(s.value("scoring/max_order", d.max_order)),
+                nltk_smoothing=int(s.value("scoring/nltk_smoothing", d.nltk_smoothing)),
+            )
             return cfg.validated()
-        except Exception:  # a hand-edited or outdated settings file must not stop the app
+        except (TypeError, ValueError):  # a hand-edited or outdated settings file must not stop the app
             return d
 
     def set_config(self, cfg: BleuConfig) -> None:
@@ -65,29 +66,35 @@ class Settings:
 
     # -- recent files ----------------------------------------------------------
     def recent(self) -> list[dict]:
-        """Recent sessions, newest first: ``{"candidate": path, "references": [paths]}``."""
+        """Recent runs, newest first: ``{"systems": [paths], "references": [paths]}``."""
         out = []
         size = self._s.beginReadArray("recent")
         for i in range(size):
             self._s.setArrayIndex(i)
-            cand = self._s.value("candidate", "")
-            refs = self._s.value("references", []) or []
-            if isinstance(refs, str):
-                refs = [refs]
-            if cand:
-                out.append({"candidate": str(cand), "references": [str(r) for r in refs]})
+            systems = _paths(self._s.value("systems", []) or self._s.value("candidate", []))
+            refs = _paths(self._s.value("references", []))
+            if systems and refs:
+                out.append({"systems": systems, "references": refs})
         self._s.endArray()
         return out
 
-    def add_recent(self, candidate: str, references: list[str]) -> None:
-        entry = {"candidate": candidate, "references": list(references)}
+    def add_recent(self, systems: list[str], references: list[str]) -> None:
+        entry = {"systems": list(systems), "references": list(references)}
         items = [entry] + [r for r in self.recent() if r != entry]
         self._s.beginWriteArray("recent", min(len(items), MAX_RECENT))
         for i, item in enumerate(items[:MAX_RECENT]):
             self._s.setArrayIndex(i)
-            self._s.setValue("candidate", item["candidate"])
+            self._s.remove("candidate")
+            self._s.setValue("systems", item["systems"])
             self._s.setValue("references", item["references"])
         self._s.endArray()
+
+
+def _paths(value) -> list[str]:
+    """A stored list of paths (QSettings gives a lone string for a one-element list)."""
+    if isinstance(value, str):
+        return [value] if value else []
+    return [str(v) for v in value or []]
 
 
 def _bool(value) -> bool:

@@ -6,8 +6,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
 
 from ..core import BleuConfig
-from ..core.config import DEFAULT_TOKENIZER, SMOOTH_DEFAULTS, SMOOTH_METHODS, VARIANTS
+from ..core.config import SMOOTH_DEFAULTS, SMOOTH_METHODS
 from ..core.tokenizers import TOKENIZER_NAMES
+from ..core.variants import VARIANTS, get_variant
 
 _DEFAULT = "(variant default)"
 
@@ -75,17 +76,12 @@ class SettingsPanel(QWidget):
                           max_order=self.max_order.value(), nltk_smoothing=self.nltk_method.currentIndex())
 
     def _update_enabled(self) -> None:
-        variant = self.variant.currentText()
-        sacre = variant == "sacrebleu"
-        self.smooth.setEnabled(sacre)
-        self.smooth_value.setEnabled(sacre and SMOOTH_DEFAULTS[self.smooth.currentText()] is not None)
-        self.nltk_method.setEnabled(variant == "nltk")
-        hints = {
-            "sacrebleu": "sacreBLEU 2.x BLEU; sentence scores use effective order (as sacrebleu -sl).",
-            "nltk": "NLTK corpus_bleu / sentence_bleu, uniform weights 1/N.",
-            "d2l": "d2l.ai textbook BLEU: first reference only; corpus = mean of sentence scores.",
-        }
-        self.hint.setText(f"{hints[variant]} Default tokenizer: {DEFAULT_TOKENIZER[variant]}.")
+        variant = get_variant(self.variant.currentText())
+        reads = variant.settings
+        self.smooth.setEnabled("smooth_method" in reads)
+        self.smooth_value.setEnabled("smooth_value" in reads and SMOOTH_DEFAULTS[self.smooth.currentText()] is not None)
+        self.nltk_method.setEnabled("nltk_smoothing" in reads)
+        self.hint.setText(f"{variant.hint} Default tokenizer: {variant.default_tokenizer}.")
 
     def on_edited(self, *_args) -> None:
         if self._loading:

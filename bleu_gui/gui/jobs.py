@@ -3,33 +3,41 @@
 Following superqt/napari: the runnable is not a QObject, so its signals live on
 the controller (which outlives every job); cancelling sets a flag that the
 core's progress callback checks between chunks; every job has an id and a
-result whose id is not the current one is dropped; ``run`` catches everything
-and reports it as a signal.
+result whose job is no longer live is dropped; ``run`` catches everything and
+reports it as a signal. As superqt's workers, each job carries its own typed
+completion callback, so no result is ever told apart by its type.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 import traceback
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Generic, TypeVar
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from ..core import Cancelled, InputError
 from ..core.errors import ExportError
 
-Work = Callable[[Callable[[float], None]], object]
+T = TypeVar("T")
+
+Work = Callable[[Callable[[float], None]], T]
 
 
 @dataclass
-class _Job:
+class _Job(Generic[T]):
     id: int
     cancel: threading.Event
+    on_done: Callable[[T], None]
+    on_failed: Callable[[str, str], None] | None = None
 
 
 class _Runnable(QRunnable):
-    def __init__(self, controller: "JobController", job: _Job, work: Work):
+    def __init__(self, controller: JobController, job: _Job, work: Work):
         super().__init__()
         self.setAutoDelete(True)
         self._controller, self._job, self._work = controller, job, work
@@ -55,19 +63,23 @@ class _Runnable(QRunnable):
 
 
 class JobController(QObject):
-    """Runs one job at a time from the GUI's point of view; a newer job makes older ones stale.
+    """Runs work in a pool thread and hands each result to the callback its job was submitted with.
 
-    Signals (only for the current job; stale ones are dropped):
-      ``started(int)``            job id
-      ``progress(float)``         fraction done, 0..1
-      ``finished(int, object)``   job id, result
-      ``failed(str, str)``        one-line message, traceback text ("" for input errors)
-      ``cancelled(int)``          job id
+    ``exclusive=True`` (scoring): a new job cancels the one before, whose result
+    is then dropped. ``exclusive=False`` (exports): jobs run side by side and
+    each reports its own outcome.
+
+    Signals (for live jobs only; a cancelled or stale job emits nothing more):
+      ``started(int)``      job id
+      ``progress(float)``   fraction done, 0..1 (of the newest live job)
+      ``finished(int)``     job id, after its ``on_done`` callback ran
+      ``failed(str, str)``  one-line message, traceback text ("" for input errors), when no ``on_failed`` was given
+      ``cancelled(int)``    job id
     """
 
     started = Signal(int)
     progress = Signal(float)
-    finished = Signal(int, object)
+    finished = Signal(int)
     failed = Signal(str, str)
     cancelled = Signal(int)
 
@@ -76,59 +88,65 @@ class JobController(QObject):
     _done = Signal(int, object)
     _failed = Signal(int, str, str)
 
-    def __init__(self, parent: QObject | None = None):
+    live_controllers: weakref.WeakSet[JobController] = weakref.WeakSet()
+
+    def __init__(self, parent: QObject | None = None, exclusive: bool = True):
         super().__init__(parent)
+        self.exclusive = exclusive
         self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
-        self._next_id = 0
-        self._current: _Job | None = None
+        self.pool.setMaxThreadCount(1 if exclusive else 2)
+        self._ids = itertools.count(1)
+        self._live: dict[int, _Job] = {}
         self._progress.connect(self._on_progress)
         self._done.connect(self._on_done)
         self._failed.connect(self._on_failed)
+        JobController.live_controllers.add(self)
 
     @property
     def busy(self) -> bool:
-        return self._current is not None
+        return bool(self._live)
 
-    def submit(self, work: Work) -> int:
-        """Start ``work(progress)`` in the pool, cancelling whatever ran before; returns the job id."""
-        self.cancel()
-        self._next_id += 1
-        job = _Job(self._next_id, threading.Event())
-        self._current = job
+    def submit(self, work: Work[T], on_done: Callable[[T], None],
+               on_failed: Callable[[str, str], None] | None = None) -> int:
+        """Start ``work(progress)`` in the pool; ``on_done(result)`` runs on the GUI thread. Returns the job id."""
+        if self.exclusive:
+            self.cancel()
+        job = _Job(next(self._ids), threading.Event(), on_done, on_failed)
+        self._live[job.id] = job
         self.pool.start(_Runnable(self, job, work))
         self.started.emit(job.id)
         return job.id
 
     def cancel(self) -> None:
-        """Ask the current job to stop; its result, if any, will be dropped."""
-        if self._current is not None:
-            self._current.cancel.set()
-            cancelled_id = self._current.id
-            self._current = None
-            self.cancelled.emit(cancelled_id)
+        """Ask every live job to stop; their results, if any, will be dropped."""
+        for job in list(self._live.values()):
+            job.cancel.set()
+            del self._live[job.id]
+            self.cancelled.emit(job.id)
 
     def shutdown(self, timeout_ms: int = 30_000) -> bool:
         """Cancel and wait for the pool to finish (call before the window is destroyed)."""
         self.cancel()
         return self.pool.waitForDone(timeout_ms)
 
-    def _is_current(self, job_id: int) -> bool:
-        return self._current is not None and self._current.id == job_id
-
     @Slot(int, float)
     def _on_progress(self, job_id: int, fraction: float) -> None:
-        if self._is_current(job_id):
+        if job_id in self._live:
             self.progress.emit(fraction)
 
     @Slot(int, object)
     def _on_done(self, job_id: int, result: object) -> None:
-        if self._is_current(job_id):
-            self._current = None
-            self.finished.emit(job_id, result)
+        job = self._live.pop(job_id, None)
+        if job is not None:
+            job.on_done(result)
+            self.finished.emit(job_id)
 
     @Slot(int, str, str)
     def _on_failed(self, job_id: int, message: str, details: str) -> None:
-        if self._is_current(job_id):
-            self._current = None
+        job = self._live.pop(job_id, None)
+        if job is None:
+            return
+        if job.on_failed is not None:
+            job.on_failed(message, details)
+        else:
             self.failed.emit(message, details)

@@ -1,0 +1,216 @@
+"""The run model: which files were scored, how, and everything computed from them.
+
+A :class:`Run` is what the command line prints, what the window shows and what
+every export writes. :func:`score_run` is the one place that orchestrates
+scoring: read files go in, a run comes out, with progress and cancel (the
+progress callback may raise :class:`~bleu_gui.core.errors.Cancelled`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
+from .config import BleuConfig
+from .details import SentenceDetails
+from .errors import InputError
+from .evaluate import Evaluator, scaled_progress
+from .names import display_names
+from .readers import SegmentFile, check_same_length
+from .scores import BleuScore, RowScores
+from .significance import (
+    AR_TRIALS,
+    BS_SAMPLES,
+    DEFAULT_SEED,
+    SystemTest,
+    confidence,
+    paired_approximate_randomization,
+    paired_bootstrap,
+)
+
+Progress = Callable[[float], None]
+NGRAM_TOP = 200  # n-grams listed per order and direction
+
+
+@dataclass(frozen=True)
+class ScoredSystem:
+    """One system output scored against the run's references."""
+
+    name: str            # display name, unique within the run
+    file: SegmentFile
+    stats: np.ndarray    # per-sentence sufficient statistics
+    sentences: RowScores
+    corpus: BleuScore
+
+    @property
+    def lines(self) -> list[str]:
+        return self.file.lines
+
+
+@dataclass(frozen=True)
+class Significance:
+    """Which paired tests a run computes (None: not that one) and with which seed."""
+
+    bootstrap: int | None = BS_SAMPLES
+    approximate: int | None = AR_TRIALS
+    seed: int | None = DEFAULT_SEED
+
+
+@dataclass(frozen=True)
+class Pairwise:
+    """The baseline (A) against one other system (B)."""
+
+    loo: np.ndarray                  # leave-one-out contribution of each sentence to ΔBLEU
+    ngrams: NgramComparison | None   # None unless n-gram differences were asked for
+    wins: dict[int, tuple[list[NgramDifference], list[NgramDifference]]]  # order -> (B's wins, A's wins)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything that compares the systems of a run with its baseline."""
+
+    bootstrap: list[SystemTest] | None      # baseline first; None when not computed
+    approximate: list[SystemTest] | None
+    pairwise: list[Pairwise]                # for systems[1:]
+    bucket_labels: list[str]
+    bucket_scores: np.ndarray               # systems × buckets
+    bucket_counts: np.ndarray
+    significance: Significance | None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Run:
+    """Scored systems (baseline first), the references, the evaluator and config that produced them."""
+
+    systems: list[ScoredSystem]
+    references: list[SegmentFile]
+    evaluator: Evaluator
+    comparison: Comparison | None = None
+    reference_names: list[str] = field(default_factory=list)
+
+    @property
+    def config(self) -> BleuConfig:
+        return self.evaluator.config
+
+    @property
+    def baseline(self) -> ScoredSystem:
+        return self.systems[0]
+
+    @property
+    def n_sentences(self) -> int:
+        return self.evaluator.n_lines
+
+    def details(self, system: int, sentence: int) -> SentenceDetails:
+        """Match details of one sentence of one system (computed on demand, never stored)."""
+        return self.evaluator.details(sentence, self.systems[system].lines[sentence])
+
+    def input_paths(self) -> list[Path]:
+        """Every file this run read: exports must never overwrite one of them."""
+        return [s.file.path for s in self.systems] + [r.path for r in self.references]
+
+    @property
+    def encodings(self) -> str:
+        """How the inputs were decoded, e.g. ``utf-8`` or ``cp949 (detected): a.txt; utf-8: ref.txt``."""
+        seen: dict[str, list[str]] = {}
+        for f in [*(s.file for s in self.systems), *self.references]:
+            seen.setdefault(f.encoding + (" (detected)" if f.detected else ""), []).append(f.name)
+        if len(seen) == 1:
+            return next(iter(seen))
+        return "; ".join(f"{enc}: {', '.join(names)}" for enc, names in seen.items())
+
+
+def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: BleuConfig, *,
+              names: Sequence[str] | None = None, significance: Significance | None = Significance(),
+              ngram_diffs: bool = True, evaluator: Evaluator | None = None,
+              progress: Progress | None = None) -> Run:
+    """Score every system against the references; with two or more, compare each with the first (the baseline).
+
+    ``names``: display names (default: the shortest path suffixes that tell the
+    files apart). ``significance``: the paired tests to run when the variant
+    supports them. ``ngram_diffs``: also rank the n-grams each pair matches
+    differently (the window's Compare tab). ``evaluator``: reuse references
+    already processed with the same config.
+    """
+    if not systems:
+        raise InputError("no system output given")
+    check_same_length([*systems, *references])
+    cfg = config.validated()
+    names = list(names) if names is not None else display_names([f.path for f in systems])
+    if len(set(names)) != len(names):
+        raise InputError(f"two systems have the same name: {', '.join(names)}")
+    comparing = len(systems) > 1
+    with_rows = comparing and ngram_diffs
+    if evaluator is None or evaluator.config != cfg:
+        evaluator = Evaluator([r.lines for r in references], cfg, progress=scaled_progress(progress, 0.0, 0.3))
+    scoring_span = 0.6 if comparing else 0.7
+    scored, matched = [], []
+    for i, f in enumerate(systems):
+        part = scaled_progress(progress, 0.3 + scoring_span * i / len(systems), scoring_span / len(systems))
+        if with_rows:
+            stats, rows = evaluator.matched_statistics(f.lines, part)
+            matched.append(rows)
+        else:
+            stats = evaluator.statistics(f.lines, part)
+        scored.append(ScoredSystem(names[i], f, stats, evaluator.sentence_scores(stats), evaluator.corpus_score(stats)))
+    comparison = None
+    if comparing:
+        comparison = _compare(evaluator, scored, matched if with_rows else None, significance,
+                              scaled_progress(progress, 0.9, 0.1))
+    if progress is not None:
+        progress(1.0)
+    return Run(scored, list(references), evaluator, comparison, display_names([r.path for r in references]))
+
+
+def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | None,
+             significance: Significance | None, progress: Progress | None) -> Comparison:
+    cfg = evaluator.config
+    names = [s.name for s in systems]
+    stats = [s.stats for s in systems]
+    bootstrap = approximate = None
+    note = ""
+    if significance is not None and not cfg.scorer.significance:
+        note = "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
+        significance = None
+    if significance is not None and significance.bootstrap:
+        bootstrap = paired_bootstrap(stats[0], stats[1:], cfg, names, n=significance.bootstrap,
+                                     seed=significance.seed, progress=scaled_progress(progress, 0.0, 0.5))
+    if significance is not None and significance.approximate:
+        approximate = paired_approximate_randomization(stats[0], stats[1:], cfg, names, n=significance.approximate,
+                                                       seed=significance.seed,
+                                                       progress=scaled_progress(progress, 0.5, 0.4))
+    pairwise = []
+    for i, s in enumerate(systems[1:], start=1):
+        loo = leave_one_out(evaluator, stats[0], s.stats, systems[0].corpus.score, s.corpus.score)
+        ngrams, wins = None, {}
+        if matched is not None:
+            ngrams = NgramComparison(evaluator, matched[0], matched[i], max_order=cfg.max_order)
+            wins = {n: ngrams.differences(n, top=NGRAM_TOP) for n in range(1, ngrams.max_order + 1)}
+        pairwise.append(Pairwise(loo, ngrams, wins))
+    labels, scores, counts = length_buckets(stats, evaluator)
+    return Comparison(bootstrap, approximate, pairwise, labels, scores, counts, significance, note)
+
+
+def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | None = None) -> Run:
+    """The run with more systems compared against its baseline (references are not processed again)."""
+    files = [s.file for s in run.systems] + list(extra)
+    significance = run.comparison.significance if run.comparison is not None else Significance()
+    ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
+    return score_run(files, run.references, run.config, significance=significance, ngram_diffs=ngram_diffs,
+                     evaluator=run.evaluator, progress=progress)
+
+
+def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> Run:
+    """The same files scored again with another config (names are kept)."""
+    significance = run.comparison.significance if run.comparison is not None else Significance()
+    return score_run([s.file for s in run.systems], run.references, config, names=[s.name for s in run.systems],
+                     significance=significance or Significance(), progress=progress)
+
+
+def confidences(run: Run, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED) -> list[tuple[float, float]]:
+    """``sacrebleu --confidence`` for every system: (bootstrap mean, 95% half-width)."""
+    return [confidence(s.stats, run.config, n=n, seed=seed) for s in run.systems]

@@ -1,0 +1,87 @@
+"""Whose BLEU: one small interface, one registry, one implementation per variant.
+
+Everything that differs between sacreBLEU's, NLTK's and the d2l textbook's BLEU
+is answered by the variant object; no other module compares variant names.
+The implementations live beside their arithmetic in ``variant_sacrebleu``,
+``variant_nltk`` and ``variant_d2l``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .config import BleuConfig
+    from .scores import RowScores
+
+T = TypeVar("T")
+
+
+class Variant(ABC):
+    """One way of computing BLEU from per-sentence statistics rows.
+
+    ``settings`` names the :class:`BleuConfig` fields the variant reads beyond
+    tokenizer, lowercase and order, so a settings panel knows what to enable.
+    """
+
+    name: str = ""
+    default_tokenizer: str = "13a"
+    hint: str = ""
+    significance: bool = False
+    settings: frozenset[str] = frozenset()
+
+    def stats_order(self, cfg: BleuConfig) -> int:
+        """Highest n-gram order the statistics rows must hold."""
+        return cfg.max_order
+
+    def references_used(self, references: Sequence[T]) -> list[T]:
+        """The references this variant scores against (all of them unless it says otherwise)."""
+        return list(references)
+
+    def notes(self, n_refs_given: int) -> tuple[str, ...]:
+        """Plain-language notes shown beside every score of this variant."""
+        return ()
+
+    def validate(self, cfg: BleuConfig) -> None:  # noqa: B027 - most variants accept every setting
+        """Raise :class:`ConfigError` for settings this variant cannot honour."""
+
+    @abstractmethod
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        """Sentence-level scores, one per statistics row."""
+
+    @abstractmethod
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        """The corpus score of all rows of ``stats``, as a one-row :class:`RowScores`."""
+
+    @abstractmethod
+    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+        """Corpus score (0-100) with each sentence left out in turn (leave-one-out)."""
+
+    @abstractmethod
+    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+                  resampling: dict[str, object] | None = None) -> str:
+        """The settings string shown next to every score of this variant."""
+
+
+def _registry() -> dict[str, Variant]:
+    # Imported here: the implementations import config, which imports this module.
+    from .variant_d2l import D2lBleu
+    from .variant_nltk import NltkBleu
+    from .variant_sacrebleu import SacreBleu
+
+    return {v.name: v for v in (SacreBleu(), NltkBleu(), D2lBleu())}
+
+
+VARIANTS = ("sacrebleu", "nltk", "d2l")
+_REGISTRY: dict[str, Variant] = {}
+
+
+def get_variant(name: str) -> Variant:
+    """The variant registered under ``name`` (``KeyError`` for an unknown name; config validation says so first)."""
+    if not _REGISTRY:
+        _REGISTRY.update(_registry())
+    return _REGISTRY[name]

@@ -1,0 +1,62 @@
+"""File ▸ Export: the HTML report and the per-sentence table of the shown run, written in the worker.
+
+Exports run side by side (one never cancels another) and each reports its own
+outcome: ``exported(path)`` when written, ``failed(message)`` when not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from ..core import Run
+from ..core.exports import sentences_text, write_atomic
+from ..core.report import build_report
+from .jobs import JobController
+
+
+class ExportActions(QObject):
+    """Signals: ``exported(str)`` with the written path, ``failed(str)`` with a one-line message."""
+
+    exported = Signal(str)
+    failed = Signal(str)
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self._parent = parent
+        self.jobs = JobController(self, exclusive=False)
+
+    def export_report(self, run: Run, path: str | Path, b: int = 1, top: int = 100) -> int:
+        """Write the HTML report of ``run`` (pairwise sections for system ``b``); returns the job id."""
+        protected = run.input_paths()
+        return self.jobs.submit(lambda _progress: write_atomic(path, build_report(run, b=b, top=top), protected),
+                                self._done, self._failed)
+
+    def export_sentences(self, run: Run, path: str | Path, b: int = 1) -> int:
+        """Write per-sentence statistics as CSV or JSON (by extension); returns the job id."""
+        protected = run.input_paths()
+        return self.jobs.submit(lambda _progress: write_atomic(path, sentences_text(run, path, b), protected),
+                                self._done, self._failed)
+
+    def ask_report(self, run: Run, b: int = 1) -> None:
+        path, _ = QFileDialog.getSaveFileName(self._parent, "Export report", "bleu-report.html", "HTML (*.html)")
+        if path:
+            self.export_report(run, path, b)
+
+    def ask_sentences(self, run: Run, b: int = 1) -> None:
+        path, _ = QFileDialog.getSaveFileName(self._parent, "Export sentences", "sentences.csv",
+                                              "CSV (*.csv);;JSON (*.json)")
+        if path:
+            self.export_sentences(run, path, b)
+
+    def shutdown(self) -> None:
+        self.jobs.shutdown()
+
+    @Slot(object)
+    def _done(self, path: Path) -> None:
+        self.exported.emit(str(path))
+
+    def _failed(self, message: str, _details: str) -> None:
+        self.failed.emit(message)

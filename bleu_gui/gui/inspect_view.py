@@ -1,0 +1,281 @@
+"""The Inspect tab: one system's sentences, its panes against the references, and its charts."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core import Run, formats
+from . import colors
+from .charts import BrevityChart, HistogramChart, PrecisionChart
+from .layout import STRETCH, hrow, legend
+from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
+from .panes import ALL_ORDERS, SentencePanes
+from .score_header import ScoreHeader
+
+
+class InspectView(QWidget):
+    """Signals: ``sentence_selected(int)`` when the shown sentence changes."""
+
+    sentence_selected = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.run: Run | None = None
+        self.system = 0
+        self.current_sentence: int | None = None
+        self.header = ScoreHeader()
+        self._build_list()
+        self._build_panes()
+        self.precision_chart = PrecisionChart()
+        self.bp_chart = BrevityChart()
+        self.histogram = HistogramChart()
+        self.histogram.bin_clicked.connect(self.on_histogram_bin_clicked)
+        self._assemble()
+        self.fill_order_combo(4)
+
+    # -- construction ------------------------------------------------------------------
+    def _build_list(self) -> None:
+        self.system_combo = QComboBox()
+        self.system_combo.setToolTip("Which system's sentences to inspect")
+        self.system_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.system_combo.currentIndexChanged.connect(self.on_system_changed)
+        self.model = SentenceTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        vh = self.table.verticalHeader()
+        vh.setVisible(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        for col, width in ((COL_INDEX, 56), (COL_BLEU, 64), (COL_RATIO, 72)):
+            self.table.setColumnWidth(col, width)
+        self.table.selectionModel().currentRowChanged.connect(self.on_current_row_changed)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter candidates (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.score_low, self.score_high = QDoubleSpinBox(), QDoubleSpinBox()
+        for box, value in ((self.score_low, 0.0), (self.score_high, 100.0)):
+            box.setRange(0.0, 100.0)
+            box.setDecimals(1)
+            box.setValue(value)
+            box.setKeyboardTracking(False)
+        self.count_label = QLabel("")
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(200)
+        self._filter_timer.timeout.connect(self.apply_filter)
+        self.filter_edit.textChanged.connect(self._filter_timer.start)
+        self.score_low.valueChanged.connect(self._filter_timer.start)
+        self.score_high.valueChanged.connect(self._filter_timer.start)
+        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.filter_edit.setFocus)
+        # j/k only while the list has focus, so they can still be typed in the filter box.
+        # Home/End go to the first/last sentence (QTableView alone moves between columns).
+        for key, step in (("J", +1), ("K", -1), ("Home", -10**12), ("End", 10**12)):
+            shortcut = QShortcut(QKeySequence(key), self.table, activated=lambda step=step: self.move_selection(step))
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _build_panes(self) -> None:
+        self.panes = SentencePanes()
+        self.order_combo = QComboBox()
+        self.order_combo.currentIndexChanged.connect(self.on_order_changed)
+        self.show_tokens = QCheckBox("show tokens")
+        self.show_tokens.toggled.connect(self.panes.set_show_tokens)
+        self.sentence_label = QLabel("")
+        self.sentence_label.setObjectName("paneTitle")
+        self.legend = QWidget()
+        self.legend.setLayout(legend([
+            ("matched", f"background:{colors.MATCHED_BG.name()}"),
+            ("clipped", f"background:{colors.CLIPPED_BG.name()}; border-bottom: 2px dotted {colors.CLIPPED_LINE.name()}"),
+            ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
+            ("selected n-gram in refs", f"background:{colors.SELECTED_BG.name()}")]))
+
+    def _assemble(self) -> None:
+        list_panel = QWidget()
+        lv = QVBoxLayout(list_panel)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addLayout(hrow("System", self.system_combo, STRETCH))
+        lv.addWidget(self.filter_edit)
+        lv.addLayout(hrow("BLEU from", self.score_low, "to", self.score_high, STRETCH, self.count_label))
+        lv.addWidget(self.table, 1)
+
+        panes_panel = QWidget()
+        pv = QVBoxLayout(panes_panel)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.order_combo, self.show_tokens))
+        pv.addWidget(self.legend)
+        pv.addWidget(self.panes, 1)
+
+        charts = QWidget()
+        cv = QHBoxLayout(charts)
+        cv.setContentsMargins(0, 0, 0, 0)
+        for chart in (self.precision_chart, self.bp_chart, self.histogram):
+            cv.addWidget(chart)
+
+        self.right_split = QSplitter(Qt.Orientation.Vertical)
+        self.right_split.addWidget(panes_panel)
+        self.right_split.addWidget(charts)
+        self.right_split.setStretchFactor(0, 3)
+        self.right_split.setStretchFactor(1, 2)
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.addWidget(list_panel)
+        self.main_split.addWidget(self.right_split)
+        self.main_split.setStretchFactor(0, 2)
+        self.main_split.setStretchFactor(1, 3)
+        self.main_split.setSizes([520, 880])
+        self.right_split.setSizes([400, 400])
+
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 0, 4, 0)
+        box.addWidget(self.header)
+        box.addWidget(line)
+        box.addWidget(self.main_split, 1)
+
+    def fill_order_combo(self, max_order: int) -> None:
+        current = self.order_combo.currentData()
+        self.order_combo.blockSignals(True)
+        self.order_combo.clear()
+        for n in range(1, max_order + 1):
+            self.order_combo.addItem(f"{n}-grams", n)
+        self.order_combo.addItem("all orders", ALL_ORDERS)
+        index = self.order_combo.findData(current if current is not None else 1)
+        self.order_combo.setCurrentIndex(max(index, 0))
+        self.order_combo.blockSignals(False)
+        self.panes.order = self.order_combo.currentData()
+
+    # -- content -----------------------------------------------------------------------
+    def set_run(self, run: Run) -> None:
+        """Show a run; the same sentence stays selected when the files are the same."""
+        same_files = self.run is not None and [s.file for s in self.run.systems] == [s.file for s in run.systems]
+        keep = self.current_sentence if same_files else None
+        self.run = run
+        self.system_combo.blockSignals(True)
+        self.system_combo.clear()
+        for s in run.systems:
+            self.system_combo.addItem(s.name, str(s.file.path))
+        self.system = min(self.system, len(run.systems) - 1) if same_files else 0
+        self.system_combo.setCurrentIndex(self.system)
+        self.system_combo.blockSignals(False)
+        self.system_combo.setEnabled(len(run.systems) > 1)
+        self.panes.set_reference_names(run.reference_names)
+        self.fill_order_combo(run.config.max_order)
+        self._show_system(keep)
+
+    def _show_system(self, keep_sentence: int | None) -> None:
+        run, system = self.run, self.run.systems[self.system]
+        self.header.set_score(system.corpus, system.name)
+        self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1])
+        self._update_count()
+        self.histogram.update_values(system.sentences.score)
+        self.current_sentence = None
+        target = keep_sentence if keep_sentence is not None else 0
+        if self.model.row_of(target) is None and self.model.rowCount():
+            target = self.model.sentence_at(0)
+        if run.n_sentences:
+            self.select_sentence(target)
+
+    def select_sentence(self, sentence: int) -> None:
+        """Select a sentence in the list (or show it though a filter hides it)."""
+        row = self.model.row_of(sentence)
+        if row is None:
+            self.show_sentence(sentence)
+            return
+        index = self.model.index(row, 0)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+        if self.current_sentence != sentence:
+            self.show_sentence(sentence)
+
+    def show_sentence(self, sentence: int) -> None:
+        run = self.run
+        if run is None or not 0 <= sentence < run.n_sentences:
+            return
+        self.current_sentence = sentence
+        system = run.systems[self.system]
+        score = formats.score_text(float(system.sentences.score[sentence]))
+        self.sentence_label.setText(f"Sentence {sentence + 1} of {run.n_sentences:,} · sentence BLEU {score}")
+        self.panes.set_details(run.details(self.system, sentence), f"Candidate — {system.name}")
+        N = run.config.max_order
+        stats = system.stats
+        width = (stats.shape[1] - 2) // 2
+        self.precision_chart.update_values(stats[sentence, 2:2 + N], stats[sentence, 2 + width:2 + width + N],
+                                           system.corpus.precisions[:N])
+        self.bp_chart.update_values((int(stats[sentence, 0]), int(stats[sentence, 1])),
+                                    (system.corpus.sys_len, system.corpus.ref_len))
+        self.sentence_selected.emit(sentence)
+
+    # -- list navigation and filters ---------------------------------------------------
+    @Slot(QModelIndex, QModelIndex)
+    def on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.show_sentence(self.model.sentence_at(current.row()))
+
+    def move_selection(self, step: int) -> None:
+        rows = self.model.rowCount()
+        if not rows:
+            return
+        current = self.table.currentIndex().row()
+        row = min(max((current if current >= 0 else 0) + step, 0), rows - 1)
+        index = self.model.index(row, 0)
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index)
+
+    @Slot()
+    def apply_filter(self) -> None:
+        low, high = self.score_low.value(), self.score_high.value()
+        self.model.set_filter(self.filter_edit.text(), low if low > 0 else None, high if high < 100 else None)
+        self._update_count()
+        if self.current_sentence is not None and self.model.row_of(self.current_sentence) is not None:
+            self.select_sentence(self.current_sentence)
+        elif self.model.rowCount():
+            self.select_sentence(self.model.sentence_at(0))
+
+    def _update_count(self) -> None:
+        self.count_label.setText(f"{self.model.rowCount():,} of {self.model.total:,}")
+
+    @Slot(float, float)
+    def on_histogram_bin_clicked(self, low: float, high: float) -> None:
+        for box, value in ((self.score_low, low), (self.score_high, high)):
+            box.blockSignals(True)
+            box.setValue(value)
+            box.blockSignals(False)
+        self.apply_filter()
+
+    @Slot(int)
+    def on_order_changed(self, _index: int) -> None:
+        order = self.order_combo.currentData()
+        if order is not None:
+            self.panes.set_order(order)
+
+    @Slot(int)
+    def on_system_changed(self, index: int) -> None:
+        if self.run is not None and 0 <= index < len(self.run.systems):
+            self.system = index
+            self._show_system(self.current_sentence)

@@ -1,0 +1,80 @@
+"""The header above the Inspect view: corpus BLEU, its breakdown, signature and notes, with copy buttons."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
+
+from ..core import BleuScore, formats
+
+
+class ScoreHeader(QWidget):
+    """Signals: ``message(str)`` for the status bar (e.g. after copying)."""
+
+    message = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.score: BleuScore | None = None
+        self.corpus_label = QLabel("No files open")
+        self.corpus_label.setObjectName("corpusScore")
+        self.verbose_label = QLabel("File ▸ Open… or drop system outputs and their references here.")
+        self.verbose_label.setObjectName("verbose")
+        self.verbose_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.signature_label = QLabel("")
+        self.signature_label.setObjectName("signature")
+        self.signature_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notes_label = QLabel("")
+        self.notes_label.setObjectName("hint")
+        self.notes_label.setVisible(False)
+        self.copy_button = QPushButton("Copy score line")
+        self.copy_button.setEnabled(False)
+        self.copy_button.clicked.connect(self.on_copy_clicked)
+        self.copy_signature_button = QPushButton("Copy signature")
+        self.copy_signature_button.setEnabled(False)
+        self.copy_signature_button.clicked.connect(self.on_copy_signature_clicked)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(8, 6, 8, 2)
+        grid.addWidget(self.corpus_label, 0, 0, 2, 1)
+        grid.addWidget(self.verbose_label, 0, 1)
+        grid.addWidget(self.signature_label, 1, 1)
+        grid.addWidget(self.copy_button, 0, 2)
+        grid.addWidget(self.copy_signature_button, 1, 2)
+        grid.addWidget(self.notes_label, 2, 1)
+        grid.setColumnStretch(1, 1)
+
+    def set_score(self, score: BleuScore, system_name: str) -> None:
+        """Show one system's corpus score with everything that produced it."""
+        self.score = score
+        self.corpus_label.setText(f"BLEU {formats.score_only(score)}")
+        precisions = "/".join(f"{p:.1f}" for p in score.precisions)
+        self.verbose_label.setText(f"{system_name}: {precisions} (BP = {score.bp:.3f} ratio = {score.ratio:.3f} "
+                                   f"hyp_len = {score.sys_len} ref_len = {score.ref_len})")
+        self.signature_label.setText(f"{score.variant}: {score.signature}")
+        self.notes_label.setText(" · ".join(score.notes))
+        self.notes_label.setVisible(bool(score.notes))
+        self.copy_button.setEnabled(True)
+        self.copy_signature_button.setEnabled(True)
+
+    def show_scoring(self) -> None:
+        """Say that a score is being computed (only while nothing is shown yet)."""
+        if self.score is None:
+            self.corpus_label.setText("Scoring…")
+
+    def show_idle(self) -> None:
+        """Back to the empty state's text when a first open failed or was cancelled."""
+        if self.score is None:
+            self.corpus_label.setText("No files open")
+
+    @Slot()
+    def on_copy_clicked(self) -> None:
+        if self.score is not None:
+            QGuiApplication.clipboard().setText(formats.text_line(self.score))
+            self.message.emit("Score line copied")
+
+    @Slot()
+    def on_copy_signature_clicked(self) -> None:
+        if self.score is not None:
+            QGuiApplication.clipboard().setText(self.score.signature)
+            self.message.emit("Signature copied")

@@ -1,0 +1,93 @@
+"""A newcomer's install: the built wheel (not the editable checkout) runs the demo, offscreen."""
+
+import os
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bleu_gui.core import BleuConfig
+
+from .oracles import sacre_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WINDOW_SCRIPT = textwrap.dedent("""
+    import json, sys
+    from pathlib import Path
+    import bleu_gui
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+    from bleu_gui.demo import demo_paths
+    from bleu_gui.gui.main_window import MainWindow
+    from bleu_gui.gui.settings import Settings
+
+    app = QApplication([])
+    window = MainWindow(Settings(QSettings(sys.argv[1], QSettings.Format.IniFormat)))
+    window.show()
+    shown = []
+    window.run_changed.connect(lambda run: (shown.append(run), app.quit()))
+    window.error_shown.connect(lambda message: (print("ERROR", message), app.quit()))
+    QTimer.singleShot(60_000, app.quit)
+    window.open_demo()
+    app.exec()
+    run = shown[0]
+    systems, refs = demo_paths()
+    print(json.dumps({"package": bleu_gui.__file__, "systems": [str(p) for p in systems],
+                      "refs": [str(p) for p in refs], "scores": [s.corpus.score for s in run.systems],
+                      "header": window.inspect.header.corpus_label.text()}))
+    window.close()
+""")
+
+
+@pytest.fixture(scope="module")
+def wheel_venv(tmp_path_factory):
+    """A fresh venv with the built wheel installed; its dependencies come from the test venv (no network)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp),
+                    str(ROOT)], check=True, capture_output=True)
+    wheel = next(tmp.glob("bleu_gui-*.whl"))
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    # Dependencies (PySide6, numpy, sacreBLEU) from the test environment; .pth files there are not run,
+    # so the editable install of this checkout stays invisible.
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps",
+                    "--no-index", "-q", str(wheel)], check=True, capture_output=True)
+    return venv, tmp
+
+
+def test_wheel_install_opens_the_demo_offscreen(wheel_venv):
+    venv, tmp = wheel_venv
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYQTGRAPH_QT_LIB": "PySide6"}
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.run([str(venv / "bin" / "python"), "-c", WINDOW_SCRIPT, str(tmp / "settings.ini")], cwd=tmp,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    shown = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert shown["package"].startswith(str(venv)), shown["package"]  # the wheel, not this checkout
+    assert all(p.startswith(str(venv)) for p in shown["systems"] + shown["refs"])
+    refs = [Path(r).read_text(encoding="utf-8").splitlines() for r in shown["refs"]]
+    for path, score in zip(shown["systems"], shown["scores"]):
+        theirs = sacre_corpus(Path(path).read_text(encoding="utf-8").splitlines(), refs, BleuConfig())
+        assert score == pytest.approx(theirs.score, abs=1e-9)
+    assert shown["header"] == f"BLEU {shown['scores'][0]:.2f}"
+
+
+def test_installed_bleu_gui_command_starts_on_the_demo(wheel_venv):
+    venv, tmp = wheel_venv
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp / "config")}
+    with pytest.raises(subprocess.TimeoutExpired):  # still running: it opened and waits for the user
+        proc = subprocess.run([str(venv / "bin" / "bleu-gui"), "--demo"], cwd=tmp, env=env, capture_output=True,
+                              text=True, timeout=8)
+        pytest.fail(f"bleu-gui --demo exited with {proc.returncode}: {proc.stderr}")
+    score = subprocess.run([str(venv / "bin" / "bleu-score"), "--help"], cwd=tmp, env=env, capture_output=True,
+                           text=True, check=True)
+    assert "sacreBLEU" in score.stdout
