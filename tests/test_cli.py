@@ -248,3 +248,35 @@ def test_paired_test_needs_two_systems(capsys):
     code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", DEMO / "system-b.txt", "--paired-ar",
                        "--variant", "nltk")
     assert code == 2 and "need the sacrebleu variant" in err
+
+
+def test_one_name_per_system_in_every_output(tmp_path, capsys):
+    """exp1/hyp.txt and exp2/hyp.txt: stdout, JSON, the sentence CSV/JSON and the report all use the same
+    unique names (the shortest path suffix that tells them apart)."""
+    for folder, source in (("exp1", "system-a.txt"), ("exp2", "system-b.txt")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "hyp.txt").write_bytes((DEMO / source).read_bytes())
+    hyps = [tmp_path / "exp1" / "hyp.txt", tmp_path / "exp2" / "hyp.txt"]
+    names = ["exp1/hyp.txt", "exp2/hyp.txt"]
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", *hyps)
+    assert code == 0 and [line.split(": ")[0] for line in out.splitlines()] == names
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", *hyps, "--format", "json")
+    assert [obj["system"] for obj in json.loads(out)] == names
+    csv_out, json_out, report = tmp_path / "s.csv", tmp_path / "s.json", tmp_path / "r.html"
+    assert cli(capsys, DEMO / "ref1.txt", "-i", *hyps, "--export-sentences", csv_out, "--report", report)[0] == 0
+    assert cli(capsys, DEMO / "ref1.txt", "-i", *hyps, "--export-sentences", json_out)[0] == 0
+    header = csv_out.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert [h for h in header if h.endswith(":bleu")] == [f"{n}:bleu" for n in names]
+    assert json.loads(json_out.read_text(encoding="utf-8"))["systems"] == names
+    html = report.read_text(encoding="utf-8")
+    assert "<td>baseline: exp1/hyp.txt</td>" in html and "<td>exp2/hyp.txt</td>" in html
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", *hyps, "--paired-bs", "--paired-bs-n", "50")
+    assert "Baseline: exp1/hyp.txt" in out and "exp2/hyp.txt" in out
+
+
+def test_display_names():
+    from bleu_gui.core.names import display_names
+
+    assert display_names(["/a/x/hyp.txt", "/a/y/hyp.txt", "/b/other.txt"]) == ["x/hyp.txt", "y/hyp.txt", "other.txt"]
+    assert display_names(["/r/a/x/h.txt", "/r/b/x/h.txt"]) == ["a/x/h.txt", "b/x/h.txt"]
+    assert display_names(["/only/one.txt"]) == ["one.txt"]

@@ -109,7 +109,7 @@ class SvgChart:
         out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" viewBox="0 0 {_W} {_H}" '
                f'font-family="DejaVu Sans, Arial, sans-serif" font-size="11">',
                f"<style>.lbl{{font-size:10px;fill:{palette.ACCENT}}}.ax{{fill:{palette.AXIS}}}</style>",
-               f'<rect width="{_W}" height="{_H}" fill="white"/>',
+               f'<rect width="{_W}" height="{_H}" fill="{palette.BACKGROUND}"/>',
                f'<text x="{_W / 2}" y="16" text-anchor="middle" font-weight="bold" font-size="13">{escape(self.title)}</text>']
         x0, x1 = _PAD_L, _W - _PAD_R
         y0, y1 = _H - _PAD_B, _PAD_T

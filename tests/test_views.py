@@ -1,0 +1,143 @@
+"""The views over a run: models that pass Qt's checks, sorting that keeps the selection, any n-gram order,
+one interval, one number format, one palette."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
+from PySide6.QtGui import QPixmap
+
+from bleu_gui.core import BleuConfig, SegmentFile, score_run
+from bleu_gui.core.significance import delta_interval
+from bleu_gui.demo import demo_paths
+from bleu_gui.gui.compare_models import NgramTableModel, PairTableModel, SystemsTableModel
+from bleu_gui.gui.main_window import MainWindow
+from bleu_gui.gui.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def demo_run(config=BleuConfig()):
+    systems, refs = demo_paths()
+    files = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [*systems, *refs]]
+    return score_run(files[:2], files[2:], config)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(w)
+    w.resize(1300, 800)
+    w.show()
+    yield w
+    w.jobs.shutdown()
+
+
+def show(qtbot, window, run):
+    with qtbot.waitSignal(window.run_changed, timeout=5000):
+        window.show_run(run)
+
+
+def test_every_compare_model_passes_qtmodeltester(qtmodeltester):
+    run = demo_run()
+    systems = SystemsTableModel()
+    systems.set_run(run)
+    qtmodeltester.check(systems)
+    pair = PairTableModel()
+    pair.set_pair(run.systems[0].sentences.score, run.systems[1].sentences.score, run.comparison.pairwise[0].loo)
+    qtmodeltester.check(pair)
+    pair.sort(3, Qt.SortOrder.DescendingOrder)
+    qtmodeltester.check(pair)
+    ngrams = NgramTableModel()
+    ngrams.set_items(run.comparison.pairwise[0].wins[1][0])
+    qtmodeltester.check(ngrams)
+
+
+def test_sorting_the_compare_table_keeps_the_selected_sentence(qtbot, window):
+    show(qtbot, window, demo_run())
+    view = window.compare_view
+    view.select_sentence(3)
+    view.pair_model.sort(3, Qt.SortOrder.DescendingOrder)
+    current = view.pair_view.currentIndex()
+    selected = view.pair_view.selectionModel().selectedRows()
+    assert view.pair_model.sentence_at(current.row()) == 3 == view.current
+    assert [view.pair_model.sentence_at(i.row()) for i in selected] == [3]
+    # Moving on from the sorted position shows the sentence below it, not a stale row.
+    below = view.pair_model.index(current.row() + 1, 0)
+    view.pair_view.selectionModel().setCurrentIndex(below, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                                    | QItemSelectionModel.SelectionFlag.Rows)
+    assert view.current == view.pair_model.sentence_at(current.row() + 1)
+
+
+def test_views_keep_qwidget_render(qtbot, window):
+    show(qtbot, window, demo_run())
+    for widget in (window.compare_view, window.inspect.panes, window.inspect):
+        pixmap = QPixmap(200, 100)
+        widget.render(pixmap)  # QWidget.render, not a shadowing method of ours
+
+
+@pytest.mark.parametrize("order", [2, 6])
+def test_compare_view_follows_the_run_order(qtbot, window, order):
+    run = demo_run(BleuConfig(max_order=order))
+    show(qtbot, window, run)
+    view = window.compare_view
+    assert [view.ngram_order.itemData(i) for i in range(view.ngram_order.count())] == list(range(1, order + 1))
+    assert view.pane_order.count() == order + 1  # and "all orders"
+    assert view.systems_model.columnCount() == 6 + order + 4
+    view.ngram_order.setCurrentIndex(order - 1)
+    expected = run.comparison.pairwise[0].wins[order]
+    assert view.wins_b.items == expected[0] and view.wins_a.items == expected[1]
+    view.pane_order.setCurrentIndex(order - 1)
+    view.select_sentence(2)
+
+
+def test_delta_chart_its_svg_and_the_interval_agree(qtbot, window, tmp_path):
+    run = demo_run()
+    show(qtbot, window, run)
+    chart = window.compare_view.delta_chart
+    deltas = run.comparison.bootstrap[1].deltas
+    low, high = delta_interval(deltas)
+    ordered = np.sort(deltas)
+    assert (low, high) == (ordered[len(deltas) // 40], ordered[len(deltas) - len(deltas) // 40 - 1])
+    assert (chart.low.value(), chart.high.value()) == (low, high)
+    chart.save(tmp_path / "d.svg")
+    svg = (tmp_path / "d.svg").read_text(encoding="utf-8")
+    lines = [float(x) for x in re.findall(r'<line x1="([-0-9.]+)" x2="\1" [^>]*stroke="#e8590c"', svg)]
+    # The saved chart draws its lines where the interval is, on its own axis (see svg.SvgChart).
+    span = ordered[-1] - ordered[0]
+    left, right = min(ordered[0], 0.0) - 0.05 * span, max(ordered[-1], 0.0) + 0.05 * span
+    expected = [52 + (v - left) / (right - left) * (420 - 52 - 14) for v in (low, high)]
+    assert lines == pytest.approx(expected, abs=0.06)
+
+
+def test_an_undefined_sentence_score_reads_the_same_everywhere(qtbot, window, tmp_path):
+    # NLTK's method6 refuses a sentence without a trigram match: its score is undefined.
+    hyps = [["the cat sat on the mat today", "a b"], ["the cat sat on the mat now", "a c"]]
+    refs = ["the cat sat on the mat today", "a b c"]
+    files = [SegmentFile(Path(f"sys{i}.txt"), h, "utf-8") for i, h in enumerate(hyps)]
+    run = score_run(files, [SegmentFile(Path("ref.txt"), refs, "utf-8")], BleuConfig(variant="nltk", nltk_smoothing=6))
+    assert np.isnan(run.systems[0].sentences.score[1])
+    show(qtbot, window, run)
+    inspect = window.inspect
+    inspect.select_sentence(1)
+    assert inspect.model.data(inspect.model.index(inspect.model.row_of(1), 1)) == "n/a"
+    assert "sentence BLEU n/a" in inspect.sentence_label.text()
+    view = window.compare_view
+    view.select_sentence(1)
+    row = view.pair_model.row_of(1)
+    assert [view.pair_model.data(view.pair_model.index(row, c)) for c in (1, 2, 3)] == ["n/a", "n/a", "n/a"]
+    assert "A n/a · B n/a · B − A n/a" in view.sentence_label.text()
+
+
+def test_no_colour_outside_the_palette():
+    pattern = re.compile(r"#[0-9a-fA-F]{6}\b|\"(?:w|white|black)\"")
+    offenders = []
+    for path in (ROOT / "bleu_gui").rglob("*.py"):
+        if path.name == "palette.py":
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert offenders == []
