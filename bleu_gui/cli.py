@@ -8,9 +8,9 @@ import sys
 from collections.abc import Sequence
 
 from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
-from .core.config import NLTK_METHODS, SMOOTH_METHODS, VARIANTS
+from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
-from .core.run import Run, ScoredSystem, Significance, confidences, score_run
+from .core.run import Run, ScoredSystem, Significance, confidences, input_notes, score_run
 from .core.significance import seed_from_env
 from .core.tokenizers import TOKENIZER_NAMES
 
@@ -39,7 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--auto-reweigh", action="store_true", help="NLTK's auto_reweigh")
     p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per sentence")
     p.add_argument("-e", "--encoding", default="utf-8",
-                   help="input encoding, or 'auto' to detect legacy encodings (default utf-8)")
+                   help="input encoding, or 'auto' to detect one legacy encoding for all files (default utf-8)")
+    p.add_argument("--empty-refs", choices=EMPTY_REF_RULES, default="empty",
+                   help="an empty reference line is an empty reference (default, as sacreBLEU's command line) "
+                        "or a reference missing for that sentence")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score only")
     p.add_argument("-w", "--width", type=int, default=2, help="decimals in text output (default 2)")
     p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu"), default="text")
@@ -66,7 +69,7 @@ def _config(args: argparse.Namespace) -> BleuConfig:
         variant=args.variant, tokenizer=args.tokenize, lowercase=args.lowercase,
         smooth_method=args.smooth_method, smooth_value=args.smooth_value,
         max_order=args.max_ngram_order, weights=tuple(args.weights) if args.weights else None,
-        nltk_smoothing=args.nltk_smoothing, auto_reweigh=args.auto_reweigh,
+        nltk_smoothing=args.nltk_smoothing, auto_reweigh=args.auto_reweigh, empty_refs=args.empty_refs,
     ).validated()
 
 
@@ -183,11 +186,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         cfg = _config(args)
         hyps, refs = read_inputs(args.input, args.refs, args.encoding)
         _check_tests(args, cfg, len(hyps))
-        for f in [*refs, *hyps]:
-            if f.detected:
-                print(f"{PROG}: {f.path}: encoding {f.encoding} (detected)", file=sys.stderr)
         scored = score_run(hyps, refs, cfg, significance=_significance(args, len(hyps)), ngram_diffs=False)
-        for note in scored.evaluator.notes:
+        for note in input_notes(scored):
             print(f"{PROG}: note: {note}", file=sys.stderr)
         _exports(args, scored)
         if args.paired_bs or args.paired_ar:

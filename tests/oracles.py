@@ -8,13 +8,23 @@ from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_b
 from sacrebleu.metrics import BLEU
 
 from bleu_gui.core import BleuConfig
-from bleu_gui.core.evaluate import reference_presence
 
 
-def with_missing(references):
-    """References transposed per sentence with missing ones as None, the way sacreBLEU's API takes them."""
-    present = reference_presence(references)
-    return [[line if present[r, i] else None for i, line in enumerate(ref)] for r, ref in enumerate(references)]
+def presence(references, rule: str = "empty"):
+    """Which reference lines count, stated here on its own: every line (sacreBLEU's command line), or with
+    ``missing`` a blank line is a reference left out, unless every reference of the sentence is blank."""
+    n = len(references[0]) if references else 0
+    if rule == "empty":
+        return [[True] * n for _ in references]
+    blank = [[not line.strip() for line in ref] for ref in references]
+    all_blank = [all(b[i] for b in blank) for i in range(n)]
+    return [[not b[i] or all_blank[i] for i in range(n)] for b in blank]
+
+
+def with_missing(references, rule: str = "empty"):
+    """References with missing ones as None, the way sacreBLEU's API takes them."""
+    present = presence(references, rule)
+    return [[line if present[r][i] else None for i, line in enumerate(ref)] for r, ref in enumerate(references)]
 
 
 def sacre_metric(cfg: BleuConfig, effective_order: bool = False) -> BLEU:
@@ -23,20 +33,20 @@ def sacre_metric(cfg: BleuConfig, effective_order: bool = False) -> BLEU:
 
 
 def sacre_corpus(hyps, references, cfg: BleuConfig):
-    return sacre_metric(cfg).corpus_score(list(hyps), with_missing(references))
+    return sacre_metric(cfg).corpus_score(list(hyps), with_missing(references, cfg.empty_refs))
 
 
 def sacre_sentences(hyps, references, cfg: BleuConfig):
     metric = sacre_metric(cfg, effective_order=True)
-    refs = with_missing(references)
+    refs = with_missing(references, cfg.empty_refs)
     return [metric.sentence_score(h, [r[i] for r in refs if r[i] is not None]) for i, h in enumerate(hyps)]
 
 
-def nltk_tokens(hyps, references, tokenize):
+def nltk_tokens(hyps, references, tokenize, rule: str = "empty"):
     """Token lists for NLTK (missing references left out)."""
-    present = reference_presence(references)
+    present = presence(references, rule)
     hyp_toks = [tokenize(h) for h in hyps]
-    ref_toks = [[tokenize(ref[i]) for r, ref in enumerate(references) if present[r, i]] for i in range(len(hyps))]
+    ref_toks = [[tokenize(ref[i]) for r, ref in enumerate(references) if present[r][i]] for i in range(len(hyps))]
     return hyp_toks, ref_toks
 
 

@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 WORDS = ["the", "The", "cat", "mat", "on", "a", "is", "Mr.", "3.5", "1,000", "e-mail", "(ok)", "\"q\"",
          "&amp;", "&quot;", "don't", "x-", "-y", ".", ",", "!", "?", "빛이", "사람은", "높았다", "猫", "在",
          "垫子上", "です", "日本語", "é", "e\u0301", "Ωμέγα", "ΣΟΦΟΣ", "İstanbul", "$5", "5.", "a.b", "<skipped>",
-         "1.", ".5", "—", "…", "«", "»", "x\u00a0y", "²", "٣٤", "Ⅻ", "x²-1", "3-4"]
+         "1.", ".5", "—", "…", "«", "»", "x\u00a0y", "²", "٣٤", "Ⅻ", "x²-1", "3-4",
+         # Outside the Basic Multilingual Plane: two UTF-16 units each in Qt.
+         "😀", "𠀀", "🇯🇵", "a😀b", "𝐱"]
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\u00a0", "\u3000", " \u200b"]
 
 word = st.sampled_from(WORDS)

@@ -148,12 +148,25 @@ def test_legacy_encodings(tmp_path, capsys):
     hyp = write(tmp_path / "hyp.txt", ko.encode("cp949"))
     code, _, err = cli(capsys, ref, "-i", hyp)
     assert code == 2 and "cannot decode byte" in err and "-e auto" in err
+    # A UTF-8 reference and a cp949 system do not share an encoding: -e auto stops and names both guesses.
     code, out, err = cli(capsys, ref, "-i", hyp, "-e", "auto", "-b")
-    assert code == 0 and out.strip() == "100.00"
-    assert "hyp.txt: encoding" in err and "(detected)" in err
+    assert code == 2 and out == ""
+    assert "do not share one encoding" in err and "ref.txt: utf-8" in err and "hyp.txt: " in err
     both = write(tmp_path / "ref949.txt", ko.encode("cp949"))
     code, out, _ = cli(capsys, both, "-i", hyp, "-e", "cp949", "-b")
     assert code == 0 and out.strip() == "100.00"
+    code, out, err = cli(capsys, both, "-i", hyp, "-e", "auto", "-b")
+    assert code == 0 and out.strip() == "100.00" and "detected for all 2 files together" in err
+
+
+def test_auto_encoding_is_one_for_the_whole_set(tmp_path, capsys):
+    """Latin-1 files that a per-file guess decoded with two different code pages (BLEU 0.00)."""
+    ref = write(tmp_path / "ref.txt", "façade\n".encode("latin-1"))
+    hyp = write(tmp_path / "hyp.txt", "le être façade été\n".encode("latin-1"))
+    expected = sacre_corpus(["le être façade été"], [["façade"]], BleuConfig()).score
+    code, out, err = cli(capsys, ref, "-i", hyp, "-e", "auto", "-b", "-w", "6")
+    assert code == 0 and float(out) == pytest.approx(expected, abs=1e-6) and round(expected, 2) == 15.97
+    assert err.count("detected for all 2 files together") == 1
 
 
 def test_line_ends_bom_and_final_newline(tmp_path, capsys):
@@ -280,3 +293,29 @@ def test_display_names():
     assert display_names(["/a/x/hyp.txt", "/a/y/hyp.txt", "/b/other.txt"]) == ["x/hyp.txt", "y/hyp.txt", "other.txt"]
     assert display_names(["/r/a/x/h.txt", "/r/b/x/h.txt"]) == ["a/x/h.txt", "b/x/h.txt"]
     assert display_names(["/only/one.txt"]) == ["one.txt"]
+
+
+def test_empty_reference_lines_read_as_the_sacrebleu_command_does(tmp_path, capsys):
+    hyp, ref1, ref2 = tmp_path / "hyp.txt", tmp_path / "ref1.txt", tmp_path / "ref2.txt"
+    hyp.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    ref1.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    ref2.write_text("\nhello world out there today\n", encoding="utf-8")
+    sacre = subprocess.run([str(Path(sys.executable).with_name("sacrebleu")), str(ref1), str(ref2), "-i", str(hyp),
+                            "-b", "-w", "6"], capture_output=True, text=True, check=True).stdout.strip()
+    code, out, err = cli(capsys, ref1, ref2, "-i", hyp, "-b", "-w", "6")
+    assert code == 0 and out.strip() == sacre
+    assert "ref2.txt: 1 empty line (line 1) read as an empty reference" in err
+    code, out, err = cli(capsys, ref1, ref2, "-i", hyp, "--empty-refs", "missing")
+    assert "nrefs:var|emptyrefs:missing|" in out and "read as a missing reference" in err
+    missing = sacre_corpus(lines(hyp), [lines(ref1), lines(ref2)], BleuConfig(empty_refs="missing"))
+    assert f"= {missing.score:.2f} " in out
+
+
+def test_bom_and_lone_cr_are_reported_with_the_line(tmp_path, capsys):
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_bytes(b"\xef\xbb\xbfa b\nc d\re f\n")
+    ref.write_bytes(b"a b\nc d\ne f\n")
+    code, _, err = cli(capsys, ref, "-i", hyp)
+    assert code == 0
+    assert f"{hyp}: a byte order mark (BOM) at the start was removed" in err
+    assert f"{hyp}: 1 lone carriage return(s) (CR without LF) ended a line, the first at the end of line 2" in err

@@ -23,13 +23,15 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=EPS, abs_tol=1e-12)
 
 
-@given(data=corpus(), method=st.integers(0, 7), w=weights, reweigh=st.booleans())
-def test_random_corpus_and_sentences(data, method, w, reweigh):
+@given(data=corpus(), method=st.integers(0, 7), w=weights, reweigh=st.booleans(),
+       rule=st.sampled_from(["empty", "missing"]))
+def test_random_corpus_and_sentences(data, method, w, reweigh, rule):
     hyps, refs = data
-    cfg = BleuConfig(variant="nltk", nltk_smoothing=method, weights=w, auto_reweigh=reweigh).validated()
+    cfg = BleuConfig(variant="nltk", nltk_smoothing=method, weights=w, auto_reweigh=reweigh,
+                     empty_refs=rule).validated()
     ev = Evaluator(refs, cfg)
     stats = ev.statistics(hyps)
-    hyp_toks, ref_toks = nltk_tokens(hyps, refs, str.split)
+    hyp_toks, ref_toks = nltk_tokens(hyps, refs, str.split, rule)
     theirs = None
     try:
         theirs = nltk_corpus(hyp_toks, ref_toks, cfg)

@@ -39,6 +39,7 @@ configs = st.builds(
     lowercase=st.booleans(),
     smooth_method=st.sampled_from(["exp", "floor", "add-k", "none"]),
     max_order=st.integers(1, 6),
+    empty_refs=st.sampled_from(["empty", "missing"]),
 )
 
 
@@ -68,7 +69,7 @@ def test_random_smoothing_values(data, value, method):
 
 
 def test_signature_format_matches_sacrebleu():
-    from .oracles import sacre_metric
+    from .oracles import sacre_metric, with_missing
 
     refs = [["a b c", "d e"], ["a b", ""]]
     for cfg in [BleuConfig(), BleuConfig(lowercase=True, smooth_method="floor"),
@@ -76,10 +77,12 @@ def test_signature_format_matches_sacrebleu():
                 BleuConfig(tokenizer="intl", smooth_method="none")]:
         ev = Evaluator(refs, cfg)
         metric = sacre_metric(cfg)
-        from .oracles import with_missing
         metric.corpus_score(["a b c", "d e"], with_missing(refs))
         assert ev.signature() == metric.get_signature().format()
-    assert Evaluator(refs).nrefs == "var"
+    # sacreBLEU's command line reads the empty line as an empty reference: nrefs:2.
+    assert Evaluator(refs).nrefs == 2
+    missing = Evaluator(refs, BleuConfig(empty_refs="missing"))
+    assert missing.nrefs == "var" and missing.signature().startswith("nrefs:var|emptyrefs:missing|case:mixed")
 
 
 REAL_SETS = {
@@ -129,13 +132,14 @@ def test_real_set_lowercase_smoothing_and_sentences():
             assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS)
 
 
-def test_variable_number_of_references():
+@pytest.mark.parametrize("rule, nrefs", [("empty", 2), ("missing", "var")])
+def test_empty_reference_lines(rule, nrefs):
     refs = [["the cat sat", "a dog", "", "x y z"], ["", "a dog barks", "hello there", "x y"]]
     hyps = ["the cat sat down", "a dog barks loudly", "hello", "x y z"]
-    cfg = BleuConfig()
+    cfg = BleuConfig(empty_refs=rule)
     ev = Evaluator(refs, cfg)
     stats = ev.statistics(hyps)
-    assert ev.nrefs == "var"
+    assert ev.nrefs == nrefs
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
 
 

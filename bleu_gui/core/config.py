@@ -13,6 +13,9 @@ SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 # sacreBLEU's defaults for the smoothing value (Chen & Cherry 2014).
 SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}
 NLTK_METHODS = tuple(range(8))
+# How an empty reference line is read: as an empty reference (sacreBLEU's command line, and its WMT
+# XML reading), or as a reference missing for that sentence (``None`` in sacreBLEU's API).
+EMPTY_REF_RULES = ("empty", "missing")
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class BleuConfig:
     nltk_epsilon: float = 0.1
     nltk_alpha: float = 5.0
     nltk_k: float = 5.0
+    empty_refs: str = "empty"
 
     @property
     def scorer(self) -> Variant:
@@ -74,6 +78,8 @@ class BleuConfig:
             raise ConfigError(f"unknown smoothing method {self.smooth_method!r}; choose one of {', '.join(SMOOTH_METHODS)}")
         if not 1 <= self.max_order <= MAX_SUPPORTED_ORDER:
             raise ConfigError(f"max n-gram order must be 1..{MAX_SUPPORTED_ORDER}, got {self.max_order}")
+        if self.empty_refs not in EMPTY_REF_RULES:
+            raise ConfigError(f"empty reference rule must be one of {', '.join(EMPTY_REF_RULES)}, got {self.empty_refs!r}")
         if self.nltk_smoothing not in NLTK_METHODS:
             raise ConfigError(f"NLTK smoothing method must be 0..7, got {self.nltk_smoothing}")
         self.scorer.validate(self)

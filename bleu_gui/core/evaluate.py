@@ -22,15 +22,17 @@ def scaled_progress(progress: Callable[[float], None] | None, start: float,
     return lambda fraction: progress(start + span * fraction)
 
 
-def reference_presence(references: Sequence[Sequence[str]]) -> np.ndarray:
+def reference_presence(references: Sequence[Sequence[str]], rule: str = "empty") -> np.ndarray:
     """(n_refs × n_sentences) mask of the references that exist for each sentence.
 
-    An empty (or whitespace-only) reference line means "this reference is
-    missing here" — as passing ``None`` to sacreBLEU's API — as long as another
-    reference of the sentence has text. If every reference of a sentence is
-    empty they all count, as empty references (sacreBLEU's command line keeps
-    empty lines as zero-length references).
+    ``rule="empty"`` (sacreBLEU's command line and WMT XML reading): every line
+    is a reference, an empty one a zero-length reference. ``rule="missing"``:
+    an empty (or whitespace-only) line means "this reference is missing here",
+    as ``None`` in sacreBLEU's API, as long as another reference of the
+    sentence has text; if every reference of a sentence is empty they all count.
     """
+    if rule == "empty":
+        return np.ones((len(references), len(references[0]) if references else 0), dtype=bool)
     filled = np.array([[bool(line.strip()) for line in ref] for ref in references], dtype=bool)
     if filled.size == 0:
         return filled
@@ -60,7 +62,7 @@ class Evaluator:
         used = self.variant.references_used(references)
         self.reference_lines = used
         self.tokenization = Tokenization(cfg.tokenizer_name, cfg.lowercase)
-        self.present = reference_presence(used)
+        self.present = reference_presence(used, cfg.empty_refs)
         steps = len(used) + 1
         corpora = [self.tokenization.encode(ref, scaled_progress(progress, i / steps, 1 / steps))
                    for i, ref in enumerate(used)]
@@ -82,7 +84,14 @@ class Evaluator:
 
         ``resampling``: sacreBLEU's ``bs``, ``ar`` and ``seed`` fields of a test or interval.
         """
-        return self.variant.signature(self.config, self.nrefs, self.tokenization.signature, sentence_level, resampling)
+        signature = self.variant.signature(self.config, self.nrefs, self.tokenization.signature, sentence_level,
+                                           resampling)
+        if self.config.empty_refs == "empty":
+            return signature
+        # Not sacreBLEU's default reading: say so right after the reference count.
+        parts = signature.split("|")
+        at = next(i for i, part in enumerate(parts) if part.startswith("nrefs:")) + 1
+        return "|".join([*parts[:at], f"emptyrefs:{self.config.empty_refs}", *parts[at:]])
 
     def statistics(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Per-sentence sufficient statistics of a system's lines (see :mod:`bleu_gui.core.ngrams`).

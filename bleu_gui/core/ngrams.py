@@ -103,12 +103,13 @@ def closest_ref_lengths(hyp_len: np.ndarray, ref_lens: np.ndarray) -> np.ndarray
     ``ref_lens`` is (n_refs, n_sentences) with -1 where a reference is missing.
     Same rule as sacreBLEU's ``_get_closest_ref_len`` and NLTK's ``closest_ref_length``.
     """
+    # Two exact integer passes (no packed rank that could overflow): the smallest distance, then the
+    # shortest reference among those at that distance.
+    never = np.iinfo(np.int64).max
     present = ref_lens >= 0
-    diff = np.abs(ref_lens - hyp_len[None, :])
-    big = np.int64(1) << 40
-    rank = np.where(present, diff * big + ref_lens, np.iinfo(np.int64).max)
-    best = np.argmin(rank, axis=0)
-    return ref_lens[best, np.arange(ref_lens.shape[1])]
+    diff = np.where(present, np.abs(ref_lens - hyp_len[None, :]), never)
+    closest = diff == diff.min(axis=0, keepdims=True)
+    return np.where(closest & present, ref_lens, never).min(axis=0)
 
 
 class ReferenceIndex:

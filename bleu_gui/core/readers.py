@@ -2,12 +2,17 @@
 
 Rules (they decide what a "segment" is, so they are the same everywhere):
 UTF-8 by default; a UTF-8 BOM is removed; CRLF and CR become LF; a final line
-end does not make an extra segment. Files are only ever read.
+end does not make an extra segment. Files are only ever read. Whatever reading
+changes (a BOM removed, a lone CR that split a line) is said in the file's
+``notes``. With ``-e auto`` one encoding is detected for all the files of a
+run together, never one per file.
 """
 
 from __future__ import annotations
 
 import codecs
+import errno
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +31,7 @@ class SegmentFile:
     lines: list[str]
     encoding: str
     detected: bool = False
+    notes: tuple[str, ...] = ()  # what reading changed, for stderr and the status bar
 
     @property
     def name(self) -> str:
@@ -34,10 +40,14 @@ class SegmentFile:
 
 def _codec_name(encoding: str) -> str:
     try:
-        return codecs.lookup(encoding).name
+        info = codecs.lookup(encoding)
     except LookupError:
         raise InputError(f"unknown encoding {encoding!r} (give a Python codec name such as utf-8, cp949, gb18030, "
                          "shift_jis, latin-1, or 'auto')") from None
+    # base64, rot13, zlib... are codecs too, but not between bytes and text.
+    if not getattr(info, "_is_text_encoding", True):
+        raise InputError(f"{encoding!r} is not a text encoding (give one such as utf-8, cp949, latin-1, or 'auto')")
+    return info.name
 
 
 def _position(data: bytes, offset: int) -> str:
@@ -45,17 +55,21 @@ def _position(data: bytes, offset: int) -> str:
     return f"line {line}, byte offset {offset}"
 
 
+def _os_problem(path: Path, exc: OSError) -> InputError:
+    """A one-line message for a file system error, naming the path."""
+    reasons = {errno.ENOENT: "no such file", errno.ELOOP: "symbolic link loop (the link points back to itself)",
+               errno.ENAMETOOLONG: "file name too long", errno.EACCES: "permission denied",
+               errno.EPERM: "permission denied", errno.ENOTDIR: "a part of the path is not a folder"}
+    return InputError(f"{path}: {reasons.get(exc.errno or 0, exc.strerror or str(exc))}")
+
+
 def _read_bytes(path: Path) -> bytes:
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder, expected a file")
     try:
+        if path.is_dir():
+            raise InputError(f"{path}: is a folder, expected a file")
         return path.read_bytes()
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise _os_problem(path, exc) from None
 
 
 def _decode(path: Path, data: bytes, codec: str) -> str:
@@ -69,26 +83,56 @@ def _decode(path: Path, data: bytes, codec: str) -> str:
     return text
 
 
-def _detect(path: Path, data: bytes) -> str:
-    # Valid UTF-8 is almost never an accident, and charset-normalizer may
-    # prefer a legacy code page for short ASCII-heavy files, so try it first.
+def _is_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
-        return "utf-8"
     except UnicodeDecodeError:
-        pass
+        return False
+    return True
+
+
+def _guess(data: bytes) -> str | None:
     from charset_normalizer import from_bytes
 
     best = from_bytes(data).best()
-    if best is None:
-        raise InputError(f"{path}: cannot detect the encoding (the bytes fit no known text encoding); give it with -e NAME")
-    return _codec_name(best.encoding)
+    return None if best is None else codecs.lookup(best.encoding).name
+
+
+def _decodes(data: bytes, codec: str) -> bool:
+    try:
+        data.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def detect_encoding(paths: Sequence[Path], datas: Sequence[bytes]) -> str:
+    """One encoding for a whole set of related files (a system and its references must be decoded alike).
+
+    UTF-8 first: valid UTF-8 is almost never an accident. Otherwise
+    charset-normalizer looks at all the files together; when no single
+    encoding fits them all, :class:`InputError` names each file's own best guess.
+    """
+    if all(_is_utf8(d) for d in datas):
+        return "utf-8"
+    # Pure ASCII fits every candidate encoding; files with other UTF-8 text cannot share a legacy one.
+    utf8_text = [p for p, d in zip(paths, datas) if not d.isascii() and _is_utf8(d)]
+    joint = None if utf8_text else _guess(b"\n".join(datas))
+    if joint is not None and all(_decodes(d, joint) for d in datas):
+        return joint
+    guesses = ", ".join(f"{p.name}: {'utf-8' if _is_utf8(d) else (_guess(d) or 'unknown')}"
+                        for p, d in zip(paths, datas))
+    raise InputError(f"the files do not share one encoding ({guesses}); give the encoding with -e NAME "
+                     "(files of one run are never decoded differently)")
 
 
 _READ_CHUNK = 4 << 20  # bytes decoded at a time, so no single step holds the GIL for long
 
 
-def _decode_lines(path: Path, data: bytes, codec: str) -> list[str]:
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+def _decode_lines(path: Path, data: bytes, codec: str) -> tuple[list[str], tuple[str, ...]]:
     """Decode and split into segments, a chunk at a time; a leading BOM is removed.
 
     LF, CRLF and CR end a line (also when a CRLF straddles two chunks); a final
@@ -98,6 +142,8 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> list[str]:
     """
     decoder = codecs.getincrementaldecoder(codec)("strict")
     lines: list[str] = []
+    notes: list[str] = []
+    lone_cr, first_cr_line = 0, 0
     carry = ""  # text after the last line end seen so far
     pos, at_start = 0, True
     while True:
@@ -110,13 +156,22 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> list[str]:
             _decode(path, data, codec)  # raises with the file-wide line and byte offset
             raise
         if at_start and text:
-            text = text[1:] if text.startswith("\ufeff") else text
+            if text.startswith("\ufeff"):
+                text = text[1:]
+                notes.append("a byte order mark (BOM) at the start was removed")
             at_start = False
         text = carry + text
         # A CR at the end may be the first half of a CRLF split across chunks.
         held_cr = not final and text.endswith("\r")
         if held_cr:
             text = text[:-1]
+        if "\r" in text:
+            found = _LONE_CR.search(text)
+            if found is not None:
+                if not lone_cr:
+                    before = text[:found.start()].replace("\r\n", "\n").replace("\r", "\n")
+                    first_cr_line = len(lines) + before.count("\n") + 1
+                lone_cr += len(_LONE_CR.findall(text))
         parts = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         carry = parts.pop() + ("\r" if held_cr else "")
         lines.extend(parts)
@@ -124,29 +179,37 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> list[str]:
             break
     if carry:
         lines.append(carry)
-    return lines
+    if lone_cr:
+        notes.append(f"{lone_cr} lone carriage return(s) (CR without LF) ended a line, the first at the end of "
+                     f"line {first_cr_line}")
+    return lines, tuple(notes)
+
+
+def _decode_file(path: Path, data: bytes, codec: str, detected: bool) -> SegmentFile:
+    if not data or data == codecs.BOM_UTF8:
+        raise InputError(f"{path}: empty file (no segments)")
+    nul = data.find(b"\x00")
+    if nul >= 0 and not codec.replace("-", "_").startswith(_WIDE_CODECS):
+        raise InputError(f"{path}: looks like a binary file (NUL byte at {_position(data, nul)})")
+    lines, notes = _decode_lines(path, data, codec)
+    if not lines:
+        raise InputError(f"{path}: empty file (no segments)")
+    return SegmentFile(path, lines, codec, detected, notes)
 
 
 def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
     """Read one file of segments (one per line).
 
     ``encoding`` is a Python codec name or ``"auto"`` (detect with
-    charset-normalizer, UTF-8 first). Raises :class:`InputError` with a
-    one-line message for a missing, empty, binary or undecodable file.
+    charset-normalizer, UTF-8 first; to read related files alike use
+    :func:`read_inputs`). Raises :class:`InputError` with a one-line message
+    for a missing, empty, binary or undecodable file.
     """
     path = Path(path)
     data = _read_bytes(path)
     detected = encoding == AUTO
-    codec = _detect(path, data) if detected else _codec_name(encoding)
-    if not data or data == codecs.BOM_UTF8:
-        raise InputError(f"{path}: empty file (no segments)")
-    nul = data.find(b"\x00")
-    if nul >= 0 and not codec.replace("-", "_").startswith(_WIDE_CODECS):
-        raise InputError(f"{path}: looks like a binary file (NUL byte at {_position(data, nul)})")
-    lines = _decode_lines(path, data, codec)
-    if not lines:
-        raise InputError(f"{path}: empty file (no segments)")
-    return SegmentFile(path, lines, codec, detected)
+    codec = detect_encoding([path], [data]) if detected else _codec_name(encoding)
+    return _decode_file(path, data, codec, detected)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
@@ -155,8 +218,11 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")),
-                           key=lambda p: p.name)
+            try:
+                files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")),
+                               key=lambda p: p.name)
+            except OSError as exc:
+                raise _os_problem(path, exc) from None
             if not files:
                 raise InputError(f"{path}: folder has no files")
             result.extend(files)
@@ -185,10 +251,17 @@ def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Pat
         raise InputError("no system output given (use -i FILE)")
     ref_paths = expand_paths(references)
     paths = [*map(Path, hypotheses), *ref_paths]
-    files = []
+    datas = []
     for i, path in enumerate(paths):
         if progress is not None:
-            progress(i / len(paths))
-        files.append(read_segments(path, encoding))
+            progress(0.5 * i / len(paths))
+        datas.append(_read_bytes(path))
+    detected = encoding == AUTO
+    codec = detect_encoding(paths, datas) if detected else _codec_name(encoding)
+    files = []
+    for i, (path, data) in enumerate(zip(paths, datas)):
+        if progress is not None:
+            progress(0.5 + 0.5 * i / len(paths))
+        files.append(_decode_file(path, data, codec, detected))
     check_same_length(files)
     return files[:len(hypotheses)], files[len(hypotheses):]

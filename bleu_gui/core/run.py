@@ -211,6 +211,34 @@ def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> 
                      significance=significance or Significance(), progress=progress)
 
 
+def _line_list(numbers: list[int], shown: int = 5) -> str:
+    head = ", ".join(str(n) for n in numbers[:shown])
+    return f"line{'s' if len(numbers) > 1 else ''} {head}{', …' if len(numbers) > shown else ''}"
+
+
+def input_notes(run: Run) -> list[str]:
+    """Everything about the inputs that changed what was scored, one line each: the detected encoding,
+    a removed BOM, lone CRs, empty reference lines and the rule that read them, the variant's notes."""
+    files = [*(s.file for s in run.systems), *run.references]
+    notes = []
+    if any(f.detected for f in files):
+        notes.append(f"encoding {files[0].encoding} detected for all {len(files)} files together")
+    notes += [f"{f.path}: {note}" for f in files for note in f.notes]
+    rule = run.config.empty_refs
+    for ref in run.config.scorer.references_used(run.references):
+        empty = [i + 1 for i, line in enumerate(ref.lines) if not line.strip()]
+        if not empty:
+            continue
+        count = f"{len(empty)} empty line{'s' if len(empty) > 1 else ''} ({_line_list(empty)})"
+        if rule == "empty":
+            notes.append(f"{ref.path}: {count} read as an empty reference (sacreBLEU's reading; "
+                         "--empty-refs missing reads them as missing)")
+        else:
+            notes.append(f"{ref.path}: {count} read as a missing reference (--empty-refs missing)")
+    notes += list(run.evaluator.notes)
+    return notes
+
+
 def confidences(run: Run, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED) -> list[tuple[float, float]]:
     """``sacrebleu --confidence`` for every system: (bootstrap mean, 95% half-width)."""
     return [confidence(s.stats, run.config, n=n, seed=seed) for s in run.systems]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import re
+import threading
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -59,8 +60,40 @@ class SacreTokenizer(Protocol):
     def signature(self) -> str: ...
 
 
+class _Serialized:
+    """A tokenizer shared between threads that are not safe to call it at once (MeCab's tagger)."""
+
+    def __init__(self, tokenizer: SacreTokenizer):
+        self._tokenizer = tokenizer
+        self._lock = threading.Lock()
+
+    def __call__(self, line: str) -> str:
+        with self._lock:
+            return self._tokenizer(line)
+
+    def signature(self) -> str:
+        return self._tokenizer.signature()
+
+
+_LOADED: dict[str, SacreTokenizer] = {}
+_LOADING = threading.Lock()
+
+
 def load_tokenizer(name: str) -> SacreTokenizer:
-    """Return sacreBLEU's tokenizer object for ``name``; a missing optional extra is a :class:`ConfigError` naming it."""
+    """sacreBLEU's tokenizer object for ``name``, one per process; a missing optional extra is a
+    :class:`ConfigError` naming it.
+
+    One object per name, not one per evaluator: sacreBLEU's tokenizers cache on
+    their class keyed by the object (ko-mecab held about 52 MB per object).
+    """
+    with _LOADING:
+        if name not in _LOADED:
+            tokenizer = _new_tokenizer(name)
+            _LOADED[name] = _Serialized(tokenizer) if name in _EXTRA_FOR else tokenizer
+        return _LOADED[name]
+
+
+def _new_tokenizer(name: str) -> SacreTokenizer:
     if name not in _SACREBLEU_CLASSES:
         raise ConfigError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZER_NAMES)}")
     module, cls = _SACREBLEU_CLASSES[name]
