@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Sequence
 
 from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
+from .core.exports import check_sentences_target, check_targets
 from .core.run import Run, ScoredSystem, Significance, confidences, input_notes, score_run
-from .core.significance import seed_from_env
+from .core.significance import MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples, seed_from_env
 from .core.tokenizers import TOKENIZER_NAMES
+from .core.variants import get_variant
 
 PROG = "bleu-score"
 
@@ -27,16 +30,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
                    help="sacreBLEU tokenizer (default: 13a for sacrebleu, none = whitespace for nltk and d2l)")
     p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before tokenizing")
-    p.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default="exp",
+    p.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default=None,
                    help="sacreBLEU smoothing (default: exp)")
     p.add_argument("-sv", "--smooth-value", type=float, default=None,
                    help="value for floor (default 0.1) and add-k (default 1)")
     p.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="highest n-gram order, 1..9 (default 4)")
     p.add_argument("--weights", type=float, nargs="+", metavar="W", help="n-gram weights (nltk variant)")
     p.add_argument("--variant", choices=VARIANTS, default="sacrebleu", help="whose BLEU to compute")
-    p.add_argument("--nltk-smoothing", type=int, choices=NLTK_METHODS, default=0, metavar="0..7",
+    p.add_argument("--nltk-smoothing", type=int, choices=NLTK_METHODS, default=None, metavar="0..7",
                    help="NLTK SmoothingFunction().methodK (default 0)")
-    p.add_argument("--auto-reweigh", action="store_true", help="NLTK's auto_reweigh")
+    p.add_argument("--auto-reweigh", action="store_true", default=None, help="NLTK's auto_reweigh")
     p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per sentence")
     p.add_argument("-e", "--encoding", default="utf-8",
                    help="input encoding, or 'auto' to detect one legacy encoding for all files (default utf-8)")
@@ -64,13 +67,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# Settings that only some variants read: giving one to another variant is refused, never ignored.
+_VARIANT_FLAGS = {"smooth_method": "-s/--smooth-method", "smooth_value": "-sv/--smooth-value",
+                  "nltk_smoothing": "--nltk-smoothing", "weights": "--weights", "auto_reweigh": "--auto-reweigh"}
+
+
 def _config(args: argparse.Namespace) -> BleuConfig:
+    variant = get_variant(args.variant)
+    for field, flag in _VARIANT_FLAGS.items():
+        if getattr(args, field) is not None and field not in variant.settings:
+            owners = [name for name in VARIANTS if field in get_variant(name).settings]
+            raise InputError(f"{flag} applies to the {' and '.join(owners)} variant only, not {args.variant}")
+    defaults = BleuConfig()
     return BleuConfig(
         variant=args.variant, tokenizer=args.tokenize, lowercase=args.lowercase,
-        smooth_method=args.smooth_method, smooth_value=args.smooth_value,
+        smooth_method=args.smooth_method or defaults.smooth_method, smooth_value=args.smooth_value,
         max_order=args.max_ngram_order, weights=tuple(args.weights) if args.weights else None,
-        nltk_smoothing=args.nltk_smoothing, auto_reweigh=args.auto_reweigh, empty_refs=args.empty_refs,
+        nltk_smoothing=args.nltk_smoothing or 0, auto_reweigh=bool(args.auto_reweigh), empty_refs=args.empty_refs,
     ).validated()
+
+
+def _check_output(args) -> None:
+    """Output flags that would be silently ignored in this combination are refused."""
+    if not 0 <= args.width <= 16:
+        raise InputError(f"-w/--width must be 0..16 decimals, got {args.width}")
+    if args.score_only and (args.paired_bs or args.paired_ar):
+        raise InputError("-b/--score-only does not apply to --paired-bs/--paired-ar (they print a table)")
+    if args.confidence and (args.score_only or args.format == "multi-bleu"):
+        raise InputError("--confidence has no place in -b or --format multi-bleu output")
+    if args.confidence and (args.paired_bs or args.paired_ar):
+        raise InputError("--confidence is shown by --paired-bs itself (μ ± 95% CI); give one of them")
 
 
 def _sentence_scores(run: Run, system: ScoredSystem) -> list[BleuScore]:
@@ -115,10 +141,10 @@ def _check_tests(args, cfg: BleuConfig, n_systems: int) -> None:
         raise InputError("paired tests need a baseline and at least one more system (-i BASELINE SYSTEM ...)")
     if (args.paired_bs or args.paired_ar or args.confidence) and args.sentence_level:
         raise InputError("significance tests and confidence intervals are for corpus scores, not with -sl")
-    for flag, n in (("--paired-bs-n", args.paired_bs_n), ("--paired-ar-n", args.paired_ar_n),
-                    ("--confidence-n", args.confidence_n)):
-        if n < 1:
-            raise InputError(f"{flag} must be at least 1")
+    for flag, n, ceiling in (("--paired-bs-n", args.paired_bs_n, MAX_BS_SAMPLES),
+                             ("--paired-ar-n", args.paired_ar_n, MAX_AR_TRIALS),
+                             ("--confidence-n", args.confidence_n, MAX_BS_SAMPLES)):
+        check_resamples(flag, n, ceiling, n_systems)
 
 
 def _significance(args, n_systems: int) -> Significance | None:
@@ -166,6 +192,17 @@ def _paired(args, run: Run) -> None:
     print(f" - BLEU       {signature}")
 
 
+def _targets(args) -> list[str]:
+    return [t for t in (args.export_sentences, args.report) if t]
+
+
+def _check_exports(args) -> None:
+    if args.export_sentences:
+        check_sentences_target(args.export_sentences)
+    if args.report_top < 1:
+        raise InputError(f"--report-top must be at least 1, got {args.report_top}")
+
+
 def _exports(args, run: Run) -> None:
     """Write the requested report and sentence table (before printing anything)."""
     from .core.exports import sentences_text, write_atomic
@@ -184,8 +221,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         cfg = _config(args)
+        _check_output(args)
+        _check_exports(args)
         hyps, refs = read_inputs(args.input, args.refs, args.encoding)
         _check_tests(args, cfg, len(hyps))
+        check_targets(_targets(args), [f.path for f in [*hyps, *refs]])
         scored = score_run(hyps, refs, cfg, significance=_significance(args, len(hyps)), ngram_diffs=False)
         for note in input_notes(scored):
             print(f"{PROG}: note: {note}", file=sys.stderr)
@@ -208,7 +248,21 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main() -> None:
-    sys.exit(run())
+    # An ASCII-only terminal (PYTHONIOENCODING=ascii) gets escapes for μ and ±, not a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    try:
+        code = run()
+        sys.stdout.flush()
+    except OSError as exc:  # `| head` closed the pipe, or the output device is full
+        # Nothing more can reach stdout; point it at /dev/null so the exit flush is quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        reason = "the reader closed the pipe" if isinstance(exc, BrokenPipeError) else (exc.strerror or str(exc))
+        print(f"{PROG}: error: cannot write the output: {reason}", file=sys.stderr)
+        code = 2
+    sys.exit(code)
 
 
 if __name__ == "__main__":

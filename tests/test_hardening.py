@@ -90,3 +90,105 @@ def test_one_tokenizer_object_per_name():
 
     assert Tokenization("ko-mecab").tokenizer is Tokenization("ko-mecab", lowercase=True).tokenizer
     assert Tokenization("13a").tokenizer is Tokenization("13a").tokenizer
+
+
+@pytest.fixture
+def demo_files():
+    from bleu_gui.demo import demo_paths
+
+    systems, refs = demo_paths()
+    return systems, refs
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    (["-e", "rot13"], {}, "'rot13' is not a text encoding"),
+    (["-e", "base64"], {}, "'base64' is not a text encoding"),
+    (["-w", "-1"], {}, "-w/--width must be 0..16"),
+    (["--paired-bs", "-i2"], {"SACREBLEU_SEED": "abc"}, "SACREBLEU_SEED='abc' is not a seed"),
+    (["--paired-bs", "-i2"], {"SACREBLEU_SEED": "-1"}, "SACREBLEU_SEED='-1' is not a seed"),
+    (["--paired-bs", "-i2", "--paired-bs-n", str(10**12)], {}, "above the ceiling of 100,000"),
+    (["--paired-ar", "-i2", "--paired-ar-n", "0"], {}, "--paired-ar-n must be at least 1"),
+    (["--variant", "nltk", "--weights", "nan", "0.5"], {}, "weights must be finite numbers"),
+    (["--variant", "nltk", "--weights", "inf", "0.5"], {}, "weights must be finite numbers"),
+    (["-s", "floor", "-sv", "nan"], {}, "smoothing value must be a finite number"),
+    (["-s", "floor", "-sv", "inf"], {}, "smoothing value must be a finite number"),
+    (["-s", "floor", "-sv", "-1"], {}, "smoothing value must be a finite number"),
+    (["--report", "/tmp/r.html", "--report-top", "-1"], {}, "--report-top must be at least 1"),
+    (["--variant", "nltk", "-s", "floor"], {}, "-s/--smooth-method applies to the sacrebleu variant only"),
+    (["--variant", "d2l", "-sv", "0.2"], {}, "-sv/--smooth-value applies to the sacrebleu variant only"),
+    (["--nltk-smoothing", "3"], {}, "--nltk-smoothing applies to the nltk variant only, not sacrebleu"),
+    (["--auto-reweigh"], {}, "--auto-reweigh applies to the nltk variant only"),
+    (["--paired-bs", "-i2", "-b"], {}, "-b/--score-only does not apply to --paired-bs"),
+    (["--confidence", "--format", "multi-bleu"], {}, "--confidence has no place in -b or --format multi-bleu"),
+])
+def test_bad_values_get_one_line_and_exit_2(demo_files, monkeypatch, capsys, argv, env, message):
+    systems, refs = demo_files
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    inputs = ["-i", str(systems[0]), str(systems[1])] if "-i2" in argv else ["-i", str(systems[0])]
+    argv = [a for a in argv if a != "-i2"]
+    code, out, err = cli(capsys, refs[0], *inputs, *argv)
+    assert code == 2 and out == "", err
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_files_that_cannot_be_read_get_one_line(tmp_path, capsys, monkeypatch, demo_files):
+    from pathlib import Path
+
+    systems, refs = demo_files
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    code, _, err = cli(capsys, refs[0], "-i", tmp_path / "loop")
+    assert code == 2 and "symbolic link loop" in err and "no such file" not in err
+    code, _, err = cli(capsys, refs[0], "-i", tmp_path / ("x" * 256))
+    assert code == 2 and "file name too long" in err
+    u16 = tmp_path / "u16.txt"
+    u16.write_bytes("abc\n".encode("utf-16-le"))
+    code, _, err = cli(capsys, u16, "-i", u16, "-e", "utf-16")
+    assert code == 2 and "utf-16-le" in err and err.count("\n") == 1
+    folder = tmp_path / "refs"
+    folder.mkdir()
+    (folder / "ref1.txt").write_text("a\n", encoding="utf-8")
+    real_iterdir = Path.iterdir
+
+    def denied(self):
+        if self == folder:
+            raise PermissionError(13, "Permission denied")
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", denied)
+    code, _, err = cli(capsys, folder, "-i", systems[0])
+    assert code == 2 and f"{folder}: permission denied" in err
+
+
+def _command(*argv, **kwargs):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).with_name("bleu-score")
+    return subprocess.run([str(exe), *map(str, argv)], capture_output=True, **kwargs)
+
+
+def test_output_troubles_of_the_installed_command(demo_files, tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    systems, refs = demo_files
+    # Output piped into `head`, which leaves after one line.
+    exe = Path(sys.executable).with_name("bleu-score")
+    big = tmp_path / "big.txt"
+    big.write_text("a b c\n" * 20000, encoding="utf-8")
+    pipe = subprocess.run(f"'{exe}' '{big}' -i '{big}' -sl | head -n 1", shell=True, capture_output=True, text=True)
+    assert "Traceback" not in pipe.stderr and pipe.stdout.startswith("BLEU|")
+    # stdout on a full device
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([str(exe), str(refs[0]), "-i", str(systems[0])], stdout=full, stderr=subprocess.PIPE,
+                              text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "cannot write the output: No space left on device" in proc.stderr
+    # An ASCII-only terminal and the μ of --confidence.
+    proc = _command(refs[0], "-i", systems[0], "--confidence", "--confidence-n", "20", text=True,
+                    env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr and "\\u03bc" in proc.stdout

@@ -155,3 +155,26 @@ def test_report_renders_in_headless_chromium(report_html, tmp_path):
     keep = os.environ.get("BLEU_GUI_SCREENSHOT_DIR")
     if keep:
         shutil.copy(shot, Path(keep) / "report-chromium.png")
+
+
+def test_every_export_target_is_checked_before_anything_is_written(tmp_path, capsys):
+    csv_out = tmp_path / "s.csv"
+    code = run([*map(str, REFS), "-i", *map(str, SYSTEMS), "--export-sentences", str(csv_out),
+                "--report", str(tmp_path / "missing" / "r.html"), "-b"])
+    assert code == 2 and "no such folder" in capsys.readouterr().err
+    assert not csv_out.exists()  # nothing half-written
+    same = tmp_path / "both.json"
+    code = run([*map(str, REFS), "-i", *map(str, SYSTEMS), "--export-sentences", str(same), "--report", str(same)])
+    assert code == 2 and "two exports would write the same file" in capsys.readouterr().err
+    assert not same.exists()
+
+
+def test_a_hard_link_to_an_input_is_refused(tmp_path, capsys):
+    victim = tmp_path / "hyp.txt"
+    shutil.copy(SYSTEMS[0], victim)
+    link = tmp_path / "report.html"
+    os.link(victim, link)
+    before = victim.read_bytes()
+    code = run([*map(str, REFS), "-i", str(victim), "--report", str(link)])
+    assert code == 2 and "refusing to overwrite an input file" in capsys.readouterr().err
+    assert victim.read_bytes() == before

@@ -141,3 +141,73 @@ def test_no_colour_outside_the_palette():
             if pattern.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert offenders == []
+
+
+def test_highlighting_and_hover_after_characters_outside_the_bmp(qtbot, window, tmp_path):
+    from PySide6.QtGui import QTextCursor
+
+    from bleu_gui.core.details import MATCHED, UNMATCHED
+    from bleu_gui.gui.panes import STATUS_PROPERTY, utf16_offsets
+
+    text = "😀 the 𠀀 cat 🇯🇵 sat"
+    cand, ref = tmp_path / "cand.txt", tmp_path / "ref.txt"
+    cand.write_text(text + "\n", encoding="utf-8")
+    ref.write_text("the cat sat\n", encoding="utf-8")
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files([cand], [ref])
+    pane = window.inspect.panes.candidate
+    units = utf16_offsets(text)
+    assert pane.toPlainText() == text and units[-1] == len(text) + 4  # four astral code points
+    statuses = {}
+    for word in ("😀", "the", "𠀀", "cat", "🇯🇵", "sat"):
+        start = text.index(word)
+        cursor = QTextCursor(pane.document())
+        cursor.setPosition(units[start + len(word)])  # the format of the character before the cursor
+        statuses[word] = cursor.charFormat().property(STATUS_PROPERTY)
+    assert statuses == {"😀": UNMATCHED, "the": MATCHED, "𠀀": UNMATCHED, "cat": MATCHED, "🇯🇵": UNMATCHED,
+                        "sat": MATCHED}
+    # Hovering the middle of "sat" (found by Qt's own layout) names the n-gram "sat".
+    cursor = QTextCursor(pane.document())
+    cursor.setPosition(units[text.index("sat") + 1])
+    rect = pane.cursorRect(cursor)
+    index = pane._char_at(rect.center() + type(rect.center())(2, 0))
+    assert text[index] == "a"
+    assert window.inspect.panes.occurrence_at(index).ngram == ("sat",)
+
+
+def test_exports_run_side_by_side_and_each_reports_its_outcome(qtbot, window, tmp_path):
+    run = demo_run()
+    show(qtbot, window, run)
+    saved, errors = [], []
+    window.exported.connect(saved.append)
+    window.error_shown.connect(errors.append)
+    window.exports.export_report(run, tmp_path / "r.html")
+    window.exports.export_sentences(run, tmp_path / "no-such-folder" / "s.csv")
+    window.exports.export_sentences(run, tmp_path / "s.json")
+    qtbot.waitUntil(lambda: len(saved) + len(errors) == 3, timeout=20_000)
+    assert sorted(Path(p).name for p in saved) == ["r.html", "s.json"]
+    assert len(errors) == 1 and "no such folder" in errors[0]
+    assert (tmp_path / "r.html").exists() and (tmp_path / "s.json").exists()
+    assert window.statusBar().currentMessage().startswith("Saved ")
+
+
+def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, window, monkeypatch):
+    from bleu_gui.core import InputError
+    from bleu_gui.gui import main_window
+
+    run = demo_run()
+    show(qtbot, window, run)
+    panel = window.settings_panel
+    panel.tokenizer.setCurrentText("char")  # starts a re-score ...
+    window.jobs.cancel()                    # ... that the user cancels
+    assert panel.config() == run.config == window.settings.config()
+    assert "tok:13a" in window.inspect.header.signature_label.text()
+
+    def broken(*_args):
+        raise InputError("re-scoring failed")
+
+    monkeypatch.setattr(main_window, "rescored", broken)
+    with qtbot.waitSignal(window.error_shown, timeout=5000):
+        panel.lowercase.setChecked(True)
+    assert panel.config() == run.config and not panel.lowercase.isChecked()
+    assert window.settings.config() == run.config

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from .errors import ConfigError
@@ -82,12 +83,16 @@ class BleuConfig:
             raise ConfigError(f"empty reference rule must be one of {', '.join(EMPTY_REF_RULES)}, got {self.empty_refs!r}")
         if self.nltk_smoothing not in NLTK_METHODS:
             raise ConfigError(f"NLTK smoothing method must be 0..7, got {self.nltk_smoothing}")
+        if self.smooth_value is not None and not (math.isfinite(self.smooth_value) and self.smooth_value >= 0):
+            raise ConfigError(f"smoothing value must be a finite number 0 or larger, got {self.smooth_value}")
         self.scorer.validate(self)
         cfg = self
         if self.weights is not None:
             weights = tuple(float(w) for w in self.weights)
             if not 1 <= len(weights) <= MAX_SUPPORTED_ORDER:
                 raise ConfigError(f"give 1..{MAX_SUPPORTED_ORDER} weights, got {len(weights)}")
+            if not all(math.isfinite(w) for w in weights):
+                raise ConfigError(f"weights must be finite numbers, got {', '.join(map(str, weights))}")
             if any(w < 0 for w in weights) or sum(weights) <= 0:
                 raise ConfigError("weights must be non-negative and not all zero")
             cfg = replace(cfg, weights=weights, max_order=len(weights))

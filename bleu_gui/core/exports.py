@@ -8,7 +8,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -23,21 +23,50 @@ def _umask() -> int:
     return mask
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """The same file, also through a symbolic or hard link."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_target(path: str | Path, protected: Iterable[str | Path] = ()) -> Path:
+    """Raise :class:`ExportError` unless ``path`` can be written without touching an input (``protected``)."""
+    path = Path(path)
+    for p in protected:
+        if _same_file(path, Path(p)):
+            raise ExportError(f"{path}: refusing to overwrite an input file ({p})")
+    try:
+        if not path.parent.is_dir():
+            raise ExportError(f"{path}: cannot write, no such folder {path.parent}")
+        if path.is_dir():
+            raise ExportError(f"{path}: is a folder")
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return path
+
+
+def check_targets(targets: Sequence[str | Path], protected: Iterable[str | Path] = ()) -> None:
+    """Check every export target before any is written; two exports to one file are refused too."""
+    inputs = list(protected)
+    for i, target in enumerate(targets):
+        check_target(target, inputs)
+        for other in targets[:i]:
+            if _same_file(Path(target), Path(other)):
+                raise ExportError(f"{target}: two exports would write the same file")
+
+
 def write_atomic(path: str | Path, data: str | bytes, protected: Iterable[str | Path] = ()) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
-    Refuses to overwrite any of the ``protected`` (input) files. On failure the
-    previous file at ``path``, if any, is untouched and :class:`ExportError` says why.
+    Refuses to overwrite any of the ``protected`` (input) files, also through a
+    link. On failure the previous file at ``path``, if any, is untouched and
+    :class:`ExportError` says why.
     """
-    path = Path(path)
-    target = path.resolve()
-    for p in protected:
-        if Path(p).resolve() == target:
-            raise ExportError(f"{path}: refusing to overwrite an input file")
-    if not path.parent.is_dir():
-        raise ExportError(f"{path}: cannot write, no such folder {path.parent}")
-    if path.is_dir():
-        raise ExportError(f"{path}: is a folder")
+    path = check_target(path, protected)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -108,7 +137,15 @@ def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
                                       "systems": [s.name for s in run.systems]})
     if name.endswith(".csv"):
         return to_csv(header, rows)
-    raise ExportError(f"{target}: give a .csv or .json file name")
+    raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
+
+
+SENTENCES_SUFFIX_HINT = "give a .csv or .json file name"
+
+
+def check_sentences_target(target: str | Path) -> None:
+    if not str(target).lower().endswith((".csv", ".json")):
+        raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
 
 
 def to_csv(header: list[str], rows: list[list]) -> str:

@@ -155,6 +155,9 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> tuple[list[str], tuple
         except UnicodeDecodeError:
             _decode(path, data, codec)  # raises with the file-wide line and byte offset
             raise
+        except UnicodeError as exc:  # e.g. UTF-16 or UTF-32 without a byte order mark
+            raise InputError(f"{path}: cannot decode as {codec}: {exc} (for text without a BOM give the byte "
+                             "order, e.g. -e utf-16-le or utf-16-be)") from None
         if at_start and text:
             if text.startswith("\ufeff"):
                 text = text[1:]
@@ -217,7 +220,11 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     result: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        try:
+            is_dir = path.is_dir()
+        except OSError as exc:
+            raise _os_problem(path, exc) from None
+        if is_dir:
             try:
                 files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")),
                                key=lambda p: p.name)

@@ -284,6 +284,7 @@ class MainWindow(QMainWindow):
 
     def _job_ended(self, message: str = "") -> None:
         if not self.jobs.busy:
+            self._settings_describe_shown_run()
             self.progress.setVisible(False)
             self.cancel_button.setVisible(False)
             self.inspect.header.show_idle()
@@ -291,6 +292,13 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(message, 4000)
             else:
                 self.statusBar().clearMessage()
+
+    def _settings_describe_shown_run(self) -> None:
+        """After a cancelled or failed re-score the old numbers stay: so must the settings that made them."""
+        if self.run is not None and self.settings_panel.config() != self.run.config:
+            self.settings_panel.set_config(self.run.config)
+            self.settings.set_config(self.run.config)
+            self.inspect.fill_order_combo(self.run.config.max_order)
 
     @Slot(int)
     def on_job_cancelled(self, _job_id: int) -> None:

@@ -7,6 +7,7 @@ so that tests (and accessibility tools) can read back what is shown.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
@@ -20,6 +21,20 @@ STATUS_PROPERTY = QTextFormat.Property.UserProperty + 1
 ORDER_PROPERTY = QTextFormat.Property.UserProperty + 2
 ALL_ORDERS = 0
 _RANK = {MATCHED: 3, CLIPPED: 2, UNMATCHED: 1}
+
+
+def utf16_offsets(text: str) -> list[int]:
+    """Qt's position (in UTF-16 code units) of every Python index of ``text``, and of its end.
+
+    Python counts code points; Qt counts UTF-16 units, two for a character
+    outside the Basic Multilingual Plane (emoji, CJK Extension B). Positions
+    cross between the two only here, in :class:`TextPane`.
+    """
+    out, pos = [0], 0
+    for ch in text:
+        pos += 2 if ord(ch) > 0xFFFF else 1
+        out.append(pos)
+    return out
 
 
 @dataclass(frozen=True)
@@ -98,13 +113,14 @@ class TextPane(QTextEdit):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
     def _char_at(self, pos) -> int:
+        """The Python index of the character under a point of the viewport."""
         cursor = self.cursorForPosition(pos)
         rect = self.cursorRect(cursor)
         # cursorForPosition returns the nearest gap; take the character on the pointer's side.
         p = cursor.position()
         if pos.x() < rect.x() and p > 0:
             p -= 1
-        return p
+        return bisect_right(utf16_offsets(self.toPlainText()), p) - 1
 
     def mouseMoveEvent(self, event):
         self.hovered.emit(self._char_at(event.position().toPoint()), event.globalPosition().toPoint())
@@ -116,13 +132,15 @@ class TextPane(QTextEdit):
         super().mouseReleaseEvent(event)
 
     def paint_ranges(self, ranges: list[tuple[int, int, QTextCharFormat]]) -> None:
+        """Apply formats to ranges given as Python string indices of the pane's text."""
+        units = utf16_offsets(self.toPlainText())
         cursor = QTextCursor(self.document())
         cursor.beginEditBlock()
         cursor.select(QTextCursor.SelectionType.Document)
         cursor.setCharFormat(QTextCharFormat())
         for start, end, fmt in ranges:
-            cursor.setPosition(start)
-            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            cursor.setPosition(units[start])
+            cursor.setPosition(units[end], QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(fmt)
         cursor.endEditBlock()
 
