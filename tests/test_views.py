@@ -211,3 +211,19 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
         panel.lowercase.setChecked(True)
     assert panel.config() == run.config and not panel.lowercase.isChecked()
     assert window.settings.config() == run.config
+
+
+def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
+    hyp, ref1, ref2 = tmp_path / "hyp.txt", tmp_path / "ref1.txt", tmp_path / "ref2.txt"
+    hyp.write_bytes(b"\xef\xbb\xbfthe cat\rsat down\nhello\n")
+    ref1.write_bytes(b"the cat\nsat down\nhello\n")
+    ref2.write_bytes(b"the cat\n\nhello there\n")
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files([hyp], [ref1, ref2])
+    notes = window.inspect.header.notes_label.text()
+    assert window.inspect.header.notes_label.isVisible()
+    assert "byte order mark (BOM) at the start was removed" in notes
+    assert "lone carriage return(s) (CR without LF) ended a line, the first at the end of line 1" in notes
+    assert "ref2.txt: 1 empty line (line 2) read as an empty reference" in notes
+    assert "encoding utf-8 detected for all 3 files together" in notes
+    assert "BOM" in window.statusBar().currentMessage()

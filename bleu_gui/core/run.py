@@ -220,10 +220,7 @@ def input_notes(run: Run) -> list[str]:
     """Everything about the inputs that changed what was scored, one line each: the detected encoding,
     a removed BOM, lone CRs, empty reference lines and the rule that read them, the variant's notes."""
     files = [*(s.file for s in run.systems), *run.references]
-    notes = []
-    if any(f.detected for f in files):
-        notes.append(f"encoding {files[0].encoding} detected for all {len(files)} files together")
-    notes += [f"{f.path}: {note}" for f in files for note in f.notes]
+    notes = [f"{f.path}: {note}" for f in files for note in f.notes]
     rule = run.config.empty_refs
     for ref in run.config.scorer.references_used(run.references):
         empty = [i + 1 for i, line in enumerate(ref.lines) if not line.strip()]
@@ -235,6 +232,8 @@ def input_notes(run: Run) -> list[str]:
                          "--empty-refs missing reads them as missing)")
         else:
             notes.append(f"{ref.path}: {count} read as a missing reference (--empty-refs missing)")
+    if any(f.detected for f in files):
+        notes.append(f"encoding {files[0].encoding} detected for all {len(files)} files together")
     notes += list(run.evaluator.notes)
     return notes
 

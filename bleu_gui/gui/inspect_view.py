@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import Run, formats
+from ..core.run import input_notes
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .layout import STRETCH, hrow, legend
@@ -189,7 +190,7 @@ class InspectView(QWidget):
 
     def _show_system(self, keep_sentence: int | None) -> None:
         run, system = self.run, self.run.systems[self.system]
-        self.header.set_score(system.corpus, system.name)
+        self.header.set_score(system.corpus, system.name, input_notes(run))
         self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1])
         self._update_count()
         self.histogram.update_values(system.sentences.score)

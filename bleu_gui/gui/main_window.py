@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from ..core import BleuConfig, Run, palette, read_inputs, score_run
 from ..core.evaluate import scaled_progress
 from ..core.readers import read_segments
-from ..core.run import rescored, with_systems
+from ..core.run import input_notes, rescored, with_systems
 from ..demo import demo_paths
 from .compare_view import CompareView
 from .export_actions import ExportActions
@@ -44,6 +44,7 @@ QLabel#paneTitle {{ font-weight: 600; color: {palette.TITLE}; margin-top: 4px; }
 QLabel#hint {{ color: {palette.MUTED}; }}
 """
 INSPECT_TAB, COMPARE_TAB = 0, 1
+SCORING = "Scoring…"
 
 
 class MainWindow(QMainWindow):
@@ -208,6 +209,10 @@ class MainWindow(QMainWindow):
         self.inputs_label.setText(f"{files}: {run.n_sentences:,} sentences · {len(run.references)} reference(s): "
                                   f"{', '.join(run.reference_names)} · encoding {run.encodings}")
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
+        notes = [n for n in input_notes(run) if n not in run.evaluator.notes]
+        if notes:
+            self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
+                                                     else ""), 15000)
         self.run_changed.emit(run)
 
     @Slot(int)
@@ -276,7 +281,7 @@ class MainWindow(QMainWindow):
         self.progress.setVisible(True)
         self.cancel_button.setVisible(True)
         self.inspect.header.show_scoring()
-        self.statusBar().showMessage("Scoring…")
+        self.statusBar().showMessage(SCORING)
 
     @Slot(float)
     def on_job_progress(self, fraction: float) -> None:
@@ -290,7 +295,7 @@ class MainWindow(QMainWindow):
             self.inspect.header.show_idle()
             if message:
                 self.statusBar().showMessage(message, 4000)
-            else:
+            elif self.statusBar().currentMessage() == SCORING:
                 self.statusBar().clearMessage()
 
     def _settings_describe_shown_run(self) -> None:

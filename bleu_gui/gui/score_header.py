@@ -27,6 +27,8 @@ class ScoreHeader(QWidget):
         self.signature_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes_label = QLabel("")
         self.notes_label.setObjectName("hint")
+        self.notes_label.setWordWrap(True)
+        self.notes_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes_label.setVisible(False)
         self.copy_button = QPushButton("Copy score line")
         self.copy_button.setEnabled(False)
@@ -44,16 +46,18 @@ class ScoreHeader(QWidget):
         grid.addWidget(self.notes_label, 2, 1)
         grid.setColumnStretch(1, 1)
 
-    def set_score(self, score: BleuScore, system_name: str) -> None:
-        """Show one system's corpus score with everything that produced it."""
+    def set_score(self, score: BleuScore, system_name: str, notes: list[str] | None = None) -> None:
+        """Show one system's corpus score with everything that produced it; ``notes`` say what reading
+        the inputs changed (a BOM removed, empty reference lines, ...)."""
         self.score = score
         self.corpus_label.setText(f"BLEU {formats.score_only(score)}")
         precisions = "/".join(f"{p:.1f}" for p in score.precisions)
         self.verbose_label.setText(f"{system_name}: {precisions} (BP = {score.bp:.3f} ratio = {score.ratio:.3f} "
                                    f"hyp_len = {score.sys_len} ref_len = {score.ref_len})")
         self.signature_label.setText(f"{score.variant}: {score.signature}")
-        self.notes_label.setText(" · ".join(score.notes))
-        self.notes_label.setVisible(bool(score.notes))
+        shown = list(notes) if notes is not None else list(score.notes)
+        self.notes_label.setText("\n".join(f"ⓘ {note}" for note in shown))
+        self.notes_label.setVisible(bool(shown))
         self.copy_button.setEnabled(True)
         self.copy_signature_button.setEnabled(True)
 
