@@ -118,3 +118,22 @@ def test_length_buckets_equal_sacrebleu_on_subsets():
     assert scores[0, 0] == pytest.approx(sacre_corpus([a[1]], [[refs[0][1]]], BleuConfig()).score, abs=1e-9)
     assert scores[0, 1] == pytest.approx(sacre_corpus([a[0]], [[refs[0][0]]], BleuConfig()).score, abs=1e-9)
     assert np.isnan(scores[0, 3])
+
+
+@settings(max_examples=40, deadline=None)
+@given(keys=st.lists(st.integers(0, 2**40), min_size=0, max_size=400), chunk=st.integers(1, 50),
+       zipf=st.booleans())
+def test_dense_ranks_in_pieces_equal_numpy_unique(keys, chunk, zipf):
+    from unittest import mock
+
+    from bleu_gui.core import chunked
+
+    values = np.array(keys, np.int64)
+    if zipf and len(values):
+        values = values % 7  # a few keys carry most of the mass
+    calls = []
+    with mock.patch.object(chunked, "CHUNK", chunk):
+        ranks = chunked.dense_ranks(values, progress=calls.append)
+    assert ranks.tolist() == np.unique(values, return_inverse=True)[1].tolist()
+    if len(values) > chunk:
+        assert calls  # cancel checks between the pieces

@@ -192,3 +192,42 @@ def test_output_troubles_of_the_installed_command(demo_files, tmp_path):
     proc = _command(refs[0], "-i", systems[0], "--confidence", "--confidence-n", "20", text=True,
                     env={**os.environ, "PYTHONIOENCODING": "ascii"})
     assert proc.returncode == 0 and "Traceback" not in proc.stderr and "\\u03bc" in proc.stdout
+
+
+def test_cancel_checks_are_dense_in_every_stage(monkeypatch):
+    """A cancel waits at most one chunk of work: with tiny chunks, the comparison of n-grams (sorting every
+    reference n-gram) checks in once per chunk of table rows, and a cancel at any check stops the run.
+    (The wall-clock figure at 300,000 lines is in scripts/bench_cancel.py.)"""
+    from pathlib import Path
+
+    from bleu_gui.core import Cancelled, SegmentFile, Significance, chunked, compare, ngrams, score_run, significance
+
+    rng = np.random.default_rng(3)
+    words = np.array([f"w{i}" for i in range(400)])
+
+    def text(n):
+        return [" ".join(words[np.minimum(rng.zipf(1.4, 12) - 1, 399)]) for _ in range(n)]
+
+    ref = text(300)
+    hyps = [[r if rng.random() < 0.5 else t for r, t in zip(ref, text(300))] for _ in range(2)]
+    files = [SegmentFile(Path(f"s{i}.txt"), h, "utf-8") for i, h in enumerate(hyps)]
+    refs = [SegmentFile(Path("ref.txt"), ref, "utf-8")]
+    for module, name, value in ((chunked, "CHUNK", 64), (compare, "_CHUNK", 64), (ngrams, "_BLOCK", 40),
+                                (significance, "_CHUNK_VALUES", 600)):
+        monkeypatch.setattr(module, name, value)
+    calls = []
+    run = score_run(files, refs, BleuConfig(), significance=Significance(50, 64, 1), progress=calls.append)
+    table_rows = sum(len(t.local_keys) for t in run.evaluator.index.tables)
+    after_tests = len(calls) - next(i for i, f in enumerate(calls) if f >= 0.99)
+    assert after_tests >= table_rows / 64  # the n-gram stage: at least one check per chunk of rows
+    # A cancel at any of these checks ends the run with Cancelled (never a result).
+    for stop_at in sorted({len(calls) // 7, len(calls) // 2, len(calls) - after_tests // 2, len(calls) - 2}):
+        seen = []
+
+        def cancelling(fraction, stop_at=stop_at, seen=seen):
+            seen.append(fraction)
+            if len(seen) == stop_at:
+                raise Cancelled()
+
+        with pytest.raises(Cancelled):
+            score_run(files, refs, BleuConfig(), significance=Significance(50, 64, 1), progress=cancelling)

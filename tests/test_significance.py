@@ -104,13 +104,16 @@ def test_confidence_interval_equals_sacrebleu(n):
     assert math.isclose(mean, theirs._mean, rel_tol=1e-12) and math.isclose(ci, theirs._ci, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def test_chunked_draws_equal_one_draw(monkeypatch):
-    """Resamples are drawn in chunks; the chunking must not change a single index or coin."""
+@pytest.mark.parametrize("L", [37, 40, 301])
+@pytest.mark.parametrize("chunk_values", [1, 37, 100, 999])
+def test_chunked_draws_equal_one_draw(monkeypatch, L, chunk_values):
+    """Resamples are drawn in chunks (odd sizes too, one resample at a time); the chunking must not change a
+    single index or coin."""
     from bleu_gui.core import significance
 
-    L, n = 37, 300
+    n = 300
     whole_idx = np.random.default_rng(5).choice(L, size=(n, L), replace=True)
     whole_pos = np.random.default_rng(5).integers(2, size=(n, L), dtype=bool)
-    monkeypatch.setattr(significance, "_CHUNK_VALUES", 100)
+    monkeypatch.setattr(significance, "_CHUNK_VALUES", chunk_values)
     assert np.array_equal(np.concatenate(list(significance._bootstrap_chunks(L, n, 5))), whole_idx)
     assert np.array_equal(np.concatenate(list(significance._ar_chunks(L, n, 5))), whole_pos)

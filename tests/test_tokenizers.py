@@ -81,6 +81,9 @@ def test_unknown_tokenizer_is_a_clear_error():
 def test_missing_extra_names_it(monkeypatch):
     import sacrebleu.tokenizers.tokenizer_ja_mecab as ja
 
+    from bleu_gui.core import tokenizers
+
     monkeypatch.setattr(ja, "MeCab", None)
+    monkeypatch.setattr(tokenizers, "_LOADED", {})  # as in a fresh process: nothing loaded yet
     with pytest.raises(ConfigError, match=r"needs the optional extra \[ja\]: pip install 'bleu-gui\[ja\]'"):
         Tokenization("ja-mecab")

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .chunked import Progress
 from .evaluate import Evaluator
 from .ngrams import MatchedRows
 
 # compare-mt's default reference-length buckets.
+_CHUNK = 1 << 19  # table rows handled between cancel checks
 LENGTH_EDGES = (10, 20, 30, 40, 50, 60)
 
 
@@ -61,6 +63,15 @@ class NgramDifference:
         return self.matches_b - self.matches_a
 
 
+def _top(values: np.ndarray, top: int) -> np.ndarray:
+    """Indices of the ``top`` largest positive values, largest first, ties by index (no full sort)."""
+    cand = np.flatnonzero(values > 0)
+    if len(cand) > top:
+        kth = np.partition(values[cand], len(cand) - top)[len(cand) - top]
+        cand = cand[values[cand] >= kth]
+    return cand[np.lexsort((cand, -values[cand]))[:top]]
+
+
 class NgramComparison:
     """Clipped matches of every reference n-gram by two systems, aggregated over the corpus.
 
@@ -68,7 +79,8 @@ class NgramComparison:
     returns with :meth:`Evaluator.matched_statistics`, so no system is tokenized or matched twice.
     """
 
-    def __init__(self, evaluator: Evaluator, rows_a: MatchedRows, rows_b: MatchedRows, max_order: int = 4):
+    def __init__(self, evaluator: Evaluator, rows_a: MatchedRows, rows_b: MatchedRows, max_order: int = 4,
+                 progress: Progress = None):
         index = evaluator.index
         self.index = index
         self.max_order = min(max_order, index.max_order)
@@ -77,27 +89,57 @@ class NgramComparison:
         self.per_order = []
         for n in range(self.max_order):
             size = len(index.tables[n].local_keys)
-            count_a = np.bincount(rows_a[n][0], weights=rows_a[n][1], minlength=size).astype(np.int64)
-            count_b = np.bincount(rows_b[n][0], weights=rows_b[n][1], minlength=size).astype(np.int64)
-            self.per_order.append((count_a, count_b))
+            counts = []
+            # A system matches each (sentence, n-gram) row at most once: the rows are distinct.
+            for matched_rows, clipped in (rows_a[n], rows_b[n]):
+                if progress is not None:
+                    progress(n / self.max_order)
+                count = np.zeros(size, np.int64)
+                count[matched_rows] = clipped
+                counts.append(count)
+            self.per_order.append((counts[0], counts[1]))
 
-    def differences(self, order: int, top: int = 50) -> tuple[list[NgramDifference], list[NgramDifference]]:
-        """(wins for B, wins for A) at one order, largest difference first."""
+    def differences(self, order: int, top: int = 50,
+                    progress: Progress = None) -> tuple[list[NgramDifference], list[NgramDifference]]:
+        """(wins for B, wins for A) at one order, largest difference first; ``progress`` is a cancel check."""
         count_a, count_b = self.per_order[order - 1]
-        ids = self.index.ngram_ids(order)
+        ids = self.index.ngram_ids(order, progress)
+
+        def check() -> None:
+            if progress is not None:
+                progress(1.0)
+
+        check()
         n_ids = int(ids.max()) + 1 if len(ids) else 0
-        total_a = np.bincount(ids, weights=count_a, minlength=n_ids).astype(np.int64)
-        total_b = np.bincount(ids, weights=count_b, minlength=n_ids).astype(np.int64)
+        total_a, total_b = np.zeros(n_ids, np.int64), np.zeros(n_ids, np.int64)
+        for a in range(0, len(ids), _CHUNK):
+            # Only rows that either system matched carry a count.
+            piece_a, piece_b, piece_ids = count_a[a:a + _CHUNK], count_b[a:a + _CHUNK], ids[a:a + _CHUNK]
+            matched = (piece_a > 0) | (piece_b > 0)
+            np.add.at(total_a, piece_ids[matched], piece_a[matched])
+            np.add.at(total_b, piece_ids[matched], piece_b[matched])
+            check()
         delta = total_b - total_a
-        # One table row per id, to spell the n-gram.
-        first_row = np.full(n_ids, -1, np.int64)
-        first_row[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
-        out = []
+        check()
+        chosen_by_side = []
         for sign in (1, -1):
-            cand = np.flatnonzero(sign * delta > 0)
-            order_idx = np.lexsort((cand, -sign * delta[cand]))[:top]
-            chosen = cand[order_idx]
-            tokens = self.index.ngram_tokens(order, first_row[chosen])
+            chosen_by_side.append(_top(sign * delta, top))
+            check()
+        # One table row per chosen id, to spell the n-gram.
+        is_chosen = np.zeros(n_ids, bool)
+        is_chosen[np.concatenate(chosen_by_side)] = True
+        row_of: dict[int, int] = {}
+        for a in range(0, len(ids), _CHUNK):
+            piece_ids = ids[a:a + _CHUNK]
+            hits = np.flatnonzero(is_chosen[piece_ids])
+            if len(hits):
+                found, first = np.unique(piece_ids[hits], return_index=True)
+                row_of.update(zip(found.tolist(), (a + hits[first]).tolist()))
+                is_chosen[found] = False  # one row per n-gram is enough
+            check()
+        out = []
+        for chosen in chosen_by_side:
+            tokens = self.index.ngram_tokens(order, np.array([row_of[int(i)] for i in chosen], np.int64))
             out.append([NgramDifference(order, " ".join(self._inverse_vocab[int(t)] for t in toks),
                                         int(total_a[i]), int(total_b[i])) for i, toks in zip(chosen, tokens)])
         return out[0], out[1]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .chunked import CHUNK, Progress, concatenate, dense_ranks
 from .tokenizers import TokenizedCorpus
 
 MAX_SUPPORTED_ORDER = 9
@@ -143,9 +144,13 @@ class ReferenceIndex:
             b = min(a + _BLOCK, self.n_lines)
             blocks = [_block(ref, a, b) for ref in refs]
             for n, table in enumerate(self._build_block(blocks, a, sizes)):
+                if progress is not None and n:
+                    progress(a / max(self.n_lines, 1))  # a cancel check between orders
                 parts[n].append(table)
                 sizes[n] += len(table[0])
         for n in range(self.max_order):
+            if progress is not None:
+                progress(1.0)  # a cancel check between orders
             keys = np.concatenate([p[0] for p in parts[n]]) if parts[n] else np.zeros(0, np.int32)
             counts = np.concatenate([p[1] for p in parts[n]]) if parts[n] else np.zeros(0, np.uint8)
             starts = np.concatenate([*(p[2] for p in parts[n]), [sizes[n]]]).astype(np.int64)
@@ -220,8 +225,11 @@ class ReferenceIndex:
         N = self.max_order if max_order is None else max_order
         collect: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(N)]
         stats = self._statistics(hyp, max_order, progress, collect)
-        rows = [(np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64),
-                 np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)) for parts in collect]
+        rows = []
+        for parts in collect:
+            rows.append((concatenate([p[0] for p in parts], np.int64, progress),
+                         concatenate([p[1] for p in parts], np.int64, progress)))
+            parts.clear()
         return stats, rows
 
     def _statistics(self, hyp: TokenizedCorpus, max_order: int | None, progress: Callable[[float], None] | None,
@@ -242,11 +250,14 @@ class ReferenceIndex:
             if progress is not None:
                 progress(a / max(L, 1))
             b = min(a + _BLOCK, L)
-            stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N, collect)
+            fraction = a / max(L, 1)
+            tick = None if progress is None else (lambda fraction=fraction: progress(fraction))
+            stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N, collect, tick)
         return stats
 
     def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int,
-                       collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = None) -> np.ndarray:
+                       collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = None,
+                       tick: Callable[[], None] | None = None) -> np.ndarray:
         """Clipped match counts (sentences × orders) for one block of sentences.
 
         With ``collect`` (one list per order), also appends the matched table
@@ -261,6 +272,8 @@ class ReferenceIndex:
         candidates = np.flatnonzero(ids < V)
         rows = np.zeros(0, np.int64)  # set by order 1 before order 2 reads it
         for n in range(1, N + 1):
+            if tick is not None and n > 1:
+                tick()  # a cancel check between orders
             table = self.tables[n - 1]
             if n == 1:
                 keys = ids[candidates]
@@ -297,21 +310,36 @@ class ReferenceIndex:
         prev_start = self.tables[order - 2].sentence_start
         return local // self.vocab_size + prev_start[sentence], local % self.vocab_size
 
-    def ngram_ids(self, order: int) -> np.ndarray:
+    def ngram_ids(self, order: int, progress: Progress = None) -> np.ndarray:
         """An id for every row of table ``order`` that is equal exactly when the n-grams are equal (across sentences).
 
         Computed on first use and kept: the index never changes, and every
-        comparison against these references shares them.
+        comparison against these references shares them. ``progress`` is called
+        along the way (a cancel check).
         """
         while len(self._ngram_ids) < order:
             n = len(self._ngram_ids) + 1
-            all_rows = np.arange(len(self.tables[n - 1].local_keys), dtype=np.int64)
-            prefix, token = self.row_parts(n, all_rows)
+            table = self.tables[n - 1]
+            if progress is not None:
+                progress(0.0)
+            local = table.local_keys.astype(np.int64)
             if n == 1:
-                self._ngram_ids.append(token)
-            else:
-                _, dense = np.unique(self._ngram_ids[-1][prefix] * self.vocab_size + token, return_inverse=True)
-                self._ngram_ids.append(dense.astype(np.int64))
+                self._ngram_ids.append(local)
+                continue
+            # Key of each row: (id of its prefix n-gram) * V + last token, a piece at a time.
+            prev_start = self.tables[n - 2].sentence_start
+            previous = self._ngram_ids[-1]
+            keys = np.empty(len(local), np.int64)
+            for a in range(0, len(local), CHUNK):
+                b = min(a + CHUNK, len(local))
+                piece = local[a:b]
+                sentence = table.sentence_of(np.arange(a, b, dtype=np.int64))
+                keys[a:b] = previous[piece // self.vocab_size + prev_start[sentence]] * self.vocab_size \
+                    + piece % self.vocab_size
+                if progress is not None:
+                    progress(0.0)
+            del local
+            self._ngram_ids.append(dense_ranks(keys, progress))
         return self._ngram_ids[order - 1]
 
     def ngram_tokens(self, order: int, rows: np.ndarray) -> np.ndarray:

@@ -184,12 +184,19 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
                                                        seed=significance.seed,
                                                        progress=scaled_progress(progress, 0.5, 0.4))
     pairwise = []
+    pairs = len(systems) - 1
     for i, s in enumerate(systems[1:], start=1):
+        def part(start: float, span: float, i: int = i) -> Progress | None:
+            return scaled_progress(progress, 0.9 + 0.1 * ((i - 1) + start) / pairs, 0.1 * span / pairs)
+
         loo = leave_one_out(evaluator, stats[0], s.stats, systems[0].corpus.score, s.corpus.score)
         ngrams, wins = None, {}
         if matched is not None:
-            ngrams = NgramComparison(evaluator, matched[0], matched[i], max_order=cfg.max_order)
-            wins = {n: ngrams.differences(n, top=NGRAM_TOP) for n in range(1, ngrams.max_order + 1)}
+            ngrams = NgramComparison(evaluator, matched[0], matched[i], max_order=cfg.max_order,
+                                     progress=part(0.0, 0.1))
+            top = ngrams.max_order
+            wins = {n: ngrams.differences(n, top=NGRAM_TOP, progress=part(0.1 + 0.9 * (n - 1) / top, 0.9 / top))
+                    for n in range(1, top + 1)}
         pairwise.append(Pairwise(loo, ngrams, wins))
     labels, scores, counts = length_buckets(stats, evaluator)
     return Comparison(bootstrap, approximate, pairwise, labels, scores, counts, significance, note)

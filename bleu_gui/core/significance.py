@@ -23,6 +23,7 @@ agree wherever sacreBLEU's own arithmetic is exact.
 
 from __future__ import annotations
 
+import math
 import os
 import statistics as pystats
 from collections.abc import Callable, Iterator, Sequence
@@ -36,7 +37,7 @@ from .errors import ConfigError
 
 DEFAULT_SEED = 12345
 BS_SAMPLES, AR_TRIALS = 1000, 10000
-_CHUNK_VALUES = 4_000_000  # random draws held in memory at once
+_CHUNK_VALUES = 2_000_000  # random draws held in memory at once (and between cancel checks)
 
 
 # Resamples and trials kept in memory per system are bounded: beyond these, a run holds gigabytes of
@@ -81,9 +82,11 @@ class SystemTest:
     deltas: np.ndarray | None = None
 
 
-def _rows_per_chunk(L: int, multiple: int = 32) -> int:
+def _rows_per_chunk(L: int, values_multiple: int = 1) -> int:
+    """Resamples drawn at once: about _CHUNK_VALUES values, and a multiple of ``values_multiple`` values."""
+    step = values_multiple // math.gcd(max(L, 1), values_multiple)
     rows = max(1, _CHUNK_VALUES // max(L, 1))
-    return max(multiple, rows - rows % multiple)
+    return max(step, rows - rows % step)
 
 
 def _bootstrap_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
@@ -95,7 +98,8 @@ def _bootstrap_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
 
 def _ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
     rng = np.random.default_rng(seed)
-    step = _rows_per_chunk(L)
+    # numpy draws boolean coin flips from a 32-bit buffer that lives for one call only.
+    step = _rows_per_chunk(L, values_multiple=32)
     for start in range(0, n, step):
         yield rng.integers(2, size=(min(step, n - start), L), dtype=bool)
 

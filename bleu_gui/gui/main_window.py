@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from ..core import BleuConfig, Run, palette, read_inputs, score_run
+from ..core import BleuConfig, Run, read_inputs, score_run
 from ..core.evaluate import scaled_progress
 from ..core.readers import read_segments
 from ..core.run import input_notes, rescored, with_systems
@@ -35,14 +35,8 @@ from .jobs import JobController
 from .open_dialog import OpenDialog
 from .settings import Settings
 from .settings_panel import SettingsPanel
+from .style import STYLE
 
-STYLE = f"""
-QLabel#corpusScore {{ font-size: 26px; font-weight: 600; color: {palette.ACCENT}; }}
-QLabel#verbose {{ font-family: monospace; color: {palette.TEXT}; }}
-QLabel#signature {{ font-family: monospace; color: {palette.MUTED}; }}
-QLabel#paneTitle {{ font-weight: 600; color: {palette.TITLE}; margin-top: 4px; }}
-QLabel#hint {{ color: {palette.MUTED}; }}
-"""
 INSPECT_TAB, COMPARE_TAB = 0, 1
 SCORING = "Scoring…"
 
@@ -285,7 +279,8 @@ class MainWindow(QMainWindow):
 
     @Slot(float)
     def on_job_progress(self, fraction: float) -> None:
-        self.progress.setValue(int(1000 * fraction))
+        # Cancel checks inside a step may repeat its start; the bar never moves back.
+        self.progress.setValue(max(self.progress.value(), int(1000 * fraction)))
 
     def _job_ended(self, message: str = "") -> None:
         if not self.jobs.busy:
