@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per sentence")
     p.add_argument("-e", "--encoding", default="utf-8",
                    help="input encoding, or 'auto' to detect one legacy encoding for all files (default utf-8)")
+    p.add_argument("--allow-identical-refs", action="store_true",
+                   help="score even when a reference equals a system line for line (refused by default)")
     p.add_argument("--empty-refs", choices=EMPTY_REF_RULES, default="empty",
                    help="an empty reference line is an empty reference (default, as sacreBLEU's command line) "
                         "or a reference missing for that sentence")
@@ -168,10 +170,13 @@ def _paired(args, run: Run) -> None:
         for system, r in zip(run.systems, results):
             obj = formats.score_dict(system.corpus, system.name)
             obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
+            if comparison.identical[len(objs)]:
+                obj["identical_to_baseline"] = True
             objs.append(obj)
         print(formats.dumps(objs))
         return
-    rows = [(("Baseline: " if i == 0 else "") + r.name, r.score, r.p_value, r.mean, r.ci) for i, r in enumerate(results)]
+    rows = [(("Baseline: " if i == 0 else "") + r.name, r.score, r.p_value, r.mean, r.ci, comparison.identical[i])
+            for i, r in enumerate(results)]
     print(formats.paired_table(rows, args.width, bootstrap=args.paired_bs))
     title = (f"Paired bootstrap resampling, {n} resamples" if args.paired_bs
              else f"Paired approximate randomization, {n} trials")
@@ -185,6 +190,9 @@ def _paired(args, run: Run) -> None:
     print(" - p is the chance of an absolute BLEU difference at least this large if both outputs")
     print("   came from the same system; * marks p <= 0.05. A small p says the difference is")
     print("   replicable, not which system is better.")
+    for system, identical in zip(run.systems, comparison.identical):
+        if identical:
+            print(f" - {system.name}: {formats.IDENTICAL_NOTE}.")
     print()
     print("-----------------")
     print("Metric signatures")
@@ -223,7 +231,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         cfg = _config(args)
         _check_output(args)
         _check_exports(args)
-        hyps, refs = read_inputs(args.input, args.refs, args.encoding)
+        hyps, refs = read_inputs(args.input, args.refs, args.encoding, allow_identical=args.allow_identical_refs)
         _check_tests(args, cfg, len(hyps))
         check_targets(_targets(args), [f.path for f in [*hyps, *refs]])
         scored = score_run(hyps, refs, cfg, significance=_significance(args, len(hyps)), ngram_diffs=False)

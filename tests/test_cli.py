@@ -130,15 +130,15 @@ def test_bad_hypothesis_input(case, tmp_path, good, capsys):
 def test_empty_reference_folder(tmp_path, good, capsys):
     (tmp_path / "refs").mkdir()
     code, _, err = cli(capsys, tmp_path / "refs", "-i", good)
-    assert code == 2 and "refs: folder has no files" in err
+    assert code == 2 and "refs: folder has no reference files" in err
 
 
 def test_unknown_encoding_and_bad_option_values(good, capsys):
-    code, _, err = cli(capsys, good, "-i", good, "-e", "klingon")
+    code, _, err = cli(capsys, good, "-i", good, "-e", "klingon", "--allow-identical-refs")
     assert code == 2 and "unknown encoding 'klingon'" in err
-    code, _, err = cli(capsys, good, "-i", good, "--weights", "0.5", "0.5")
+    code, _, err = cli(capsys, good, "-i", good, "--weights", "0.5", "0.5", "--allow-identical-refs")
     assert code == 2 and "--weights applies to the nltk variant only" in err
-    code, _, err = cli(capsys, good, "-i", good, "--max-ngram-order", "12")
+    code, _, err = cli(capsys, good, "-i", good, "--max-ngram-order", "12", "--allow-identical-refs")
     assert code == 2 and "max n-gram order must be 1..9" in err
 
 
@@ -153,9 +153,9 @@ def test_legacy_encodings(tmp_path, capsys):
     assert code == 2 and out == ""
     assert "do not share one encoding" in err and "ref.txt: utf-8" in err and "hyp.txt: " in err
     both = write(tmp_path / "ref949.txt", ko.encode("cp949"))
-    code, out, _ = cli(capsys, both, "-i", hyp, "-e", "cp949", "-b")
+    code, out, _ = cli(capsys, both, "-i", hyp, "-e", "cp949", "-b", "--allow-identical-refs")
     assert code == 0 and out.strip() == "100.00"
-    code, out, err = cli(capsys, both, "-i", hyp, "-e", "auto", "-b")
+    code, out, err = cli(capsys, both, "-i", hyp, "-e", "auto", "-b", "--allow-identical-refs")
     assert code == 0 and out.strip() == "100.00" and "detected for all 2 files together" in err
 
 
@@ -172,17 +172,17 @@ def test_auto_encoding_is_one_for_the_whole_set(tmp_path, capsys):
 def test_line_ends_bom_and_final_newline(tmp_path, capsys):
     ref = write(tmp_path / "ref.txt", b"a b c d e\nf g h i j\n")
     hyp = write(tmp_path / "hyp.txt", b"\xef\xbb\xbfa b c d e\r\nf g h i j")
-    code, out, _ = cli(capsys, ref, "-i", hyp, "-b")
+    code, out, _ = cli(capsys, ref, "-i", hyp, "-b", "--allow-identical-refs")
     assert code == 0 and out.strip() == "100.00"
     mac = write(tmp_path / "mac.txt", b"a b c d e\rf g h i j\r")
-    code, out, _ = cli(capsys, ref, "-i", mac, "-b")
+    code, out, _ = cli(capsys, ref, "-i", mac, "-b", "--allow-identical-refs")
     assert code == 0 and out.strip() == "100.00"
 
 
 def test_input_files_are_not_modified(tmp_path, capsys):
     ref = write(tmp_path / "ref.txt", b"\xef\xbb\xbfa b c\r\nd e f\r\n")
     before = ref.read_bytes()
-    cli(capsys, ref, "-i", ref)
+    cli(capsys, ref, "-i", ref, "--allow-identical-refs")
     assert ref.read_bytes() == before
 
 
@@ -298,7 +298,7 @@ def test_display_names():
 def test_empty_reference_lines_read_as_the_sacrebleu_command_does(tmp_path, capsys):
     hyp, ref1, ref2 = tmp_path / "hyp.txt", tmp_path / "ref1.txt", tmp_path / "ref2.txt"
     hyp.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
-    ref1.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    ref1.write_text("the cat sat on a mat\nhello world\n", encoding="utf-8")
     ref2.write_text("\nhello world out there today\n", encoding="utf-8")
     sacre = subprocess.run([str(Path(sys.executable).with_name("sacrebleu")), str(ref1), str(ref2), "-i", str(hyp),
                             "-b", "-w", "6"], capture_output=True, text=True, check=True).stdout.strip()
@@ -314,8 +314,54 @@ def test_empty_reference_lines_read_as_the_sacrebleu_command_does(tmp_path, caps
 def test_bom_and_lone_cr_are_reported_with_the_line(tmp_path, capsys):
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_bytes(b"\xef\xbb\xbfa b\nc d\re f\n")
-    ref.write_bytes(b"a b\nc d\ne f\n")
+    ref.write_bytes(b"a b\nc d\ne g\n")
     code, _, err = cli(capsys, ref, "-i", hyp)
     assert code == 0
     assert f"{hyp}: a byte order mark (BOM) at the start was removed" in err
     assert f"{hyp}: 1 lone carriage return(s) (CR without LF) ended a line, the first at the end of line 2" in err
+
+
+def test_a_reference_folder_never_swallows_the_system_or_the_source(tmp_path, capsys):
+    mixdir = tmp_path / "mixdir"
+    mixdir.mkdir()
+    texts = {"ref1.txt": "the cat sat on the mat\nhello world\n", "src.txt": "die Katze\nhallo Welt\n",
+             "sys1.txt": "the cat sat on a mat\nhello there world\n", "sys2.txt": "a cat sat on the mat\nhello\n"}
+    for name, text in texts.items():
+        (mixdir / name).write_text(text, encoding="utf-8")
+    code, out, err = cli(capsys, mixdir, "-i", mixdir / "sys1.txt", "-w", "6")
+    assert code == 0 and "nrefs:2|" in out  # ref1.txt and sys2.txt: never sys1.txt itself, never src.txt
+    expected = sacre_corpus(lines(mixdir / "sys1.txt"), [lines(mixdir / "ref1.txt"), lines(mixdir / "sys2.txt")],
+                            BleuConfig())
+    assert f"= {expected.score:.6f} " in out
+    assert "reference taken from the folder" in err and "not taken: sys1.txt (a system), src.txt (a source file)" in err
+    code, _, err = cli(capsys, mixdir / "sys1.txt", "-i", mixdir / "sys1.txt")
+    assert code == 2 and "given as a system and as a reference" in err
+    copy = tmp_path / "copy.txt"
+    copy.write_bytes((mixdir / "sys1.txt").read_bytes())
+    code, _, err = cli(capsys, copy, "-i", mixdir / "sys1.txt")
+    assert code == 2 and "copy.txt is identical to the system" in err and "sys1.txt" in err
+    code, out, _ = cli(capsys, copy, "-i", mixdir / "sys1.txt", "--allow-identical-refs", "-b")
+    assert code == 0 and out.strip() == "100.00"
+
+
+def test_a_system_identical_to_the_baseline_is_labelled_never_starred(tmp_path, capsys):
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    twin = tmp_path / "twin.txt"
+    twin.write_bytes((DEMO / "system-a.txt").read_bytes())
+    systems = [DEMO / "system-a.txt", twin, DEMO / "system-b.txt"]
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", *systems, "--paired-bs", "--paired-bs-n", "100")
+    named = [(p.name, lines(p)) for p in systems]
+    _, theirs = PairedTest(named, {"BLEU": BLEU(references=[lines(DEMO / "ref1.txt")])}, references=None,
+                           test_type="bs", n_samples=100)()
+    p_twin = theirs["BLEU"][1].p_value
+    assert p_twin <= 0.05  # sacreBLEU's number for a copy of the baseline: the smallest p there is
+    assert code == 0 and f"(p = {p_twin:.4f})\n" not in out and f"(p = {p_twin:.4f})" in out
+    assert f"(p = {p_twin:.4f}*)" not in out and "identical to baseline" in out
+    assert "twin.txt: identical to the baseline, line for line" in out
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", *systems, "--paired-bs", "--paired-bs-n", "100",
+                       "--format", "json")
+    objs = json.loads(out)
+    assert objs[1]["p_value"] == p_twin and objs[1]["identical_to_baseline"] is True
+    assert "identical_to_baseline" not in objs[2]

@@ -227,3 +227,17 @@ def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
     assert "ref2.txt: 1 empty line (line 2) read as an empty reference" in notes
     assert "encoding utf-8 detected for all 3 files together" in notes
     assert "BOM" in window.statusBar().currentMessage()
+
+
+def test_the_systems_table_labels_a_copy_of_the_baseline(qtbot, window):
+    systems, refs = demo_paths()
+    texts = [p.read_text(encoding="utf-8").splitlines() for p in [systems[0], systems[0], systems[1], *refs]]
+    files = [SegmentFile(Path(n), t, "utf-8") for n, t in zip(["a.txt", "twin.txt", "b.txt", "r1", "r2"], texts)]
+    run = score_run(files[:3], files[3:], BleuConfig())
+    show(qtbot, window, run)
+    model = window.compare_view.systems_model
+    assert run.comparison.bootstrap[1].p_value <= 0.05
+    assert model.cell(1, 4).endswith("(identical to baseline)") and "*" not in model.cell(1, 4)
+    assert "*" not in model.cell(1, 5)
+    assert "never starred" in model.data(model.index(1, 4), Qt.ItemDataRole.ToolTipRole)
+    assert not run.comparison.identical[2]

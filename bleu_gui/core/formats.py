@@ -85,21 +85,33 @@ def render(scores: Sequence[BleuScore], fmt: str, width: int = 2) -> list[str]:
     return [text_line(s, width) for s in scores]
 
 
-def paired_table(rows: list[tuple[str, float, float | None, float | None, float | None]], width: int,
+IDENTICAL = "identical to baseline"
+IDENTICAL_NOTE = ("identical to the baseline, line for line: ΔBLEU is 0, and the p-value that sacreBLEU's formula "
+                  "gives it (1/(n+1), shown as sacreBLEU shows it) says nothing, so it is never starred")
+
+
+def p_text(p: float | None, identical: bool = False) -> str:
+    """A p-value for display: ``0.0123*`` (* for p ≤ 0.05, never for a system identical to the baseline)."""
+    if p is None:
+        return "–"
+    return f"{p:.4f}" + ("*" if p <= 0.05 and not identical else "")
+
+
+def paired_table(rows: list[tuple[str, float, float | None, float | None, float | None, bool]], width: int,
                  bootstrap: bool) -> str:
     """The system table of ``sacrebleu --paired-bs/--paired-ar`` (fancy grid, p-values under the scores).
 
-    ``rows``: (system, score, p_value, mean, ci), baseline first.
+    ``rows``: (system, score, p_value, mean, ci, identical to the baseline), baseline first.
     """
     from tabulate import tabulate
 
     cells = []
-    for _name, score, p, mean, ci in rows:
+    for _name, score, p, mean, ci, identical in rows:
         text = f"{score:.{width}f}"
         if mean is not None:
             text += f" ({mean:.{width}f} ± {ci:.{width}f})"
         if p is not None:
-            text += f"\n(p = {p:.4f})" + ("*" if p <= 0.05 else "")
+            text += f"\n(p = {p_text(p, identical)})" + (f"\n{IDENTICAL}" if identical else "")
         cells.append(text)
     header = "BLEU (μ ± 95% CI)" if bootstrap else "BLEU"
     return tabulate({"System": [r[0] for r in rows], header: cells}, headers="keys", tablefmt="fancy_grid",

@@ -14,7 +14,7 @@ import codecs
 import errno
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import InputError
@@ -215,27 +215,65 @@ def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
     return _decode_file(path, data, codec, detected)
 
 
-def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Turn files and folders into a list of files; a folder gives every regular file in it, sorted by name."""
+_SOURCE_NAME = re.compile(r"^(src|source)", re.IGNORECASE)
+
+
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:
+        return path.absolute()
+
+
+def expand_references(paths: Iterable[str | Path], systems: Sequence[str | Path] = (),
+                      allow_identical: bool = False) -> tuple[list[Path], dict[Path, str]]:
+    """Reference files from files and folders, and a note for each file a folder gave.
+
+    A folder gives its regular files sorted by name, except dot-files, the
+    system outputs (compared by real path) and source files (``src*``,
+    ``source*``): a folder never swallows the candidate. A file given both as a
+    system and as a reference is refused unless ``allow_identical``.
+    """
+    system_paths = {_real(Path(p)) for p in systems}
     result: list[Path] = []
+    notes: dict[Path, str] = {}
     for raw in paths:
         path = Path(raw)
         try:
             is_dir = path.is_dir()
         except OSError as exc:
             raise _os_problem(path, exc) from None
-        if is_dir:
-            try:
-                files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")),
-                               key=lambda p: p.name)
-            except OSError as exc:
-                raise _os_problem(path, exc) from None
-            if not files:
-                raise InputError(f"{path}: folder has no files")
-            result.extend(files)
-        else:
+        if not is_dir:
+            if _real(path) in system_paths and not allow_identical:
+                raise InputError(f"{path}: given as a system and as a reference (--allow-identical-refs scores it "
+                                 "anyway)")
             result.append(path)
-    return result
+            continue
+        try:
+            files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")),
+                           key=lambda p: p.name)
+        except OSError as exc:
+            raise _os_problem(path, exc) from None
+        skipped = [f"{p.name} (a system)" for p in files if _real(p) in system_paths]
+        skipped += [f"{p.name} (a source file)" for p in files
+                    if _SOURCE_NAME.match(p.name) and _real(p) not in system_paths]
+        taken = [p for p in files if _real(p) not in system_paths and not _SOURCE_NAME.match(p.name)]
+        if not taken:
+            raise InputError(f"{path}: folder has no reference files" + (f" (skipped {', '.join(skipped)})"
+                                                                           if skipped else ""))
+        note = f"reference taken from the folder {path}" + (f" (not taken: {', '.join(skipped)})" if skipped else "")
+        notes.update({p: note for p in taken})
+        result.extend(taken)
+    return result, notes
+
+
+def check_not_identical(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]) -> None:
+    """Refuse a reference that equals a system line for line: that system would be scored against itself."""
+    for ref in references:
+        for system in systems:
+            if ref.lines == system.lines:
+                raise InputError(f"{ref.path} is identical to the system {system.path}, line for line: it would "
+                                 "score a system against itself (--allow-identical-refs scores it anyway)")
 
 
 def check_same_length(files: Sequence[SegmentFile]) -> None:
@@ -247,8 +285,10 @@ def check_same_length(files: Sequence[SegmentFile]) -> None:
 
 
 def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path], encoding: str = "utf-8",
-                progress: Callable[[float], None] | None = None) -> tuple[list[SegmentFile], list[SegmentFile]]:
-    """Read system outputs and references (files or folders) and check their line counts agree.
+                progress: Callable[[float], None] | None = None,
+                allow_identical: bool = False) -> tuple[list[SegmentFile], list[SegmentFile]]:
+    """Read system outputs and references (files or folders, see :func:`expand_references`) and check their
+    line counts agree and that no reference is a copy of a system (unless ``allow_identical``).
 
     ``progress(fraction)`` is called before each file; it may raise to stop.
     """
@@ -256,7 +296,7 @@ def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Pat
         raise InputError("no reference file given")
     if not hypotheses:
         raise InputError("no system output given (use -i FILE)")
-    ref_paths = expand_paths(references)
+    ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical)
     paths = [*map(Path, hypotheses), *ref_paths]
     datas = []
     for i, path in enumerate(paths):
@@ -271,4 +311,8 @@ def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Pat
             progress(0.5 + 0.5 * i / len(paths))
         files.append(_decode_file(path, data, codec, detected))
     check_same_length(files)
-    return files[:len(hypotheses)], files[len(hypotheses):]
+    hyps, refs = files[:len(hypotheses)], files[len(hypotheses):]
+    if not allow_identical:
+        check_not_identical(hyps, refs)
+    refs = [replace(f, notes=(folder_notes[f.path], *f.notes)) if f.path in folder_notes else f for f in refs]
+    return hyps, refs

@@ -19,7 +19,7 @@ import numpy as np
 from .. import __version__
 from . import palette, svg
 from .details import CLIPPED, MATCHED, UNMATCHED, SentenceDetails
-from .formats import score_text
+from .formats import IDENTICAL, IDENTICAL_NOTE, p_text, score_text
 from .run import Run, ScoredSystem
 from .significance import SystemTest
 
@@ -85,7 +85,7 @@ def reference_html(d: SentenceDetails, r: int) -> str:
 
 
 def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTest] | None,
-                  approximate: Sequence[SystemTest] | None) -> str:
+                  approximate: Sequence[SystemTest] | None, identical: Sequence[bool]) -> str:
     N = len(systems[0].corpus.precisions)
     head = ["System", "BLEU"] + ([] if len(systems) < 2 else ["Δ", "μ ± 95% CI", "p (bootstrap)", "p (AR)"])
     head += [f"p{n}" for n in range(1, N + 1)] + ["BP", "ratio", "hyp_len", "ref_len"]
@@ -98,7 +98,7 @@ def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTes
             ar = approximate[i] if approximate else None
             cells += ["–" if i == 0 else f"{c.score - systems[0].corpus.score:+.2f}",
                       f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
-                      _p(bs.p_value if bs else None), _p(ar.p_value if ar else None)]
+                      _p(bs.p_value if bs else None, identical[i]), _p(ar.p_value if ar else None, identical[i])]
         cells += [f"{p:.1f}" for p in c.precisions]
         cells += [f"{c.bp:.3f}", f"{c.ratio:.3f}", str(c.sys_len), str(c.ref_len)]
         rows.append("<tr>" + "".join(f'<td{"" if j == 0 else " class=n"}>{v}</td>' for j, v in enumerate(cells)) + "</tr>")
@@ -106,10 +106,10 @@ def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTes
             + "".join(rows) + "</tbody></table>")
 
 
-def _p(p: float | None) -> str:
-    if p is None:
-        return "–"
-    return f"{p:.4f}" + ('<span class="star">*</span>' if p <= 0.05 else "")
+def _p(p: float | None, identical: bool = False) -> str:
+    text = p_text(p, identical)
+    text = text.replace("*", '<span class="star">*</span>')
+    return text + (f' <span class="note">({IDENTICAL})</span>' if identical else "")
 
 
 def choose_sentences(systems: Sequence[ScoredSystem], top: int, b: int = 1) -> tuple[list[tuple[str, list[int]]], str]:
@@ -146,10 +146,14 @@ def build_report(run: Run, b: int = 1, top: int = 100, title: str = "BLEU report
              f'<p class="meta">{len(base.lines):,} sentences · {len(reference_names)} reference file(s): '
              f'{escape(", ".join(reference_names))} · made by bleu-gui {__version__} on '
              f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>',
-             "<h2>Corpus scores</h2>", _corpus_table(systems, bootstrap, approximate),
+             "<h2>Corpus scores</h2>",
+             _corpus_table(systems, bootstrap, approximate, comparison.identical if comparison else [False] * len(systems)),
              f'<p class="sig">{escape(base.corpus.variant)}: {escape(base.corpus.signature)}</p>']
     for note in base.corpus.notes:
         parts.append(f'<p class="note">{escape(note)}</p>')
+    for s, same in zip(systems, comparison.identical if comparison else []):
+        if same:
+            parts.append(f'<p class="note">{escape(s.name)}: {escape(IDENTICAL_NOTE)}.</p>')
     if len(systems) >= 2:
         parts.append(f'<p class="note">Pairwise sections compare {escape(systems[b].name)} (B) with the baseline '
                      f'{escape(base.name)} (A).</p>')

@@ -81,6 +81,7 @@ class Comparison:
     bucket_counts: np.ndarray
     significance: Significance | None
     note: str = ""
+    identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,8 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
                     for n in range(1, top + 1)}
         pairwise.append(Pairwise(loo, ngrams, wins))
     labels, scores, counts = length_buckets(stats, evaluator)
-    return Comparison(bootstrap, approximate, pairwise, labels, scores, counts, significance, note)
+    identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
+    return Comparison(bootstrap, approximate, pairwise, labels, scores, counts, significance, note, identical)
 
 
 def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | None = None) -> Run:

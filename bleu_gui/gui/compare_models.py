@@ -7,7 +7,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from ..core import Run
 from ..core.compare import NgramDifference
-from ..core.formats import delta_text, score_text
+from ..core.formats import IDENTICAL, IDENTICAL_NOTE, delta_text, p_text, score_text
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
@@ -50,13 +50,14 @@ class SystemsTableModel(QAbstractTableModel):
         score = s.corpus
         bs = c.bootstrap[row] if c.bootstrap else None
         ar = c.approximate[row] if c.approximate else None
+        identical = bool(c.identical[row]) if c.identical else False
         values = [
             ("baseline: " if row == 0 else "") + s.name,
             score_text(score.score),
             f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
             "–" if row == 0 else delta_text(score.score - self.run.systems[0].corpus.score),
-            "–" if not bs or bs.p_value is None else f"{bs.p_value:.4f}" + ("*" if bs.p_value <= 0.05 else ""),
-            "–" if not ar or ar.p_value is None else f"{ar.p_value:.4f}" + ("*" if ar.p_value <= 0.05 else ""),
+            p_text(bs.p_value if bs else None, identical) + (f" ({IDENTICAL})" if identical else ""),
+            p_text(ar.p_value if ar else None, identical),
             *[f"{p:.1f}" for p in score.precisions[:self._orders]],
             f"{score.bp:.3f}", f"{score.ratio:.3f}", str(score.sys_len), str(score.ref_len),
         ]
@@ -69,8 +70,12 @@ class SystemsTableModel(QAbstractTableModel):
             return self.cell(index.row(), index.column())
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
             return _RIGHT
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
-            return str(self.run.systems[index.row()].file.path)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            identical = self.run.comparison.identical
+            if identical and identical[index.row()] and index.column() in (0, 4, 5):
+                return f"{self.run.systems[index.row()].name}: {IDENTICAL_NOTE}"
+            if index.column() == 0:
+                return str(self.run.systems[index.row()].file.path)
         return None
 
 
