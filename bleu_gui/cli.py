@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
+from .core.advice import tokenizer_advice
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
 from .core.exports import check_sentences_target, check_targets
@@ -20,6 +21,49 @@ from .core.variants import get_variant
 PROG = "bleu-score"
 
 
+def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> None:
+    """The flags that change a number, shared by ``bleu-score`` and ``bleu-gui``; not given means None."""
+    p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
+                   help="sacreBLEU tokenizer (default: 13a for sacrebleu, none = whitespace for nltk and d2l)")
+    p.add_argument("-lc", "--lowercase", action="store_true", default=None, help="lowercase before tokenizing")
+    p.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default=None,
+                   help="sacreBLEU smoothing (default: exp)")
+    p.add_argument("-sv", "--smooth-value", type=float, default=None,
+                   help="value for floor (default 0.1) and add-k (default 1)")
+    p.add_argument("--max-ngram-order", type=int, default=None, metavar="N",
+                   help="highest n-gram order, 1..9 (default 4)")
+    p.add_argument("--weights", type=float, nargs="+", metavar="W", help="n-gram weights (nltk variant)")
+    p.add_argument("--variant", choices=VARIANTS, default=None, help="whose BLEU to compute (default sacrebleu)")
+    p.add_argument("--nltk-smoothing", type=int, choices=NLTK_METHODS, default=None, metavar="0..7",
+                   help="NLTK SmoothingFunction().methodK (default 0)")
+    p.add_argument("--auto-reweigh", action="store_true", default=None, help="NLTK's auto_reweigh")
+    p.add_argument("--empty-refs", choices=EMPTY_REF_RULES, default=None,
+                   help="an empty reference line is an empty reference (default, as sacreBLEU's command line) "
+                        "or a reference missing for that sentence")
+    p.add_argument("-e", "--encoding", default=default_encoding,
+                   help="input encoding, or 'auto' to detect one legacy encoding for all files "
+                        f"(default {default_encoding})")
+
+
+_FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercase", "smooth_method": "smooth_method",
+           "smooth_value": "smooth_value", "max_ngram_order": "max_order", "weights": "weights",
+           "nltk_smoothing": "nltk_smoothing", "auto_reweigh": "auto_reweigh", "empty_refs": "empty_refs"}
+
+
+def config_from_args(args: argparse.Namespace, base: BleuConfig) -> BleuConfig:
+    """``base`` with every scoring flag that was given; a flag the variant does not read is refused."""
+    given = {field: getattr(args, dest) for dest, field in _FIELDS.items() if getattr(args, dest) is not None}
+    if "weights" in given:
+        given["weights"] = tuple(given["weights"])
+    variant_name = given.get("variant", base.variant)
+    variant = get_variant(variant_name)
+    for field, flag in _VARIANT_FLAGS.items():
+        if field in given and field not in variant.settings:
+            owners = [name for name in VARIANTS if field in get_variant(name).settings]
+            raise InputError(f"{flag} applies to the {' and '.join(owners)} variant only, not {variant_name}")
+    return dataclasses.replace(base, **given).validated()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROG,
@@ -27,27 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 on success, 2 on bad input or bad options.")
     p.add_argument("refs", nargs="+", metavar="REF", help="reference files, or folders of reference files")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", required=True, help="system output file(s)")
-    p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
-                   help="sacreBLEU tokenizer (default: 13a for sacrebleu, none = whitespace for nltk and d2l)")
-    p.add_argument("-lc", "--lowercase", action="store_true", help="lowercase before tokenizing")
-    p.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default=None,
-                   help="sacreBLEU smoothing (default: exp)")
-    p.add_argument("-sv", "--smooth-value", type=float, default=None,
-                   help="value for floor (default 0.1) and add-k (default 1)")
-    p.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="highest n-gram order, 1..9 (default 4)")
-    p.add_argument("--weights", type=float, nargs="+", metavar="W", help="n-gram weights (nltk variant)")
-    p.add_argument("--variant", choices=VARIANTS, default="sacrebleu", help="whose BLEU to compute")
-    p.add_argument("--nltk-smoothing", type=int, choices=NLTK_METHODS, default=None, metavar="0..7",
-                   help="NLTK SmoothingFunction().methodK (default 0)")
-    p.add_argument("--auto-reweigh", action="store_true", default=None, help="NLTK's auto_reweigh")
+    add_scoring_arguments(p, default_encoding="utf-8")
     p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per sentence")
-    p.add_argument("-e", "--encoding", default="utf-8",
-                   help="input encoding, or 'auto' to detect one legacy encoding for all files (default utf-8)")
     p.add_argument("--allow-identical-refs", action="store_true",
                    help="score even when a reference equals a system line for line (refused by default)")
-    p.add_argument("--empty-refs", choices=EMPTY_REF_RULES, default="empty",
-                   help="an empty reference line is an empty reference (default, as sacreBLEU's command line) "
-                        "or a reference missing for that sentence")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score only")
     p.add_argument("-w", "--width", type=int, default=2, help="decimals in text output (default 2)")
     p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu"), default="text")
@@ -72,21 +99,6 @@ def build_parser() -> argparse.ArgumentParser:
 # Settings that only some variants read: giving one to another variant is refused, never ignored.
 _VARIANT_FLAGS = {"smooth_method": "-s/--smooth-method", "smooth_value": "-sv/--smooth-value",
                   "nltk_smoothing": "--nltk-smoothing", "weights": "--weights", "auto_reweigh": "--auto-reweigh"}
-
-
-def _config(args: argparse.Namespace) -> BleuConfig:
-    variant = get_variant(args.variant)
-    for field, flag in _VARIANT_FLAGS.items():
-        if getattr(args, field) is not None and field not in variant.settings:
-            owners = [name for name in VARIANTS if field in get_variant(name).settings]
-            raise InputError(f"{flag} applies to the {' and '.join(owners)} variant only, not {args.variant}")
-    defaults = BleuConfig()
-    return BleuConfig(
-        variant=args.variant, tokenizer=args.tokenize, lowercase=args.lowercase,
-        smooth_method=args.smooth_method or defaults.smooth_method, smooth_value=args.smooth_value,
-        max_order=args.max_ngram_order, weights=tuple(args.weights) if args.weights else None,
-        nltk_smoothing=args.nltk_smoothing or 0, auto_reweigh=bool(args.auto_reweigh), empty_refs=args.empty_refs,
-    ).validated()
 
 
 def _check_output(args) -> None:
@@ -228,7 +240,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        cfg = _config(args)
+        cfg = config_from_args(args, BleuConfig())
         _check_output(args)
         _check_exports(args)
         hyps, refs = read_inputs(args.input, args.refs, args.encoding, allow_identical=args.allow_identical_refs)
@@ -237,6 +249,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         scored = score_run(hyps, refs, cfg, significance=_significance(args, len(hyps)), ngram_diffs=False)
         for note in input_notes(scored):
             print(f"{PROG}: note: {note}", file=sys.stderr)
+        advice = tokenizer_advice([r.lines for r in refs], cfg)
+        if advice is not None:
+            print(f"{PROG}: advice: {advice[1]}", file=sys.stderr)
         _exports(args, scored)
         if args.paired_bs or args.paired_ar:
             _paired(args, scored)

@@ -365,3 +365,23 @@ def test_a_system_identical_to_the_baseline_is_labelled_never_starred(tmp_path, 
     objs = json.loads(out)
     assert objs[1]["p_value"] == p_twin and objs[1]["identical_to_baseline"] is True
     assert "identical_to_baseline" not in objs[2]
+
+
+@pytest.mark.parametrize("data, language, tokenizer", [("wmt22-en-ja", "Japanese", "ja-mecab"),
+                                                      ("wmt22-en-zh-2ref", "Chinese", "zh"),
+                                                      ("kor-sacrebleu-doc1-en-ko", "Korean", "ko-mecab")])
+def test_cjk_references_with_13a_get_sacrebleus_advice(capsys, data, language, tokenizer):
+    from .conftest import data_set
+
+    folder = data_set(data)
+    refs = sorted(folder.glob("ref*.txt"))
+    system = sorted(p for p in folder.glob("*.txt") if not p.name.startswith(("ref", "src")))[0]
+    code, _, err = cli(capsys, *refs, "-i", system)
+    assert code == 0 and "advice: " in err and f"{language} script; sacreBLEU recommends -tok {tokenizer}" in err
+    code, _, err = cli(capsys, *refs, "-i", system, "-tok", tokenizer)
+    assert code == 0 and "advice" not in err
+
+
+def test_no_advice_for_latin_script(capsys):
+    code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt")
+    assert code == 0 and "advice" not in err

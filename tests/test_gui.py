@@ -212,11 +212,11 @@ def test_cancel_emits_no_finished(qtbot, window):
     arrived = []
     window.jobs.submit(slow_work, arrived.append)
     qtbot.wait(100)
-    assert window.progress.isVisible()
+    assert window.job_progress.isVisible()
     with qtbot.assertNotEmitted(window.jobs.finished, wait=2500):
         window.jobs.cancel()
     assert not window.jobs.busy and arrived == []
-    assert not window.progress.isVisible()
+    assert not window.job_progress.isVisible()
     assert window.inspect.header.corpus_label.text() == "No files open"
 
 

@@ -216,7 +216,7 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
 def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
     hyp, ref1, ref2 = tmp_path / "hyp.txt", tmp_path / "ref1.txt", tmp_path / "ref2.txt"
     hyp.write_bytes(b"\xef\xbb\xbfthe cat\rsat down\nhello\n")
-    ref1.write_bytes(b"the cat\nsat down\nhello\n")
+    ref1.write_bytes(b"the cat\nsat up\nhello\n")
     ref2.write_bytes(b"the cat\n\nhello there\n")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.open_files([hyp], [ref1, ref2])
@@ -241,3 +241,49 @@ def test_the_systems_table_labels_a_copy_of_the_baseline(qtbot, window):
     assert "*" not in model.cell(1, 5)
     assert "never starred" in model.data(model.index(1, 4), Qt.ItemDataRole.ToolTipRole)
     assert not run.comparison.identical[2]
+
+
+def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path):
+    """ko-mecab saved from the Korean demo, then Japanese references opened: the header says so."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    settings.set_config(BleuConfig(tokenizer="ko-mecab", lowercase=True))
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    systems, refs = demo_paths()
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files(systems[:1], refs)
+    header = window.inspect.header
+    assert header.badges.isVisible() and header.reset_button.isVisible()
+    assert "tokenizer: ko-mecab" in header.badges.text() and "lowercased" in header.badges.text()
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        header.reset_button.click()
+    assert window.run.config == BleuConfig() and not header.badges.isVisible()
+    assert "tok:13a" in header.signature_label.text() and window.settings.config() == BleuConfig()
+    window.jobs.shutdown()
+
+
+def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
+    systems, refs = demo_paths("ko")
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files(systems[:1], refs)
+    bar = window.advice_bar
+    assert bar.isVisible() and "Korean script" in bar.label.text() and bar.button.text() == "Use ko-mecab"
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        bar.button.click()
+    assert window.run.config.tokenizer == "ko-mecab" and not bar.isVisible()
+    assert "tok:ko-mecab" in window.inspect.header.signature_label.text()
+
+
+def test_bleu_gui_flags_win_over_saved_settings(tmp_path):
+    from bleu_gui.core import InputError
+    from bleu_gui.gui.app import build_parser, initial_config
+
+    saved = BleuConfig(tokenizer="ko-mecab", lowercase=True)
+    parse = build_parser().parse_args
+    assert initial_config(parse(["--demo"]), saved) is None  # no flag: the saved settings, badged
+    cfg = initial_config(parse(["--demo", "-tok", "13a", "--max-ngram-order", "2"]), saved)
+    assert cfg == BleuConfig(tokenizer="13a", lowercase=True, max_order=2)
+    assert initial_config(parse(["--demo", "--variant", "nltk", "--nltk-smoothing", "3"]), saved).nltk_smoothing == 3
+    with pytest.raises(InputError, match="applies to the nltk variant only"):
+        initial_config(parse(["--demo", "--nltk-smoothing", "3"]), BleuConfig())

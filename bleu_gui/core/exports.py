@@ -25,11 +25,11 @@ def _umask() -> int:
 
 def _same_file(a: Path, b: Path) -> bool:
     """The same file, also through a symbolic or hard link."""
-    if a.resolve() == b.resolve():
-        return True
     try:
+        if a.resolve() == b.resolve():
+            return True
         return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop
         return False
 
 

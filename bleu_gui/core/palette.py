@@ -19,6 +19,8 @@ ONLY_HERE = "#1864ab"     # a word only this system matched (Compare panes)
 REF_ONLY_A = "#d0bfff"    # reference word only A matched (only B uses SELECTED)
 # The window's text styles.
 ACCENT = "#1c7ed6"
+BADGE = "#ffe066"          # a setting that is not the default
+ADVICE = "#fff3bf"         # the background of an advice bar
 TEXT = "#343a40"
 INK = "#212529"
 TITLE = "#495057"

@@ -221,7 +221,7 @@ _SOURCE_NAME = re.compile(r"^(src|source)", re.IGNORECASE)
 def _real(path: Path) -> Path:
     try:
         return path.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop, reported when the file is read
         return path.absolute()
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .advice import tokenizer_advice
 from .compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
 from .config import BleuConfig
 from .details import SentenceDetails
@@ -93,6 +94,7 @@ class Run:
     evaluator: Evaluator
     comparison: Comparison | None = None
     reference_names: list[str] = field(default_factory=list)
+    advice: tuple[str, str] | None = None  # (tokenizer, why) when sacreBLEU recommends another tokenizer
 
     @property
     def config(self) -> BleuConfig:
@@ -164,7 +166,8 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
                               scaled_progress(progress, 0.9, 0.1))
     if progress is not None:
         progress(1.0)
-    return Run(scored, list(references), evaluator, comparison, display_names([r.path for r in references]))
+    advice = tokenizer_advice([r.lines for r in references], cfg)
+    return Run(scored, list(references), evaluator, comparison, display_names([r.path for r in references]), advice)
 
 
 def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | None,

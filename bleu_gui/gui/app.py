@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from ..cli import _FIELDS, add_scoring_arguments, config_from_args
+from ..core import BleuConfig, InputError
 from ..demo import LANGUAGES
 
 
@@ -16,8 +18,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-r", "--references", nargs="+", default=[], metavar="REF", help="reference files or folders")
     p.add_argument("--demo", nargs="?", const="en", choices=LANGUAGES,
                    help="open the bundled demo data: en (default) or ko")
-    p.add_argument("-e", "--encoding", default="auto", help="input encoding (default: auto-detect)")
+    add_scoring_arguments(p, default_encoding="auto")
     return p
+
+
+def initial_config(args: argparse.Namespace, saved: BleuConfig) -> BleuConfig | None:
+    """The scoring settings flags ask for, on top of the saved ones (None when no flag was given)."""
+    if all(getattr(args, dest) is None for dest in _FIELDS):
+        return None
+    return config_from_args(args, saved)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,11 +38,17 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow
+    from .settings import Settings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("bleu-gui")
     app.setOrganizationName("bleu-gui")
-    window = MainWindow(encoding=args.encoding)
+    settings = Settings()
+    try:
+        config = initial_config(args, settings.config())
+    except InputError as exc:
+        parser.error(str(exc))
+    window = MainWindow(settings, encoding=args.encoding, config=config)
     window.show()
     if args.demo:
         window.open_demo(args.demo)

@@ -190,7 +190,7 @@ class InspectView(QWidget):
 
     def _show_system(self, keep_sentence: int | None) -> None:
         run, system = self.run, self.run.systems[self.system]
-        self.header.set_score(system.corpus, system.name, input_notes(run))
+        self.header.set_score(system.corpus, system.name, input_notes(run), run.config)
         self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1])
         self._update_count()
         self.histogram.update_values(system.sentences.score)

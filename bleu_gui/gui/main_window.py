@@ -7,6 +7,7 @@ with its own completion callback) and hands every finished run to both views.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -18,9 +19,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
-    QPushButton,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..core import BleuConfig, Run, read_inputs, score_run
@@ -28,11 +29,14 @@ from ..core.evaluate import scaled_progress
 from ..core.readers import read_segments
 from ..core.run import input_notes, rescored, with_systems
 from ..demo import demo_paths
+from .advice_bar import AdviceBar
 from .compare_view import CompareView
 from .export_actions import ExportActions
 from .inspect_view import InspectView
+from .job_progress import JobProgress
 from .jobs import JobController
 from .open_dialog import OpenDialog
+from .recent_menu import RecentMenu
 from .settings import Settings
 from .settings_panel import SettingsPanel
 from .style import STYLE
@@ -48,14 +52,16 @@ class MainWindow(QMainWindow):
     exported = Signal(str)
     error_shown = Signal(str)
 
-    def __init__(self, settings: Settings | None = None, encoding: str = "auto"):
+    def __init__(self, settings: Settings | None = None, encoding: str = "auto", config: BleuConfig | None = None):
+        """``config``: scoring settings given on the command line; they win over the saved ones."""
         super().__init__()
         self.settings = settings or Settings()
+        if config is not None:
+            self.settings.set_config(config)
         self.encoding = encoding
         self.run: Run | None = None
         self.jobs = JobController(self)
         self.jobs.started.connect(self.on_job_started)
-        self.jobs.progress.connect(self.on_job_progress)
         self.jobs.failed.connect(self.on_job_failed)
         self.jobs.cancelled.connect(self.on_job_cancelled)
         self.jobs.finished.connect(lambda _job_id: self._job_ended())
@@ -67,6 +73,9 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(STYLE)
         self.inspect = InspectView()
         self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
+        self.inspect.header.reset_requested.connect(self.on_reset_requested)
+        self.advice_bar = AdviceBar()
+        self.advice_bar.accepted.connect(self.on_tokenizer_advice_accepted)
         self.compare_view = CompareView()
         self.compare_view.sentence_selected.connect(self.on_compare_sentence_selected)
         self.tabs = QTabWidget()
@@ -74,7 +83,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.compare_view, "Compare")
         self.tabs.setTabEnabled(COMPARE_TAB, False)
         self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
-        self.setCentralWidget(self.tabs)
+        central = QWidget()
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.advice_bar)
+        box.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
         self._build_settings()
         self._build_status()
         self._build_menus()
@@ -93,24 +108,18 @@ class MainWindow(QMainWindow):
 
     def _build_status(self) -> None:
         self.inputs_label = QLabel("")
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setMaximumWidth(220)
-        self.progress.setVisible(False)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setVisible(False)
-        self.cancel_button.clicked.connect(self.jobs.cancel)
-        bar = self.statusBar()
-        bar.addWidget(self.inputs_label, 1)
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
+        self.job_progress = JobProgress(self.jobs)
+        self.statusBar().addWidget(self.inputs_label, 1)
+        self.statusBar().addPermanentWidget(self.job_progress)
 
     def _build_menus(self) -> None:
         menu = self.menuBar().addMenu("&File")
         self._action(menu, "&Open…", self.on_open_triggered, QKeySequence.StandardKey.Open)
         self._action(menu, "Open &demo data", lambda: self.open_demo("en"))
         self.add_system_action = self._action(menu, "&Add system…", self.on_add_system_triggered, enabled=False)
-        self.recent_menu = menu.addMenu("Open &Recent")
+        self.recent_menu = RecentMenu(self.settings, self)
+        self.recent_menu.open_requested.connect(self.open_files)
+        menu.addMenu(self.recent_menu)
         menu.addSeparator()
         self.export_report_action = self._action(
             menu, "Export &report (HTML)…", lambda: self.exports.ask_report(self.run, self.compare_view.b),
@@ -120,12 +129,9 @@ class MainWindow(QMainWindow):
             enabled=False)
         menu.addSeparator()
         self._action(menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self._refresh_recent_menu()
 
     def _action(self, menu, text: str, slot: Callable[[], object], shortcut=None, enabled: bool = True) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
+        action = QAction(text, self, shortcut=shortcut) if shortcut is not None else QAction(text, self)
         action.triggered.connect(lambda _checked=False: slot())
         action.setEnabled(enabled)
         menu.addAction(action)
@@ -156,7 +162,7 @@ class MainWindow(QMainWindow):
 
         def done(run: Run) -> None:
             self.settings.add_recent(paths, refs)
-            self._refresh_recent_menu()
+            self.recent_menu.refresh()
             self.show_run(run)
 
         return self.jobs.submit(work, done)
@@ -203,6 +209,11 @@ class MainWindow(QMainWindow):
         self.inputs_label.setText(f"{files}: {run.n_sentences:,} sentences · {len(run.references)} reference(s): "
                                   f"{', '.join(run.reference_names)} · encoding {run.encodings}")
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
+        if run.advice is not None:
+            name, why = run.advice
+            self.advice_bar.show_advice(why[:1].upper() + why[1:] + ".", name, f"Use {name}")
+        else:
+            self.advice_bar.hide()
         notes = [n for n in input_notes(run) if n not in run.evaluator.notes]
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
@@ -229,17 +240,6 @@ class MainWindow(QMainWindow):
         paths, _ = QFileDialog.getOpenFileNames(self, "Add system outputs to compare with the baseline")
         if paths:
             self.add_systems(paths)
-
-    def _refresh_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        entries = self.settings.recent()
-        for entry in entries:
-            systems, refs = entry["systems"], entry["references"]
-            label = f"{', '.join(Path(s).name for s in systems)}  ⟵  {', '.join(Path(r).name for r in refs)}"
-            action = self.recent_menu.addAction(label)
-            action.setToolTip("\n".join([*systems, *refs]))
-            action.triggered.connect(lambda _=False, e=entry: self.open_files(e["systems"], e["references"]))
-        self.recent_menu.setEnabled(bool(entries))
 
     # -- drag and drop -----------------------------------------------------------------
     def dragEnterEvent(self, event) -> None:
@@ -271,22 +271,13 @@ class MainWindow(QMainWindow):
     # -- jobs --------------------------------------------------------------------------
     @Slot(int)
     def on_job_started(self, _job_id: int) -> None:
-        self.progress.setValue(0)
-        self.progress.setVisible(True)
-        self.cancel_button.setVisible(True)
         self.inspect.header.show_scoring()
         self.statusBar().showMessage(SCORING)
-
-    @Slot(float)
-    def on_job_progress(self, fraction: float) -> None:
-        # Cancel checks inside a step may repeat its start; the bar never moves back.
-        self.progress.setValue(max(self.progress.value(), int(1000 * fraction)))
 
     def _job_ended(self, message: str = "") -> None:
         if not self.jobs.busy:
             self._settings_describe_shown_run()
-            self.progress.setVisible(False)
-            self.cancel_button.setVisible(False)
+            self.job_progress.setVisible(False)
             self.inspect.header.show_idle()
             if message:
                 self.statusBar().showMessage(message, 4000)
@@ -327,6 +318,18 @@ class MainWindow(QMainWindow):
             return
         self.settings.set_config(cfg)
         self.rescore(cfg)
+
+    @Slot()
+    def on_reset_requested(self) -> None:
+        self.settings_panel.set_config(BleuConfig())
+        self.on_settings_changed(BleuConfig())
+
+    @Slot(str)
+    def on_tokenizer_advice_accepted(self, tokenizer: str) -> None:
+        self.advice_bar.hide()
+        cfg = replace(self.settings_panel.config(), tokenizer=tokenizer)
+        self.settings_panel.set_config(cfg)
+        self.on_settings_changed(cfg)
 
     @Slot(str)
     def on_exported(self, path: str) -> None:

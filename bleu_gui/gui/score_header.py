@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from ..core import BleuScore, formats
+from ..core import BleuConfig, BleuScore, formats, palette
+from ..core.advice import non_default_settings
 
 
 class ScoreHeader(QWidget):
-    """Signals: ``message(str)`` for the status bar (e.g. after copying)."""
+    """Signals: ``message(str)`` for the status bar (e.g. after copying); ``reset_requested()`` when the
+    user asks for the variant's default settings."""
 
     message = Signal(str)
+    reset_requested = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -36,6 +41,13 @@ class ScoreHeader(QWidget):
         self.copy_signature_button = QPushButton("Copy signature")
         self.copy_signature_button.setEnabled(False)
         self.copy_signature_button.clicked.connect(self.on_copy_signature_clicked)
+        self.badges = QLabel("")
+        self.badges.setObjectName("badges")
+        self.badges.setVisible(False)
+        self.reset_button = QPushButton("Reset to defaults")
+        self.reset_button.setToolTip("Score again with sacreBLEU's default settings")
+        self.reset_button.setVisible(False)
+        self.reset_button.clicked.connect(self.reset_requested)
         grid = QGridLayout(self)
         grid.setContentsMargins(8, 6, 8, 2)
         grid.addWidget(self.corpus_label, 0, 0, 2, 1)
@@ -43,10 +55,22 @@ class ScoreHeader(QWidget):
         grid.addWidget(self.signature_label, 1, 1)
         grid.addWidget(self.copy_button, 0, 2)
         grid.addWidget(self.copy_signature_button, 1, 2)
-        grid.addWidget(self.notes_label, 2, 1)
+        grid.addWidget(self.badges, 2, 1)
+        grid.addWidget(self.reset_button, 2, 2)
+        grid.addWidget(self.notes_label, 3, 1)
         grid.setColumnStretch(1, 1)
 
-    def set_score(self, score: BleuScore, system_name: str, notes: list[str] | None = None) -> None:
+    def set_badges(self, labels: list[str]) -> None:
+        """A badge for every setting that differs from the variant's default, so none goes unseen."""
+        chip = (f"background:{palette.BADGE}; color:{palette.INK}; border-radius:3px; padding:1px 6px; "
+                "font-weight:600")
+        self.badges.setText("Not the default: " + " ".join(f'<span style="{chip}">{escape(label)}</span>'
+                                                              for label in labels))
+        self.badges.setVisible(bool(labels))
+        self.reset_button.setVisible(bool(labels))
+
+    def set_score(self, score: BleuScore, system_name: str, notes: list[str] | None = None,
+                  config: BleuConfig | None = None) -> None:
         """Show one system's corpus score with everything that produced it; ``notes`` say what reading
         the inputs changed (a BOM removed, empty reference lines, ...)."""
         self.score = score
@@ -55,6 +79,7 @@ class ScoreHeader(QWidget):
         self.verbose_label.setText(f"{system_name}: {precisions} (BP = {score.bp:.3f} ratio = {score.ratio:.3f} "
                                    f"hyp_len = {score.sys_len} ref_len = {score.ref_len})")
         self.signature_label.setText(f"{score.variant}: {score.signature}")
+        self.set_badges(non_default_settings(config) if config is not None else [])
         shown = list(notes) if notes is not None else list(score.notes)
         self.notes_label.setText("\n".join(f"ⓘ {note}" for note in shown))
         self.notes_label.setVisible(bool(shown))
