@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 
 from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
-from .core.advice import tokenizer_advice
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
 from .core.exports import check_sentences_target, check_targets
@@ -249,9 +248,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         scored = score_run(hyps, refs, cfg, significance=_significance(args, len(hyps)), ngram_diffs=False)
         for note in input_notes(scored):
             print(f"{PROG}: note: {note}", file=sys.stderr)
-        advice = tokenizer_advice([r.lines for r in refs], cfg)
-        if advice is not None:
-            print(f"{PROG}: advice: {advice[1]}", file=sys.stderr)
+        if scored.advice is not None:
+            print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)
+        for i, where in scored.misaligned:
+            print(f"{PROG}: warning: {where.describe(scored.systems[i].name)}", file=sys.stderr)
         _exports(args, scored)
         if args.paired_bs or args.paired_ar:
             _paired(args, scored)

@@ -385,3 +385,16 @@ def test_cjk_references_with_13a_get_sacrebleus_advice(capsys, data, language, t
 def test_no_advice_for_latin_script(capsys):
     code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt")
     assert code == 0 and "advice" not in err
+
+
+def test_a_misaligned_candidate_is_warned_about(tmp_path, capsys):
+    from .conftest import data_set
+
+    folder = data_set("sacrebleu-wmt17-en-de")
+    hyp = lines(folder / "sys1.txt")
+    broken = tmp_path / "sys1.txt"
+    broken.write_text("\n".join(hyp[:1500] + [hyp[1500]] + hyp[1500:-1]) + "\n", encoding="utf-8")
+    code, _, err = cli(capsys, folder / "ref1.txt", "-i", broken)
+    assert code == 0 and "warning: sys1.txt looks misaligned from line 1502" in err
+    code, _, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt")
+    assert code == 0 and "misaligned" not in err

@@ -287,3 +287,23 @@ def test_bleu_gui_flags_win_over_saved_settings(tmp_path):
     assert initial_config(parse(["--demo", "--variant", "nltk", "--nltk-smoothing", "3"]), saved).nltk_smoothing == 3
     with pytest.raises(InputError, match="applies to the nltk variant only"):
         initial_config(parse(["--demo", "--nltk-smoothing", "3"]), BleuConfig())
+
+
+def test_a_misaligned_candidate_gets_a_bar_that_shows_the_line(qtbot, window, tmp_path):
+    from .conftest import data_set
+
+    folder = data_set("wmt21-en-de-3ref")
+    hyp = (folder / "sys1.txt").read_text(encoding="utf-8").splitlines()
+    broken = tmp_path / "sys1-dropped.txt"
+    broken.write_text("\n".join(hyp[:500] + hyp[501:] + ["(end)"]) + "\n", encoding="utf-8")
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.open_files([broken], sorted(folder.glob("ref*.txt")))
+    bar = window.alignment_bar
+    assert bar.isVisible() and "misaligned from line 501" in bar.label.text() and bar.button.text() == "Show me"
+    bar.button.click()
+    assert window.tabs.currentIndex() == 0 and window.inspect.current_sentence == 500
+
+
+def test_an_aligned_candidate_gets_no_bar(qtbot, window):
+    show(qtbot, window, demo_run())
+    assert not window.alignment_bar.isVisible() and not window.advice_bar.isVisible()

@@ -20,6 +20,7 @@ from .config import BleuConfig
 from .details import SentenceDetails
 from .errors import InputError
 from .evaluate import Evaluator, scaled_progress
+from .misalignment import Misalignment, find_misalignment
 from .names import display_names
 from .readers import SegmentFile, check_same_length
 from .scores import BleuScore, RowScores
@@ -95,6 +96,7 @@ class Run:
     comparison: Comparison | None = None
     reference_names: list[str] = field(default_factory=list)
     advice: tuple[str, str] | None = None  # (tokenizer, why) when sacreBLEU recommends another tokenizer
+    misaligned: list[tuple[int, Misalignment]] = field(default_factory=list)  # (system index, where)
 
     @property
     def config(self) -> BleuConfig:
@@ -167,7 +169,10 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     if progress is not None:
         progress(1.0)
     advice = tokenizer_advice([r.lines for r in references], cfg)
-    return Run(scored, list(references), evaluator, comparison, display_names([r.path for r in references]), advice)
+    ref_lines = [r.lines for r in cfg.scorer.references_used(references)]
+    misaligned = [(i, m) for i, f in enumerate(systems) if (m := find_misalignment(f.lines, ref_lines)) is not None]
+    return Run(scored, list(references), evaluator, comparison, display_names([r.path for r in references]), advice,
+               misaligned)
 
 
 def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | None,

@@ -6,12 +6,11 @@ with its own completion callback) and hands every finished run to both views.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -31,12 +30,13 @@ from ..core.run import input_notes, rescored, with_systems
 from ..demo import demo_paths
 from .advice_bar import AdviceBar
 from .compare_view import CompareView
+from .drops import read_drop
 from .export_actions import ExportActions
+from .file_menu import FileMenu
 from .inspect_view import InspectView
 from .job_progress import JobProgress
 from .jobs import JobController
 from .open_dialog import OpenDialog
-from .recent_menu import RecentMenu
 from .settings import Settings
 from .settings_panel import SettingsPanel
 from .style import STYLE
@@ -76,6 +76,8 @@ class MainWindow(QMainWindow):
         self.inspect.header.reset_requested.connect(self.on_reset_requested)
         self.advice_bar = AdviceBar()
         self.advice_bar.accepted.connect(self.on_tokenizer_advice_accepted)
+        self.alignment_bar = AdviceBar()
+        self.alignment_bar.accepted.connect(self.on_show_misalignment)
         self.compare_view = CompareView()
         self.compare_view.sentence_selected.connect(self.on_compare_sentence_selected)
         self.tabs = QTabWidget()
@@ -87,6 +89,7 @@ class MainWindow(QMainWindow):
         box = QVBoxLayout(central)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
+        box.addWidget(self.alignment_bar)
         box.addWidget(self.advice_bar)
         box.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
@@ -113,29 +116,13 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.job_progress)
 
     def _build_menus(self) -> None:
-        menu = self.menuBar().addMenu("&File")
-        self._action(menu, "&Open…", self.on_open_triggered, QKeySequence.StandardKey.Open)
-        self._action(menu, "Open &demo data", lambda: self.open_demo("en"))
-        self.add_system_action = self._action(menu, "&Add system…", self.on_add_system_triggered, enabled=False)
-        self.recent_menu = RecentMenu(self.settings, self)
-        self.recent_menu.open_requested.connect(self.open_files)
-        menu.addMenu(self.recent_menu)
-        menu.addSeparator()
-        self.export_report_action = self._action(
-            menu, "Export &report (HTML)…", lambda: self.exports.ask_report(self.run, self.compare_view.b),
-            enabled=False)
-        self.export_sentences_action = self._action(
-            menu, "Export &sentences (CSV or JSON)…", lambda: self.exports.ask_sentences(self.run, self.compare_view.b),
-            enabled=False)
-        menu.addSeparator()
-        self._action(menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-
-    def _action(self, menu, text: str, slot: Callable[[], object], shortcut=None, enabled: bool = True) -> QAction:
-        action = QAction(text, self, shortcut=shortcut) if shortcut is not None else QAction(text, self)
-        action.triggered.connect(lambda _checked=False: slot())
-        action.setEnabled(enabled)
-        menu.addAction(action)
-        return action
+        self.file_menu = FileMenu(
+            self, self.settings, on_open=self.on_open_triggered, on_demo=lambda: self.open_demo("en"),
+            on_add_system=self.on_add_system_triggered,
+            on_export_report=lambda: self.exports.ask_report(self.run, self.compare_view.b),
+            on_export_sentences=lambda: self.exports.ask_sentences(self.run, self.compare_view.b), on_quit=self.close)
+        self.file_menu.recent.open_requested.connect(self.open_files)
+        self.menuBar().addMenu(self.file_menu)
 
     def _restore_window(self) -> None:
         geometry = self.settings.geometry()
@@ -162,7 +149,7 @@ class MainWindow(QMainWindow):
 
         def done(run: Run) -> None:
             self.settings.add_recent(paths, refs)
-            self.recent_menu.refresh()
+            self.file_menu.recent.refresh()
             self.show_run(run)
 
         return self.jobs.submit(work, done)
@@ -203,8 +190,7 @@ class MainWindow(QMainWindow):
                 self.tabs.setCurrentIndex(COMPARE_TAB)
         elif self.tabs.currentIndex() == COMPARE_TAB:
             self.tabs.setCurrentIndex(INSPECT_TAB)
-        for action in (self.add_system_action, self.export_report_action, self.export_sentences_action):
-            action.setEnabled(True)
+        self.file_menu.set_run_shown(True)
         files = ", ".join(s.name for s in run.systems)
         self.inputs_label.setText(f"{files}: {run.n_sentences:,} sentences · {len(run.references)} reference(s): "
                                   f"{', '.join(run.reference_names)} · encoding {run.encodings}")
@@ -214,6 +200,12 @@ class MainWindow(QMainWindow):
             self.advice_bar.show_advice(why[:1].upper() + why[1:] + ".", name, f"Use {name}")
         else:
             self.advice_bar.hide()
+        if run.misaligned:
+            system, where = run.misaligned[0]
+            self.alignment_bar.show_advice("⚠ " + where.describe(run.systems[system].name) + ".",
+                                           f"{system}:{where.line}", "Show me")
+        else:
+            self.alignment_bar.hide()
         notes = [n for n in input_notes(run) if n not in run.evaluator.notes]
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
@@ -252,21 +244,14 @@ class MainWindow(QMainWindow):
         self.on_paths_dropped(paths)
 
     def on_paths_dropped(self, paths: list[str]) -> None:
-        """The first dropped file is the system output, the rest (or a folder) the references.
-
-        While a run is shown, dropped files are added as systems to compare with
-        its baseline, unless one is a folder or has the name of a shown reference
-        file (then the drop starts afresh).
-        """
-        if not paths:
-            return
-        ref_names = {r.path.name for r in self.run.references} if self.run is not None else set()
-        if self.run is not None and all(Path(p).is_file() and Path(p).name not in ref_names for p in paths):
-            self.add_systems(paths)
-        elif len(paths) >= 2:
-            self.open_files(paths[:1], paths[1:])
-        else:
-            self.show_error("Drop a system output together with its reference files (or a reference folder).")
+        """See :func:`drops.read_drop` for what a drop means."""
+        action = read_drop(paths, self.run)
+        if action.kind == "add":
+            self.add_systems(action.systems)
+        elif action.kind == "open":
+            self.open_files(action.systems, action.references)
+        elif paths:
+            self.show_error(action.message)
 
     # -- jobs --------------------------------------------------------------------------
     @Slot(int)
@@ -330,6 +315,13 @@ class MainWindow(QMainWindow):
         cfg = replace(self.settings_panel.config(), tokenizer=tokenizer)
         self.settings_panel.set_config(cfg)
         self.on_settings_changed(cfg)
+
+    @Slot(str)
+    def on_show_misalignment(self, where: str) -> None:
+        system, line = (int(x) for x in where.split(":"))
+        self.tabs.setCurrentIndex(INSPECT_TAB)
+        self.inspect.system_combo.setCurrentIndex(system)
+        self.inspect.select_sentence(line - 1)
 
     @Slot(str)
     def on_exported(self, path: str) -> None:

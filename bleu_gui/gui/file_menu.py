@@ -1,0 +1,42 @@
+"""The File menu: open, demo, add system, recent runs, exports, quit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QWidget
+
+from .recent_menu import RecentMenu
+from .settings import Settings
+
+
+class FileMenu(QMenu):
+    """The actions that need a shown run start disabled; :meth:`set_run_shown` enables them."""
+
+    def __init__(self, parent: QWidget, settings: Settings, on_open: Callable[[], object],
+                 on_demo: Callable[[], object], on_add_system: Callable[[], object],
+                 on_export_report: Callable[[], object], on_export_sentences: Callable[[], object],
+                 on_quit: Callable[[], object]):
+        super().__init__("&File", parent)
+        self._action("&Open…", on_open, QKeySequence.StandardKey.Open)
+        self._action("Open &demo data", on_demo)
+        self.add_system = self._action("&Add system…", on_add_system)
+        self.recent = RecentMenu(settings, self)
+        self.addMenu(self.recent)
+        self.addSeparator()
+        self.export_report = self._action("Export &report (HTML)…", on_export_report)
+        self.export_sentences = self._action("Export &sentences (CSV or JSON)…", on_export_sentences)
+        self.addSeparator()
+        self._action("&Quit", on_quit, QKeySequence.StandardKey.Quit)
+        self.set_run_shown(False)
+
+    def _action(self, text: str, slot: Callable[[], object], shortcut=None) -> QAction:
+        action = QAction(text, self, shortcut=shortcut) if shortcut is not None else QAction(text, self)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    def set_run_shown(self, shown: bool) -> None:
+        for action in (self.add_system, self.export_report, self.export_sentences):
+            action.setEnabled(shown)

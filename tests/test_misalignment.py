@@ -1,0 +1,58 @@
+"""A candidate one line off its references is caught, on every real set, and nothing aligned is flagged."""
+
+from pathlib import Path
+
+import pytest
+
+from bleu_gui.core.misalignment import find_misalignment
+from bleu_gui.core.readers import read_segments
+
+from .conftest import DATA
+
+
+def real_sets():
+    if not DATA.is_dir():
+        return []
+    out = []
+    for folder in sorted(p for p in DATA.iterdir() if p.is_dir() and p.name != "formats"):
+        refs = sorted(folder.glob("ref*.txt"))
+        systems = sorted(p for p in folder.glob("*.txt") if not p.name.startswith(("ref", "src")))
+        out += [pytest.param(system, refs, id=f"{folder.name}/{system.name}") for system in systems]
+    return out
+
+
+def lines(path: Path) -> list[str]:
+    return read_segments(path).lines
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("system, refs", real_sets())
+def test_no_false_alarm_and_a_dropped_or_doubled_line_is_found(system, refs):
+    hyp, ref_lines = lines(system), [lines(r) for r in refs]
+    assert find_misalignment(hyp, ref_lines) is None
+    mid = len(hyp) // 2
+    dropped = find_misalignment(hyp[:mid] + hyp[mid + 1:] + [""], ref_lines)
+    assert dropped is not None and dropped.shift == 1 and abs(dropped.line - (mid + 1)) <= 6, dropped
+    doubled = find_misalignment(hyp[:mid + 1] + hyp[mid:-1], ref_lines)
+    assert doubled is not None and doubled.shift == -1 and abs(doubled.line - (mid + 2)) <= 6, doubled
+
+
+def test_the_data_sets_are_there_or_the_test_says_so():
+    if not DATA.is_dir():
+        pytest.skip(f"real data sets not available at {DATA}")
+    assert len(real_sets()) >= 20
+
+
+def test_a_long_file_is_scanned_in_windows_and_the_break_found_exactly(monkeypatch):
+    from bleu_gui.core import misalignment
+
+    monkeypatch.setattr(misalignment, "_FULL_SCAN", 400)
+    monkeypatch.setattr(misalignment, "_WINDOWS", 8)  # 8 windows of 50 lines: the break falls between two
+    words = [f"w{i}" for i in range(5000)]
+    ref = [" ".join(words[(7 * i + k) % 5000] for k in range(9)) for i in range(3000)]
+    hyp = list(ref)
+    assert find_misalignment(hyp, [ref]) is None
+    broken = hyp[:2100] + hyp[2101:] + ["x"]
+    found = find_misalignment(broken, [ref])
+    assert found is not None and (found.line, found.shift) == (2101, 1)
+    assert "misaligned from line 2101" in found.describe("sys.txt")
