@@ -12,7 +12,7 @@ from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
 from .core.exports import check_sentences_target, check_targets
-from .core.run import Run, ScoredSystem, Significance, confidences, input_notes, score_run
+from .core.run import Run, ScoredSystem, Significance, check_labels, confidences, input_notes, score_run
 from .core.significance import MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples, seed_from_env
 from .core.tokenizers import TOKENIZER_NAMES
 from .core.variants import get_variant
@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", required=True, help="system output file(s)")
     add_scoring_arguments(p, default_encoding="utf-8")
     p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per sentence")
+    p.add_argument("--labels", nargs="+", metavar="NAME",
+                   help="display names of the systems, one per -i file (default: the shortest path suffix "
+                        "that tells the files apart)")
     p.add_argument("--allow-identical-refs", action="store_true",
                    help="score even when a reference equals a system line for line (refused by default)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score only")
@@ -245,7 +248,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         hyps, refs = read_inputs(args.input, args.refs, args.encoding, allow_identical=args.allow_identical_refs)
         _check_tests(args, cfg, len(hyps))
         check_targets(_targets(args), [f.path for f in [*hyps, *refs]])
-        scored = score_run(hyps, refs, cfg, significance=_significance(args, len(hyps)), ngram_diffs=False)
+        names = check_labels(args.labels, len(hyps)) if args.labels else None
+        scored = score_run(hyps, refs, cfg, names=names, significance=_significance(args, len(hyps)),
+                           ngram_diffs=False)
         for note in input_notes(scored):
             print(f"{PROG}: note: {note}", file=sys.stderr)
         if scored.advice is not None:

@@ -398,3 +398,16 @@ def test_a_misaligned_candidate_is_warned_about(tmp_path, capsys):
     assert code == 0 and "warning: sys1.txt looks misaligned from line 1502" in err
     code, _, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt")
     assert code == 0 and "misaligned" not in err
+
+
+def test_labels_name_the_systems_everywhere(tmp_path, capsys):
+    systems = [DEMO / "system-a.txt", DEMO / "system-b.txt"]
+    out_json = tmp_path / "s.json"
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", *systems, "--labels", "baseline", "new model",
+                       "--export-sentences", out_json)
+    assert code == 0 and [line.split(": ")[0] for line in out.splitlines()] == ["baseline", "new model"]
+    assert json.loads(out_json.read_text(encoding="utf-8"))["systems"] == ["baseline", "new model"]
+    code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", *systems, "--labels", "same", "same")
+    assert code == 2 and "two systems would have the same label" in err
+    code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", *systems, "--labels", "one")
+    assert code == 2 and "give one label per system: 1 labels for 2 systems" in err

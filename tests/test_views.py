@@ -267,7 +267,7 @@ def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
     systems, refs = demo_paths("ko")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.open_files(systems[:1], refs)
-    bar = window.advice_bar
+    bar = window.bars.advice
     assert bar.isVisible() and "Korean script" in bar.label.text() and bar.button.text() == "Use ko-mecab"
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         bar.button.click()
@@ -298,7 +298,7 @@ def test_a_misaligned_candidate_gets_a_bar_that_shows_the_line(qtbot, window, tm
     broken.write_text("\n".join(hyp[:500] + hyp[501:] + ["(end)"]) + "\n", encoding="utf-8")
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.open_files([broken], sorted(folder.glob("ref*.txt")))
-    bar = window.alignment_bar
+    bar = window.bars.alignment
     assert bar.isVisible() and "misaligned from line 501" in bar.label.text() and bar.button.text() == "Show me"
     bar.button.click()
     assert window.tabs.currentIndex() == 0 and window.inspect.current_sentence == 500
@@ -306,4 +306,27 @@ def test_a_misaligned_candidate_gets_a_bar_that_shows_the_line(qtbot, window, tm
 
 def test_an_aligned_candidate_gets_no_bar(qtbot, window):
     show(qtbot, window, demo_run())
-    assert not window.alignment_bar.isVisible() and not window.advice_bar.isVisible()
+    assert not window.bars.alignment.isVisible() and not window.bars.advice.isVisible()
+
+
+def test_same_named_files_get_distinct_names_and_can_be_renamed(qtbot, window, tmp_path):
+    systems, refs = demo_paths()
+    for folder, source in (("exp1", systems[0]), ("exp2", systems[1])):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "hyp.txt").write_bytes(source.read_bytes())
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files([tmp_path / "exp1" / "hyp.txt", tmp_path / "exp2" / "hyp.txt"], refs)
+    assert [s.name for s in window.run.systems] == ["exp1/hyp.txt", "exp2/hyp.txt"]
+    view = window.compare_view
+    assert view.b_combo.currentText() == "exp2/hyp.txt"
+    assert [window.inspect.system_combo.itemText(i) for i in range(2)] == ["exp1/hyp.txt", "exp2/hyp.txt"]
+    scores = [s.corpus.score for s in window.run.systems]
+    with qtbot.waitSignal(window.run_changed, timeout=5000):
+        window.rename_systems(["baseline", "tuned"])
+    assert [s.name for s in window.run.systems] == ["baseline", "tuned"]
+    assert [s.corpus.score for s in window.run.systems] == scores  # names only, nothing re-scored
+    assert view.systems_model.cell(1, 0) == "tuned" and view.b_combo.currentText() == "tuned"
+    assert [t.name for t in window.run.comparison.bootstrap] == ["baseline", "tuned"]
+    with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
+        window.rename_systems(["tuned", "tuned"])
+    assert "same label" in blocker.args[0]

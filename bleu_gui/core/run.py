@@ -9,7 +9,7 @@ progress callback may raise :class:`~bleu_gui.core.errors.Cancelled`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -215,10 +215,40 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
 def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | None = None) -> Run:
     """The run with more systems compared against its baseline (references are not processed again)."""
     files = [s.file for s in run.systems] + list(extra)
+    # Names the user gave stay; new systems get path suffixes (all of them, if that is what tells them apart).
+    names = [s.name for s in run.systems] + display_names([f.path for f in files])[len(run.systems):]
+    if len(set(names)) != len(names):
+        names = display_names([f.path for f in files])
     significance = run.comparison.significance if run.comparison is not None else Significance()
     ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
-    return score_run(files, run.references, run.config, significance=significance, ngram_diffs=ngram_diffs,
-                     evaluator=run.evaluator, progress=progress)
+    return score_run(files, run.references, run.config, names=names, significance=significance,
+                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, progress=progress)
+
+
+def check_labels(labels: Sequence[str], n_systems: int) -> list[str]:
+    """Display names given by the user: one per system, none empty, no two alike."""
+    labels = [label.strip() for label in labels]
+    if len(labels) != n_systems:
+        raise InputError(f"give one label per system: {len(labels)} labels for {n_systems} systems")
+    if any(not label for label in labels):
+        raise InputError("a label cannot be empty")
+    if len(set(labels)) != len(labels):
+        raise InputError(f"two systems would have the same label: {', '.join(labels)}")
+    return labels
+
+
+def renamed(run: Run, names: Sequence[str]) -> Run:
+    """The same run with other display names (nothing is scored again)."""
+    names = check_labels(names, len(run.systems))
+    systems = [replace(s, name=name) for s, name in zip(run.systems, names)]
+    comparison = run.comparison
+    if comparison is not None:
+        def tests(results: list[SystemTest] | None) -> list[SystemTest] | None:
+            return None if results is None else [replace(t, name=n) for t, n in zip(results, names)]
+
+        comparison = replace(comparison, bootstrap=tests(comparison.bootstrap),
+                             approximate=tests(comparison.approximate))
+    return replace(run, systems=systems, comparison=comparison)
 
 
 def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> Run:

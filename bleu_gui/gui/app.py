@@ -9,6 +9,7 @@ import sys
 from ..cli import _FIELDS, add_scoring_arguments, config_from_args
 from ..core import BleuConfig, InputError
 from ..demo import LANGUAGES
+from .startup import startup_problem
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,6 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-r", "--references", nargs="+", default=[], metavar="REF", help="reference files or folders")
     p.add_argument("--demo", nargs="?", const="en", choices=LANGUAGES,
                    help="open the bundled demo data: en (default) or ko")
+    p.add_argument("--labels", nargs="+", metavar="NAME", help="display names of the systems, one per SYSTEM")
     add_scoring_arguments(p, default_encoding="auto")
     return p
 
@@ -34,6 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.systems and not args.references:
         parser.error("give the references with -r REF [REF ...]")
+    problem = startup_problem()
+    if problem is not None:
+        print(f"bleu-gui: {problem}", file=sys.stderr)
+        return 2
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     from PySide6.QtWidgets import QApplication
 
@@ -53,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.demo:
         window.open_demo(args.demo)
     elif args.systems:
-        window.open_files(args.systems, args.references)
+        window.open_files(args.systems, args.references, args.labels)
     return app.exec()
 
 

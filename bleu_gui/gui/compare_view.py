@@ -24,7 +24,7 @@ from ..core.details import MATCHED, SentenceDetails
 from . import colors
 from .compare_charts import DeltaChart, GroupedBars, ScatterChart
 from .compare_models import NgramTableModel, PairTableModel, SystemsTableModel
-from .layout import STRETCH, hrow, legend
+from .layout import STRETCH, fill_orders, hrow, legend
 from .panes import ALL_ORDERS, STATUS_PROPERTY, TextPane, shown_text, status_format, token_statuses
 
 ONLY_PROPERTY = STATUS_PROPERTY + 10
@@ -65,6 +65,7 @@ class CompareView(QWidget):
     """Signals: ``sentence_selected(int)`` when the user picks a sentence here."""
 
     sentence_selected = Signal(int)
+    rename_requested = Signal(int)  # a system's row, double-clicked on its name
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -77,6 +78,9 @@ class CompareView(QWidget):
         self.systems_view = _table(self.systems_model)
         self.systems_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.systems_view.horizontalHeader().setStretchLastSection(False)
+        self.systems_view.doubleClicked.connect(
+            lambda index: self.rename_requested.emit(index.row()) if index.column() == 0 else None)
+        self.systems_view.setToolTip("Double-click a system's name to rename it")
         self.b_combo = QComboBox()
         self.b_combo.currentIndexChanged.connect(self.on_b_changed)
         self.note = QLabel("")
@@ -200,18 +204,8 @@ class CompareView(QWidget):
         box.addWidget(middle, 1)
 
     def _fill_orders(self, max_order: int) -> None:
-        """Order choices 1..max_order (the run's own order, not a fixed 4)."""
-        for combo, extra in ((self.ngram_order, False), (self.pane_order, True)):
-            current = combo.currentData()
-            combo.blockSignals(True)
-            combo.clear()
-            for n in range(1, max_order + 1):
-                combo.addItem(f"{n}-grams", n)
-            if extra:
-                combo.addItem("all orders", ALL_ORDERS)
-            index = combo.findData(current if current is not None else 1)
-            combo.setCurrentIndex(max(index, 0))
-            combo.blockSignals(False)
+        fill_orders(self.ngram_order, max_order, all_orders=False)
+        fill_orders(self.pane_order, max_order, all_orders=True)
         self.order = self.pane_order.currentData()
 
     # -- content --------------------------------------------------------------------------

@@ -24,9 +24,9 @@ from ..core import Run, formats
 from ..core.run import input_notes
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
-from .layout import STRETCH, hrow, legend
+from .layout import STRETCH, fill_orders, hrow, legend
 from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
-from .panes import ALL_ORDERS, SentencePanes
+from .panes import SentencePanes
 from .score_header import ScoreHeader
 
 
@@ -159,15 +159,7 @@ class InspectView(QWidget):
         box.addWidget(self.main_split, 1)
 
     def fill_order_combo(self, max_order: int) -> None:
-        current = self.order_combo.currentData()
-        self.order_combo.blockSignals(True)
-        self.order_combo.clear()
-        for n in range(1, max_order + 1):
-            self.order_combo.addItem(f"{n}-grams", n)
-        self.order_combo.addItem("all orders", ALL_ORDERS)
-        index = self.order_combo.findData(current if current is not None else 1)
-        self.order_combo.setCurrentIndex(max(index, 0))
-        self.order_combo.blockSignals(False)
+        fill_orders(self.order_combo, max_order, all_orders=True)
         self.panes.order = self.order_combo.currentData()
 
     # -- content -----------------------------------------------------------------------

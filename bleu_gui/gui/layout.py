@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 STRETCH = None  # put a stretch here in :func:`hrow`
 
@@ -30,3 +30,20 @@ def legend(entries: list[tuple[str, str]]) -> QHBoxLayout:
         row.addWidget(label)
     row.addStretch(1)
     return row
+
+
+ALL_ORDERS = 0  # the "all orders" choice of an order combo
+
+
+def fill_orders(combo: QComboBox, max_order: int, all_orders: bool) -> None:
+    """Order choices 1..max_order (the run's own order, never a fixed 4), keeping the current one if it still exists."""
+    current = combo.currentData()
+    combo.blockSignals(True)
+    combo.clear()
+    for n in range(1, max_order + 1):
+        combo.addItem(f"{n}-grams", n)
+    if all_orders:
+        combo.addItem("all orders", ALL_ORDERS)
+    index = combo.findData(current if current is not None else 1)
+    combo.setCurrentIndex(max(index, 0))
+    combo.blockSignals(False)

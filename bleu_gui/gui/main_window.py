@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -23,12 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import BleuConfig, Run, read_inputs, score_run
+from ..core import BleuConfig, InputError, Run, read_inputs, score_run
 from ..core.evaluate import scaled_progress
 from ..core.readers import read_segments
-from ..core.run import input_notes, rescored, with_systems
+from ..core.run import check_labels, input_notes, renamed, rescored, with_systems
 from ..demo import demo_paths
-from .advice_bar import AdviceBar
 from .compare_view import CompareView
 from .drops import read_drop
 from .export_actions import ExportActions
@@ -37,6 +37,7 @@ from .inspect_view import InspectView
 from .job_progress import JobProgress
 from .jobs import JobController
 from .open_dialog import OpenDialog
+from .run_bars import RunBars
 from .settings import Settings
 from .settings_panel import SettingsPanel
 from .style import STYLE
@@ -74,12 +75,12 @@ class MainWindow(QMainWindow):
         self.inspect = InspectView()
         self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.inspect.header.reset_requested.connect(self.on_reset_requested)
-        self.advice_bar = AdviceBar()
-        self.advice_bar.accepted.connect(self.on_tokenizer_advice_accepted)
-        self.alignment_bar = AdviceBar()
-        self.alignment_bar.accepted.connect(self.on_show_misalignment)
+        self.bars = RunBars()
+        self.bars.use_tokenizer.connect(self.on_tokenizer_advice_accepted)
+        self.bars.show_line.connect(self.on_show_misalignment)
         self.compare_view = CompareView()
         self.compare_view.sentence_selected.connect(self.on_compare_sentence_selected)
+        self.compare_view.rename_requested.connect(self.on_rename_requested)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.inspect, "Inspect")
         self.tabs.addTab(self.compare_view, "Compare")
@@ -89,8 +90,7 @@ class MainWindow(QMainWindow):
         box = QVBoxLayout(central)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        box.addWidget(self.alignment_bar)
-        box.addWidget(self.advice_bar)
+        box.addWidget(self.bars)
         box.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         self._build_settings()
@@ -135,8 +135,10 @@ class MainWindow(QMainWindow):
         self.inspect.fill_order_combo(self.settings_panel.config().max_order)
 
     # -- opening files -----------------------------------------------------------------
-    def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path]) -> int:
-        """Read and score system outputs (the first is the baseline) against references, in the worker.
+    def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path],
+                   labels: Sequence[str] | None = None) -> int:
+        """Read and score system outputs (the first is the baseline) against references, in the worker;
+        ``labels``: display names (default: the shortest path suffixes that tell them apart).
 
         Errors come back as a dialog and the shown run stays.
         """
@@ -145,7 +147,8 @@ class MainWindow(QMainWindow):
 
         def work(progress):
             hyps, refs_read = read_inputs(paths, refs, encoding, progress=scaled_progress(progress, 0, 0.05))
-            return score_run(hyps, refs_read, cfg, progress=scaled_progress(progress, 0.05, 0.95))
+            names = check_labels(labels, len(hyps)) if labels else None
+            return score_run(hyps, refs_read, cfg, names=names, progress=scaled_progress(progress, 0.05, 0.95))
 
         def done(run: Run) -> None:
             self.settings.add_recent(paths, refs)
@@ -195,17 +198,7 @@ class MainWindow(QMainWindow):
         self.inputs_label.setText(f"{files}: {run.n_sentences:,} sentences · {len(run.references)} reference(s): "
                                   f"{', '.join(run.reference_names)} · encoding {run.encodings}")
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
-        if run.advice is not None:
-            name, why = run.advice
-            self.advice_bar.show_advice(why[:1].upper() + why[1:] + ".", name, f"Use {name}")
-        else:
-            self.advice_bar.hide()
-        if run.misaligned:
-            system, where = run.misaligned[0]
-            self.alignment_bar.show_advice("⚠ " + where.describe(run.systems[system].name) + ".",
-                                           f"{system}:{where.line}", "Show me")
-        else:
-            self.alignment_bar.hide()
+        self.bars.show_for(run)
         notes = [n for n in input_notes(run) if n not in run.evaluator.notes]
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
@@ -311,14 +304,30 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def on_tokenizer_advice_accepted(self, tokenizer: str) -> None:
-        self.advice_bar.hide()
         cfg = replace(self.settings_panel.config(), tokenizer=tokenizer)
         self.settings_panel.set_config(cfg)
         self.on_settings_changed(cfg)
 
-    @Slot(str)
-    def on_show_misalignment(self, where: str) -> None:
-        system, line = (int(x) for x in where.split(":"))
+    @Slot(int)
+    def on_rename_requested(self, system: int) -> None:
+        if self.run is None:
+            return
+        names = [s.name for s in self.run.systems]
+        name, ok = QInputDialog.getText(self, "Rename system", f"Display name of {self.run.systems[system].file.path}:",
+                                        text=names[system])
+        if ok:
+            names[system] = name
+            self.rename_systems(names)
+
+    def rename_systems(self, names: list[str]) -> None:
+        """Show the run under other display names (every view and export uses them)."""
+        try:
+            self.show_run(renamed(self.run, names))
+        except InputError as exc:
+            self.show_error(str(exc))
+
+    @Slot(int, int)
+    def on_show_misalignment(self, system: int, line: int) -> None:
         self.tabs.setCurrentIndex(INSPECT_TAB)
         self.inspect.system_combo.setCurrentIndex(system)
         self.inspect.select_sentence(line - 1)

@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTextEdit, QToolTip, 
 
 from ..core.details import CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails
 from . import colors
+from .layout import ALL_ORDERS
 
 STATUS_PROPERTY = QTextFormat.Property.UserProperty + 1
 ORDER_PROPERTY = QTextFormat.Property.UserProperty + 2
-ALL_ORDERS = 0
 _RANK = {MATCHED: 3, CLIPPED: 2, UNMATCHED: 1}
 
 
