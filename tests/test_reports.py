@@ -178,3 +178,14 @@ def test_a_hard_link_to_an_input_is_refused(tmp_path, capsys):
     code = run([*map(str, REFS), "-i", str(victim), "--report", str(link)])
     assert code == 2 and "refusing to overwrite an input file" in capsys.readouterr().err
     assert victim.read_bytes() == before
+
+
+def test_the_command_line_report_covers_every_system_against_the_baseline(tmp_path, capsys):
+    third = tmp_path / "system-c.txt"
+    third.write_text("\n".join(line.lower() for line in lines(SYSTEMS[1])) + "\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert run([*map(str, REFS), "-i", *map(str, SYSTEMS), str(third), "--report", str(out), "-b"]) == 0
+    capsys.readouterr()
+    html = out.read_text(encoding="utf-8")
+    assert "Pairwise sections compare system-b.txt, system-c.txt (B) with the baseline system-a.txt (A)" in html
+    assert "BLEU B (system-b.txt)" in html and "BLEU B (system-c.txt)" in html

@@ -330,3 +330,24 @@ def test_same_named_files_get_distinct_names_and_can_be_renamed(qtbot, window, t
     with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
         window.rename_systems(["tuned", "tuned"])
     assert "same label" in blocker.args[0]
+
+
+def test_the_report_follows_the_window(qtbot, window, tmp_path):
+    systems, refs = demo_paths()
+    texts = [p.read_text(encoding="utf-8").splitlines() for p in [systems[0], systems[1], systems[1], *refs]]
+    texts[2] = [line.lower() for line in texts[2]]
+    files = [SegmentFile(Path(n), t, "utf-8") for n, t in zip(["sys1", "sys2", "sys7", "r1", "r2"], texts)]
+    show(qtbot, window, score_run(files[:3], files[3:], BleuConfig()))
+    window.compare_view.b_combo.setCurrentIndex(1)  # B = sys7
+    window.inspect.order_combo.setCurrentIndex(1)   # 2-grams
+    window.inspect.filter_edit.setText("museum")
+    window.inspect.apply_filter()
+    report = tmp_path / "r.html"
+    with qtbot.waitSignal(window.exported, timeout=20_000):
+        window.exports.export_report(window.run, report, window.report_view())
+    html = report.read_text(encoding="utf-8")
+    assert "Pairwise sections compare sys7 (B) with the baseline sys1 (A)" in html
+    assert "highlighting of 2-grams" in html and "candidate contains &#x27;museum&#x27;" in html
+    shown = sorted(int(n) for n in re.findall(r'<div class=sent id="s(\d+)"', html))
+    assert shown and all("museum" in texts[0][i - 1].lower() for i in shown)
+    assert "BLEU A (sys1)" in html and "BLEU B (sys7)" in html and "BLEU B (sys2)" not in html

@@ -128,3 +128,28 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
         occurrences=occurrences,
         ref_matches=[dict(m) for m in ref_matches],
     )
+
+
+ALL_ORDERS = 0  # "all orders" in :func:`token_statuses`
+_RANK = {MATCHED: 3, CLIPPED: 2, UNMATCHED: 1}
+
+
+def token_statuses(details: SentenceDetails, order: int) -> list[tuple[str | None, int]]:
+    """Per candidate token: (status, order) to show — the window's panes and the report use the same.
+
+    For one order, the best status among that order's n-grams covering the
+    token. For "all orders" (``ALL_ORDERS``), the highest matched order
+    covering it; otherwise the unigram's own status.
+    """
+    n_tok = len(details.hyp_tokens)
+    result: list[tuple[str | None, int]] = [(None, 0)] * n_tok
+    if order == ALL_ORDERS:
+        best = details.best_matched_order()
+        unigram = {o.start: o.status for o in details.occurrences.get(1, [])}
+        return [(MATCHED, b) if b else (unigram.get(t), 1) for t, b in enumerate(best)]
+    for occ in details.occurrences.get(order, []):
+        for t in range(occ.start, occ.end):
+            current = result[t][0]
+            if current is None or _RANK[occ.status] > _RANK[current]:
+                result[t] = (occ.status, order)
+    return result

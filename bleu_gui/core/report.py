@@ -12,13 +12,14 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 import numpy as np
 
 from .. import __version__
 from . import palette, svg
-from .details import CLIPPED, MATCHED, UNMATCHED, SentenceDetails
+from .details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
 from .formats import IDENTICAL, IDENTICAL_NOTE, p_text, score_text
 from .run import Run, ScoredSystem
 from .significance import SystemTest
@@ -69,17 +70,28 @@ def highlight(text: str, tokens: Sequence[str], spans: Sequence[tuple[int, int] 
     return "".join(out)
 
 
-def candidate_html(d: SentenceDetails) -> str:
-    classes: list[str | None] = [None] * len(d.hyp_tokens)
-    for occ in d.occurrences.get(1, []):
-        classes[occ.start] = _CLASS[occ.status]
+@dataclass(frozen=True)
+class ReportView:
+    """What a report shows: pairwise sections for the systems ``pairs`` (indices, each against the baseline),
+    highlighting at n-gram ``order`` (``ALL_ORDERS`` for all), and ``sentences`` (None: chosen by the report),
+    described by ``selection`` ("the 12 sentences of the window's list, filter: …")."""
+
+    pairs: tuple[int, ...] = (1,)
+    order: int = 1
+    sentences: tuple[int, ...] | None = None
+    selection: str = ""
+
+
+def candidate_html(d: SentenceDetails, order: int = 1) -> str:
+    classes = [_CLASS[status] if status else None for status, _ in token_statuses(d, order)]
     return highlight(d.hypothesis, d.hyp_tokens, d.hyp_spans, classes)
 
 
-def reference_html(d: SentenceDetails, r: int) -> str:
+def reference_html(d: SentenceDetails, r: int, order: int = 1) -> str:
     if not d.ref_present[r]:
         return '<span class="note">(no reference for this sentence)</span>'
-    marked = {s.start for s in d.ref_matches[r].get(1, [])}
+    orders = range(1, d.max_order + 1) if order == ALL_ORDERS else [order]
+    marked = {t for n in orders for s in d.ref_matches[r].get(n, []) for t in range(s.start, s.end)}
     classes = ["r" if t in marked else None for t in range(len(d.ref_tokens[r]))]
     return highlight(d.references[r], d.ref_tokens[r], d.ref_spans[r], classes)
 
@@ -112,16 +124,23 @@ def _p(p: float | None, identical: bool = False) -> str:
     return text + (f' <span class="note">({IDENTICAL})</span>' if identical else "")
 
 
-def choose_sentences(systems: Sequence[ScoredSystem], top: int, b: int = 1) -> tuple[list[tuple[str, list[int]]], str]:
-    """Which sentences to show: all, or for large corpora the worst, best and most changed."""
+def choose_sentences(systems: Sequence[ScoredSystem], top: int, view: ReportView = ReportView()
+                     ) -> tuple[list[tuple[str, list[int]]], str]:
+    """Which sentences to show: the view's own, all, or for large corpora the worst, best and most changed."""
     L = len(systems[0].lines)
+    if view.sentences is not None:
+        chosen = list(view.sentences)
+        note = f"{len(chosen):,} sentences: {view.selection}." if view.selection else ""
+        if len(chosen) > MAX_FULL:
+            note += f" The first {MAX_FULL:,} of them are shown."
+        return [("Sentences", chosen[:MAX_FULL])], note
     if L <= MAX_FULL:
         return [("All sentences", list(range(L)))], ""
     base = np.nan_to_num(systems[0].sentences.score, nan=0.0)
     order = np.argsort(base, kind="stable")
     groups = [(f"The {top} lowest-scoring sentences ({systems[0].name})", order[:top].tolist()),
               (f"The {top} highest-scoring sentences ({systems[0].name})", order[::-1][:top].tolist())]
-    if len(systems) >= 2:
+    for b in view.pairs if len(systems) >= 2 else ():
         delta = np.abs(np.nan_to_num(systems[b].sentences.score) - base)
         groups.append((f"The {top} sentences that changed most ({systems[b].name} vs {systems[0].name})",
                        np.argsort(-delta, kind="stable")[:top].tolist()))
@@ -130,11 +149,13 @@ def choose_sentences(systems: Sequence[ScoredSystem], top: int, b: int = 1) -> t
     return groups, note
 
 
-def build_report(run: Run, b: int = 1, top: int = 100, title: str = "BLEU report") -> str:
+def build_report(run: Run, view: ReportView | None = None, top: int = 100, title: str = "BLEU report") -> str:
     """The whole report of a run as one HTML document (a string).
 
-    ``b``: the system whose pairwise sections (scatter, bootstrap, most changed) are shown against the baseline.
+    ``view``: what to show (default: every system against the baseline, unigram highlighting, sentences
+    chosen by the report); the window passes what it shows.
     """
+    view = view or ReportView(pairs=tuple(range(1, len(run.systems))))
     systems, reference_names = run.systems, run.reference_names
     comparison = run.comparison
     bootstrap = comparison.bootstrap if comparison else None
@@ -154,11 +175,17 @@ def build_report(run: Run, b: int = 1, top: int = 100, title: str = "BLEU report
     for s, same in zip(systems, comparison.identical if comparison else []):
         if same:
             parts.append(f'<p class="note">{escape(s.name)}: {escape(IDENTICAL_NOTE)}.</p>')
-    if len(systems) >= 2:
-        parts.append(f'<p class="note">Pairwise sections compare {escape(systems[b].name)} (B) with the baseline '
+    pairs = [b for b in view.pairs if 0 < b < len(systems)]
+    if pairs:
+        compared = ", ".join(escape(systems[b].name) for b in pairs)
+        parts.append(f'<p class="note">Pairwise sections compare {compared} (B) with the baseline '
                      f'{escape(base.name)} (A).</p>')
-    deltas = bootstrap[b].deltas if bootstrap else None
-    if len(systems) >= 2 and bootstrap:
+    order_name = "all orders" if view.order == ALL_ORDERS else f"{view.order}-grams"
+    if view.sentences is not None or view.order != 1:
+        parts.append(f'<p class="note">This report follows the window: highlighting of {order_name}'
+                     + (f"; {escape(view.selection)}" if view.selection else "") + ".</p>")
+    if pairs and bootstrap:
+        deltas = bootstrap[pairs[0]].deltas
         n = len(deltas) if deltas is not None else 0
         parts.append(f'<p class="note">p (bootstrap): paired bootstrap resampling, {n} resamples; p (AR): paired '
                      "approximate randomization; both as sacreBLEU with the same seed. * marks p ≤ 0.05, a "
@@ -173,37 +200,38 @@ def build_report(run: Run, b: int = 1, top: int = 100, title: str = "BLEU report
                                                     [str(n) for n in range(1, N + 1)], palette.SYSTEMS)))
     parts.append(_inline(svg.brevity_chart((base.corpus.sys_len, base.corpus.ref_len))))
     parts.append(_inline(svg.histogram_chart(base.sentences.score.tolist(), f"Sentence BLEU — {base.name}")))
-    if len(systems) >= 2:
+    for b in pairs:
         parts.append(_inline(svg.scatter_chart(base.sentences.score.tolist(), systems[b].sentences.score.tolist(),
                                                names[0], names[b])))
-        if bootstrap and deltas is not None:
-            parts.append(_inline(svg.delta_chart(deltas.tolist(), bootstrap[b].p_value)))
+        b_deltas = bootstrap[b].deltas if bootstrap else None
+        if bootstrap and b_deltas is not None:
+            parts.append(_inline(svg.delta_chart(b_deltas.tolist(), bootstrap[b].p_value)))
     parts.append("</div>")
-    groups, note = choose_sentences(systems, top, b)
+    groups, note = choose_sentences(systems, top, view)
     parts.append("<h2>Sentences</h2>")
     if note:
         parts.append(f'<p class="note">{escape(note)}</p>')
     parts.append('<p class="legend"><span class=m>matched</span><span class=c>clipped (beyond Max_Ref_Count)</span>'
                  '<span class=u>unmatched</span><span class=r>reference word the candidate matched</span>'
-                 '<span class=note>unigrams; sentence BLEU as the window shows it</span></p>')
+                 f'<span class=note>{order_name}; sentence BLEU as the window shows it</span></p>')
     for heading, indices in groups:
         if len(groups) > 1:
             parts.append(f"<h2>{escape(heading)}</h2>")
         for i in indices:
-            parts.append(_sentence_block(run, reference_names, i))
+            parts.append(_sentence_block(run, reference_names, i, view.order))
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _sentence_block(run: Run, reference_names: Sequence[str], i: int) -> str:
+def _sentence_block(run: Run, reference_names: Sequence[str], i: int, order: int) -> str:
     systems = run.systems
     scores = " · ".join(f"{escape(s.name)} {score_text(float(s.sentences.score[i]))}" for s in systems)
     out = [f'<div class=sent id="s{i + 1}"><h3>Sentence {i + 1} — {scores}</h3>']
     details = [run.details(k, i) for k in range(len(systems))]
     for s, d in zip(systems, details):
-        out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d)}</div>')
+        out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d, order)}</div>')
     base = details[0]  # references are marked by what the baseline matched
     for r, name in enumerate(reference_names[:len(base.references)]):
-        out.append(f'<div class=line><span class=who>{escape(name)}</span>{reference_html(base, r)}</div>')
+        out.append(f'<div class=line><span class=who>{escape(name)}</span>{reference_html(base, r, order)}</div>')
     out.append("</div>")
     return "".join(out)

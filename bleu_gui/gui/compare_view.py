@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import Run, formats
-from ..core.details import MATCHED, SentenceDetails
+from ..core.details import ALL_ORDERS, MATCHED, SentenceDetails, token_statuses
 from . import colors
 from .compare_charts import DeltaChart, GroupedBars, ScatterChart
 from .compare_models import NgramTableModel, PairTableModel, SystemsTableModel
 from .layout import STRETCH, fill_orders, hrow, legend
-from .panes import ALL_ORDERS, STATUS_PROPERTY, TextPane, shown_text, status_format, token_statuses
+from .panes import STATUS_PROPERTY, TextPane, shown_text, status_format
 
 ONLY_PROPERTY = STATUS_PROPERTY + 10
 ONLY_HERE = colors.ONLY_HERE

@@ -1,4 +1,5 @@
-"""File ▸ Export: the HTML report and the per-sentence table of the shown run, written in the worker.
+"""File ▸ Export: the HTML report and the per-sentence table of the shown run, written in the worker;
+and the two questions exports and names depend on (what the window shows, a system's new name).
 
 Exports run side by side (one never cancels another) and each reports its own
 outcome: ``exported(path)`` when written, ``failed(message)`` when not.
@@ -9,11 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
 
 from ..core import Run
 from ..core.exports import sentences_text, write_atomic
-from ..core.report import build_report
+from ..core.report import ReportView, build_report
+from .inspect_view import InspectView
 from .jobs import JobController
 
 
@@ -28,10 +30,10 @@ class ExportActions(QObject):
         self._parent = parent
         self.jobs = JobController(self, exclusive=False)
 
-    def export_report(self, run: Run, path: str | Path, b: int = 1, top: int = 100) -> int:
-        """Write the HTML report of ``run`` (pairwise sections for system ``b``); returns the job id."""
+    def export_report(self, run: Run, path: str | Path, view: ReportView | None = None, top: int = 100) -> int:
+        """Write the HTML report of ``run`` showing ``view`` (what the window shows); returns the job id."""
         protected = run.input_paths()
-        return self.jobs.submit(lambda _progress: write_atomic(path, build_report(run, b=b, top=top), protected),
+        return self.jobs.submit(lambda _progress: write_atomic(path, build_report(run, view, top=top), protected),
                                 self._done, self._failed)
 
     def export_sentences(self, run: Run, path: str | Path, b: int = 1) -> int:
@@ -40,10 +42,10 @@ class ExportActions(QObject):
         return self.jobs.submit(lambda _progress: write_atomic(path, sentences_text(run, path, b), protected),
                                 self._done, self._failed)
 
-    def ask_report(self, run: Run, b: int = 1) -> None:
+    def ask_report(self, run: Run, view: ReportView) -> None:
         path, _ = QFileDialog.getSaveFileName(self._parent, "Export report", "bleu-report.html", "HTML (*.html)")
         if path:
-            self.export_report(run, path, b)
+            self.export_report(run, path, view)
 
     def ask_sentences(self, run: Run, b: int = 1) -> None:
         path, _ = QFileDialog.getSaveFileName(self._parent, "Export sentences", "sentences.csv",
@@ -60,3 +62,22 @@ class ExportActions(QObject):
 
     def _failed(self, message: str, _details: str) -> None:
         self.failed.emit(message)
+
+
+def shown_view(run: Run | None, inspect: InspectView, b: int) -> ReportView:
+    """What the window shows, as a report's view: system ``b`` against the baseline, the Inspect view's n-gram
+    order and the sentences its list shows."""
+    sentences, selection = inspect.list_selection()
+    pairs = (b,) if run is not None and run.comparison is not None else ()
+    return ReportView(pairs, inspect.order_combo.currentData(), sentences, selection)
+
+
+def ask_new_name(parent: QWidget, run: Run, system: int) -> list[str] | None:
+    """Ask for a system's new display name; the names of all systems, or None when the user cancels."""
+    names = [s.name for s in run.systems]
+    name, ok = QInputDialog.getText(parent, "Rename system", f"Display name of {run.systems[system].file.path}:",
+                                    text=names[system])
+    if not ok:
+        return None
+    names[system] = name
+    return names

@@ -250,6 +250,17 @@ class InspectView(QWidget):
         elif self.model.rowCount():
             self.select_sentence(self.model.sentence_at(0))
 
+    def list_selection(self) -> tuple[tuple[int, ...] | None, str]:
+        """The sentences the list shows and why, or (None, "") when it shows them all."""
+        text, low, high = self.filter_edit.text(), self.score_low.value(), self.score_high.value()
+        rules = ([f"candidate contains {text!r}"] if text else []) + (
+            [f"sentence BLEU {low:g}–{high:g}"] if low > 0 or high < 100 else [])
+        if not rules or self.run is None:
+            return None, ""
+        shown = tuple(sorted(self.model.sentence_at(r) for r in range(self.model.rowCount())))
+        name = self.run.systems[self.system].name
+        return shown, f"the sentences of the window's list ({name}; {', '.join(rules)})"
+
     def _update_count(self) -> None:
         self.count_label.setText(f"{self.model.rowCount():,} of {self.model.total:,}")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
+from ..core.details import ALL_ORDERS
+
 STRETCH = None  # put a stretch here in :func:`hrow`
 
 
@@ -32,7 +34,6 @@ def legend(entries: list[tuple[str, str]]) -> QHBoxLayout:
     return row
 
 
-ALL_ORDERS = 0  # the "all orders" choice of an order combo
 
 
 def fill_orders(combo: QComboBox, max_order: int, all_orders: bool) -> None:

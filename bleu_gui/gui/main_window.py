@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -27,11 +26,12 @@ from PySide6.QtWidgets import (
 from ..core import BleuConfig, InputError, Run, read_inputs, score_run
 from ..core.evaluate import scaled_progress
 from ..core.readers import read_segments
+from ..core.report import ReportView
 from ..core.run import check_labels, input_notes, renamed, rescored, with_systems
 from ..demo import demo_paths
 from .compare_view import CompareView
 from .drops import read_drop
-from .export_actions import ExportActions
+from .export_actions import ExportActions, ask_new_name, shown_view
 from .file_menu import FileMenu
 from .inspect_view import InspectView
 from .job_progress import JobProgress
@@ -119,7 +119,7 @@ class MainWindow(QMainWindow):
         self.file_menu = FileMenu(
             self, self.settings, on_open=self.on_open_triggered, on_demo=lambda: self.open_demo("en"),
             on_add_system=self.on_add_system_triggered,
-            on_export_report=lambda: self.exports.ask_report(self.run, self.compare_view.b),
+            on_export_report=lambda: self.exports.ask_report(self.run, self.report_view()),
             on_export_sentences=lambda: self.exports.ask_sentences(self.run, self.compare_view.b), on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_files)
         self.menuBar().addMenu(self.file_menu)
@@ -204,6 +204,10 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
                                                      else ""), 15000)
         self.run_changed.emit(run)
+
+    def report_view(self) -> ReportView:
+        """What the window shows, for the report: B, the n-gram order and the list's filter."""
+        return shown_view(self.run, self.inspect, self.compare_view.b)
 
     @Slot(int)
     def on_compare_sentence_selected(self, sentence: int) -> None:
@@ -310,13 +314,8 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def on_rename_requested(self, system: int) -> None:
-        if self.run is None:
-            return
-        names = [s.name for s in self.run.systems]
-        name, ok = QInputDialog.getText(self, "Rename system", f"Display name of {self.run.systems[system].file.path}:",
-                                        text=names[system])
-        if ok:
-            names[system] = name
+        names = ask_new_name(self, self.run, system) if self.run is not None else None
+        if names is not None:
             self.rename_systems(names)
 
     def rename_systems(self, names: list[str]) -> None:

@@ -14,13 +14,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTextEdit, QToolTip, QVBoxLayout, QWidget
 
-from ..core.details import CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails
+from ..core.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails, token_statuses
 from . import colors
-from .layout import ALL_ORDERS
 
 STATUS_PROPERTY = QTextFormat.Property.UserProperty + 1
 ORDER_PROPERTY = QTextFormat.Property.UserProperty + 2
-_RANK = {MATCHED: 3, CLIPPED: 2, UNMATCHED: 1}
 
 
 def utf16_offsets(text: str) -> list[int]:
@@ -54,26 +52,6 @@ def shown_text(original: str, tokens: list[str], spans, show_tokens: bool) -> Sh
         out.append((pos, pos + len(tok)))
         pos += len(tok) + 1
     return ShownText(" ".join(tokens), out)
-
-
-def token_statuses(details: SentenceDetails, order: int) -> list[tuple[str | None, int]]:
-    """Per candidate token: (status, order) to paint.
-
-    For one order, the best status among that order's n-grams covering the
-    token. For "all orders", the highest matched order covering it; otherwise
-    the unigram's own status.
-    """
-    n_tok = len(details.hyp_tokens)
-    result: list[tuple[str | None, int]] = [(None, 0)] * n_tok
-    if order == ALL_ORDERS:
-        best = details.best_matched_order()
-        unigram = {o.start: o.status for o in details.occurrences.get(1, [])}
-        return [(MATCHED, b) if b else (unigram.get(t), 1) for t, b in enumerate(best)]
-    for occ in details.occurrences.get(order, []):
-        for t in range(occ.start, occ.end):
-            if result[t][0] is None or _RANK[occ.status] > _RANK[result[t][0]]:
-                result[t] = (occ.status, order)
-    return result
 
 
 def status_format(status: str | None, order: int, all_orders: bool) -> QTextCharFormat:
