@@ -24,6 +24,8 @@ def main() -> int:
     p.add_argument("--system", type=int, default=2, help="1-based demo system to inspect (default 2: system-b)")
     p.add_argument("--tab", choices=("inspect", "compare"), default="inspect")
     p.add_argument("--demo", choices=("en", "ko"), default="en")
+    p.add_argument("--trust", action="store_true",
+                   help="the demo's system A with a line dropped, lowercased: badges, notes and the misalignment bar")
     args = p.parse_args()
     if "QT_QPA_PLATFORM" not in os.environ and "DISPLAY" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -37,19 +39,36 @@ def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     tmp = tempfile.mkdtemp()
     settings = Settings(QSettings(os.path.join(tmp, "screenshot.ini"), QSettings.Format.IniFormat))
+    if args.trust:
+        from bleu_gui.core import BleuConfig
+
+        settings.set_config(BleuConfig(lowercase=True))  # as if carried over from an earlier session
     window = MainWindow(settings)
     window.resize(args.width, args.height)
     window.show()
     loop = QEventLoop()
     window.run_changed.connect(loop.quit)
     window.error_shown.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
-    window.open_demo(args.demo)
+    if args.trust:
+        from pathlib import Path
+
+        from bleu_gui.demo import demo_paths
+
+        systems, refs = demo_paths(args.demo)
+        lines = systems[0].read_text(encoding="utf-8").splitlines()
+        dropped = Path(tmp) / "system-a-line-5-dropped.txt"
+        dropped.write_text("\n".join(lines[:4] + lines[5:] + ["(the last line, added to keep the count)"]) + "\n",
+                           encoding="utf-8")
+        window.open_files([dropped], refs)
+    else:
+        window.open_demo(args.demo)
     QTimer.singleShot(20_000, loop.quit)
     loop.exec()
     if window.run is None:
         print("the demo data did not load", file=sys.stderr)
         return 1
-    window.inspect.system_combo.setCurrentIndex(args.system - 1)
+    if not args.trust:
+        window.inspect.system_combo.setCurrentIndex(args.system - 1)
     window.inspect.select_sentence(args.sentence - 1)
     if args.tab == "compare":
         window.tabs.setCurrentIndex(1)

@@ -81,7 +81,7 @@ class ScoreHeader(QWidget):
         self.signature_label.setText(f"{score.variant}: {score.signature}")
         self.set_badges(non_default_settings(config) if config is not None else [])
         shown = list(notes) if notes is not None else list(score.notes)
-        self.notes_label.setText("\n".join(f"ⓘ {note}" for note in shown))
+        self.notes_label.setText("\n".join(f"• {note}" for note in shown))
         self.notes_label.setVisible(bool(shown))
         self.copy_button.setEnabled(True)
         self.copy_signature_button.setEnabled(True)
