@@ -278,8 +278,9 @@ def test_settings_persist_across_restart(qtbot, settings_file):
     w2 = make_window(qtbot, settings_file, size=None)
     assert w2.settings_panel.config().lowercase is True
     recent = w2.settings.recent()[0]
-    assert [Path(p).name for p in recent["systems"]] == ["system-a.txt", "system-b.txt"]
-    assert [Path(p).name for p in recent["references"]] == ["ref1.txt", "ref2.txt"]
+    assert [Path(p).name for p in recent.systems] == ["system-a.txt", "system-b.txt"]
+    assert [Path(p).name for p in recent.references] == ["ref1.txt", "ref2.txt"]
+    assert recent.config == BleuConfig(lowercase=True) and recent.labels == ["system-a.txt", "system-b.txt"]
     # The offscreen screen is small, so Qt fits the restored window to it: compare what was stored.
     assert w2.settings.geometry() == saved and w2.restoreGeometry(saved)
     assert w2.settings.splitter("main") == state

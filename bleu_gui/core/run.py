@@ -119,6 +119,12 @@ class Run:
         return [s.file.path for s in self.systems] + [r.path for r in self.references]
 
     @property
+    def summary(self) -> str:
+        """One line: the systems, the sentence count, the references and how they were decoded."""
+        return (f"{', '.join(s.name for s in self.systems)}: {self.n_sentences:,} sentences · "
+                f"{len(self.references)} reference(s): {', '.join(self.reference_names)} · encoding {self.encodings}")
+
+    @property
     def encodings(self) -> str:
         """How the inputs were decoded, e.g. ``utf-8`` or ``cp949 (detected): a.txt; utf-8: ref.txt``."""
         seen: dict[str, list[str]] = {}

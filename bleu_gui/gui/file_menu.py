@@ -17,6 +17,7 @@ class FileMenu(QMenu):
     def __init__(self, parent: QWidget, settings: Settings, on_open: Callable[[], object],
                  on_demo: Callable[[], object], on_add_system: Callable[[], object],
                  on_export_report: Callable[[], object], on_export_sentences: Callable[[], object],
+                 on_open_session: Callable[[], object], on_save_session: Callable[[], object],
                  on_quit: Callable[[], object]):
         super().__init__("&File", parent)
         self._action("&Open…", on_open, QKeySequence.StandardKey.Open)
@@ -24,6 +25,8 @@ class FileMenu(QMenu):
         self.add_system = self._action("&Add system…", on_add_system)
         self.recent = RecentMenu(settings, self)
         self.addMenu(self.recent)
+        self._action("Open &session…", on_open_session)
+        self.save_session = self._action("Sa&ve session…", on_save_session)
         self.addSeparator()
         self.export_report = self._action("Export &report (HTML)…", on_export_report)
         self.export_sentences = self._action("Export &sentences (CSV or JSON)…", on_export_sentences)
@@ -38,5 +41,5 @@ class FileMenu(QMenu):
         return action
 
     def set_run_shown(self, shown: bool) -> None:
-        for action in (self.add_system, self.export_report, self.export_sentences):
+        for action in (self.add_system, self.export_report, self.export_sentences, self.save_session):
             action.setEnabled(shown)

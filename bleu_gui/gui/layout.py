@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ..core.details import ALL_ORDERS
 
@@ -20,6 +20,17 @@ def hrow(*items: QWidget | str | None) -> QHBoxLayout:
         else:
             row.addWidget(item)
     return row
+
+
+def stacked(*widgets: QWidget) -> QWidget:
+    """Widgets one above the other, no margins; the last one takes the extra room."""
+    box_widget = QWidget()
+    box = QVBoxLayout(box_widget)
+    box.setContentsMargins(0, 0, 0, 0)
+    box.setSpacing(0)
+    for i, widget in enumerate(widgets):
+        box.addWidget(widget, 1 if i == len(widgets) - 1 else 0)
+    return box_widget
 
 
 def legend(entries: list[tuple[str, str]]) -> QHBoxLayout:

@@ -10,24 +10,22 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
-    QDialog,
-    QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
     QTabWidget,
-    QVBoxLayout,
-    QWidget,
 )
 
 from ..core import BleuConfig, InputError, Run, read_inputs, score_run
+from ..core.errors import ExportError
 from ..core.evaluate import scaled_progress
 from ..core.readers import read_segments
 from ..core.report import ReportView
 from ..core.run import check_labels, input_notes, renamed, rescored, with_systems
+from ..core.sessions import Session, session_of
 from ..demo import demo_paths
 from .compare_view import CompareView
 from .drops import read_drop
@@ -36,8 +34,10 @@ from .file_menu import FileMenu
 from .inspect_view import InspectView
 from .job_progress import JobProgress
 from .jobs import JobController
+from .layout import stacked
 from .open_dialog import OpenDialog
 from .run_bars import RunBars
+from .session_actions import ask_open_session, ask_save_session
 from .settings import Settings
 from .settings_panel import SettingsPanel
 from .style import STYLE
@@ -86,29 +86,15 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.compare_view, "Compare")
         self.tabs.setTabEnabled(COMPARE_TAB, False)
         self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
-        central = QWidget()
-        box = QVBoxLayout(central)
-        box.setContentsMargins(0, 0, 0, 0)
-        box.setSpacing(0)
-        box.addWidget(self.bars)
-        box.addWidget(self.tabs, 1)
-        self.setCentralWidget(central)
-        self._build_settings()
+        self.setCentralWidget(stacked(self.bars, self.tabs))
+        self.settings_panel = SettingsPanel(self.settings.config())
+        self.settings_panel.changed.connect(self.on_settings_changed)
+        self.settings_panel.in_dock(self)
         self._build_status()
         self._build_menus()
         self._restore_window()
 
     # -- construction ------------------------------------------------------------------
-    def _build_settings(self) -> None:
-        self.settings_panel = SettingsPanel(self.settings.config())
-        self.settings_panel.changed.connect(self.on_settings_changed)
-        dock = QDockWidget("Scoring settings", self)
-        dock.setObjectName("settingsDock")
-        dock.setWidget(self.settings_panel)
-        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-
     def _build_status(self) -> None:
         self.inputs_label = QLabel("")
         self.job_progress = JobProgress(self.jobs)
@@ -120,8 +106,11 @@ class MainWindow(QMainWindow):
             self, self.settings, on_open=self.on_open_triggered, on_demo=lambda: self.open_demo("en"),
             on_add_system=self.on_add_system_triggered,
             on_export_report=lambda: self.exports.ask_report(self.run, self.report_view()),
-            on_export_sentences=lambda: self.exports.ask_sentences(self.run, self.compare_view.b), on_quit=self.close)
-        self.file_menu.recent.open_requested.connect(self.open_files)
+            on_export_sentences=lambda: self.exports.ask_sentences(self.run, self.compare_view.b),
+            on_open_session=lambda: self._guarded(lambda: self.open_session(ask_open_session(self))),
+            on_save_session=lambda: self._guarded(lambda: ask_save_session(self, self.current_session())),
+            on_quit=self.close)
+        self.file_menu.recent.open_requested.connect(self.open_session)
         self.menuBar().addMenu(self.file_menu)
 
     def _restore_window(self) -> None:
@@ -136,7 +125,7 @@ class MainWindow(QMainWindow):
 
     # -- opening files -----------------------------------------------------------------
     def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path],
-                   labels: Sequence[str] | None = None) -> int:
+                   labels: Sequence[str] | None = None, b: int = 1) -> int:
         """Read and score system outputs (the first is the baseline) against references, in the worker;
         ``labels``: display names (default: the shortest path suffixes that tell them apart).
 
@@ -151,11 +140,33 @@ class MainWindow(QMainWindow):
             return score_run(hyps, refs_read, cfg, names=names, progress=scaled_progress(progress, 0.05, 0.95))
 
         def done(run: Run) -> None:
-            self.settings.add_recent(paths, refs)
-            self.file_menu.recent.refresh()
+            self.compare_view.b = b
             self.show_run(run)
 
         return self.jobs.submit(work, done)
+
+    def open_session(self, session: Session | None) -> int | None:
+        """Open a saved run as it was: its files, labels, B, encoding and settings."""
+        if session is None:
+            return None
+        self.encoding = session.encoding
+        self.settings_panel.set_config(session.config)
+        return self.open_files(session.systems, session.references, session.labels, session.b)
+
+    def current_session(self) -> Session:
+        assert self.run is not None  # the menu entries that ask for it are enabled only with a run shown
+        return session_of(self.run, self.compare_view.b, self.encoding)
+
+    def _remember(self) -> None:  # Open Recent keeps the run as it is now (settings, names, B)
+        if self.run is not None:
+            self.settings.add_recent(self.current_session())
+            self.file_menu.recent.refresh()
+
+    def _guarded(self, action) -> None:
+        try:
+            action()
+        except (InputError, ExportError) as exc:
+            self.show_error(str(exc))
 
     def open_demo(self, language: str = "en") -> int:
         systems, references = demo_paths(language)
@@ -194,9 +205,8 @@ class MainWindow(QMainWindow):
         elif self.tabs.currentIndex() == COMPARE_TAB:
             self.tabs.setCurrentIndex(INSPECT_TAB)
         self.file_menu.set_run_shown(True)
-        files = ", ".join(s.name for s in run.systems)
-        self.inputs_label.setText(f"{files}: {run.n_sentences:,} sentences · {len(run.references)} reference(s): "
-                                  f"{', '.join(run.reference_names)} · encoding {run.encodings}")
+        self.inputs_label.setText(run.summary)
+        self._remember()
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
         self.bars.show_for(run)
         notes = [n for n in input_notes(run) if n not in run.evaluator.notes]
@@ -216,13 +226,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def on_open_triggered(self) -> None:
-        dialog = OpenDialog(self)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            systems, refs = dialog.selection()
-            if systems and refs:
-                self.open_files(systems, refs)
-            else:
-                self.show_error("Choose at least one system output and at least one reference file or folder.")
+        self._guarded(lambda: (chosen := OpenDialog.ask(self)) and self.open_files(*chosen))
 
     @Slot()
     def on_add_system_triggered(self) -> None:
@@ -320,10 +324,7 @@ class MainWindow(QMainWindow):
 
     def rename_systems(self, names: list[str]) -> None:
         """Show the run under other display names (every view and export uses them)."""
-        try:
-            self.show_run(renamed(self.run, names))
-        except InputError as exc:
-            self.show_error(str(exc))
+        self._guarded(lambda: self.show_run(renamed(self.run, names)))
 
     @Slot(int, int)
     def on_show_misalignment(self, system: int, line: int) -> None:
@@ -336,13 +337,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved {path}", 5000)
         self.exported.emit(path)
 
-    # -- closing -----------------------------------------------------------------------
     def closeEvent(self, event) -> None:
         self.jobs.shutdown()
+        self._remember()
         self.exports.shutdown()
         self.settings.set_geometry(self.saveGeometry())
-        self.settings.set_splitter("main", self.inspect.main_split.saveState())
-        self.settings.set_splitter("right", self.inspect.right_split.saveState())
+        for name, splitter in (("main", self.inspect.main_split), ("right", self.inspect.right_split)):
+            self.settings.set_splitter(name, splitter.saveState())
         self.settings.set_config(self.settings_panel.config())
         self.settings.sync()
         super().closeEvent(event)

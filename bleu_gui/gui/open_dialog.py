@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QPushButton
 
+from ..core import InputError
+
 
 class OpenDialog(QDialog):
     """Choose one or more system files (the first is the baseline) and reference files or a reference folder."""
@@ -49,6 +51,17 @@ class OpenDialog(QDialog):
         path = QFileDialog.getExistingDirectory(self, "Reference folder")
         if path:
             self.references.setText(path)
+
+    @classmethod
+    def ask(cls, parent) -> tuple[list[str], list[str]] | None:
+        """Show the dialog; (systems, references) when the user opened both, else None (and a hint if half)."""
+        dialog = cls(parent)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        systems, refs = dialog.selection()
+        if not systems or not refs:
+            raise InputError("Choose at least one system output and at least one reference file or folder.")
+        return systems, refs
 
     def selection(self) -> tuple[list[str], list[str]]:
         """(system paths, reference paths or folders) as typed or chosen."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import QByteArray, QSettings
 
-from ..core import BleuConfig
+from ..core import BleuConfig, InputError
+from ..core.sessions import Session, session_from_dict
 
 ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
 MAX_RECENT = 8
@@ -64,29 +67,40 @@ class Settings:
         s.setValue("scoring/max_order", cfg.max_order)
         s.setValue("scoring/nltk_smoothing", cfg.nltk_smoothing)
 
-    # -- recent files ----------------------------------------------------------
-    def recent(self) -> list[dict]:
-        """Recent runs, newest first: ``{"systems": [paths], "references": [paths]}``."""
+    # -- recent runs -------------------------------------------------------------
+    def recent(self) -> list[Session]:
+        """Recent runs, newest first, as whole sessions (files, labels, B, encoding, settings)."""
         out = []
         size = self._s.beginReadArray("recent")
         for i in range(size):
             self._s.setArrayIndex(i)
-            systems = _paths(self._s.value("systems", []) or self._s.value("candidate", []))
-            refs = _paths(self._s.value("references", []))
-            if systems and refs:
-                out.append({"systems": systems, "references": refs})
+            raw = self._s.value("session", "")
+            try:
+                if raw:
+                    out.append(session_from_dict(json.loads(str(raw))))
+                else:  # an entry written before sessions: files only
+                    systems = _paths(self._s.value("systems", []) or self._s.value("candidate", []))
+                    refs = _paths(self._s.value("references", []))
+                    if systems and refs:
+                        out.append(Session(systems, refs))
+            except (InputError, ValueError):
+                continue  # an unreadable entry is dropped, never a reason not to start
         self._s.endArray()
         return out
 
-    def add_recent(self, systems: list[str], references: list[str]) -> None:
-        entry = {"systems": list(systems), "references": list(references)}
-        items = [entry] + [r for r in self.recent() if r != entry]
-        self._s.beginWriteArray("recent", min(len(items), MAX_RECENT))
-        for i, item in enumerate(items[:MAX_RECENT]):
+    def add_recent(self, session: Session) -> None:
+        same_files = [s for s in self.recent() if (s.systems, s.references) == (session.systems, session.references)]
+        self._write_recent([session] + [s for s in self.recent() if s not in same_files])
+
+    def remove_recent(self, session: Session) -> None:
+        self._write_recent([s for s in self.recent() if s != session])
+
+    def _write_recent(self, sessions: list[Session]) -> None:
+        self._s.remove("recent")
+        self._s.beginWriteArray("recent", min(len(sessions), MAX_RECENT))
+        for i, item in enumerate(sessions[:MAX_RECENT]):
             self._s.setArrayIndex(i)
-            self._s.remove("candidate")
-            self._s.setValue("systems", item["systems"])
-            self._s.setValue("references", item["references"])
+            self._s.setValue("session", json.dumps(item.to_dict(), ensure_ascii=False))
         self._s.endArray()
 
 

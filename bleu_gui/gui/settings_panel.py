@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QMainWindow,
+    QSpinBox,
+    QWidget,
+)
 
 from ..core import BleuConfig
 from ..core.config import SMOOTH_DEFAULTS, SMOOTH_METHODS
@@ -54,6 +64,16 @@ class SettingsPanel(QWidget):
         self.lowercase.toggled.connect(self.on_edited)
         self.smooth_value.valueChanged.connect(self.on_edited)
         self.max_order.valueChanged.connect(self.on_edited)
+
+    def in_dock(self, parent: QMainWindow) -> QDockWidget:
+        """This panel in a movable, floatable dock on the right of ``parent``."""
+        dock = QDockWidget("Scoring settings", parent)
+        dock.setObjectName("settingsDock")
+        dock.setWidget(self)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        return dock
 
     def set_config(self, cfg: BleuConfig) -> None:
         self._loading = True
