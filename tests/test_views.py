@@ -351,3 +351,13 @@ def test_the_report_follows_the_window(qtbot, window, tmp_path):
     shown = sorted(int(n) for n in re.findall(r'<div class=sent id="s(\d+)"', html))
     assert shown and all("museum" in texts[0][i - 1].lower() for i in shown)
     assert "BLEU A (sys1)" in html and "BLEU B (sys7)" in html and "BLEU B (sys2)" not in html
+
+
+def test_before_any_data_charts_show_no_axes_and_the_header_says_scoring(qtbot, window):
+    charts = [window.inspect.precision_chart, window.inspect.bp_chart, window.inspect.histogram]
+    assert all(c.placeholder.isVisible() and not c.plot.isVisible() for c in charts)
+    systems, refs = demo_paths()
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files(systems[:1], refs)
+        assert window.inspect.header.corpus_label.text() == "Scoring…"
+    assert all(c.plot.isVisible() and not c.placeholder.isVisible() for c in charts)

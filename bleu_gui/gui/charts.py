@@ -64,11 +64,24 @@ class ChartBox(QWidget):
         head.addWidget(label)
         head.addStretch(1)
         head.addWidget(save)
+        # Until there is data, a line of text instead of axes with made-up ticks.
+        self.placeholder = QLabel("No data yet")
+        self.placeholder.setObjectName("hint")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setMinimumHeight(150)
+        self.plot.setVisible(False)
         box = QVBoxLayout(self)
         box.setContentsMargins(2, 2, 2, 2)
         box.addLayout(head)
         box.addWidget(self.plot, 1)
+        box.addWidget(self.placeholder, 1)
         self.title = title
+
+    def show_data(self) -> None:
+        """Swap the placeholder for the plot (each chart calls this when it gets values)."""
+        if not self.plot.isVisibleTo(self):
+            self.placeholder.setVisible(False)
+            self.plot.setVisible(True)
 
     def svg_text(self) -> str | None:
         """The chart drawn from its current data as SVG (None before there is data)."""
@@ -113,6 +126,7 @@ class PrecisionChart(ChartBox):
         return svg.precision_chart(corpus, counts, totals)
 
     def update_values(self, sentence_counts, sentence_totals, corpus_precisions) -> None:
+        self.show_data()
         self._data = ([int(c) for c in sentence_counts], [int(t) for t in sentence_totals],
                       [float(p) for p in corpus_precisions])
         n = len(corpus_precisions)
@@ -165,6 +179,7 @@ class BrevityChart(ChartBox):
         return svg.brevity_chart(self._data[1], self._data[0]) if hasattr(self, "_data") else None
 
     def update_values(self, sentence: tuple[int, int] | None, corpus: tuple[int, int]) -> None:
+        self.show_data()
         self._data = (sentence, corpus)
         top = 1.5
         if sentence is not None:
@@ -200,6 +215,7 @@ class HistogramChart(ChartBox):
         return svg.histogram_chart(self._scores.tolist()) if hasattr(self, "_scores") else None
 
     def update_values(self, scores: np.ndarray) -> None:
+        self.show_data()
         self._scores = np.asarray(scores, float)
         finite = scores[np.isfinite(scores)]
         self.counts, _ = np.histogram(np.clip(finite, 0, 100), bins=self.BINS)

@@ -77,6 +77,7 @@ class ScatterChart(ChartBox):
         return svg.scatter_chart(self.x.tolist(), self.y.tolist(), *self.names) if len(self.x) else None
 
     def update_values(self, a: np.ndarray, b: np.ndarray, names: tuple[str, str] = ("A", "B")) -> None:
+        self.show_data()
         self.names = names
         self.x, self.y = np.nan_to_num(a), np.nan_to_num(b)
         self.points.setData(x=self.x, y=self.y, data=np.arange(len(a)))
@@ -117,6 +118,7 @@ class GroupedBars(ChartBox):
 
     def update_values(self, names: list[str], values: np.ndarray, ticks: list[str]) -> None:
         """``values``: systems × positions (NaN: no bar)."""
+        self.show_data()
         self._data = (list(names), np.asarray(values, float), list(ticks))
         k = len(names)
         while len(self.bars) < k:
@@ -166,6 +168,7 @@ class DeltaChart(ChartBox):
         return svg.delta_chart(deltas.tolist(), p) if deltas is not None and len(deltas) else None
 
     def update_values(self, deltas: np.ndarray | None, p_value: float | None) -> None:
+        self.show_data()
         self._data = (deltas, p_value)
         if deltas is None or not len(deltas):
             self.bars.setOpts(x0=[], x1=[], height=[])
