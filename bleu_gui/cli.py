@@ -12,7 +12,7 @@ from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
 from .core.exports import check_sentences_target, check_targets
-from .core.run import Run, ScoredSystem, Significance, check_labels, confidences, input_notes, score_run
+from .core.run import Run, ScoredSystem, Significance, check_labels, confidences, score_run
 from .core.significance import MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples, seed_from_env
 from .core.tokenizers import TOKENIZER_NAMES
 from .core.variants import get_variant
@@ -251,7 +251,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         names = check_labels(args.labels, len(hyps)) if args.labels else None
         scored = score_run(hyps, refs, cfg, names=names, significance=_significance(args, len(hyps)),
                            ngram_diffs=False)
-        for note in input_notes(scored):
+        for note in scored.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
         if scored.advice is not None:
             print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)

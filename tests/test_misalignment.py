@@ -56,3 +56,18 @@ def test_a_long_file_is_scanned_in_windows_and_the_break_found_exactly(monkeypat
     found = find_misalignment(broken, [ref])
     assert found is not None and (found.line, found.shift) == (2101, 1)
     assert "misaligned from line 2101" in found.describe("sys.txt")
+
+
+def test_a_rescore_reuses_the_misalignment_check(monkeypatch):
+    """The check reads lines, not settings: changing a setting does not scan the files again."""
+    from bleu_gui.core import BleuConfig, SegmentFile, run
+
+    words = [f"w{i}" for i in range(500)]
+    ref = [" ".join(words[(7 * i + k) % 500] for k in range(9)) for i in range(60)]
+    hyp = ref[:30] + ref[31:] + ["x"]
+    files = [SegmentFile(Path("sys.txt"), hyp, "utf-8"), SegmentFile(Path("ref.txt"), ref, "utf-8")]
+    first = run.score_run(files[:1], files[1:], BleuConfig(), significance=None)
+    assert [(i, m.line, m.shift) for i, m in first.misaligned] == [(0, 31, 1)]
+    monkeypatch.setattr(run, "find_misalignment", lambda *a, **k: pytest.fail("scanned again"))
+    again = run.rescored(first, BleuConfig(lowercase=True))
+    assert again.misaligned == first.misaligned and again.config.lowercase

@@ -97,6 +97,7 @@ class Run:
     reference_names: list[str] = field(default_factory=list)
     advice: tuple[str, str] | None = None  # (tokenizer, why) when sacreBLEU recommends another tokenizer
     misaligned: list[tuple[int, Misalignment]] = field(default_factory=list)  # (system index, where)
+    notes: tuple[str, ...] = ()  # what reading the inputs changed, and the variant's notes (see input_notes)
 
     @property
     def config(self) -> BleuConfig:
@@ -137,7 +138,7 @@ class Run:
 
 def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: BleuConfig, *,
               names: Sequence[str] | None = None, significance: Significance | None = Significance(),
-              ngram_diffs: bool = True, evaluator: Evaluator | None = None,
+              ngram_diffs: bool = True, evaluator: Evaluator | None = None, previous: Run | None = None,
               progress: Progress | None = None) -> Run:
     """Score every system against the references; with two or more, compare each with the first (the baseline).
 
@@ -145,7 +146,8 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     files apart). ``significance``: the paired tests to run when the variant
     supports them. ``ngram_diffs``: also rank the n-grams each pair matches
     differently (the window's Compare tab). ``evaluator``: reuse references
-    already processed with the same config.
+    already processed with the same config. ``previous``: a run of the same
+    references whose misalignment checks still hold for the files it had.
     """
     if not systems:
         raise InputError("no system output given")
@@ -172,13 +174,31 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     if comparing:
         comparison = _compare(evaluator, scored, matched if with_rows else None, significance,
                               scaled_progress(progress, 0.9, 0.1))
+    misaligned = _misaligned(systems, cfg.scorer.references_used(references), previous,
+                             scaled_progress(progress, 1.0, 0.0))  # cancel checks only
     if progress is not None:
         progress(1.0)
     advice = tokenizer_advice([r.lines for r in references], cfg)
-    ref_lines = [r.lines for r in cfg.scorer.references_used(references)]
-    misaligned = [(i, m) for i, f in enumerate(systems) if (m := find_misalignment(f.lines, ref_lines)) is not None]
     return Run(scored, list(references), evaluator, comparison, display_names([r.path for r in references]), advice,
-               misaligned)
+               misaligned, input_notes([*systems, *references], references, evaluator))
+
+
+def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], previous: Run | None,
+                progress: Progress | None) -> list[tuple[int, Misalignment]]:
+    """Misalignment of each system against the references used; a re-score of the same files reuses the
+    previous run's findings (they depend on the lines only, not on the settings)."""
+    known: dict[int, Misalignment | None] = {}
+    before = previous.config.scorer.references_used(previous.references) if previous is not None else []
+    if previous is not None and len(before) == len(references) and all(a is b for a, b in zip(before, references)):
+        found = dict(previous.misaligned)
+        known = {id(s.file): found.get(i) for i, s in enumerate(previous.systems)}
+    ref_lines = [r.lines for r in references]
+    out = []
+    for i, f in enumerate(systems):
+        where = known[id(f)] if id(f) in known else find_misalignment(f.lines, ref_lines, progress)
+        if where is not None:
+            out.append((i, where))
+    return out
 
 
 def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | None,
@@ -228,7 +248,7 @@ def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | No
     significance = run.comparison.significance if run.comparison is not None else Significance()
     ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
     return score_run(files, run.references, run.config, names=names, significance=significance,
-                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, progress=progress)
+                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, progress=progress)
 
 
 def check_labels(labels: Sequence[str], n_systems: int) -> list[str]:
@@ -261,7 +281,7 @@ def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> 
     """The same files scored again with another config (names are kept)."""
     significance = run.comparison.significance if run.comparison is not None else Significance()
     return score_run([s.file for s in run.systems], run.references, config, names=[s.name for s in run.systems],
-                     significance=significance or Significance(), progress=progress)
+                     significance=significance or Significance(), previous=run, progress=progress)
 
 
 def _line_list(numbers: list[int], shown: int = 5) -> str:
@@ -269,13 +289,14 @@ def _line_list(numbers: list[int], shown: int = 5) -> str:
     return f"line{'s' if len(numbers) > 1 else ''} {head}{', …' if len(numbers) > shown else ''}"
 
 
-def input_notes(run: Run) -> list[str]:
-    """Everything about the inputs that changed what was scored, one line each: the detected encoding,
-    a removed BOM, lone CRs, empty reference lines and the rule that read them, the variant's notes."""
-    files = [*(s.file for s in run.systems), *run.references]
+def input_notes(files: Sequence[SegmentFile], references: Sequence[SegmentFile], evaluator: Evaluator
+                ) -> tuple[str, ...]:
+    """Everything about the inputs that changed what was scored, one line each: a removed BOM, lone CRs,
+    empty reference lines and the rule that read them, the detected encoding, the variant's notes.
+    Computed once per run, in :func:`score_run` (never on the GUI thread)."""
     notes = [f"{f.path}: {note}" for f in files for note in f.notes]
-    rule = run.config.empty_refs
-    for ref in run.config.scorer.references_used(run.references):
+    rule = evaluator.config.empty_refs
+    for ref in evaluator.variant.references_used(references):
         empty = [i + 1 for i, line in enumerate(ref.lines) if not line.strip()]
         if not empty:
             continue
@@ -287,8 +308,8 @@ def input_notes(run: Run) -> list[str]:
             notes.append(f"{ref.path}: {count} read as a missing reference (--empty-refs missing)")
     if any(f.detected for f in files):
         notes.append(f"encoding {files[0].encoding} detected for all {len(files)} files together")
-    notes += list(run.evaluator.notes)
-    return notes
+    notes += list(evaluator.notes)
+    return tuple(notes)
 
 
 def confidences(run: Run, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED) -> list[tuple[float, float]]:

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import Run, formats
-from ..core.run import input_notes
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .layout import STRETCH, fill_orders, hrow, legend
@@ -182,7 +181,7 @@ class InspectView(QWidget):
 
     def _show_system(self, keep_sentence: int | None) -> None:
         run, system = self.run, self.run.systems[self.system]
-        self.header.set_score(system.corpus, system.name, input_notes(run), run.config)
+        self.header.set_score(system.corpus, system.name, list(run.notes), run.config)
         self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1])
         self._update_count()
         self.histogram.update_values(system.sentences.score)

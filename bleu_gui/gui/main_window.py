@@ -24,7 +24,7 @@ from ..core.errors import ExportError
 from ..core.evaluate import scaled_progress
 from ..core.readers import read_segments
 from ..core.report import ReportView
-from ..core.run import check_labels, input_notes, renamed, rescored, with_systems
+from ..core.run import check_labels, renamed, rescored, with_systems
 from ..core.sessions import Session, session_of
 from ..demo import demo_paths
 from .compare_view import CompareView
@@ -209,7 +209,7 @@ class MainWindow(QMainWindow):
         self._remember()
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
         self.bars.show_for(run)
-        notes = [n for n in input_notes(run) if n not in run.evaluator.notes]
+        notes = [n for n in run.notes if n not in run.evaluator.notes]
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
                                                      else ""), 15000)
