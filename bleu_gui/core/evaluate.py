@@ -84,14 +84,8 @@ class Evaluator:
 
         ``resampling``: sacreBLEU's ``bs``, ``ar`` and ``seed`` fields of a test or interval.
         """
-        signature = self.variant.signature(self.config, self.nrefs, self.tokenization.signature, sentence_level,
-                                           resampling)
-        if self.config.empty_refs == "empty":
-            return signature
-        # Not sacreBLEU's default reading: say so right after the reference count.
-        parts = signature.split("|")
-        at = next(i for i, part in enumerate(parts) if part.startswith("nrefs:")) + 1
-        return "|".join([*parts[:at], f"emptyrefs:{self.config.empty_refs}", *parts[at:]])
+        return self.variant.signature(self.config, self.nrefs, self.tokenization.signature, sentence_level,
+                                      resampling)
 
     def statistics(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Per-sentence sufficient statistics of a system's lines (see :mod:`bleu_gui.core.ngrams`).

@@ -19,7 +19,7 @@ import numpy as np
 from .. import __version__
 from .errors import ConfigError
 from .scores import RowScores
-from .variants import Variant
+from .variants import Variant, reference_fields
 
 if TYPE_CHECKING:
     from .config import BleuConfig
@@ -63,7 +63,7 @@ def corpus_score(sentence_scores: np.ndarray) -> float:
 def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
     """A signature in sacreBLEU's style naming the d2l settings."""
     return "|".join([
-        "variant:d2l", f"nrefs:{nrefs}", f"case:{'lc' if cfg.lowercase else 'mixed'}",
+        "variant:d2l", *reference_fields(cfg, nrefs), f"case:{'lc' if cfg.lowercase else 'mixed'}",
         f"tok:{tokenizer_signature}", f"k:{cfg.max_order}", "weights:1/2^n", "corpus:mean",
         f"version:bleu-gui-{version}",
     ])

@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import __version__
 from .scores import RowScores
-from .variants import Variant
+from .variants import Variant, reference_fields
 
 if TYPE_CHECKING:
     from .config import BleuConfig
@@ -176,7 +176,7 @@ def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, versi
     """A signature in sacreBLEU's style that names NLTK's settings."""
     weights = ",".join(f"{w:g}" for w in cfg.nltk_weights)
     return "|".join([
-        "variant:nltk", f"nrefs:{nrefs}", f"case:{'lc' if cfg.lowercase else 'mixed'}",
+        "variant:nltk", *reference_fields(cfg, nrefs), f"case:{'lc' if cfg.lowercase else 'mixed'}",
         f"tok:{tokenizer_signature}", f"smooth:method{cfg.nltk_smoothing}", f"weights:{weights}",
         f"reweigh:{'yes' if cfg.auto_reweigh else 'no'}", f"version:bleu-gui-{version}",
     ])

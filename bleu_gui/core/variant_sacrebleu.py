@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import ConfigError
 from .scores import RowScores
-from .variants import Variant
+from .variants import Variant, reference_fields
 
 if TYPE_CHECKING:
     from .config import BleuConfig
@@ -98,7 +98,7 @@ def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, effec
     if cfg.smoothing_value is not None:
         smooth += f"[{cfg.smoothing_value:.2f}]"
     extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
-    parts = [f"nrefs:{nrefs}", *extra, f"case:{'lc' if cfg.lowercase else 'mixed'}",
+    parts = [*reference_fields(cfg, nrefs), *extra, f"case:{'lc' if cfg.lowercase else 'mixed'}",
              f"eff:{'yes' if effective_order else 'no'}", f"tok:{tokenizer_signature}", f"smooth:{smooth}"]
     if cfg.max_order != 4:
         parts.append(f"order:{cfg.max_order}")

@@ -67,6 +67,15 @@ class Variant(ABC):
         """The settings string shown next to every score of this variant."""
 
 
+def reference_fields(cfg: BleuConfig, nrefs: int | str) -> list[str]:
+    """The signature's reference fields: ``nrefs:N``, and ``emptyrefs:missing`` when empty reference lines
+    are not read as sacreBLEU's command line reads them."""
+    fields = [f"nrefs:{nrefs}"]
+    if cfg.empty_refs != "empty":
+        fields.append(f"emptyrefs:{cfg.empty_refs}")
+    return fields
+
+
 def _registry() -> dict[str, Variant]:
     # Imported here: the implementations import config, which imports this module.
     from .variant_d2l import D2lBleu
