@@ -361,3 +361,22 @@ def test_before_any_data_charts_show_no_axes_and_the_header_says_scoring(qtbot, 
         window.open_files(systems[:1], refs)
         assert window.inspect.header.corpus_label.text() == "Scoring…"
     assert all(c.plot.isVisible() and not c.placeholder.isVisible() for c in charts)
+
+
+def test_an_added_system_is_decoded_like_the_shown_run(qtbot, window, tmp_path):
+    """Latin-1 files: the run is detected as one code page together; an added file read alone got another."""
+    ref, hyp, more = tmp_path / "ref.txt", tmp_path / "hyp.txt", tmp_path / "more.txt"
+    ref.write_bytes("façade\n".encode("latin-1"))
+    hyp.write_bytes("le être façade été\n".encode("latin-1"))
+    more.write_bytes("naïve café\n".encode("latin-1"))  # alone, detection guesses cp1006 for it
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.open_files([hyp], [ref])
+    codec = window.run.baseline.file.encoding
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.add_systems([more])
+    added = window.run.systems[1].file
+    assert added.encoding == codec and added.detected
+    assert added.lines == ["naïve café".encode("latin-1").decode(codec)]
+    with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
+        window.add_systems([ref])
+    assert "given as a system and as a reference" in blocker.args[0]

@@ -316,3 +316,19 @@ def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Pat
         check_not_identical(hyps, refs)
     refs = [replace(f, notes=(folder_notes[f.path], *f.notes)) if f.path in folder_notes else f for f in refs]
     return hyps, refs
+
+
+def read_more_systems(paths: Sequence[str | Path], like: Sequence[SegmentFile],
+                      references: Sequence[SegmentFile]) -> list[SegmentFile]:
+    """System outputs added to a run, decoded exactly as the run's files (``like``) were: with their one
+    encoding, detected or given — never a guess of their own — and checked against the references as
+    :func:`read_inputs` checks systems."""
+    files = []
+    for raw in paths:
+        path = Path(raw)
+        if any(_real(path) == _real(r.path) for r in references):
+            raise InputError(f"{path}: given as a system and as a reference")
+        files.append(_decode_file(path, _read_bytes(path), like[0].encoding, like[0].detected))
+    check_same_length([*like, *files])
+    check_not_identical(files, references)
+    return files

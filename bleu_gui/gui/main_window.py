@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from ..core import BleuConfig, InputError, Run, read_inputs, score_run
 from ..core.errors import ExportError
 from ..core.evaluate import scaled_progress
-from ..core.readers import read_segments
+from ..core.readers import read_more_systems
 from ..core.report import ReportView
 from ..core.run import check_labels, renamed, rescored, with_systems
 from ..core.sessions import Session, session_of
@@ -177,10 +177,10 @@ class MainWindow(QMainWindow):
         if self.run is None:
             self.show_error("Open a system output and its references first; added systems are compared with it.")
             return None
-        run, encoding, new = self.run, self.encoding, [str(p) for p in paths]
+        run, new = self.run, [str(p) for p in paths]
 
         def work(progress):
-            extra = [read_segments(p, encoding) for p in new]
+            extra = read_more_systems(new, [s.file for s in run.systems], run.references)
             return with_systems(run, extra, progress)
 
         return self.jobs.submit(work, lambda result: self.show_run(result, switch_to_compare=True))
