@@ -49,9 +49,14 @@ _FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercas
            "nltk_smoothing": "nltk_smoothing", "auto_reweigh": "auto_reweigh", "empty_refs": "empty_refs"}
 
 
+def scoring_flags_given(args: argparse.Namespace) -> dict[str, object]:
+    """The :class:`BleuConfig` fields that scoring flags set on the command line (flags not given are absent)."""
+    return {field: getattr(args, dest) for dest, field in _FIELDS.items() if getattr(args, dest) is not None}
+
+
 def config_from_args(args: argparse.Namespace, base: BleuConfig) -> BleuConfig:
     """``base`` with every scoring flag that was given; a flag the variant does not read is refused."""
-    given = {field: getattr(args, dest) for dest, field in _FIELDS.items() if getattr(args, dest) is not None}
+    given = scoring_flags_given(args)
     if "weights" in given:
         given["weights"] = tuple(given["weights"])
     variant_name = given.get("variant", base.variant)

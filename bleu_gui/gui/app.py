@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from ..cli import _FIELDS, add_scoring_arguments, config_from_args
+from ..cli import add_scoring_arguments, config_from_args, scoring_flags_given
 from ..core import BleuConfig, InputError
 from ..demo import LANGUAGES
 from .startup import startup_problem
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def initial_config(args: argparse.Namespace, saved: BleuConfig) -> BleuConfig | None:
     """The scoring settings flags ask for, on top of the saved ones (None when no flag was given)."""
-    if all(getattr(args, dest) is None for dest in _FIELDS):
+    if not scoring_flags_given(args):
         return None
     return config_from_args(args, saved)
 

@@ -89,8 +89,9 @@ class Settings:
         return out
 
     def add_recent(self, session: Session) -> None:
-        same_files = [s for s in self.recent() if (s.systems, s.references) == (session.systems, session.references)]
-        self._write_recent([session] + [s for s in self.recent() if s not in same_files])
+        # The same files opened again replace their older entry, whatever the settings were then.
+        files = (session.systems, session.references)
+        self._write_recent([session] + [s for s in self.recent() if (s.systems, s.references) != files])
 
     def remove_recent(self, session: Session) -> None:
         self._write_recent([s for s in self.recent() if s != session])
