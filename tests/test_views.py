@@ -380,3 +380,13 @@ def test_an_added_system_is_decoded_like_the_shown_run(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
         window.add_systems([ref])
     assert "given as a system and as a reference" in blocker.args[0]
+
+
+def test_every_compare_chart_swaps_its_placeholder_for_the_plot(qtbot, window):
+    view = window.compare_view
+    charts = [view.scatter, view.precision_bars, view.delta_chart, view.bucket_bars]
+    show(qtbot, window, demo_run())
+    window.tabs.setCurrentIndex(1)
+    for chart in charts:
+        assert chart.plot.isVisible() and not chart.placeholder.isVisible(), chart.title
+        assert chart.layout().indexOf(chart.plot) >= 0  # the plot shown is the one in the layout

@@ -47,11 +47,13 @@ def export_plot(plot_widget: pg.PlotWidget, path: str | Path, svg_text: str | No
 class ChartBox(QWidget):
     """A titled plot with a Save button (PNG or SVG)."""
 
-    def __init__(self, title: str, parent=None):
+    def __init__(self, title: str, parent=None, view_box: pg.ViewBox | None = None):
+        """``view_box``: a view box with its own mouse handling (the default one ignores the mouse)."""
         super().__init__(parent)
-        self.plot = pg.PlotWidget()
+        self.plot = pg.PlotWidget(viewBox=view_box)
         self.plot.setMenuEnabled(False)
-        self.plot.setMouseEnabled(x=False, y=False)
+        if view_box is None:
+            self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.setMinimumHeight(150)
         label = QLabel(f"<b>{title}</b>")

@@ -50,15 +50,7 @@ class ScatterChart(ChartBox):
 
     def __init__(self, parent=None):
         self._box = _SelectBox()
-        super().__init__("Sentence BLEU: A vs B", parent)
-        layout = self.layout()
-        old = self.plot
-        self.plot = pg.PlotWidget(viewBox=self._box)
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
-        self.plot.setMinimumHeight(150)
-        layout.replaceWidget(old, self.plot)
-        old.deleteLater()
+        super().__init__("Sentence BLEU: A vs B", parent, view_box=self._box)
         p = self.plot
         p.setLabel("bottom", "BLEU A (baseline)")
         p.setLabel("left", "BLEU B")
