@@ -3,7 +3,7 @@ tokenizer sacreBLEU recommends for the references' script."""
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Sequence
 
 from .config import SMOOTH_DEFAULTS, BleuConfig
@@ -41,15 +41,17 @@ def non_default_settings(cfg: BleuConfig) -> list[str]:
     return labels
 
 
-def _script(ch: str) -> str | None:
-    code = ord(ch)
-    if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
-        return "hangul"
-    if 0x3040 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF or 0xFF66 <= code <= 0xFF9F:
-        return "kana"
-    if unicodedata.category(ch) == "Lo" and "CJK" in unicodedata.name(ch, ""):
-        return "han"
-    return None
+# Scripts counted with compiled patterns at C speed (a character loop in Python took 0.3 s on 4 references):
+# everything but the script is deleted and what is left is measured.
+_SCRIPT_RANGES = {
+    "hangul": "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f",
+    "kana": "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f",
+    "han": "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f",
+}
+_NOT_SCRIPT = {script: re.compile(f"[^{chars}]+") for script, chars in _SCRIPT_RANGES.items()}
+_ANY_CJK = re.compile(f"[{''.join(_SCRIPT_RANGES.values())}]")
+_NOT_LETTER = re.compile(r"[\W\d_]+")
+_SAMPLE_CHARS = 200_000
 
 
 def _available(name: str) -> bool:
@@ -72,16 +74,11 @@ def tokenizer_advice(references: Sequence[Sequence[str]], cfg: BleuConfig) -> tu
     """
     if cfg.tokenizer_name != "13a" or not references:
         return None
-    counts = {"hangul": 0, "kana": 0, "han": 0}
-    letters = 0
-    for ref in references:
-        for line in ref[:_SAMPLE_LINES]:
-            for ch in line:
-                if ch.isalpha():
-                    letters += 1
-                    script = _script(ch)
-                    if script is not None:
-                        counts[script] += 1
+    sample = "\n".join(line for ref in references for line in ref[:_SAMPLE_LINES])[:_SAMPLE_CHARS]
+    if not _ANY_CJK.search(sample):
+        return None
+    letters = len(_NOT_LETTER.sub("", sample))
+    counts = {script: len(pattern.sub("", sample)) for script, pattern in _NOT_SCRIPT.items()}
     cjk = sum(counts.values())
     if letters == 0 or cjk / letters < 0.5:
         return None
