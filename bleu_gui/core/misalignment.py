@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 SHIFTS = (-2, -1, 1, 2)
 RUN = 12            # consecutive lines that must agree
@@ -78,18 +79,27 @@ class _Units:
 
 
 def _first_run(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misalignment | None:
+    n = len(hyp)
+
     def best(i: int, j: int) -> float:
-        return max(_overlap(hyp[i], ref[j]) for ref in refs) if 0 <= j < len(hyp) else 0.0
+        if not 0 <= j < n:
+            return 0.0
+        units = hyp[i]
+        return max(_overlap(units, ref[j]) for ref in refs) if len(refs) > 1 else _overlap(units, refs[0][j])
 
     aligned = [best(i, i) for i in lines]
     found = []
     for shift in SHIFTS:
         gains = [(best(i, i + shift), a) for i, a in zip(lines, aligned)]
+        # Running sums: each window of ``run`` lines is judged in constant time.
+        shifted_sum = [0.0, *accumulate(s for s, _ in gains)]
+        own_sum = [0.0, *accumulate(a for _, a in gains)]
+        wins_sum = [0, *accumulate(int(s > a) for s, a in gains)]
         for start in range(0, len(gains) - run + 1):
-            window = gains[start:start + run]
-            shifted = sum(s for s, _ in window) / run
-            own = sum(a for _, a in window) / run
-            if shifted >= FLOOR and shifted - own >= MARGIN and sum(s > a for s, a in window) >= AGREEING * run:
+            end = start + run
+            shifted = (shifted_sum[end] - shifted_sum[start]) / run
+            own = (own_sum[end] - own_sum[start]) / run
+            if shifted >= FLOOR and shifted - own >= MARGIN and wins_sum[end] - wins_sum[start] >= AGREEING * run:
                 found.append((_break_at(gains, start, run), shift, own, shifted))
                 break
     if not found:
@@ -131,13 +141,29 @@ def find_misalignment(hypothesis: Sequence[str], references: Sequence[Sequence[s
     for w, lines in enumerate(windows):
         if progress is not None:
             progress(w / len(windows))
-        found = _first_run(lines, hyp, refs, run)
+        found = _search(lines, hyp, refs, run)
         if found is None:
             previous_clean = lines.stop
             continue
         if len(windows) == 1 or found.line - 1 > lines.start:
             return found
         # The window starts shifted: the break lies between the last clean window and this one.
-        refined = _first_run(range(max(previous_clean - run, 0), lines.stop), hyp, refs, run)
+        refined = _search(range(max(previous_clean - run, 0), lines.stop), hyp, refs, run)
         return refined or found
+    return None
+
+
+def _search(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misalignment | None:
+    """The first shifted run in ``lines``: scanned against the first reference alone, each candidate then
+    confirmed (and placed) against every reference, so that several references cost about one."""
+    start = lines.start
+    while start < lines.stop:
+        found = _first_run(range(start, lines.stop), hyp, refs[:1], run)
+        if found is None or len(refs) == 1:
+            return found
+        around = range(max(found.line - 1 - 3 * run, lines.start), min(found.line - 1 + 4 * run, lines.stop))
+        confirmed = _first_run(around, hyp, refs, run)
+        if confirmed is not None:
+            return confirmed
+        start = found.line - 1 + run
     return None
