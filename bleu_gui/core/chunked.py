@@ -12,12 +12,13 @@ from collections.abc import Callable
 import numpy as np
 
 Progress = Callable[[float], None] | None
-CHUNK = 1 << 19  # values handled at once: a cancel check between chunks
+CHUNK = 1 << 18  # values handled at once: a cancel check between chunks
 
 
-def _grouped_order(groups: np.ndarray, ends: np.ndarray, progress: Progress) -> np.ndarray:
-    """``np.argsort(groups, kind="stable")`` as a counting sort a chunk at a time (``ends``: cumulative counts)."""
-    cursor = ends - np.bincount(groups, minlength=len(ends))  # where each group's next row goes
+def _grouped_order(groups: np.ndarray, counts: np.ndarray, progress: Progress) -> np.ndarray:
+    """``np.argsort(groups, kind="stable")`` as a counting sort a chunk at a time (``counts``: of each group)."""
+    ends = np.cumsum(counts)
+    cursor = ends - counts  # where each group's next row goes
     order = np.empty(len(groups), np.int64)
     for a in range(0, len(groups), CHUNK):
         chunk = groups[a:a + CHUNK]
@@ -68,8 +69,9 @@ def dense_ranks(keys: np.ndarray, progress: Progress = None) -> np.ndarray:
         piece[start:start + CHUNK] = np.searchsorted(bounds, keys[start:start + CHUNK], side="right")
         if progress is not None:
             progress(0.0)
-    ends = np.cumsum(np.bincount(piece, minlength=len(bounds) + 1))
-    order = _grouped_order(piece, ends, progress)
+    counts = np.bincount(piece, minlength=len(bounds) + 1)
+    ends = np.cumsum(counts)
+    order = _grouped_order(piece, counts, progress)
     del piece
     out = np.empty(n, np.int64)
     next_rank, start = 0, 0

@@ -19,7 +19,7 @@ RUN = 12            # consecutive lines that must agree
 MARGIN = 0.2        # mean overlap gain of the shifted reading over the aligned one
 AGREEING = 0.75     # share of the run's lines where the shifted reading wins
 FLOOR = 0.25        # mean overlap of the shifted reading: real matches, not noise
-_FULL_SCAN = 20_000  # lines scanned one by one; longer files are scanned in windows
+_FULL_SCAN = 5_000  # lines scanned one by one; longer files are scanned in windows of four runs
 _WINDOWS = 64
 
 
@@ -56,7 +56,7 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
 def _lines_to_scan(n: int, run: int) -> list[range]:
     if n <= _FULL_SCAN:
         return [range(n)]
-    size = max(_FULL_SCAN // _WINDOWS, 4 * run)
+    size = 4 * run  # enough to see a run of shifted lines; the break itself is found line by line after
     count = max(min(_WINDOWS, n // size), 2)
     return [range(start, min(start + size, n)) for start in
             (round(w * (n - size) / (count - 1)) for w in range(count))]
@@ -126,9 +126,10 @@ def find_misalignment(hypothesis: Sequence[str], references: Sequence[Sequence[s
                       progress: Callable[[float], None] | None = None) -> Misalignment | None:
     """The first place where ``hypothesis`` is shifted against ``references``, or None.
 
-    Files up to 20,000 lines are scanned line by line; longer ones in 64
-    windows, and the break is then searched line by line between the last
-    aligned window and the first shifted one.
+    Files up to 5,000 lines are scanned line by line; longer ones in 64
+    windows of four runs, and the break is then searched line by line between
+    the last aligned window and the first shifted one. (A shift that corrects
+    itself between two windows can go unseen in a long file.)
     """
     n = len(hypothesis)
     run = min(RUN, max(4, n // 4))  # short files: shorter runs
