@@ -68,6 +68,6 @@ def test_a_rescore_reuses_the_misalignment_check(monkeypatch):
     files = [SegmentFile(Path("sys.txt"), hyp, "utf-8"), SegmentFile(Path("ref.txt"), ref, "utf-8")]
     first = run.score_run(files[:1], files[1:], BleuConfig(), significance=None)
     assert [(i, m.line, m.shift) for i, m in first.misaligned] == [(0, 31, 1)]
-    monkeypatch.setattr(run, "find_misalignment", lambda *a, **k: pytest.fail("scanned again"))
+    monkeypatch.setattr(run.MisalignmentCheck, "find", lambda *a, **k: pytest.fail("scanned again"))
     again = run.rescored(first, BleuConfig(lowercase=True))
     assert again.misaligned == first.misaligned and again.config.lowercase

@@ -122,36 +122,47 @@ def _break_at(gains: list[tuple[float, float]], start: int, run: int) -> int:
     return max(range(max(start - width, 0), min(start + run, len(gains)) + 1), key=lambda b: (fit(b), -b))
 
 
+class MisalignmentCheck:
+    """Checks system outputs against one set of references (their word sets are built once, for all)."""
+
+    def __init__(self, references: Sequence[Sequence[str]]):
+        self.refs = [_Units(ref) for ref in references]
+
+    def find(self, hypothesis: Sequence[str], progress: Callable[[float], None] | None = None) -> Misalignment | None:
+        """The first place where ``hypothesis`` is shifted against the references, or None.
+
+        Files up to 5,000 lines are scanned line by line; longer ones in 64
+        windows of four runs, and the break is then searched line by line between
+        the last aligned window and the first shifted one. (A shift that corrects
+        itself between two windows can go unseen in a long file.)
+        """
+        n = len(hypothesis)
+        run = min(RUN, max(4, n // 4))  # short files: shorter runs
+        if n < 2 * run:
+            return None
+        hyp, refs = _Units(hypothesis), self.refs
+        windows = _lines_to_scan(n, run)
+        previous_clean = 0
+        for w, lines in enumerate(windows):
+            if progress is not None:
+                progress(w / len(windows))
+            found = _search(lines, hyp, refs, run)
+            if found is None:
+                previous_clean = lines.stop
+                continue
+            if len(windows) == 1 or found.line - 1 > lines.start:
+                return found
+            # The window starts shifted: the break lies between the last clean window and this one.
+            refined = _search(range(max(previous_clean - run, 0), lines.stop), hyp, refs, run)
+            return refined or found
+        return None
+
+
 def find_misalignment(hypothesis: Sequence[str], references: Sequence[Sequence[str]],
                       progress: Callable[[float], None] | None = None) -> Misalignment | None:
-    """The first place where ``hypothesis`` is shifted against ``references``, or None.
-
-    Files up to 5,000 lines are scanned line by line; longer ones in 64
-    windows of four runs, and the break is then searched line by line between
-    the last aligned window and the first shifted one. (A shift that corrects
-    itself between two windows can go unseen in a long file.)
-    """
-    n = len(hypothesis)
-    run = min(RUN, max(4, n // 4))  # short files: shorter runs
-    if n < 2 * run:
-        return None
-    hyp = _Units(hypothesis)
-    refs = [_Units(ref) for ref in references]
-    windows = _lines_to_scan(n, run)
-    previous_clean = 0
-    for w, lines in enumerate(windows):
-        if progress is not None:
-            progress(w / len(windows))
-        found = _search(lines, hyp, refs, run)
-        if found is None:
-            previous_clean = lines.stop
-            continue
-        if len(windows) == 1 or found.line - 1 > lines.start:
-            return found
-        # The window starts shifted: the break lies between the last clean window and this one.
-        refined = _search(range(max(previous_clean - run, 0), lines.stop), hyp, refs, run)
-        return refined or found
-    return None
+    """The first place where ``hypothesis`` is shifted against ``references``, or None (see
+    :meth:`MisalignmentCheck.find`; to check several systems, make one check and reuse it)."""
+    return MisalignmentCheck(references).find(hypothesis, progress)
 
 
 def _search(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misalignment | None:

@@ -20,7 +20,7 @@ from .config import BleuConfig
 from .details import SentenceDetails
 from .errors import InputError
 from .evaluate import Evaluator, scaled_progress
-from .misalignment import Misalignment, find_misalignment
+from .misalignment import Misalignment, MisalignmentCheck
 from .names import display_names
 from .readers import SegmentFile, check_same_length
 from .scores import BleuScore, RowScores
@@ -192,10 +192,10 @@ def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], p
     if previous is not None and len(before) == len(references) and all(a is b for a, b in zip(before, references)):
         found = dict(previous.misaligned)
         known = {id(s.file): found.get(i) for i, s in enumerate(previous.systems)}
-    ref_lines = [r.lines for r in references]
+    check = MisalignmentCheck([r.lines for r in references])
     out = []
     for i, f in enumerate(systems):
-        where = known[id(f)] if id(f) in known else find_misalignment(f.lines, ref_lines, progress)
+        where = known[id(f)] if id(f) in known else check.find(f.lines, progress)
         if where is not None:
             out.append((i, where))
     return out
