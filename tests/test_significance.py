@@ -11,7 +11,8 @@ from sacrebleu.significance import PairedTest
 
 from bleu_gui.core import BleuConfig, Evaluator
 from bleu_gui.core.readers import read_segments
-from bleu_gui.core.significance import confidence, paired_approximate_randomization, paired_bootstrap
+from bleu_gui.core.pair_matrix import pair_matrix
+from bleu_gui.core.significance import confidence
 
 from .conftest import data_set
 from .oracles import with_missing
@@ -29,9 +30,14 @@ def sacre_paired(systems, refs, cfg, test_type, n):
 def ours_paired(systems, refs, cfg, test_type, n):
     ev = Evaluator(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
-    names = [f"s{i}" for i in range(len(systems))]
-    fn = paired_bootstrap if test_type == "bs" else paired_approximate_randomization
-    return fn(stats[0], stats[1:], cfg, names, n=n)
+    return baseline_layout(stats, cfg, test_type, n)
+
+
+def baseline_layout(stats, cfg, test_type, n, seed=12345):
+    """sacreBLEU's baseline-against-the-others layout, read from the all-pairs matrix."""
+    names = [f"s{i}" for i in range(len(stats))]
+    bs, ar = (n, None) if test_type == "bs" else (None, n)
+    return pair_matrix(stats, cfg, names, bs, ar, seed=seed).baseline_tests(test_type)
 
 
 def assert_same(ours, theirs):
@@ -68,7 +74,7 @@ def test_seed_from_environment(monkeypatch):
 
     ev = Evaluator(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
-    ours = paired_bootstrap(stats[0], stats[1:], cfg, ["a", "b"], n=300, seed=seed_from_env())
+    ours = baseline_layout(stats, cfg, "bs", 300, seed=seed_from_env())
     assert_same(ours, sacre_paired(systems, refs, cfg, "bs", 300))
 
 
@@ -115,5 +121,5 @@ def test_chunked_draws_equal_one_draw(monkeypatch, L, chunk_values):
     whole_idx = np.random.default_rng(5).choice(L, size=(n, L), replace=True)
     whole_pos = np.random.default_rng(5).integers(2, size=(n, L), dtype=bool)
     monkeypatch.setattr(significance, "_CHUNK_VALUES", chunk_values)
-    assert np.array_equal(np.concatenate(list(significance._bootstrap_chunks(L, n, 5))), whole_idx)
-    assert np.array_equal(np.concatenate(list(significance._ar_chunks(L, n, 5))), whole_pos)
+    assert np.array_equal(np.concatenate(list(significance.bootstrap_chunks(L, n, 5))), whole_idx)
+    assert np.array_equal(np.concatenate(list(significance.ar_chunks(L, n, 5))), whole_pos)

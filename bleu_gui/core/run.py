@@ -22,17 +22,10 @@ from .errors import InputError
 from .evaluate import Evaluator, scaled_progress
 from .misalignment import Misalignment, MisalignmentCheck
 from .names import display_names
+from .pair_matrix import PairMatrix, pair_matrix
 from .readers import SegmentFile, check_same_length
 from .scores import BleuScore, RowScores
-from .significance import (
-    AR_TRIALS,
-    BS_SAMPLES,
-    DEFAULT_SEED,
-    SystemTest,
-    confidence,
-    paired_approximate_randomization,
-    paired_bootstrap,
-)
+from .significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction
@@ -84,6 +77,7 @@ class Comparison:
     significance: Significance | None
     note: str = ""
     identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
+    matrix: PairMatrix | None = None        # both tests for every pair of systems
 
 
 @dataclass(frozen=True)
@@ -173,7 +167,7 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     comparison = None
     if comparing:
         comparison = _compare(evaluator, scored, matched if with_rows else None, significance,
-                              scaled_progress(progress, 0.9, 0.1))
+                              scaled_progress(progress, 0.9, 0.1), _reusable_matrix(previous, scored, cfg, significance))
     misaligned = _misaligned(systems, cfg.scorer.references_used(references), previous,
                              scaled_progress(progress, 1.0, 0.0))  # cancel checks only
     if progress is not None:
@@ -201,8 +195,27 @@ def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], p
     return out
 
 
+def _reusable_matrix(previous: Run | None, systems: list[ScoredSystem], config: BleuConfig,
+                     significance: Significance | None) -> PairMatrix | None:
+    """The previous run's pair matrix, reordered, when it tested the same files with the same config and tests
+    (a new baseline changes no p-value: both tests are symmetric in the pair)."""
+    if previous is None or previous.comparison is None or previous.comparison.matrix is None:
+        return None
+    if previous.comparison.significance != significance or len(previous.systems) != len(systems):
+        return None
+    if previous.config != config:
+        return None
+    where = {id(s.file): i for i, s in enumerate(previous.systems)}
+    order = [where.get(id(s.file)) for s in systems]
+    if any(i is None for i in order) or len(set(order)) != len(order):
+        return None
+    return previous.comparison.matrix.permuted([int(i) for i in order if i is not None]).renamed(
+        [s.name for s in systems])
+
+
 def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | None,
-             significance: Significance | None, progress: Progress | None) -> Comparison:
+             significance: Significance | None, progress: Progress | None,
+             matrix: PairMatrix | None = None) -> Comparison:
     cfg = evaluator.config
     names = [s.name for s in systems]
     stats = [s.stats for s in systems]
@@ -211,13 +224,13 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
     if significance is not None and not cfg.scorer.significance:
         note = "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
         significance = None
-    if significance is not None and significance.bootstrap:
-        bootstrap = paired_bootstrap(stats[0], stats[1:], cfg, names, n=significance.bootstrap,
-                                     seed=significance.seed, progress=scaled_progress(progress, 0.0, 0.5))
-    if significance is not None and significance.approximate:
-        approximate = paired_approximate_randomization(stats[0], stats[1:], cfg, names, n=significance.approximate,
-                                                       seed=significance.seed,
-                                                       progress=scaled_progress(progress, 0.5, 0.4))
+    if significance is not None and (significance.bootstrap or significance.approximate):
+        if matrix is None:
+            matrix = pair_matrix(stats, cfg, names, significance.bootstrap, significance.approximate,
+                                 seed=significance.seed, progress=scaled_progress(progress, 0.0, 0.9))
+        bootstrap, approximate = matrix.baseline_tests("bs"), matrix.baseline_tests("ar")
+    else:
+        matrix = None
     pairwise = []
     pairs = len(systems) - 1
     for i, s in enumerate(systems[1:], start=1):
@@ -235,7 +248,8 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
         pairwise.append(Pairwise(loo, ngrams, wins))
     labels, scores, counts = length_buckets(stats, evaluator)
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
-    return Comparison(bootstrap, approximate, pairwise, labels, scores, counts, significance, note, identical)
+    return Comparison(bootstrap, approximate, pairwise, labels, scores, counts, significance, note, identical,
+                      matrix)
 
 
 def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | None = None) -> Run:
@@ -273,7 +287,8 @@ def renamed(run: Run, names: Sequence[str]) -> Run:
             return None if results is None else [replace(t, name=n) for t, n in zip(results, names)]
 
         comparison = replace(comparison, bootstrap=tests(comparison.bootstrap),
-                             approximate=tests(comparison.approximate))
+                             approximate=tests(comparison.approximate),
+                             matrix=comparison.matrix.renamed(names) if comparison.matrix is not None else None)
     return replace(run, systems=systems, comparison=comparison)
 
 

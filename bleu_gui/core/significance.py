@@ -89,14 +89,14 @@ def _rows_per_chunk(L: int, values_multiple: int = 1) -> int:
     return max(step, rows - rows % step)
 
 
-def _bootstrap_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
+def bootstrap_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
     rng = np.random.default_rng(seed)
     step = _rows_per_chunk(L)
     for start in range(0, n, step):
         yield rng.choice(L, size=(min(step, n - start), L), replace=True)
 
 
-def _ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
+def ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
     rng = np.random.default_rng(seed)
     # numpy draws boolean coin flips from a 32-bit buffer that lives for one call only.
     step = _rows_per_chunk(L, values_multiple=32)
@@ -104,7 +104,7 @@ def _ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
         yield rng.integers(2, size=(min(step, n - start), L), dtype=bool)
 
 
-def _resample_weights(idx: np.ndarray) -> np.ndarray:
+def resample_weights(idx: np.ndarray) -> np.ndarray:
     """How often each sentence is drawn in each resample (resamples × sentences), as floats for BLAS."""
     k, L = idx.shape
     return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L).astype(np.float64)
@@ -115,11 +115,11 @@ def _resample_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.rint(weights @ stats.astype(np.float64)).astype(np.int64)
 
 
-def _scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
+def resample_scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
     return variant_sacrebleu.score_rows(sums, cfg, effective_order=False, float32=float32).score
 
 
-def _check(cfg: BleuConfig) -> None:
+def check_variant(cfg: BleuConfig) -> None:
     if not cfg.scorer.significance:
         raise ConfigError("significance tests and confidence intervals follow sacreBLEU and need the sacrebleu variant")
 
@@ -127,10 +127,10 @@ def _check(cfg: BleuConfig) -> None:
 def bootstrap_scores(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
                      progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Corpus BLEU of ``n`` bootstrap resamples of the sentences (sacreBLEU's ``_bootstrap_resample``)."""
-    _check(cfg)
+    check_variant(cfg)
     out, done = [], 0
-    for idx in _bootstrap_chunks(len(stats), n, seed):
-        out.append(_scores(_resample_sums(stats, _resample_weights(idx)), cfg, float32=True))
+    for idx in bootstrap_chunks(len(stats), n, seed):
+        out.append(resample_scores(_resample_sums(stats, resample_weights(idx)), cfg, float32=True))
         done += len(idx)
         if progress is not None:
             progress(done / n)
@@ -164,65 +164,3 @@ def confidence(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: in
     return estimate_ci(bootstrap_scores(stats, cfg, n, seed, progress), exact_mean=True)
 
 
-def _p_value(samples: np.ndarray, real: float) -> float:
-    return (int(np.sum(samples > real)) + 1) / (len(samples) + 1)
-
-
-def paired_bootstrap(baseline: np.ndarray, systems: Sequence[np.ndarray], cfg: BleuConfig, names: Sequence[str],
-                     n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
-                     progress: Callable[[float], None] | None = None) -> list[SystemTest]:
-    """Paired bootstrap resampling (Koehn 2004) of each system against the baseline, as ``--paired-bs``.
-
-    ``names`` has the baseline's name first. Every system is resampled with the
-    same indices as the baseline.
-    """
-    _check(cfg)
-    all_stats = [baseline, *systems]
-    real = [variant_sacrebleu.score_rows(s.sum(axis=0, keepdims=True), cfg, effective_order=False).score[0]
-            for s in all_stats]
-    chunks: list[list[np.ndarray]] = [[] for _ in all_stats]
-    done = 0
-    for idx in _bootstrap_chunks(len(baseline), n, seed):
-        weights = _resample_weights(idx)  # the same resamples for every system
-        for i, stats in enumerate(all_stats):
-            chunks[i].append(_scores(_resample_sums(stats, weights), cfg, float32=True))
-        done += len(idx)
-        if progress is not None:
-            progress(done / n)
-    scores = [np.concatenate(c) for c in chunks]
-    mean, ci = estimate_ci(scores[0])
-    results = [SystemTest(names[0], float(real[0]), None, mean, ci)]
-    for i in range(1, len(all_stats)):
-        diffs = np.abs(scores[i] - scores[0])
-        p = _p_value(diffs - diffs.mean(), abs(real[0] - real[i]))
-        mean, ci = estimate_ci(scores[i])
-        results.append(SystemTest(names[i], float(real[i]), p, mean, ci, deltas=scores[i] - scores[0]))
-    return results
-
-
-def paired_approximate_randomization(baseline: np.ndarray, systems: Sequence[np.ndarray], cfg: BleuConfig,
-                                     names: Sequence[str], n: int = AR_TRIALS, seed: int | None = DEFAULT_SEED,
-                                     progress: Callable[[float], None] | None = None) -> list[SystemTest]:
-    """Paired approximate randomization (Riezler & Maxwell 2005) against the baseline, as ``--paired-ar``."""
-    _check(cfg)
-    base_total = baseline.sum(axis=0)
-    real_base = variant_sacrebleu.score_rows(base_total[None, :], cfg, effective_order=False).score[0]
-    results = [SystemTest(names[0], float(real_base), None, None, None)]
-    for i, stats in enumerate(systems, start=1):
-        sys_total = stats.sum(axis=0)
-        real = variant_sacrebleu.score_rows(sys_total[None, :], cfg, effective_order=False).score[0]
-        diff = (baseline - stats).astype(np.float64)
-        samples, done = [], 0
-        # Each trial swaps the two systems' sentences where the coin says so:
-        # A' = sys + pos @ (base - sys), B' = base - pos @ (base - sys).
-        for pos in _ar_chunks(len(baseline), n, seed):
-            moved = np.rint(pos.astype(np.float64) @ diff).astype(np.int64)
-            a = _scores(sys_total[None, :] + moved, cfg, float32=False)
-            b = _scores(base_total[None, :] - moved, cfg, float32=False)
-            samples.append(np.abs(a - b))
-            done += len(pos)
-            if progress is not None:
-                progress(((i - 1) + done / n) / len(systems))
-        results.append(SystemTest(names[i], float(real), _p_value(np.concatenate(samples), abs(real_base - real)),
-                                  None, None))
-    return results
