@@ -12,6 +12,7 @@ from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
 from .core.exports import check_sentences_target, check_targets
+from .core.pair_matrix import CORRECTIONS, DEFAULT_ALPHA
 from .core.run import Run, ScoredSystem, Significance, check_labels, confidences, score_run
 from .core.significance import MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples, seed_from_env
 from .core.tokenizers import TOKENIZER_NAMES
@@ -84,13 +85,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="score even when a reference equals a system line for line (refused by default)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score only")
     p.add_argument("-w", "--width", type=int, default=2, help="decimals in text output (default 2)")
-    p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu"), default="text")
+    p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu", "latex"), default="text",
+                   help="latex: the systems table (booktabs), with --all-pairs also the p-value matrix")
     sig = p.add_argument_group("significance (sacrebleu variant; seed 12345 or $SACREBLEU_SEED, as sacreBLEU)")
     paired = sig.add_mutually_exclusive_group()
     paired.add_argument("--paired-bs", "-pbs", action="store_true",
                         help="paired bootstrap resampling against the first system (Koehn 2004)")
     paired.add_argument("--paired-ar", "-par", action="store_true",
                         help="paired approximate randomization against the first system")
+    paired.add_argument("--all-pairs", action="store_true",
+                        help="both paired tests for every pair of systems, and significance ranks")
+    sig.add_argument("--alpha", type=float, metavar="A",
+                     help="significance level for ranks and marks (default 0.05; with --all-pairs or --format latex)")
+    sig.add_argument("--correction", choices=CORRECTIONS,
+                     help="multiple-comparison correction of the pair p-values (default none; with --all-pairs "
+                          "or --format latex)")
     sig.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, metavar="N", help="resamples (default 1000)")
     sig.add_argument("--paired-ar-n", "-parn", type=int, default=10000, metavar="N", help="trials (default 10000)")
     sig.add_argument("--confidence", "-ci", action="store_true", help="95%% confidence interval by bootstrap")
@@ -118,6 +127,16 @@ def _check_output(args) -> None:
         raise InputError("--confidence has no place in -b or --format multi-bleu output")
     if args.confidence and (args.paired_bs or args.paired_ar):
         raise InputError("--confidence is shown by --paired-bs itself (μ ± 95% CI); give one of them")
+    tables = args.all_pairs or args.format == "latex"
+    for flag, value in (("--alpha", args.alpha), ("--correction", args.correction)):
+        if value is not None and not tables:
+            raise InputError(f"{flag} applies to --all-pairs and --format latex only")
+    if args.alpha is not None and not 0 < args.alpha < 1:
+        raise InputError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    if args.format == "latex" and (args.score_only or args.confidence or args.sentence_level):
+        raise InputError("--format latex prints the systems table: not with -b, --confidence or -sl")
+    if args.all_pairs and (args.score_only or args.format == "multi-bleu" or args.confidence):
+        raise InputError("--all-pairs prints the pair matrix: not with -b, --confidence or --format multi-bleu")
 
 
 def _sentence_scores(run: Run, system: ScoredSystem) -> list[BleuScore]:
@@ -155,12 +174,12 @@ def _emit(args, run: Run, corpus: list[BleuScore], confidences: list[tuple[float
 
 
 def _check_tests(args, cfg: BleuConfig, n_systems: int) -> None:
-    if (args.paired_bs or args.paired_ar or args.confidence) and not cfg.scorer.significance:
+    if (args.paired_bs or args.paired_ar or args.all_pairs or args.confidence) and not cfg.scorer.significance:
         raise InputError(f"significance tests and confidence intervals follow sacreBLEU and need the sacrebleu "
                          f"variant (not {cfg.variant})")
-    if (args.paired_bs or args.paired_ar) and n_systems < 2:
+    if (args.paired_bs or args.paired_ar or args.all_pairs) and n_systems < 2:
         raise InputError("paired tests need a baseline and at least one more system (-i BASELINE SYSTEM ...)")
-    if (args.paired_bs or args.paired_ar or args.confidence) and args.sentence_level:
+    if (args.paired_bs or args.paired_ar or args.all_pairs or args.confidence) and args.sentence_level:
         raise InputError("significance tests and confidence intervals are for corpus scores, not with -sl")
     for flag, n, ceiling in (("--paired-bs-n", args.paired_bs_n, MAX_BS_SAMPLES),
                              ("--paired-ar-n", args.paired_ar_n, MAX_AR_TRIALS),
@@ -171,8 +190,9 @@ def _check_tests(args, cfg: BleuConfig, n_systems: int) -> None:
 def _significance(args, n_systems: int) -> Significance | None:
     """The paired tests this command needs: the one asked for, and both when a report compares systems."""
     report = bool(args.report) and n_systems >= 2
-    bootstrap = args.paired_bs_n if args.paired_bs or report else None
-    approximate = args.paired_ar_n if args.paired_ar or report else None
+    both = report or args.all_pairs
+    bootstrap = args.paired_bs_n if args.paired_bs or both else None
+    approximate = args.paired_ar_n if args.paired_ar or both else None
     if bootstrap is None and approximate is None:
         return None
     return Significance(bootstrap, approximate, seed_from_env())
@@ -219,6 +239,20 @@ def _paired(args, run: Run) -> None:
     print(f" - BLEU       {signature}")
 
 
+def _tables(args, run: Run) -> None:
+    """``--all-pairs`` (text, JSON or LaTeX) and ``--format latex`` (the systems table)."""
+    from .core import rankings
+
+    ranking = rankings.Ranking(args.alpha if args.alpha is not None else DEFAULT_ALPHA, args.correction or "none")
+    if args.format == "latex":
+        print(rankings.matrix_latex(run, ranking) if args.all_pairs else rankings.systems_latex(run, ranking,
+                                                                                             args.width))
+    elif args.format == "json":
+        print(rankings.matrix_json(run, ranking))
+    else:
+        print(rankings.matrix_text(run, ranking, args.width))
+
+
 def _targets(args) -> list[str]:
     return [t for t in (args.export_sentences, args.report) if t]
 
@@ -263,6 +297,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         for i, where in scored.misaligned:
             print(f"{PROG}: warning: {where.describe(scored.systems[i].name)}", file=sys.stderr)
         _exports(args, scored)
+        if args.all_pairs or args.format == "latex":
+            _tables(args, scored)
+            return 0
         if args.paired_bs or args.paired_ar:
             _paired(args, scored)
             return 0

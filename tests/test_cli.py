@@ -411,3 +411,76 @@ def test_labels_name_the_systems_everywhere(tmp_path, capsys):
     assert code == 2 and "two systems would have the same label" in err
     code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", *systems, "--labels", "one")
     assert code == 2 and "give one label per system: 1 labels for 2 systems" in err
+
+
+def test_all_pairs_json_equals_sacrebleu_for_every_pair(capsys, tmp_path):
+    from .test_pair_matrix import sacre_p_values
+
+    refs = [lines(DEMO / "ref1.txt"), lines(DEMO / "ref2.txt")]
+    names = ["system-a.txt", "system-b.txt"]
+    # A third system: system-a with every other sentence taken from system-b.
+    a, b = lines(DEMO / "system-a.txt"), lines(DEMO / "system-b.txt")
+    mixed = tmp_path / "mixed_sys.txt"
+    mixed.write_text("\n".join(x if i % 2 else y for i, (x, y) in enumerate(zip(a, b))) + "\n", encoding="utf-8")
+    systems = [a, b, lines(mixed)]
+    code, out, err = cli(capsys, DEMO / "ref1.txt", DEMO / "ref2.txt", "-i", DEMO / names[0], DEMO / names[1],
+                         mixed, "--labels", "A", "B", "mix_1", "--all-pairs", "-f", "json", "--paired-ar-n", "2000")
+    assert code == 0, err
+    ours = json.loads(out)
+    assert ours["alpha"] == 0.05 and ours["correction"] == "none" and ours["rank_test"] == "ar"
+    assert sorted(ours["systems"]) == ["A", "B", "mix_1"] and set(ours["ranks"]) == {"A", "B", "mix_1"}
+    scores = [ours["scores"][n] for n in ours["systems"]]
+    assert scores == sorted(scores, reverse=True)
+    index = {"A": 0, "B": 1, "mix_1": 2}
+    cfg = BleuConfig()
+    bs = {k: sacre_p_values(systems, refs, cfg, "bs", 1000, k) for k in range(3)}
+    ar = {k: sacre_p_values(systems, refs, cfg, "ar", 2000, k) for k in range(3)}
+    assert len(ours["pairs"]) == 3
+    for pair in ours["pairs"]:
+        i, j = index[pair["a"]], index[pair["b"]]
+        assert pair["delta"] >= 0 and pair["delta"] == pytest.approx(ours["scores"][pair["a"]]
+                                                                     - ours["scores"][pair["b"]])
+        assert pair["p_bs"] == bs[i][j] == bs[j][i] and pair["p_ar"] == ar[i][j] == ar[j][i]
+        assert pair["ci_low"] <= pair["delta"] <= pair["ci_high"]
+
+
+def test_all_pairs_latex_escapes_names_and_rules_between_clusters(capsys):
+    from .conftest import data_set
+
+    folder = data_set("sacrebleu-wmt17-en-de")
+    files = [folder / f"sys{i}.txt" for i in (11, 4, 1)]
+    code, out, err = cli(capsys, folder / "ref1.txt", "-i", *files, "--labels", "top_1", "mid&2", "low%3",
+                         "--all-pairs", "-f", "latex", "--paired-ar-n", "2000")
+    assert code == 0, err
+    assert r"top\_1" in out and r"mid\&2" in out and r"low\%3" in out
+    code, js, _ = cli(capsys, folder / "ref1.txt", "-i", *files, "--labels", "top_1", "mid&2", "low%3",
+                      "--all-pairs", "-f", "json", "--paired-ar-n", "2000")
+    ranks = json.loads(js)["ranks"]
+    table = out.split(r"\end{tabular}")[0]
+    # One \midrule under the header, and one between each two clusters.
+    assert table.count(r"\midrule") == 1 + len(set(ranks.values())) - 1
+    assert r"\toprule" in out and r"\bottomrule" in out and "tok:13a" in out
+
+
+def test_all_pairs_text_and_holm(capsys):
+    code, out, _ = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", DEMO / "system-b.txt",
+                       "--all-pairs", "--correction", "holm", "--alpha", "0.1", "--paired-ar-n", "500")
+    assert code == 0 and "Holm-corrected" in out and "α = 0.1" in out and "rank" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--alpha", "0.1"], "--alpha applies to --all-pairs and --format latex only"),
+    (["--correction", "holm"], "--correction applies to --all-pairs and --format latex only"),
+    (["--all-pairs", "--alpha", "1.5"], "--alpha must be between 0 and 1"),
+    (["--all-pairs", "-b"], "--all-pairs prints the pair matrix"),
+    (["--all-pairs", "--variant", "nltk"], "need the sacrebleu variant"),
+    (["-f", "latex", "-sl"], "--format latex prints the systems table"),
+])
+def test_table_flags_refused_where_they_would_be_ignored(capsys, argv, message):
+    code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", DEMO / "system-b.txt", *argv)
+    assert code == 2 and message in err, err
+
+
+def test_all_pairs_needs_two_systems(capsys):
+    code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", "--all-pairs")
+    assert code == 2 and "paired tests need a baseline and at least one more system" in err

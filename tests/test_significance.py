@@ -10,8 +10,8 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.readers import read_segments
 from bleu_gui.core.pair_matrix import pair_matrix
+from bleu_gui.core.readers import read_segments
 from bleu_gui.core.significance import confidence
 
 from .conftest import data_set

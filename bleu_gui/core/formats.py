@@ -90,11 +90,11 @@ IDENTICAL_NOTE = ("identical to the baseline, line for line: ΔBLEU is 0, and th
                   "gives it (1/(n+1), shown as sacreBLEU shows it) says nothing, so it is never starred")
 
 
-def p_text(p: float | None, identical: bool = False) -> str:
-    """A p-value for display: ``0.0123*`` (* for p ≤ 0.05, never for a system identical to the baseline)."""
+def p_text(p: float | None, identical: bool = False, alpha: float = 0.05) -> str:
+    """A p-value for display: ``0.0123*`` (* for p ≤ alpha, never for a system identical to the baseline)."""
     if p is None:
         return "–"
-    return f"{p:.4f}" + ("*" if p <= 0.05 and not identical else "")
+    return f"{p:.4f}" + ("*" if p <= alpha and not identical else "")
 
 
 def paired_table(rows: list[tuple[str, float, float | None, float | None, float | None, bool]], width: int,

@@ -110,7 +110,12 @@ class PairMatrix:
             return None
         p = self.p(test, correction)
         assert p is not None
-        return assign_ranks(self.by_score(), p, alpha)
+        return assign_ranks(self.by_score(), p, alpha, self.scores)
+
+    def significant(self, test: str, i: int, j: int, alpha: float = DEFAULT_ALPHA, correction: str = "none") -> bool:
+        """p ≤ alpha for the pair, and the two BLEU scores differ (see :func:`assign_ranks`)."""
+        p = self.p(test, correction)
+        return p is not None and bool(p[i, j] <= alpha) and self.scores[i] != self.scores[j]
 
     def baseline_tests(self, test: str) -> list[SystemTest] | None:
         """sacreBLEU's ``--paired-bs`` / ``--paired-ar`` layout: system 0 against each of the others."""
@@ -164,14 +169,23 @@ def holm(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def assign_ranks(by_score: Sequence[int], p: np.ndarray, alpha: float) -> list[int]:
+def assign_ranks(by_score: Sequence[int], p: np.ndarray, alpha: float,
+                 scores: Sequence[float] | np.ndarray | None = None) -> list[int]:
     """Ranks (1 = best) in the run's order: walk the systems best first; a system opens a new rank when
-    its p-value against any system already in the current rank is ≤ ``alpha``, else it joins that rank."""
+    its p-value against any system already in the current rank is ≤ ``alpha``, else it joins that rank.
+
+    With ``scores``, a system with the same BLEU as the other is never "significantly worse": two identical
+    outputs get p = 1/(n+1) from sacreBLEU's formula, which says nothing about them.
+    """
     ranks = [0] * len(by_score)
     current: list[int] = []
     rank = 0
+
+    def worse(i: int, j: int) -> bool:
+        return bool(p[j, i] <= alpha) and (scores is None or scores[j] != scores[i])
+
     for i in by_score:
-        if not current or any(p[j, i] <= alpha for j in current):
+        if not current or any(worse(i, j) for j in current):
             rank += 1
             current = []
         current.append(i)
