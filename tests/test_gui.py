@@ -317,8 +317,8 @@ def test_adding_a_system_shows_the_comparison(qtbot, window):
     _, theirs = PairedTest([("a", lines(candidate)), ("b", lines(candidate.with_name("system-b.txt")))],
                            {"BLEU": BLEU(references=ref_lines)}, references=None, test_type="bs", n_samples=1000)()
     assert c.bootstrap[1].p_value == theirs["BLEU"][1].p_value
-    assert model.cell(1, 4).startswith(f"{theirs['BLEU'][1].p_value:.4f}")
-    assert model.cell(1, 1) == f"{theirs['BLEU'][1].score:.2f}"
+    assert model.cell(1, 5).startswith(f"{theirs['BLEU'][1].p_value:.4f}")
+    assert model.cell(1, 2) == f"{theirs['BLEU'][1].score:.2f}"
 
 
 def test_sorting_by_delta_and_side_filters(qtbot, window):
@@ -368,7 +368,7 @@ def test_only_in_one_system_tokens_are_marked(qtbot, window):
     open_compare(qtbot, window)
     view = window.compare_view
     view.select_sentence(3)  # A: "She said the museum ...", B: "The the the the the museum ..."
-    from bleu_gui.gui.compare_view import ONLY_PROPERTY
+    from bleu_gui.gui.compare_paint import ONLY_PROPERTY
 
     doc = view.pane_a.document()
     marked = []

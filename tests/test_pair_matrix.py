@@ -142,3 +142,24 @@ def test_win_tie_loss_counts_undefined_as_zero():
     a = np.array([10.0, 20.0, np.nan, 5.0])
     b = np.array([12.0, 20.0, 0.0, 1.0])
     assert win_tie_loss(a, b) == (1, 2, 1)
+
+
+def test_new_baseline_reuses_the_matrix_and_equals_a_fresh_run():
+    from bleu_gui.core import score_run
+    from bleu_gui.core.run import Significance, with_baseline
+    from bleu_gui.demo import demo_folder
+
+    folder = demo_folder("en")
+    systems = [read_segments(folder / n) for n in ("system-a.txt", "system-b.txt")]
+    refs = [read_segments(folder / "ref1.txt")]
+    sig = Significance(200, 400)
+    run = score_run(systems, refs, BleuConfig(), significance=sig)
+    moved = with_baseline(run, 1)
+    fresh = score_run(systems[::-1], refs, BleuConfig(), significance=sig)
+    assert [s.name for s in moved.systems] == [s.name for s in fresh.systems]
+    assert moved.comparison.matrix is not fresh.comparison.matrix
+    for test in ("bs", "ar"):
+        assert np.array_equal(moved.comparison.matrix.raw(test), fresh.comparison.matrix.raw(test), equal_nan=True)
+    assert [t.p_value for t in moved.comparison.bootstrap] == [t.p_value for t in fresh.comparison.bootstrap]
+    assert [t.mean for t in moved.comparison.bootstrap] == [t.mean for t in fresh.comparison.bootstrap]
+    assert np.array_equal(moved.comparison.pairwise[0].loo, fresh.comparison.pairwise[0].loo)

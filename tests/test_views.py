@@ -85,7 +85,7 @@ def test_compare_view_follows_the_run_order(qtbot, window, order):
     view = window.compare_view
     assert [view.ngram_order.itemData(i) for i in range(view.ngram_order.count())] == list(range(1, order + 1))
     assert view.pane_order.count() == order + 1  # and "all orders"
-    assert view.systems_model.columnCount() == 6 + order + 4
+    assert view.systems_model.columnCount() == 9 + order + 4
     view.ngram_order.setCurrentIndex(order - 1)
     expected = run.comparison.pairwise[0].wins[order]
     assert view.wins_b.items == expected[0] and view.wins_a.items == expected[1]
@@ -237,9 +237,11 @@ def test_the_systems_table_labels_a_copy_of_the_baseline(qtbot, window):
     show(qtbot, window, run)
     model = window.compare_view.systems_model
     assert run.comparison.bootstrap[1].p_value <= 0.05
-    assert model.cell(1, 4).endswith("(identical to baseline)") and "*" not in model.cell(1, 4)
-    assert "*" not in model.cell(1, 5)
-    assert "never starred" in model.data(model.index(1, 4), Qt.ItemDataRole.ToolTipRole)
+    assert model.cell(1, 5).endswith("(identical to baseline)") and "*" not in model.cell(1, 5)
+    assert "*" not in model.cell(1, 6)
+    assert "never starred" in model.data(model.index(1, 5), Qt.ItemDataRole.ToolTipRole)
+    # A copy is never "significantly worse" than its original: the two share a rank.
+    assert model.cell(0, 0) == model.cell(1, 0) == "1"
     assert not run.comparison.identical[2]
 
 
@@ -325,7 +327,7 @@ def test_same_named_files_get_distinct_names_and_can_be_renamed(qtbot, window, t
         window.rename_systems(["baseline", "tuned"])
     assert [s.name for s in window.run.systems] == ["baseline", "tuned"]
     assert [s.corpus.score for s in window.run.systems] == scores  # names only, nothing re-scored
-    assert view.systems_model.cell(1, 0) == "tuned" and view.b_combo.currentText() == "tuned"
+    assert view.systems_model.cell(1, 1) == "tuned" and view.b_combo.currentText() == "tuned"
     assert [t.name for t in window.run.comparison.bootstrap] == ["baseline", "tuned"]
     with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
         window.rename_systems(["tuned", "tuned"])

@@ -12,7 +12,16 @@ AXIS = "#495057"
 BACKGROUND = "#ffffff"
 MARKER = "#e8590c"  # interval lines, the selected point
 DELTA = "#74c0fc"
-SYSTEMS = ["#868e96", "#339af0", "#f76707", "#37b24d", "#ae3ec9", "#f03e3e", "#1098ad", "#f59f00"]
+# Twenty system colours, told apart by everyone: any two differ by ΔE ≥ 9.9 (CIE76) in normal vision and under
+# simulated protanopia, deuteranopia and tritanopia (tests/test_palette.py). The first seven are Okabe & Ito's.
+SYSTEMS = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#000000", "#ddcc77", "#332288",
+           "#882255", "#9edae5", "#8c564b", "#d62728", "#bbbbbb", "#c49c94", "#004488", "#aa3377", "#ee6677",
+           "#ee8866", "#999933"]
+CLUSTER_BANDS = ["#ffffff", "#eef3f8"]  # alternate significance clusters in the systems table
+# The pair matrix: cells by p-value, from clearly significant to clearly not.
+P_SIGNIFICANT = "#2b8a3e"
+P_WEAK = "#b2f2bb"
+P_NONE = "#f1f3f5"
 # "All orders": darker green for longer matched n-grams.
 ORDER_GREENS = ["#d3f9d8", "#b2f2bb", "#8ce99a", "#69db7c", "#51cf66", "#40c057", "#37b24d", "#2f9e44", "#2b8a3e"]
 ONLY_HERE = "#1864ab"     # a word only this system matched (Compare panes)

@@ -11,8 +11,10 @@ import io
 import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from .errors import ExportError
 from .formats import delta_text, score_text
 from .pair_matrix import DEFAULT_ALPHA, TEST_NAMES, PairMatrix, sign_test, win_tie_loss
 from .run import Run
@@ -247,3 +249,18 @@ def systems_csv(run: Run, ranking: Ranking = Ranking()) -> str:
     for r in system_rows(run, ranking):
         writer.writerow({k: ("" if v is None else v) for k, v in _row_dict(r).items()})
     return out.getvalue()
+
+
+TABLE_SUFFIXES = (".csv", ".json", ".tex")
+
+
+def systems_table_text(run: Run, path: str | Path, ranking: Ranking = Ranking()) -> str:
+    """The systems table in the format the file name asks for: ``.csv``, ``.json`` or ``.tex``."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        raise ExportError(f"{path}: the systems table is written as .csv, .json or .tex, not {suffix or 'no suffix'}")
+    if suffix == ".csv":
+        return systems_csv(run, ranking)
+    if suffix == ".json":
+        return systems_json(run, ranking)
+    return systems_latex(run, ranking) + "\n"

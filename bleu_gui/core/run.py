@@ -265,6 +265,19 @@ def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | No
                      ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, progress=progress)
 
 
+def with_baseline(run: Run, index: int, progress: Progress | None = None) -> Run:
+    """The run with system ``index`` as the baseline (the others keep their order after it).
+
+    The pair matrix is reused, reordered: neither test depends on which system of a pair is the baseline.
+    """
+    order = [index] + [i for i in range(len(run.systems)) if i != index]
+    significance = run.comparison.significance if run.comparison is not None else Significance()
+    ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
+    return score_run([run.systems[i].file for i in order], run.references, run.config,
+                     names=[run.systems[i].name for i in order], significance=significance,
+                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, progress=progress)
+
+
 def check_labels(labels: Sequence[str], n_systems: int) -> list[str]:
     """Display names given by the user: one per system, none empty, no two alike."""
     labels = [label.strip() for label in labels]

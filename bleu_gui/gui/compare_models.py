@@ -4,79 +4,130 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
 
-from ..core import Run
+from ..core import Run, palette
 from ..core.compare import NgramDifference
 from ..core.formats import IDENTICAL, IDENTICAL_NOTE, delta_text, p_text, score_text
+from ..core.rankings import Ranking, SystemRow, system_rows
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 class SystemsTableModel(QAbstractTableModel):
-    """One row per system: BLEU, interval, delta to the baseline, p-values, precisions, BP, lengths."""
+    """One row per system: rank, BLEU, interval, Δ and p-values against the baseline, win/tie/loss with the sign
+    test, precisions, BP, lengths. ``SORT_ROLE`` gives each cell's sort key (numbers sort as numbers)."""
 
-    HEADERS = ["System", "BLEU", "μ ± 95% CI", "Δ vs baseline", "p (bootstrap)", "p (AR)", "BP", "ratio",
-               "hyp_len", "ref_len"]
+    SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+    HEAD = ["Rank", "System", "BLEU", "μ ± 95% CI", "Δ vs baseline", "p (bootstrap)", "p (AR)", "B / = / A",
+            "sign p"]
+    TAIL = ["BP", "ratio", "hyp_len", "ref_len"]
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.run: Run | None = None
+        self.ranking = Ranking()
+        self.rows: list[SystemRow] = []
         self._orders = 0
 
-    def set_run(self, run: Run | None) -> None:
+    def set_run(self, run: Run | None, ranking: Ranking | None = None) -> None:
         self.beginResetModel()
         self.run = run
+        self.ranking = ranking or self.ranking
         self._orders = run.config.max_order if run else 0
+        self.rows = system_rows(run, self.ranking) if run is not None and run.comparison is not None else []
         self.endResetModel()
 
     def _headers(self) -> list[str]:
-        return self.HEADERS[:6] + [f"p{n}" for n in range(1, self._orders + 1)] + self.HEADERS[6:]
+        return self.HEAD + [f"p{n}" for n in range(1, self._orders + 1)] + self.TAIL
 
     def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() or self.run is None else len(self.run.systems)
+        return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._headers())
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            headers = self._headers()
-            return headers[section] if 0 <= section < len(headers) else None
-        return None
-
-    def cell(self, row: int, col: int) -> str:
-        c = self.run.comparison
-        s = self.run.systems[row]
-        score = s.corpus
-        bs = c.bootstrap[row] if c.bootstrap else None
-        ar = c.approximate[row] if c.approximate else None
-        identical = bool(c.identical[row]) if c.identical else False
-        values = [
-            ("baseline: " if row == 0 else "") + s.name,
-            score_text(score.score),
-            f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
-            "–" if row == 0 else delta_text(score.score - self.run.systems[0].corpus.score),
-            p_text(bs.p_value if bs else None, identical) + (f" ({IDENTICAL})" if identical else ""),
-            p_text(ar.p_value if ar else None, identical),
-            *[f"{p:.1f}" for p in score.precisions[:self._orders]],
-            f"{score.bp:.3f}", f"{score.ratio:.3f}", str(score.sys_len), str(score.ref_len),
-        ]
-        return values[col]
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or self.run is None or self.run.comparison is None:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        headers = self._headers()
+        if not 0 <= section < len(headers):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.cell(index.row(), index.column())
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
-            return _RIGHT
+            return headers[section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            identical = self.run.comparison.identical
-            if identical and identical[index.row()] and index.column() in (0, 4, 5):
-                return f"{self.run.systems[index.row()].name}: {IDENTICAL_NOTE}"
-            if index.column() == 0:
-                return str(self.run.systems[index.row()].file.path)
+            return _HEADER_TIPS.get(headers[section], self.ranking.describe(self._matrix()) if section == 0 else None)
         return None
+
+    def _matrix(self):
+        return self.run.comparison.matrix if self.run is not None and self.run.comparison is not None else None
+
+    def cell(self, row: int, col: int) -> str:
+        """The text shown in one cell."""
+        return self._cell(row, col)[0]
+
+    def _cell(self, row: int, col: int) -> tuple[str, object]:
+        """(shown text, sort key) of one cell."""
+        r = self.rows[row]
+        s = self.run.systems[r.index]
+        score = s.corpus
+        c = self.run.comparison
+        bs = c.bootstrap[r.index] if c.bootstrap else None
+        alpha = self.ranking.alpha
+        wtl = "–" if r.wins is None else f"{r.wins} / {r.ties} / {r.losses}"
+        cells: list[tuple[str, object]] = [
+            ("–" if r.rank is None else str(r.rank), r.rank if r.rank is not None else 0),
+            (("baseline: " if r.index == 0 else "") + r.name, r.name.lower()),
+            (score_text(score.score), score.score),
+            (f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–", bs.mean if bs and bs.mean else 0.0),
+            ("–" if r.delta is None else delta_text(r.delta), r.delta if r.delta is not None else 0.0),
+            (p_text(r.p_bs, r.identical, alpha) + (f" ({IDENTICAL})" if r.identical else ""), _key(r.p_bs)),
+            (p_text(r.p_ar, r.identical, alpha), _key(r.p_ar)),
+            (wtl, (r.wins or 0) - (r.losses or 0)),
+            (p_text(r.sign_p, r.identical, alpha), _key(r.sign_p)),
+            *[(f"{p:.1f}", float(p)) for p in score.precisions[:self._orders]],
+            (f"{score.bp:.3f}", score.bp), (f"{score.ratio:.3f}", score.ratio), (str(score.sys_len), score.sys_len),
+            (str(score.ref_len), score.ref_len),
+        ]
+        return cells[col]
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        r = self.rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(index.row(), index.column())
+        if role == self.SORT_ROLE:
+            return self._cell(index.row(), index.column())[1]
+        if role == Qt.ItemDataRole.UserRole:
+            return r.index
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() != 1:
+            return _RIGHT
+        if role == Qt.ItemDataRole.BackgroundRole and r.rank is not None:
+            return QColor(palette.CLUSTER_BANDS[(r.rank - 1) % 2])  # a band per significance cluster
+        if role == Qt.ItemDataRole.DecorationRole and index.column() == 1:
+            return QColor(palette.SYSTEMS[r.index % len(palette.SYSTEMS)])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if r.identical and index.column() in (1, 5, 6, 8):
+                return f"{r.name}: {IDENTICAL_NOTE}"
+            if index.column() == 1:
+                return str(self.run.systems[r.index].file.path)
+            if index.column() in (7, 8) and r.wins is not None:
+                return (f"{r.wins} sentences where {r.name} scores higher than the baseline, {r.ties} equal, "
+                        f"{r.losses} lower; sign test (ties left out) p = {r.sign_p:.4g}")
+        return None
+
+
+def _key(p: float | None) -> float:
+    return 2.0 if p is None else float(p)
+
+
+_HEADER_TIPS = {
+    "B / = / A": "Sentences where this system scores higher than the baseline / the same / lower",
+    "sign p": "Two-sided sign test of those wins against losses (ties left out)",
+    "p (bootstrap)": "Paired bootstrap against the baseline, as sacreBLEU --paired-bs",
+    "p (AR)": "Paired approximate randomization against the baseline, as sacreBLEU --paired-ar",
+}
 
 
 class PairTableModel(QAbstractTableModel):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QTextCharFormat
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -20,32 +19,23 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import Run, formats
-from ..core.details import ALL_ORDERS, MATCHED, SentenceDetails, token_statuses
+from ..core.rankings import Ranking
 from . import colors
 from .compare_charts import DeltaChart, GroupedBars, ScatterChart
-from .compare_models import NgramTableModel, PairTableModel, SystemsTableModel
+from .compare_models import NgramTableModel, PairTableModel
+from .compare_paint import (
+    ONLY_HERE,
+    REF_BOTH,
+    REF_ONLY_A,
+    REF_ONLY_B,
+    matched_ngrams,
+    only_tokens,
+    paint_candidate,
+    paint_reference,
+)
 from .layout import STRETCH, fill_orders, hrow, legend
-from .panes import STATUS_PROPERTY, TextPane, shown_text, status_format
-
-ONLY_PROPERTY = STATUS_PROPERTY + 10
-ONLY_HERE = colors.ONLY_HERE
-REF_BOTH, REF_ONLY_A, REF_ONLY_B = colors.MATCHED_BG, colors.REF_ONLY_A, colors.SELECTED_BG
-
-
-def matched_ngrams(details: SentenceDetails, order: int) -> set[tuple[str, ...]]:
-    orders = range(1, details.max_order + 1) if order == ALL_ORDERS else [order]
-    return {o.ngram for n in orders for o in details.occurrences.get(n, []) if o.status == MATCHED}
-
-
-def only_tokens(details: SentenceDetails, other: set[tuple[str, ...]], order: int) -> set[int]:
-    """Candidate tokens inside an n-gram this system matched and the other system did not."""
-    orders = range(1, details.max_order + 1) if order == ALL_ORDERS else [order]
-    out: set[int] = set()
-    for n in orders:
-        for o in details.occurrences.get(n, []):
-            if o.status == MATCHED and o.ngram not in other:
-                out.update(range(o.start, o.end))
-    return out
+from .panes import TextPane
+from .systems_panel import SystemsPanel
 
 
 def _table(model) -> QTableView:
@@ -66,6 +56,7 @@ class CompareView(QWidget):
 
     sentence_selected = Signal(int)
     rename_requested = Signal(int)  # a system's row, double-clicked on its name
+    pair_requested = Signal(int, int)  # (new baseline, new B or -1): a matrix cell or "make baseline"
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -74,13 +65,11 @@ class CompareView(QWidget):
         self.current: int | None = None
         self.order = 1
 
-        self.systems_model = SystemsTableModel(self)
-        self.systems_view = _table(self.systems_model)
-        self.systems_view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.systems_view.horizontalHeader().setStretchLastSection(False)
-        self.systems_view.doubleClicked.connect(
-            lambda index: self.rename_requested.emit(index.row()) if index.column() == 0 else None)
-        self.systems_view.setToolTip("Double-click a system's name to rename it")
+        self.systems = SystemsPanel()
+        self.systems_model = self.systems.model
+        self.systems.b_chosen.connect(self.set_b)
+        self.systems.pair_requested.connect(self.pair_requested)
+        self.systems.rename_requested.connect(self.rename_requested)
         self.b_combo = QComboBox()
         self.b_combo.currentIndexChanged.connect(self.on_b_changed)
         self.note = QLabel("")
@@ -138,7 +127,8 @@ class CompareView(QWidget):
         self._assemble()
 
     def _assemble(self) -> None:
-        top = hrow("<b>Systems</b> (A = baseline)", STRETCH, "B =", self.b_combo)
+        top = hrow("<b>Systems</b> (A = baseline; click a system or a pair to compare it)", STRETCH, "B =",
+                   self.b_combo)
 
         left = QWidget()
         lv = QVBoxLayout(left)
@@ -196,12 +186,21 @@ class CompareView(QWidget):
         middle.setSizes([520, 880])
         self.middle_split, self.right_split = middle, right
 
+        upper = QWidget()
+        uv = QVBoxLayout(upper)
+        uv.setContentsMargins(0, 0, 0, 0)
+        uv.addLayout(top)
+        uv.addWidget(self.systems, 1)
+        uv.addWidget(self.note)
+        outer = QSplitter(Qt.Orientation.Vertical)
+        outer.setChildrenCollapsible(False)
+        outer.addWidget(upper)
+        outer.addWidget(middle)
+        outer.setSizes([220, 700])
+        self.outer_split = outer
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
-        box.addLayout(top)
-        box.addWidget(self.systems_view)
-        box.addWidget(self.note)
-        box.addWidget(middle, 1)
+        box.addWidget(outer, 1)
 
     def _fill_orders(self, max_order: int) -> None:
         fill_orders(self.ngram_order, max_order, all_orders=False)
@@ -214,10 +213,11 @@ class CompareView(QWidget):
         comparison = run.comparison
         self.run = run
         self._fill_orders(run.config.max_order)
-        self.systems_model.set_run(run)
-        rows = len(run.systems)
-        self.systems_view.setFixedHeight(self.systems_view.horizontalHeader().height()
-                                         + rows * self.systems_view.verticalHeader().defaultSectionSize() + 4)
+        self.systems.set_run(run)
+        rows = min(len(run.systems), 12)  # past 12 the table scrolls
+        row_height = self.systems.table.verticalHeader().defaultSectionSize()
+        self.outer_split.setSizes([max(self.outer_split.sizes()[0], 70 + rows * row_height),
+                                   max(self.outer_split.sizes()[1], 400)])
         self.note.setText(comparison.note)
         self.note.setVisible(bool(comparison.note))
         self.b_combo.blockSignals(True)
@@ -306,62 +306,28 @@ class CompareView(QWidget):
         da, db = self.details
         order = self.order
         matched_a, matched_b = matched_ngrams(da, order), matched_ngrams(db, order)
-        self._paint_candidate(self.pane_a, da, only_tokens(da, matched_b, order))
-        self._paint_candidate(self.pane_b, db, only_tokens(db, matched_a, order))
+        paint_candidate(self.pane_a, da, order, only_tokens(da, matched_b, order))
+        paint_candidate(self.pane_b, db, order, only_tokens(db, matched_a, order))
         for r, pane in enumerate(self.ref_panes):
-            self._paint_reference(pane, r, da, db)
-
-    def _paint_candidate(self, pane: TextPane, d: SentenceDetails, only: set[int]) -> None:
-        shown = shown_text(d.hypothesis, d.hyp_tokens, d.hyp_spans, False)
-        pane.setPlainText(shown.text)
-        ranges = []
-        all_orders = self.order == ALL_ORDERS
-        for t, (status, order) in enumerate(token_statuses(d, self.order)):
-            span = shown.spans[t]
-            if span is None or status is None:
-                continue
-            fmt = status_format(status, order, all_orders)
-            if t in only:
-                fmt.setForeground(ONLY_HERE)
-                fmt.setFontWeight(QFont.Weight.Bold)
-                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
-                fmt.setUnderlineColor(ONLY_HERE)
-                fmt.setProperty(ONLY_PROPERTY, True)
-            ranges.append((span[0], span[1], fmt))
-        pane.paint_ranges(ranges)
-
-    def _paint_reference(self, pane: TextPane, r: int, da: SentenceDetails, db: SentenceDetails) -> None:
-        if not da.ref_present[r]:
-            pane.setPlainText("")
-            pane.setPlaceholderText("(no reference for this sentence)")
-            return
-        shown = shown_text(da.references[r], da.ref_tokens[r], da.ref_spans[r], False)
-        pane.setPlainText(shown.text)
-        orders = range(1, da.max_order + 1) if self.order == ALL_ORDERS else [self.order]
-        by_a, by_b = set(), set()
-        for n in orders:
-            for span in da.ref_matches[r].get(n, []):
-                by_a.update(range(span.start, span.end))
-            for span in db.ref_matches[r].get(n, []):
-                by_b.update(range(span.start, span.end))
-        ranges = []
-        for t in by_a | by_b:
-            s = shown.spans[t]
-            if s is None:
-                continue
-            fmt = QTextCharFormat()
-            who = "both" if t in by_a and t in by_b else ("A" if t in by_a else "B")
-            fmt.setBackground({"both": REF_BOTH, "A": REF_ONLY_A, "B": REF_ONLY_B}[who])
-            fmt.setProperty(STATUS_PROPERTY, f"matched-{who}")
-            ranges.append((s[0], s[1], fmt))
-        pane.paint_ranges(ranges)
+            paint_reference(pane, r, da, db, order)
 
     # -- user actions ------------------------------------------------------------------------------
     @Slot(int)
     def on_b_changed(self, index: int) -> None:
         if index >= 0 and self.run is not None:
             self.b = index + 1
+            self.systems.select_system(self.b)
             self.show_pair()
+
+    def ranking(self) -> Ranking:
+        """The significance level and correction the user chose for ranks and p-values."""
+        return self.systems.matrix.ranking()
+
+    @Slot(int)
+    def set_b(self, system: int) -> None:
+        """Compare ``system`` (a run index other than the baseline's) with the baseline."""
+        if self.run is not None and 0 < system < len(self.run.systems):
+            self.b_combo.setCurrentIndex(system - 1)
 
     @Slot(int)
     def on_pane_order_changed(self, _index: int) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
 
 from ..core import Run
 from ..core.exports import sentences_text, write_atomic
+from ..core.rankings import Ranking, systems_table_text
 from ..core.report import ReportView, build_report
 from .inspect_view import InspectView
 from .jobs import JobController
@@ -41,6 +42,19 @@ class ExportActions(QObject):
         protected = run.input_paths()
         return self.jobs.submit(lambda _progress: write_atomic(path, sentences_text(run, path, b), protected),
                                 self._done, self._failed)
+
+    def export_systems_table(self, run: Run, path: str | Path, ranking: Ranking) -> int:
+        """Write the systems table as CSV, JSON or LaTeX (by extension); returns the job id."""
+        protected = run.input_paths()
+        return self.jobs.submit(
+            lambda _progress: write_atomic(path, systems_table_text(run, path, ranking), protected),
+            self._done, self._failed)
+
+    def ask_systems_table(self, run: Run, ranking: Ranking) -> None:
+        path, _ = QFileDialog.getSaveFileName(self._parent, "Export systems table", "systems.tex",
+                                              "LaTeX (*.tex);;CSV (*.csv);;JSON (*.json)")
+        if path:
+            self.export_systems_table(run, path, ranking)
 
     def ask_report(self, run: Run, view: ReportView) -> None:
         path, _ = QFileDialog.getSaveFileName(self._parent, "Export report", "bleu-report.html", "HTML (*.html)")

@@ -17,6 +17,7 @@ class FileMenu(QMenu):
     def __init__(self, parent: QWidget, settings: Settings, on_open: Callable[[], object],
                  on_demo: Callable[[], object], on_add_system: Callable[[], object],
                  on_export_report: Callable[[], object], on_export_sentences: Callable[[], object],
+                 on_export_table: Callable[[], object],
                  on_open_session: Callable[[], object], on_save_session: Callable[[], object],
                  on_quit: Callable[[], object]):
         super().__init__("&File", parent)
@@ -30,6 +31,7 @@ class FileMenu(QMenu):
         self.addSeparator()
         self.export_report = self._action("Export &report (HTML)…", on_export_report)
         self.export_sentences = self._action("Export &sentences (CSV or JSON)…", on_export_sentences)
+        self.export_table = self._action("Export systems &table (CSV, JSON or LaTeX)…", on_export_table)
         self.addSeparator()
         self._action("&Quit", on_quit, QKeySequence.StandardKey.Quit)
         self.set_run_shown(False)
@@ -41,5 +43,6 @@ class FileMenu(QMenu):
         return action
 
     def set_run_shown(self, shown: bool) -> None:
-        for action in (self.add_system, self.export_report, self.export_sentences, self.save_session):
+        for action in (self.add_system, self.export_report, self.export_sentences, self.export_table,
+                       self.save_session):
             action.setEnabled(shown)

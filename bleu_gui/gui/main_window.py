@@ -24,11 +24,11 @@ from ..core.errors import ExportError
 from ..core.evaluate import scaled_progress
 from ..core.readers import read_more_systems
 from ..core.report import ReportView
-from ..core.run import check_labels, renamed, rescored, with_systems
+from ..core.run import check_labels, renamed, rescored, with_baseline, with_systems
 from ..core.sessions import Session, session_of
 from ..demo import demo_paths
 from .compare_view import CompareView
-from .drops import read_drop
+from .drop_target import FileDropTarget
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .file_menu import FileMenu
 from .inspect_view import InspectView
@@ -46,7 +46,7 @@ INSPECT_TAB, COMPARE_TAB = 0, 1
 SCORING = "Scoring…"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FileDropTarget, QMainWindow):
     """Signals: ``run_changed(Run)`` after a run is shown, ``exported(str)``, ``error_shown(str)``."""
 
     run_changed = Signal(object)
@@ -81,6 +81,7 @@ class MainWindow(QMainWindow):
         self.compare_view = CompareView()
         self.compare_view.sentence_selected.connect(self.on_compare_sentence_selected)
         self.compare_view.rename_requested.connect(self.on_rename_requested)
+        self.compare_view.pair_requested.connect(self.compare_pair)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.inspect, "Inspect")
         self.tabs.addTab(self.compare_view, "Compare")
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
             on_add_system=self.on_add_system_triggered,
             on_export_report=lambda: self.exports.ask_report(self.run, self.report_view()),
             on_export_sentences=lambda: self.exports.ask_sentences(self.run, self.compare_view.b),
+            on_export_table=lambda: self.exports.ask_systems_table(self.run, self.compare_view.ranking()),
             on_open_session=lambda: self._guarded(lambda: self.open_session(ask_open_session(self))),
             on_save_session=lambda: self._guarded(lambda: ask_save_session(self, self.current_session())),
             on_quit=self.close)
@@ -192,6 +194,16 @@ class MainWindow(QMainWindow):
         run, cfg = self.run, config or self.settings_panel.config()
         return self.jobs.submit(lambda progress: rescored(run, cfg, progress), self.show_run)
 
+    @Slot(int, int)
+    def compare_pair(self, a: int, b: int) -> int | None:
+        """Compare system ``a`` (made the baseline, in the worker, unless it is) with ``b`` (-1: keep B)."""
+        if self.run is None or a == 0:
+            self.compare_view.set_b(b)
+            return None
+        run, new_b = self.run, b + 1 if 0 <= b < a else b  # where b lands once a moves to the front
+        return self.jobs.submit(lambda progress: with_baseline(run, a, progress),
+                                lambda result: (self.show_run(result), self.compare_view.set_b(new_b)))
+
     def show_run(self, run: Run, switch_to_compare: bool = False) -> None:
         """Hand a finished run to both views."""
         self.run = run
@@ -233,26 +245,6 @@ class MainWindow(QMainWindow):
         paths, _ = QFileDialog.getOpenFileNames(self, "Add system outputs to compare with the baseline")
         if paths:
             self.add_systems(paths)
-
-    # -- drag and drop -----------------------------------------------------------------
-    def dragEnterEvent(self, event) -> None:
-        if event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        event.acceptProposedAction()
-        self.on_paths_dropped(paths)
-
-    def on_paths_dropped(self, paths: list[str]) -> None:
-        """See :func:`drops.read_drop` for what a drop means."""
-        action = read_drop(paths, self.run)
-        if action.kind == "add":
-            self.add_systems(action.systems)
-        elif action.kind == "open":
-            self.open_files(action.systems, action.references)
-        elif paths:
-            self.show_error(action.message)
 
     # -- jobs --------------------------------------------------------------------------
     @Slot(int)

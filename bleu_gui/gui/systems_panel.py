@@ -1,0 +1,111 @@
+"""The top of the Compare tab: the systems table (sortable, a band per significance cluster) beside the pair matrix.
+
+Clicking a system makes it B; its context menu makes it the baseline; clicking a matrix cell asks for that pair.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPoint, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSplitter, QTableView, QVBoxLayout, QWidget
+
+from ..core import Run
+from ..core.rankings import Ranking
+from .compare_models import SystemsTableModel
+from .matrix_view import MatrixPanel
+
+NAME_COLUMN = 1
+
+
+class SystemsPanel(QWidget):
+    """Signals: ``b_chosen(int)`` (a system to compare with the baseline), ``pair_requested(a, b)`` (a matrix
+    cell, or ``(a, -1)`` for "make a the baseline"), ``rename_requested(int)``, ``ranking_changed(object)``;
+    system indices are the run's."""
+
+    b_chosen = Signal(int)
+    pair_requested = Signal(int, int)
+    rename_requested = Signal(int)
+    ranking_changed = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.run: Run | None = None
+        self.model = SystemsTableModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SystemsTableModel.SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the run's order until a header is clicked
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        self.table.setToolTip("Click a system to compare it with the baseline; right-click to make it the baseline;"
+                              " double-click its name to rename it")
+        self.table.clicked.connect(self.on_clicked)
+        self.table.doubleClicked.connect(self.on_double_clicked)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self.on_context_menu)
+        self.matrix = MatrixPanel()
+        self.matrix.pair_clicked.connect(self.pair_requested)
+        self.matrix.ranking_changed.connect(self.on_ranking_changed)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.matrix)
+        self.split.setSizes([760, 560])
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.split)
+
+    def set_run(self, run: Run) -> None:
+        self.run = run
+        matrix = run.comparison.matrix if run.comparison is not None else None
+        self.matrix.set_matrix(matrix)
+        self.matrix.setVisible(len(run.systems) > 2 or matrix is None)
+        self.model.set_run(run, self.matrix.ranking())
+
+    def system_at(self, index: QModelIndex) -> int:
+        return int(self.proxy.data(index, Qt.ItemDataRole.UserRole))
+
+    def select_system(self, system: int) -> None:
+        """Show ``system`` (a run index) as the current row."""
+        for row in range(self.proxy.rowCount()):
+            if self.system_at(self.proxy.index(row, 0)) == system:
+                self.table.selectRow(row)
+                return
+
+    @Slot(object)
+    def on_ranking_changed(self, ranking: Ranking) -> None:
+        if self.run is not None:
+            self.model.set_run(self.run, ranking)
+        self.ranking_changed.emit(ranking)
+
+    @Slot(QModelIndex)
+    def on_clicked(self, index: QModelIndex) -> None:
+        system = self.system_at(index)
+        if system > 0:
+            self.b_chosen.emit(system)
+
+    @Slot(QModelIndex)
+    def on_double_clicked(self, index: QModelIndex) -> None:
+        if index.column() == NAME_COLUMN:
+            self.rename_requested.emit(self.system_at(index))
+
+    @Slot(QPoint)
+    def on_context_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        if not index.isValid() or self.run is None:
+            return
+        system = self.system_at(index)
+        menu = QMenu(self)
+        make = menu.addAction(f"Make “{self.run.systems[system].name}” the baseline")
+        make.setEnabled(system > 0)
+        make.triggered.connect(lambda: self.pair_requested.emit(system, -1))
+        rename = menu.addAction("Rename…")
+        rename.triggered.connect(lambda: self.rename_requested.emit(system))
+        menu.popup(self.table.viewport().mapToGlobal(pos))
