@@ -15,6 +15,21 @@ import tempfile
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 
+def wmt17_systems(n: int, tmp: str) -> tuple[list[str], list[str]]:
+    """System files and the reference of WMT17 en-de: sys1..sysN, and past 12 mixes of two systems."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sacrebleu-wmt17-en-de"
+    systems = [str(folder / f"sys{i}.txt") for i in range(1, min(n, 12) + 1)]
+    for k in range(n - 12):
+        a, b = (folder / f"sys{k + 1}.txt").read_text("utf-8").splitlines(), \
+            (folder / f"sys{k + 2}.txt").read_text("utf-8").splitlines()
+        mixed = Path(tmp) / f"experiment-{k + 1:02d}-transformer-big-checkpoint-averaged-sys{k + 1}-sys{k + 2}.txt"
+        mixed.write_text("\n".join(x if i % 3 else y for i, (x, y) in enumerate(zip(a, b))) + "\n", "utf-8")
+        systems.append(str(mixed))
+    return systems, [str(folder / "ref1.txt")]
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("out")
@@ -24,6 +39,9 @@ def main() -> int:
     p.add_argument("--system", type=int, default=2, help="1-based demo system to inspect (default 2: system-b)")
     p.add_argument("--tab", choices=("inspect", "compare"), default="inspect")
     p.add_argument("--demo", choices=("en", "ko"), default="en")
+    p.add_argument("--systems", type=int, metavar="N",
+                   help="WMT17 en-de from ../shared/data with N systems (2-20; past 12, mixes of two systems with "
+                        "long names), on the Compare tab")
     p.add_argument("--trust", action="store_true",
                    help="the demo's system A with a line dropped, lowercased: badges, notes and the misalignment bar")
     args = p.parse_args()
@@ -60,9 +78,12 @@ def main() -> int:
         dropped.write_text("\n".join(lines[:4] + lines[5:] + ["(the last line, added to keep the count)"]) + "\n",
                            encoding="utf-8")
         window.open_files([dropped], refs)
+    elif args.systems:
+        window.open_files(*wmt17_systems(args.systems, tmp))
+        args.tab, args.system = "compare", 2
     else:
         window.open_demo(args.demo)
-    QTimer.singleShot(20_000, loop.quit)
+    QTimer.singleShot(120_000, loop.quit)
     loop.exec()
     if window.run is None:
         print("the demo data did not load", file=sys.stderr)

@@ -429,7 +429,7 @@ def test_charts_save_png_and_svg(qtbot, window, tmp_path):
     open_compare(qtbot, window)
     charts = [window.inspect.precision_chart, window.inspect.bp_chart, window.inspect.histogram]
     v = window.compare_view
-    charts += [v.scatter, v.precision_bars, v.delta_chart, v.bucket_bars]
+    charts += [v.scatter, v.precision_dots, v.delta_chart, v.bucket_dots]
     for chart in charts:
         png, svg = tmp_path / "c.png", tmp_path / "c.svg"
         chart.save(png)

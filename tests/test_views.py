@@ -386,7 +386,7 @@ def test_an_added_system_is_decoded_like_the_shown_run(qtbot, window, tmp_path):
 
 def test_every_compare_chart_swaps_its_placeholder_for_the_plot(qtbot, window):
     view = window.compare_view
-    charts = [view.scatter, view.precision_bars, view.delta_chart, view.bucket_bars]
+    charts = [view.scatter, view.precision_dots, view.delta_chart, view.bucket_dots]
     show(qtbot, window, demo_run())
     window.tabs.setCurrentIndex(1)
     for chart in charts:

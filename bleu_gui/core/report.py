@@ -195,7 +195,7 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
     if len(systems) == 1:
         parts.append(_inline(svg.precision_chart(base.corpus.precisions)))
     else:
-        parts.append(_inline(svg.grouped_bars_chart("Precision per order", "n-gram order", "p_n (%)", names,
+        parts.append(_inline(svg.dot_strips_chart("Precision per order", "n-gram order", "p_n (%)", names,
                                                     [s.corpus.precisions for s in systems],
                                                     [str(n) for n in range(1, N + 1)], palette.SYSTEMS)))
     parts.append(_inline(svg.brevity_chart((base.corpus.sys_len, base.corpus.ref_len))))

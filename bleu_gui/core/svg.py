@@ -184,18 +184,32 @@ def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogr
     return chart.render()
 
 
-def grouped_bars_chart(title: str, x_label: str, y_label: str, names: Sequence[str],
-                       values: Sequence[Sequence[float]] | np.ndarray, ticks: Sequence[str],
-                       colours: Sequence[str]) -> str:
-    """Bars of several systems side by side at each tick (``values``: systems × ticks, NaN for none)."""
-    k, m = len(names), len(ticks)
+def strip_offsets(k: int, half_width: float = 0.36) -> list[float]:
+    """Where k systems sit around each category of a dot plot (the window and the SVG place them alike)."""
+    return [0.0] if k <= 1 else [-half_width + 2 * half_width * i / (k - 1) for i in range(k)]
+
+
+def value_range(values: Sequence[Sequence[float]] | np.ndarray, pad: float = 0.1) -> tuple[float, float]:
+    """The y range of a dot plot: the data's, padded, so small differences between systems show."""
     finite = [v for row in values for v in row if v is not None and math.isfinite(v)]
-    chart = SvgChart(title, x_label, y_label, (-0.6, m - 0.4), (0, max(finite + [1]) * 1.3),
+    if not finite:
+        return 0.0, 1.0
+    lo, hi = min(finite), max(finite)
+    span = max(hi - lo, 1.0)
+    return max(0.0, lo - pad * span), hi + pad * span
+
+
+def dot_strips_chart(title: str, x_label: str, y_label: str, names: Sequence[str],
+                     values: Sequence[Sequence[float]] | np.ndarray, ticks: Sequence[str],
+                     colours: Sequence[str]) -> str:
+    """A dot per system at each tick, side by side (``values``: systems × ticks, NaN for none)."""
+    k, m = len(names), len(ticks)
+    chart = SvgChart(title, x_label, y_label, (-0.6, m - 0.4), value_range(values),
                      [(i, t) for i, t in enumerate(ticks)])
-    width = 0.8 / max(k, 1)
-    for s in range(k):
-        x0 = [i - 0.4 + width * s for i in range(m)]
-        chart.bars(x0, [x + width * 0.95 for x in x0], list(values[s]), colours[s % len(colours)], names[s])
+    for s, offset in enumerate(strip_offsets(k)):
+        xs = [i + offset for i in range(m) if math.isfinite(values[s][i])]
+        ys = [float(v) for v in values[s] if math.isfinite(v)]
+        chart.points(xs, ys, colours[s % len(colours)], name=names[s])
     return chart.render()
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
+from PySide6.QtWidgets import QLabel
 
 from ..core import palette, svg
 from ..core.significance import delta_interval
 from .charts import ChartBox
+from .matrix_view import elide
 
 SYSTEM_COLOURS = palette.SYSTEMS
 
@@ -89,50 +93,77 @@ class ScatterChart(ChartBox):
             self.region_selected.emit(rect.left(), rect.right(), rect.top(), rect.bottom())
 
 
-class GroupedBars(ChartBox):
-    """Bars for several systems side by side at each x position."""
+class DotStrips(ChartBox):
+    """A dot per system at each category, side by side (a dot plot): readable at 20 systems where 20 bars per
+    category are not. Colours are the systems table's; a legend above the plot names up to six systems, and
+    hovering a dot names its system."""
+
+    LEGEND_MAX = 6
 
     def __init__(self, title: str, x_label: str, y_label: str, parent=None):
         super().__init__(title, parent)
         self.x_label, self.y_label = x_label, y_label
         self.plot.setLabel("bottom", x_label)
         self.plot.setLabel("left", y_label)
-        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self.legend = self.plot.addLegend(offset=(5, 2))
-        self.bars: list[pg.BarGraphItem] = []
+        for axis in ("bottom", "left"):
+            self.plot.getAxis(axis).enableAutoSIPrefix(False)
+        self.dots = pg.ScatterPlotItem(size=8, pen=pg.mkPen(palette.BACKGROUND, width=0.8), hoverable=True,
+                                       tip=lambda x, y, data: f"{data[0]}\n{data[1]}: {y:.2f}")
+        self.plot.addItem(self.dots)
+        self.legend = QLabel("")
+        self.legend.setObjectName("hint")
+        self.legend.setWordWrap(True)
+        self.layout().insertWidget(1, self.legend)
+        self._ticks: list[str] = []
 
     def svg_text(self) -> str | None:
         if not hasattr(self, "_data"):
             return None
         names, values, ticks = self._data
-        return svg.grouped_bars_chart(self.title, self.x_label, self.y_label, names, values.tolist(), ticks,
-                                      SYSTEM_COLOURS)
+        return svg.dot_strips_chart(self.title, self.x_label, self.y_label, names, values.tolist(), ticks,
+                                    SYSTEM_COLOURS)
 
-    def update_values(self, names: list[str], values: np.ndarray, ticks: list[str]) -> None:
-        """``values``: systems × positions (NaN: no bar)."""
+    def update_values(self, names: list[str], values: np.ndarray, ticks: list[str],
+                      tips: list[str] | None = None) -> None:
+        """``values``: systems × categories (NaN: no dot); ``tips``: what a dot's tooltip says of its category."""
         self.show_data()
-        self._data = (list(names), np.asarray(values, float), list(ticks))
-        k = len(names)
-        while len(self.bars) < k:
-            colour = SYSTEM_COLOURS[len(self.bars) % len(SYSTEM_COLOURS)]
-            bar = pg.BarGraphItem(x=[], height=[], width=0.1, brush=colour)
-            self.plot.addItem(bar)
-            self.bars.append(bar)
-        self.legend.clear()
-        width = 0.8 / max(k, 1)
-        positions = np.arange(len(ticks), dtype=float)
-        for i, bar in enumerate(self.bars):
-            if i < k:
-                heights = np.nan_to_num(values[i])
-                bar.setOpts(x=positions - 0.4 + width * (i + 0.5), height=heights, width=width * 0.95)
-                bar.show()
-                self.legend.addItem(bar, names[i])
-            else:
-                bar.hide()
-        self.plot.getAxis("bottom").setTicks([[(p, t) for p, t in zip(positions, ticks)]])
-        top = np.nanmax(values) if np.isfinite(values).any() else 1.0
-        self.plot.setYRange(0, max(top, 1.0) * 1.3)
+        values = np.asarray(values, float)
+        self._data = (list(names), values, list(ticks))
+        xs, ys, brushes, data = [], [], [], []
+        for s, offset in enumerate(svg.strip_offsets(len(names))):
+            brush = pg.mkBrush(SYSTEM_COLOURS[s % len(SYSTEM_COLOURS)])
+            for i, v in enumerate(values[s]):
+                if np.isfinite(v):
+                    xs.append(i + offset)
+                    ys.append(v)
+                    brushes.append(brush)
+                    data.append((names[s], tips[i] if tips else ticks[i]))
+        self.dots.setData(x=xs, y=ys, brush=brushes, data=data)
+        self._ticks = list(ticks)
+        self._apply_ticks()
+        self.plot.setYRange(*svg.value_range(values), padding=0)
         self.plot.setXRange(-0.6, len(ticks) - 0.4, padding=0)
+        if len(names) <= self.LEGEND_MAX:
+            self.legend.setText(" ".join(
+                f'<span style="color:{SYSTEM_COLOURS[i % len(SYSTEM_COLOURS)]}">●</span> {elide(n, 18)}'
+                for i, n in enumerate(names)))
+        else:
+            self.legend.setText(f"{len(names)} systems, coloured as in the systems table; hover a dot for its name")
+        self.legend.setToolTip("\n".join(names))
+
+    def _apply_ticks(self) -> None:
+        """Label every category, or every k-th one when the labels would otherwise overlap."""
+        if not self._ticks:
+            return
+        metrics = self.fontMetrics()
+        need = max(metrics.horizontalAdvance(t) for t in self._ticks) + 10
+        room = max(self.plot.width() - 60, 40) / len(self._ticks)
+        step = max(1, math.ceil(need / room))
+        self.plot.getAxis("bottom").setTicks([[(i, t) for i, t in enumerate(self._ticks) if i % step == 0]])
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._apply_ticks()
 
 
 class DeltaChart(ChartBox):
@@ -141,13 +172,19 @@ class DeltaChart(ChartBox):
     def __init__(self, parent=None):
         super().__init__("Bootstrap ΔBLEU (B − A)", parent)
         p = self.plot
-        p.setLabel("bottom", "ΔBLEU in a resample")
+        p.setLabel("bottom", "ΔBLEU in a resample (BLEU points)")
         p.setLabel("left", "resamples")
+        for axis in ("bottom", "left"):
+            p.getAxis(axis).enableAutoSIPrefix(False)  # BLEU points, never "(x0.001)"
         self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=palette.DELTA, pen=pg.mkPen(palette.BACKGROUND))
         p.addItem(self.bars)
         line_pen = pg.mkPen(palette.MARKER, width=2, style=pg.QtCore.Qt.PenStyle.DashLine)
-        self.low = pg.InfiniteLine(angle=90, pen=line_pen, label="2.5%", labelOpts={"position": 0.6})
-        self.high = pg.InfiniteLine(angle=90, pen=line_pen, label="97.5%", labelOpts={"position": 0.6})
+        # Labels near the top, beside their line and on a white ground, away from the histogram's bars.
+        label = {"position": 0.75, "fill": pg.mkBrush(palette.BACKGROUND), "color": palette.MARKER}
+        self.low = pg.InfiniteLine(angle=90, pen=line_pen, label="2.5%", labelOpts={**label, "anchors": [(0, 0.5),
+                                                                                                          (0, 0.5)]})
+        self.high = pg.InfiniteLine(angle=90, pen=line_pen, label="97.5%", labelOpts={**label, "anchors": [(1, 0.5),
+                                                                                                            (1, 0.5)]})
         self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(palette.AXIS, width=1))
         for item in (self.low, self.high, self.zero):
             p.addItem(item)
@@ -164,12 +201,16 @@ class DeltaChart(ChartBox):
         self._data = (deltas, p_value)
         if deltas is None or not len(deltas):
             self.bars.setOpts(x0=[], x1=[], height=[])
+            for line in (self.low, self.high):
+                line.setVisible(False)  # no stale interval from an earlier run
             self.message = "run with the sacrebleu variant for significance tests"
             self.text.setText(self.message)
             return
         counts, edges = np.histogram(deltas, bins=30)
         self.bars.setOpts(x0=edges[:-1], x1=edges[1:], height=counts)
         lo, hi = delta_interval(deltas)
+        for line in (self.low, self.high):
+            line.setVisible(True)
         self.low.setValue(lo)
         self.high.setValue(hi)
         self.message = f"p = {p_value:.4f}" if p_value is not None else ""

@@ -190,6 +190,11 @@ class PairTableModel(QAbstractTableModel):
             rows = rows[::-1].copy()
         return rows
 
+    def counts(self) -> tuple[int, int, int]:
+        """Among the listed sentences: how many B scores higher, A scores higher, both the same."""
+        d = np.nan_to_num(self.delta)[self._visible]
+        return int(np.sum(d > 0)), int(np.sum(d < 0)), int(np.sum(d == 0))
+
     def sentence_at(self, row: int) -> int:
         return int(self._visible[row])
 
@@ -217,7 +222,9 @@ class PairTableModel(QAbstractTableModel):
             if col == 0:
                 return str(i + 1)
             value = float([0.0, self.a[i], self.b[i], self.delta[i], self.loo[i]][col])
-            return delta_text(value) if col >= 3 else score_text(value)
+            if col == 4:
+                return delta_text(value, 4)  # one sentence moves corpus BLEU by hundredths: 4 decimals rank them
+            return delta_text(value) if col == 3 else score_text(value)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT
         if role == Qt.ItemDataRole.UserRole:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 from ..core import Run, formats
 from ..core.rankings import Ranking
 from . import colors
-from .compare_charts import DeltaChart, GroupedBars, ScatterChart
+from .compare_charts import DeltaChart, DotStrips, ScatterChart
 from .compare_models import NgramTableModel, PairTableModel
 from .compare_paint import (
     ONLY_HERE,
@@ -87,6 +88,9 @@ class CompareView(QWidget):
         self.clear_filter.clicked.connect(self.on_clear_filter)
         self.filter_label = QLabel("")
         self.filter_label.setObjectName("hint")
+        self.count_label = QLabel("")
+        self.count_label.setObjectName("hint")
+        self.pair_model.modelReset.connect(self.on_pair_list_changed)
 
         self.ngram_order = QComboBox()
         self.ngram_order.currentIndexChanged.connect(self.refresh_ngrams)
@@ -102,7 +106,7 @@ class CompareView(QWidget):
             for col in (1, 2, 3):
                 header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
                 view.setColumnWidth(col, 46)
-        for col, width in enumerate((44, 60, 60, 60, 70)):
+        for col, width in enumerate((44, 60, 60, 60, 92)):
             self.pair_view.setColumnWidth(col, width)
 
         self.pane_order = QComboBox()
@@ -121,9 +125,12 @@ class CompareView(QWidget):
         self.scatter = ScatterChart()
         self.scatter.point_clicked.connect(self.select_sentence)
         self.scatter.region_selected.connect(self.on_region_selected)
-        self.precision_bars = GroupedBars("Precision per order", "n-gram order", "p_n (%)")
+        self.precision_dots = DotStrips("Precision per order", "n-gram order", "p_n (%)")
         self.delta_chart = DeltaChart()
-        self.bucket_bars = GroupedBars("BLEU by reference length", "reference length (tokens)", "BLEU")
+        self.bucket_dots = DotStrips("BLEU by reference length", "reference length (tokens)", "BLEU")
+        for label in (self.filter_label, self.sentence_label, self.note, self.count_label):
+            # Long texts (an n-gram, a file name) are cut, never allowed to widen the window.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._assemble()
 
     def _assemble(self) -> None:
@@ -135,6 +142,7 @@ class CompareView(QWidget):
         lv.setContentsMargins(0, 0, 0, 0)
         lv.addLayout(hrow(self.side, self.filter_label, STRETCH, self.clear_filter))
         lv.addWidget(self.pair_view, 3)
+        lv.addWidget(self.count_label)
         lv.addLayout(hrow("<b>n-grams B matches more</b>", STRETCH, self.ngram_order))
         lv.addWidget(self.wins_b_view, 2)
         lv.addWidget(QLabel("<b>n-grams A matches more</b>"))
@@ -173,7 +181,7 @@ class CompareView(QWidget):
         charts = QWidget()
         cv = QHBoxLayout(charts)
         cv.setContentsMargins(0, 0, 0, 0)
-        for chart in (self.scatter, self.precision_bars, self.delta_chart, self.bucket_bars):
+        for chart in (self.scatter, self.precision_dots, self.delta_chart, self.bucket_dots):
             cv.addWidget(chart)
 
         right = QSplitter(Qt.Orientation.Vertical)
@@ -241,16 +249,18 @@ class CompareView(QWidget):
             self.ref_panes.append(pane)
         names = [s.name for s in run.systems]
         N = run.config.max_order
-        self.precision_bars.update_values(names, np.array([s.corpus.precisions[:N] for s in run.systems]),
+        self.precision_dots.update_values(names, np.array([s.corpus.precisions[:N] for s in run.systems]),
                                           [str(n) for n in range(1, N + 1)])
         used = np.flatnonzero(comparison.bucket_counts > 0)  # empty buckets would only crowd the axis
-        ticks = [f"{comparison.bucket_labels[i]} ({comparison.bucket_counts[i]})" for i in used]
-        self.bucket_bars.update_values(names, comparison.bucket_scores[:, used], ticks)
+        ticks = [comparison.bucket_labels[i] for i in used]
+        tips = [f"{comparison.bucket_labels[i]} tokens ({comparison.bucket_counts[i]:,} sentences)" for i in used]
+        self.bucket_dots.update_values(names, comparison.bucket_scores[:, used], ticks, tips)
         self.show_pair()
 
     def show_pair(self) -> None:
         c = self.run.comparison
         a, b = self.run.systems[0], self.run.systems[self.b]
+        self.systems.select_system(self.b)
         self.label_a.setText(f"A — {a.name}")
         self.label_b.setText(f"B — {b.name}")
         self.pair_model.set_pair(a.sentences.score, b.sentences.score, c.pairwise[self.b - 1].loo)
@@ -341,6 +351,11 @@ class CompareView(QWidget):
         keep = np.flatnonzero((a >= x0) & (a <= x1) & (b >= y0) & (b <= y1))
         self.pair_model.set_sentences(keep)
         self.filter_label.setText(f"{len(keep)} sentences in the dragged region")
+
+    @Slot()
+    def on_pair_list_changed(self) -> None:
+        b_better, a_better, equal = self.pair_model.counts()
+        self.count_label.setText(f"Listed: B better {b_better:,} · A better {a_better:,} · equal {equal:,}")
 
     @Slot(QModelIndex)
     def on_ngram_clicked(self, index: QModelIndex) -> None:

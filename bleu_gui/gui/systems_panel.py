@@ -44,6 +44,9 @@ class SystemsPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
+        # Long system names are cut in the middle (the tooltip has the path), not allowed to crowd out the numbers.
+        header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Interactive)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.setToolTip("Click a system to compare it with the baseline; right-click to make it the baseline;"
                               " double-click its name to rename it")
         self.table.clicked.connect(self.on_clicked)
@@ -68,6 +71,8 @@ class SystemsPanel(QWidget):
         self.matrix.set_matrix(matrix)
         self.matrix.setVisible(len(run.systems) > 2 or matrix is None)
         self.model.set_run(run, self.matrix.ranking())
+        self.table.resizeColumnToContents(NAME_COLUMN)
+        self.table.setColumnWidth(NAME_COLUMN, min(self.table.columnWidth(NAME_COLUMN), 240))
 
     def system_at(self, index: QModelIndex) -> int:
         return int(self.proxy.data(index, Qt.ItemDataRole.UserRole))
