@@ -17,31 +17,49 @@ from . import colors
 pg.setConfigOptions(antialias=True, background=palette.BACKGROUND, foreground=palette.TEXT)
 
 
-def export_plot(plot_widget: pg.PlotWidget, path: str | Path, svg_text: str | None = None) -> None:
-    """Save a plot as PNG (pyqtgraph's ImageExporter) or SVG (``svg_text``, drawn from the chart's data).
+TITLE_HEIGHT, SIGNATURE_HEIGHT = 26, 30  # logical pixels above and below the plot in a saved PNG
+DEFAULT_DPI = 300
 
-    Both go through :func:`write_atomic`, so failures raise ExportError with the
-    reason and leave any old file alone. (pyqtgraph's own SVG exporter cannot
-    parse the path data Qt 6.8+ writes.)
-    """
-    from pyqtgraph.exporters import ImageExporter
-    from PySide6.QtCore import QBuffer, QIODevice
 
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".svg":
-        if svg_text is None:
-            raise ExportError(f"{path}: this chart has nothing to save yet")
-        write_atomic(path, svg_text)
-    elif suffix == ".png":
-        exporter = ImageExporter(plot_widget.getPlotItem())
-        exporter.parameters()["width"] = 900
-        buffer = QBuffer()
-        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        exporter.export(toBytes=True).save(buffer, "PNG")
-        write_atomic(path, bytes(buffer.data()))
-    else:
-        raise ExportError(f"{path}: charts are saved as .png or .svg")
+def render_png(box: ChartBox, width_px: int, dpi: int = DEFAULT_DPI) -> bytes:
+    """The chart as laid out on screen, scaled to ``width_px`` wide, with its title above and the scoring
+    signature below; ``dpi`` is written into the file (it sets the printed size, not the layout)."""
+    from PySide6.QtCore import QBuffer, QIODevice, QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    if not 100 <= width_px <= 12000 or not 30 <= dpi <= 2400:
+        raise ExportError(f"a PNG must be 100-12000 pixels wide at 30-2400 dpi, not {width_px} px at {dpi} dpi")
+    plot = box.plot
+    w, h = max(plot.width(), 1), max(plot.height(), 1)
+    scale = width_px / w
+    image = QImage(width_px, round((h + TITLE_HEIGHT + SIGNATURE_HEIGHT) * scale), QImage.Format.Format_ARGB32)
+    image.fill(QColor(palette.BACKGROUND))
+    painter = QPainter(image)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.scale(scale, scale)
+        font = box.font()
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(palette.INK))
+        painter.drawText(QRectF(6, 0, w - 12, TITLE_HEIGHT), int(Qt.AlignmentFlag.AlignVCenter), box.title)
+        # The view's visible area, drawn as vectors into the scaled painter: the screen's layout, sharp at any size.
+        plot.render(painter, QRectF(0, TITLE_HEIGHT, w, h), plot.viewport().rect())
+        font.setBold(False)
+        font.setPointSizeF(max(font.pointSizeF() * 0.8, 6))
+        painter.setFont(font)
+        painter.setPen(QColor(palette.MUTED))
+        painter.drawText(QRectF(6, TITLE_HEIGHT + h, w - 12, SIGNATURE_HEIGHT),
+                         int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.TextFlag.TextWrapAnywhere), box.signature)
+    finally:
+        painter.end()
+    # Only now: fonts are sized by the image's resolution while painting, and must match the screen's.
+    image.setDotsPerMeterX(round(dpi / 0.0254))
+    image.setDotsPerMeterY(round(dpi / 0.0254))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return bytes(buffer.data())
 
 
 class ChartBox(QWidget):
@@ -78,6 +96,7 @@ class ChartBox(QWidget):
         box.addWidget(self.plot, 1)
         box.addWidget(self.placeholder, 1)
         self.title = title
+        self.signature = ""  # the scoring signature, written under the chart in a saved PNG
 
     def show_data(self) -> None:
         """Swap the placeholder for the plot (each chart calls this when it gets values)."""
@@ -89,19 +108,43 @@ class ChartBox(QWidget):
         """The chart drawn from its current data as SVG (None before there is data)."""
         return None
 
-    def save(self, path: str | Path) -> None:
-        """Save as PNG or SVG by the file's extension (raises ExportError)."""
-        export_plot(self.plot, path, self.svg_text())
+    def save(self, path: str | Path, width_px: int | None = None, dpi: int = DEFAULT_DPI) -> None:
+        """Save as PNG (``width_px`` wide, default twice the screen size) or SVG, by the file's extension
+        (raises ExportError)."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
+            text = self.svg_text()
+            if text is None:
+                raise ExportError(f"{path}: this chart has nothing to save yet")
+            write_atomic(path, text)
+        elif suffix == ".png":
+            write_atomic(path, render_png(self, width_px or 2 * self.plot.width(), dpi))
+        else:
+            raise ExportError(f"{path}: charts are saved as .png or .svg")
 
     def on_save_clicked(self) -> None:
+        from PySide6.QtWidgets import QInputDialog, QMessageBox
+
         name = self.title.lower().replace(" ", "-")
-        path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title}", f"{name}.png", "PNG image (*.png);;SVG image (*.svg)")
-        if path:
-            from PySide6.QtWidgets import QMessageBox
-            try:
-                self.save(path)
-            except ExportError as exc:
-                QMessageBox.warning(self, "Cannot save chart", str(exc))
+        path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title}", f"{name}.png",
+                                              "PNG image (*.png);;SVG image (*.svg)")
+        if not path:
+            return
+        width, dpi = None, DEFAULT_DPI
+        if path.lower().endswith(".png"):
+            width, ok = QInputDialog.getInt(self, "PNG size", "Width in pixels (the layout is the screen's):",
+                                            2 * self.plot.width(), 100, 12000, 100)
+            if not ok:
+                return
+            dpi, ok = QInputDialog.getInt(self, "PNG resolution", "Dots per inch (sets the printed size):",
+                                          DEFAULT_DPI, 30, 2400, 50)
+            if not ok:
+                return
+        try:
+            self.save(path, width, dpi)
+        except ExportError as exc:
+            QMessageBox.warning(self, "Cannot save chart", str(exc))
 
 
 class PrecisionChart(ChartBox):

@@ -222,6 +222,8 @@ class CompareView(QWidget):
         self.run = run
         self._fill_orders(run.config.max_order)
         self.systems.set_run(run)
+        for chart in (self.scatter, self.precision_dots, self.delta_chart, self.bucket_dots):
+            chart.signature = run.evaluator.signature()
         rows = min(len(run.systems), 12)  # past 12 the table scrolls
         row_height = self.systems.table.verticalHeader().defaultSectionSize()
         self.outer_split.setSizes([max(self.outer_split.sizes()[0], 70 + rows * row_height),

@@ -164,6 +164,8 @@ class InspectView(QWidget):
     # -- content -----------------------------------------------------------------------
     def set_run(self, run: Run) -> None:
         """Show a run; the same sentence stays selected when the files are the same."""
+        for chart in (self.precision_chart, self.bp_chart, self.histogram):
+            chart.signature = run.evaluator.signature()
         same_files = self.run is not None and [s.file for s in self.run.systems] == [s.file for s in run.systems]
         keep = self.current_sentence if same_files else None
         self.run = run

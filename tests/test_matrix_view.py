@@ -1,0 +1,204 @@
+"""The Compare tab driven by the pair matrix and the systems table (pytest-qt)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from bleu_gui.core import BleuConfig, SegmentFile, score_run
+from bleu_gui.core.rankings import systems_table_text
+from bleu_gui.demo import demo_paths
+from bleu_gui.gui.compare_models import SystemsTableModel
+from bleu_gui.gui.main_window import MainWindow
+from bleu_gui.gui.matrix_view import PairMatrixModel
+from bleu_gui.gui.settings import Settings
+
+
+def three_systems(tmp_path):
+    """The demo's two systems and a third that takes every other line from each."""
+    systems, refs = demo_paths()
+    a, b = (p.read_text(encoding="utf-8").splitlines() for p in systems)
+    mixed = [x if i % 2 else y for i, (x, y) in enumerate(zip(a, b))]
+    texts = [a, b, mixed] + [p.read_text(encoding="utf-8").splitlines() for p in refs]
+    names = ["a.txt", "b.txt", "mix.txt", "ref1.txt", "ref2.txt"]
+    files = [SegmentFile(tmp_path / n, t, "utf-8") for n, t in zip(names, texts)]
+    return files[:3], files[3:]
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    w = MainWindow(Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(w)
+    w.resize(1300, 800)
+    w.show()
+    yield w
+    w.jobs.shutdown()
+
+
+@pytest.fixture
+def shown(qtbot, window, tmp_path):
+    systems, refs = three_systems(tmp_path)
+    run = score_run(systems, refs, BleuConfig())
+    with qtbot.waitSignal(window.run_changed, timeout=5000):
+        window.show_run(run)
+    return window, run
+
+
+def test_models_pass_qtmodeltester(qtmodeltester, tmp_path):
+    systems, refs = three_systems(tmp_path)
+    run = score_run(systems, refs, BleuConfig())
+    matrix = PairMatrixModel()
+    from bleu_gui.core.rankings import Ranking
+
+    matrix.set_matrix(run.comparison.matrix, Ranking())
+    qtmodeltester.check(matrix)
+    table = SystemsTableModel()
+    table.set_run(run)
+    qtmodeltester.check(table)
+
+
+def test_matrix_cells_show_delta_and_both_p_values(shown):
+    window, run = shown
+    model = window.compare_view.systems.matrix.model
+    m = run.comparison.matrix
+    order = m.by_score()
+    assert model.rowCount() == 3
+    index = model.index(0, 2)
+    a, b = order[0], order[2]
+    assert model.data(index, Qt.ItemDataRole.UserRole) == (a, b)
+    assert model.data(index) == f"+{m.scores[a] - m.scores[b]:.2f}"
+    tip = model.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert f"{m.raw('bs')[a, b]:.4f}" in tip and f"{m.raw('ar')[a, b]:.4f}" in tip and "95% interval" in tip
+
+
+def test_holm_changes_the_tooltip_and_ranks(qtbot, shown):
+    window, run = shown
+    panel = window.compare_view.systems.matrix
+    with qtbot.waitSignal(panel.ranking_changed):
+        panel.correction.setCurrentIndex(1)
+    model = panel.model
+    a, b = model.pair_at(model.index(0, 1))
+    assert "Holm-corrected" in model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
+    assert f"{run.comparison.matrix.p('ar', 'holm')[a, b]:.4f}" in model.data(model.index(0, 1),
+                                                                               Qt.ItemDataRole.ToolTipRole)
+    assert window.compare_view.ranking().correction == "holm"
+    assert "Holm-corrected" in panel.caption.text()
+
+
+def test_clicking_a_cell_with_the_baseline_sets_b(qtbot, shown):
+    window, run = shown
+    view = window.compare_view
+    model = view.systems.matrix.model
+    row = model.order.index(0)
+    col = next(c for c in range(3) if model.order[c] == 2)
+    rect = view.systems.matrix.view.visualRect(model.index(row, col))
+    qtbot.mouseClick(view.systems.matrix.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert view.b == 2 and view.b_combo.currentText() == "mix.txt"
+
+
+def test_clicking_a_cell_without_the_baseline_makes_its_row_the_baseline(qtbot, shown):
+    window, run = shown
+    view = window.compare_view
+    model = view.systems.matrix.model
+    row = model.order.index(2)
+    col = model.order.index(1)
+    rect = view.systems.matrix.view.visualRect(model.index(row, col))
+    with qtbot.waitSignal(window.run_changed, timeout=20000):
+        qtbot.mouseClick(view.systems.matrix.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    new = window.run
+    assert [s.name for s in new.systems] == ["mix.txt", "a.txt", "b.txt"]
+    assert view.label_a.text().endswith("mix.txt") and view.label_b.text().endswith("b.txt")
+    # The matrix was reordered, not recomputed: the same p-values, pair for pair.
+    old, moved = run.comparison.matrix, new.comparison.matrix
+    assert moved.raw("ar")[0, 2] == old.raw("ar")[2, 1] and moved.raw("bs")[1, 2] == old.raw("bs")[0, 1]
+
+
+def test_systems_table_sorts_by_number_and_clicks_set_b(qtbot, shown):
+    window, run = shown
+    panel = window.compare_view.systems
+    bleu_column = SystemsTableModel.HEAD.index("BLEU")
+    panel.table.sortByColumn(bleu_column, Qt.SortOrder.DescendingOrder)
+    shown_order = [panel.system_at(panel.proxy.index(r, 0)) for r in range(3)]
+    assert shown_order == list(np.argsort([-s.corpus.score for s in run.systems], kind="stable"))
+    row = next(r for r in range(3) if panel.system_at(panel.proxy.index(r, 0)) == 2)
+    rect = panel.table.visualRect(panel.proxy.index(row, bleu_column))
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.compare_view.b == 2
+
+
+def test_win_tie_loss_and_sign_test_in_the_table(shown):
+    window, run = shown
+    model = window.compare_view.systems_model
+    a, b = run.systems[0].sentences.score, run.systems[1].sentences.score
+    d = np.nan_to_num(b) - np.nan_to_num(a)
+    expected = f"{int((d > 0).sum())} / {int((d == 0).sum())} / {int((d < 0).sum())}"
+    assert model.cell(1, SystemsTableModel.HEAD.index("B / = / A")) == expected
+    assert model.cell(0, SystemsTableModel.HEAD.index("B / = / A")) == "–"
+
+
+def test_context_menu_makes_a_baseline(qtbot, shown, monkeypatch):
+    window, run = shown
+    panel = window.compare_view.systems
+    requests = []
+    panel.pair_requested.connect(lambda a, b: requests.append((a, b)))
+    from PySide6.QtWidgets import QMenu
+
+    monkeypatch.setattr(QMenu, "popup", lambda self, *_: [a.trigger() for a in self.actions()
+                                                           if a.text().startswith("Make")])
+    row = next(r for r in range(3) if panel.system_at(panel.proxy.index(r, 0)) == 1)
+    panel.on_context_menu(panel.table.visualRect(panel.proxy.index(row, 2)).center())
+    assert requests == [(1, -1)]
+
+
+def test_systems_table_exports(shown, tmp_path):
+    window, run = shown
+    ranking = window.compare_view.ranking()
+    tex = systems_table_text(run, tmp_path / "t.tex", ranking)
+    assert r"\toprule" in tex and "mix.txt" in tex
+    csv_text = systems_table_text(run, tmp_path / "t.csv", ranking)
+    assert csv_text.splitlines()[1].startswith("rank,system,bleu")
+    with pytest.raises(Exception, match=r"\.csv, \.json or \.tex"):
+        systems_table_text(run, Path("t.txt"), ranking)
+
+
+def test_clicks_never_widen_the_window(qtbot, shown):
+    window, run = shown
+    view = window.compare_view
+    width = window.width()
+    view.filter_label.setText("x " * 400)
+    view.sentence_label.setText("y " * 400)
+    qtbot.wait(50)
+    assert window.width() == width
+
+
+def test_delta_chart_clears_its_interval_without_data(shown):
+    window, _ = shown
+    chart = window.compare_view.delta_chart
+    assert chart.low.isVisible()
+    chart.update_values(None, None)
+    assert not chart.low.isVisible() and not chart.high.isVisible()
+    assert not chart.plot.getAxis("bottom").autoSIPrefix
+
+
+def test_png_export_has_the_chosen_size_dpi_and_layout(shown, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from bleu_gui.gui.charts import SIGNATURE_HEIGHT, TITLE_HEIGHT
+
+    window, run = shown
+    chart = window.compare_view.bucket_dots
+    assert chart.signature == run.evaluator.signature()
+    chart.save(tmp_path / "c.png", width_px=1800, dpi=300)
+    image = QImage(str(tmp_path / "c.png"))
+    plot = chart.plot
+    assert image.width() == 1800
+    assert image.height() == round((plot.height() + TITLE_HEIGHT + SIGNATURE_HEIGHT) * 1800 / plot.width())
+    assert round(image.dotsPerMeterX() * 0.0254) == 300
+    # The title band is drawn: some dark pixels in the top strip, none in the margin under the title text.
+    top = [image.pixelColor(x, y).lightness() for x in range(0, 900, 3) for y in range(5, 50, 3)]
+    assert min(top) < 120
+    from bleu_gui.core.errors import ExportError
+
+    with pytest.raises(ExportError, match="pixels wide"):
+        chart.save(tmp_path / "d.png", width_px=50)
