@@ -163,3 +163,16 @@ def test_new_baseline_reuses_the_matrix_and_equals_a_fresh_run():
     assert [t.p_value for t in moved.comparison.bootstrap] == [t.p_value for t in fresh.comparison.bootstrap]
     assert [t.mean for t in moved.comparison.bootstrap] == [t.mean for t in fresh.comparison.bootstrap]
     assert np.array_equal(moved.comparison.pairwise[0].loo, fresh.comparison.pairwise[0].loo)
+
+
+def test_report_shows_ranks_under_the_chosen_ranking():
+    from bleu_gui.core import score_run
+    from bleu_gui.core.rankings import Ranking
+    from bleu_gui.core.report import ReportView, build_report
+    from bleu_gui.demo import demo_folder
+
+    folder = demo_folder("en")
+    systems = [read_segments(folder / n) for n in ("system-a.txt", "system-b.txt")]
+    run = score_run(systems, [read_segments(folder / "ref1.txt")], BleuConfig())
+    html = build_report(run, ReportView(pairs=(1,), ranking=Ranking(0.1, "holm")))
+    assert "<th>Rank</th>" in html and "Holm-corrected" in html and "α = 0.1" in html

@@ -21,6 +21,7 @@ from .. import __version__
 from . import palette, svg
 from .details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
 from .formats import IDENTICAL, IDENTICAL_NOTE, p_text, score_text
+from .rankings import Ranking
 from .run import Run, ScoredSystem
 from .significance import SystemTest
 
@@ -80,6 +81,7 @@ class ReportView:
     order: int = 1
     sentences: tuple[int, ...] | None = None
     selection: str = ""
+    ranking: Ranking = Ranking()  # α and correction of the ranks
 
 
 def candidate_html(d: SentenceDetails, order: int = 1) -> str:
@@ -97,14 +99,17 @@ def reference_html(d: SentenceDetails, r: int, order: int = 1) -> str:
 
 
 def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTest] | None,
-                  approximate: Sequence[SystemTest] | None, identical: Sequence[bool]) -> str:
+                  approximate: Sequence[SystemTest] | None, identical: Sequence[bool],
+                  ranks: Sequence[int] | None = None) -> str:
     N = len(systems[0].corpus.precisions)
-    head = ["System", "BLEU"] + ([] if len(systems) < 2 else ["Δ", "μ ± 95% CI", "p (bootstrap)", "p (AR)"])
+    head = (["Rank"] if ranks else []) + ["System", "BLEU"]
+    head += [] if len(systems) < 2 else ["Δ", "μ ± 95% CI", "p (bootstrap)", "p (AR)"]
     head += [f"p{n}" for n in range(1, N + 1)] + ["BP", "ratio", "hyp_len", "ref_len"]
     rows = []
     for i, s in enumerate(systems):
         c = s.corpus
-        cells = [escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name), score_text(c.score)]
+        cells = ([str(ranks[i])] if ranks else []) + [
+            escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name), score_text(c.score)]
         if len(systems) >= 2:
             bs = bootstrap[i] if bootstrap else None
             ar = approximate[i] if approximate else None
@@ -113,9 +118,16 @@ def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTes
                       _p(bs.p_value if bs else None, identical[i]), _p(ar.p_value if ar else None, identical[i])]
         cells += [f"{p:.1f}" for p in c.precisions]
         cells += [f"{c.bp:.3f}", f"{c.ratio:.3f}", str(c.sys_len), str(c.ref_len)]
-        rows.append("<tr>" + "".join(f'<td{"" if j == 0 else " class=n"}>{v}</td>' for j, v in enumerate(cells)) + "</tr>")
+        name_column = 1 if ranks else 0
+        rows.append("<tr>" + "".join(f'<td{"" if j == name_column else " class=n"}>{v}</td>'
+                                     for j, v in enumerate(cells)) + "</tr>")
     return ("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")
+
+
+def _ranks(run: Run, ranking: Ranking) -> list[int] | None:
+    matrix = run.comparison.matrix if run.comparison is not None else None
+    return matrix.ranks(ranking.alpha, ranking.correction) if matrix is not None else None
 
 
 def _p(p: float | None, identical: bool = False) -> str:
@@ -168,10 +180,13 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
              f'{escape(", ".join(reference_names))} · made by bleu-gui {__version__} on '
              f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>',
              "<h2>Corpus scores</h2>",
-             _corpus_table(systems, bootstrap, approximate, comparison.identical if comparison else [False] * len(systems)),
+             _corpus_table(systems, bootstrap, approximate, comparison.identical if comparison else [False] * len(systems),
+                           _ranks(run, view.ranking)),
              f'<p class="sig">{escape(base.corpus.variant)}: {escape(base.corpus.signature)}</p>']
     for note in base.corpus.notes:
         parts.append(f'<p class="note">{escape(note)}</p>')
+    if _ranks(run, view.ranking):
+        parts.append(f'<p class="note">{escape(view.ranking.describe(comparison.matrix))}.</p>')
     for s, same in zip(systems, comparison.identical if comparison else []):
         if same:
             parts.append(f'<p class="note">{escape(s.name)}: {escape(IDENTICAL_NOTE)}.</p>')

@@ -78,12 +78,12 @@ class ExportActions(QObject):
         self.failed.emit(message)
 
 
-def shown_view(run: Run | None, inspect: InspectView, b: int) -> ReportView:
+def shown_view(run: Run | None, inspect: InspectView, b: int, ranking: Ranking = Ranking()) -> ReportView:
     """What the window shows, as a report's view: system ``b`` against the baseline, the Inspect view's n-gram
     order and the sentences its list shows."""
     sentences, selection = inspect.list_selection()
     pairs = (b,) if run is not None and run.comparison is not None else ()
-    return ReportView(pairs, inspect.order_combo.currentData(), sentences, selection)
+    return ReportView(pairs, inspect.order_combo.currentData(), sentences, selection, ranking)
 
 
 def ask_new_name(parent: QWidget, run: Run, system: int) -> list[str] | None:

@@ -229,7 +229,7 @@ class MainWindow(FileDropTarget, QMainWindow):
 
     def report_view(self) -> ReportView:
         """What the window shows, for the report: B, the n-gram order and the list's filter."""
-        return shown_view(self.run, self.inspect, self.compare_view.b)
+        return shown_view(self.run, self.inspect, self.compare_view.b, self.compare_view.ranking())
 
     @Slot(int)
     def on_compare_sentence_selected(self, sentence: int) -> None:
