@@ -2,6 +2,9 @@
 
     python scripts/bench_compare.py                 # WMT17 (3,004 lines) and ours alone on 100,000 lines
     python scripts/bench_compare.py --big-anchor    # also sacreBLEU on 100,000 lines (minutes, ~10 GB)
+    python scripts/bench_compare.py --all-pairs     # 12 WMT17 systems, every pair: ours once against sacreBLEU
+                                                    # run once per baseline (24 commands, about ten minutes)
+                                                    # and ours alone at 12 x 100,000 lines
 
 Prints wall time and peak memory of each command and the ratios, and checks that
 both print the same p-values.
@@ -59,8 +62,8 @@ def in_process(ref: Path, a: Path, b: Path, test: str) -> None:
     from sacrebleu.significance import PairedTest
 
     from bleu_gui.core import BleuConfig, Evaluator
+    from bleu_gui.core.pair_matrix import pair_matrix
     from bleu_gui.core.readers import read_segments
-    from bleu_gui.core.significance import paired_approximate_randomization, paired_bootstrap
 
     refs = [read_segments(ref).lines]
     hyps = [read_segments(a).lines, read_segments(b).lines]
@@ -72,19 +75,70 @@ def in_process(ref: Path, a: Path, b: Path, test: str) -> None:
     t0 = time.perf_counter()
     ev = Evaluator(refs, BleuConfig())
     stats = [ev.statistics(h) for h in hyps]
-    fn = paired_bootstrap if test == "bs" else paired_approximate_randomization
-    ours = fn(stats[0], stats[1:], ev.config, ["a", "b"], n=1000 if test == "bs" else 10000)
+    n = (1000, None) if test == "bs" else (None, 10000)
+    ours = pair_matrix(stats, ev.config, ["a", "b"], *n).baseline_tests(test)
     t_ours = time.perf_counter() - t0
     same = ours[1].p_value == theirs["BLEU"][1].p_value
     print(f"{'  same, in one process':<40} {test:>3} {t_sacre:>9.2f} {t_ours:>9.2f} {t_ours / t_sacre:>7.3f} "
           f"{'':>9} {'':>9} {'':>7}  p-values {'identical' if same else 'DIFFER'}")
 
 
+def all_pairs(folder: Path, baselines: int) -> None:
+    """Every pair of 12 systems: one `bleu-score --all-pairs` against sacreBLEU's --paired-bs and --paired-ar run
+    once per baseline; every p-value compared."""
+    ref = folder / "ref1.txt"
+    systems = [folder / f"sys{i}.txt" for i in range(1, 13)]
+    ours = run([str(BIN / "bleu-score"), str(ref), "-i", *map(str, systems), "--all-pairs", "-f", "json"])
+    by_name = {(p["a"], p["b"]): p for p in ours[2]["pairs"]}
+    by_name.update({(p["b"], p["a"]): p for p in ours[2]["pairs"]})
+    seconds, peak, checked, differ = 0.0, 0.0, 0, 0
+    for k, base in enumerate(systems[:baselines]):
+        order = [base] + [s for s in systems if s != base]
+        for flag, key in (("--paired-bs", "p_bs"), ("--paired-ar", "p_ar")):
+            t, mb, out = run([str(BIN / "sacrebleu"), str(ref), "-i", *map(str, order), flag, "-f", "json"])
+            seconds, peak = seconds + t, max(peak, mb)
+            for system, result in zip(order[1:], out[1:]):
+                checked += 1
+                differ += by_name[(base.name, system.name)][key] != result["BLEU"]["p_value"]
+        print(f"  sacreBLEU baseline {k + 1}/{baselines}: {seconds:.0f} s so far", file=sys.stderr)
+    total = seconds * len(systems) / baselines
+    note = "" if baselines == len(systems) else f" (measured {baselines} of 12 baselines, scaled)"
+    print(f"{'wmt17 12 systems x 3,004, all pairs':<40} {'both':>4} {total:>9.1f} {ours[0]:>9.2f} "
+          f"{ours[0] / total:>7.3f} {peak:>9.0f} {ours[1]:>9.0f} {ours[1] / peak:>7.3f}  "
+          f"{checked - differ}/{checked} p-values identical{note}")
+
+
+def all_pairs_big(tmp: Path, folder: Path, repeat: int = 34) -> None:
+    """12 systems x about 100,000 lines (WMT17 repeated), every pair, ours alone: time and peak memory."""
+    def big(name: str) -> Path:
+        out = tmp / name
+        out.write_text(((folder / name).read_text(encoding="utf-8").rstrip("\n") + "\n") * repeat, encoding="utf-8")
+        return out
+
+    ref = big("ref1.txt")
+    systems = [big(f"sys{i}.txt") for i in range(1, 13)]
+    lines = len(ref.read_text(encoding="utf-8").splitlines())
+    t, mb, _ = run([str(BIN / "bleu-score"), str(ref), "-i", *map(str, systems), "--all-pairs", "-f", "json"])
+    print(f"{f'wmt17 12 systems x {lines:,}, all pairs':<40} {'both':>4} {'-':>9} {t:>9.2f} {'-':>7} {'-':>9} "
+          f"{mb:>9.0f} {'-':>7}  target: under 60 s and 2,048 MB")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--big-anchor", action="store_true", help="also run sacreBLEU on 100,000 lines")
+    p.add_argument("--all-pairs", action="store_true", help="only the all-pairs measures (12 systems)")
+    p.add_argument("--baselines", type=int, default=12, help="sacreBLEU baselines to run in --all-pairs (1-12)")
     args = p.parse_args()
     from bench_core import synthetic
+
+    if args.all_pairs:
+        wmt17 = DATA / "sacrebleu-wmt17-en-de"
+        print(f"{'set':<40} {'test':>4} {'sacre s':>9} {'ours s':>9} {'ratio':>7} {'sacre MB':>9} {'ours MB':>9} "
+              f"{'ratio':>7}")
+        all_pairs(wmt17, max(1, min(args.baselines, 12)))
+        with tempfile.TemporaryDirectory() as tmp:
+            all_pairs_big(Path(tmp), wmt17)
+        return
 
     print(f"{'set':<40} {'test':>3} {'sacre s':>9} {'ours s':>9} {'ratio':>7} {'sacre MB':>9} {'ours MB':>9} {'ratio':>7}")
     wmt17 = DATA / "sacrebleu-wmt17-en-de"

@@ -2,6 +2,7 @@
 
     python scripts/bench_gui.py              # 100k synthetic + a 3,000-line set with 4 references
     python scripts/bench_gui.py --million    # also 1,000,000 synthetic lines
+    python scripts/bench_gui.py --matrix     # only: 12 WMT17 systems, the pair matrix and the systems table
 
 A 10 ms heartbeat QTimer runs on the GUI thread; the longest gap between two
 beats is how long the GUI was unresponsive. Prints figures; asserts nothing.
@@ -58,6 +59,7 @@ class Heartbeat:
 
 
 def run_load(window, app, candidate, refs) -> tuple[float, float]:
+    """``candidate``: one system file, or a list of them (the first is the baseline)."""
     """(seconds until the scores are shown, longest GUI-thread gap in seconds)."""
     from PySide6.QtCore import QEventLoop
 
@@ -68,7 +70,7 @@ def run_load(window, app, candidate, refs) -> tuple[float, float]:
     window.error_shown.connect(lambda m: (print("error:", m), loop.quit()))
     beat.start()
     t0 = time.perf_counter()
-    window.open_files([candidate], refs)
+    window.open_files(candidate if isinstance(candidate, list) else [candidate], refs)
     loop.exec()
     elapsed = time.perf_counter() - t0
     app.processEvents()
@@ -89,9 +91,50 @@ def step_sentences(window, app, n: int = 60) -> list[float]:
     return times
 
 
+def matrix_measures(window, app) -> None:
+    """12 systems: time to the Compare tab, and the GUI-thread time of each matrix and table action."""
+    from PySide6.QtCore import Qt
+
+    wmt17 = DATA / "sacrebleu-wmt17-en-de"
+    systems = [wmt17 / f"sys{i}.txt" for i in range(1, 13)]
+    elapsed, gap = run_load(window, app, systems, [wmt17 / "ref1.txt"])
+    window.tabs.setCurrentIndex(1)
+    app.processEvents()
+    view = window.compare_view
+    panel = view.systems.matrix
+
+    def timed(action) -> float:
+        """The longest GUI-thread stall (heartbeat gap) while the action runs and the window repaints."""
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        beat = Heartbeat()
+        loop = QEventLoop()
+        beat.start()
+        QTimer.singleShot(30, action)
+        QTimer.singleShot(400, loop.quit)
+        loop.exec()
+        return beat.stop() * 1000
+
+    actions = {
+        "Holm on": lambda: panel.correction.setCurrentIndex(1),
+        "alpha 0.01": lambda: panel.alpha.setValue(0.01),
+        "colour by bootstrap": lambda: panel.test_combo.setCurrentIndex(0),
+        "cell with the baseline (sets B)": lambda: view.set_b(7),
+        "sort the table by BLEU": lambda: view.systems.table.sortByColumn(2, Qt.SortOrder.DescendingOrder),
+        "show the run again (set_run)": lambda: view.set_run(window.run),
+    }
+    times = {name: timed(action) for name, action in actions.items()}
+    print(f"12 systems x 3,004 lines, all pairs: scored and shown in {elapsed:.2f} s; longest GUI gap "
+          f"{gap * 1000:.0f} ms")
+    for name, ms in times.items():
+        print(f"   {name}: longest GUI-thread stall {ms:.0f} ms")
+    print(f"   longest: {max(times.values()):.0f} ms (target: no stall over 100 ms)")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--million", action="store_true")
+    p.add_argument("--matrix", action="store_true")
     args = p.parse_args()
     from bench_core import synthetic
     from PySide6.QtCore import QSettings
@@ -108,6 +151,10 @@ def main() -> None:
     app.processEvents()
 
     wmt17 = DATA / "sacrebleu-wmt17-en-de"
+    if args.matrix:
+        matrix_measures(window, app)
+        window.close()
+        return
     if wmt17.is_dir():
         refs = [wmt17 / "ref1.txt", wmt17 / "sys2.txt", wmt17 / "sys3.txt", wmt17 / "sys4.txt"]
         elapsed, gap = run_load(window, app, wmt17 / "sys1.txt", refs)

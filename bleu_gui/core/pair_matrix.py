@@ -195,15 +195,16 @@ def assign_ranks(by_score: Sequence[int], p: np.ndarray, alpha: float,
 
 def sign_test(wins: int, losses: int) -> float:
     """Two-sided sign test p-value of ``wins`` against ``losses`` (ties left out): P(|X − n/2| ≥ |k − n/2|)
-    for X ~ Binomial(n, 1/2), computed exactly in log space."""
+    for X ~ Binomial(n, 1/2), summed in log space (exact to about 1e-12 relative)."""
     n = wins + losses
     if n == 0:
         return 1.0
     k = min(wins, losses)
-    log_half = n * math.log(0.5)
-    log_terms = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half for i in range(k + 1)]
-    top = max(log_terms)
-    tail = math.exp(top + math.log(sum(math.exp(t - top) for t in log_terms)))
+    # log C(n, i) for i = 0..k, from the ratios C(n, i) / C(n, i-1) = (n - i + 1) / i.
+    i = np.arange(1, k + 1, dtype=np.float64)
+    log_terms = np.concatenate([[0.0], np.cumsum(np.log((n - i + 1) / i))]) + n * math.log(0.5)
+    top = float(log_terms.max())
+    tail = math.exp(top + math.log(float(np.exp(log_terms - top).sum())))
     return min(1.0, 2.0 * tail)
 
 

@@ -184,8 +184,10 @@ def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogr
     return chart.render()
 
 
-def strip_offsets(k: int, half_width: float = 0.36) -> list[float]:
-    """Where k systems sit around each category of a dot plot (the window and the SVG place them alike)."""
+def strip_offsets(k: int) -> list[float]:
+    """Where k systems sit around each category of a dot plot (the window and the SVG place them alike):
+    close together for a few systems, never wider than the category's slot."""
+    half_width = min(0.36, 0.08 * (k - 1))
     return [0.0] if k <= 1 else [-half_width + 2 * half_width * i / (k - 1) for i in range(k)]
 
 

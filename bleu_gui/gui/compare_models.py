@@ -28,18 +28,23 @@ class SystemsTableModel(QAbstractTableModel):
         self.run: Run | None = None
         self.ranking = Ranking()
         self.rows: list[SystemRow] = []
+        self._cells: list[list[tuple[str, object]]] = []
         self._orders = 0
+        self._header_names = self.HEAD + self.TAIL
 
     def set_run(self, run: Run | None, ranking: Ranking | None = None) -> None:
         self.beginResetModel()
         self.run = run
         self.ranking = ranking or self.ranking
         self._orders = run.config.max_order if run else 0
+        self._header_names = self.HEAD + [f"p{n}" for n in range(1, self._orders + 1)] + self.TAIL
         self.rows = system_rows(run, self.ranking) if run is not None and run.comparison is not None else []
+        # Every cell once, here: views ask for each cell many times (sizing, sorting, painting).
+        self._cells = [self._row_cells(r) for r in range(len(self.rows))]
         self.endResetModel()
 
     def _headers(self) -> list[str]:
-        return self.HEAD + [f"p{n}" for n in range(1, self._orders + 1)] + self.TAIL
+        return self._header_names
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
@@ -64,10 +69,10 @@ class SystemsTableModel(QAbstractTableModel):
 
     def cell(self, row: int, col: int) -> str:
         """The text shown in one cell."""
-        return self._cell(row, col)[0]
+        return self._cells[row][col][0]
 
-    def _cell(self, row: int, col: int) -> tuple[str, object]:
-        """(shown text, sort key) of one cell."""
+    def _row_cells(self, row: int) -> list[tuple[str, object]]:
+        """(shown text, sort key) of each cell of a row."""
         r = self.rows[row]
         s = self.run.systems[r.index]
         score = s.corpus
@@ -89,7 +94,7 @@ class SystemsTableModel(QAbstractTableModel):
             (f"{score.bp:.3f}", score.bp), (f"{score.ratio:.3f}", score.ratio), (str(score.sys_len), score.sys_len),
             (str(score.ref_len), score.ref_len),
         ]
-        return cells[col]
+        return cells
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -98,7 +103,7 @@ class SystemsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self.cell(index.row(), index.column())
         if role == self.SORT_ROLE:
-            return self._cell(index.row(), index.column())[1]
+            return self._cells[index.row()][index.column()][1]
         if role == Qt.ItemDataRole.UserRole:
             return r.index
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() != 1:

@@ -226,8 +226,9 @@ class CompareView(QWidget):
             chart.signature = run.evaluator.signature()
         rows = min(len(run.systems), 12)  # past 12 the table scrolls
         row_height = self.systems.table.verticalHeader().defaultSectionSize()
-        self.outer_split.setSizes([max(self.outer_split.sizes()[0], 70 + rows * row_height),
-                                   max(self.outer_split.sizes()[1], 400)])
+        upper = 90 + rows * row_height + (40 if len(run.systems) > 2 else 0)  # the matrix caption
+        total = sum(self.outer_split.sizes())
+        self.outer_split.setSizes([upper, max(total - upper, 400)])
         self.note.setText(comparison.note)
         self.note.setVisible(bool(comparison.note))
         self.b_combo.blockSignals(True)

@@ -42,10 +42,10 @@ class SystemsPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Sized to the contents once per run (not on every change: that re-measures every cell each time).
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
         # Long system names are cut in the middle (the tooltip has the path), not allowed to crowd out the numbers.
-        header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Interactive)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.setToolTip("Click a system to compare it with the baseline; right-click to make it the baseline;"
                               " double-click its name to rename it")
@@ -71,8 +71,19 @@ class SystemsPanel(QWidget):
         self.matrix.set_matrix(matrix)
         self.matrix.setVisible(len(run.systems) > 2 or matrix is None)
         self.model.set_run(run, self.matrix.ranking())
-        self.table.resizeColumnToContents(NAME_COLUMN)
-        self.table.setColumnWidth(NAME_COLUMN, min(self.table.columnWidth(NAME_COLUMN), 240))
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as its widest text (measured from the model's texts: asking the view to size to
+        contents queries every cell through Python, tens of milliseconds on the GUI thread); names at most 240."""
+        metrics = self.table.fontMetrics()
+        bold = self.table.horizontalHeader().fontMetrics()
+        for col in range(self.model.columnCount()):
+            texts = [self.model.cell(row, col) for row in range(self.model.rowCount())]
+            width = max([metrics.horizontalAdvance(t) for t in texts] + [0]) + 18
+            width += 22 if col == NAME_COLUMN else 0  # the colour swatch
+            header = bold.horizontalAdvance(str(self.model.headerData(col, Qt.Orientation.Horizontal))) + 24
+            self.table.setColumnWidth(col, min(max(width, header), 240 if col == NAME_COLUMN else 400))
 
     def system_at(self, index: QModelIndex) -> int:
         return int(self.proxy.data(index, Qt.ItemDataRole.UserRole))
