@@ -106,7 +106,7 @@ class CompareView(QWidget):
             for col in (1, 2, 3):
                 header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
                 view.setColumnWidth(col, 46)
-        for col, width in enumerate((44, 60, 60, 60, 92)):
+        for col, width in enumerate((40, 52, 52, 56)):  # the last (LOO) column takes the rest
             self.pair_view.setColumnWidth(col, width)
 
         self.pane_order = QComboBox()
