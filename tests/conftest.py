@@ -47,3 +47,19 @@ def no_thread_left_running():
     extra = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     leaks += [f"thread {t.name}" for t in extra]
     assert not leaks, "left running after the test: " + "; ".join(leaks)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    """A shown main window with a fresh settings file of its own (test_gui.py has its own variant)."""
+    from PySide6.QtCore import QSettings
+
+    from bleu_gui.gui.main_window import MainWindow
+    from bleu_gui.gui.settings import Settings
+
+    w = MainWindow(Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(w)
+    w.resize(1300, 800)
+    w.show()
+    yield w
+    w.jobs.shutdown()

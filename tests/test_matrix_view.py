@@ -4,15 +4,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from bleu_gui.core import BleuConfig, SegmentFile, score_run
 from bleu_gui.core.rankings import systems_table_text
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.compare_models import SystemsTableModel
-from bleu_gui.gui.main_window import MainWindow
 from bleu_gui.gui.matrix_view import PairMatrixModel
-from bleu_gui.gui.settings import Settings
 
 
 def three_systems(tmp_path):
@@ -24,16 +22,6 @@ def three_systems(tmp_path):
     names = ["a.txt", "b.txt", "mix.txt", "ref1.txt", "ref2.txt"]
     files = [SegmentFile(tmp_path / n, t, "utf-8") for n, t in zip(names, texts)]
     return files[:3], files[3:]
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
-    qtbot.addWidget(w)
-    w.resize(1300, 800)
-    w.show()
-    yield w
-    w.jobs.shutdown()
 
 
 @pytest.fixture

@@ -25,16 +25,6 @@ def demo_run(config=BleuConfig()):
     return score_run(files[:2], files[2:], config)
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
-    qtbot.addWidget(w)
-    w.resize(1300, 800)
-    w.show()
-    yield w
-    w.jobs.shutdown()
-
-
 def show(qtbot, window, run):
     with qtbot.waitSignal(window.run_changed, timeout=5000):
         window.show_run(run)
