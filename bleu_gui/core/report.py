@@ -186,7 +186,7 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
     for note in base.corpus.notes:
         parts.append(f'<p class="note">{escape(note)}</p>')
     if _ranks(run, view.ranking):
-        parts.append(f'<p class="note">{escape(view.ranking.describe(comparison.matrix))}.</p>')
+        parts.append(f'<p class="note">{escape(view.ranking.describe(comparison.matrix if comparison else None))}.</p>')
     for s, same in zip(systems, comparison.identical if comparison else []):
         if same:
             parts.append(f'<p class="note">{escape(s.name)}: {escape(IDENTICAL_NOTE)}.</p>')
