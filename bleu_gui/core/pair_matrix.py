@@ -35,12 +35,13 @@ from .significance import (
     DEFAULT_SEED,
     SystemTest,
     ar_chunks,
-    bootstrap_chunks,
+    bootstrap_scores,
     check_variant,
     delta_interval,
     estimate_ci,
     resample_scores,
-    resample_weights,
+    resample_sums,
+    side_by_side,
 )
 
 Progress = Callable[[float], None]
@@ -112,10 +113,6 @@ class PairMatrix:
         assert p is not None
         return assign_ranks(self.by_score(), p, alpha, self.scores)
 
-    def significant(self, test: str, i: int, j: int, alpha: float = DEFAULT_ALPHA, correction: str = "none") -> bool:
-        """p ≤ alpha for the pair, and the two BLEU scores differ (see :func:`assign_ranks`)."""
-        p = self.p(test, correction)
-        return p is not None and bool(p[i, j] <= alpha) and self.scores[i] != self.scores[j]
 
     def baseline_tests(self, test: str) -> list[SystemTest] | None:
         """sacreBLEU's ``--paired-bs`` / ``--paired-ar`` layout: system 0 against each of the others."""
@@ -169,23 +166,30 @@ def holm(p: np.ndarray) -> np.ndarray:
     return out
 
 
+def significant(p: np.ndarray, scores: Sequence[float] | np.ndarray | None, alpha: float) -> np.ndarray:
+    """Which pairs differ significantly: p ≤ alpha, and (given ``scores``) the two BLEU scores differ.
+
+    Two systems with the same BLEU are never "significantly" apart: two identical outputs get
+    p = 1/(n+1) from sacreBLEU's formula, which says nothing about them. Every mark, colour and rank uses this.
+    """
+    with np.errstate(invalid="ignore"):
+        out = np.asarray(p <= alpha)
+    if scores is not None:
+        s = np.asarray(scores, np.float64)
+        out = out & (s[:, None] != s[None, :])
+    return out
+
+
 def assign_ranks(by_score: Sequence[int], p: np.ndarray, alpha: float,
                  scores: Sequence[float] | np.ndarray | None = None) -> list[int]:
-    """Ranks (1 = best) in the run's order: walk the systems best first; a system opens a new rank when
-    its p-value against any system already in the current rank is ≤ ``alpha``, else it joins that rank.
-
-    With ``scores``, a system with the same BLEU as the other is never "significantly worse": two identical
-    outputs get p = 1/(n+1) from sacreBLEU's formula, which says nothing about them.
-    """
+    """Ranks (1 = best) in the run's order: walk the systems best first; a system opens a new rank when it is
+    :func:`significant`-ly worse than any system already in the current rank, else it joins that rank."""
+    apart = significant(p, scores, alpha)
     ranks = [0] * len(by_score)
     current: list[int] = []
     rank = 0
-
-    def worse(i: int, j: int) -> bool:
-        return bool(p[j, i] <= alpha) and (scores is None or scores[j] != scores[i])
-
     for i in by_score:
-        if not current or any(worse(i, j) for j in current):
+        if not current or any(apart[j, i] for j in current):
             rank += 1
             current = []
         current.append(i)
@@ -219,29 +223,8 @@ def _real_scores(stats: Sequence[np.ndarray], cfg: BleuConfig) -> np.ndarray:
     return variant_sacrebleu.score_rows(totals, cfg, effective_order=False).score
 
 
-def _side_by_side(stats: Sequence[np.ndarray]) -> np.ndarray:
-    """The systems' statistics side by side (sentences × systems·columns), as floats for one BLAS product."""
-    return np.concatenate([s.astype(np.float64) for s in stats], axis=1)
-
-
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(n, 1)
-
-
-def _bootstrap_resampled(stats: Sequence[np.ndarray], cfg: BleuConfig, n: int, seed: int | None,
-                         progress: Progress | None) -> np.ndarray:
-    """Corpus BLEU of every system in each of ``n`` resamples (the same resamples for all), systems × n."""
-    k, cols = len(stats), stats[0].shape[1]
-    side = _side_by_side(stats)
-    out, done = [], 0
-    for idx in bootstrap_chunks(len(stats[0]), n, seed):
-        sums = np.rint(resample_weights(idx) @ side).astype(np.int64)
-        per_system = sums.reshape(len(idx), k, cols).transpose(1, 0, 2).reshape(k * len(idx), cols)
-        out.append(resample_scores(per_system, cfg, float32=True).reshape(k, len(idx)))
-        done += len(idx)
-        if progress is not None:
-            progress(done / n)
-    return np.concatenate(out, axis=1)
 
 
 def _bootstrap_p(resampled: np.ndarray, real: np.ndarray) -> np.ndarray:
@@ -257,14 +240,14 @@ def _bootstrap_p(resampled: np.ndarray, real: np.ndarray) -> np.ndarray:
 def _ar_p(stats: Sequence[np.ndarray], cfg: BleuConfig, real: np.ndarray, n: int, seed: int | None,
           progress: Progress | None) -> np.ndarray:
     k, cols = len(stats), stats[0].shape[1]
-    side = _side_by_side(stats)
+    side = side_by_side(stats)
     totals = np.stack([s.sum(axis=0) for s in stats]).astype(np.int64)
     first, second = _pairs(k)
     observed = np.abs(real[first] - real[second])
     counts = np.zeros(len(first), np.int64)
     done = 0
     for pos in ar_chunks(len(stats[0]), n, seed):
-        moved_all = np.rint(pos.astype(np.float64) @ side).astype(np.int64).reshape(len(pos), k, cols)
+        moved_all = resample_sums(side, pos.astype(np.float64)).reshape(len(pos), k, cols)
         # Pair (i, j) as sacreBLEU with i the baseline: the trial swaps where the coin says so, moving
         # pos @ (stats_i - stats_j) from i to j.
         moved = moved_all[:, first] - moved_all[:, second]          # trials × pairs × columns
@@ -297,7 +280,7 @@ def pair_matrix(stats: Sequence[np.ndarray], cfg: BleuConfig, names: Sequence[st
         return None if progress is None else (lambda f: progress(start + span * f))
 
     if bootstrap:
-        resampled = _bootstrap_resampled(stats, cfg, bootstrap, seed, part(0.0, bs_share))
+        resampled = bootstrap_scores(stats, cfg, bootstrap, seed, part(0.0, bs_share))
         p_bs = _bootstrap_p(resampled, real)
     if approximate:
         start = bs_share if bootstrap else 0.0

@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import ExportError
 from .formats import delta_text, score_text
-from .pair_matrix import DEFAULT_ALPHA, TEST_NAMES, PairMatrix, sign_test, win_tie_loss
+from .pair_matrix import DEFAULT_ALPHA, TEST_NAMES, PairMatrix, significant
 from .run import Run
 
 
@@ -64,9 +64,9 @@ def system_rows(run: Run, ranking: Ranking = Ranking()) -> list[SystemRow]:
     for i, s in enumerate(run.systems):
         wins = ties = losses = None
         sign = None
-        if i > 0:
-            wins, ties, losses = win_tie_loss(base.sentences.score, s.sentences.score)
-            sign = sign_test(wins, losses)
+        if i > 0 and c is not None:
+            pair = c.pairwise[i - 1]
+            (wins, ties, losses), sign = pair.sentences, pair.sign_p
         p_bs, p_ar = (None if m is None or i == 0 else float(m[0, i]) for m in (p["bs"], p["ar"]))
         rows.append(SystemRow(i, s.name, s.corpus.score, None if i == 0 else s.corpus.score - base.corpus.score,
                               p_bs, p_ar, ranks[i] if ranks else None, wins, ties, losses, sign,
@@ -139,6 +139,7 @@ def matrix_text(run: Run, ranking: Ranking = Ranking(), width: int = 2) -> str:
         score = score_text(matrix.scores[i], width)
         lines.append(f"{k + 1:>3}  {ranks[i]:>4}  {matrix.names[i]:<{name_w}}  {score:>{width + 4}}")
     p_bs, p_ar = matrix.p("bs", ranking.correction), matrix.p("ar", ranking.correction)
+    starred = {id(m): significant(m, matrix.scores, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
     cell = 9
     lines += ["", "p-values, best system first: " + ("paired AR above the diagonal" if p_ar is not None else "")
               + (", " if p_ar is not None and p_bs is not None else "")
@@ -151,7 +152,7 @@ def matrix_text(run: Run, ranking: Ranking = Ranking(), width: int = 2) -> str:
             if m is None:
                 cells.append(f"{'·' if c == r else '':>{cell}}")
             else:
-                star = "*" if m[i, j] <= ranking.alpha and matrix.scores[i] != matrix.scores[j] else " "
+                star = "*" if starred[id(m)][i, j] else " "
                 cells.append(f"{float(m[i, j]):.4f}{star}".rjust(cell))
         lines.append(f"{r + 1:>3} " + "".join(cells))
     lines += ["", ranking.describe(matrix), f"signature: {run.evaluator.signature()}"]
@@ -208,6 +209,7 @@ def matrix_latex(run: Run, ranking: Ranking = Ranking()) -> str:
     matrix = _matrix(run)
     order = matrix.by_score()
     p_bs, p_ar = matrix.p("bs", ranking.correction), matrix.p("ar", ranking.correction)
+    bold = {id(m): significant(m, matrix.scores, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
     n = len(order)
     lines = [systems_latex(run, ranking), "",
              "% p-values, best system first: AR above the diagonal, bootstrap below; bold: p <= alpha",
@@ -217,8 +219,7 @@ def matrix_latex(run: Run, ranking: Ranking = Ranking()) -> str:
         cells = [f"{r + 1} {latex_escape(matrix.names[i])}"]
         for c, j in enumerate(order):
             m = p_ar if c > r else (p_bs if c < r else None)
-            cells.append("--" if m is None else _p_cell(float(m[i, j]), bool(m[i, j] <= ranking.alpha)
-                                                        and matrix.scores[i] != matrix.scores[j]))
+            cells.append("--" if m is None else _p_cell(float(m[i, j]), bool(bold[id(m)][i, j])))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ from .errors import InputError
 from .evaluate import Evaluator, scaled_progress
 from .misalignment import Misalignment, MisalignmentCheck
 from .names import display_names
-from .pair_matrix import PairMatrix, pair_matrix
+from .pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
 from .readers import SegmentFile, check_same_length
 from .scores import BleuScore, RowScores
 from .significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
@@ -62,14 +63,14 @@ class Pairwise:
     loo: np.ndarray                  # leave-one-out contribution of each sentence to ΔBLEU
     ngrams: NgramComparison | None   # None unless n-gram differences were asked for
     wins: dict[int, tuple[list[NgramDifference], list[NgramDifference]]]  # order -> (B's wins, A's wins)
+    sentences: tuple[int, int, int] = (0, 0, 0)  # sentences where B scores higher, the same, lower than A
+    sign_p: float = 1.0                          # two-sided sign test of those (ties left out)
 
 
 @dataclass(frozen=True)
 class Comparison:
     """Everything that compares the systems of a run with its baseline."""
 
-    bootstrap: list[SystemTest] | None      # baseline first; None when not computed
-    approximate: list[SystemTest] | None
     pairwise: list[Pairwise]                # for systems[1:]
     bucket_labels: list[str]
     bucket_scores: np.ndarray               # systems × buckets
@@ -77,7 +78,17 @@ class Comparison:
     significance: Significance | None
     note: str = ""
     identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
-    matrix: PairMatrix | None = None        # both tests for every pair of systems
+    matrix: PairMatrix | None = None        # both tests for every pair of systems; None when not computed
+
+    @cached_property
+    def bootstrap(self) -> list[SystemTest] | None:
+        """``--paired-bs``: the baseline first, then each system against it (None when not computed)."""
+        return self.matrix.baseline_tests("bs") if self.matrix is not None else None
+
+    @cached_property
+    def approximate(self) -> list[SystemTest] | None:
+        """``--paired-ar``, laid out as :attr:`bootstrap`."""
+        return self.matrix.baseline_tests("ar") if self.matrix is not None else None
 
 
 @dataclass(frozen=True)
@@ -219,7 +230,6 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
     cfg = evaluator.config
     names = [s.name for s in systems]
     stats = [s.stats for s in systems]
-    bootstrap = approximate = None
     note = ""
     if significance is not None and not cfg.scorer.significance:
         note = "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
@@ -228,7 +238,6 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
         if matrix is None:
             matrix = pair_matrix(stats, cfg, names, significance.bootstrap, significance.approximate,
                                  seed=significance.seed, progress=scaled_progress(progress, 0.0, 0.9))
-        bootstrap, approximate = matrix.baseline_tests("bs"), matrix.baseline_tests("ar")
     else:
         matrix = None
     pairwise = []
@@ -245,11 +254,11 @@ def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | 
             top = ngrams.max_order
             wins = {n: ngrams.differences(n, top=NGRAM_TOP, progress=part(0.1 + 0.9 * (n - 1) / top, 0.9 / top))
                     for n in range(1, top + 1)}
-        pairwise.append(Pairwise(loo, ngrams, wins))
+        sentences = win_tie_loss(systems[0].sentences.score, s.sentences.score)
+        pairwise.append(Pairwise(loo, ngrams, wins, sentences, sign_test(sentences[0], sentences[2])))
     labels, scores, counts = length_buckets(stats, evaluator)
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
-    return Comparison(bootstrap, approximate, pairwise, labels, scores, counts, significance, note, identical,
-                      matrix)
+    return Comparison(pairwise, labels, scores, counts, significance, note, identical, matrix)
 
 
 def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | None = None) -> Run:
@@ -295,13 +304,8 @@ def renamed(run: Run, names: Sequence[str]) -> Run:
     names = check_labels(names, len(run.systems))
     systems = [replace(s, name=name) for s, name in zip(run.systems, names)]
     comparison = run.comparison
-    if comparison is not None:
-        def tests(results: list[SystemTest] | None) -> list[SystemTest] | None:
-            return None if results is None else [replace(t, name=n) for t, n in zip(results, names)]
-
-        comparison = replace(comparison, bootstrap=tests(comparison.bootstrap),
-                             approximate=tests(comparison.approximate),
-                             matrix=comparison.matrix.renamed(names) if comparison.matrix is not None else None)
+    if comparison is not None and comparison.matrix is not None:
+        comparison = replace(comparison, matrix=comparison.matrix.renamed(names))
     return replace(run, systems=systems, comparison=comparison)
 
 

@@ -110,9 +110,14 @@ def resample_weights(idx: np.ndarray) -> np.ndarray:
     return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L).astype(np.float64)
 
 
-def _resample_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Column sums of the statistics of each resample, as exact integers."""
-    return np.rint(weights @ stats.astype(np.float64)).astype(np.int64)
+def resample_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Column sums of the statistics of each resample (``weights``: resamples × sentences), as exact integers."""
+    return np.rint(weights @ stats.astype(np.float64, copy=False)).astype(np.int64)
+
+
+def side_by_side(systems: Sequence[np.ndarray]) -> np.ndarray:
+    """Several systems' statistics side by side (sentences × systems·columns): one BLAS product resamples all."""
+    return np.concatenate([s.astype(np.float64) for s in systems], axis=1)
 
 
 def resample_scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
@@ -124,17 +129,22 @@ def check_variant(cfg: BleuConfig) -> None:
         raise ConfigError("significance tests and confidence intervals follow sacreBLEU and need the sacrebleu variant")
 
 
-def bootstrap_scores(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
-                     progress: Callable[[float], None] | None = None) -> np.ndarray:
-    """Corpus BLEU of ``n`` bootstrap resamples of the sentences (sacreBLEU's ``_bootstrap_resample``)."""
+def bootstrap_scores(systems: Sequence[np.ndarray], cfg: BleuConfig, n: int = BS_SAMPLES,
+                     seed: int | None = DEFAULT_SEED, progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """Corpus BLEU of each system in ``n`` bootstrap resamples of the sentences, the same resamples for every
+    system (sacreBLEU's ``_bootstrap_resample``): systems × n."""
     check_variant(cfg)
+    k, cols = len(systems), systems[0].shape[1]
+    side = side_by_side(systems)
     out, done = [], 0
-    for idx in bootstrap_chunks(len(stats), n, seed):
-        out.append(resample_scores(_resample_sums(stats, resample_weights(idx)), cfg, float32=True))
+    for idx in bootstrap_chunks(len(systems[0]), n, seed):
+        sums = resample_sums(side, resample_weights(idx))
+        per_system = sums.reshape(len(idx), k, cols).transpose(1, 0, 2).reshape(k * len(idx), cols)
+        out.append(resample_scores(per_system, cfg, float32=True).reshape(k, len(idx)))
         done += len(idx)
         if progress is not None:
             progress(done / n)
-    return np.concatenate(out) if out else np.zeros(0)
+    return np.concatenate(out, axis=1) if out else np.zeros((k, 0))
 
 
 def estimate_ci(scores: np.ndarray, exact_mean: bool = False) -> tuple[float, float]:
@@ -161,6 +171,6 @@ def delta_interval(deltas: np.ndarray | Sequence[float]) -> tuple[float, float]:
 def confidence(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
                progress: Callable[[float], None] | None = None) -> tuple[float, float]:
     """``sacrebleu --confidence``: bootstrap mean and 95% half-width of one system."""
-    return estimate_ci(bootstrap_scores(stats, cfg, n, seed, progress), exact_mean=True)
+    return estimate_ci(bootstrap_scores([stats], cfg, n, seed, progress)[0], exact_mean=True)
 
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QT
 
 from ..core import palette
 from ..core.formats import delta_text, score_text
-from ..core.pair_matrix import TEST_NAMES, PairMatrix
+from ..core.pair_matrix import TEST_NAMES, PairMatrix, significant
 from ..core.rankings import Ranking
 from .layout import STRETCH, hrow
 
@@ -31,6 +31,7 @@ class PairMatrixModel(QAbstractTableModel):
         self.ranking = Ranking()
         self.test = "ar"
         self._p = None
+        self._apart = None   # which pairs are significant at the ranking's alpha
         self._ranks: list[int] = []
 
     def set_matrix(self, matrix: PairMatrix | None, ranking: Ranking, test: str | None = None) -> None:
@@ -41,6 +42,7 @@ class PairMatrixModel(QAbstractTableModel):
             tests = matrix.tests
             self.test = test if test in tests else (matrix.rank_test or "ar")
             self._p = matrix.p(self.test, ranking.correction)
+            self._apart = significant(self._p, matrix.scores, ranking.alpha) if self._p is not None else None
             self._ranks = matrix.ranks(ranking.alpha, ranking.correction) or []
         self.endResetModel()
 
@@ -69,9 +71,7 @@ class PairMatrixModel(QAbstractTableModel):
         return self.order[index.row()], self.order[index.column()]
 
     def significant(self, a: int, b: int) -> bool:
-        m = self.matrix
-        return (self._p is not None and bool(self._p[a, b] <= self.ranking.alpha)
-                and m is not None and m.scores[a] != m.scores[b])
+        return self._apart is not None and bool(self._apart[a, b])
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if self.matrix is None or not index.isValid():
