@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from .readers import SegmentFile
+
 
 def display_names(paths: Sequence[str | Path]) -> list[str]:
     """The shortest path suffix of each file that tells it apart from the others.
@@ -24,3 +26,17 @@ def display_names(paths: Sequence[str | Path]) -> list[str]:
         for i in grow:
             depth[i] += 1
     return ["/".join(p[-d:]).lstrip("/") or "/" for p, d in zip(parts, depth)]
+
+
+def file_names(files: Sequence[SegmentFile]) -> list[str]:
+    """Display names for system or reference files: a structured file's field names (``Online-B``,
+    ``ref:A``) when they tell the files apart, else path suffixes with the field after a colon."""
+    fields = [f.field for f in files]
+    if all(fields) and len(set(fields)) == len(fields):
+        return fields
+    paths = display_names([f.path for f in files])
+    names = [f"{p}:{f.field}" if f.field else p for p, f in zip(paths, files)]
+    if len(set(names)) == len(names):
+        return names
+    # The same file and field twice: only the full path, and a position, tell them apart.
+    return [f"{n} ({i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import InputError
+from .markup import Tag
 
 AUTO = "auto"
 _WIDE_CODECS = ("utf_16", "utf_32")
@@ -32,10 +33,17 @@ class SegmentFile:
     encoding: str
     detected: bool = False
     notes: tuple[str, ...] = ()  # what reading changed, for stderr and the status bar
+    field: str = ""  # which part of a structured file: a system, a translator's reference, "source", ...
+    tags: tuple[tuple[Tag, ...], ...] | None = None  # inline tags per segment (XLIFF, TMX), taken out of lines
 
     @property
     def name(self) -> str:
-        return self.path.name
+        return f"{self.path.name}:{self.field}" if self.field else self.path.name
+
+    @property
+    def label(self) -> str:
+        """The path, and the field within the file when it has one (for messages)."""
+        return f"{self.path}:{self.field}" if self.field else str(self.path)
 
 
 def _codec_name(encoding: str) -> str:
@@ -272,7 +280,7 @@ def check_not_identical(systems: Sequence[SegmentFile], references: Sequence[Seg
     for ref in references:
         for system in systems:
             if ref.lines == system.lines:
-                raise InputError(f"{ref.path} is identical to the system {system.path}, line for line: it would "
+                raise InputError(f"{ref.label} is identical to the system {system.label}, line for line: it would "
                                  "score a system against itself (--allow-identical-refs scores it anyway)")
 
 
@@ -280,24 +288,13 @@ def check_same_length(files: Sequence[SegmentFile]) -> None:
     """Raise :class:`InputError` listing every file with its count unless all have the same number of segments."""
     counts = {len(f.lines) for f in files}
     if len(counts) > 1:
-        listing = ", ".join(f"{f.path} has {len(f.lines)}" for f in files)
+        listing = ", ".join(f"{f.label} has {len(f.lines)}" for f in files)
         raise InputError(f"line counts differ: {listing}")
 
 
-def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path], encoding: str = "utf-8",
-                progress: Callable[[float], None] | None = None,
-                allow_identical: bool = False) -> tuple[list[SegmentFile], list[SegmentFile]]:
-    """Read system outputs and references (files or folders, see :func:`expand_references`) and check their
-    line counts agree and that no reference is a copy of a system (unless ``allow_identical``).
-
-    ``progress(fraction)`` is called before each file; it may raise to stop.
-    """
-    if not references:
-        raise InputError("no reference file given")
-    if not hypotheses:
-        raise InputError("no system output given (use -i FILE)")
-    ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical)
-    paths = [*map(Path, hypotheses), *ref_paths]
+def read_text_files(paths: Sequence[Path], encoding: str = "utf-8",
+                    progress: Callable[[float], None] | None = None) -> list[SegmentFile]:
+    """Read plain segment files decoded alike: with ``encoding``, or one encoding detected for all of them."""
     datas = []
     for i, path in enumerate(paths):
         if progress is not None:
@@ -310,12 +307,34 @@ def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Pat
         if progress is not None:
             progress(0.5 + 0.5 * i / len(paths))
         files.append(_decode_file(path, data, codec, detected))
+    return files
+
+
+def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path], encoding: str = "utf-8",
+                progress: Callable[[float], None] | None = None,
+                allow_identical: bool = False) -> tuple[list[SegmentFile], list[SegmentFile]]:
+    """Read plain-text system outputs and references (files or folders, see :func:`expand_references`) and
+    check their line counts agree and that no reference is a copy of a system (unless ``allow_identical``).
+
+    ``progress(fraction)`` is called before each file; it may raise to stop.
+    Structured formats (WMT XML, XLIFF, ...) are read by :func:`.inputs.read_run_inputs`.
+    """
+    if not references:
+        raise InputError("no reference file given")
+    if not hypotheses:
+        raise InputError("no system output given (use -i FILE)")
+    ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical)
+    files = read_text_files([*map(Path, hypotheses), *ref_paths], encoding, progress)
     check_same_length(files)
     hyps, refs = files[:len(hypotheses)], files[len(hypotheses):]
     if not allow_identical:
         check_not_identical(hyps, refs)
-    refs = [replace(f, notes=(folder_notes[f.path], *f.notes)) if f.path in folder_notes else f for f in refs]
-    return hyps, refs
+    return hyps, with_folder_notes(refs, folder_notes)
+
+
+def with_folder_notes(files: list[SegmentFile], notes: dict[Path, str]) -> list[SegmentFile]:
+    """Files with the note of the folder that gave them first among their notes."""
+    return [replace(f, notes=(notes[f.path], *f.notes)) if f.path in notes else f for f in files]
 
 
 def read_more_systems(paths: Sequence[str | Path], like: Sequence[SegmentFile],

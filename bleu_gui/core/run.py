@@ -18,11 +18,12 @@ import numpy as np
 from .advice import tokenizer_advice
 from .compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
 from .config import BleuConfig
+from .corpus import Context
 from .details import SentenceDetails
 from .errors import InputError
 from .evaluate import Evaluator, scaled_progress
 from .misalignment import Misalignment, MisalignmentCheck
-from .names import display_names
+from .names import file_names
 from .pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
 from .readers import SegmentFile, check_same_length
 from .scores import BleuScore, RowScores
@@ -103,6 +104,7 @@ class Run:
     advice: tuple[str, str] | None = None  # (tokenizer, why) when sacreBLEU recommends another tokenizer
     misaligned: list[tuple[int, Misalignment]] = field(default_factory=list)  # (system index, where)
     notes: tuple[str, ...] = ()  # what reading the inputs changed, and the variant's notes (see input_notes)
+    context: Context = Context()  # source, documents and metadata of the segments (no score depends on them)
 
     @property
     def config(self) -> BleuConfig:
@@ -122,7 +124,8 @@ class Run:
 
     def input_paths(self) -> list[Path]:
         """Every file this run read: exports must never overwrite one of them."""
-        return [s.file.path for s in self.systems] + [r.path for r in self.references]
+        source = [self.context.source.path] if self.context.source is not None else []
+        return [s.file.path for s in self.systems] + [r.path for r in self.references] + source
 
     @property
     def summary(self) -> str:
@@ -144,7 +147,7 @@ class Run:
 def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: BleuConfig, *,
               names: Sequence[str] | None = None, significance: Significance | None = Significance(),
               ngram_diffs: bool = True, evaluator: Evaluator | None = None, previous: Run | None = None,
-              progress: Progress | None = None) -> Run:
+              context: Context = Context(), progress: Progress | None = None) -> Run:
     """Score every system against the references; with two or more, compare each with the first (the baseline).
 
     ``names``: display names (default: the shortest path suffixes that tell the
@@ -153,12 +156,14 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     differently (the window's Compare tab). ``evaluator``: reuse references
     already processed with the same config. ``previous``: a run of the same
     references whose misalignment checks still hold for the files it had.
+    ``context``: the source, documents and metadata, carried along unscored.
     """
     if not systems:
         raise InputError("no system output given")
     check_same_length([*systems, *references])
+    context.check_length(len(systems[0].lines))
     cfg = config.validated()
-    names = list(names) if names is not None else display_names([f.path for f in systems])
+    names = list(names) if names is not None else file_names(systems)
     if len(set(names)) != len(names):
         raise InputError(f"two systems have the same name: {', '.join(names)}")
     comparing = len(systems) > 1
@@ -184,8 +189,9 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     if progress is not None:
         progress(1.0)
     advice = tokenizer_advice([r.lines for r in references], cfg)
-    return Run(scored, list(references), evaluator, comparison, display_names([r.path for r in references]), advice,
-               misaligned, input_notes([*systems, *references], references, evaluator))
+    notes = input_notes([*systems, *references], references, evaluator) + context.notes
+    return Run(scored, list(references), evaluator, comparison, file_names(references), advice, misaligned, notes,
+               context)
 
 
 def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], previous: Run | None,
@@ -265,13 +271,14 @@ def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | No
     """The run with more systems compared against its baseline (references are not processed again)."""
     files = [s.file for s in run.systems] + list(extra)
     # Names the user gave stay; new systems get path suffixes (all of them, if that is what tells them apart).
-    names = [s.name for s in run.systems] + display_names([f.path for f in files])[len(run.systems):]
+    names = [s.name for s in run.systems] + file_names(files)[len(run.systems):]
     if len(set(names)) != len(names):
-        names = display_names([f.path for f in files])
+        names = file_names(files)
     significance = run.comparison.significance if run.comparison is not None else Significance()
     ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
     return score_run(files, run.references, run.config, names=names, significance=significance,
-                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, progress=progress)
+                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, context=run.context,
+                     progress=progress)
 
 
 def with_baseline(run: Run, index: int, progress: Progress | None = None) -> Run:
@@ -284,7 +291,8 @@ def with_baseline(run: Run, index: int, progress: Progress | None = None) -> Run
     ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
     return score_run([run.systems[i].file for i in order], run.references, run.config,
                      names=[run.systems[i].name for i in order], significance=significance,
-                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, progress=progress)
+                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, context=run.context,
+                     progress=progress)
 
 
 def check_labels(labels: Sequence[str], n_systems: int) -> list[str]:
@@ -313,7 +321,8 @@ def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> 
     """The same files scored again with another config (names are kept)."""
     significance = run.comparison.significance if run.comparison is not None else Significance()
     return score_run([s.file for s in run.systems], run.references, config, names=[s.name for s in run.systems],
-                     significance=significance or Significance(), previous=run, progress=progress)
+                     significance=significance or Significance(), previous=run, context=run.context,
+                     progress=progress)
 
 
 def _line_list(numbers: list[int], shown: int = 5) -> str:
