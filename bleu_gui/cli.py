@@ -8,13 +8,17 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .core import BleuConfig, BleuScore, InputError, formats, read_inputs
+from .core import BleuConfig, BleuScore, InputError, formats
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
 from .core.exports import check_sentences_target, check_targets
+from .core.input_formats import FORMATS, ReadOptions
+from .core.inputs import read_run_inputs
 from .core.pair_matrix import CORRECTIONS, DEFAULT_ALPHA
+from .core.read_table import ROLES
 from .core.run import Run, ScoredSystem, Significance, check_labels, confidences, score_run
 from .core.significance import MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples, seed_from_env
+from .core.slices import describe, parse_conditions, select, sliced
 from .core.tokenizers import TOKENIZER_NAMES
 from .core.variants import get_variant
 
@@ -43,6 +47,39 @@ def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> 
     p.add_argument("-e", "--encoding", default=default_encoding,
                    help="input encoding, or 'auto' to detect one legacy encoding for all files "
                         f"(default {default_encoding})")
+
+
+def add_input_arguments(p: argparse.ArgumentParser) -> None:
+    """How input files are read: formats, source, documents, which fields are systems and references."""
+    g = p.add_argument_group("input formats (picked by extension and content; nothing is taken silently)")
+    g.add_argument("--input-format", choices=FORMATS, help="read every input in this format (default: sniffed)")
+    g.add_argument("--src", metavar="FILE",
+                   help="source segments: a text file, or the source side of a structured file (default: the "
+                        "source inside a structured input, said in a note)")
+    g.add_argument("--docs", metavar="FILE", help="document id of each segment, one per line")
+    g.add_argument("--refs", nargs="+", metavar="NAME", dest="refs_wanted",
+                   help="references to use by translator or field (A, ref:A), or a system of a long table "
+                        "(Human-A.0) taken as the reference (default: every reference)")
+    g.add_argument("--systems", nargs="+", metavar="NAME", help="systems to score, in this order (default: all)")
+    g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"), help="TMX: the source and target languages")
+    g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
+                   help=f"TSV/JSONL: the column of a role ({', '.join(ROLES)}); repeat for several")
+    g.add_argument("--keep-tags", action="store_true",
+                   help="XLIFF/TMX: score inline tags as tokens (default: tags are not words and are taken out)")
+    g.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                   help="score only the segments with this document (doc=ID) or metadata value (origlang=en); "
+                        "repeat to narrow")
+
+
+def read_options(args: argparse.Namespace) -> ReadOptions:
+    """The :class:`ReadOptions` of the input flags."""
+    columns = {}
+    for text in args.column:
+        role, sep, name = text.partition("=")
+        if not sep or role.strip() not in ROLES:
+            raise InputError(f"--column {text!r}: give ROLE=NAME with ROLE one of {', '.join(ROLES)}")
+        columns[role.strip()] = name.strip()
+    return ReadOptions(args.input_format, args.keep_tags, tuple(args.langs) if args.langs else None, columns)
 
 
 _FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercase", "smooth_method": "smooth_method",
@@ -74,8 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="BLEU exactly as sacreBLEU (default), NLTK or the d2l textbook compute it.",
         epilog="Exit status: 0 on success, 2 on bad input or bad options.")
-    p.add_argument("refs", nargs="+", metavar="REF", help="reference files, or folders of reference files")
-    p.add_argument("-i", "--input", nargs="+", metavar="HYP", required=True, help="system output file(s)")
+    p.add_argument("refs", nargs="+", metavar="REF",
+                   help="reference files or folders; or one file that holds systems and references (WMT XML, "
+                        "a TSV/JSONL with a system column), scored without -i")
+    p.add_argument("-i", "--input", nargs="+", metavar="HYP", default=[],
+                   help="system output file(s): text, or the target side of XLIFF/TMX/SGML/TSV/JSONL")
+    add_input_arguments(p)
     add_scoring_arguments(p, default_encoding="utf-8")
     p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per sentence")
     p.add_argument("--labels", nargs="+", metavar="NAME",
@@ -284,14 +325,25 @@ def run(argv: Sequence[str] | None = None) -> int:
         cfg = config_from_args(args, BleuConfig())
         _check_output(args)
         _check_exports(args)
-        hyps, refs = read_inputs(args.input, args.refs, args.encoding, allow_identical=args.allow_identical_refs)
+        inputs = read_run_inputs(args.input, args.refs, args.encoding, source=args.src, docs=args.docs,
+                                 options=read_options(args), refs_wanted=args.refs_wanted,
+                                 systems_wanted=args.systems, allow_identical=args.allow_identical_refs)
+        hyps, refs = inputs.systems, inputs.references
+        where = parse_conditions(args.where)
         _check_tests(args, cfg, len(hyps))
-        check_targets(_targets(args), [f.path for f in [*hyps, *refs]])
+        protected = [f.path for f in [*hyps, *refs]] + [p for p in (args.src, args.docs) if p]
+        check_targets(_targets(args), protected)
         names = check_labels(args.labels, len(hyps)) if args.labels else None
-        scored = score_run(hyps, refs, cfg, names=names, significance=_significance(args, len(hyps)),
-                           ngram_diffs=False)
+        significance = _significance(args, len(hyps))
+        scored = score_run(hyps, refs, cfg, names=names, significance=None if where else significance,
+                           ngram_diffs=False, context=inputs.context)
+        if where:  # the whole corpus is scored without tests, then the slice with them
+            scored = sliced(scored, select(scored, where), describe(where), significance=significance)
         for note in scored.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
+        if scored.slice is not None:
+            whole = ", ".join(f"{s.name} {w:.{args.width}f}" for s, w in zip(scored.systems, scored.slice.whole))
+            print(f"{PROG}: note: {scored.slice.summary}; the whole corpus scored {whole}", file=sys.stderr)
         if scored.advice is not None:
             print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)
         for i, where in scored.misaligned:

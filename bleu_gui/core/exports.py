@@ -99,11 +99,14 @@ def _num(x: object) -> object:
 
 
 def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
-    """Per-sentence table of a run, keyed by display name: index, then per system BLEU, lengths, counts and
-    totals per order; with two or more systems also ``delta`` (B − baseline) and its leave-one-out contribution."""
+    """Per-sentence table of a run, keyed by display name: index (the line in the inputs), the document and
+    the source when known, then per system BLEU, lengths, counts and totals per order; with two or more
+    systems also ``delta`` (B − baseline) and its leave-one-out contribution; last, the text of each system
+    and reference."""
     max_order = run.config.max_order
     names = [s.name for s in run.systems]
-    header = ["index"]
+    docs, source = run.context.docs, run.context.source
+    header = ["index"] + (["doc"] if docs is not None else []) + (["source"] if source is not None else [])
     for name in names:
         header += [f"{name}:bleu", f"{name}:hyp_len", f"{name}:ref_len"]
         header += [f"{name}:correct_{n}" for n in range(1, max_order + 1)]
@@ -111,10 +114,12 @@ def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
     loo = run.comparison.pairwise[b - 1].loo if run.comparison is not None else None
     if loo is not None:
         header += [f"delta:{names[b]}-{names[0]}", "loo_contribution"]
+    header += [f"{name}:text" for name in names] + [f"reference:{name}" for name in run.reference_names]
     scores = [s.sentences.score for s in run.systems]
     rows = []
     for i in range(run.n_sentences):
-        row: list = [i + 1]
+        row: list = [run.line_number(i)]
+        row += ([docs[i]] if docs is not None else []) + ([source.lines[i]] if source is not None else [])
         for s, sc in zip(run.systems, scores):
             st = s.stats
             width = (st.shape[1] - 2) // 2
@@ -123,6 +128,7 @@ def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
             row += [int(v) for v in st[i, 2 + width:2 + width + max_order]]
         if loo is not None:
             row += [_num(scores[b][i] - scores[0][i]), _num(loo[i])]
+        row += [s.lines[i] for s in run.systems] + [r.lines[i] for r in run.references]
         rows.append(row)
     return header, rows
 
@@ -133,9 +139,13 @@ def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
     name = str(target).lower()
     if name.endswith(".json"):
         base = run.baseline.corpus
-        return to_json(header, rows, {"signature": base.signature, "variant": base.variant,
-                                      "systems": [s.name for s in run.systems]})
+        meta = {"signature": base.signature, "variant": base.variant, "systems": [s.name for s in run.systems]}
+        if run.slice is not None:
+            meta["slice"] = run.slice.summary
+        return to_json(header, rows, meta)
     if name.endswith(".csv"):
+        if run.slice is not None:  # a CSV has no place for a title: every row says which slice it belongs to
+            header, rows = header + ["slice"], [row + [run.slice.summary] for row in rows]
         return to_csv(header, rows)
     raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
 

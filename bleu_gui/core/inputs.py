@@ -107,7 +107,7 @@ def _source(path: Path | None, encoding: str, options: ReadOptions,
         return found, ""
     for corpus in corpora:
         if corpus.context.source is not None:
-            return corpus.context.source, f"source: {corpus.context.source.label} (from the input; --src overrides)"
+            return corpus.context.source, f"source: {corpus.context.source.name} (inside the input; --src overrides)"
     return None, ""
 
 

@@ -179,6 +179,9 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
              f'<p class="meta">{len(base.lines):,} sentences · {len(reference_names)} reference file(s): '
              f'{escape(", ".join(reference_names))} · made by bleu-gui {__version__} on '
              f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>',
+             *([f'<p class="note"><b>{escape(run.slice.summary)}</b>; the whole corpus scored '
+                f'{escape(", ".join(f"{s.name} {w:.2f}" for s, w in zip(systems, run.slice.whole)))}.</p>']
+               if run.slice is not None else []),
              "<h2>Corpus scores</h2>",
              _corpus_table(systems, bootstrap, approximate, comparison.identical if comparison else [False] * len(systems),
                            _ranks(run, view.ranking)),
@@ -241,7 +244,11 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
 def _sentence_block(run: Run, reference_names: Sequence[str], i: int, order: int) -> str:
     systems = run.systems
     scores = " · ".join(f"{escape(s.name)} {score_text(float(s.sentences.score[i]))}" for s in systems)
-    out = [f'<div class=sent id="s{i + 1}"><h3>Sentence {i + 1} — {scores}</h3>']
+    line = run.line_number(i)
+    doc = f" · document {escape(run.context.docs[i])}" if run.context.docs is not None else ""
+    out = [f'<div class=sent id="s{line}"><h3>Sentence {line}{doc} — {scores}</h3>']
+    if run.context.source is not None:
+        out.append(f'<div class=line><span class=who>source</span>{escape(run.context.source.lines[i])}</div>')
     details = [run.details(k, i) for k in range(len(systems))]
     for s, d in zip(systems, details):
         out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d, order)}</div>')

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from .pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
 from .readers import SegmentFile, check_same_length
 from .scores import BleuScore, RowScores
 from .significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
+
+if TYPE_CHECKING:
+    from .slices import Slice
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction
@@ -105,6 +109,11 @@ class Run:
     misaligned: list[tuple[int, Misalignment]] = field(default_factory=list)  # (system index, where)
     notes: tuple[str, ...] = ()  # what reading the inputs changed, and the variant's notes (see input_notes)
     context: Context = Context()  # source, documents and metadata of the segments (no score depends on them)
+    slice: Slice | None = None    # set when the run holds a subset of the input's segments (see slices.sliced)
+
+    def line_number(self, i: int) -> int:
+        """The 1-based line (segment) number in the inputs of sentence ``i`` (a slice keeps the original's)."""
+        return self.slice.rows[i] + 1 if self.slice is not None else i + 1
 
     @property
     def config(self) -> BleuConfig:
