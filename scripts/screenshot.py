@@ -44,6 +44,13 @@ def main() -> int:
                         "long names), on the Compare tab")
     p.add_argument("--trust", action="store_true",
                    help="the demo's system A with a line dropped, lowercased: badges, notes and the misalignment bar")
+    p.add_argument("--open", nargs="+", metavar="FILE",
+                   help="reference files, or one WMT XML / TSV file with its systems (instead of the demo)")
+    p.add_argument("-i", "--hyp", nargs="+", default=[], metavar="FILE", help="system files for --open")
+    p.add_argument("--src", help="source file for --open")
+    p.add_argument("--tokenize", help="tokenizer for --open (e.g. zh)")
+    p.add_argument("--where", metavar="KEY=VALUE", help="show the slice of a document or metadata value")
+    p.add_argument("--documents", action="store_true", help="show the Documents list")
     args = p.parse_args()
     if "QT_QPA_PLATFORM" not in os.environ and "DISPLAY" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -78,6 +85,12 @@ def main() -> int:
         dropped.write_text("\n".join(lines[:4] + lines[5:] + ["(the last line, added to keep the count)"]) + "\n",
                            encoding="utf-8")
         window.open_files([dropped], refs)
+    elif args.open:
+        if args.tokenize:
+            from dataclasses import replace
+
+            window.settings_panel.set_config(replace(window.settings_panel.config(), tokenizer=args.tokenize))
+        window.open_files(args.hyp, args.open, source=args.src)
     elif args.systems:
         window.open_files(*wmt17_systems(args.systems, tmp))
         args.tab, args.system = "compare", 2
@@ -88,6 +101,17 @@ def main() -> int:
     if window.run is None:
         print("the demo data did not load", file=sys.stderr)
         return 1
+    if args.where:
+        from bleu_gui.core.slices import parse_conditions, select
+
+        loop2 = QEventLoop()
+        window.run_changed.connect(loop2.quit)
+        conditions = parse_conditions([args.where])
+        window.apply_slice(select(window.run, conditions), args.where.replace("=", " = "))
+        QTimer.singleShot(60_000, loop2.quit)
+        loop2.exec()
+    if args.documents:
+        window.inspect.list_tabs.setCurrentIndex(1)
     if not args.trust:
         window.inspect.system_combo.setCurrentIndex(args.system - 1)
     window.inspect.select_sentence(args.sentence - 1)

@@ -183,7 +183,7 @@ def test_exports_run_side_by_side_and_each_reports_its_outcome(qtbot, window, tm
 
 def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, window, monkeypatch):
     from bleu_gui.core import InputError
-    from bleu_gui.gui import main_window
+    from bleu_gui.gui import run_jobs
 
     run = demo_run()
     show(qtbot, window, run)
@@ -196,7 +196,7 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
     def broken(*_args):
         raise InputError("re-scoring failed")
 
-    monkeypatch.setattr(main_window, "rescored", broken)
+    monkeypatch.setattr(run_jobs, "rescored", broken)
     with qtbot.waitSignal(window.error_shown, timeout=5000):
         panel.lowercase.setChecked(True)
     assert panel.config() == run.config and not panel.lowercase.isChecked()

@@ -145,7 +145,8 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
                          "or a TSV/JSONL with a system column)")
     references_found = _references(ref_read, systems)
     if refs_wanted:
-        movable = [s for s in systems if any(_matches(s, w) for w in refs_wanted)]
+        # Without -i, a system of the file may be named as the reference (a long table's "Human-A.0").
+        movable = [] if hyp_paths else [s for s in systems if any(_matches(s, w) for w in refs_wanted)]
         systems = [s for s in systems if all(s is not m for m in movable)]
         references_found = _pick(references_found + movable, refs_wanted, "reference")
     systems = _pick(systems, systems_wanted, "system")

@@ -40,3 +40,8 @@ NOTE = "#6c757d"
 HEADER_BG = "#f1f3f5"
 FRAME = "#e9ecef"
 STAR = "#2b8a3e"
+# Inline tags (XLIFF/TMX) drawn as chips, and a tag-count mismatch.
+TAG_BG = "#e4ddf4"
+TAG_INK = "#4b3c78"
+FLAG_BG = "#fde2c8"
+FLAG_INK = "#7a3b00"

@@ -226,6 +226,12 @@ def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
 _SOURCE_NAME = re.compile(r"^(src|source)", re.IGNORECASE)
 
 
+def is_source_name(name: str) -> bool:
+    """A file named as a source (``src*``, ``source*``): never taken as a reference or system from a folder
+    or a drop."""
+    return _SOURCE_NAME.match(name) is not None
+
+
 def _real(path: Path) -> Path:
     try:
         return path.resolve()

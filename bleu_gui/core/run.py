@@ -31,6 +31,7 @@ from .scores import BleuScore, RowScores
 from .significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
 
 if TYPE_CHECKING:
+    from .documents import DocumentScores
     from .slices import Slice
 
 Progress = Callable[[float], None]
@@ -110,6 +111,14 @@ class Run:
     notes: tuple[str, ...] = ()  # what reading the inputs changed, and the variant's notes (see input_notes)
     context: Context = Context()  # source, documents and metadata of the segments (no score depends on them)
     slice: Slice | None = None    # set when the run holds a subset of the input's segments (see slices.sliced)
+
+    @cached_property
+    def documents(self) -> DocumentScores | None:
+        """Each document's BLEU for every system (None without document ids); workers compute it before
+        handing the run to the window."""
+        from .documents import document_scores
+
+        return document_scores(self)
 
     def line_number(self, i: int) -> int:
         """The 1-based line (segment) number in the inputs of sentence ``i`` (a slice keeps the original's)."""

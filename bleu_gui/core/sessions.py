@@ -17,6 +17,7 @@ from typing import Any
 from .config import BleuConfig
 from .errors import InputError
 from .exports import write_atomic
+from .readers import SegmentFile
 from .run import Run
 
 FORMAT = "bleu-gui session 1"
@@ -30,20 +31,44 @@ class Session:
     b: int = 1                         # the system compared with the baseline
     encoding: str = "auto"
     config: BleuConfig = field(default_factory=BleuConfig)
+    # Structured files (WMT XML, XLIFF, ...): which field of its file each system and reference is.
+    system_fields: list[str] | None = None
+    reference_fields: list[str] | None = None
+    source: str | None = None          # a source file given apart from the systems and references
 
     def missing(self) -> list[str]:
         """The session's files that no longer exist."""
-        return [p for p in [*self.systems, *self.references] if not Path(p).exists()]
+        return [p for p in [*self.systems, *self.references, *([self.source] if self.source else [])]
+                if not Path(p).exists()]
+
+    def opening(self) -> tuple[list[str], list[str], list[str] | None, list[str] | None]:
+        """(system files, reference files, systems wanted, references wanted) that open the session again:
+        a file holding both (WMT XML) is given once, as a reference file, and its fields are picked by name."""
+        if self.system_fields is None and self.reference_fields is None:
+            return list(self.systems), list(self.references), None, None  # plain files, each given as it was
+        refs = list(dict.fromkeys(self.references))
+        systems = [p for p in dict.fromkeys(self.systems) if p not in refs]
+        return systems, refs, self.system_fields, self.reference_fields
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "systems": self.systems, "references": self.references, "labels": self.labels,
-                "b": self.b, "encoding": self.encoding, "config": dataclasses.asdict(self.config)}
+                "b": self.b, "encoding": self.encoding, "config": dataclasses.asdict(self.config),
+                "system_fields": self.system_fields, "reference_fields": self.reference_fields,
+                "source": self.source}
+
+
+def _fields(files: list[SegmentFile]) -> list[str] | None:
+    return [f.field for f in files] if all(f.field for f in files) else None
 
 
 def session_of(run: Run, b: int, encoding: str) -> Session:
-    """The session that opens ``run`` again as shown (its names, B and encoding)."""
-    return Session([str(s.file.path.absolute()) for s in run.systems], [str(r.path.absolute()) for r in run.references],
-                   [s.name for s in run.systems], b, encoding, run.config)
+    """The session that opens ``run`` again as shown (its names, B, encoding and the fields it took)."""
+    systems, refs = [s.file for s in run.systems], run.references
+    paths = {f.path.absolute() for f in [*systems, *refs]}
+    source = run.context.source
+    apart = str(source.path.absolute()) if source is not None and source.path.absolute() not in paths else None
+    return Session([str(f.path.absolute()) for f in systems], [str(r.path.absolute()) for r in refs],
+                   [s.name for s in run.systems], b, encoding, run.config, _fields(systems), _fields(refs), apart)
 
 
 def session_from_dict(data: Any, where: str = "session") -> Session:
@@ -57,12 +82,19 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
         session = Session(systems=[str(Path(p).absolute()) for p in data["systems"]],
                           references=[str(Path(p).absolute()) for p in data["references"]],
                           labels=list(data["labels"]) if data.get("labels") else None, b=int(data.get("b", 1)),
-                          encoding=str(data.get("encoding", "auto")), config=BleuConfig(**config).validated())
+                          encoding=str(data.get("encoding", "auto")), config=BleuConfig(**config).validated(),
+                          system_fields=_strings(data.get("system_fields")),
+                          reference_fields=_strings(data.get("reference_fields")),
+                          source=str(Path(data["source"]).absolute()) if data.get("source") else None)
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
     if not session.systems or not session.references:
         raise InputError(f"{where}: a session needs at least one system and one reference")
     return session
+
+
+def _strings(value: Any) -> list[str] | None:
+    return [str(v) for v in value] if isinstance(value, list) else None
 
 
 def load_session(path: str | Path) -> Session:

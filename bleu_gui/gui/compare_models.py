@@ -144,14 +144,17 @@ class PairTableModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.a = self.b = self.loo = np.zeros(0)
+        self.numbers: np.ndarray | None = None
         self._visible = np.zeros(0, np.int64)
         self._keep: np.ndarray | None = None
         self._side = self.ALL
         self._sort = (0, Qt.SortOrder.AscendingOrder)
 
-    def set_pair(self, a: np.ndarray, b: np.ndarray, loo: np.ndarray) -> None:
+    def set_pair(self, a: np.ndarray, b: np.ndarray, loo: np.ndarray, numbers: np.ndarray | None = None) -> None:
+        """Sentence scores of A and B, leave-one-out ΔBLEU; ``numbers``: line numbers in the inputs (a slice's)."""
         self.beginResetModel()
         self.a, self.b, self.loo = np.asarray(a, float), np.asarray(b, float), np.asarray(loo, float)
+        self.numbers = numbers
         self._keep = None
         self._visible = self._compute()
         self.endResetModel()
@@ -225,7 +228,7 @@ class PairTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             col = index.column()
             if col == 0:
-                return str(i + 1)
+                return str(i + 1 if self.numbers is None else int(self.numbers[i]))
             value = float([0.0, self.a[i], self.b[i], self.delta[i], self.loo[i]][col])
             if col == 4:
                 return delta_text(value, 4)  # one sentence moves corpus BLEU by hundredths: 4 decimals rank them

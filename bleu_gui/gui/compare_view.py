@@ -34,6 +34,7 @@ from .compare_paint import (
     paint_candidate,
     paint_reference,
 )
+from .context_pane import ContextPane
 from .layout import STRETCH, fill_orders, hrow, legend
 from .panes import TextPane
 from .systems_panel import SystemsPanel
@@ -121,6 +122,7 @@ class CompareView(QWidget):
         self.ref_box = QVBoxLayout()
         self.sentence_label = QLabel("")
         self.sentence_label.setObjectName("paneTitle")
+        self.context_pane = ContextPane()
 
         self.scatter = ScatterChart()
         self.scatter.point_clicked.connect(self.select_sentence)
@@ -161,6 +163,7 @@ class CompareView(QWidget):
             ("ref: both", f"background:{REF_BOTH.name()}"),
             ("ref: only A", f"background:{REF_ONLY_A.name()}"),
             ("ref: only B", f"background:{REF_ONLY_B.name()}")]))
+        pv.addWidget(self.context_pane)
         ab = QHBoxLayout()
         col_a, col_b = QVBoxLayout(), QVBoxLayout()
         col_a.addWidget(self.label_a)
@@ -229,8 +232,10 @@ class CompareView(QWidget):
         upper = 90 + rows * row_height + (40 if len(run.systems) > 2 else 0)  # the matrix caption
         total = sum(self.outer_split.sizes())
         self.outer_split.setSizes([upper, max(total - upper, 400)])
-        self.note.setText(comparison.note)
-        self.note.setVisible(bool(comparison.note))
+        where = (f"{run.slice.summary}; on the whole corpus A scored {run.slice.whole[0]:.2f}. "
+                 if run.slice is not None else "")
+        self.note.setText(where + comparison.note)
+        self.note.setVisible(bool(where + comparison.note))
         self.b_combo.blockSignals(True)
         self.b_combo.clear()
         for s in run.systems[1:]:
@@ -266,7 +271,8 @@ class CompareView(QWidget):
         self.systems.select_system(self.b)
         self.label_a.setText(f"A — {a.name}")
         self.label_b.setText(f"B — {b.name}")
-        self.pair_model.set_pair(a.sentences.score, b.sentences.score, c.pairwise[self.b - 1].loo)
+        numbers = np.asarray(self.run.slice.rows) + 1 if self.run.slice is not None else None
+        self.pair_model.set_pair(a.sentences.score, b.sentences.score, c.pairwise[self.b - 1].loo, numbers)
         self.scatter.update_values(a.sentences.score, b.sentences.score, (a.name, b.name))
         bs = c.bootstrap[self.b] if c.bootstrap else None
         self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None)
@@ -308,8 +314,9 @@ class CompareView(QWidget):
         self.current = sentence
         da, db = run.details(0, sentence), run.details(self.b, sentence)
         sa, sb = float(run.systems[0].sentences.score[sentence]), float(run.systems[self.b].sentences.score[sentence])
-        self.sentence_label.setText(f"Sentence {sentence + 1}: A {formats.score_text(sa)} · B {formats.score_text(sb)}"
-                                    f" · B − A {formats.delta_text(sb - sa)}")
+        self.sentence_label.setText(f"Sentence {run.line_number(sentence)}: A {formats.score_text(sa)} · "
+                                    f"B {formats.score_text(sb)} · B − A {formats.delta_text(sb - sa)}")
+        self.context_pane.show_sentence(run, sentence, self.b)
         self.details = (da, db)
         self.paint_sentence()
         self.scatter.mark(sentence)

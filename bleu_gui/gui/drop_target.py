@@ -23,6 +23,6 @@ class FileDropTarget:
         if action.kind == "add":
             self.add_systems(action.systems)
         elif action.kind == "open":
-            self.open_files(action.systems, action.references)
+            self.open_files(action.systems, action.references, source=action.source)
         elif paths:
             self.show_error(action.message)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -14,29 +15,39 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from ..core import Run, formats
+from ..core.markup import mismatched_tags
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
+from .context_pane import ContextPane
 from .layout import STRETCH, fill_orders, hrow, legend
 from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .panes import SentencePanes
 from .score_header import ScoreHeader
+from .slice_panel import SlicePanel
 
 
 class InspectView(QWidget):
-    """Signals: ``sentence_selected(int)`` when the shown sentence changes."""
+    """Signals: ``sentence_selected(int)`` when the shown sentence changes; ``slice_requested(rows, why)``
+    (the whole run's segment indices) and ``whole_requested()`` from the slice controls."""
 
     sentence_selected = Signal(int)
+    slice_requested = Signal(object, str)
+    whole_requested = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.run: Run | None = None
+        self.whole: Run | None = None
+        self._mismatches: list[int] = []  # sentences whose candidate's tags differ from the source/reference
         self.system = 0
         self.current_sentence: int | None = None
         self.header = ScoreHeader()
@@ -84,6 +95,17 @@ class InspectView(QWidget):
             box.setValue(value)
             box.setKeyboardTracking(False)
         self.count_label = QLabel("")
+        self.tags_only = QCheckBox("tag mismatches")
+        self.tags_only.setToolTip("Only sentences whose candidate has a different number of inline tags than "
+                                  "its source or reference")
+        self.tags_only.toggled.connect(self.apply_filter)
+        self.score_list = QPushButton("Score the list")
+        self.score_list.setToolTip("Score the sentences the list shows as a corpus of their own (BLEU and "
+                                   "paired tests of that slice)")
+        self.score_list.clicked.connect(self.on_score_list)
+        self.slice_panel = SlicePanel()
+        self.slice_panel.slice_requested.connect(self.slice_requested)
+        self.slice_panel.whole_requested.connect(self.whole_requested)
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(200)
@@ -99,6 +121,7 @@ class InspectView(QWidget):
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def _build_panes(self) -> None:
+        self.context_pane = ContextPane()
         self.panes = SentencePanes()
         self.order_combo = QComboBox()
         self.order_combo.currentIndexChanged.connect(self.on_order_changed)
@@ -118,15 +141,25 @@ class InspectView(QWidget):
         lv = QVBoxLayout(list_panel)
         lv.setContentsMargins(0, 0, 0, 0)
         lv.addLayout(hrow("System", self.system_combo, STRETCH))
-        lv.addWidget(self.filter_edit)
-        lv.addLayout(hrow("BLEU from", self.score_low, "to", self.score_high, STRETCH, self.count_label))
-        lv.addWidget(self.table, 1)
+        lv.addWidget(self.slice_panel)
+        sentences = QWidget()
+        sv = QVBoxLayout(sentences)
+        sv.setContentsMargins(0, 4, 0, 0)
+        sv.addLayout(hrow(self.filter_edit, self.score_list))
+        sv.addLayout(hrow("BLEU from", self.score_low, "to", self.score_high, self.tags_only, STRETCH,
+                          self.count_label))
+        sv.addWidget(self.table, 1)
+        self.list_tabs = QTabWidget()
+        self.list_tabs.addTab(sentences, "Sentences")
+        self.list_tabs.addTab(self.slice_panel.documents, "Documents")
+        lv.addWidget(self.list_tabs, 1)
 
         panes_panel = QWidget()
         pv = QVBoxLayout(panes_panel)
         pv.setContentsMargins(0, 0, 0, 0)
         pv.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.order_combo, self.show_tokens))
         pv.addWidget(self.legend)
+        pv.addWidget(self.context_pane)
         pv.addWidget(self.panes, 1)
 
         charts = QWidget()
@@ -162,8 +195,10 @@ class InspectView(QWidget):
         self.panes.order = self.order_combo.currentData()
 
     # -- content -----------------------------------------------------------------------
-    def set_run(self, run: Run) -> None:
-        """Show a run; the same sentence stays selected when the files are the same."""
+    def set_run(self, run: Run, whole: Run | None = None) -> None:
+        """Show a run (``whole``: the whole corpus's run when ``run`` is a slice of it); the same sentence
+        stays selected when the files are the same."""
+        self.whole = whole if whole is not None else run
         for chart in (self.precision_chart, self.bp_chart, self.histogram):
             chart.signature = run.evaluator.signature()
         same_files = self.run is not None and [s.file for s in self.run.systems] == [s.file for s in run.systems]
@@ -183,8 +218,20 @@ class InspectView(QWidget):
 
     def _show_system(self, keep_sentence: int | None) -> None:
         run, system = self.run, self.run.systems[self.system]
-        self.header.set_score(system.corpus, system.name, list(run.notes), run.config)
-        self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1])
+        slice_note = ([f"{run.slice.summary}: BLEU {system.corpus.score:.2f} here, "
+                       f"{run.slice.whole[self.system]:.2f} on the whole corpus"] if run.slice is not None else [])
+        self.header.set_score(system.corpus, system.name, slice_note + list(run.notes), run.config)
+        numbers = np.asarray(run.slice.rows) + 1 if run.slice is not None else None
+        self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1],
+                                 numbers)
+        self._mismatches = mismatched_tags(system.file.tags, [run.context.source.tags if run.context.source else None]
+                                           + [r.tags for r in run.references])
+        self.tags_only.setVisible(bool(self._mismatches) or system.file.tags is not None)
+        self.tags_only.setText(f"tag mismatches ({len(self._mismatches):,})")
+        self.slice_panel.set_run(run, self.whole, self.system)
+        self.list_tabs.setTabVisible(1, self.whole is not None and self.whole.context.docs is not None)
+        if self.tags_only.isChecked():
+            self._limit_to_flags()
         self._update_count()
         self.histogram.update_values(system.sentences.score)
         self.current_sentence = None
@@ -214,7 +261,9 @@ class InspectView(QWidget):
         self.current_sentence = sentence
         system = run.systems[self.system]
         score = formats.score_text(float(system.sentences.score[sentence]))
-        self.sentence_label.setText(f"Sentence {sentence + 1} of {run.n_sentences:,} · sentence BLEU {score}")
+        self.sentence_label.setText(f"Sentence {run.line_number(sentence)} · {sentence + 1} of {run.n_sentences:,}"
+                                    f"{' in the slice' if run.slice is not None else ''} · sentence BLEU {score}")
+        self.context_pane.show_sentence(run, sentence, self.system)
         self.panes.set_details(run.details(self.system, sentence), f"Candidate — {system.name}")
         N = run.config.max_order
         stats = system.stats
@@ -241,8 +290,27 @@ class InspectView(QWidget):
         self.table.setCurrentIndex(index)
         self.table.scrollTo(index)
 
+    def _limit_to_flags(self) -> None:
+        mask = None
+        if self.tags_only.isChecked() and self.run is not None:
+            mask = np.zeros(self.run.n_sentences, bool)
+            mask[self._mismatches] = True
+        self.model.set_only(mask)
+
+    @Slot()
+    def on_score_list(self) -> None:
+        """Re-score what the list shows (its filters) as a slice of the whole corpus."""
+        run = self.run
+        shown, why = self.list_selection()
+        if run is None or shown is None:
+            return
+        rows = [run.slice.rows[i] for i in shown] if run.slice is not None else list(shown)
+        self.slice_requested.emit(rows, why.removeprefix("the sentences of the window's list ").strip("()")
+                                  or "the list's sentences")
+
     @Slot()
     def apply_filter(self) -> None:
+        self._limit_to_flags()
         low, high = self.score_low.value(), self.score_high.value()
         self.model.set_filter(self.filter_edit.text(), low if low > 0 else None, high if high < 100 else None)
         self._update_count()
@@ -255,7 +323,8 @@ class InspectView(QWidget):
         """The sentences the list shows and why, or (None, "") when it shows them all."""
         text, low, high = self.filter_edit.text(), self.score_low.value(), self.score_high.value()
         rules = ([f"candidate contains {text!r}"] if text else []) + (
-            [f"sentence BLEU {low:g}–{high:g}"] if low > 0 or high < 100 else [])
+            [f"sentence BLEU {low:g}–{high:g}"] if low > 0 or high < 100 else []) + (
+            ["tag mismatches"] if self.tags_only.isChecked() else [])
         if not rules or self.run is None:
             return None, ""
         shown = tuple(sorted(self.model.sentence_at(r) for r in range(self.model.rowCount())))

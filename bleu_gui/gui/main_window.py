@@ -6,9 +6,7 @@ with its own completion callback) and hands every finished run to both views.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
@@ -19,14 +17,11 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from ..core import BleuConfig, InputError, Run, read_inputs, score_run
+from ..core import BleuConfig, InputError, Run
 from ..core.errors import ExportError
-from ..core.evaluate import scaled_progress
-from ..core.readers import read_more_systems
 from ..core.report import ReportView
-from ..core.run import check_labels, renamed, rescored, with_baseline, with_systems
+from ..core.run import renamed
 from ..core.sessions import Session, session_of
-from ..demo import demo_paths
 from .compare_view import CompareView
 from .drop_target import FileDropTarget
 from .export_actions import ExportActions, ask_new_name, shown_view
@@ -37,6 +32,7 @@ from .jobs import JobController
 from .layout import stacked
 from .open_dialog import OpenDialog
 from .run_bars import RunBars
+from .run_jobs import RunJobs
 from .session_actions import ask_open_session, ask_save_session
 from .settings import Settings
 from .settings_panel import SettingsPanel
@@ -46,7 +42,7 @@ INSPECT_TAB, COMPARE_TAB = 0, 1
 SCORING = "Scoring…"
 
 
-class MainWindow(FileDropTarget, QMainWindow):
+class MainWindow(RunJobs, FileDropTarget, QMainWindow):
     """Signals: ``run_changed(Run)`` after a run is shown, ``exported(str)``, ``error_shown(str)``."""
 
     run_changed = Signal(object)
@@ -60,7 +56,8 @@ class MainWindow(FileDropTarget, QMainWindow):
         if config is not None:
             self.settings.set_config(config)
         self.encoding = encoding
-        self.run: Run | None = None
+        self.run: Run | None = None    # the run shown: the whole corpus or a slice of it
+        self.whole: Run | None = None  # the whole corpus's run
         self.jobs = JobController(self)
         self.jobs.started.connect(self.on_job_started)
         self.jobs.failed.connect(self.on_job_failed)
@@ -75,6 +72,8 @@ class MainWindow(FileDropTarget, QMainWindow):
         self.inspect = InspectView()
         self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.inspect.header.reset_requested.connect(self.on_reset_requested)
+        self.inspect.slice_requested.connect(self.apply_slice)
+        self.inspect.whole_requested.connect(self.clear_slice)
         self.bars = RunBars()
         self.bars.use_tokenizer.connect(self.on_tokenizer_advice_accepted)
         self.bars.show_line.connect(self.on_show_misalignment)
@@ -125,36 +124,7 @@ class MainWindow(FileDropTarget, QMainWindow):
                 splitter.restoreState(state)
         self.inspect.fill_order_combo(self.settings_panel.config().max_order)
 
-    # -- opening files -----------------------------------------------------------------
-    def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path],
-                   labels: Sequence[str] | None = None, b: int = 1) -> int:
-        """Read and score system outputs (the first is the baseline) against references, in the worker;
-        ``labels``: display names (default: the shortest path suffixes that tell them apart).
-
-        Errors come back as a dialog and the shown run stays.
-        """
-        paths, refs = [str(p) for p in systems], [str(r) for r in references]
-        cfg, encoding = self.settings_panel.config(), self.encoding
-
-        def work(progress):
-            hyps, refs_read = read_inputs(paths, refs, encoding, progress=scaled_progress(progress, 0, 0.05))
-            names = check_labels(labels, len(hyps)) if labels else None
-            return score_run(hyps, refs_read, cfg, names=names, progress=scaled_progress(progress, 0.05, 0.95))
-
-        def done(run: Run) -> None:
-            self.compare_view.b = b
-            self.show_run(run)
-
-        return self.jobs.submit(work, done)
-
-    def open_session(self, session: Session | None) -> int | None:
-        """Open a saved run as it was: its files, labels, B, encoding and settings."""
-        if session is None:
-            return None
-        self.encoding = session.encoding
-        self.settings_panel.set_config(session.config)
-        return self.open_files(session.systems, session.references, session.labels, session.b)
-
+    # -- runs ------------------------------------------------------------------------------
     def current_session(self) -> Session:
         assert self.run is not None  # the menu entries that ask for it are enabled only with a run shown
         return session_of(self.run, self.compare_view.b, self.encoding)
@@ -170,44 +140,12 @@ class MainWindow(FileDropTarget, QMainWindow):
         except (InputError, ExportError) as exc:
             self.show_error(str(exc))
 
-    def open_demo(self, language: str = "en") -> int:
-        systems, references = demo_paths(language)
-        return self.open_files(systems, references)
-
-    def add_systems(self, paths: Sequence[str | Path]) -> int | None:
-        """Compare more system outputs with the shown run's baseline, in the worker."""
-        if self.run is None:
-            self.show_error("Open a system output and its references first; added systems are compared with it.")
-            return None
-        run, new = self.run, [str(p) for p in paths]
-
-        def work(progress):
-            extra = read_more_systems(new, [s.file for s in run.systems], run.references)
-            return with_systems(run, extra, progress)
-
-        return self.jobs.submit(work, lambda result: self.show_run(result, switch_to_compare=True))
-
-    def rescore(self, config: BleuConfig | None = None) -> int | None:
-        """Score the shown files again with the current settings, in the worker."""
-        if self.run is None:
-            return None
-        run, cfg = self.run, config or self.settings_panel.config()
-        return self.jobs.submit(lambda progress: rescored(run, cfg, progress), self.show_run)
-
-    @Slot(int, int)
-    def compare_pair(self, a: int, b: int) -> int | None:
-        """Compare system ``a`` (made the baseline, in the worker, unless it is) with ``b`` (-1: keep B)."""
-        if self.run is None or a == 0:
-            self.compare_view.set_b(b)
-            return None
-        run, new_b = self.run, b + 1 if 0 <= b < a else b  # where b lands once a moves to the front
-        return self.jobs.submit(lambda progress: with_baseline(run, a, progress),
-                                lambda result: (self.show_run(result), self.compare_view.set_b(new_b)))
-
     def show_run(self, run: Run, switch_to_compare: bool = False) -> None:
-        """Hand a finished run to both views."""
+        """Hand a finished run (the whole corpus, or a slice of the whole run) to both views."""
+        if run.slice is None:
+            self.whole = run
         self.run = run
-        self.inspect.set_run(run)
+        self.inspect.set_run(run, self.whole)
         comparing = run.comparison is not None
         self.tabs.setTabEnabled(COMPARE_TAB, comparing)
         if comparing:
@@ -238,7 +176,8 @@ class MainWindow(FileDropTarget, QMainWindow):
 
     @Slot()
     def on_open_triggered(self) -> None:
-        self._guarded(lambda: (chosen := OpenDialog.ask(self)) and self.open_files(*chosen))
+        self._guarded(lambda: (chosen := OpenDialog.ask(self)) and self.open_files(chosen[0], chosen[1],
+                                                                                 source=chosen[2]))
 
     @Slot()
     def on_add_system_triggered(self) -> None:

@@ -30,11 +30,16 @@ class SentenceTableModel(QAbstractTableModel):
         self._visible = np.zeros(0, np.int64)
         self._sort_column, self._sort_order = COL_INDEX, Qt.SortOrder.AscendingOrder
         self._text, self._low, self._high = "", None, None
+        self._numbers: np.ndarray | None = None  # line numbers in the inputs (a slice keeps the original's)
+        self._only: np.ndarray | None = None     # a flag mask (e.g. tag mismatches) the list is limited to
 
     # -- content ----------------------------------------------------------------
-    def set_sentences(self, lines: list[str], scores: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray) -> None:
+    def set_sentences(self, lines: list[str], scores: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray,
+                      numbers: np.ndarray | None = None) -> None:
         self.beginResetModel()
         self._lines = lines
+        self._numbers = numbers
+        self._only = None
         self._scores = np.asarray(scores, np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             self._ratios = np.where(ref_len > 0, hyp_len / np.maximum(ref_len, 1), np.nan)
@@ -48,6 +53,17 @@ class SentenceTableModel(QAbstractTableModel):
         self._visible = self._compute_visible()
         self.endResetModel()
 
+    def set_only(self, mask: np.ndarray | None) -> None:
+        """Limit the list to the sentences where ``mask`` is true (None: no limit)."""
+        self.beginResetModel()
+        self._only = mask
+        self._visible = self._compute_visible()
+        self.endResetModel()
+
+    def visible_sentences(self) -> list[int]:
+        """The sentences the list shows, in index order."""
+        return np.sort(self._visible).tolist()
+
     @property
     def total(self) -> int:
         return len(self._lines)
@@ -60,7 +76,7 @@ class SentenceTableModel(QAbstractTableModel):
         return int(rows[0]) if len(rows) else None
 
     def _compute_visible(self) -> np.ndarray:
-        keep = np.ones(len(self._lines), bool)
+        keep = np.ones(len(self._lines), bool) if self._only is None else self._only.copy()
         if self._low is not None:
             keep &= self._scores >= self._low
         if self._high is not None:
@@ -101,7 +117,7 @@ class SentenceTableModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_INDEX:
-                return str(i + 1)
+                return str(i + 1 if self._numbers is None else int(self._numbers[i]))
             if col == COL_BLEU:
                 return score_text(float(self._scores[i]))
             if col == COL_RATIO:
