@@ -255,7 +255,12 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
 
     def rename_systems(self, names: list[str]) -> None:
         """Show the run under other display names (every view and export uses them)."""
-        self._guarded(lambda: self.show_run(renamed(self.run, names)))
+        def apply() -> None:
+            if self.whole is not None and self.whole is not self.run:  # a slice: its whole run is renamed too
+                self.whole = renamed(self.whole, names)
+            self.show_run(renamed(self.run, names))
+
+        self._guarded(apply)
 
     @Slot(int, int)
     def on_show_misalignment(self, system: int, line: int) -> None:

@@ -34,17 +34,24 @@ class RunJobs:
     run: Run | None
     whole: Run | None
 
-    def _reslice(self, make: Callable[[Callable[[float], None]], Run]) -> Callable[[Callable[[float], None]], Run]:
-        """``make`` (on the whole run), followed by the shown slice again when one is shown."""
+    def _reslice(self, make: Callable[[Callable[[float], None]], Run]
+                 ) -> Callable[[Callable[[float], None]], tuple[Run, Run]]:
+        """``make`` (on the whole run), followed by the shown slice again when one is shown: the job gives
+        (the new whole run, the run to show)."""
         shown = self.run.slice if self.run is not None else None
 
         def work(progress):
-            result = make(scaled_progress(progress, 0.0, 0.7 if shown else 1.0))
-            if shown is not None:
-                result = sliced(result, list(shown.rows), shown.description, progress=scaled_progress(progress, 0.7, 0.3))
-            return prepared(result)
+            whole = prepared(make(scaled_progress(progress, 0.0, 0.7 if shown else 1.0)))
+            if shown is None:
+                return whole, whole
+            part = sliced(whole, list(shown.rows), shown.description, progress=scaled_progress(progress, 0.7, 0.3))
+            return whole, prepared(part)
 
         return work
+
+    def _show_resliced(self, result: tuple[Run, Run], switch_to_compare: bool = False) -> None:
+        self.whole = result[0]  # the slice shown is cut from this run; "Whole corpus" returns to it
+        self.show_run(result[1], switch_to_compare=switch_to_compare)  # type: ignore[attr-defined]
 
     def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path],
                    labels: Sequence[str] | None = None, b: int = 1, source: str | Path | None = None,
@@ -95,7 +102,7 @@ class RunJobs:
             return with_systems(whole, extra, progress)
 
         return self.jobs.submit(self._reslice(make),  # type: ignore[attr-defined]
-                                lambda result: self.show_run(result, switch_to_compare=True))  # type: ignore
+                                lambda result: self._show_resliced(result, switch_to_compare=True))
 
     def rescore(self, config=None) -> int | None:
         """Score the shown files again with the current settings, in the worker."""
@@ -103,7 +110,7 @@ class RunJobs:
             return None
         whole, cfg = self.whole, config or self.settings_panel.config()  # type: ignore[attr-defined]
         return self.jobs.submit(self._reslice(lambda p: rescored(whole, cfg, p)),  # type: ignore[attr-defined]
-                                self.show_run)  # type: ignore[attr-defined]
+                                self._show_resliced)
 
     def compare_pair(self, a: int, b: int) -> int | None:
         """Compare system ``a`` (made the baseline, in the worker, unless it is) with ``b`` (-1: keep B)."""
@@ -112,7 +119,7 @@ class RunJobs:
             return None
         whole, new_b = self.whole, b + 1 if 0 <= b < a else b  # where b lands once a moves to the front
         return self.jobs.submit(self._reslice(lambda p: with_baseline(whole, a, p)),  # type: ignore[attr-defined]
-                                lambda result: (self.show_run(result),  # type: ignore[attr-defined]
+                                lambda result: (self._show_resliced(result),
                                                 self.compare_view.set_b(new_b)))  # type: ignore[attr-defined]
 
     def apply_slice(self, rows: Sequence[int], description: str) -> int | None:

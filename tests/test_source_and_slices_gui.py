@@ -1,0 +1,135 @@
+"""The window with structured inputs: the source pane, tag chips, the Documents list and slices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from bleu_gui.core import BleuConfig
+from bleu_gui.core.inputs import read_run_inputs
+from bleu_gui.gui.context_pane import with_chips
+from bleu_gui.gui.drops import read_drop
+
+from .conftest import data_set
+
+LIV = "wmt-xml-wmt22-liv-en/wmttest2022.liv-en.all.xml"
+RU_EN = "wmt-xml-wmt21-ru-en/newstest2021.ru-en.all.xml"
+
+
+def open_and_wait(qtbot, window, *args, **kwargs):
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.open_files(*args, **kwargs)
+    return window.run
+
+
+def test_xml_file_alone_opens_every_system_with_its_source(qtbot, window):
+    path = data_set("formats") / LIV
+    run = open_and_wait(qtbot, window, [], [path])
+    assert [s.name for s in run.systems] == ["Liv4ever", "TAL-SJTU", "TartuNLP", "NiuTrans", "HuaweiTSC"]
+    assert run.systems[1].corpus.score == pytest.approx(30.406700431163458, abs=1e-9)  # EXPECTED.md
+    window.inspect.select_sentence(3)
+    pane = window.inspect.context_pane
+    assert pane.isVisible()
+    assert run.context.source.lines[3] in pane.view.toPlainText()
+    assert "line 4" in pane.title.text()
+    assert window.tabs.isTabEnabled(1)  # five systems: Compare
+    window.tabs.setCurrentIndex(1)
+    window.compare_view.select_sentence(3)
+    assert window.compare_view.context_pane.isVisible()
+    assert run.context.source.lines[3] in window.compare_view.context_pane.view.toPlainText()
+
+
+def test_document_click_slices_and_show_all_returns(qtbot, window):
+    path = data_set("formats") / RU_EN
+    whole = open_and_wait(qtbot, window, [], [path], refs_wanted=["A"], systems_wanted=["Online-B", "NiuTrans"])
+    panel = window.inspect.slice_panel
+    model = panel.model
+    assert model.rowCount() == len(set(whole.context.docs)) == 107
+    row = 1
+    doc, rows = model.ids[row], model.rows[row]
+    lines = [whole.systems[0].lines[i] for i in rows]
+    refs = [[whole.references[0].lines[i] for i in rows]]
+    assert float(model.scores[row]) == pytest.approx(sacrebleu.corpus_bleu(lines, refs).score, abs=1e-9)
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        panel.documents.clicked.emit(model.index(row, 0))
+    part = window.run
+    assert part.slice is not None and part.slice.description == f"doc = {doc}"
+    assert part.systems[0].corpus.score == pytest.approx(sacrebleu.corpus_bleu(lines, refs).score, abs=1e-9)
+    assert f"slice: doc = {doc}" in window.inspect.header.notes_label.text()
+    assert window.inspect.model.index(0, 0).data() == str(int(rows[0]) + 1)  # the line in the file
+    assert model.rowCount() == 107  # every document stays listed
+    # A new setting re-scores the whole corpus, then the slice again: the slice never outlives its numbers.
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.rescore(BleuConfig(lowercase=True))
+    again = window.run
+    assert again.slice is not None and again.slice.rows == part.slice.rows
+    lower = sacrebleu.corpus_bleu(lines, refs, lowercase=True).score
+    assert again.systems[0].corpus.score == pytest.approx(lower, abs=1e-9)
+    assert window.whole.slice is None and window.whole.config.lowercase
+    panel.on_choice(0)  # "Whole corpus"
+    assert window.run is window.whole
+
+
+def test_score_the_list_slices_what_the_filter_shows(qtbot, window, tmp_path):
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("the cat sat\na dog ran\nthe bird flew away\nno match here\n", encoding="utf-8")
+    ref.write_text("the cat sat down\na dog ran off\nthe bird flew\nsomething else\n", encoding="utf-8")
+    open_and_wait(qtbot, window, [hyp], [ref])
+    window.inspect.filter_edit.setText("the")
+    window.inspect.apply_filter()
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.inspect.score_list.click()
+    part = window.run
+    assert part.slice is not None and part.slice.rows == (0, 2)
+    oracle = sacrebleu.corpus_bleu(["the cat sat", "the bird flew away"], [["the cat sat down", "the bird flew"]])
+    assert part.systems[0].corpus.score == pytest.approx(oracle.score, abs=1e-9)
+    assert "candidate contains 'the'" in part.slice.description
+
+
+def test_tag_mismatches_are_flagged_and_filterable(qtbot, window, tmp_path):
+    xlf = data_set("formats") / "xliff12-angular-linotp" / "messages.de.xlf"
+    target = read_run_inputs([xlf], [xlf], allow_identical=True).systems[0]
+    ref = tmp_path / "post-edit.de.txt"
+    ref.write_text("\n".join(line.replace("Token", "Schlüssel") for line in target.lines) + "\n", encoding="utf-8")
+    open_and_wait(qtbot, window, [xlf], [ref])
+    inspect = window.inspect
+    assert inspect.tags_only.isVisibleTo(window)
+    inspect.tags_only.setChecked(True)
+    shown = [inspect.model.sentence_at(r) for r in range(inspect.model.rowCount())]
+    flagged = next(i for i, line in enumerate(target.lines) if "{{userPhonel}}" in line)
+    assert flagged in shown and len(shown) == len(inspect._mismatches) >= 1
+    inspect.select_sentence(flagged)
+    html = inspect.context_pane.view.toHtml()
+    assert "xINTERPOLATION" in html and "2 tag(s), the source/reference has 3" in inspect.context_pane.view.toPlainText()
+
+
+def test_chips_sit_where_the_tags_stood():
+    html = with_chips("Click here to go", ((6, "<g1>"), (10, "</g1>")))
+    assert html.index("Click") < html.index("&lt;g1&gt;") < html.index("here") < html.index("&lt;/g1&gt;")
+
+
+def test_drop_rules_for_source_and_self_contained_files(tmp_path):
+    xml = data_set("formats") / LIV
+    src = tmp_path / "source.en.txt"
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    for p in (src, hyp, ref):
+        p.write_text("a\n", encoding="utf-8")
+    assert read_drop([str(xml)], None).references == [str(xml)]
+    action = read_drop([str(hyp), str(src), str(ref)], None)
+    assert (action.kind, action.systems, action.references, action.source) == ("open", [str(hyp)], [str(ref)],
+                                                                                  str(src))
+    assert Path(action.source).name == "source.en.txt"
+
+
+def test_session_of_an_xml_run_opens_the_same_fields(qtbot, window, tmp_path):
+    from bleu_gui.core.sessions import load_session, save_session
+
+    path = data_set("formats") / LIV
+    run = open_and_wait(qtbot, window, [], [path], systems_wanted=["TartuNLP", "NiuTrans"])
+    saved = load_session(save_session(tmp_path / "s.json", window.current_session()))
+    assert saved.opening() == ([], [str(path.absolute())], ["TartuNLP", "NiuTrans"], ["ref"])
+    window.jobs.shutdown()
+    assert [s.name for s in run.systems] == ["TartuNLP", "NiuTrans"]
+    assert run.systems[0].corpus.score == pytest.approx(29.894010692923466, abs=1e-9)
