@@ -165,7 +165,7 @@ class Run:
 def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: BleuConfig, *,
               names: Sequence[str] | None = None, significance: Significance | None = Significance(),
               ngram_diffs: bool = True, evaluator: Evaluator | None = None, previous: Run | None = None,
-              context: Context = Context(), progress: Progress | None = None) -> Run:
+              context: Context = Context(), check_alignment: bool = True, progress: Progress | None = None) -> Run:
     """Score every system against the references; with two or more, compare each with the first (the baseline).
 
     ``names``: display names (default: the shortest path suffixes that tell the
@@ -175,6 +175,8 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     already processed with the same config. ``previous``: a run of the same
     references whose misalignment checks still hold for the files it had.
     ``context``: the source, documents and metadata, carried along unscored.
+    ``check_alignment``: look for a line shift between each system and the references (a slice of a
+    checked run does not look again).
     """
     if not systems:
         raise InputError("no system output given")
@@ -203,7 +205,7 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
         comparison = _compare(evaluator, scored, matched if with_rows else None, significance,
                               scaled_progress(progress, 0.9, 0.1), _reusable_matrix(previous, scored, cfg, significance))
     misaligned = _misaligned(systems, cfg.scorer.references_used(references), previous,
-                             scaled_progress(progress, 1.0, 0.0))  # cancel checks only
+                             scaled_progress(progress, 1.0, 0.0)) if check_alignment else []  # cancel checks only
     if progress is not None:
         progress(1.0)
     advice = tokenizer_advice([r.lines for r in references], cfg)
@@ -224,6 +226,8 @@ def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], p
     check = MisalignmentCheck([r.lines for r in references])
     out = []
     for i, f in enumerate(systems):
+        if f.field and all(r.field and r.path == f.path for r in references):
+            continue  # one structured file (WMT XML, a table): its reader aligned the segments by their ids
         where = known[id(f)] if id(f) in known else check.find(f.lines, progress)
         if where is not None:
             out.append((i, where))

@@ -79,6 +79,6 @@ def sliced(run: Run, rows: Sequence[int], description: str, *,
     part = score_run([subset_file(s.file, keep) for s in run.systems], [subset_file(r, keep) for r in run.references],
                      run.config, names=[s.name for s in run.systems],
                      significance=significance, ngram_diffs=ngram_diffs,
-                     context=run.context.subset(keep), progress=progress)
+                     context=run.context.subset(keep), check_alignment=False, progress=progress)
     whole = tuple(s.corpus.score for s in run.systems)
     return replace(part, slice=Slice(description, tuple(keep), run.n_sentences, whole))

@@ -45,7 +45,7 @@ def iter_elements(path: Path, tags: set[str], starts: frozenset[str] = frozenset
     caller has handled it, so a large file is never held whole. Elements named in ``starts`` are also
     yielded when they open (with their attributes, before their content), e.g. a ``<file>`` around units."""
     try:
-        for event, element in safe_tree.iterparse(str(path), events=("start", "end")):
+        for event, element in safe_tree.iterparse(str(path), events=("start", "end") if starts else ("end",)):
             name = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
             if event == "start":
                 if name in starts:
