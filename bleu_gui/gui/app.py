@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", nargs="?", const="en", choices=LANGUAGES,
                    help="open the bundled demo data: en (default) or ko")
     p.add_argument("--labels", nargs="+", metavar="NAME", help="display names of the systems, one per SYSTEM")
+    p.add_argument("--src", metavar="FILE", help="source file (text, or the source side of XLIFF/TMX/SGML/TSV)")
     add_scoring_arguments(p, default_encoding="auto")
     return p
 
@@ -31,11 +32,23 @@ def initial_config(args: argparse.Namespace, saved: BleuConfig) -> BleuConfig | 
     return config_from_args(args, saved)
 
 
+def holds_a_run(path: str) -> bool:
+    """A file that holds systems and references together (WMT XML, a TSV/JSONL)."""
+    from pathlib import Path
+
+    from ..core.input_formats import sniff_format
+
+    return Path(path).is_file() and sniff_format(Path(path)) in ("wmt-xml", "tsv", "jsonl")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.systems and not args.references:
-        parser.error("give the references with -r REF [REF ...]")
+        if len(args.systems) == 1 and holds_a_run(args.systems[0]):
+            args.systems, args.references = [], args.systems  # WMT XML, a TSV/JSONL with systems: a whole run
+        else:
+            parser.error("give the references with -r REF [REF ...]")
     problem = startup_problem()
     if problem is not None:
         print(f"bleu-gui: {problem}", file=sys.stderr)
@@ -58,8 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     if args.demo:
         window.open_demo(args.demo)
-    elif args.systems:
-        window.open_files(args.systems, args.references, args.labels)
+    elif args.references:
+        window.open_files(args.systems, args.references, args.labels, source=args.src)
     return app.exec()
 
 
