@@ -51,7 +51,10 @@ def test_document_click_slices_and_show_all_returns(qtbot, window):
     doc, rows = model.ids[row], model.rows[row]
     lines = [whole.systems[0].lines[i] for i in rows]
     refs = [[whole.references[0].lines[i] for i in rows]]
-    assert float(model.scores[row]) == pytest.approx(sacrebleu.corpus_bleu(lines, refs).score, abs=1e-9)
+    oracle = sacrebleu.corpus_bleu(lines, refs).score
+    assert float(model.scores[row]) == pytest.approx(oracle, abs=1e-9)
+    shown = [model.index(row, c).data() for c in range(model.columnCount())]
+    assert shown == [doc, str(len(rows)), f"{oracle:.2f}"]  # what the table shows, column by column
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         panel.documents.clicked.emit(model.index(row, 0))
     part = window.run

@@ -57,12 +57,11 @@ class DocumentModel(QAbstractTableModel):
         if not index.isValid():
             return None
         r, c = index.row(), index.column()
+        if role == Qt.ItemDataRole.ToolTipRole and c == 0:
+            return f"{self.ids[r]}: click to score this document alone"
         if role == Qt.ItemDataRole.DisplayRole:
             if c == 0:
                 return self.ids[r]
-        elif role == Qt.ItemDataRole.ToolTipRole:
-            if c == 0:
-                return f"{self.ids[r]}: click to score this document alone"
             if c == 1:
                 return f"{len(self.rows[r]):,}"
             if c == 2:
