@@ -22,13 +22,14 @@ def main() -> None:
     args = p.parse_args()
     from bench_core import synthetic
 
-    from bleu_gui.core import BleuConfig, read_inputs, score_run
+    from bleu_gui.core import BleuConfig, read_run_inputs, score_run
 
     tmp = Path(tempfile.mkdtemp())
     (tmp / "b").mkdir()
     hyp_a, ref = synthetic(tmp, args.lines)
     hyp_b, _ = synthetic(tmp / "b", args.lines, seed=5)
-    hyps, refs = read_inputs([hyp_a, hyp_b], [ref])
+    inputs = read_run_inputs([hyp_a, hyp_b], [ref])
+    hyps, refs = inputs.systems, inputs.references
     stamps: list[tuple[float, str]] = []
 
     def progress(_fraction: float) -> None:

@@ -184,3 +184,18 @@ def test_malformed_xml_names_line_and_column(tmp_path):
                     "</trans-unit></body></file></xliff>\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"broken.xlf: line 4, column \d+: malformed XML \(mismatched tag\)"):
         read_corpus(path, "xliff", "utf-8", ReadOptions())
+
+
+def test_an_added_system_is_read_in_its_own_format(tmp_path):
+    """File ▸ Add system with an XLIFF file adds its target, not the XML's lines."""
+    from bleu_gui.core.inputs import read_more_systems
+
+    root = data_set("formats") / "xliff12-symfony-validators"
+    ref = tmp_path / "ref.de.txt"
+    ref.write_text("\n".join(_plain_units(root / "validators.de.xlf", "target")) + "\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.de.txt"
+    hyp.write_text("\n".join(line.upper() for line in _plain_units(root / "validators.de.xlf", "target")) + "\n",
+                   encoding="utf-8")
+    first = read_run_inputs([hyp], [ref])
+    (added,) = read_more_systems([root / "validators.zh_CN.xlf"], first.systems, first.references)
+    assert added.lines == _plain_units(root / "validators.zh_CN.xlf", "target")

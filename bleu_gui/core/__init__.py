@@ -9,12 +9,13 @@ from .config import BleuConfig
 from .details import SentenceDetails, sentence_details
 from .errors import Cancelled, ConfigError, InputError
 from .evaluate import Evaluator
-from .readers import SegmentFile, read_inputs, read_segments
+from .inputs import read_run_inputs
+from .readers import SegmentFile, read_segments
 from .run import Run, ScoredSystem, Significance, score_run
 from .scores import BleuScore, RowScores
 
 __all__ = [
     "BleuConfig", "BleuScore", "Cancelled", "ConfigError", "Evaluator", "InputError", "RowScores", "Run",
-    "ScoredSystem", "SegmentFile", "SentenceDetails", "Significance", "read_inputs", "read_segments", "score_run",
+    "ScoredSystem", "SegmentFile", "SentenceDetails", "Significance", "read_run_inputs", "read_segments", "score_run",
     "sentence_details",
 ]

@@ -13,7 +13,7 @@ which. Nothing is picked up silently.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .corpus import Context, Corpus
@@ -23,10 +23,12 @@ from .readers import (
     SegmentFile,
     check_not_identical,
     check_same_length,
+    decode_file,
     expand_references,
+    read_bytes,
     read_segments,
     read_text_files,
-    with_folder_notes,
+    real_path,
 )
 
 Progress = Callable[[float], None]
@@ -163,4 +165,26 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
     context.check_length(len(systems[0].lines))
     if not allow_identical:
         check_not_identical(systems, references_found)
-    return Inputs(systems, with_folder_notes(references_found, folder_notes), context)
+    references_found = [replace(f, notes=(folder_notes[f.path], *f.notes)) if f.path in folder_notes else f
+                        for f in references_found]
+    return Inputs(systems, references_found, context)
+
+
+def read_more_systems(paths: Sequence[str | Path], like: Sequence[SegmentFile], references: Sequence[SegmentFile],
+                      options: ReadOptions = ReadOptions()) -> list[SegmentFile]:
+    """System outputs added to a run, each read in its format: plain text decoded exactly as the run's files
+    (``like``) were — with their one encoding, detected or given, never a guess of its own — and a
+    structured file's translations; checked against the references as :func:`read_run_inputs` checks systems."""
+    files: list[SegmentFile] = []
+    for raw in paths:
+        path = Path(raw)
+        if any(real_path(path) == real_path(r.path) for r in references):
+            raise InputError(f"{path}: given as a system and as a reference")
+        fmt = options.input_format or sniff_format(path)
+        if fmt == "text":
+            files.append(decode_file(path, read_bytes(path), like[0].encoding, like[0].detected))
+        else:
+            files += _systems([read_corpus(path, fmt, like[0].encoding, options)], given=True)
+    check_same_length([*like, *files])
+    check_not_identical(files, references)
+    return files

@@ -14,7 +14,7 @@ import codecs
 import errno
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
@@ -71,7 +71,7 @@ def _os_problem(path: Path, exc: OSError) -> InputError:
     return InputError(f"{path}: {reasons.get(exc.errno or 0, exc.strerror or str(exc))}")
 
 
-def _read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path) -> bytes:
     try:
         if path.is_dir():
             raise InputError(f"{path}: is a folder, expected a file")
@@ -196,7 +196,7 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> tuple[list[str], tuple
     return lines, tuple(notes)
 
 
-def _decode_file(path: Path, data: bytes, codec: str, detected: bool) -> SegmentFile:
+def decode_file(path: Path, data: bytes, codec: str, detected: bool) -> SegmentFile:
     if not data or data == codecs.BOM_UTF8:
         raise InputError(f"{path}: empty file (no segments)")
     nul = data.find(b"\x00")
@@ -213,14 +213,14 @@ def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
 
     ``encoding`` is a Python codec name or ``"auto"`` (detect with
     charset-normalizer, UTF-8 first; to read related files alike use
-    :func:`read_inputs`). Raises :class:`InputError` with a one-line message
-    for a missing, empty, binary or undecodable file.
+    :func:`read_text_files`, or :func:`.inputs.read_run_inputs` for every format). Raises
+    :class:`InputError` with a one-line message for a missing, empty, binary or undecodable file.
     """
     path = Path(path)
-    data = _read_bytes(path)
+    data = read_bytes(path)
     detected = encoding == AUTO
     codec = detect_encoding([path], [data]) if detected else _codec_name(encoding)
-    return _decode_file(path, data, codec, detected)
+    return decode_file(path, data, codec, detected)
 
 
 _SOURCE_NAME = re.compile(r"^(src|source)", re.IGNORECASE)
@@ -232,7 +232,7 @@ def is_source_name(name: str) -> bool:
     return _SOURCE_NAME.match(name) is not None
 
 
-def _real(path: Path) -> Path:
+def real_path(path: Path) -> Path:
     try:
         return path.resolve()
     except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop, reported when the file is read
@@ -248,7 +248,7 @@ def expand_references(paths: Iterable[str | Path], systems: Sequence[str | Path]
     ``source*``): a folder never swallows the candidate. A file given both as a
     system and as a reference is refused unless ``allow_identical``.
     """
-    system_paths = {_real(Path(p)) for p in systems}
+    system_paths = {real_path(Path(p)) for p in systems}
     result: list[Path] = []
     notes: dict[Path, str] = {}
     for raw in paths:
@@ -258,7 +258,7 @@ def expand_references(paths: Iterable[str | Path], systems: Sequence[str | Path]
         except OSError as exc:
             raise _os_problem(path, exc) from None
         if not is_dir:
-            if _real(path) in system_paths and not allow_identical:
+            if real_path(path) in system_paths and not allow_identical:
                 raise InputError(f"{path}: given as a system and as a reference (--allow-identical-refs scores it "
                                  "anyway)")
             result.append(path)
@@ -268,10 +268,10 @@ def expand_references(paths: Iterable[str | Path], systems: Sequence[str | Path]
                            key=lambda p: p.name)
         except OSError as exc:
             raise _os_problem(path, exc) from None
-        skipped = [f"{p.name} (a system)" for p in files if _real(p) in system_paths]
+        skipped = [f"{p.name} (a system)" for p in files if real_path(p) in system_paths]
         skipped += [f"{p.name} (a source file)" for p in files
-                    if _SOURCE_NAME.match(p.name) and _real(p) not in system_paths]
-        taken = [p for p in files if _real(p) not in system_paths and not _SOURCE_NAME.match(p.name)]
+                    if _SOURCE_NAME.match(p.name) and real_path(p) not in system_paths]
+        taken = [p for p in files if real_path(p) not in system_paths and not _SOURCE_NAME.match(p.name)]
         if not taken:
             raise InputError(f"{path}: folder has no reference files" + (f" (skipped {', '.join(skipped)})"
                                                                            if skipped else ""))
@@ -305,55 +305,12 @@ def read_text_files(paths: Sequence[Path], encoding: str = "utf-8",
     for i, path in enumerate(paths):
         if progress is not None:
             progress(0.5 * i / len(paths))
-        datas.append(_read_bytes(path))
+        datas.append(read_bytes(path))
     detected = encoding == AUTO
     codec = detect_encoding(paths, datas) if detected else _codec_name(encoding)
     files = []
     for i, (path, data) in enumerate(zip(paths, datas)):
         if progress is not None:
             progress(0.5 + 0.5 * i / len(paths))
-        files.append(_decode_file(path, data, codec, detected))
-    return files
-
-
-def read_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path], encoding: str = "utf-8",
-                progress: Callable[[float], None] | None = None,
-                allow_identical: bool = False) -> tuple[list[SegmentFile], list[SegmentFile]]:
-    """Read plain-text system outputs and references (files or folders, see :func:`expand_references`) and
-    check their line counts agree and that no reference is a copy of a system (unless ``allow_identical``).
-
-    ``progress(fraction)`` is called before each file; it may raise to stop.
-    Structured formats (WMT XML, XLIFF, ...) are read by :func:`.inputs.read_run_inputs`.
-    """
-    if not references:
-        raise InputError("no reference file given")
-    if not hypotheses:
-        raise InputError("no system output given (use -i FILE)")
-    ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical)
-    files = read_text_files([*map(Path, hypotheses), *ref_paths], encoding, progress)
-    check_same_length(files)
-    hyps, refs = files[:len(hypotheses)], files[len(hypotheses):]
-    if not allow_identical:
-        check_not_identical(hyps, refs)
-    return hyps, with_folder_notes(refs, folder_notes)
-
-
-def with_folder_notes(files: list[SegmentFile], notes: dict[Path, str]) -> list[SegmentFile]:
-    """Files with the note of the folder that gave them first among their notes."""
-    return [replace(f, notes=(notes[f.path], *f.notes)) if f.path in notes else f for f in files]
-
-
-def read_more_systems(paths: Sequence[str | Path], like: Sequence[SegmentFile],
-                      references: Sequence[SegmentFile]) -> list[SegmentFile]:
-    """System outputs added to a run, decoded exactly as the run's files (``like``) were: with their one
-    encoding, detected or given — never a guess of their own — and checked against the references as
-    :func:`read_inputs` checks systems."""
-    files = []
-    for raw in paths:
-        path = Path(raw)
-        if any(_real(path) == _real(r.path) for r in references):
-            raise InputError(f"{path}: given as a system and as a reference")
-        files.append(_decode_file(path, _read_bytes(path), like[0].encoding, like[0].detected))
-    check_same_length([*like, *files])
-    check_not_identical(files, references)
+        files.append(decode_file(path, data, codec, detected))
     return files

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from ..core import Run, score_run
 from ..core.evaluate import scaled_progress
-from ..core.inputs import read_run_inputs
-from ..core.readers import read_more_systems
+from ..core.inputs import read_more_systems, read_run_inputs
 from ..core.run import check_labels, rescored, with_baseline, with_systems
 from ..core.sessions import Session
 from ..core.slices import sliced
