@@ -115,3 +115,13 @@ def test_cli_xliff_candidate_against_text_reference(tmp_path, capsys):
     out = capsys.readouterr().out
     oracle = sacrebleu.corpus_bleu(inputs.systems[0].lines, [ref.read_text(encoding="utf-8").splitlines()])
     assert out.strip() == f"{oracle.score:.2f}"
+
+
+def test_renaming_keeps_what_the_worker_computed(en_zh):
+    from bleu_gui.core.run import renamed
+
+    run = score_run(en_zh.systems, en_zh.references, BleuConfig(), significance=None, context=en_zh.context)
+    documents = run.documents
+    other = renamed(run, ["B", "A"])
+    assert other.documents is documents  # not computed again on the GUI thread
+    assert [s.name for s in other.systems] == ["B", "A"]

@@ -23,6 +23,7 @@ from .corpus import Context
 from .details import SentenceDetails
 from .errors import InputError
 from .evaluate import Evaluator, scaled_progress
+from .markup import mismatched_tags
 from .misalignment import Misalignment, MisalignmentCheck
 from .names import file_names
 from .pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
@@ -119,6 +120,14 @@ class Run:
         from .documents import document_scores
 
         return document_scores(self)
+
+    @cached_property
+    def tag_mismatches(self) -> list[list[int]]:
+        """Per system, the sentences whose candidate has another number of inline tags than its source or a
+        reference (XLIFF/TMX; empty lists for plain text); workers compute it with :attr:`documents`."""
+        source = [self.context.source.tags] if self.context.source is not None else []
+        others = source + [r.tags for r in self.references]
+        return [mismatched_tags(s.file.tags, others) for s in self.systems]
 
     def line_number(self, i: int) -> int:
         """The 1-based line (segment) number in the inputs of sentence ``i`` (a slice keeps the original's)."""
@@ -336,7 +345,12 @@ def renamed(run: Run, names: Sequence[str]) -> Run:
     comparison = run.comparison
     if comparison is not None and comparison.matrix is not None:
         comparison = replace(comparison, matrix=comparison.matrix.renamed(names))
-    return replace(run, systems=systems, comparison=comparison)
+    out = replace(run, systems=systems, comparison=comparison)
+    # Names change no number: what a worker already computed carries over (renaming runs on the GUI thread).
+    for key in ("documents", "tag_mismatches"):
+        if key in run.__dict__:
+            out.__dict__[key] = run.__dict__[key]
+    return out
 
 
 def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> Run:

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import Run, formats
-from ..core.markup import mismatched_tags
 from . import colors
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .context_pane import ContextPane
@@ -224,8 +223,7 @@ class InspectView(QWidget):
         numbers = np.asarray(run.slice.rows) + 1 if run.slice is not None else None
         self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1],
                                  numbers)
-        self._mismatches = mismatched_tags(system.file.tags, [run.context.source.tags if run.context.source else None]
-                                           + [r.tags for r in run.references])
+        self._mismatches = run.tag_mismatches[self.system]
         self.tags_only.setVisible(bool(self._mismatches) or system.file.tags is not None)
         self.tags_only.setText(f"tag mismatches ({len(self._mismatches):,})")
         self.slice_panel.set_run(run, self.whole, self.system)
@@ -301,12 +299,11 @@ class InspectView(QWidget):
     def on_score_list(self) -> None:
         """Re-score what the list shows (its filters) as a slice of the whole corpus."""
         run = self.run
-        shown, why = self.list_selection()
+        shown, _why = self.list_selection()
         if run is None or shown is None:
             return
         rows = [run.slice.rows[i] for i in shown] if run.slice is not None else list(shown)
-        self.slice_requested.emit(rows, why.removeprefix("the sentences of the window's list ").strip("()")
-                                  or "the list's sentences")
+        self.slice_requested.emit(rows, f"{run.systems[self.system].name}: {', '.join(self._list_rules())}")
 
     @Slot()
     def apply_filter(self) -> None:
@@ -319,12 +316,16 @@ class InspectView(QWidget):
         elif self.model.rowCount():
             self.select_sentence(self.model.sentence_at(0))
 
-    def list_selection(self) -> tuple[tuple[int, ...] | None, str]:
-        """The sentences the list shows and why, or (None, "") when it shows them all."""
+    def _list_rules(self) -> list[str]:
+        """What the list's filters keep, in words (empty: every sentence)."""
         text, low, high = self.filter_edit.text(), self.score_low.value(), self.score_high.value()
-        rules = ([f"candidate contains {text!r}"] if text else []) + (
+        return ([f"candidate contains {text!r}"] if text else []) + (
             [f"sentence BLEU {low:g}–{high:g}"] if low > 0 or high < 100 else []) + (
             ["tag mismatches"] if self.tags_only.isChecked() else [])
+
+    def list_selection(self) -> tuple[tuple[int, ...] | None, str]:
+        """The sentences the list shows and why, or (None, "") when it shows them all."""
+        rules = self._list_rules()
         if not rules or self.run is None:
             return None, ""
         shown = tuple(sorted(self.model.sentence_at(r) for r in range(self.model.rowCount())))

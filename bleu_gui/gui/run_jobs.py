@@ -23,7 +23,7 @@ from ..demo import demo_paths
 
 def prepared(run: Run) -> Run:
     """Compute in the worker what the window would otherwise compute on the GUI thread."""
-    _ = run.documents
+    _ = run.documents, run.tag_mismatches
     return run
 
 

@@ -6,6 +6,8 @@ is shown); the scoring happens in the worker (:meth:`RunJobs.apply_slice`).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QSizePolicy, QTableView, QWidget
@@ -133,9 +135,7 @@ class SlicePanel(QWidget):
         self.combo.addItem("Whole corpus", None)
         columns = whole.context.meta if whole is not None else {}
         for key, values in columns.items():
-            counts: dict[str, int] = {}
-            for v in values:
-                counts[v] = counts.get(v, 0) + 1
+            counts = Counter(values)
             if 1 < len(counts) <= _MAX_VALUES:
                 for value, n in counts.items():
                     self.combo.addItem(f"{key} = {value} ({n:,})", (key, value))
