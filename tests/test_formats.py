@@ -211,3 +211,10 @@ def test_jsonl_errors_name_the_line(tmp_path):
     ragged.write_text("source\ttarget\na\tb\nc\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"r.tsv: line 3: 1 fields, the header has 2"):
         read_run_inputs([], [ragged])
+
+
+def test_wmt_xml_segment_with_an_element_inside_is_read_as_sacrebleu_and_said(tmp_path):
+    path = _wmt(tmp_path, _doc("d1", ["a b <b>c</b> d"], {"A": ["a b"]}, {"S1": ["a"], "S2": ["b"]}))
+    inputs = read_run_inputs([], [path])
+    assert inputs.context.source is not None and inputs.context.source.lines == ["a b"]  # seg.text only
+    assert any("1 segment(s) contain XML elements" in n for n in inputs.context.notes)

@@ -37,23 +37,19 @@ class _Fields:
     n_docs: int = 0
 
 
-def _segments(path: Path, part: Element, where: str) -> dict[int, str]:
-    out: dict[int, str] = {}
-    for seg in part.iter():
-        if local_name(seg) != "seg":
-            continue
+def _segments(path: Path, part: Element, where: str, out: _Fields) -> dict[int, str]:
+    """The segments of one <src>, <ref> or <hyp> by id (``.//seg``, no namespace, as sacreBLEU finds them)."""
+    segments: dict[int, str] = {}
+    for seg in part.iter("seg"):
         try:
             ident = int(seg.get("id", ""))
         except ValueError:
             raise InputError(f"{path}: {where}: a <seg> has no numeric id ({seg.get('id')!r})") from None
-        if ident in out:
+        if ident in segments:
             raise InputError(f"{path}: {where}: segment id {ident} occurs twice")
-        out[ident] = clean(seg.text or "")
-    return out
-
-
-def _has_children(part: Element) -> int:
-    return sum(1 for seg in part.iter() if local_name(seg) == "seg" and len(seg))
+        segments[ident] = clean(seg.text or "")
+        out.children += len(seg) > 0
+    return segments
 
 
 def _reference_field(translator: str | None) -> str:
@@ -70,10 +66,9 @@ def _add_document(path: Path, doc: Element, out: _Fields) -> None:
             parts[name].append(child)
     if not parts["src"]:
         raise InputError(f"{path}: {where} has no <src>")
-    source = {k: v for part in parts["src"] for k, v in _segments(path, part, where).items()}
-    refs = {_reference_field(r.get("translator")): _segments(path, r, where) for r in parts["ref"]}
-    hyps = {h.get("system", ""): _segments(path, h, where) for h in parts["hyp"]}
-    out.children += sum(_has_children(p) for p in parts["src"] + parts["ref"] + parts["hyp"])
+    source = {k: v for part in parts["src"] for k, v in _segments(path, part, where, out).items()}
+    refs = {_reference_field(r.get("translator")): _segments(path, r, where, out) for r in parts["ref"]}
+    hyps = {h.get("system", ""): _segments(path, h, where, out) for h in parts["hyp"]}
     for name in refs:
         if name not in out.references:
             out.references[name] = [""] * len(out.source)  # a translator first seen here had no earlier segment
