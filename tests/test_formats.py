@@ -218,3 +218,11 @@ def test_wmt_xml_segment_with_an_element_inside_is_read_as_sacrebleu_and_said(tm
     inputs = read_run_inputs([], [path])
     assert inputs.context.source is not None and inputs.context.source.lines == ["a b"]  # seg.text only
     assert any("1 segment(s) contain XML elements" in n for n in inputs.context.notes)
+
+
+def test_a_table_says_the_encoding_it_was_read_with(tmp_path):
+    path = tmp_path / "t.tsv"
+    path.write_text("source\ttarget\treference\nEin Bär\tA bear\tThe bear\n", encoding="cp1252")
+    (system,) = read_run_inputs([], [path], encoding="auto").systems
+    assert system.detected and system.encoding not in ("auto", "utf-8")
+    assert system.lines == ["A bear"]

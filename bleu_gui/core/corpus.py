@@ -73,9 +73,10 @@ class Corpus:
     notes: tuple[str, ...] = ()
 
 
-def field_file(path: Path, name: str, lines: list[str], tags: list[tuple[Tag, ...]] | None = None,
-               encoding: str = "xml") -> SegmentFile:
-    """A field of a structured file as a :class:`SegmentFile` (``encoding``: how its text was decoded)."""
+def field_file(path: Path, name: str, lines: list[str], tags: list[tuple[Tag, ...]] | None = None, *,
+               encoding: str, detected: bool = False) -> SegmentFile:
+    """A field of a structured file as a :class:`SegmentFile` (``encoding``: how its text was decoded,
+    ``detected``: whether that encoding was detected)."""
     if tags is not None and not any(tags):
         tags = None
-    return SegmentFile(path, lines, encoding, field=name, tags=None if tags is None else tuple(tags))
+    return SegmentFile(path, lines, encoding, detected, field=name, tags=None if tags is None else tuple(tags))

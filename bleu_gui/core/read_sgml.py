@@ -11,7 +11,6 @@ lines (either case; they change no score); ``sysid`` is the first one given.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from .corpus import Context, Corpus, field_file
@@ -50,7 +49,7 @@ def read_sgml(path: Path, encoding: str = "utf-8") -> Corpus:
         notes.append(f"{len(unread)} line(s) hold a <seg> that does not start the line (first: line {unread[0]}); "
                      "they are not segments, as in sacreBLEU's reading")
     name = "source" if kind == "srcset" else (system if kind == "tstset" and system else path.stem)
-    lines = replace(field_file(path, name, segments, encoding=text.encoding), detected=text.detected)
+    lines = field_file(path, name, segments, encoding=text.encoding, detected=text.detected)
     context = Context(lines if kind == "srcset" else None, tuple(docs) if any(docs) else None)
     return Corpus(path, "sgml", translations=[lines], context=context,
                   notes=tuple(f"{path.name}: {n}" for n in notes))

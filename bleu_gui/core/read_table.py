@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .corpus import Context, Corpus, field_file
 from .errors import InputError
-from .readers import read_segments
+from .readers import SegmentFile, read_segments
 
 ROLES = ("source", "candidate", "reference", "doc", "system", "segment")
 _NAMES = {
@@ -40,7 +40,10 @@ _MQM_MARK = re.compile(r"</?v>")
 _MAX_META = 200  # distinct values a metadata column may have to be offered for slicing
 
 
-def _rows_tsv(path: Path, encoding: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]], tuple[str, ...]]:
+Rows = Iterator[tuple[int, dict[str, str]]]
+
+
+def _rows_tsv(path: Path, encoding: str) -> tuple[list[str], Rows, SegmentFile]:
     text = read_segments(path, encoding)
     reader = csv.reader(text.lines, delimiter="\t")
     try:
@@ -56,10 +59,10 @@ def _rows_tsv(path: Path, encoding: str) -> tuple[list[str], Iterator[tuple[int,
                 raise InputError(f"{path}: line {reader.line_num}: {len(row)} fields, the header has {len(header)}")
             yield reader.line_num, dict(zip(header, row))
 
-    return header, rows(), text.notes
+    return header, rows(), text
 
 
-def _rows_jsonl(path: Path, encoding: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]], tuple[str, ...]]:
+def _rows_jsonl(path: Path, encoding: str) -> tuple[list[str], Rows, SegmentFile]:
     text = read_segments(path, encoding)
     records: list[tuple[int, dict[str, str]]] = []
     keys: dict[str, None] = {}
@@ -74,7 +77,7 @@ def _rows_jsonl(path: Path, encoding: str) -> tuple[list[str], Iterator[tuple[in
             raise InputError(f"{path}: line {number}: expected a JSON object, found {type(obj).__name__}")
         keys.update(dict.fromkeys(obj))
         records.append((number, {k: v if isinstance(v, str) else json.dumps(v) for k, v in obj.items()}))
-    return list(keys), iter(records), text.notes
+    return list(keys), iter(records), text
 
 
 def _roles(path: Path, header: list[str], given: Mapping[str, str]) -> dict[str, list[str]]:
@@ -100,7 +103,7 @@ def _roles(path: Path, header: list[str], given: Mapping[str, str]) -> dict[str,
 
 def read_table(path: Path, kind: str, encoding: str = "utf-8", columns: Mapping[str, str] | None = None) -> Corpus:
     """Read a TSV (``kind="tsv"``) or JSONL (``"jsonl"``) file of segments (see the module)."""
-    header, rows, read_notes = (_rows_tsv if kind == "tsv" else _rows_jsonl)(path, encoding)
+    header, rows, text = (_rows_tsv if kind == "tsv" else _rows_jsonl)(path, encoding)
     roles = _roles(path, header, columns or {})
     if not roles["candidate"] and not roles["reference"] and not roles["source"]:
         raise InputError(f"{path}: no column for the candidate, the reference or the source (columns: "
@@ -156,7 +159,7 @@ def read_table(path: Path, kind: str, encoding: str = "utf-8", columns: Mapping[
             if column(system, col) != column(first, col):
                 raise InputError(f"{path}: the {col!r} column differs between systems {first!r} and {system!r} "
                                  "for the same segment")
-    notes = list(read_notes)
+    notes = list(text.notes)
     if mqm:
         notes.append("error marks <v>…</v> taken out of the text (MQM ratings)")
     if sum(counts.values()) > len(order) * len(by_system):
@@ -165,11 +168,13 @@ def read_table(path: Path, kind: str, encoding: str = "utf-8", columns: Mapping[
     docs = tuple(meta[doc_col][k] for k in order) if doc_col else None
     kept = {c: tuple(meta[c][k] for k in order) for c in meta_cols
             if c != doc_col and c not in varying and len(set(meta[c].values())) <= _MAX_META}
-    source = field_file(path, "source", column(first, roles["source"][0]), encoding=encoding) if roles["source"] else None
-    references = [field_file(path, col, column(first, col), encoding=encoding) for col in roles["reference"]]
+    def field(name: str, lines: list[str]) -> SegmentFile:
+        return field_file(path, name, lines, encoding=text.encoding, detected=text.detected)
+
+    source = field("source", column(first, roles["source"][0])) if roles["source"] else None
+    references = [field(col, column(first, col)) for col in roles["reference"]]
     candidates = roles["candidate"][0] if roles["candidate"] else None
-    systems = [field_file(path, system, column(system, candidates), encoding=encoding)
-               for system in by_system] if candidates else []
+    systems = [field(system, column(system, candidates)) for system in by_system] if candidates else []
     return Corpus(path, kind, systems=systems if system_col else [],
                   references=references, translations=[] if system_col else systems,
                   context=Context(source, docs, kept), notes=tuple(f"{path.name}: {n}" for n in notes))

@@ -53,7 +53,7 @@ def read_tmx(path: Path, langs: tuple[str, str] | None = None, keep_tags: bool =
 
     def side(lang: str, role: str) -> SegmentFile:
         return field_file(path, f"{role} ({spelled[lang]})", [u[lang][0] for u in kept], [u[lang][1] for u in kept],
-                          encoding)
+                          encoding=encoding)
 
     notes = [f"languages: {spelled[source_lang]} as source, {spelled[target_lang]} as target"]
     if len(kept) < len(units):

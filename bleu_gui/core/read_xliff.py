@@ -103,9 +103,10 @@ def read_xliff(path: Path, keep_tags: bool = False) -> Corpus:
         raise InputError(f"{path}: no segments (no <trans-unit> or <unit> with a source)")
     encoding = xml_encoding(path)
     target_name = f"target{f' ({langs[1]})' if langs[1] else ''}"
-    target_file = field_file(path, target_name, sides.target, sides.target_tags, encoding)
+    target_file = field_file(path, target_name, sides.target, sides.target_tags,
+                             encoding=encoding)
     source_file = field_file(path, f"source{f' ({langs[0]})' if langs[0] else ''}", sides.source,
-                             sides.source_tags, encoding)
+                             sides.source_tags, encoding=encoding)
     return Corpus(path, f"xliff-{version}", translations=[target_file],
                   context=Context(source_file, tuple(sides.docs) if any(sides.docs) else None),
                   notes=tuple(f"{path.name}: {n}" for n in _notes(sides)))
