@@ -87,3 +87,16 @@ def test_missing_extra_names_it(monkeypatch):
     monkeypatch.setattr(tokenizers, "_LOADED", {})  # as in a fresh process: nothing loaded yet
     with pytest.raises(ConfigError, match=r"needs the optional extra \[ja\]: pip install 'bleu-gui\[ja\]'"):
         Tokenization("ja-mecab")
+
+
+def test_a_copied_tokenization_reuses_words_and_never_changes_the_original():
+    from bleu_gui.core.tokenizers import Tokenization
+
+    first = Tokenization("13a")
+    a = first.encode(["Hello, world!", "a new day"])
+    twin = first.copy()
+    assert twin.encode(["Hello, world!"]).ids.tolist() == a.line(0).tolist()  # same ids for known words
+    vocab, words = dict(first.vocab), dict(first._word_index)
+    twin.encode(["unseen words here."])
+    assert first.vocab == vocab and first._word_index == words
+    assert len(twin.vocab) > len(vocab)

@@ -48,8 +48,10 @@ class Evaluator:
     """
 
     def __init__(self, references: Sequence[Sequence[str]], config: BleuConfig | None = None,
-                 progress: Callable[[float], None] | None = None):
-        """``progress(fraction)`` is called while the references are processed; it may raise to stop."""
+                 progress: Callable[[float], None] | None = None, tokenization: Tokenization | None = None):
+        """``progress(fraction)`` is called while the references are processed; it may raise to stop.
+        ``tokenization``: an evaluator's tokenization with the same tokenizer and case whose words need not be
+        tokenized again (it is copied, never changed)."""
         cfg = (config or BleuConfig()).validated()
         if not references:
             raise InputError("no references given")
@@ -61,7 +63,11 @@ class Evaluator:
         self.n_refs_given = len(references)
         used = self.variant.references_used(references)
         self.reference_lines = used
-        self.tokenization = Tokenization(cfg.tokenizer_name, cfg.lowercase)
+        if tokenization is not None and (tokenization.name, tokenization.lowercase) != (cfg.tokenizer_name,
+                                                                                        cfg.lowercase):
+            raise ValueError("a tokenization can only be continued with its own tokenizer and case")
+        self.tokenization = (tokenization.copy() if tokenization is not None
+                             else Tokenization(cfg.tokenizer_name, cfg.lowercase))
         self.present = reference_presence(used, cfg.empty_refs)
         steps = len(used) + 1
         corpora = [self.tokenization.encode(ref, scaled_progress(progress, i / steps, 1 / steps))

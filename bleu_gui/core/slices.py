@@ -14,6 +14,7 @@ from typing import Literal
 
 from .corpus import subset_file
 from .errors import InputError
+from .evaluate import Evaluator, scaled_progress
 from .run import Run, Significance, score_run
 
 
@@ -69,16 +70,20 @@ def sliced(run: Run, rows: Sequence[int], description: str, *,
     ``run`` must be a whole run, not a slice."""
     if run.slice is not None:
         raise ValueError("slice the whole run, not a slice of it")
-    rows = sorted(set(rows))
-    if not rows:
+    keep = sorted(set(rows))
+    if not keep:
         raise InputError("the slice is empty")
-    keep = list(rows)
     if significance == "same":
         significance = run.comparison.significance if run.comparison is not None else None
     ngram_diffs = run.comparison is not None and any(p.ngrams is not None for p in run.comparison.pairwise)
-    part = score_run([subset_file(s.file, keep) for s in run.systems], [subset_file(r, keep) for r in run.references],
-                     run.config, names=[s.name for s in run.systems],
+    references = [subset_file(r, keep) for r in run.references]
+    # The whole run tokenized every word of the slice already: its word cache is continued, not rebuilt.
+    evaluator = Evaluator([r.lines for r in references], run.config, scaled_progress(progress, 0.0, 0.3),
+                          tokenization=run.evaluator.tokenization)
+    part = score_run([subset_file(s.file, keep) for s in run.systems], references,
+                     run.config, names=[s.name for s in run.systems], evaluator=evaluator,
                      significance=significance, ngram_diffs=ngram_diffs,
-                     context=run.context.subset(keep), check_alignment=False, progress=progress)
+                     context=run.context.subset(keep), check_alignment=False,
+                     progress=scaled_progress(progress, 0.3, 0.7))
     whole = tuple(s.corpus.score for s in run.systems)
     return replace(part, slice=Slice(description, tuple(keep), run.n_sentences, whole))

@@ -144,6 +144,18 @@ class Tokenization:
         self._word_len = array("q")
         self._word_tokens = array("i")
 
+    def copy(self) -> Tokenization:
+        """A new tokenization that starts with this one's vocabulary and word cache (a slice of a run reuses
+        the words its whole run already tokenized); the two never share mutable state."""
+        twin = Tokenization.__new__(Tokenization)
+        twin.name, twin.lowercase, twin.tokenizer = self.name, self.lowercase, self.tokenizer
+        twin.vocab = self.vocab.copy()
+        twin._word_index = self._word_index.copy()
+        twin._word_start = array("q", self._word_start)
+        twin._word_len = array("q", self._word_len)
+        twin._word_tokens = array("i", self._word_tokens)
+        return twin
+
     @property
     def signature(self) -> str:
         """sacreBLEU's name for the tokenizer (with the MeCab version for ja/ko)."""
