@@ -1,5 +1,7 @@
 """Match details: statuses, reference marks, character offsets; consistent with the corpus statistics."""
 
+from collections import Counter
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,9 +17,11 @@ def test_statuses_and_reference_marks():
     ev = Evaluator([["the cat is on the mat"], ["there is a cat on the mat"]])
     d = ev.details(0, "the cat the cat on the mat")
     uni = d.occurrences[1]
+    # "cat on the mat" (reference 2) is matched whole, so its "cat" and "the" are the matched ones; the first
+    # "the cat" (reference 1) keeps the other "the"; the "cat" inside the 4-gram wins over the one inside the bigram.
     assert [(o.ngram, o.status) for o in uni] == [
-        (("the",), MATCHED), (("cat",), MATCHED), (("the",), MATCHED), (("cat",), CLIPPED),
-        (("on",), MATCHED), (("the",), CLIPPED), (("mat",), MATCHED)]
+        (("the",), MATCHED), (("cat",), CLIPPED), (("the",), CLIPPED), (("cat",), MATCHED),
+        (("on",), MATCHED), (("the",), MATCHED), (("mat",), MATCHED)]
     assert uni[0].count == 3 and uni[0].max_ref_count == 2 and uni[0].max_ref == 0
     bi = {(o.ngram, o.status) for o in d.occurrences[2]}
     assert (("the", "cat"), MATCHED) in bi and (("cat", "the"), UNMATCHED) in bi
@@ -41,6 +45,50 @@ def test_details_agree_with_statistics(data, tok, lc):
         for marks in d.ref_matches:
             for n, spans in marks.items():
                 assert len(spans) <= counts_matched(d, n)
+
+
+def test_clipping_keeps_occurrences_inside_longer_matches():
+    ref = "Please read the instructions before you start the test ."
+    hyp = "Please read the the the instructions before you start the test ."
+    d = Evaluator([[ref]]).details(0, hyp)
+    the = [o for o in d.occurrences[1] if o.ngram == ("the",)]
+    assert [o.start for o in the] == [2, 3, 4, 9]
+    # "the instructions before you" and "you start the test" are matched 4-grams: their "the" stay matched
+    # ("Please read the" is only a trigram); the surplus of the tripled "the" is clipped.
+    assert [o.status for o in the] == [CLIPPED, CLIPPED, MATCHED, MATCHED]
+    assert (the[0].count, the[0].max_ref_count) == (4, 2)
+    # Bigram counts are unchanged: each of these occurs once and is matched.
+    bigrams = {(o.start, o.ngram): o.status for o in d.occurrences[2]}
+    assert bigrams[(1, ("read", "the"))] == MATCHED and bigrams[(4, ("the", "instructions"))] == MATCHED
+
+
+@given(data=corpus(max_lines=3, max_refs=3), tok=st.sampled_from(["13a", "none", "char"]), lc=st.booleans())
+def test_clipped_occurrences_are_count_minus_clipped_count(data, tok, lc):
+    hyps, refs = data
+    ev = Evaluator(refs, BleuConfig(tokenizer=tok, lowercase=lc))
+    for i, hyp in enumerate(hyps):
+        d = ev.details(i, hyp)
+        ref_tokens = [ev.tokenization.tokens(r[i]) for r in refs]
+        for n, occs in d.occurrences.items():
+            grams = Counter(o.ngram for o in occs)
+            for gram, count in grams.items():
+                max_ref = max(Counter(zip(*(t[k:] for k in range(n))))[gram] for t in ref_tokens)
+                statuses = Counter(o.status for o in occs if o.ngram == gram)
+                if max_ref:
+                    assert statuses[CLIPPED] == count - min(count, max_ref)
+                    assert statuses[MATCHED] == min(count, max_ref)
+                else:
+                    assert statuses[UNMATCHED] == count
+
+
+@given(data=corpus(max_lines=3, max_refs=3), tok=st.sampled_from(["13a", "intl", "none", "char", "zh"]),
+       lc=st.booleans(), empty=st.sampled_from(["empty", "missing"]))
+def test_one_sentence_statistics_equal_the_corpus_rows(data, tok, lc, empty):
+    hyps, refs = data
+    ev = Evaluator(refs, BleuConfig(tokenizer=tok, lowercase=lc, empty_refs=empty))
+    stats = ev.statistics(hyps)
+    for i, hyp in enumerate(hyps):
+        assert ev.details(i, hyp).statistics(4) == stats[i].tolist()
 
 
 def counts_matched(d, n):

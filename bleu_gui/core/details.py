@@ -1,12 +1,22 @@
 """Match details for one sentence, computed on demand for the sentence on screen.
 
 For each order n and each candidate n-gram occurrence: its token span and
-status. Of the ``count`` occurrences of an n-gram, the leftmost
-``min(count, Max_Ref_Count)`` are *matched*, the rest *clipped*; an n-gram no
-reference has is *unmatched*. Max_Ref_Count is the largest count in any single
-reference (Papineni et al. 2002); ``max_ref`` names the first reference that
-holds it. In each reference, the leftmost occurrences of every matched n-gram
-(as many as were matched, at most as many as that reference has) are marked.
+status. An n-gram no reference has is *unmatched*. Of the ``count``
+occurrences of an n-gram that a reference has, ``min(count, Max_Ref_Count)``
+are *matched* and the rest *clipped* (Max_Ref_Count is the largest count in any
+single reference, Papineni et al. 2002; ``max_ref`` names the first reference
+that holds it). The counts are BLEU's; *which* occurrences are matched is our
+choice, made so that it reads right:
+
+    Orders are assigned from the highest down. An occurrence inside a longer
+    matched n-gram is preferred to one that is not, the longer the better;
+    among equals the leftmost wins.
+
+So in "read the the the instructions … start the test" against a reference
+with two "the", the "the" of the matched "start the test" stays matched and
+the surplus of the doubled "the" is clipped. In each reference, the leftmost
+occurrences of every matched n-gram (as many as were matched, at most as many
+as that reference has) are marked.
 """
 
 from __future__ import annotations
@@ -67,6 +77,16 @@ class SentenceDetails:
         counts = Counter(o.status for o in self.occurrences.get(order, []))
         return {s: counts.get(s, 0) for s in (MATCHED, CLIPPED, UNMATCHED)}
 
+    def statistics(self, max_order: int) -> list[int]:
+        """This sentence's statistics row, as the corpus scorer makes it: hyp_len, the effective reference
+        length (closest, ties to the shorter, over the references present), correct_1..N, total_1..N."""
+        hyp_len = len(self.hyp_tokens)
+        lengths = [len(t) for t, ok in zip(self.ref_tokens, self.ref_present) if ok]
+        ref_len = min(lengths, key=lambda r: (abs(r - hyp_len), r)) if lengths else 0
+        correct = [self.status_counts(n)[MATCHED] for n in range(1, max_order + 1)]
+        total = [max(hyp_len - n + 1, 0) for n in range(1, max_order + 1)]
+        return [hyp_len, ref_len, *correct, *total]
+
     def best_matched_order(self) -> list[int]:
         """For each candidate token, the highest order of a matched n-gram covering it (0 = none)."""
         best = [0] * len(self.hyp_tokens)
@@ -82,6 +102,39 @@ def _ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 
+def _inside_matched(assigned: dict[int, list[NgramOccurrence]], n: int, length: int) -> list[int]:
+    """For each start of an ``n``-gram, the longest order of an already matched n-gram containing it (0: none)."""
+    inside = [0] * max(length - n + 1, 0)
+    for order, occs in assigned.items():
+        for occ in occs:
+            if occ.status == MATCHED:
+                for i in range(occ.start, occ.end - n + 1):
+                    inside[i] = max(inside[i], order)
+    return inside
+
+
+def _assign_order(n: int, hyp_tokens: list[str], ref_tokens: list[list[str]],
+                  inside: list[int]) -> list[NgramOccurrence]:
+    """Statuses of the order-``n`` occurrences: per n-gram, the ``min(count, Max_Ref_Count)`` occurrences
+    inside the longest matched n-grams (then the leftmost) are matched, the others clipped."""
+    hyp_grams = _ngrams(hyp_tokens, n)
+    ref_counts = [Counter(_ngrams(toks, n)) for toks in ref_tokens]
+    positions: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, gram in enumerate(hyp_grams):
+        positions[gram].append(i)
+    status: dict[int, str] = {}
+    holder: dict[tuple[str, ...], tuple[int, int | None]] = {}
+    for gram, where in positions.items():
+        per_ref = [c[gram] for c in ref_counts]
+        max_count = max(per_ref, default=0)
+        holder[gram] = (max_count, per_ref.index(max_count) if max_count else None)
+        keep = set(sorted(where, key=lambda i: (-inside[i], i))[:max_count])
+        for i in where:
+            status[i] = UNMATCHED if max_count == 0 else MATCHED if i in keep else CLIPPED
+    return [NgramOccurrence(n, i, i + n, gram, status[i], len(positions[gram]), *holder[gram])
+            for i, gram in enumerate(hyp_grams)]
+
+
 def sentence_details(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
                      present: Sequence[bool] | None = None) -> SentenceDetails:
     """Match details of one candidate line against its reference lines (missing references skipped)."""
@@ -91,32 +144,16 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
     ref_tokens = [tokenization.tokens(r) if ok else [] for r, ok in zip(references, present)]
     occurrences: dict[int, list[NgramOccurrence]] = {}
     ref_matches: list[dict[int, list[RefSpan]]] = [defaultdict(list) for _ in references]
-    for n in range(1, max_order + 1):
-        hyp_grams = _ngrams(hyp_tokens, n)
-        hyp_counts = Counter(hyp_grams)
-        ref_counts = [Counter(_ngrams(toks, n)) for toks in ref_tokens]
-        seen: Counter = Counter()
-        occs = []
-        for i, gram in enumerate(hyp_grams):
-            per_ref = [c[gram] for c in ref_counts]
-            max_count = max(per_ref, default=0)
-            holder = per_ref.index(max_count) if max_count else None
-            seen[gram] += 1
-            if max_count == 0:
-                status = UNMATCHED
-            elif seen[gram] <= max_count:
-                status = MATCHED
-            else:
-                status = CLIPPED
-            occs.append(NgramOccurrence(n, i, i + n, gram, status, hyp_counts[gram], max_count, holder))
-        occurrences[n] = occs
-        matched = {g: min(c, max(rc[g] for rc in ref_counts) if ref_counts else 0) for g, c in hyp_counts.items()}
+    for n in range(max_order, 0, -1):
+        occurrences[n] = _assign_order(n, hyp_tokens, ref_tokens, _inside_matched(occurrences, n, len(hyp_tokens)))
+        matched = Counter(o.ngram for o in occurrences[n] if o.status == MATCHED)
         for r, toks in enumerate(ref_tokens):
             marked: Counter = Counter()
             for i, gram in enumerate(_ngrams(toks, n)):
                 if marked[gram] < matched.get(gram, 0):
                     marked[gram] += 1
                     ref_matches[r][n].append(RefSpan(n, i, i + n))
+    occurrences = dict(sorted(occurrences.items()))
     return SentenceDetails(
         hypothesis=hypothesis,
         hyp_tokens=hyp_tokens,
