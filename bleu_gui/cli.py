@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .cli_views import add_view_arguments, check_views, print_view
 from .core import BleuConfig, BleuScore, InputError, formats
 from .core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
 from .core.errors import ExportError
@@ -145,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     sig.add_argument("--paired-ar-n", "-parn", type=int, default=10000, metavar="N", help="trials (default 10000)")
     sig.add_argument("--confidence", "-ci", action="store_true", help="95%% confidence interval by bootstrap")
     sig.add_argument("--confidence-n", "-cin", type=int, default=1000, metavar="N", help="resamples (default 1000)")
+    add_view_arguments(p)
     out = p.add_argument_group("exports (written atomically; input files are never overwritten)")
     out.add_argument("--report", metavar="OUT.html", help="a self-contained HTML report")
     out.add_argument("--report-top", type=int, default=100, metavar="N",
@@ -324,6 +326,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     try:
         cfg = config_from_args(args, BleuConfig())
         _check_output(args)
+        check_views(args)
         _check_exports(args)
         inputs = read_run_inputs(args.input, args.refs, args.encoding, source=args.src, docs=args.docs,
                                  options=read_options(args), refs_wanted=args.refs_wanted,
@@ -349,6 +352,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         for i, where in scored.misaligned:
             print(f"{PROG}: warning: {where.describe(scored.systems[i].name)}", file=sys.stderr)
         _exports(args, scored)
+        if args.explain is not None or args.tokenizer_table:
+            print_view(args, scored)
+            return 0
         if args.all_pairs or args.format == "latex":
             _tables(args, scored)
             return 0
