@@ -1,0 +1,109 @@
+"""What-if editing: a system's candidate lines with some sentences rewritten, and the scores they would get.
+
+Corpus statistics are sums over sentences, so an edit re-scores its own row
+only: the edited sentence is tokenized and matched alone
+(:meth:`SentenceDetails.statistics` gives the row the corpus scorer would
+make), its row replaces the original in a copy of the system's statistics, and
+the corpus score is computed again from that copy. Input files are never
+touched; :func:`edited_lines` gives the text to save elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .details import SentenceDetails, sentence_details
+from .explain import Explanation, explain_sentence
+from .scores import BleuScore, RowScores
+
+if TYPE_CHECKING:
+    from .run import Run
+
+
+@dataclass(frozen=True)
+class ScoredLine:
+    """One candidate line as the scorer sees it: its match details, statistics row, scores and explanation."""
+
+    text: str
+    details: SentenceDetails
+    stats: np.ndarray
+    scores: RowScores
+    explanation: Explanation
+
+    @property
+    def score(self) -> float:
+        return float(self.scores.score[0])
+
+
+class WhatIf:
+    """Edits of one system's sentences (indices of ``run``), scored under the run's settings."""
+
+    def __init__(self, run: Run, system: int, edits: Mapping[int, str] | None = None):
+        self.run, self.system = run, system
+        self.texts: dict[int, str] = {}
+        self._stats: np.ndarray | None = None
+        for index, text in (edits or {}).items():
+            self.set_text(index, text)
+
+    @property
+    def original(self) -> list[str]:
+        return self.run.systems[self.system].lines
+
+    def score_line(self, index: int, text: str) -> ScoredLine:
+        """Details, statistics and scores of ``text`` as sentence ``index`` (nothing is stored)."""
+        ev, cfg = self.run.evaluator, self.run.config
+        refs = [ref[index] for ref in ev.reference_lines]
+        present = ev.present[:, index].tolist()
+        details = sentence_details(text, refs, ev.tokenization, cfg.max_order, present)
+        counted = details if cfg.stats_order == cfg.max_order else sentence_details(
+            text, refs, ev.tokenization, cfg.stats_order, present)  # NLTK's method5/7 also read 5-grams
+        stats = np.asarray([counted.statistics(cfg.stats_order)], dtype=self.run.systems[self.system].stats.dtype)
+        scores = ev.sentence_scores(stats)
+        explanation = explain_sentence(details, stats[0].tolist(), scores, cfg, self.run.reference_names)
+        return ScoredLine(text, details, stats[0], scores, explanation)
+
+    def set_text(self, index: int, text: str) -> ScoredLine:
+        """Make ``text`` sentence ``index``'s candidate (the original text removes the edit)."""
+        line = self.score_line(index, text)
+        if self._stats is None:
+            self._stats = self.run.systems[self.system].stats.copy()
+        self._stats[index] = line.stats
+        if text == self.original[index]:
+            self.texts.pop(index, None)
+        else:
+            self.texts[index] = text
+        return line
+
+    def revert(self, index: int) -> None:
+        """Drop the edit of sentence ``index``."""
+        if index in self.texts:
+            del self.texts[index]
+            if self._stats is not None:
+                self._stats[index] = self.run.systems[self.system].stats[index]
+
+    def revert_all(self) -> None:
+        self.texts.clear()
+        self._stats = None
+
+    def text(self, index: int) -> str:
+        return self.texts.get(index, self.original[index])
+
+    def corpus(self) -> BleuScore:
+        """The corpus score with every edit in place (the run's own score when nothing is edited)."""
+        if not self.texts or self._stats is None:
+            return self.run.systems[self.system].corpus
+        return self.run.evaluator.corpus_score(self._stats)
+
+
+def edited_lines(original: Sequence[str], edits: Mapping[int, str]) -> list[str]:
+    """``original`` with the lines of ``edits`` (index -> text) replaced; an edit may not hold a line break."""
+    lines = list(original)
+    for index, text in edits.items():
+        if "\n" in text or "\r" in text:
+            raise ValueError(f"edit of line {index + 1} holds a line break")
+        lines[index] = text
+    return lines
