@@ -7,7 +7,7 @@ import json
 
 from .core import Run
 from .core.errors import InputError
-from .core.explain import explain
+from .core.whatif import scored_line
 
 
 def add_view_arguments(p: argparse.ArgumentParser) -> None:
@@ -50,7 +50,7 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
     n = args.explain
     if n > run.n_sentences:
         raise InputError(f"--explain {n}: the files have {run.n_sentences:,} sentences")
-    accounts = [(s.name, explain(run, i, n - 1)) for i, s in enumerate(run.systems)]
+    accounts = [(s.name, scored_line(run, i, n - 1).explanation) for i, s in enumerate(run.systems)]
     if args.format == "json":
         print(json.dumps([{"system": name, "sentence": n, "headline": e.headline,
                            "sections": [{"title": s.title, "lines": s.lines} for s in e.sections]}

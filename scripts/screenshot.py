@@ -51,6 +51,10 @@ def main() -> int:
     p.add_argument("--tokenize", help="tokenizer for --open (e.g. zh)")
     p.add_argument("--where", metavar="KEY=VALUE", help="show the slice of a document or metadata value")
     p.add_argument("--documents", action="store_true", help="show the Documents list")
+    p.add_argument("--order", help="n-gram order shown in the panes: 1..N or 'all'")
+    p.add_argument("--edit", metavar="TEXT", help="edit the selected candidate to TEXT (what-if), typed in place")
+    p.add_argument("--dialog", choices=("table", "help"),
+                   help="grab Tools ▸ Tokenizer × case table or Help ▸ How BLEU is computed instead of the window")
     args = p.parse_args()
     if "QT_QPA_PLATFORM" not in os.environ and "DISPLAY" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -115,11 +119,39 @@ def main() -> int:
     if not args.trust:
         window.inspect.system_combo.setCurrentIndex(args.system - 1)
     window.inspect.select_sentence(args.sentence - 1)
+    if args.order:
+        combo = window.inspect.order_combo
+        combo.setCurrentIndex(combo.count() - 1 if args.order == "all" else int(args.order) - 1)
     if args.tab == "compare":
         window.tabs.setCurrentIndex(1)
         window.compare_view.select_sentence(args.sentence - 1)
+    if args.edit is not None:
+        from PySide6.QtGui import QTextCursor
+
+        window.inspect.editor.edit_button.setChecked(True)
+        pane = window.inspect.panes.candidate
+        cursor = pane.textCursor()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(args.edit)  # as typing does: through the pane's document
     for _ in range(5):
         app.processEvents()
+    if args.dialog:
+        from bleu_gui.gui.extra_menus import open_help, open_tokenizer_table
+
+        dialog = open_tokenizer_table(window) if args.dialog == "table" else open_help(window)
+        if args.dialog == "table":
+            loop3 = QEventLoop()
+            dialog.ready.connect(loop3.quit)
+            dialog.failed.connect(loop3.quit)
+            QTimer.singleShot(300_000, loop3.quit)
+            loop3.exec()
+        for _ in range(5):
+            app.processEvents()
+        dialog.grab().save(args.out)
+        print(f"saved {args.out} ({dialog.width()}x{dialog.height()})")
+        dialog.close()
+        window.close()
+        return 0
     window.grab().save(args.out)
     print(f"saved {args.out} ({window.width()}x{window.height()})")
     window.close()

@@ -16,14 +16,10 @@ import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .config import BleuConfig
 from .details import CLIPPED, MATCHED, SentenceDetails
 from .scores import RowScores
-
-if TYPE_CHECKING:
-    from .run import Run
 
 SHOWN_NGRAMS = 8  # n-grams listed per order before "and N more"
 
@@ -263,9 +259,3 @@ def explain_sentence(details: SentenceDetails, stats: Sequence[int], scores: Row
     ]
     return Explanation(_headline(config, row, weights), sections)
 
-
-def explain(run: Run, system: int, sentence: int) -> Explanation:
-    """Why sentence ``sentence`` (0-based) of the run's ``system`` scores what it scores."""
-    stats = run.systems[system].stats[sentence:sentence + 1]
-    return explain_sentence(run.details(system, sentence), stats[0].tolist(), run.evaluator.sentence_scores(stats),
-                            run.config, run.reference_names)

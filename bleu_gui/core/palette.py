@@ -22,8 +22,6 @@ CLUSTER_BANDS = ["#ffffff", "#eef3f8"]  # alternate significance clusters in the
 P_SIGNIFICANT = "#2b8a3e"
 P_WEAK = "#b2f2bb"
 P_NONE = "#f1f3f5"
-# "All orders": darker green for longer matched n-grams.
-ORDER_GREENS = ["#d3f9d8", "#b2f2bb", "#8ce99a", "#69db7c", "#51cf66", "#40c057", "#37b24d", "#2f9e44", "#2b8a3e"]
 ONLY_HERE = "#1864ab"     # a word only this system matched (Compare panes)
 REF_ONLY_A = "#d0bfff"    # reference word only A matched (only B uses SELECTED)
 # The window's text styles.
@@ -45,3 +43,12 @@ TAG_BG = "#e4ddf4"
 TAG_INK = "#4b3c78"
 FLAG_BG = "#fde2c8"
 FLAG_INK = "#7a3b00"
+# "All orders" bars under each token, one per order, and the thin line between adjacent tokens.
+BAR_MATCHED = "#2f9e44"
+BAR_CLIPPED = "#f08c00"
+BAR_UNMATCHED = "#e03131"
+BAR_NONE = "#dee2e6"       # no n-gram of that order covers the token
+TOKEN_EDGE = "#868e96"
+EDITED = "#fff3bf"         # a sentence whose candidate was edited (what-if)
+FLIP = "#ffe3e3"           # tokenizer table: a setting under which the winner between A and B changes
+RANK_CHANGED = "#fff3bf"   # tokenizer table: the ranking of systems differs from the current setting's

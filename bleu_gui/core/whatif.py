@@ -39,6 +39,16 @@ class ScoredLine:
         return float(self.scores.score[0])
 
 
+def scored_line(run: Run, system: int, index: int) -> ScoredLine:
+    """Sentence ``index`` of ``system`` as the run scored it: its details, the run's own statistics row, scores
+    and explanation."""
+    stats = run.systems[system].stats[index:index + 1]
+    details = run.details(system, index)
+    scores = run.evaluator.sentence_scores(stats)
+    return ScoredLine(run.systems[system].lines[index], details, stats[0], scores,
+                      explain_sentence(details, stats[0].tolist(), scores, run.config, run.reference_names))
+
+
 class WhatIf:
     """Edits of one system's sentences (indices of ``run``), scored under the run's settings."""
 

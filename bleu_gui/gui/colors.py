@@ -16,6 +16,3 @@ CORPUS_BAR = QColor(palette.CORPUS)
 ONLY_HERE = QColor(palette.ONLY_HERE)
 REF_ONLY_A = QColor(palette.REF_ONLY_A)
 
-
-def order_green(order: int) -> QColor:
-    return QColor(palette.ORDER_GREENS[min(max(order, 1), len(palette.ORDER_GREENS)) - 1])

@@ -24,10 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import Run, formats
-from . import colors
+from ..core.details import ALL_ORDERS
+from ..core.whatif import ScoredLine, scored_line
+from .candidate_editor import CandidateEditor
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .context_pane import ContextPane
-from .layout import STRETCH, fill_orders, hrow, legend
+from .explain_panel import ExplainPanel, bars_legend, status_legend
+from .layout import STRETCH, fill_orders, hrow
 from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .panes import SentencePanes
 from .score_header import ScoreHeader
@@ -128,12 +131,10 @@ class InspectView(QWidget):
         self.show_tokens.toggled.connect(self.panes.set_show_tokens)
         self.sentence_label = QLabel("")
         self.sentence_label.setObjectName("paneTitle")
-        self.legend = QWidget()
-        self.legend.setLayout(legend([
-            ("matched", f"background:{colors.MATCHED_BG.name()}"),
-            ("clipped", f"background:{colors.CLIPPED_BG.name()}; border-bottom: 2px dotted {colors.CLIPPED_LINE.name()}"),
-            ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
-            ("selected n-gram in refs", f"background:{colors.SELECTED_BG.name()}")]))
+        self.status_legend, self.bars_legend = status_legend(), bars_legend()
+        self.bars_legend.setVisible(False)
+        self.explain_panel = ExplainPanel()
+        self.editor = CandidateEditor(self)
 
     def _assemble(self) -> None:
         list_panel = QWidget()
@@ -147,7 +148,12 @@ class InspectView(QWidget):
         sv.addLayout(hrow(self.filter_edit, self.score_list))
         sv.addLayout(hrow("BLEU from", self.score_low, "to", self.score_high, self.tags_only, STRETCH,
                           self.count_label))
-        sv.addWidget(self.table, 1)
+        # The histogram filters the list: it sits under it.
+        self.list_split = QSplitter(Qt.Orientation.Vertical)
+        self.list_split.addWidget(self.table)
+        self.list_split.addWidget(self.histogram)
+        self.list_split.setSizes([500, 180])
+        sv.addWidget(self.list_split, 1)
         self.list_tabs = QTabWidget()
         self.list_tabs.addTab(sentences, "Sentences")
         self.list_tabs.addTab(self.slice_panel.documents, "Documents")
@@ -157,19 +163,25 @@ class InspectView(QWidget):
         pv = QVBoxLayout(panes_panel)
         pv.setContentsMargins(0, 0, 0, 0)
         pv.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.order_combo, self.show_tokens))
-        pv.addWidget(self.legend)
+        pv.addWidget(self.status_legend)
+        pv.addWidget(self.bars_legend)
         pv.addWidget(self.context_pane)
+        pv.addWidget(self.editor.bar)
         pv.addWidget(self.panes, 1)
 
         charts = QWidget()
         cv = QHBoxLayout(charts)
         cv.setContentsMargins(0, 0, 0, 0)
-        for chart in (self.precision_chart, self.bp_chart, self.histogram):
+        for chart in (self.precision_chart, self.bp_chart):
             cv.addWidget(chart)
+        self.bottom_split = QSplitter(Qt.Orientation.Horizontal)
+        self.bottom_split.addWidget(self.explain_panel)
+        self.bottom_split.addWidget(charts)
+        self.bottom_split.setSizes([440, 440])
 
         self.right_split = QSplitter(Qt.Orientation.Vertical)
         self.right_split.addWidget(panes_panel)
-        self.right_split.addWidget(charts)
+        self.right_split.addWidget(self.bottom_split)
         self.right_split.setStretchFactor(0, 3)
         self.right_split.setStretchFactor(1, 2)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
@@ -202,6 +214,8 @@ class InspectView(QWidget):
             chart.signature = run.evaluator.signature()
         same_files = self.run is not None and [s.file for s in self.run.systems] == [s.file for s in run.systems]
         keep = self.current_sentence if same_files else None
+        if not same_files:
+            self.editor.forget()
         self.run = run
         self.system_combo.blockSignals(True)
         self.system_combo.clear()
@@ -223,6 +237,7 @@ class InspectView(QWidget):
         numbers = np.asarray(run.slice.rows) + 1 if run.slice is not None else None
         self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1],
                                  numbers)
+        self.editor.attach(run, self.system)
         self._mismatches = run.tag_mismatches[self.system]
         self.tags_only.setVisible(bool(self._mismatches) or system.file.tags is not None)
         self.tags_only.setText(f"tag mismatches ({len(self._mismatches):,})")
@@ -257,20 +272,33 @@ class InspectView(QWidget):
         if run is None or not 0 <= sentence < run.n_sentences:
             return
         self.current_sentence = sentence
-        system = run.systems[self.system]
-        score = formats.score_text(float(system.sentences.score[sentence]))
-        self.sentence_label.setText(f"Sentence {run.line_number(sentence)} · {sentence + 1} of {run.n_sentences:,}"
-                                    f"{' in the slice' if run.slice is not None else ''} · sentence BLEU {score}")
         self.context_pane.show_sentence(run, sentence, self.system)
-        self.panes.set_details(run.details(self.system, sentence), f"Candidate — {system.name}")
-        N = run.config.max_order
-        stats = system.stats
-        width = (stats.shape[1] - 2) // 2
-        self.precision_chart.update_values(stats[sentence, 2:2 + N], stats[sentence, 2 + width:2 + width + N],
-                                           system.corpus.precisions[:N])
-        self.bp_chart.update_values((int(stats[sentence, 0]), int(stats[sentence, 1])),
-                                    (system.corpus.sys_len, system.corpus.ref_len))
+        self.show_line(sentence, self.editor.scored(sentence) or scored_line(run, self.system, sentence))
         self.sentence_selected.emit(sentence)
+
+    def show_line(self, sentence: int, line: ScoredLine, typing: bool = False) -> None:
+        """Show sentence ``sentence`` as ``line`` scores it (the file's text, or an edit being typed)."""
+        run = self.run
+        assert run is not None
+        system = run.systems[self.system]
+        edited = line.text != system.lines[sentence]
+        where = f"Sentence {run.line_number(sentence)}"
+        self.sentence_label.setText(f"{where} · {sentence + 1} of {run.n_sentences:,}"
+                                    f"{' in the slice' if run.slice is not None else ''} · sentence BLEU "
+                                    f"{formats.score_text(line.score)}{' (edited)' if edited else ''}")
+        if typing:
+            self.panes.update_edited(line.details)
+        else:
+            self.panes.set_details(line.details, f"Candidate — {system.name}")
+        self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
+                                                             f"{' (edited)' if edited else ''}")
+        N = run.config.max_order
+        width = (len(line.stats) - 2) // 2
+        self.precision_chart.update_values(line.stats[2:2 + N], line.stats[2 + width:2 + width + N],
+                                           system.corpus.precisions[:N])
+        self.bp_chart.update_values((int(line.stats[0]), int(line.stats[1])),
+                                    (system.corpus.sys_len, system.corpus.ref_len))
+        self.editor.refresh_buttons()
 
     # -- list navigation and filters ---------------------------------------------------
     @Slot(QModelIndex, QModelIndex)
@@ -348,6 +376,8 @@ class InspectView(QWidget):
         order = self.order_combo.currentData()
         if order is not None:
             self.panes.set_order(order)
+            self.status_legend.setVisible(order != ALL_ORDERS)
+            self.bars_legend.setVisible(order == ALL_ORDERS)
 
     @Slot(int)
     def on_system_changed(self, index: int) -> None:

@@ -33,13 +33,24 @@ def stacked(*widgets: QWidget) -> QWidget:
     return box_widget
 
 
-def legend(entries: list[tuple[str, str]]) -> QHBoxLayout:
-    """A row of labels, each styled with its CSS (the colours of the panes), then a stretch."""
+LEGEND_TIPS = {
+    "matched": "An n-gram occurrence counted as a match: at most as many as the reference that has the most",
+    "clipped": "An occurrence beyond Max_Ref_Count: the n-gram is in a reference, but fewer times than here "
+               "(Count_clip = min(Count, Max_Ref_Count))",
+    "unmatched": "An n-gram no reference has",
+    "selected n-gram in refs": "Click an n-gram of the candidate: its occurrences in the references light up",
+}
+
+
+def legend(entries: list[tuple[str, str]], tips: dict[str, str] | None = None) -> QHBoxLayout:
+    """A row of labels, each styled with its CSS (the colours of the panes) and explained by a tooltip."""
+    tips = {**LEGEND_TIPS, **(tips or {})}
     row = QHBoxLayout()
     row.setContentsMargins(0, 0, 0, 0)
     for text, style in entries:
         label = QLabel(text)
         label.setStyleSheet(f"{style}; padding:2px 6px; border-radius:3px;")
+        label.setToolTip(tips.get(text, ""))
         row.addWidget(label)
     row.addStretch(1)
     return row

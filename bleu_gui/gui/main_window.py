@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
+    QDialog,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -25,6 +26,7 @@ from ..core.sessions import Session, session_of
 from .compare_view import CompareView
 from .drop_target import FileDropTarget
 from .export_actions import ExportActions, ask_new_name, shown_view
+from .extra_menus import add_menus
 from .file_menu import FileMenu
 from .inspect_view import InspectView
 from .job_progress import JobProgress
@@ -58,6 +60,8 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         self.encoding = encoding
         self.run: Run | None = None    # the run shown: the whole corpus or a slice of it
         self.whole: Run | None = None  # the whole corpus's run
+        self.tokenizer_dialog: QDialog | None = None
+        self.help_dialog: QDialog | None = None
         self.jobs = JobController(self)
         self.jobs.started.connect(self.on_job_started)
         self.jobs.failed.connect(self.on_job_failed)
@@ -108,11 +112,15 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
             on_export_report=lambda: self.exports.ask_report(self.run, self.report_view()),
             on_export_sentences=lambda: self.exports.ask_sentences(self.run, self.compare_view.b),
             on_export_table=lambda: self.exports.ask_systems_table(self.run, self.compare_view.ranking()),
+            on_save_edited=self.inspect.editor.ask_save,
             on_open_session=lambda: self._guarded(lambda: self.open_session(ask_open_session(self))),
             on_save_session=lambda: self._guarded(lambda: ask_save_session(self, self.current_session())),
             on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_session)
         self.menuBar().addMenu(self.file_menu)
+        add_menus(self)
+        self.inspect.editor.saved.connect(self.on_exported)
+        self.inspect.editor.failed.connect(self.show_error)
 
     def _restore_window(self) -> None:
         geometry = self.settings.geometry()
@@ -275,6 +283,8 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.jobs.shutdown()
+        if self.tokenizer_dialog is not None:
+            self.tokenizer_dialog.close()
         self._remember()
         self.exports.shutdown()
         self.settings.set_geometry(self.saveGeometry())

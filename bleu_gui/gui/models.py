@@ -11,7 +11,9 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
 
+from ..core import palette
 from ..core.formats import score_text
 
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
@@ -32,6 +34,7 @@ class SentenceTableModel(QAbstractTableModel):
         self._text, self._low, self._high = "", None, None
         self._numbers: np.ndarray | None = None  # line numbers in the inputs (a slice keeps the original's)
         self._only: np.ndarray | None = None     # a flag mask (e.g. tag mismatches) the list is limited to
+        self.edited: dict[int, tuple[str, float]] = {}  # what-if: sentence -> (edited text, its sentence BLEU)
 
     # -- content ----------------------------------------------------------------
     def set_sentences(self, lines: list[str], scores: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray,
@@ -40,6 +43,7 @@ class SentenceTableModel(QAbstractTableModel):
         self._lines = lines
         self._numbers = numbers
         self._only = None
+        self.edited = {}
         self._scores = np.asarray(scores, np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             self._ratios = np.where(ref_len > 0, hyp_len / np.maximum(ref_len, 1), np.nan)
@@ -59,6 +63,17 @@ class SentenceTableModel(QAbstractTableModel):
         self._only = mask
         self._visible = self._compute_visible()
         self.endResetModel()
+
+    def set_edited(self, sentence: int, edit: tuple[str, float] | None) -> None:
+        """Mark a sentence as edited, with its edited text and score (None: not edited). Filters and sorting
+        keep using the files' text and scores: an edit never moves a row while it is typed."""
+        if edit is None:
+            self.edited.pop(sentence, None)
+        else:
+            self.edited[sentence] = edit
+        row = self.row_of(sentence)
+        if row is not None:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
     def visible_sentences(self) -> list[int]:
         """The sentences the list shows, in index order."""
@@ -115,11 +130,14 @@ class SentenceTableModel(QAbstractTableModel):
             return None
         i = int(self._visible[index.row()])
         col = index.column()
+        edit = self.edited.get(i)
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_INDEX:
-                return str(i + 1 if self._numbers is None else int(self._numbers[i]))
+                return ("✎ " if edit else "") + str(i + 1 if self._numbers is None else int(self._numbers[i]))
             if col == COL_BLEU:
-                return score_text(float(self._scores[i]))
+                return score_text(edit[1] if edit else float(self._scores[i]))
+            if col == COL_TEXT and edit:
+                return edit[0][:_MAX_SHOWN]
             if col == COL_RATIO:
                 return "–" if math.isnan(self._ratios[i]) else f"{self._ratios[i]:.2f}"
             if col == COL_TEXT:
@@ -127,6 +145,11 @@ class SentenceTableModel(QAbstractTableModel):
                 return line if len(line) <= _MAX_SHOWN else line[:_MAX_SHOWN] + "…"
         elif role == Qt.ItemDataRole.TextAlignmentRole and col != COL_TEXT:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        elif role == Qt.ItemDataRole.BackgroundRole and edit:
+            return QColor(palette.EDITED)
+        elif role == Qt.ItemDataRole.ToolTipRole and edit:
+            return (f"Edited (what-if): sentence BLEU {score_text(float(self._scores[i]))} → {score_text(edit[1])}"
+                    f"\nFile: {self._lines[i][:1000]}\nEdited: {edit[0][:1000]}")
         elif role == Qt.ItemDataRole.ToolTipRole and col == COL_TEXT:
             return self._lines[i][:2000]
         elif role == Qt.ItemDataRole.UserRole:

@@ -1,39 +1,24 @@
 """Side-by-side panes: the candidate and every reference, coloured by n-gram match status.
 
-Colours are applied with QTextCharFormat through a QTextCursor on one sentence
-pair at a time. Each coloured range also carries its status as a user property
-so that tests (and accessibility tools) can read back what is shown.
+One sentence pair at a time. For one order, tokens are coloured matched /
+clipped / unmatched; for "all orders" every token gets a stack of bars, one per
+order, and no background. Thin edges separate tokens that touch (CJK, or
+punctuation split off by 13a). The candidate can be edited in place (what-if).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QTextCharFormat, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QTextEdit, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont, QTextCharFormat
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolTip, QVBoxLayout, QWidget
 
 from ..core.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails, token_statuses
 from . import colors
+from .text_pane import ORDER_PROPERTY, STATUS_PROPERTY, TextPane, TokenBars, utf16_offsets
 
-STATUS_PROPERTY = QTextFormat.Property.UserProperty + 1
-ORDER_PROPERTY = QTextFormat.Property.UserProperty + 2
-
-
-def utf16_offsets(text: str) -> list[int]:
-    """Qt's position (in UTF-16 code units) of every Python index of ``text``, and of its end.
-
-    Python counts code points; Qt counts UTF-16 units, two for a character
-    outside the Basic Multilingual Plane (emoji, CJK Extension B). Positions
-    cross between the two only here, in :class:`TextPane`.
-    """
-    out, pos = [0], 0
-    for ch in text:
-        pos += 2 if ord(ch) > 0xFFFF else 1
-        out.append(pos)
-    return out
-
+__all__ = ["STATUS_PROPERTY", "ORDER_PROPERTY", "SentencePanes", "utf16_offsets"]
 
 @dataclass(frozen=True)
 class ShownText:
@@ -60,8 +45,10 @@ def status_format(status: str | None, order: int, all_orders: bool) -> QTextChar
         return fmt
     fmt.setProperty(STATUS_PROPERTY, status)
     fmt.setProperty(ORDER_PROPERTY, order)
+    if all_orders:
+        return fmt  # the bars under the token say it, order by order
     if status == MATCHED:
-        fmt.setBackground(colors.order_green(order) if all_orders else colors.MATCHED_BG)
+        fmt.setBackground(colors.MATCHED_BG)
     elif status == CLIPPED:
         fmt.setBackground(colors.CLIPPED_BG)
         # An underline as well, so that clipping reads without colour vision.
@@ -72,59 +59,38 @@ def status_format(status: str | None, order: int, all_orders: bool) -> QTextChar
     return fmt
 
 
-class TextPane(QTextEdit):
-    """A read-only text view that reports which character the mouse is over or clicked."""
+EDITING = " · editing (the file is not changed)"
 
-    hovered = Signal(int, object)  # char position (-1 when none), global QPoint
-    clicked = Signal(int)
 
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setReadOnly(True)
-        self.setMouseTracking(True)
-        self.viewport().setMouseTracking(True)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        font = self.font()
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.setFont(font)
-        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+def token_edges(spans: list[tuple[int, int] | None]) -> list[int]:
+    """Characters where one token ends and the next begins with nothing between them."""
+    return [a[1] for a, b in zip(spans, spans[1:]) if a is not None and b is not None and a[1] == b[0]]
 
-    def _char_at(self, pos) -> int:
-        """The Python index of the character under a point of the viewport."""
-        cursor = self.cursorForPosition(pos)
-        rect = self.cursorRect(cursor)
-        # cursorForPosition returns the nearest gap; take the character on the pointer's side.
-        p = cursor.position()
-        if pos.x() < rect.x() and p > 0:
-            p -= 1
-        return bisect_right(utf16_offsets(self.toPlainText()), p) - 1
 
-    def mouseMoveEvent(self, event):
-        self.hovered.emit(self._char_at(event.position().toPoint()), event.globalPosition().toPoint())
-        super().mouseMoveEvent(event)
+def candidate_bars(d: SentenceDetails, spans: list[tuple[int, int] | None]) -> list[TokenBars]:
+    """Per candidate token, its status at every order (None where no n-gram of that order covers it)."""
+    per_order = [token_statuses(d, n) for n in range(1, d.max_order + 1)]
+    return [TokenBars(span[0], span[1], [statuses[t][0] for statuses in per_order])
+            for t, span in enumerate(spans) if span is not None]
 
-    def mouseReleaseEvent(self, event):
-        if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
-            self.clicked.emit(self._char_at(event.position().toPoint()))
-        super().mouseReleaseEvent(event)
 
-    def paint_ranges(self, ranges: list[tuple[int, int, QTextCharFormat]]) -> None:
-        """Apply formats to ranges given as Python string indices of the pane's text."""
-        units = utf16_offsets(self.toPlainText())
-        cursor = QTextCursor(self.document())
-        cursor.beginEditBlock()
-        cursor.select(QTextCursor.SelectionType.Document)
-        cursor.setCharFormat(QTextCharFormat())
-        for start, end, fmt in ranges:
-            cursor.setPosition(units[start])
-            cursor.setPosition(units[end], QTextCursor.MoveMode.KeepAnchor)
-            cursor.mergeCharFormat(fmt)
-        cursor.endEditBlock()
+def reference_bars(d: SentenceDetails, r: int, spans: list[tuple[int, int] | None]) -> list[TokenBars]:
+    """Per reference token, "matched" at every order where a matched n-gram of the candidate covers it."""
+    covered = [set() for _ in range(d.max_order)]
+    for n in range(1, d.max_order + 1):
+        for span in d.ref_matches[r].get(n, []):
+            covered[n - 1].update(range(span.start, span.end))
+    return [TokenBars(span[0], span[1], [MATCHED if t in covered[n] else None for n in range(d.max_order)])
+            for t, span in enumerate(spans) if span is not None]
 
 
 class SentencePanes(QWidget):
-    """The candidate on the left, every reference on the right, for one sentence."""
+    """The candidate on the left, every reference on the right, for one sentence.
+
+    Signal: ``candidate_edited(text)`` while the candidate is edited in place.
+    """
+
+    candidate_edited = Signal(str)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -140,6 +106,7 @@ class SentencePanes(QWidget):
         self.candidate.setObjectName("candidatePane")
         self.candidate.hovered.connect(self.on_candidate_hovered)
         self.candidate.clicked.connect(self.on_candidate_clicked)
+        self.candidate.edited.connect(self.candidate_edited)
         self.candidate_label = QLabel("Candidate")
         self.candidate_label.setObjectName("paneTitle")
         self.ref_box = QVBoxLayout()
@@ -153,7 +120,6 @@ class SentencePanes(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(ref_widget)
 
-        from PySide6.QtWidgets import QHBoxLayout
         left = QVBoxLayout()
         left.addWidget(self.candidate_label)
         left.addWidget(self.candidate, 1)
@@ -185,7 +151,7 @@ class SentencePanes(QWidget):
     def set_details(self, details: SentenceDetails | None, title: str = "Candidate") -> None:
         self.details = details
         self.selected = None
-        self.candidate_label.setText(title)
+        self.candidate_label.setText(title + (EDITING if self.candidate.editing else ""))
         self.paint_sentence()
 
     def set_order(self, order: int) -> None:
@@ -197,6 +163,24 @@ class SentencePanes(QWidget):
         self.show_tokens = on
         self.paint_sentence()
 
+    @property
+    def editing(self) -> bool:
+        return self.candidate.editing
+
+    def set_editing(self, on: bool) -> None:
+        """Edit the candidate in place (its own text, not the tokens) or stop editing."""
+        if on != self.candidate.editing:
+            self.candidate.set_editing(on)
+            title = self.candidate_label.text().removesuffix(EDITING)
+            self.candidate_label.setText(title + (EDITING if on else ""))
+            self.paint_sentence()
+
+    def update_edited(self, details: SentenceDetails) -> None:
+        """The candidate being edited now has these details: colour it again without touching its text."""
+        self.details = details
+        self.selected = None
+        self.paint_sentence()
+
     def paint_sentence(self) -> None:
         d = self.details
         if d is None:
@@ -204,29 +188,42 @@ class SentencePanes(QWidget):
             for pane in self.ref_panes:
                 pane.clear()
             return
-        self._hyp_shown = shown_text(d.hypothesis, d.hyp_tokens, d.hyp_spans, self.show_tokens)
-        self.candidate.setPlainText(self._hyp_shown.text)
         all_orders = self.order == ALL_ORDERS
+        if self.candidate.editing:
+            # The pane holds what the user typed; the core's spans index that same text.
+            self._hyp_shown = ShownText(d.hypothesis, list(d.hyp_spans))
+            if self.candidate.toPlainText() != d.hypothesis:  # another sentence: not the user's typing
+                self.candidate.blockSignals(True)
+                self.candidate.setPlainText(d.hypothesis)
+                self.candidate.blockSignals(False)
+        else:
+            self._hyp_shown = shown_text(d.hypothesis, d.hyp_tokens, d.hyp_spans, self.show_tokens)
+            self.candidate.setPlainText(self._hyp_shown.text)
         ranges = []
         for t, (status, order) in enumerate(token_statuses(d, self.order)):
             span = self._hyp_shown.spans[t]
             if span is not None and status is not None:
                 ranges.append((span[0], span[1], status_format(status, order, all_orders)))
         self.candidate.paint_ranges(ranges)
+        self.candidate.set_marks(candidate_bars(d, self._hyp_shown.spans) if all_orders else [],
+                                 token_edges(self._hyp_shown.spans))
         self._ref_shown = []
         for r, pane in enumerate(self.ref_panes):
             if r >= len(d.references):
                 pane.clear()
+                pane.set_marks([], [])
                 continue
             if not d.ref_present[r]:
                 self._ref_shown.append(ShownText("", []))
                 pane.setPlainText("")
                 pane.setPlaceholderText("(no reference for this sentence)")
+                pane.set_marks([], [])
                 continue
             shown = shown_text(d.references[r], d.ref_tokens[r], d.ref_spans[r], self.show_tokens)
             self._ref_shown.append(shown)
             pane.setPlainText(shown.text)
             pane.paint_ranges(self._reference_ranges(r, shown))
+            pane.set_marks(reference_bars(d, r, shown.spans) if all_orders else [], token_edges(shown.spans))
 
     def _reference_ranges(self, r: int, shown: ShownText):
         d = self.details
@@ -241,7 +238,8 @@ class SentencePanes(QWidget):
             s = shown.spans[t]
             if s is not None:
                 fmt = QTextCharFormat()
-                fmt.setBackground(colors.order_green(n) if self.order == ALL_ORDERS else colors.MATCHED_BG)
+                if self.order != ALL_ORDERS:
+                    fmt.setBackground(colors.MATCHED_BG)
                 fmt.setProperty(STATUS_PROPERTY, MATCHED)
                 fmt.setProperty(ORDER_PROPERTY, n)
                 ranges.append((s[0], s[1], fmt))

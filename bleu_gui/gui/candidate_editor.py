@@ -1,0 +1,186 @@
+"""What-if editing in the Inspect view: edit a candidate in place (F2) and watch its scores move.
+
+Edits are kept per system file and per segment of the whole corpus, so they
+survive switching sentences, systems, settings and slices (each time they are
+scored again under what is shown). Nothing is written until File ▸ Save edited
+candidate as…, which writes a new file atomically and never over an input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QWidget
+
+from ..core import Run
+from ..core.errors import ExportError
+from ..core.exports import write_atomic
+from ..core.whatif import ScoredLine, WhatIf, edited_lines
+from .layout import STRETCH, hrow
+
+
+class CandidateEditor(QObject):
+    """Signals: ``saved(path)`` after Save edited candidate as…, ``failed(message)``."""
+
+    saved = Signal(str)
+    failed = Signal(str)
+
+    def __init__(self, view):
+        """``view``: the Inspect view whose panes, list and selection this editor works with."""
+        super().__init__(view)
+        self.view = view
+        self.edits: dict[Path, dict[int, str]] = {}  # system file -> segment of the whole corpus -> edited text
+        self.whatif: WhatIf | None = None
+        self._last: tuple[int, str, ScoredLine] | None = None
+        self.edit_button = QPushButton("Edit candidate (F2)")
+        self.edit_button.setCheckable(True)
+        self.edit_button.setToolTip("Edit the candidate in place: highlights, sentence and corpus BLEU follow "
+                                    "as you type (Ctrl+Z undoes typing; the files are never changed)")
+        self.edit_button.toggled.connect(self.set_editing)
+        self.revert_button = QPushButton("Revert sentence")
+        self.revert_button.setToolTip("Back to the file's text for this sentence")
+        self.revert_button.clicked.connect(self.revert_sentence)
+        self.revert_all_button = QPushButton("Revert all")
+        self.revert_all_button.setToolTip("Drop every edit of this system")
+        self.revert_all_button.clicked.connect(self.revert_all)
+        self.summary = QLabel("")
+        self.summary.setObjectName("whatIfSummary")
+        self.bar = QWidget()
+        row = hrow(self.edit_button, self.revert_button, self.revert_all_button, self.summary, STRETCH)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.bar.setLayout(row)
+        QShortcut(QKeySequence("F2"), view, activated=self.edit_button.toggle)
+        view.panes.candidate_edited.connect(self.on_typed)
+        self._update_summary()
+
+    # -- which edits apply to what is shown -------------------------------------------
+    def _whole_index(self, run: Run, i: int) -> int:
+        return run.slice.rows[i] if run.slice is not None else i
+
+    def forget(self) -> None:
+        """Other files are shown: their edits would not belong to them."""
+        self.edits.clear()
+        self.set_editing(False)
+
+    def attach(self, run: Run, system: int) -> None:
+        """Score this system's edits under ``run`` and mark the list."""
+        shown = {self._whole_index(run, i): i for i in range(run.n_sentences)} if run.slice is not None else None
+        mine = self.edits.get(run.systems[system].file.path, {})
+        local = {(shown[w] if shown is not None else w): text for w, text in mine.items()
+                 if (w in shown if shown is not None else w < run.n_sentences)}
+        self.whatif = WhatIf(run, system, local)
+        self._last = None
+        for i, text in self.whatif.texts.items():
+            self.view.model.set_edited(i, (text, self.scored(i).score))  # type: ignore[union-attr]
+        self._update_summary()
+
+    def scored(self, sentence: int) -> ScoredLine | None:
+        """The edited sentence as scored now, or None when it is not edited."""
+        w = self.whatif
+        if w is None or sentence not in w.texts:
+            return None
+        text = w.texts[sentence]
+        if self._last is None or self._last[:2] != (sentence, text):
+            self._last = (sentence, text, w.score_line(sentence, text))
+        return self._last[2]
+
+    # -- editing ----------------------------------------------------------------------
+    def set_editing(self, on: bool) -> None:
+        if self.edit_button.isChecked() != on:
+            self.edit_button.setChecked(on)  # comes back here through toggled
+            return
+        self.view.panes.set_editing(on and self.whatif is not None)
+
+    def on_typed(self, text: str) -> None:
+        """The candidate pane's text changed under the user's hands: score it and show everything again."""
+        w, sentence = self.whatif, self.view.current_sentence
+        if w is None or sentence is None:
+            return
+        line = w.set_text(sentence, text)
+        self._last = (sentence, text, line)
+        self._store(sentence)
+        self.view.show_line(sentence, line, typing=True)
+        self._update_summary()
+
+    def _store(self, sentence: int) -> None:
+        w = self.whatif
+        assert w is not None
+        mine = self.edits.setdefault(w.run.systems[w.system].file.path, {})
+        whole = self._whole_index(w.run, sentence)
+        if sentence in w.texts:
+            mine[whole] = w.texts[sentence]
+            self.view.model.set_edited(sentence, (w.texts[sentence], self.scored(sentence).score))  # type: ignore[union-attr]
+        else:
+            mine.pop(whole, None)
+            self.view.model.set_edited(sentence, None)
+
+    def revert_sentence(self) -> None:
+        w, sentence = self.whatif, self.view.current_sentence
+        if w is None or sentence is None:
+            return
+        w.revert(sentence)
+        self._store(sentence)
+        self.view.show_sentence(sentence)
+        self._update_summary()
+
+    def revert_all(self) -> None:
+        w = self.whatif
+        if w is None:
+            return
+        for sentence in list(w.texts):
+            w.revert(sentence)
+            self._store(sentence)
+        if self.view.current_sentence is not None:
+            self.view.show_sentence(self.view.current_sentence)
+        self._update_summary()
+
+    def refresh_buttons(self) -> None:
+        w = self.whatif
+        self.revert_all_button.setEnabled(w is not None and bool(w.texts))
+        self.revert_button.setEnabled(w is not None and self.view.current_sentence in w.texts)
+
+    def _update_summary(self) -> None:
+        w = self.whatif
+        n = len(w.texts) if w is not None else 0
+        self.refresh_buttons()
+        if w is None or n == 0:
+            self.summary.setText("")
+            return
+        before, after = w.run.systems[w.system].corpus.score, w.corpus().score
+        self.summary.setText(f"What-if: corpus BLEU {before:.2f} → <b>{after:.2f}</b> ({after - before:+.2f}) · "
+                             f"{n} sentence{'s' if n != 1 else ''} edited")
+
+    # -- saving -----------------------------------------------------------------------
+    def has_edits(self) -> bool:
+        return any(self.edits.values())
+
+    def edited_text(self, whole: Run, system: int) -> str:
+        """The whole file of ``system`` (of the whole corpus's run) with its edits, one segment per line."""
+        edits = self.edits.get(whole.systems[system].file.path, {})
+        return "\n".join(edited_lines(whole.systems[system].lines, edits)) + "\n"
+
+    def ask_save(self) -> None:
+        """File ▸ Save edited candidate as…: the shown system's file with its edits, to a new file."""
+        whole, w = self.view.whole, self.whatif
+        if whole is None or w is None:
+            return
+        path = w.run.systems[w.system].file.path
+        if not self.edits.get(path):
+            self.failed.emit(f"Nothing of {w.run.systems[w.system].name} is edited: edit a candidate (F2) first")
+            return
+        system = next(i for i, s in enumerate(whole.systems) if s.file.path == path)
+        suggested = str(Path(path).with_name(Path(path).stem + ".edited.txt"))
+        target, _ = QFileDialog.getSaveFileName(self.view, "Save edited candidate as", suggested,
+                                                "Text, one segment per line (*.txt)")
+        if target:
+            self.save(target, whole, system)
+
+    def save(self, target: str, whole: Run, system: int) -> None:
+        try:
+            written = write_atomic(target, self.edited_text(whole, system), whole.input_paths())
+        except ExportError as exc:
+            self.failed.emit(str(exc))
+            return
+        self.saved.emit(str(written))
