@@ -3,6 +3,7 @@
     python scripts/bench_gui.py              # 100k synthetic + a 3,000-line set with 4 references
     python scripts/bench_gui.py --million    # also 1,000,000 synthetic lines
     python scripts/bench_gui.py --matrix     # only: 12 WMT17 systems, the pair matrix and the systems table
+    python scripts/bench_gui.py --whatif     # only: what-if typing at 100k lines and 4 references, ms per key
 
 A 10 ms heartbeat QTimer runs on the GUI thread; the longest gap between two
 beats is how long the GUI was unresponsive. Prints figures; asserts nothing.
@@ -131,10 +132,77 @@ def matrix_measures(window, app) -> None:
     print(f"   longest: {max(times.values()):.0f} ms (target: no stall over 100 ms)")
 
 
+def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int = 40) -> None:
+    """Edit one sentence of a 100k-line, 4-reference corpus key by key: the time from the key press until the
+    sentence, the explanation and the corpus BLEU are shown again; sacreBLEU re-scoring the edited corpus is the
+    anchor (what a user without what-if would run)."""
+    from bench_core import synthetic
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QTextCursor
+    from PySide6.QtTest import QTest
+
+    refs, systems = [], []
+    for seed in (1, 3, 4, 5):
+        folder = tmp / f"whatif-{seed}"
+        folder.mkdir(exist_ok=True)
+        hyp_path, ref_path = synthetic(folder, n_lines, seed=seed)
+        systems.append(hyp_path)
+        refs.append(ref_path)
+    hyp = systems[0]
+    elapsed, _gap = run_load(window, app, hyp, refs)
+    print(f"{n_lines:,} lines, 4 refs: scored and shown in {elapsed:.2f} s")
+    view = window.inspect
+    view.select_sentence(n_lines // 2)
+    view.editor.set_editing(True)
+    pane = view.panes.candidate
+    pane.moveCursor(QTextCursor.MoveOperation.End)
+    app.processEvents()
+    times = []
+    profile = None
+    if os.environ.get("BENCH_PROFILE"):
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
+    for k in range(keys):
+        key = Qt.Key.Key_Backspace if k % 4 == 3 else Qt.Key.Key_A + (k % 26)
+        t0 = time.perf_counter()
+        QTest.keyClick(pane, key)
+        app.processEvents()  # paints what the key changed
+        times.append(time.perf_counter() - t0)
+    if profile is not None:
+        import pstats
+
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
+    edited = view.editor.whatif
+    text = edited.text(n_lines // 2)
+    if os.environ.get("BENCH_VERBOSE"):
+        print("   per key (ms):", " ".join(f"{t * 1000:.0f}" for t in times))
+    times.sort()
+    print(f"what-if typing, {keys} keys: median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {times[int(0.95 * (keys - 1))] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms per key "
+          f"(corpus BLEU {edited.corpus().score:.2f} with the edit)")
+    from bleu_gui.core.whatif import edited_lines
+
+    lines = edited_lines(edited.original, {n_lines // 2: text})
+    ref_lines = [r.read_text(encoding="utf-8").splitlines() for r in refs]
+    from sacrebleu.metrics import BLEU
+
+    t0 = time.perf_counter()
+    theirs = BLEU().corpus_score(lines, ref_lines)
+    anchor = time.perf_counter() - t0
+    same = "same score" if abs(theirs.score - edited.corpus().score) < 1e-9 else f"DIFFERENT: {theirs.score}"
+    print(f"   anchor: sacreBLEU re-scoring the edited corpus {anchor:.2f} s ({same}); median key / anchor = "
+          f"{statistics.median(times) / anchor:.5f}")
+    view.editor.set_editing(False)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--million", action="store_true")
     p.add_argument("--matrix", action="store_true")
+    p.add_argument("--whatif", action="store_true")
     args = p.parse_args()
     from bench_core import synthetic
     from PySide6.QtCore import QSettings
@@ -153,6 +221,10 @@ def main() -> None:
     wmt17 = DATA / "sacrebleu-wmt17-en-de"
     if args.matrix:
         matrix_measures(window, app)
+        window.close()
+        return
+    if args.whatif:
+        whatif_keystrokes(window, app, tmp)
         window.close()
         return
     if wmt17.is_dir():

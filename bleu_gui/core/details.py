@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .alignment import Span, char_spans
 from .tokenizers import Tokenization
@@ -135,13 +136,21 @@ def _assign_order(n: int, hyp_tokens: list[str], ref_tokens: list[list[str]],
             for i, gram in enumerate(hyp_grams)]
 
 
+@lru_cache(maxsize=64)  # bounded: it keeps a few tokenizations alive until evicted
+def _tokens_and_spans(tokenization: Tokenization, text: str) -> tuple[list[str], list[Span | None]]:
+    # A sentence edited key by key keeps its references: they are tokenized once, not at every key.
+    tokens = tokenization.tokens(text)
+    return tokens, char_spans(text, tokens, tokenization.lowercase, tokenization.name)
+
+
 def sentence_details(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
                      present: Sequence[bool] | None = None) -> SentenceDetails:
     """Match details of one candidate line against its reference lines (missing references skipped)."""
     present = list(present) if present is not None else [True] * len(references)
     name, lc = tokenization.name, tokenization.lowercase
     hyp_tokens = tokenization.tokens(hypothesis)
-    ref_tokens = [tokenization.tokens(r) if ok else [] for r, ok in zip(references, present)]
+    refs = [_tokens_and_spans(tokenization, r) if ok else ([], []) for r, ok in zip(references, present)]
+    ref_tokens = [list(tokens) for tokens, _spans in refs]
     occurrences: dict[int, list[NgramOccurrence]] = {}
     ref_matches: list[dict[int, list[RefSpan]]] = [defaultdict(list) for _ in references]
     for n in range(max_order, 0, -1):
@@ -160,7 +169,8 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
         hyp_spans=char_spans(hypothesis, hyp_tokens, lc, name),
         references=list(references),
         ref_tokens=ref_tokens,
-        ref_spans=[char_spans(r, t, lc, name) for r, t in zip(references, ref_tokens)],
+        ref_spans=[list(spans) if ok else char_spans(r, [], lc, name)
+                   for r, (_t, spans), ok in zip(references, refs, present)],
         ref_present=present,
         occurrences=occurrences,
         ref_matches=[dict(m) for m in ref_matches],

@@ -113,6 +113,7 @@ class SacreBleu(Variant):
     default_tokenizer = "13a"
     hint = "sacreBLEU 2.x BLEU; sentence scores use effective order (as sacrebleu -sl)."
     significance = True
+    corpus_is_sum = True
     settings = frozenset({"smooth_method", "smooth_value"})
 
     def validate(self, cfg: BleuConfig) -> None:

@@ -32,6 +32,9 @@ class Variant(ABC):
     default_tokenizer: str = "13a"
     hint: str = ""
     significance: bool = False
+    # True when the corpus score is a function of the summed statistics alone (one summed row scores the same
+    # as all rows): then an edit can keep a running sum instead of summing every row again.
+    corpus_is_sum: bool = False
     settings: frozenset[str] = frozenset()
 
     def stats_order(self, cfg: BleuConfig) -> int:

@@ -55,13 +55,18 @@ class WhatIf:
     def __init__(self, run: Run, system: int, edits: Mapping[int, str] | None = None):
         self.run, self.system = run, system
         self.texts: dict[int, str] = {}
-        self._stats: np.ndarray | None = None
+        self._rows: dict[int, np.ndarray] = {}  # statistics rows of the edited sentences
+        self._total: np.ndarray | None = None   # column sums with the edits in place, kept edit by edit
         for index, text in (edits or {}).items():
             self.set_text(index, text)
 
     @property
     def original(self) -> list[str]:
         return self.run.systems[self.system].lines
+
+    @property
+    def _stats(self) -> np.ndarray:
+        return self.run.systems[self.system].stats
 
     def score_line(self, index: int, text: str) -> ScoredLine:
         """Details, statistics and scores of ``text`` as sentence ``index`` (nothing is stored)."""
@@ -71,7 +76,7 @@ class WhatIf:
         details = sentence_details(text, refs, ev.tokenization, cfg.max_order, present)
         counted = details if cfg.stats_order == cfg.max_order else sentence_details(
             text, refs, ev.tokenization, cfg.stats_order, present)  # NLTK's method5/7 also read 5-grams
-        stats = np.asarray([counted.statistics(cfg.stats_order)], dtype=self.run.systems[self.system].stats.dtype)
+        stats = np.asarray([counted.statistics(cfg.stats_order)], dtype=self._stats.dtype)
         scores = ev.sentence_scores(stats)
         explanation = explain_sentence(details, stats[0].tolist(), scores, cfg, self.run.reference_names)
         return ScoredLine(text, details, stats[0], scores, explanation)
@@ -79,34 +84,49 @@ class WhatIf:
     def set_text(self, index: int, text: str) -> ScoredLine:
         """Make ``text`` sentence ``index``'s candidate (the original text removes the edit)."""
         line = self.score_line(index, text)
-        if self._stats is None:
-            self._stats = self.run.systems[self.system].stats.copy()
-        self._stats[index] = line.stats
         if text == self.original[index]:
-            self.texts.pop(index, None)
+            self.revert(index)
         else:
+            self._set_row(index, line.stats)
             self.texts[index] = text
         return line
 
+    def _set_row(self, index: int, row: np.ndarray | None) -> None:
+        if self._total is None:
+            self._total = self._stats.sum(axis=0)
+        before = self._rows.get(index, self._stats[index])
+        after = self._stats[index] if row is None else row
+        self._total = self._total + (after - before)  # integer counts: the running sum stays exact
+        if row is None:
+            self._rows.pop(index, None)
+        else:
+            self._rows[index] = row
+
     def revert(self, index: int) -> None:
         """Drop the edit of sentence ``index``."""
-        if index in self.texts:
-            del self.texts[index]
-            if self._stats is not None:
-                self._stats[index] = self.run.systems[self.system].stats[index]
+        self.texts.pop(index, None)
+        if index in self._rows:
+            self._set_row(index, None)
 
     def revert_all(self) -> None:
         self.texts.clear()
-        self._stats = None
+        self._rows.clear()
+        self._total = None
 
     def text(self, index: int) -> str:
         return self.texts.get(index, self.original[index])
 
     def corpus(self) -> BleuScore:
         """The corpus score with every edit in place (the run's own score when nothing is edited)."""
-        if not self.texts or self._stats is None:
+        if not self._rows or self._total is None:
             return self.run.systems[self.system].corpus
-        return self.run.evaluator.corpus_score(self._stats)
+        ev = self.run.evaluator
+        if ev.variant.corpus_is_sum:  # the score depends on the sums alone: one summed row scores the same
+            return ev.corpus_score(self._total[None, :])
+        stats = self._stats.copy()
+        for index, row in self._rows.items():
+            stats[index] = row
+        return ev.corpus_score(stats)
 
 
 def edited_lines(original: Sequence[str], edits: Mapping[int, str]) -> list[str]:

@@ -65,9 +65,11 @@ def render_png(box: ChartBox, width_px: int, dpi: int = DEFAULT_DPI) -> bytes:
 class ChartBox(QWidget):
     """A titled plot with a Save button (PNG or SVG)."""
 
-    def __init__(self, title: str, parent=None, view_box: pg.ViewBox | None = None):
-        """``view_box``: a view box with its own mouse handling (the default one ignores the mouse)."""
+    def __init__(self, title: str, parent=None, view_box: pg.ViewBox | None = None, tip: str = ""):
+        """``view_box``: a view box with its own mouse handling (the default one ignores the mouse); ``tip``:
+        what the chart shows, as its tooltip."""
         super().__init__(parent)
+        self.setToolTip(tip)
         self.plot = pg.PlotWidget(viewBox=view_box)
         self.plot.setMenuEnabled(False)
         if view_box is None:
@@ -151,7 +153,9 @@ class PrecisionChart(ChartBox):
     """Per-order modified precision of the selected sentence beside the corpus values."""
 
     def __init__(self, parent=None):
-        super().__init__("Modified precision", parent)
+        super().__init__("Modified precision", parent, tip=(
+            "Clipped n-gram precision p_n per order: the selected sentence's (matched/total above each bar) "
+            "beside the corpus's, which sums every sentence's counts first"))
         p = self.plot
         p.setYRange(0, 135)
         p.setLabel("left", "p_n (%)")
@@ -198,7 +202,9 @@ class BrevityChart(ChartBox):
     """BP = exp(1 - r/c) over r/c, with the sentence and the corpus marked."""
 
     def __init__(self, parent=None):
-        super().__init__("Brevity penalty", parent)
+        super().__init__("Brevity penalty", parent, tip=(
+            "BP = exp(1 − r/c) when the candidate (c tokens) is not longer than the effective reference length r; "
+            "the curve over r/c, with the sentence and the corpus on it"))
         p = self.plot
         p.setLabel("left", "BP")
         p.setLabel("bottom", "r / c")
@@ -245,7 +251,9 @@ class HistogramChart(ChartBox):
     BINS = np.linspace(0, 100, 11)
 
     def __init__(self, parent=None):
-        super().__init__("Sentence BLEU histogram", parent)
+        super().__init__("Sentence BLEU histogram", parent, tip=(
+            "How many sentences score in each 10-point band. Click a bar to list only those sentences. "
+            "Corpus BLEU is not the mean of these scores"))
         p = self.plot
         p.setLabel("left", "sentences")
         p.setLabel("bottom", "sentence BLEU (click a bar to filter)")

@@ -54,7 +54,9 @@ class ScatterChart(ChartBox):
 
     def __init__(self, parent=None):
         self._box = _SelectBox()
-        super().__init__("Sentence BLEU: A vs B", parent, view_box=self._box)
+        super().__init__("Sentence BLEU: A vs B", parent, view_box=self._box, tip=(
+            "One point per sentence: A's sentence BLEU across, B's up. Above the diagonal B scores higher. "
+            "Drag a rectangle to list those sentences"))
         p = self.plot
         p.setLabel("bottom", "BLEU A (baseline)")
         p.setLabel("left", "BLEU B")
@@ -100,8 +102,8 @@ class DotStrips(ChartBox):
 
     LEGEND_MAX = 6
 
-    def __init__(self, title: str, x_label: str, y_label: str, parent=None):
-        super().__init__(title, parent)
+    def __init__(self, title: str, x_label: str, y_label: str, parent=None, tip: str = ""):
+        super().__init__(title, parent, tip=tip)
         self.x_label, self.y_label = x_label, y_label
         self.plot.setLabel("bottom", x_label)
         self.plot.setLabel("left", y_label)
@@ -170,7 +172,9 @@ class DeltaChart(ChartBox):
     """Bootstrap distribution of ΔBLEU (B − A) with its 2.5% and 97.5% points and the p-value."""
 
     def __init__(self, parent=None):
-        super().__init__("Bootstrap ΔBLEU (B − A)", parent)
+        super().__init__("Bootstrap ΔBLEU (B − A)", parent, tip=(
+            "Corpus BLEU of B minus A over paired bootstrap resamples (sacreBLEU's seed and sample count): "
+            "the spread says how much of the difference survives resampling"))
         p = self.plot
         p.setLabel("bottom", "ΔBLEU in a resample (BLEU points)")
         p.setLabel("left", "resamples")

@@ -127,9 +127,11 @@ class CompareView(QWidget):
         self.scatter = ScatterChart()
         self.scatter.point_clicked.connect(self.select_sentence)
         self.scatter.region_selected.connect(self.on_region_selected)
-        self.precision_dots = DotStrips("Precision per order", "n-gram order", "p_n (%)")
+        self.precision_dots = DotStrips("Precision per order", "n-gram order", "p_n (%)", tip=(
+            "Each system's corpus precision p_n at each n-gram order; hover a dot for its system"))
         self.delta_chart = DeltaChart()
-        self.bucket_dots = DotStrips("BLEU by reference length", "reference length (tokens)", "BLEU")
+        self.bucket_dots = DotStrips("BLEU by reference length", "reference length (tokens)", "BLEU", tip=(
+            "Corpus BLEU of the sentences in each reference-length band, per system"))
         for label in (self.filter_label, self.sentence_label, self.note, self.count_label):
             # Long texts (an n-gram, a file name) are cut, never allowed to widen the window.
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

@@ -64,7 +64,9 @@ def bars_legend() -> QWidget:
         ("clipped", f"background:{palette.BAR_CLIPPED}; {bar}"),
         ("unmatched", f"background:{palette.BAR_UNMATCHED}; {bar}"),
         ("no n-gram of that order", f"background:{palette.BAR_NONE}; color:{palette.TEXT}"),
-    ], tips={"no n-gram of that order": "No n-gram of this order covers the token (it is too near the sentence's "
+    ], tips={"bars under each token: 1-gram on top … N-gram at the bottom":
+             "Each token has one bar per n-gram order: the status of the n-grams of that order that cover it",
+             "no n-gram of that order": "No n-gram of this order covers the token (it is too near the sentence's "
                                         "edge, or the reference has none there)"}))
     return widget
 

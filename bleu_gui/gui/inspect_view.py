@@ -108,6 +108,8 @@ class InspectView(QWidget):
         self.slice_panel = SlicePanel()
         self.slice_panel.slice_requested.connect(self.slice_requested)
         self.slice_panel.whole_requested.connect(self.whole_requested)
+        self._chart_line: ScoredLine | None = None
+        self._chart_timer = QTimer(self, singleShot=True, interval=150, timeout=self._update_charts)
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(200)
@@ -292,13 +294,22 @@ class InspectView(QWidget):
             self.panes.set_details(line.details, f"Candidate — {system.name}")
         self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
                                                              f"{' (edited)' if edited else ''}")
-        N = run.config.max_order
+        self._chart_line = line
+        if typing:  # the charts follow once typing pauses: the text and numbers above follow every key
+            self._chart_timer.start()
+        else:
+            self._update_charts()
+        self.editor.refresh_buttons()
+
+    def _update_charts(self) -> None:
+        run, line = self.run, self._chart_line
+        if run is None or line is None:
+            return
+        corpus, N = run.systems[self.system].corpus, run.config.max_order
         width = (len(line.stats) - 2) // 2
         self.precision_chart.update_values(line.stats[2:2 + N], line.stats[2 + width:2 + width + N],
-                                           system.corpus.precisions[:N])
-        self.bp_chart.update_values((int(line.stats[0]), int(line.stats[1])),
-                                    (system.corpus.sys_len, system.corpus.ref_len))
-        self.editor.refresh_buttons()
+                                           corpus.precisions[:N])
+        self.bp_chart.update_values((int(line.stats[0]), int(line.stats[1])), (corpus.sys_len, corpus.ref_len))
 
     # -- list navigation and filters ---------------------------------------------------
     @Slot(QModelIndex, QModelIndex)

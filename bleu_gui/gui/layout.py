@@ -39,6 +39,10 @@ LEGEND_TIPS = {
                "(Count_clip = min(Count, Max_Ref_Count))",
     "unmatched": "An n-gram no reference has",
     "selected n-gram in refs": "Click an n-gram of the candidate: its occurrences in the references light up",
+    "matched only by this system": "A matched word the other system's candidate does not match",
+    "ref: both": "A reference word both systems matched",
+    "ref: only A": "A reference word only system A matched",
+    "ref: only B": "A reference word only system B matched",
 }
 
 

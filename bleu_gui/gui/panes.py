@@ -221,7 +221,8 @@ class SentencePanes(QWidget):
                 continue
             shown = shown_text(d.references[r], d.ref_tokens[r], d.ref_spans[r], self.show_tokens)
             self._ref_shown.append(shown)
-            pane.setPlainText(shown.text)
+            if pane.toPlainText() != shown.text:  # while the candidate is typed, the references stay
+                pane.setPlainText(shown.text)
             pane.paint_ranges(self._reference_ranges(r, shown))
             pane.set_marks(reference_bars(d, r, shown.spans) if all_orders else [], token_edges(shown.spans))
 

@@ -75,10 +75,20 @@ class TextPane(QTextEdit):
         self.bars: list[TokenBars] = []
         self.edges: list[int] = []  # characters where one token ends and the next begins with no space
         self.editing = False
+        self._painted: tuple | None = None  # (text, ranges) last coloured, to skip colouring them again
         self.textChanged.connect(self._on_text_changed)
+
+    def setPlainText(self, text: str) -> None:
+        self._painted = None
+        super().setPlainText(text)
+
+    def clear(self) -> None:
+        self._painted = None
+        super().clear()
 
     # -- editing ----------------------------------------------------------------------
     def set_editing(self, on: bool) -> None:
+        self._painted = None
         self.editing = on
         self.setReadOnly(not on)
         self.setUndoRedoEnabled(on)
@@ -126,6 +136,12 @@ class TextPane(QTextEdit):
                 selections.append(sel)
             self.setExtraSelections(selections)
             return
+        text = self.toPlainText()
+        key = (text, [(a, b, f.property(STATUS_PROPERTY), f.property(ORDER_PROPERTY), f.background().color().rgba(),
+                       f.fontWeight()) for a, b, f in ranges])
+        if key == self._painted:
+            return  # the same colours on the same text (a reference while the candidate is typed)
+        self._painted = key
         cursor = QTextCursor(self.document())
         cursor.beginEditBlock()
         cursor.select(QTextCursor.SelectionType.Document)
