@@ -60,7 +60,7 @@ def test_papineni_nltk_sentence():
         p = modified_precision([r.split() for r in refs], HYP1.split(), n)
         assert c / t == pytest.approx(float(p)) and t == len(HYP1.split()) - n + 1
     assert fractions(text)[1] == (17, 18) and fractions(text)[2] == (10, 17)
-    assert "no brevity penalty (BP = 1)" in text and "effective reference length of 18 (ref2, the closest" in text
+    assert "no brevity penalty (BP = 1)" in text and "effective reference length of 18 (ref2, the closest of the reference lengths" in text
 
 
 def test_korean_example_against_sacrebleu():
@@ -89,7 +89,7 @@ def test_brevity_penalty_names_the_closest_reference():
     e = account(refs, "a b c d", BleuConfig())
     theirs = sacre_metric(BleuConfig(), effective_order=True).sentence_score("a b c d", refs)
     line = e.sections[1].lines[0]
-    assert "4 tokens against an effective reference length of 6 (ref2, the closest of 10, 6)" in line
+    assert "4 tokens against an effective reference length of 6 (ref2, the closest of the reference lengths 10, 6)" in line
     assert f"= {theirs.bp:.3f}, −{100 * (1 - theirs.bp):.0f}%" in line
 
 

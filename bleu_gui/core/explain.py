@@ -167,9 +167,9 @@ def _bp_lines(cfg: BleuConfig, row: _Row, details: SentenceDetails, ref_names: S
     c, r = row.hyp_len, row.ref_len
     lengths = [(len(t), name) for t, ok, name in zip(details.ref_tokens, details.ref_present, ref_names) if ok]
     closest = next((name for length, name in lengths if length == r), "")
-    where = f"{closest}, the closest" if len(lengths) > 1 else closest
+    where = closest
     if len(lengths) > 1:
-        where += " of " + ", ".join(str(length) for length, _ in lengths)
+        where += f", the closest of the reference lengths {', '.join(str(length) for length, _ in lengths)}"
     against = f"{c} tokens against an effective reference length of {r} ({where})"
     if c == 0:
         return [f"{against}: an empty candidate scores 0."]

@@ -59,14 +59,14 @@ def bars_legend() -> QWidget:
     widget = QWidget()
     bar = "border-radius:0px; padding:0px 6px; color:white"
     widget.setLayout(legend([
-        ("bars under each token: 1-gram on top … N-gram at the bottom", f"color:{palette.TEXT}"),
+        ("one bar per order, 1-gram on top:", f"color:{palette.TEXT}"),
         ("matched", f"background:{palette.BAR_MATCHED}; {bar}"),
         ("clipped", f"background:{palette.BAR_CLIPPED}; {bar}"),
         ("unmatched", f"background:{palette.BAR_UNMATCHED}; {bar}"),
-        ("no n-gram of that order", f"background:{palette.BAR_NONE}; color:{palette.TEXT}"),
-    ], tips={"bars under each token: 1-gram on top … N-gram at the bottom":
+        ("no n-gram", f"background:{palette.BAR_NONE}; color:{palette.TEXT}"),
+    ], tips={"one bar per order, 1-gram on top:":
              "Each token has one bar per n-gram order: the status of the n-grams of that order that cover it",
-             "no n-gram of that order": "No n-gram of this order covers the token (it is too near the sentence's "
+             "no n-gram": "No n-gram of this order covers the token (it is too near the sentence's "
                                         "edge, or the reference has none there)"}))
     return widget
 
