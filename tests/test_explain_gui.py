@@ -166,3 +166,31 @@ def test_charts_and_legend_chips_have_tooltips(qtbot, window):
         assert len(chart.toolTip()) > 40
     for chip in view.status_legend.findChildren(type(view.sentence_label)):
         assert chip.toolTip()
+
+
+def test_an_edit_in_a_slice_belongs_to_the_whole_file(qtbot, window):
+    system, refs = demo_paths()[0][1], demo_paths()[1]
+    open_and_wait(qtbot, window, system, refs)
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.apply_slice([1, 3, 5], "three sentences")
+    view = window.inspect
+    view.select_sentence(1)  # the slice's second sentence: line 4 of the file
+    view.editor.set_editing(True)
+    new = "The museum will reopen in spring."
+    type_over(qtbot, view.panes.candidate, new)
+    ref_lines = [lines(r) for r in refs]
+    file_lines = lines(system)
+    sliced = [file_lines[i] for i in (1, 3, 5)]
+    sliced[1] = new
+    expected = sacre_corpus(sliced, [[r[i] for i in (1, 3, 5)] for r in ref_lines], BleuConfig()).score
+    assert view.editor.whatif.corpus().score == pytest.approx(expected, abs=1e-9)
+    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+        window.clear_slice()
+    whole = list(file_lines)
+    whole[3] = new
+    assert view.editor.whatif.texts == {3: new}
+    assert view.editor.whatif.corpus().score == pytest.approx(sacre_corpus(whole, ref_lines, BleuConfig()).score,
+                                                              abs=1e-9)
+    # Opening the files afresh starts without edits (nothing carried over unseen).
+    open_and_wait(qtbot, window, system, refs)
+    assert view.editor.whatif.texts == {} and view.editor.summary.text() == ""

@@ -216,8 +216,8 @@ class InspectView(QWidget):
             chart.signature = run.evaluator.signature()
         same_files = self.run is not None and [s.file for s in self.run.systems] == [s.file for s in run.systems]
         keep = self.current_sentence if same_files else None
-        if not same_files:
-            self.editor.forget()
+        if self.run is None or [s.file.path for s in self.run.systems] != [s.file.path for s in run.systems]:
+            self.editor.forget()  # other files: a slice of the same files keeps its edits
         self.run = run
         self.system_combo.blockSignals(True)
         self.system_combo.clear()

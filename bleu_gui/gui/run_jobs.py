@@ -70,6 +70,7 @@ class RunJobs:
                                       progress=scaled_progress(progress, 0.05, 0.95)))
 
         def done(run: Run) -> None:
+            self.inspect.editor.forget()  # type: ignore[attr-defined]  # files opened afresh: no edits carried over
             self.compare_view.b = b  # type: ignore[attr-defined]
             self.show_run(run)  # type: ignore[attr-defined]
 
