@@ -7,7 +7,6 @@ import json
 
 from .core import Run
 from .core.errors import InputError
-from .core.whatif import scored_line
 
 
 def add_view_arguments(p: argparse.ArgumentParser) -> None:
@@ -47,6 +46,8 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
         text = {"json": table.to_json, "latex": table.to_latex}.get(args.format)
         print(text() if text is not None else table.to_text(args.width), end="" if text is None else "\n")
         return
+    from .core.whatif import scored_line  # only here: the usual scoring command does not pay its import
+
     n = args.explain
     if n > run.n_sentences:
         raise InputError(f"--explain {n}: the files have {run.n_sentences:,} sentences")
