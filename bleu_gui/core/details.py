@@ -169,8 +169,7 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
         hyp_spans=char_spans(hypothesis, hyp_tokens, lc, name),
         references=list(references),
         ref_tokens=ref_tokens,
-        ref_spans=[list(spans) if ok else char_spans(r, [], lc, name)
-                   for r, (_t, spans), ok in zip(references, refs, present)],
+        ref_spans=[list(spans) for _tokens, spans in refs],
         ref_present=present,
         occurrences=occurrences,
         ref_matches=[dict(m) for m in ref_matches],

@@ -125,8 +125,9 @@ class Evaluator:
         """Corpus score (0-100) with each sentence left out in turn."""
         return self.variant.without_each(stats, self.config)
 
-    def details(self, index: int, hypothesis: str) -> SentenceDetails:
-        """Match details of sentence ``index`` of a system whose line is ``hypothesis``."""
+    def details(self, index: int, hypothesis: str, max_order: int | None = None) -> SentenceDetails:
+        """Match details of sentence ``index`` of a system whose line is ``hypothesis`` (orders 1..``max_order``,
+        by default the config's)."""
         refs = [ref[index] for ref in self.reference_lines]
-        return sentence_details(hypothesis, refs, self.tokenization, self.config.max_order,
+        return sentence_details(hypothesis, refs, self.tokenization, max_order or self.config.max_order,
                                 present=self.present[:, index].tolist())

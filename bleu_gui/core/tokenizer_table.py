@@ -125,6 +125,10 @@ def tokenizer_table(run: Run, progress: Callable[[float], None] | None = None,
     scores: dict[Setting, list[float]] = {}
     signatures: dict[Setting, str] = {}
     for k, (tok, lc) in enumerate(settings):
+        if (tok, lc) == current:  # the run's own numbers: scored already with these settings
+            scores[current] = [s.corpus.score for s in run.systems]
+            signatures[current] = run.evaluator.signature()
+            continue
         part = scaled_progress(progress, k / len(settings), 1 / len(settings))
         config = dataclasses.replace(run.config, tokenizer=tok, lowercase=lc)
         evaluator = Evaluator(references, config, progress=scaled_progress(part, 0.0, 0.3))

@@ -3,8 +3,9 @@
 Corpus statistics are sums over sentences, so an edit re-scores its own row
 only: the edited sentence is tokenized and matched alone
 (:meth:`SentenceDetails.statistics` gives the row the corpus scorer would
-make), its row replaces the original in a copy of the system's statistics, and
-the corpus score is computed again from that copy. Input files are never
+make). Where the variant's corpus score depends on the summed statistics alone
+(sacreBLEU), a running sum is kept edit by edit; otherwise the edited rows
+replace the originals in a copy of the statistics. Input files are never
 touched; :func:`edited_lines` gives the text to save elsewhere.
 """
 
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .details import SentenceDetails, sentence_details
+from .details import SentenceDetails
 from .explain import Explanation, explain_sentence
 from .scores import BleuScore, RowScores
 
@@ -42,10 +43,14 @@ class ScoredLine:
 def scored_line(run: Run, system: int, index: int) -> ScoredLine:
     """Sentence ``index`` of ``system`` as the run scored it: its details, the run's own statistics row, scores
     and explanation."""
-    stats = run.systems[system].stats[index:index + 1]
-    details = run.details(system, index)
+    return _scored(run, run.systems[system].lines[index], run.details(system, index),
+                   run.systems[system].stats[index:index + 1])
+
+
+def _scored(run: Run, text: str, details: SentenceDetails, stats: np.ndarray) -> ScoredLine:
+    """``text`` with its details and one-row statistics, scored and explained by the run's variant."""
     scores = run.evaluator.sentence_scores(stats)
-    return ScoredLine(run.systems[system].lines[index], details, stats[0], scores,
+    return ScoredLine(text, details, stats[0], scores,
                       explain_sentence(details, stats[0].tolist(), scores, run.config, run.reference_names))
 
 
@@ -71,15 +76,11 @@ class WhatIf:
     def score_line(self, index: int, text: str) -> ScoredLine:
         """Details, statistics and scores of ``text`` as sentence ``index`` (nothing is stored)."""
         ev, cfg = self.run.evaluator, self.run.config
-        refs = [ref[index] for ref in ev.reference_lines]
-        present = ev.present[:, index].tolist()
-        details = sentence_details(text, refs, ev.tokenization, cfg.max_order, present)
-        counted = details if cfg.stats_order == cfg.max_order else sentence_details(
-            text, refs, ev.tokenization, cfg.stats_order, present)  # NLTK's method5/7 also read 5-grams
+        details = ev.details(index, text)
+        # NLTK's method5/7 also read 5-grams: their rows need more orders than the panes show.
+        counted = details if cfg.stats_order == cfg.max_order else ev.details(index, text, cfg.stats_order)
         stats = np.asarray([counted.statistics(cfg.stats_order)], dtype=self._stats.dtype)
-        scores = ev.sentence_scores(stats)
-        explanation = explain_sentence(details, stats[0].tolist(), scores, cfg, self.run.reference_names)
-        return ScoredLine(text, details, stats[0], scores, explanation)
+        return _scored(self.run, text, details, stats)
 
     def set_text(self, index: int, text: str) -> ScoredLine:
         """Make ``text`` sentence ``index``'s candidate (the original text removes the edit)."""

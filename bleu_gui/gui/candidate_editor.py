@@ -153,9 +153,6 @@ class CandidateEditor(QObject):
                              f"{n} sentence{'s' if n != 1 else ''} edited")
 
     # -- saving -----------------------------------------------------------------------
-    def has_edits(self) -> bool:
-        return any(self.edits.values())
-
     def edited_text(self, whole: Run, system: int) -> str:
         """The whole file of ``system`` (of the whole corpus's run) with its edits, one segment per line."""
         edits = self.edits.get(whole.systems[system].file.path, {})

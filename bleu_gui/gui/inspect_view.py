@@ -288,10 +288,7 @@ class InspectView(QWidget):
         self.sentence_label.setText(f"{where} · {sentence + 1} of {run.n_sentences:,}"
                                     f"{' in the slice' if run.slice is not None else ''} · sentence BLEU "
                                     f"{formats.score_text(line.score)}{' (edited)' if edited else ''}")
-        if typing:
-            self.panes.update_edited(line.details)
-        else:
-            self.panes.set_details(line.details, f"Candidate — {system.name}")
+        self.panes.set_details(line.details, f"Candidate — {system.name}")  # an edit being typed keeps its text
         self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
                                                              f"{' (edited)' if edited else ''}")
         self._chart_line = line

@@ -175,12 +175,6 @@ class SentencePanes(QWidget):
             self.candidate_label.setText(title + (EDITING if on else ""))
             self.paint_sentence()
 
-    def update_edited(self, details: SentenceDetails) -> None:
-        """The candidate being edited now has these details: colour it again without touching its text."""
-        self.details = details
-        self.selected = None
-        self.paint_sentence()
-
     def paint_sentence(self) -> None:
         d = self.details
         if d is None:

@@ -124,7 +124,8 @@ class TextPane(QTextEdit):
     # -- colouring --------------------------------------------------------------------
     def paint_ranges(self, ranges: list[tuple[int, int, QTextCharFormat]]) -> None:
         """Apply formats to ranges given as Python string indices of the pane's text."""
-        units = utf16_offsets(self.toPlainText())
+        text = self.toPlainText()
+        units = utf16_offsets(text)
         if self.editing:
             selections = []
             for start, end, fmt in ranges:
@@ -136,7 +137,6 @@ class TextPane(QTextEdit):
                 selections.append(sel)
             self.setExtraSelections(selections)
             return
-        text = self.toPlainText()
         key = (text, [(a, b, f.property(STATUS_PROPERTY), f.property(ORDER_PROPERTY), f.background().color().rgba(),
                        f.fontWeight()) for a, b, f in ranges])
         if key == self._painted:
