@@ -133,6 +133,9 @@ def main() -> int:
         cursor = pane.textCursor()
         cursor.select(QTextCursor.SelectionType.Document)
         cursor.insertText(args.edit)  # as typing does: through the pane's document
+        pause = QEventLoop()
+        QTimer.singleShot(400, pause.quit)  # the charts follow once typing pauses
+        pause.exec()
     for _ in range(5):
         app.processEvents()
     if args.dialog:

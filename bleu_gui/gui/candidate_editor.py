@@ -12,13 +12,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QSizePolicy, QWidget
 
 from ..core import Run
 from ..core.errors import ExportError
 from ..core.exports import write_atomic
 from ..core.whatif import ScoredLine, WhatIf, edited_lines
-from .layout import STRETCH, hrow
+from .layout import hrow
 
 
 class CandidateEditor(QObject):
@@ -47,8 +47,11 @@ class CandidateEditor(QObject):
         self.revert_all_button.clicked.connect(self.revert_all)
         self.summary = QLabel("")
         self.summary.setObjectName("whatIfSummary")
+        # Its text changes at every key: it takes the rest of the row instead of asking for a new layout each time.
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.bar = QWidget()
-        row = hrow(self.edit_button, self.revert_button, self.revert_all_button, self.summary, STRETCH)
+        row = hrow(self.edit_button, self.revert_button, self.revert_all_button, self.summary)
+        row.setStretchFactor(self.summary, 1)
         row.setContentsMargins(0, 0, 0, 0)
         self.bar.setLayout(row)
         QShortcut(QKeySequence("F2"), view, activated=self.edit_button.toggle)
