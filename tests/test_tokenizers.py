@@ -79,9 +79,10 @@ def test_unknown_tokenizer_is_a_clear_error():
 
 
 def test_missing_extra_names_it(monkeypatch):
-    import sacrebleu.tokenizers.tokenizer_ja_mecab as ja
-
     from bleu_gui.core import tokenizers
+    from bleu_gui.core.sacrebleu_parts import sacrebleu_module
+
+    ja = sacrebleu_module("tokenizers.tokenizer_ja_mecab")
 
     monkeypatch.setattr(ja, "MeCab", None)
     monkeypatch.setattr(tokenizers, "_LOADED", {})  # as in a fresh process: nothing loaded yet
@@ -100,3 +101,64 @@ def test_a_copied_tokenization_reuses_words_and_never_changes_the_original():
     twin.encode(["unseen words here."])
     assert first.vocab == vocab and first._word_index == words
     assert len(twin.vocab) > len(vocab)
+
+
+# Every character str.split() treats as whitespace, and look-alikes it does not (zero-width space, BOM,
+# Mongolian vowel separator, word joiner): a chunk's one split() must cut exactly where each line's would.
+SPLIT_WHITESPACE = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and chr(c).isspace()]
+NOT_WHITESPACE = ["\u200b", "\ufeff", "\u180e", "\u2060", "\x00"]
+
+
+def test_every_unicode_whitespace_class_is_split_as_sacrebleu_sees_it():
+    assert len(SPLIT_WHITESPACE) == 29
+    lines = []
+    for ws in SPLIT_WHITESPACE + NOT_WHITESPACE:
+        lines += [f"a{ws}b", f"{ws}x.{ws}", f"{ws}", f"e{ws}{ws}f,{ws}g", f"(q{ws}"]
+    for name in WORD_LOCAL:
+        for lowercase in (False, True):
+            t = Tokenization(name, lowercase)
+            corpus = t.encode(lines)
+            for i, line in enumerate(lines):
+                assert decoded(t, corpus, i) == sacre_tokens(name, line, lowercase), (name, repr(line))
+
+
+@pytest.mark.parametrize("name", WORD_LOCAL)
+def test_a_line_holding_the_join_mark_is_still_tokenized_as_sacrebleu(name):
+    # Lines are joined by a NUL word inside a chunk; a line that holds one itself (a UTF-16 file, an edit)
+    # must not shift the others.
+    lines = ["a \x00 b", "plain line .", "\x00", "x\x00y, z", ""]
+    t = Tokenization(name)
+    corpus = t.encode(lines)
+    assert [decoded(t, corpus, i) for i in range(len(lines))] == [sacre_tokens(name, x) for x in lines]
+    # The words of that chunk did not enter the word cache under the mark's entry.
+    again = t.encode(["plain line .", "a b"])
+    assert [decoded(t, again, i) for i in range(2)] == [sacre_tokens(name, "plain line ."), sacre_tokens(name, "a b")]
+
+
+def test_scoring_never_runs_sacrebleus_package_init():
+    # sacrebleu/__init__ pulls in metrics, data sets and portalocker (70 ms a start); the tokenizers are
+    # loaded from sacreBLEU's own files without it. A fresh interpreter shows which modules a score loads.
+    import subprocess
+    import sys
+
+    code = ("import sys; from bleu_gui.core import Evaluator; ev = Evaluator([['a b .']]); "
+            "print(ev.corpus_score(ev.statistics(['a b .'])).signature); "
+            "print(sorted(m for m in sys.modules if m == 'sacrebleu' or m.startswith('sacrebleu.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    import sacrebleu
+
+    assert out[0] == f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{sacrebleu.__version__}"
+    assert out[1] == "[]"
+
+
+def test_the_private_tokenizers_are_sacrebleus_own_code():
+    import inspect
+
+    import sacrebleu.tokenizers.tokenizer_13a as public
+
+    from bleu_gui.core.sacrebleu_parts import sacrebleu_module
+
+    private = sacrebleu_module("tokenizers.tokenizer_13a")
+    assert inspect.getsourcefile(private) == inspect.getsourcefile(public)
+    with pytest.raises(ValueError, match="needs the whole package"):
+        sacrebleu_module("metrics.bleu")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .chunked import CHUNK, Progress, concatenate, dense_ranks
+from .grouping import counted, find, group
 from .tokenizers import TokenizedCorpus
 
 MAX_SUPPORTED_ORDER = 9
@@ -64,9 +65,8 @@ class _OrderTable:
         row_sentence = np.repeat(np.arange(count, dtype=np.int64), np.diff(starts))
         block_keys = row_sentence * span + self.local_keys[r0:r1]
         wanted = (sentence - first) * span + keys
-        idx = np.minimum(np.searchsorted(block_keys, wanted), r1 - r0 - 1)
-        hit = (keys < span) & (block_keys[idx] == wanted)
-        return np.where(hit, idx + r0, -1)
+        idx = find(block_keys, wanted)
+        return np.where((keys < span) & (idx >= 0), idx + r0, -1)
 
 
 def _compact(values: np.ndarray, signed: bool = True) -> np.ndarray:
@@ -165,7 +165,7 @@ class ReferenceIndex:
         offsets = list(sizes)  # where this block's rows start in each table (sizes grows as we yield)
         remaining = [_remaining(ref) for ref in refs]
         rows: list[np.ndarray] = []
-        prev_start = np.zeros(0, np.int64)  # set by order 1 before any higher order reads it
+        prev_start = prev_sentence = np.zeros(0, np.int64)  # rows of the previous order (set by order 1)
         sentences = np.arange(first, first + refs[0].n_lines)
         for n in range(1, self.max_order + 1):
             per_ref = []
@@ -177,14 +177,14 @@ class ReferenceIndex:
                 else:
                     starts = np.flatnonzero(remaining[r] >= n)
                     keys = rows[r][starts] * V + ref.ids[starts + n - 1]
-                unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+                unique, inverse, counts = group(keys)
                 per_ref.append((starts, unique, inverse, counts))
             if len(refs) == 1:
                 keys, max_count = per_ref[0][1], per_ref[0][3]
             else:
                 all_keys = np.concatenate([u for _, u, _, _ in per_ref])
                 all_counts = np.concatenate([c for _, _, _, c in per_ref])
-                keys, where = np.unique(all_keys, return_inverse=True)
+                keys, where, _ = group(all_keys)
                 max_count = np.zeros(len(keys), np.int64)
                 np.maximum.at(max_count, where, all_counts)
             rows = []
@@ -201,11 +201,12 @@ class ReferenceIndex:
                 sentence = keys // V
                 local_keys = keys - sentence * V
             else:
+                # A row's sentence is its prefix row's: carried along, never searched for.
                 prefix = keys // V
-                sentence = first + np.searchsorted(prev_start, prefix, side="right") - 1
+                sentence = prev_sentence[prefix - offsets[n - 2]]
                 local_keys = (prefix - prev_start[sentence - first]) * V + keys % V
             start = np.searchsorted(sentence, sentences) + offsets[n - 1]
-            prev_start = start
+            prev_start, prev_sentence = start, sentence
             yield _compact(local_keys), _compact(max_count, signed=False), start
 
     def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
@@ -290,7 +291,7 @@ class ReferenceIndex:
             rows = table.lookup_block(first, hyp.n_lines, sent[candidates], keys)
             found = rows[rows >= 0]
             if len(found):
-                entry, hyp_count = np.unique(found, return_counts=True)
+                entry, hyp_count = counted(found)
                 clipped = np.minimum(hyp_count, table.max_count[entry])
                 # Sentence of each row, searched among this block's sentences only (cache-sized).
                 block_starts = table.sentence_start[first:first + hyp.n_lines + 1]

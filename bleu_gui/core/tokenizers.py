@@ -12,7 +12,6 @@ proves this against whole-line sacreBLEU calls on random and real text.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import re
 import threading
@@ -24,6 +23,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from .errors import ConfigError
+from .sacrebleu_parts import sacrebleu_module
 
 # name -> (module, class) inside sacrebleu.tokenizers
 _SACREBLEU_CLASSES = {
@@ -46,6 +46,10 @@ _EDGE_SENSITIVE = {"intl"}
 _UNCHANGED_ALNUM = {"13a", "intl", "none"}
 _CHUNK = 8_000  # lines tokenized between cancel checks
 _WORD_BATCH = 20_000
+# Lines are joined by a word of their own, so one split() gives every word of a chunk and where lines end.
+_MARK = "\x00"
+_JOIN = f" {_MARK} "
+_MARK_ID = 0  # the mark's entry in the word cache: a word with no tokens
 _WS = "\ue000"
 _NOTHING = "\u2189"
 # Between two words stand the right context of one and the left context of the next.
@@ -98,7 +102,7 @@ def _new_tokenizer(name: str) -> SacreTokenizer:
         raise ConfigError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZER_NAMES)}")
     module, cls = _SACREBLEU_CLASSES[name]
     try:
-        tokenizer_cls = getattr(importlib.import_module(f"sacrebleu.tokenizers.{module}"), cls)
+        tokenizer_cls = getattr(sacrebleu_module(f"tokenizers.{module}"), cls)
         return cast(SacreTokenizer, tokenizer_cls())
     except (ImportError, RuntimeError, AssertionError) as exc:
         extra = _EXTRA_FOR.get(name)
@@ -139,9 +143,9 @@ class Tokenization:
         self.lowercase = lowercase
         self.tokenizer = load_tokenizer(name)
         self.vocab: dict[str, int] = {}
-        self._word_index: dict[str, int] = {}
-        self._word_start = array("q")
-        self._word_len = array("q")
+        self._word_index: dict[str, int] = {_MARK: _MARK_ID}
+        self._word_start = array("q", [0])
+        self._word_len = array("q", [0])
         self._word_tokens = array("i")
 
     def copy(self) -> Tokenization:
@@ -205,23 +209,51 @@ class Tokenization:
         return [vocab.setdefault(t, len(vocab)) for t in tokens]
 
     def _encode_by_lines(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        per_line = [self.tokenizer(line).split() for line in chunk]
+        per_line = [self.tokenizer(line.rstrip()).split() for line in chunk]
         lengths = np.fromiter(map(len, per_line), np.int64, len(per_line))
         ids = np.array(self._token_ids(itertools.chain.from_iterable(per_line)), np.int32)
         return ids, lengths
 
     # -- one word at a time ------------------------------------------------
-    def _word_keys(self, chunk: list[str]) -> list[list[str]]:
-        words = [line.split() for line in chunk]
+    def _chunk_words(self, chunk: list[str]) -> tuple[list[str], np.ndarray, np.ndarray] | None:
+        """The chunk's words from one ``split()`` of the lines joined by ``_MARK`` words, their word-cache ids
+        (-1 where new) and the lines' word counts; None when a line holds ``_MARK`` itself.
+
+        intl sees a line's edges (see ``_word_keys``): its first and last words are looked up again under
+        their edge keys.
+        """
+        text = _JOIN.join(chunk)
+        if text.count(_MARK) != len(chunk) - 1:
+            return None
+        words = text.split()
+        index = self._word_index
+        wids = np.fromiter(map(index.get, words, itertools.repeat(-1)), np.int64, len(words))
+        marks = np.flatnonzero(wids == _MARK_ID)
+        counts = np.diff(marks, prepend=-1, append=len(words)) - 1
         if self.name in _EDGE_SENSITIVE:
-            # "\n" never occurs inside a line, so it can mark "no character
-            # before/after this word" without colliding with a real word.
-            for line, ws in zip(chunk, words):
-                if ws:
-                    if not line[0].isspace():
-                        ws[0] = "\n" + ws[0]
-                    ws[-1] = ws[-1] + "\n"
-        return words
+            self._edge_keys(chunk, words, wids, marks, counts)
+        return words, wids, counts
+
+    def _edge_keys(self, chunk: list[str], words: list[str], wids: np.ndarray, marks: np.ndarray,
+                   counts: np.ndarray) -> None:
+        """Give the first and last word of every line their intl edge keys (in ``words``) and ids (in ``wids``).
+
+        intl does not wrap a line in spaces, so its first and last word see "nothing" on one side; "\\n"
+        marks that side in the key (it never occurs inside a line, so no real word collides).
+        """
+        filled = np.flatnonzero(counts > 0)
+        ends = np.concatenate([marks, [len(words)]])[filled]  # a line's words stop at its mark
+        starts = ends - counts[filled]
+        last = ends - 1
+        for i, line in zip(starts.tolist(), filled.tolist()):
+            if not chunk[line][0].isspace():
+                words[i] = "\n" + words[i]
+        for i in last.tolist():
+            words[i] = words[i] + "\n"
+        edges = np.unique(np.concatenate([starts, last]))
+        index = self._word_index
+        wids[edges] = np.fromiter(map(index.get, (words[i] for i in edges.tolist()), itertools.repeat(-1)),
+                                  np.int64, len(edges))
 
     def _words_tokens(self, keys: list[str]) -> list[list[str]]:
         """Tokens of many words from one call of the tokenizer.
@@ -280,23 +312,25 @@ class Tokenization:
             self._word_index.update(zip(batch, range(len(self._word_index), len(self._word_index) + len(batch))))
 
     def _encode_by_words(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        words = self._word_keys(chunk)
-        flat = list(itertools.chain.from_iterable(words))
-        index = self._word_index
-        # Distinct words first (a C-speed pass), so only new ones reach the tokenizer
-        # and the position-to-word map is built once.
-        self._add_words(dict.fromkeys(flat))
-        wids = np.fromiter(map(index.__getitem__, flat), np.int64, len(flat))
+        found = self._chunk_words(chunk)
+        if found is None:  # a line holds the join mark itself: tokenize whole lines (rare, and just as exact)
+            return self._encode_by_lines(chunk)
+        words, wids, words_per_line = found
+        new = np.flatnonzero(wids < 0)
+        if len(new):
+            # Only new words reach the tokenizer, each once.
+            keys = [words[i] for i in new.tolist()]
+            self._add_words(dict.fromkeys(keys))
+            wids[new] = np.fromiter(map(self._word_index.__getitem__, keys), np.int64, len(keys))
         word_start = np.frombuffer(self._word_start, np.int64)
         word_len = np.frombuffer(self._word_len, np.int64)
         word_tokens = np.frombuffer(self._word_tokens, np.int32)
-        tok_per_word = word_len[wids]
+        tok_per_word = word_len[wids]  # the join marks have no tokens
         total = int(tok_per_word.sum())
         # Position of each output token inside its word, then gather.
         first_out = np.cumsum(tok_per_word) - tok_per_word
         within = np.arange(total, dtype=np.int64) - np.repeat(first_out, tok_per_word)
         ids = word_tokens[np.repeat(word_start[wids], tok_per_word) + within]
-        words_per_line = np.fromiter(map(len, words), np.int64, len(words))
-        word_line = np.repeat(np.arange(len(words)), words_per_line)
-        lengths = np.bincount(word_line, weights=tok_per_word, minlength=len(words)).astype(np.int64)
+        word_line = np.repeat(np.arange(len(chunk)), words_per_line + 1)[:len(words)]
+        lengths = np.bincount(word_line, weights=tok_per_word, minlength=len(chunk)).astype(np.int64)
         return ids, lengths

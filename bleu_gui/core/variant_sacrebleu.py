@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import ConfigError
+from .sacrebleu_parts import sacrebleu_version
 from .scores import RowScores
 from .variants import Variant, reference_fields
 
@@ -136,6 +137,4 @@ class SacreBleu(Variant):
 
     def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
-        import sacrebleu
-
-        return signature(cfg, nrefs, tokenizer_signature, sentence_level, sacrebleu.__version__, resampling)
+        return signature(cfg, nrefs, tokenizer_signature, sentence_level, sacrebleu_version(), resampling)
