@@ -123,3 +123,18 @@ def test_chunked_draws_equal_one_draw(monkeypatch, L, chunk_values):
     monkeypatch.setattr(significance, "_CHUNK_VALUES", chunk_values)
     assert np.array_equal(np.concatenate(list(significance.bootstrap_chunks(L, n, 5))), whole_idx)
     assert np.array_equal(np.concatenate(list(significance.ar_chunks(L, n, 5))), whole_pos)
+
+
+def test_resample_sums_are_exact_on_both_sides_of_the_float32_limit():
+    from bleu_gui.core.significance import SideBySide
+
+    rng = np.random.default_rng(3)
+    weights = rng.integers(0, 3, (7, 50))
+    small = rng.integers(-40, 40, (50, 10))
+    # Sums near 2^24 + 1: float32 would round them to an even neighbour; the product must not.
+    large = small.copy()
+    large[:, 0] = 2**24 // 40 + 1
+    for stats in (small, large):
+        side = SideBySide([stats])
+        assert side.sums(weights, int(weights.max())).tolist() == (weights @ stats).tolist()
+    assert SideBySide([small]).abs_total * 2 < 2**24 <= SideBySide([large]).abs_total * 2

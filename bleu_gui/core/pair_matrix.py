@@ -33,6 +33,7 @@ from . import variant_sacrebleu
 from .config import BleuConfig
 from .significance import (
     DEFAULT_SEED,
+    SideBySide,
     SystemTest,
     ar_chunks,
     bootstrap_scores,
@@ -40,8 +41,6 @@ from .significance import (
     delta_interval,
     estimate_ci,
     resample_scores,
-    resample_sums,
-    side_by_side,
 )
 
 Progress = Callable[[float], None]
@@ -242,7 +241,7 @@ def _ar_p(stats: Sequence[np.ndarray], cfg: BleuConfig, real: np.ndarray, n: int
     k, cols = len(stats), stats[0].shape[1]
     # Only differences to system 0 are multiplied: P_i − P_j = pos @ (S_i − S_0) − pos @ (S_j − S_0), so
     # k systems cost k − 1 systems' columns (two systems: one product, as a single pair test needs).
-    side = side_by_side([s.astype(np.int64) - stats[0] for s in stats[1:]])  # signed, whatever the dtype
+    side = SideBySide([s.astype(np.int64) - stats[0] for s in stats[1:]])  # signed, whatever the dtype
     totals = np.stack([s.sum(axis=0) for s in stats]).astype(np.int64)
     first, second = _pairs(k)
     observed = np.abs(real[first] - real[second])
@@ -250,7 +249,7 @@ def _ar_p(stats: Sequence[np.ndarray], cfg: BleuConfig, real: np.ndarray, n: int
     done = 0
     for pos in ar_chunks(len(stats[0]), n, seed):
         moved_all = np.zeros((len(pos), k, cols), np.int64)
-        moved_all[:, 1:] = resample_sums(side, pos.astype(np.float64)).reshape(len(pos), k - 1, cols)
+        moved_all[:, 1:] = side.sums(pos, 1).reshape(len(pos), k - 1, cols)
         # Pair (i, j) as sacreBLEU with i the baseline: the trial swaps where the coin says so, moving
         # pos @ (stats_i - stats_j) from i to j.
         moved = moved_all[:, first] - moved_all[:, second]          # trials × pairs × columns

@@ -37,7 +37,7 @@ from .errors import ConfigError
 
 DEFAULT_SEED = 12345
 BS_SAMPLES, AR_TRIALS = 1000, 10000
-_CHUNK_VALUES = 2_000_000  # random draws held in memory at once (and between cancel checks)
+_CHUNK_VALUES = 8_000_000  # random draws held in memory at once (and between cancel checks)
 
 
 # Resamples and trials kept in memory per system are bounded: beyond these, a run holds gigabytes of
@@ -105,19 +105,39 @@ def ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
 
 
 def resample_weights(idx: np.ndarray) -> np.ndarray:
-    """How often each sentence is drawn in each resample (resamples × sentences), as floats for BLAS."""
+    """How often each sentence is drawn in each resample (resamples × sentences)."""
     k, L = idx.shape
-    return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L).astype(np.float64)
+    return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L)
 
 
-def resample_sums(stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Column sums of the statistics of each resample (``weights``: resamples × sentences), as exact integers."""
-    return np.rint(weights @ stats.astype(np.float64, copy=False)).astype(np.int64)
+_FLOAT32_EXACT = 2**24  # every integer of smaller magnitude is a float32, and so is every sum that stays below
 
 
-def side_by_side(systems: Sequence[np.ndarray]) -> np.ndarray:
-    """Several systems' statistics side by side (sentences × systems·columns): one BLAS product resamples all."""
-    return np.concatenate([s.astype(np.float64) for s in systems], axis=1)
+class SideBySide:
+    """Several systems' statistics side by side (sentences × systems·columns): one BLAS product resamples all.
+
+    Products are computed in float32 when no partial sum can reach 2^24 (then every partial sum BLAS forms, in
+    any order, is an integer a float32 holds exactly): twice the speed of float64 at half the memory.
+    Otherwise in float64, exact below 2^53.
+    """
+
+    def __init__(self, systems: Sequence[np.ndarray]):
+        self.stats = np.concatenate([s.astype(np.int64, copy=False) for s in systems], axis=1)
+        self.abs_total = int(np.abs(self.stats).sum(axis=0).max()) if self.stats.size else 0
+        self._as: dict[type, np.ndarray] = {}
+
+    def _matrix(self, dtype: type) -> np.ndarray:
+        if dtype not in self._as:
+            self._as[dtype] = self.stats.astype(dtype)
+        return self._as[dtype]
+
+    def sums(self, weights: np.ndarray, largest_weight: int) -> np.ndarray:
+        """Column sums of each resample (``weights``: resamples × sentences, none above ``largest_weight``),
+        as exact integers."""
+        exact32 = largest_weight * self.abs_total < _FLOAT32_EXACT
+        dtype = np.float32 if exact32 else np.float64
+        product = weights.astype(dtype, copy=False) @ self._matrix(dtype)
+        return np.rint(product).astype(np.int64)
 
 
 def resample_scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
@@ -135,10 +155,11 @@ def bootstrap_scores(systems: Sequence[np.ndarray], cfg: BleuConfig, n: int = BS
     system (sacreBLEU's ``_bootstrap_resample``): systems × n."""
     check_variant(cfg)
     k, cols = len(systems), systems[0].shape[1]
-    side = side_by_side(systems)
+    side = SideBySide(systems)
     out, done = [], 0
     for idx in bootstrap_chunks(len(systems[0]), n, seed):
-        sums = resample_sums(side, resample_weights(idx))
+        weights = resample_weights(idx)
+        sums = side.sums(weights, int(weights.max()))
         per_system = sums.reshape(len(idx), k, cols).transpose(1, 0, 2).reshape(k * len(idx), cols)
         out.append(resample_scores(per_system, cfg, float32=True).reshape(k, len(idx)))
         done += len(idx)
