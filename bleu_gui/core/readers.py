@@ -183,7 +183,8 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> tuple[list[str], tuple
                     before = text[:found.start()].replace("\r\n", "\n").replace("\r", "\n")
                     first_cr_line = len(lines) + before.count("\n") + 1
                 lone_cr += len(_LONE_CR.findall(text))
-        parts = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        parts = text.split("\n")
         carry = parts.pop() + ("\r" if held_cr else "")
         lines.extend(parts)
         if final:
