@@ -150,8 +150,11 @@ def test_sorting_and_filtering(qtbot, window):
 def test_model_passes_qtmodeltester(qtmodeltester):
     import numpy as np
 
+    from bleu_gui.core.orders import sentence_orders
+
     model = SentenceTableModel()
-    model.set_sentences(["a", "b b", "c c c"], np.array([10.0, np.nan, 30.0]), np.array([1, 2, 3]), np.array([1, 0, 3]))
+    columns = ["a", "b b", "c c c"], np.array([10.0, np.nan, 30.0]), np.array([1, 2, 3]), np.array([1, 0, 3])
+    model.set_sentences(*columns, sentence_orders(*columns))
     qtmodeltester.check(model)
     model.sort(1, Qt.SortOrder.DescendingOrder)
     model.set_filter("c")

@@ -26,6 +26,7 @@ from .evaluate import Evaluator, scaled_progress
 from .markup import mismatched_tags
 from .misalignment import Misalignment, MisalignmentCheck
 from .names import file_names
+from .orders import SentenceOrders, sentence_orders
 from .pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
 from .readers import SegmentFile, check_same_length
 from .scores import BleuScore, RowScores
@@ -52,6 +53,11 @@ class ScoredSystem:
     @property
     def lines(self) -> list[str]:
         return self.file.lines
+
+    @cached_property
+    def orders(self) -> SentenceOrders:
+        """The sentence list's sort orders (text, BLEU, length ratio); the window's workers compute them."""
+        return sentence_orders(self.lines, self.sentences.score, self.stats[:, 0], self.stats[:, 1])
 
 
 @dataclass(frozen=True)

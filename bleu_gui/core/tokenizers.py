@@ -13,6 +13,7 @@ proves this against whole-line sacreBLEU calls on random and real text.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 import threading
 from array import array
@@ -46,10 +47,12 @@ _EDGE_SENSITIVE = {"intl"}
 _UNCHANGED_ALNUM = {"13a", "intl", "none"}
 _CHUNK = 8_000  # lines tokenized between cancel checks
 _WORD_BATCH = 20_000
+_LOOKUP = 30_000  # words looked up in one C call (~8 ms)
 # Lines are joined by a word of their own, so one split() gives every word of a chunk and where lines end.
 _MARK = "\x00"
 _JOIN = f" {_MARK} "
 _MARK_ID = 0  # the mark's entry in the word cache: a word with no tokens
+_STRIP_EDGES = operator.methodcaller("strip", "\n")  # an intl key without its edge marks
 _WS = "\ue000"
 _NOTHING = "\u2189"
 # Between two words stand the right context of one and the left context of the next.
@@ -227,7 +230,11 @@ class Tokenization:
             return None
         words = text.split()
         index = self._word_index
-        wids = np.fromiter(map(index.get, words, itertools.repeat(-1)), np.int64, len(words))
+        wids = np.empty(len(words), np.int64)
+        for a in range(0, len(words), _LOOKUP):
+            # A piece at a time: one C call over a whole chunk would hold the interpreter lock for ~50 ms.
+            piece = words[a:a + _LOOKUP]
+            wids[a:a + len(piece)] = np.fromiter(map(index.get, piece, itertools.repeat(-1)), np.int64, len(piece))
         marks = np.flatnonzero(wids == _MARK_ID)
         counts = np.diff(marks, prepend=-1, append=len(words)) - 1
         if self.name in _EDGE_SENSITIVE:
@@ -255,8 +262,8 @@ class Tokenization:
         wids[edges] = np.fromiter(map(index.get, (words[i] for i in edges.tolist()), itertools.repeat(-1)),
                                   np.int64, len(edges))
 
-    def _words_tokens(self, keys: list[str]) -> list[list[str]]:
-        """Tokens of many words from one call of the tokenizer.
+    def _words_tokens(self, keys: list[str]) -> tuple[list[int], list[str]]:
+        """(token count of each word, all their tokens in order) from one call of the tokenizer.
 
         Each word is wrapped in stand-in context characters and the words are
         concatenated: ``_WS`` (private use U+E000) behaves like whitespace for
@@ -266,19 +273,8 @@ class Tokenization:
         joins two words across them; afterwards they are dropped and each
         word's tokens are read between them.
         """
-        if self.name in _UNCHANGED_ALNUM:
-            # 13a and intl only split at punctuation and symbols: a word of letters
-            # and digits alone comes back unchanged (the tests hold this to sacreBLEU).
-            plain = [k.strip("\n").isalnum() for k in keys]
-            if any(plain):
-                rest = [k for k, p in zip(keys, plain) if not p]
-                done = iter(self._words_tokens_slow(rest) if rest else [])
-                return [[k.strip("\n")] if p else next(done) for k, p in zip(keys, plain)]
-        return self._words_tokens_slow(keys)
-
-    def _words_tokens_slow(self, keys: list[str]) -> list[list[str]]:
         if _WS in "".join(keys) or _NOTHING in "".join(keys):
-            return [self._single_word_tokens(key) for key in keys]
+            return self._one_by_one(keys)
         if self.name in _EDGE_SENSITIVE:
             text = "".join((_NOTHING if key.startswith("\n") else _WS) + key.strip("\n")
                            + (_NOTHING if key.endswith("\n") else _WS) for key in keys)
@@ -287,8 +283,18 @@ class Tokenization:
         out = self.tokenizer(text).strip(f" {_WS}{_NOTHING}")
         pieces = _BOUNDARY.split(out)
         if len(pieces) != len(keys):  # cannot happen by the argument above; stay exact regardless
-            return [self._single_word_tokens(key) for key in keys]
-        return [piece.split() for piece in pieces]
+            return self._one_by_one(keys)
+        # No list per word is kept: many of them alive at once wake the garbage collector, whose full passes
+        # walk every line of the open files (~100 ms a pass at a million lines).
+        return list(map(len, map(str.split, pieces))), " ".join(pieces).split()
+
+    def _one_by_one(self, keys: list[str]) -> tuple[list[int], list[str]]:
+        lengths, tokens = [], []
+        for key in keys:
+            word_tokens = self._single_word_tokens(key)
+            lengths.append(len(word_tokens))
+            tokens.extend(word_tokens)
+        return lengths, tokens
 
     def _single_word_tokens(self, key: str) -> list[str]:
         left = not key.startswith("\n")
@@ -298,18 +304,33 @@ class Tokenization:
             word = (" " if left else "") + word + (" " if right else "")
         return self.tokenizer(word).split()
 
-    def _add_words(self, keys: Iterable[str]) -> None:
-        index = self._word_index
-        new = [k for k in keys if k not in index]
-        for start in range(0, len(new), _WORD_BATCH):
-            batch = new[start:start + _WORD_BATCH]
-            token_lists = self._words_tokens(batch)
-            lengths = list(map(len, token_lists))
-            first = len(self._word_tokens)
-            self._word_start.extend(itertools.accumulate(lengths[:-1], initial=first))
-            self._word_len.extend(lengths)
-            self._word_tokens.extend(self._token_ids(itertools.chain.from_iterable(token_lists)))
-            self._word_index.update(zip(batch, range(len(self._word_index), len(self._word_index) + len(batch))))
+    def _add_words(self, new: list[str]) -> dict[str, int]:
+        """Tokenize distinct words the cache does not hold yet and add them; gives each one's id in the cache."""
+        base = len(self._word_index)
+        plain: list[str] = []
+        rest = new
+        if self.name in _UNCHANGED_ALNUM:
+            # 13a, intl and none only split at punctuation and symbols: a word of letters and digits alone comes
+            # back unchanged (the tests hold this to sacreBLEU), so it skips the tokenizer.
+            bare = list(map(_STRIP_EDGES, new)) if self.name in _EDGE_SENSITIVE else new
+            alnum = list(map(str.isalnum, bare))
+            plain = list(itertools.compress(new, alnum))
+            rest = list(itertools.compress(new, map(operator.not_, alnum)))
+            self._register(plain, [1] * len(plain), list(itertools.compress(bare, alnum)))
+        for start in range(0, len(rest), _WORD_BATCH):
+            batch = rest[start:start + _WORD_BATCH]
+            self._register(batch, *self._words_tokens(batch))
+        return dict(zip(plain + rest, range(base, base + len(new))))
+
+    def _register(self, words: list[str], lengths: list[int], tokens: list[str]) -> None:
+        """Add words to the word cache: word i has ``lengths[i]`` tokens, read in order from ``tokens``."""
+        if not words:
+            return
+        first = len(self._word_tokens)
+        self._word_start.extend(itertools.accumulate(lengths[:-1], initial=first))
+        self._word_len.extend(lengths)
+        self._word_tokens.extend(self._token_ids(tokens))
+        self._word_index.update(zip(words, range(len(self._word_index), len(self._word_index) + len(words))))
 
     def _encode_by_words(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
         found = self._chunk_words(chunk)
@@ -320,8 +341,8 @@ class Tokenization:
         if len(new):
             # Only new words reach the tokenizer, each once.
             keys = [words[i] for i in new.tolist()]
-            self._add_words(dict.fromkeys(keys))
-            wids[new] = np.fromiter(map(self._word_index.__getitem__, keys), np.int64, len(keys))
+            added = self._add_words(list(dict.fromkeys(keys)))  # a small dict: cheaper to look up than the cache
+            wids[new] = np.fromiter(map(added.__getitem__, keys), np.int64, len(keys))
         word_start = np.frombuffer(self._word_start, np.int64)
         word_len = np.frombuffer(self._word_len, np.int64)
         word_tokens = np.frombuffer(self._word_tokens, np.int32)

@@ -238,7 +238,7 @@ class InspectView(QWidget):
         self.header.set_score(system.corpus, system.name, slice_note + list(run.notes), run.config)
         numbers = np.asarray(run.slice.rows) + 1 if run.slice is not None else None
         self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1],
-                                 numbers)
+                                 system.orders, numbers)
         self.editor.attach(run, self.system)
         self._mismatches = run.tag_mismatches[self.system]
         self.tags_only.setVisible(bool(self._mismatches) or system.file.tags is not None)

@@ -1,8 +1,9 @@
 """The sentence list model: a virtual table over numpy arrays, sorted and filtered with numpy.
 
 No item objects per row: ``data()`` formats the visible row on demand, so a
-million sentences cost a few arrays. Sorting is an ``argsort`` of the visible
-rows; filtering builds a new index array.
+million sentences cost a few arrays. Sorting walks an order the worker computed
+(:mod:`bleu_gui.core.orders`) through the visible rows; filtering builds a new
+index array.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from PySide6.QtGui import QColor
 
 from ..core import palette
 from ..core.formats import score_text
+from ..core.orders import SentenceOrders, length_ratios, ordered
 
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
 COL_INDEX, COL_BLEU, COL_RATIO, COL_TEXT = range(4)
@@ -30,6 +32,7 @@ class SentenceTableModel(QAbstractTableModel):
         self._scores = np.zeros(0)
         self._ratios = np.zeros(0)
         self._visible = np.zeros(0, np.int64)
+        self._orders = SentenceOrders(*(np.zeros(0, np.int64),) * 3)
         self._sort_column, self._sort_order = COL_INDEX, Qt.SortOrder.AscendingOrder
         self._text, self._low, self._high = "", None, None
         self._numbers: np.ndarray | None = None  # line numbers in the inputs (a slice keeps the original's)
@@ -38,15 +41,16 @@ class SentenceTableModel(QAbstractTableModel):
 
     # -- content ----------------------------------------------------------------
     def set_sentences(self, lines: list[str], scores: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray,
-                      numbers: np.ndarray | None = None) -> None:
+                      orders: SentenceOrders, numbers: np.ndarray | None = None) -> None:
+        """``orders``: the sentences' sort orders, computed by the worker (see :func:`sentence_orders`)."""
         self.beginResetModel()
         self._lines = lines
         self._numbers = numbers
         self._only = None
         self.edited = {}
         self._scores = np.asarray(scores, np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self._ratios = np.where(ref_len > 0, hyp_len / np.maximum(ref_len, 1), np.nan)
+        self._ratios = length_ratios(hyp_len, ref_len)
+        self._orders = orders
         self._visible = self._compute_visible()
         self.endResetModel()
 
@@ -102,13 +106,11 @@ class SentenceTableModel(QAbstractTableModel):
         return self._sorted(np.flatnonzero(keep))
 
     def _sorted(self, rows: np.ndarray) -> np.ndarray:
-        key = {COL_INDEX: None, COL_BLEU: self._scores, COL_RATIO: self._ratios}.get(self._sort_column)
-        if self._sort_column == COL_TEXT:
-            # A C-level key (no lambda) keeps sorting a million lines around a second.
-            rows = np.asarray(sorted(rows.tolist(), key=self._lines.__getitem__), np.int64)
-        elif key is not None:
-            values = np.nan_to_num(key[rows], nan=-1.0)
-            rows = rows[np.argsort(values, kind="stable")]
+        """``rows`` (ascending) in the list's sort order."""
+        order = {COL_TEXT: self._orders.text, COL_BLEU: self._orders.score,
+                 COL_RATIO: self._orders.ratio}.get(self._sort_column)
+        if order is not None:
+            rows = ordered(order, rows)
         if self._sort_order == Qt.SortOrder.DescendingOrder:
             rows = rows[::-1].copy()
         return rows
