@@ -505,3 +505,23 @@ def test_real_click_on_a_scatter_point(qtbot, window):
     with qtbot.waitSignal(view.sentence_selected, timeout=3000) as blocker:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert blocker.args == [target]
+
+
+def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbot, monkeypatch):
+    import numpy as np
+
+    from bleu_gui.core.orders import sentence_orders
+    from bleu_gui.gui import models
+
+    monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)  # a "long" list of five
+    model = SentenceTableModel()
+    columns = ["a cat", "dog", "Cat b", "bird", "cats"], np.arange(5.0), np.ones(5), np.ones(5)
+    model.set_sentences(*columns, sentence_orders(*columns))
+    with qtbot.waitSignal(model.filter_applied, timeout=5000):
+        model.set_filter("CAT")
+        assert model.rowCount() == 5  # not yet: the search runs in the worker
+    assert [model.sentence_at(r) for r in range(model.rowCount())] == [0, 2, 4]
+    # New sentences under an active text filter are searched again.
+    with qtbot.waitSignal(model.filter_applied, timeout=5000):
+        model.set_sentences(["x", "cat", "y", "z", "w"], *columns[1:], sentence_orders(*columns))
+    assert [model.sentence_at(r) for r in range(model.rowCount())] == [1]

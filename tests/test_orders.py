@@ -46,3 +46,12 @@ def test_real_file_orders():
     assert orders.score.tolist() == np.argsort(scores, kind="stable").tolist()
     assert orders.ratio.tolist() == np.argsort(np.nan_to_num(length_ratios(hyp_len, ref_len), nan=-1.0),
                                                kind="stable").tolist()
+
+
+def test_text_matches_casefolds_both_sides():
+    from bleu_gui.core.orders import text_matches
+
+    lines = ["Straße", "STRASSE", "strasse", "nothing", "", "ΣΟΦΟΣ"]
+    assert text_matches(lines, "strasse").tolist() == [True, True, True, False, False, False]
+    assert text_matches(lines, "σοφος").tolist() == [False] * 5 + [True]
+    assert text_matches(lines, "").tolist() == [True] * 6

@@ -11,7 +11,7 @@ share a prefix with Python, a small group at a time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,3 +78,21 @@ def ordered(order: np.ndarray, rows: np.ndarray) -> np.ndarray:
     keep = np.zeros(len(order), bool)
     keep[rows] = True
     return order[keep[order]]
+
+
+_MATCH_CHUNK = 50_000  # lines searched between progress calls
+
+
+def text_matches(lines: Sequence[str], needle: str, progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """For each line: does it contain ``needle``, case-insensitively (both casefolded)?
+
+    ``progress`` is called between chunks of lines (it may raise to stop).
+    """
+    needle = needle.casefold()
+    out = np.empty(len(lines), bool)
+    for a in range(0, len(lines), _MATCH_CHUNK):
+        if progress is not None:
+            progress(a / len(lines))
+        part = lines[a:a + _MATCH_CHUNK]
+        out[a:a + len(part)] = np.fromiter((needle in line.casefold() for line in part), bool, len(part))
+    return out

@@ -69,6 +69,7 @@ class InspectView(QWidget):
         self.system_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.system_combo.currentIndexChanged.connect(self.on_system_changed)
         self.model = SentenceTableModel(self)
+        self.model.filter_applied.connect(self._list_filtered)
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
@@ -346,6 +347,9 @@ class InspectView(QWidget):
         self._limit_to_flags()
         low, high = self.score_low.value(), self.score_high.value()
         self.model.set_filter(self.filter_edit.text(), low if low > 0 else None, high if high < 100 else None)
+
+    @Slot()
+    def _list_filtered(self) -> None:
         self._update_count()
         if self.current_sentence is not None and self.model.row_of(self.current_sentence) is not None:
             self.select_sentence(self.current_sentence)
