@@ -80,19 +80,29 @@ def ordered(order: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return order[keep[order]]
 
 
-_MATCH_CHUNK = 50_000  # lines searched between progress calls
+_MATCH_CHUNK = 50_000  # lines handled between progress calls
 
 
-def text_matches(lines: Sequence[str], needle: str, progress: Callable[[float], None] | None = None) -> np.ndarray:
-    """For each line: does it contain ``needle``, case-insensitively (both casefolded)?
+def casefolded(lines: Sequence[str], progress: Callable[[float], None] | None = None) -> list[str]:
+    """Every line casefolded (for case-insensitive search); ``progress`` is called between chunks."""
+    out: list[str] = []
+    for a in range(0, len(lines), _MATCH_CHUNK):
+        if progress is not None:
+            progress(a / len(lines))
+        out.extend([line.casefold() for line in lines[a:a + _MATCH_CHUNK]])
+    return out
+
+
+def text_matches(folded: Sequence[str], needle: str, progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """For each casefolded line (see :func:`casefolded`): does it contain ``needle``, casefolded too?
 
     ``progress`` is called between chunks of lines (it may raise to stop).
     """
     needle = needle.casefold()
-    out = np.empty(len(lines), bool)
-    for a in range(0, len(lines), _MATCH_CHUNK):
+    out = np.empty(len(folded), bool)
+    for a in range(0, len(folded), _MATCH_CHUNK):
         if progress is not None:
-            progress(a / len(lines))
-        part = lines[a:a + _MATCH_CHUNK]
-        out[a:a + len(part)] = np.fromiter((needle in line.casefold() for line in part), bool, len(part))
+            progress(a / len(folded))
+        part = folded[a:a + _MATCH_CHUNK]
+        out[a:a + len(part)] = np.fromiter((needle in line for line in part), bool, len(part))
     return out

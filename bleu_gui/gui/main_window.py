@@ -283,6 +283,7 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.jobs.shutdown()
+        self.inspect.model.stop_search()
         if self.tokenizer_dialog is not None:
             self.tokenizer_dialog.close()
         self._remember()

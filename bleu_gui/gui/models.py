@@ -9,6 +9,7 @@ index array.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
@@ -16,7 +17,7 @@ from PySide6.QtGui import QColor
 
 from ..core import palette
 from ..core.formats import score_text
-from ..core.orders import SentenceOrders, length_ratios, ordered, text_matches
+from ..core.orders import SentenceOrders, casefolded, length_ratios, ordered, text_matches
 from .jobs import JobController
 
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
@@ -38,6 +39,7 @@ class SentenceTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._search = JobController(self)
         self._matches: np.ndarray | None = None  # lines that hold the filter text (None: no text filter)
+        self._folded: list[str] | None = None     # the lines casefolded, kept after a long list's first search
         self._lines: list[str] = []
         self._scores = np.zeros(0)
         self._ratios = np.zeros(0)
@@ -61,9 +63,9 @@ class SentenceTableModel(QAbstractTableModel):
         self._scores = np.asarray(scores, np.float64)
         self._ratios = length_ratios(hyp_len, ref_len)
         self._orders = orders
-        self._matches = None
+        self._matches = self._folded = None
         if self._text and len(lines) < _SEARCH_IN_WORKER:
-            self._matches = text_matches(lines, self._text)
+            self._matches = text_matches(casefolded(lines), self._text)
         self._visible = self._compute_visible()
         self.endResetModel()
         if self._text and self._matches is None:
@@ -81,17 +83,29 @@ class SentenceTableModel(QAbstractTableModel):
         self._refilter()
 
     def _search_text(self) -> None:
-        lines, text = self._lines, self._text
+        lines, text, folded = self._lines, self._text, self._folded
         if len(lines) < _SEARCH_IN_WORKER:
-            self._found(lines, text, text_matches(lines, text))
+            self._found(lines, text, (None, text_matches(casefolded(lines), text)))
             return
-        self._search.submit(lambda progress: text_matches(lines, text, progress),
-                            lambda matches: self._found(lines, text, matches))
 
-    def _found(self, lines: list[str], text: str, matches: np.ndarray) -> None:
-        if lines is self._lines and text == self._text:  # else the list or the filter changed meanwhile
-            self._matches = matches
+        def search(progress: Callable[[float], None]) -> tuple[list[str], np.ndarray]:
+            lower = folded if folded is not None else casefolded(lines, progress)
+            return lower, text_matches(lower, text, progress)
+
+        self._search.submit(search, lambda result: self._found(lines, text, result))
+
+    def _found(self, lines: list[str], text: str, result: tuple[list[str] | None, np.ndarray]) -> None:
+        if lines is not self._lines:
+            return  # other sentences are shown now
+        if result[0] is not None:
+            self._folded = result[0]
+        if text == self._text:  # else the filter changed meanwhile
+            self._matches = result[1]
             self._refilter()
+
+    def stop_search(self) -> None:
+        """Stop a search still running in the worker (before the window goes)."""
+        self._search.shutdown()
 
     def _refilter(self) -> None:
         self.beginResetModel()
