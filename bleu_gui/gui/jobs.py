@@ -10,6 +10,7 @@ completion callback, so no result is ever told apart by its type.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import threading
 import traceback
@@ -34,6 +35,22 @@ class _Job(Generic[T]):
     cancel: threading.Event
     on_done: Callable[[T], None]
     on_failed: Callable[[str, str], None] | None = None
+
+
+_FREEZE_LINES = 100_000  # segments in a run from which its objects are kept out of the collector's full passes
+
+
+def out_of_gc_passes(segments: int) -> None:
+    """Keep everything alive now out of the cyclic garbage collector's full passes (``gc.freeze``) when a run
+    is large.
+
+    A full pass visits every line of every open file: ~100 ms at a million lines, with the interpreter lock
+    held, so the window froze whenever one ran (during scoring, or later on any click). Frozen objects are
+    still freed when their last reference goes; only objects caught in reference cycles would outlive their
+    use (until the window closes).
+    """
+    if segments >= _FREEZE_LINES:
+        gc.freeze()
 
 
 class _Runnable(QRunnable):

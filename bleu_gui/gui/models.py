@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor
 from ..core import palette
 from ..core.formats import score_text
 from ..core.orders import SentenceOrders, casefolded, length_ratios, ordered, text_matches
-from .jobs import JobController
+from .jobs import JobController, out_of_gc_passes
 
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
 COL_INDEX, COL_BLEU, COL_RATIO, COL_TEXT = range(4)
@@ -99,6 +99,7 @@ class SentenceTableModel(QAbstractTableModel):
             return  # other sentences are shown now
         if result[0] is not None:
             self._folded = result[0]
+            out_of_gc_passes(len(lines))
         if text == self._text:  # else the filter changed meanwhile
             self._matches = result[1]
             self._refilter()

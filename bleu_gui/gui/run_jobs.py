@@ -9,7 +9,6 @@ outlives the numbers it was cut from.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -20,21 +19,7 @@ from ..core.run import check_labels, rescored, with_baseline, with_systems
 from ..core.sessions import Session
 from ..core.slices import sliced
 from ..demo import demo_paths
-
-_FREEZE_LINES = 100_000  # segments in a run from which its objects are kept out of the collector's full passes
-
-
-def out_of_gc_passes(segments: int) -> None:
-    """Keep everything alive now out of the cyclic garbage collector's full passes (``gc.freeze``) when a run
-    is large.
-
-    A full pass visits every line of every open file: ~100 ms at a million lines, with the interpreter lock
-    held, so the window froze whenever one ran (during scoring, or later on any click). Frozen objects are
-    still freed when their last reference goes; only objects caught in reference cycles would outlive their
-    use (until the window closes).
-    """
-    if segments >= _FREEZE_LINES:
-        gc.freeze()
+from .jobs import out_of_gc_passes
 
 
 def prepared(run: Run) -> Run:
