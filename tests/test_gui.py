@@ -525,3 +525,4 @@ def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbo
     with qtbot.waitSignal(model.filter_applied, timeout=5000):
         model.set_sentences(["x", "cat", "y", "z", "w"], *columns[1:], sentence_orders(*columns))
     assert [model.sentence_at(r) for r in range(model.rowCount())] == [1]
+    model.stop_search()  # as the window does on close: the pool thread may still be winding down
