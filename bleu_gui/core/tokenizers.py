@@ -222,7 +222,7 @@ class Tokenization:
         """The chunk's words from one ``split()`` of the lines joined by ``_MARK`` words, their word-cache ids
         (-1 where new) and the lines' word counts; None when a line holds ``_MARK`` itself.
 
-        intl sees a line's edges (see ``_word_keys``): its first and last words are looked up again under
+        intl sees a line's edges (see :meth:`_edge_keys`): its first and last words are looked up again under
         their edge keys.
         """
         text = _JOIN.join(chunk)
