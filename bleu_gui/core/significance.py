@@ -37,7 +37,7 @@ from .errors import ConfigError
 
 DEFAULT_SEED = 12345
 BS_SAMPLES, AR_TRIALS = 1000, 10000
-_CHUNK_VALUES = 8_000_000  # random draws held in memory at once (and between cancel checks)
+_CHUNK_VALUES = 2_000_000  # random draws held in memory at once (and between cancel checks)
 
 
 # Resamples and trials kept in memory per system are bounded: beyond these, a run holds gigabytes of
@@ -82,10 +82,10 @@ class SystemTest:
     deltas: np.ndarray | None = None
 
 
-def _rows_per_chunk(L: int, values_multiple: int = 1) -> int:
-    """Resamples drawn at once: about _CHUNK_VALUES values, and a multiple of ``values_multiple`` values."""
+def _rows_per_chunk(L: int, values_multiple: int = 1, scale: int = 1) -> int:
+    """Resamples drawn at once: about ``scale`` × _CHUNK_VALUES values, and a multiple of ``values_multiple``."""
     step = values_multiple // math.gcd(max(L, 1), values_multiple)
-    rows = max(1, _CHUNK_VALUES // max(L, 1))
+    rows = max(1, scale * _CHUNK_VALUES // max(L, 1))
     return max(step, rows - rows % step)
 
 
@@ -98,8 +98,10 @@ def bootstrap_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
 
 def ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
     rng = np.random.default_rng(seed)
-    # numpy draws boolean coin flips from a 32-bit buffer that lives for one call only.
-    step = _rows_per_chunk(L, values_multiple=32)
+    # numpy draws boolean coin flips from a 32-bit buffer that lives for one call only. A coin is one byte
+    # (a resample index eight), so twice the values: fewer, larger products (4.3 s -> 3.5 s for 10,000 trials
+    # of 4 x 100k lines) and still about 200 ms between cancel checks at 300k lines.
+    step = _rows_per_chunk(L, values_multiple=32, scale=2)
     for start in range(0, n, step):
         yield rng.integers(2, size=(min(step, n - start), L), dtype=bool)
 
@@ -156,6 +158,8 @@ def bootstrap_scores(systems: Sequence[np.ndarray], cfg: BleuConfig, n: int = BS
     check_variant(cfg)
     k, cols = len(systems), systems[0].shape[1]
     side = SideBySide(systems)
+    if progress is not None:
+        progress(0.0)  # a cancel check before the first draw
     out, done = [], 0
     for idx in bootstrap_chunks(len(systems[0]), n, seed):
         weights = resample_weights(idx)
