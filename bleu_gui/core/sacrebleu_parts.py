@@ -13,6 +13,7 @@ importable as usual (the tests import it as the oracle).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import sys
@@ -24,6 +25,7 @@ _PACKAGE = "bleu_gui._sacrebleu"
 _LOCK = threading.Lock()
 
 
+@functools.cache
 def _sacrebleu_folder() -> Path:
     spec = importlib.util.find_spec("sacrebleu")  # finds the package without running its __init__
     if spec is None or not spec.submodule_search_locations:
@@ -69,6 +71,7 @@ def sacrebleu_module(dotted: str) -> ModuleType:
         return importlib.import_module(f"{_PACKAGE}.{dotted}")
 
 
+@functools.cache
 def sacrebleu_version() -> str:
     """The installed sacreBLEU's version string, as ``sacrebleu.__version__``."""
     return str(sacrebleu_module("version").__version__)

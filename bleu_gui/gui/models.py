@@ -63,45 +63,42 @@ class SentenceTableModel(QAbstractTableModel):
         self._scores = np.asarray(scores, np.float64)
         self._ratios = length_ratios(hyp_len, ref_len)
         self._orders = orders
-        self._matches = self._folded = None
-        if self._text and len(lines) < _SEARCH_IN_WORKER:
-            self._matches = text_matches(casefolded(lines), self._text)
+        self._folded = None
+        self._matches = self._search_text() if self._text else None
         self._visible = self._compute_visible()
         self.endResetModel()
-        if self._text and self._matches is None:
-            self._search_text()  # a long list: shown unfiltered by text until the worker's search is done
 
     def set_filter(self, text: str = "", low: float | None = None, high: float | None = None) -> None:
         """Keep sentences whose candidate contains ``text`` (case-insensitive) and whose BLEU is in [low, high]."""
         text_changed = text != self._text
         self._text, self._low, self._high = text, low, high
         if text_changed:
-            self._matches = None
-            if text:
-                self._search_text()
-                return
+            self._matches = self._search_text() if text else None
+            if text and self._matches is None:
+                return  # the worker's search refilters the list when it is done
         self._refilter()
 
-    def _search_text(self) -> None:
+    def _search_text(self) -> np.ndarray | None:
+        """The lines that hold the filter text, for a short list; for a long one None, and a search in the worker
+        (its result refilters the list; until then the list is not filtered by text)."""
         lines, text, folded = self._lines, self._text, self._folded
         if len(lines) < _SEARCH_IN_WORKER:
-            self._found(lines, text, (None, text_matches(casefolded(lines), text)))
-            return
+            return text_matches(casefolded(lines), text)
 
         def search(progress: Callable[[float], None]) -> tuple[list[str], np.ndarray]:
             lower = folded if folded is not None else casefolded(lines, progress)
             return lower, text_matches(lower, text, progress)
 
-        self._search.submit(search, lambda result: self._found(lines, text, result))
+        self._search.submit(search, lambda result: self._found(lines, text, *result))
+        return None
 
-    def _found(self, lines: list[str], text: str, result: tuple[list[str] | None, np.ndarray]) -> None:
+    def _found(self, lines: list[str], text: str, folded: list[str], matches: np.ndarray) -> None:
         if lines is not self._lines:
             return  # other sentences are shown now
-        if result[0] is not None:
-            self._folded = result[0]
-            out_of_gc_passes(len(lines))
+        self._folded = folded
+        out_of_gc_passes(len(lines))
         if text == self._text:  # else the filter changed meanwhile
-            self._matches = result[1]
+            self._matches = matches
             self._refilter()
 
     def stop_search(self) -> None:
