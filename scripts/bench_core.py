@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,11 @@ def has_bleuscore() -> bool:
     return True
 
 
+# Commands run as on a user's machine: modules are byte-compiled once and the bytecode reused (a sandbox that sets
+# PYTHONDONTWRITEBYTECODE would make every start of an editable install compile our modules again).
+_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 @dataclass
 class Measure:
     seconds: float
@@ -73,7 +79,7 @@ def timed(cmd: list[str], timeout: float | None = None) -> Measure:
     """Wall time, peak memory (the child's own max RSS, from os.wait4) and printed score of one command;
     a command still running after ``timeout`` seconds is stopped and has no score."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_ENV)
     try:
         out, err = _communicate(proc, timeout)
     except subprocess.TimeoutExpired:
@@ -89,8 +95,6 @@ def timed(cmd: list[str], timeout: float | None = None) -> Measure:
 
 def _communicate(proc: subprocess.Popen, timeout: float | None) -> tuple[str, str]:
     """Read both pipes to the end without reaping the child (so os.wait4 can read its rusage)."""
-    import threading
-
     chunks: dict[str, str] = {}
 
     def drain(name: str, stream) -> None:
