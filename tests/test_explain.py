@@ -128,3 +128,13 @@ def test_numbers_in_the_text_are_sacrebleus(data, smooth):
         for _gram, count, most, clipped in re.findall(r"'([^']*)' ×(\d+) but at most (\d+) .*?: (\d+) clipped",
                                                      e.text()):
             assert int(clipped) == int(count) - int(most) > 0
+
+
+def test_no_order_is_said_to_pull_a_perfect_sentence_down():
+    refs = ["The cat is sitting on the mat next to the door ."]
+    e = account(refs, refs[0], BleuConfig())
+    assert headline_score(e) == round(sacre_metric(BleuConfig()).sentence_score(refs[0], refs).score, 2) == 100.0
+    assert "pulls the score down" not in e.text()
+    # With an imperfect order the weakest one is still named.
+    assert "The 4-gram precision" in account(refs, "The cat is sitting on the mat next to a door .",
+                                             BleuConfig()).text()

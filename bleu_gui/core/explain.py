@@ -157,7 +157,7 @@ def _precision_lines(cfg: BleuConfig, row: _Row, weights: list[float]) -> list[s
 
 def _limit_line(row: _Row, weights: list[float]) -> str | None:
     counted = [(p, n) for n, (p, w) in enumerate(zip(row.precisions, weights), start=1) if w > 0 and p > 0]
-    if not counted:
+    if not counted or min(counted)[0] >= 100.0:  # every order matched in full: nothing pulls the score down
         return None
     p, n = min(counted)
     return f"The {n}-gram precision ({_pct(p)}) pulls the score down most."
