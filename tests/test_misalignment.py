@@ -71,3 +71,43 @@ def test_a_rescore_reuses_the_misalignment_check(monkeypatch):
     monkeypatch.setattr(run.MisalignmentCheck, "find", lambda *a, **k: pytest.fail("scanned again"))
     again = run.rescored(first, BleuConfig(lowercase=True))
     assert again.misaligned == first.misaligned and again.config.lowercase
+
+
+def _set_overlap(a: str, b: str) -> float:
+    """The definition, written out with sets: lowercased words, or characters for a line of at most two
+    words and more than eight characters."""
+    def units(line: str) -> set[str]:
+        words = line.lower().split()
+        return {ch for ch in line if not ch.isspace()} if len(words) <= 2 and len(line) > 8 else set(words)
+    ua, ub = units(a), units(b)
+    return len(ua & ub) / max(len(ua), len(ub)) if ua and ub else 0.0
+
+
+def test_the_vectorised_overlaps_equal_the_set_definition():
+    import random
+
+    from bleu_gui.core import misalignment
+
+    rnd = random.Random(7)
+    pool = ["the", "The", "cat", "sat", "on", "mat", ".", "猫が", "座った", "überall", "ÜBERALL", "a"]
+
+    def line() -> str:
+        kind = rnd.random()
+        if kind < 0.1:
+            return ""
+        if kind < 0.25:  # text without spaces, compared by characters
+            return "".join(rnd.choice("猫が座ったマットの上にabc") for _ in range(rnd.randint(5, 14)))
+        return " ".join(rnd.choice(pool) for _ in range(rnd.randint(1, 9)))
+
+    hyp = [line() for _ in range(120)]
+    refs = [[line() for _ in range(120)] for _ in range(2)]
+    check = misalignment.MisalignmentCheck(refs)
+    units = misalignment._Units(hyp, check._vocabulary, check._ids)
+    for lo, hi in [(0, 120), (0, 7), (50, 80), (113, 120)]:
+        own = units.table(lo, hi)
+        theirs = [r.table(lo - 2, hi + 2) for r in check.refs]
+        for shift in (0, *misalignment.SHIFTS):
+            got = misalignment._overlaps(own, lo, theirs, shift).tolist()
+            want = [max((_set_overlap(hyp[i], ref[i + shift]) if 0 <= i + shift < 120 else 0.0) for ref in refs)
+                    for i in range(lo, hi)]
+            assert got == want, (lo, hi, shift)

@@ -10,9 +10,13 @@ misaligned from the first line of that run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import chain, count
+
+import numpy as np
+
+from .grouping import counted
 
 SHIFTS = (-2, -1, 1, 2)
 RUN = 12            # consecutive lines that must agree
@@ -21,6 +25,8 @@ AGREEING = 0.75     # share of the run's lines where the shifted reading wins
 FLOOR = 0.25        # mean overlap of the shifted reading: real matches, not noise
 _FULL_SCAN = 5_000  # lines scanned one by one; longer files are scanned in windows of four runs
 _WINDOWS = 64
+_REACH = max(abs(s) for s in SHIFTS)
+_LINE_SHIFT = 36  # keys: the line number above a unit id below 2^36
 
 
 @dataclass(frozen=True)
@@ -40,17 +46,11 @@ class Misalignment:
                 f"against {self.aligned:.2f} with their own), as if {what} near line {self.line}")
 
 
-def _units(line: str) -> frozenset[str]:
+def _line_units(line: str) -> list[str]:
     words = line.lower().split()
     if len(words) <= 2 and len(line) > 8:  # CJK and other text without spaces: characters
-        return frozenset(ch for ch in line if not ch.isspace())
-    return frozenset(words)
-
-
-def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return len(a & b) / max(len(a), len(b))
+        return [ch for ch in line if not ch.isspace()]
+    return words
 
 
 def _lines_to_scan(n: int, run: int) -> list[range]:
@@ -63,49 +63,74 @@ def _lines_to_scan(n: int, run: int) -> list[range]:
 
 
 class _Units:
-    """The units of each line, computed once and only for the lines looked at."""
+    """The distinct units of each line as ids of one vocabulary (shared by a candidate and its references),
+    built for the lines looked at: a key ``line << _LINE_SHIFT | unit id`` per distinct unit of a line."""
 
-    def __init__(self, lines: Sequence[str]):
+    def __init__(self, lines: Sequence[str], vocabulary: dict[str, int], ids: Iterator[int]):
         self.lines = lines
-        self._cache: dict[int, frozenset[str]] = {}
+        self._vocabulary, self._ids = vocabulary, ids
 
     def __len__(self) -> int:
         return len(self.lines)
 
-    def __getitem__(self, i: int) -> frozenset[str]:
-        if i not in self._cache:
-            self._cache[i] = _units(self.lines[i])
-        return self._cache[i]
+    def table(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted distinct keys of lines ``lo`` .. ``hi`` - 1 (clipped to the file), and each line's number of
+        distinct units (zero outside the file)."""
+        first, last = max(lo, 0), min(hi, len(self.lines))
+        units = [_line_units(line) for line in self.lines[first:last]]
+        # A unit seen for the first time takes the next number of a counter shared with the references.
+        ids = np.fromiter(map(self._vocabulary.setdefault, chain.from_iterable(units), self._ids), np.int64)
+        line_of = np.repeat(np.arange(first, last, dtype=np.int64), [len(u) for u in units])
+        keys, _ = counted(line_of << _LINE_SHIFT | ids)  # sorted and distinct
+        counts = np.zeros(hi - lo, np.int64)
+        counts[first - lo:last - lo] = np.bincount((keys >> _LINE_SHIFT) - first, minlength=last - first)
+        return keys, counts
+
+
+def _overlaps(hyp: tuple[np.ndarray, np.ndarray], lo: int, refs: list[tuple[np.ndarray, np.ndarray]],
+              shift: int) -> np.ndarray:
+    """For each candidate line i from ``lo``: the best overlap |A ∩ B| / max(|A|, |B|) of its units A with
+    those of reference line i + ``shift`` (0 when either is empty or the line is outside the file).
+    ``refs``: each reference's table from ``lo`` - 2."""
+    keys, counts = hyp
+    n = len(counts)
+    best = np.zeros(n)
+    for ref_keys, ref_counts in refs:
+        start = lo + shift
+        window = ref_keys[np.searchsorted(ref_keys, start << _LINE_SHIFT):
+                          np.searchsorted(ref_keys, (start + n) << _LINE_SHIFT)]
+        common = np.intersect1d(keys, window - (shift << _LINE_SHIFT), assume_unique=True)
+        shared = np.bincount((common >> _LINE_SHIFT) - lo, minlength=n)
+        theirs = ref_counts[start - (lo - _REACH):start - (lo - _REACH) + n]
+        both = (counts > 0) & (theirs > 0)
+        overlap = np.divide(shared, np.maximum(counts, theirs), out=np.zeros(n), where=both)
+        np.maximum(best, overlap, out=best)
+    return best
 
 
 def _first_run(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misalignment | None:
-    n = len(hyp)
-
-    def best(i: int, j: int) -> float:
-        if not 0 <= j < n:
-            return 0.0
-        units = hyp[i]
-        return max(_overlap(units, ref[j]) for ref in refs) if len(refs) > 1 else _overlap(units, refs[0][j])
-
-    aligned = [best(i, i) for i in lines]
-    found = []
+    lo, hi = lines.start, lines.stop
+    own = hyp.table(lo, hi)
+    theirs = [ref.table(lo - _REACH, hi + _REACH) for ref in refs]
+    aligned = _overlaps(own, lo, theirs, 0)
+    own_sum = np.concatenate([[0.0], np.cumsum(aligned)])  # running sums (in order, as Python adds them):
+    found = []                                              # each window of ``run`` lines judged at once
     for shift in SHIFTS:
-        gains = [(best(i, i + shift), a) for i, a in zip(lines, aligned)]
-        # Running sums: each window of ``run`` lines is judged in constant time.
-        shifted_sum = [0.0, *accumulate(s for s, _ in gains)]
-        own_sum = [0.0, *accumulate(a for _, a in gains)]
-        wins_sum = [0, *accumulate(int(s > a) for s, a in gains)]
-        for start in range(0, len(gains) - run + 1):
-            end = start + run
-            shifted = (shifted_sum[end] - shifted_sum[start]) / run
-            own = (own_sum[end] - own_sum[start]) / run
-            if shifted >= FLOOR and shifted - own >= MARGIN and wins_sum[end] - wins_sum[start] >= AGREEING * run:
-                found.append((_break_at(gains, start, run), shift, own, shifted))
-                break
+        reading = _overlaps(own, lo, theirs, shift)
+        shifted_sum = np.concatenate([[0.0], np.cumsum(reading)])
+        wins_sum = np.concatenate([[0], np.cumsum(reading > aligned)])
+        shifted = (shifted_sum[run:] - shifted_sum[:-run]) / run
+        mean_own = (own_sum[run:] - own_sum[:-run]) / run
+        hits = np.flatnonzero((shifted >= FLOOR) & (shifted - mean_own >= MARGIN)
+                              & (wins_sum[run:] - wins_sum[:-run] >= AGREEING * run))
+        if len(hits):
+            start = int(hits[0])
+            gains = list(zip(reading.tolist(), aligned.tolist()))
+            found.append((_break_at(gains, start, run), shift, float(mean_own[start]), float(shifted[start])))
     if not found:
         return None
-    at, shift, own, shifted = min(found)
-    return Misalignment(lines[at] + 1, shift, own, shifted)
+    at, shift, mean_own, shifted = min(found)
+    return Misalignment(lines[at] + 1, shift, mean_own, shifted)
 
 
 def _break_at(gains: list[tuple[float, float]], start: int, run: int) -> int:
@@ -126,7 +151,9 @@ class MisalignmentCheck:
     """Checks system outputs against one set of references (their word sets are built once, for all)."""
 
     def __init__(self, references: Sequence[Sequence[str]]):
-        self.refs = [_Units(ref) for ref in references]
+        self._vocabulary: dict[str, int] = {}
+        self._ids = count()
+        self.refs = [_Units(ref, self._vocabulary, self._ids) for ref in references]
 
     def find(self, hypothesis: Sequence[str], progress: Callable[[float], None] | None = None) -> Misalignment | None:
         """The first place where ``hypothesis`` is shifted against the references, or None.
@@ -140,7 +167,7 @@ class MisalignmentCheck:
         run = min(RUN, max(4, n // 4))  # short files: shorter runs
         if n < 2 * run:
             return None
-        hyp, refs = _Units(hypothesis), self.refs
+        hyp, refs = _Units(hypothesis, self._vocabulary, self._ids), self.refs
         windows = _lines_to_scan(n, run)
         previous_clean = 0
         for w, lines in enumerate(windows):
