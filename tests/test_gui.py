@@ -154,7 +154,7 @@ def test_model_passes_qtmodeltester(qtmodeltester):
 
     model = SentenceTableModel()
     columns = ["a", "b b", "c c c"], np.array([10.0, np.nan, 30.0]), np.array([1, 2, 3]), np.array([1, 0, 3])
-    model.set_sentences(*columns, sentence_orders(*columns))
+    model.set_sentences(*columns[:2], sentence_orders(*columns))
     qtmodeltester.check(model)
     model.sort(1, Qt.SortOrder.DescendingOrder)
     model.set_filter("c")
@@ -516,13 +516,13 @@ def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbo
     monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)  # a "long" list of five
     model = SentenceTableModel()
     columns = ["a cat", "dog", "Cat b", "bird", "cats"], np.arange(5.0), np.ones(5), np.ones(5)
-    model.set_sentences(*columns, sentence_orders(*columns))
+    model.set_sentences(*columns[:2], sentence_orders(*columns))
     with qtbot.waitSignal(model.filter_applied, timeout=5000):
         model.set_filter("CAT")
         assert model.rowCount() == 5  # not yet: the search runs in the worker
     assert [model.sentence_at(r) for r in range(model.rowCount())] == [0, 2, 4]
     # New sentences under an active text filter are searched again.
     with qtbot.waitSignal(model.filter_applied, timeout=5000):
-        model.set_sentences(["x", "cat", "y", "z", "w"], *columns[1:], sentence_orders(*columns))
+        model.set_sentences(["x", "cat", "y", "z", "w"], columns[1], sentence_orders(*columns))
     assert [model.sentence_at(r) for r in range(model.rowCount())] == [1]
     model.stop_search()  # as the window does on close: the pool thread may still be winding down

@@ -191,3 +191,23 @@ def test_the_command_line_report_covers_every_system_against_the_baseline(tmp_pa
     html = out.read_text(encoding="utf-8")
     assert "Pairwise sections compare system-b.txt, system-c.txt (B) with the baseline system-a.txt (A)" in html
     assert "BLEU B (system-b.txt)" in html and "BLEU B (system-c.txt)" in html
+
+
+def test_score_bands_count_as_numpys_histogram_with_the_last_band_closed():
+    import numpy as np
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from bleu_gui.core.svg import score_bands
+
+    # By hand: 10 opens the second band, 100 closes the last, NaN is left out.
+    assert score_bands(np.array([0.0, 9.999, 10.0, 99.9, 100.0, np.nan, 55.0])).tolist() == [2, 1, 0, 0, 0, 1, 0, 0,
+                                                                                              0, 2]
+
+    @given(st.lists(st.one_of(st.floats(0, 100), st.sampled_from([10.0, 20.0, 90.0, 100.0, float("nan")]))))
+    def same_as_numpy(values):
+        scores = np.array(values, np.float64)
+        oracle, _ = np.histogram(scores[np.isfinite(scores)], bins=np.linspace(0, 100, 11))
+        assert score_bands(scores).tolist() == oracle.tolist()
+
+    same_as_numpy()

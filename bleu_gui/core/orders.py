@@ -23,11 +23,12 @@ _PIECE = 100_000  # lines whose prefixes are encoded in one call
 @dataclass(frozen=True)
 class SentenceOrders:
     """Stable ascending orders of all sentences: by text (as Python compares strings), by sentence BLEU and by
-    length ratio (undefined values first, as -1)."""
+    length ratio (undefined values first, as -1); and the ratios themselves (NaN where undefined)."""
 
     text: np.ndarray
     score: np.ndarray
     ratio: np.ndarray
+    ratios: np.ndarray
 
 
 def length_ratios(hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
@@ -43,8 +44,9 @@ def value_order(values: np.ndarray) -> np.ndarray:
 
 def sentence_orders(lines: Sequence[str], scores: np.ndarray, hyp_len: np.ndarray,
                     ref_len: np.ndarray) -> SentenceOrders:
-    """The three orders of a system's sentences."""
-    return SentenceOrders(text_order(lines), value_order(scores), value_order(length_ratios(hyp_len, ref_len)))
+    """The three orders of a system's sentences (and its length ratios, which a list shows)."""
+    ratios = length_ratios(hyp_len, ref_len)
+    return SentenceOrders(text_order(lines), value_order(scores), value_order(ratios), ratios)
 
 
 def _prefix_keys(lines: Sequence[str]) -> np.ndarray:

@@ -172,12 +172,18 @@ def brevity_chart(corpus: tuple[int, int], sentence: tuple[int, int] | None = No
     return chart.render()
 
 
+def score_bands(scores: np.ndarray) -> np.ndarray:
+    """How many sentence scores fall in each 10-point band [0, 10), [10, 20), ..., [90, 100] (undefined scores
+    are left out). The window's histogram and the report's chart count alike."""
+    finite = scores[np.isfinite(scores)]
+    # Floor division of a float by 10 is exact at the band edges (multiples of 10), as comparisons would be.
+    band = np.minimum(np.maximum(finite, 0.0) // 10, 9).astype(np.int64)
+    return np.bincount(band, minlength=10)
+
+
 def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogram") -> str:
     """Sentence BLEU in 10-point bins."""
-    counts = [0] * 10
-    for s in scores:
-        if math.isfinite(s):
-            counts[min(int(max(s, 0) // 10), 9)] += 1
+    counts = score_bands(np.asarray(scores, np.float64)).tolist()
     chart = SvgChart(title, "sentence BLEU", "sentences", (0, 100), (0, max(counts + [1]) * 1.15))
     chart.bars([10 * i for i in range(10)], [10 * i + 10 for i in range(10)], counts, palette.SENTENCE,
                labels=[str(c) if c else "" for c in counts])

@@ -270,8 +270,7 @@ class HistogramChart(ChartBox):
     def update_values(self, scores: np.ndarray) -> None:
         self.show_data()
         self._scores = np.asarray(scores, float)
-        finite = scores[np.isfinite(scores)]
-        self.counts, _ = np.histogram(np.clip(finite, 0, 100), bins=self.BINS)
+        self.counts = svg.score_bands(self._scores)
         self.bars.setOpts(height=self.counts)
         self.plot.setYRange(0, max(1, int(self.counts.max()) if len(self.counts) else 1) * 1.08)
 

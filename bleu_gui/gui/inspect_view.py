@@ -238,8 +238,7 @@ class InspectView(QWidget):
                        f"{run.slice.whole[self.system]:.2f} on the whole corpus"] if run.slice is not None else [])
         self.header.set_score(system.corpus, system.name, slice_note + list(run.notes), run.config)
         numbers = np.asarray(run.slice.rows) + 1 if run.slice is not None else None
-        self.model.set_sentences(system.lines, system.sentences.score, system.stats[:, 0], system.stats[:, 1],
-                                 system.orders, numbers)
+        self.model.set_sentences(system.lines, system.sentences.score, system.orders, numbers)
         self.editor.attach(run, self.system)
         self._mismatches = run.tag_mismatches[self.system]
         self.tags_only.setVisible(bool(self._mismatches) or system.file.tags is not None)

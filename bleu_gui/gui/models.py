@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor
 
 from ..core import palette
 from ..core.formats import score_text
-from ..core.orders import SentenceOrders, casefolded, length_ratios, ordered, text_matches
+from ..core.orders import SentenceOrders, casefolded, ordered, text_matches
 from .jobs import JobController, out_of_gc_passes
 
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
@@ -44,7 +44,7 @@ class SentenceTableModel(QAbstractTableModel):
         self._scores = np.zeros(0)
         self._ratios = np.zeros(0)
         self._visible = np.zeros(0, np.int64)
-        self._orders = SentenceOrders(*(np.zeros(0, np.int64),) * 3)
+        self._orders = SentenceOrders(*(np.zeros(0, np.int64),) * 3, np.zeros(0))
         self._sort_column, self._sort_order = COL_INDEX, Qt.SortOrder.AscendingOrder
         self._text, self._low, self._high = "", None, None
         self._numbers: np.ndarray | None = None  # line numbers in the inputs (a slice keeps the original's)
@@ -52,16 +52,17 @@ class SentenceTableModel(QAbstractTableModel):
         self.edited: dict[int, tuple[str, float]] = {}  # what-if: sentence -> (edited text, its sentence BLEU)
 
     # -- content ----------------------------------------------------------------
-    def set_sentences(self, lines: list[str], scores: np.ndarray, hyp_len: np.ndarray, ref_len: np.ndarray,
-                      orders: SentenceOrders, numbers: np.ndarray | None = None) -> None:
-        """``orders``: the sentences' sort orders, computed by the worker (see :func:`sentence_orders`)."""
+    def set_sentences(self, lines: list[str], scores: np.ndarray, orders: SentenceOrders,
+                      numbers: np.ndarray | None = None) -> None:
+        """``orders``: the sentences' sort orders and length ratios, computed by the worker (see
+        :func:`sentence_orders`)."""
         self.beginResetModel()
         self._lines = lines
         self._numbers = numbers
         self._only = None
         self.edited = {}
         self._scores = np.asarray(scores, np.float64)
-        self._ratios = length_ratios(hyp_len, ref_len)
+        self._ratios = orders.ratios
         self._orders = orders
         self._folded = None
         self._matches = self._search_text() if self._text else None
