@@ -198,7 +198,7 @@ def test_score_bands_count_as_numpys_histogram_with_the_last_band_closed():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from bleu_gui.core.svg import score_bands
+    from bleu_gui.core.orders import score_bands
 
     # By hand: 10 opens the second band, 100 closes the last, NaN is left out.
     assert score_bands(np.array([0.0, 9.999, 10.0, 99.9, 100.0, np.nan, 55.0])).tolist() == [2, 1, 0, 0, 0, 1, 0, 0,

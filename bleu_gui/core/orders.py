@@ -23,12 +23,14 @@ _PIECE = 100_000  # lines whose prefixes are encoded in one call
 @dataclass(frozen=True)
 class SentenceOrders:
     """Stable ascending orders of all sentences: by text (as Python compares strings), by sentence BLEU and by
-    length ratio (undefined values first, as -1); and the ratios themselves (NaN where undefined)."""
+    length ratio (undefined values first, as -1); the ratios themselves (NaN where undefined) and the sentences
+    in each BLEU band (:func:`score_bands`), which the list's histogram shows."""
 
     text: np.ndarray
     score: np.ndarray
     ratio: np.ndarray
     ratios: np.ndarray
+    bands: np.ndarray
 
 
 def length_ratios(hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
@@ -44,9 +46,18 @@ def value_order(values: np.ndarray) -> np.ndarray:
 
 def sentence_orders(lines: Sequence[str], scores: np.ndarray, hyp_len: np.ndarray,
                     ref_len: np.ndarray) -> SentenceOrders:
-    """The three orders of a system's sentences (and its length ratios, which a list shows)."""
+    """The three orders of a system's sentences, its length ratios and BLEU bands (what a list shows)."""
     ratios = length_ratios(hyp_len, ref_len)
-    return SentenceOrders(text_order(lines), value_order(scores), value_order(ratios), ratios)
+    return SentenceOrders(text_order(lines), value_order(scores), value_order(ratios), ratios, score_bands(scores))
+
+
+def score_bands(scores: np.ndarray) -> np.ndarray:
+    """How many sentence scores fall in each 10-point band [0, 10), [10, 20), ..., [90, 100] (undefined scores
+    are left out). The window's histogram and the report's chart count alike."""
+    finite = scores[np.isfinite(scores)]
+    # Floor division of a float by 10 is exact at the band edges (multiples of 10), as comparisons would be.
+    band = np.minimum(np.maximum(finite, 0.0) // 10, 9).astype(np.int64)
+    return np.bincount(band, minlength=10)
 
 
 def _prefix_keys(lines: Sequence[str]) -> np.ndarray:

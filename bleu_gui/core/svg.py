@@ -14,6 +14,7 @@ from html import escape
 import numpy as np
 
 from . import palette
+from .orders import score_bands
 from .significance import delta_interval
 
 _W, _H = 420, 280
@@ -170,15 +171,6 @@ def brevity_chart(corpus: tuple[int, int], sentence: tuple[int, int] | None = No
     if corpus_mark:
         chart.points([corpus_mark[0]], [corpus_mark[1]], palette.CORPUS_POINT, 5, "corpus", square=True)
     return chart.render()
-
-
-def score_bands(scores: np.ndarray) -> np.ndarray:
-    """How many sentence scores fall in each 10-point band [0, 10), [10, 20), ..., [90, 100] (undefined scores
-    are left out). The window's histogram and the report's chart count alike."""
-    finite = scores[np.isfinite(scores)]
-    # Floor division of a float by 10 is exact at the band edges (multiples of 10), as comparisons would be.
-    band = np.minimum(np.maximum(finite, 0.0) // 10, 9).astype(np.int64)
-    return np.bincount(band, minlength=10)
 
 
 def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogram") -> str:

@@ -267,10 +267,11 @@ class HistogramChart(ChartBox):
     def svg_text(self) -> str | None:
         return svg.histogram_chart(self._scores.tolist()) if hasattr(self, "_scores") else None
 
-    def update_values(self, scores: np.ndarray) -> None:
+    def update_values(self, scores: np.ndarray, bands: np.ndarray) -> None:
+        """``bands``: the sentences in each 10-point band of ``scores`` (see :func:`score_bands`)."""
         self.show_data()
         self._scores = np.asarray(scores, float)
-        self.counts = svg.score_bands(self._scores)
+        self.counts = bands
         self.bars.setOpts(height=self.counts)
         self.plot.setYRange(0, max(1, int(self.counts.max()) if len(self.counts) else 1) * 1.08)
 

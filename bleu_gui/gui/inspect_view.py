@@ -248,7 +248,7 @@ class InspectView(QWidget):
         if self.tags_only.isChecked():
             self._limit_to_flags()
         self._update_count()
-        self.histogram.update_values(system.sentences.score)
+        self.histogram.update_values(system.sentences.score, system.orders.bands)
         self.current_sentence = None
         target = keep_sentence if keep_sentence is not None else 0
         if self.model.row_of(target) is None and self.model.rowCount():

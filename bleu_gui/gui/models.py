@@ -44,7 +44,7 @@ class SentenceTableModel(QAbstractTableModel):
         self._scores = np.zeros(0)
         self._ratios = np.zeros(0)
         self._visible = np.zeros(0, np.int64)
-        self._orders = SentenceOrders(*(np.zeros(0, np.int64),) * 3, np.zeros(0))
+        self._orders = SentenceOrders(*(np.zeros(0, np.int64),) * 3, np.zeros(0), np.zeros(10, np.int64))
         self._sort_column, self._sort_order = COL_INDEX, Qt.SortOrder.AscendingOrder
         self._text, self._low, self._high = "", None, None
         self._numbers: np.ndarray | None = None  # line numbers in the inputs (a slice keeps the original's)
