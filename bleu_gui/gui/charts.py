@@ -13,6 +13,7 @@ from ..core import palette, svg
 from ..core.errors import ExportError
 from ..core.exports import write_atomic
 from . import colors
+from .style import styled
 
 pg.setConfigOptions(antialias=True, background=palette.BACKGROUND, foreground=palette.TEXT)
 
@@ -88,7 +89,7 @@ class ChartBox(QWidget):
         head.addWidget(save)
         # Until there is data, a line of text instead of axes with made-up ticks.
         self.placeholder = QLabel("No data yet")
-        self.placeholder.setObjectName("hint")
+        styled(self.placeholder, "hint")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setMinimumHeight(150)
         self.plot.setVisible(False)

@@ -13,6 +13,7 @@ from ..core import palette, svg
 from ..core.significance import delta_interval
 from .charts import ChartBox
 from .matrix_view import elide
+from .style import styled
 
 SYSTEM_COLOURS = palette.SYSTEMS
 
@@ -113,7 +114,7 @@ class DotStrips(ChartBox):
                                        tip=lambda x, y, data: f"{data[0]}\n{data[1]}: {y:.2f}")
         self.plot.addItem(self.dots)
         self.legend = QLabel("")
-        self.legend.setObjectName("hint")
+        styled(self.legend, "hint")
         self.legend.setWordWrap(True)
         self.layout().insertWidget(1, self.legend)
         self._ticks: list[str] = []

@@ -37,6 +37,7 @@ from .compare_paint import (
 from .context_pane import ContextPane
 from .layout import STRETCH, fill_orders, hrow, legend
 from .panes import TextPane
+from .style import styled
 from .systems_panel import SystemsPanel
 
 
@@ -75,7 +76,7 @@ class CompareView(QWidget):
         self.b_combo = QComboBox()
         self.b_combo.currentIndexChanged.connect(self.on_b_changed)
         self.note = QLabel("")
-        self.note.setObjectName("hint")
+        styled(self.note, "hint")
 
         self.pair_model = PairTableModel(self)
         self.pair_view = _table(self.pair_model)
@@ -88,9 +89,9 @@ class CompareView(QWidget):
         self.clear_filter = QPushButton("Show all")
         self.clear_filter.clicked.connect(self.on_clear_filter)
         self.filter_label = QLabel("")
-        self.filter_label.setObjectName("hint")
+        styled(self.filter_label, "hint")
         self.count_label = QLabel("")
-        self.count_label.setObjectName("hint")
+        styled(self.count_label, "hint")
         self.pair_model.modelReset.connect(self.on_pair_list_changed)
 
         self.ngram_order = QComboBox()
@@ -116,12 +117,12 @@ class CompareView(QWidget):
         self.pane_a, self.pane_b = TextPane(), TextPane()
         self.label_a, self.label_b = QLabel("A"), QLabel("B")
         for label in (self.label_a, self.label_b):
-            label.setObjectName("paneTitle")
+            styled(label, "paneTitle")
         self.ref_panes: list[TextPane] = []
         self.ref_labels: list[QLabel] = []
         self.ref_box = QVBoxLayout()
         self.sentence_label = QLabel("")
-        self.sentence_label.setObjectName("paneTitle")
+        styled(self.sentence_label, "paneTitle")
         self.context_pane = ContextPane()
 
         self.scatter = ScatterChart()
@@ -252,7 +253,7 @@ class CompareView(QWidget):
             self.ref_labels.pop().deleteLater()
         for name in run.reference_names:
             label, pane = QLabel(name), TextPane()
-            label.setObjectName("paneTitle")
+            styled(label, "paneTitle")
             self.ref_box.addWidget(label)
             self.ref_box.addWidget(pane)
             self.ref_labels.append(label)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QW
 
 from ..core import Run, palette
 from ..core.markup import Tag
+from .style import styled
 
 CHIP = (f'<span style="background-color:{palette.TAG_BG}; color:{palette.TAG_INK}; font-size:small; '
         'font-family:monospace">&nbsp;{}&nbsp;</span>')
@@ -44,7 +45,7 @@ class ContextPane(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.title = QLabel("Source")
-        self.title.setObjectName("paneTitle")
+        styled(self.title, "paneTitle")
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.view = QTextBrowser()
         self.view.setObjectName("sourcePane")

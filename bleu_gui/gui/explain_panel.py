@@ -9,6 +9,7 @@ from ..core import palette
 from ..core.explain import Explanation
 from . import colors
 from .layout import legend
+from .style import styled
 
 FORMULAS = """
 <h3>How BLEU is computed</h3>
@@ -37,7 +38,7 @@ class ExplainPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.title = QLabel("Why this score")
-        self.title.setObjectName("paneTitle")
+        styled(self.title, "paneTitle")
         self.view = QTextBrowser()
         self.view.setObjectName("explanation")
         self.view.setOpenLinks(False)

@@ -35,6 +35,7 @@ from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .panes import SentencePanes
 from .score_header import ScoreHeader
 from .slice_panel import SlicePanel
+from .style import styled
 
 
 class InspectView(QWidget):
@@ -133,7 +134,7 @@ class InspectView(QWidget):
         self.show_tokens = QCheckBox("show tokens")
         self.show_tokens.toggled.connect(self.panes.set_show_tokens)
         self.sentence_label = QLabel("")
-        self.sentence_label.setObjectName("paneTitle")
+        styled(self.sentence_label, "paneTitle")
         self.status_legend, self.bars_legend = status_legend(), bars_legend()
         self.bars_legend.setVisible(False)
         self.explain_panel = ExplainPanel()

@@ -38,7 +38,6 @@ from .run_jobs import RunJobs
 from .session_actions import ask_open_session, ask_save_session
 from .settings import Settings
 from .settings_panel import SettingsPanel
-from .style import STYLE
 
 INSPECT_TAB, COMPARE_TAB = 0, 1
 SCORING = "Scoring…"
@@ -72,7 +71,6 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         self.exports.failed.connect(self.show_error)
         self.setWindowTitle("bleu-gui")
         self.setAcceptDrops(True)
-        self.setStyleSheet(STYLE)
         self.inspect = InspectView()
         self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.inspect.header.reset_requested.connect(self.on_reset_requested)

@@ -11,6 +11,7 @@ from ..core.formats import delta_text, score_text
 from ..core.pair_matrix import TEST_NAMES, PairMatrix, significant
 from ..core.rankings import Ranking
 from .layout import STRETCH, hrow
+from .style import styled
 
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 NAME_CHARS = 22  # row labels longer than this are elided (the tooltip has the whole name)
@@ -146,7 +147,7 @@ class MatrixPanel(QWidget):
         self.correction.setToolTip("Correct the p-values for testing every pair (Holm–Bonferroni)")
         self.correction.currentIndexChanged.connect(self.on_ranking_edited)
         self.caption = QLabel("")
-        self.caption.setObjectName("hint")
+        styled(self.caption, "hint")
         self.caption.setWordWrap(True)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolTip
 
 from ..core.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails, token_statuses
 from . import colors
+from .style import styled
 from .text_pane import ORDER_PROPERTY, STATUS_PROPERTY, TextPane, TokenBars, utf16_offsets
 
 __all__ = ["STATUS_PROPERTY", "ORDER_PROPERTY", "SentencePanes", "utf16_offsets"]
@@ -108,7 +109,7 @@ class SentencePanes(QWidget):
         self.candidate.clicked.connect(self.on_candidate_clicked)
         self.candidate.edited.connect(self.candidate_edited)
         self.candidate_label = QLabel("Candidate")
-        self.candidate_label.setObjectName("paneTitle")
+        styled(self.candidate_label, "paneTitle")
         self.ref_box = QVBoxLayout()
         self.ref_box.setContentsMargins(0, 0, 0, 0)
         self.ref_panes: list[TextPane] = []
@@ -140,7 +141,7 @@ class SentencePanes(QWidget):
         self.ref_names = list(names)
         for name in names:
             label = QLabel(name)
-            label.setObjectName("paneTitle")
+            styled(label, "paneTitle")
             pane = TextPane()
             pane.setMinimumHeight(60)
             self.ref_box.addWidget(label)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
 from ..core import BleuConfig, BleuScore, formats, palette
 from ..core.advice import non_default_settings
+from .style import styled
 
 
 class ScoreHeader(QWidget):
@@ -23,15 +24,15 @@ class ScoreHeader(QWidget):
         super().__init__(parent)
         self.score: BleuScore | None = None
         self.corpus_label = QLabel("No files open")
-        self.corpus_label.setObjectName("corpusScore")
+        styled(self.corpus_label, "corpusScore")
         self.verbose_label = QLabel("File ▸ Open… or drop system outputs and their references here.")
-        self.verbose_label.setObjectName("verbose")
+        styled(self.verbose_label, "verbose")
         self.verbose_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.signature_label = QLabel("")
-        self.signature_label.setObjectName("signature")
+        styled(self.signature_label, "signature")
         self.signature_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes_label = QLabel("")
-        self.notes_label.setObjectName("hint")
+        styled(self.notes_label, "hint")
         self.notes_label.setWordWrap(True)
         self.notes_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes_label.setVisible(False)

@@ -19,6 +19,7 @@ from ..core import BleuConfig
 from ..core.config import SMOOTH_DEFAULTS, SMOOTH_METHODS
 from ..core.tokenizers import TOKENIZER_NAMES
 from ..core.variants import VARIANTS, get_variant
+from .style import styled
 
 _DEFAULT = "(variant default)"
 
@@ -47,7 +48,7 @@ class SettingsPanel(QWidget):
         self.max_order.setRange(1, 9)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
-        self.hint.setObjectName("hint")
+        styled(self.hint, "hint")
         form = QFormLayout(self)
         form.addRow("Variant", self.variant)
         form.addRow("Tokenizer", self.tokenizer)

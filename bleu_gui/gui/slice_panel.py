@@ -16,6 +16,7 @@ from ..core import Run
 from ..core.formats import score_text
 from ..core.slices import select
 from .layout import hrow
+from .style import styled
 
 _MAX_VALUES = 60  # values of one metadata column offered in the slice menu
 
@@ -110,7 +111,7 @@ class SlicePanel(QWidget):
         self.combo.setMinimumContentsLength(18)
         self.combo.activated.connect(self.on_choice)
         self.status = QLabel("")
-        self.status.setObjectName("hint")
+        styled(self.status, "hint")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.model = DocumentModel(self)
         self.documents = QTableView()
