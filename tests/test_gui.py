@@ -132,6 +132,23 @@ def test_hover_tooltip_and_click_marks_references(qtbot, window, tmp_path):
     assert [r[0] for r in selected] == ["the", "the"]
 
 
+def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept(qtbot, window):
+    # The list and header come first; the opening sentence's panes and charts one event-loop turn later (two
+    # shorter repaints). A sentence chosen in between (the Compare tab, "Show me") must not be replaced.
+    open_baseline(qtbot, window)
+    run = window.run
+    window.inspect.select_sentence(5)
+    with qtbot.waitSignal(window.run_changed, timeout=5000):
+        window.show_run(run)
+        assert window.inspect.current_sentence is None  # the panes follow on the next turn
+    assert window.inspect.current_sentence == 5  # the same files keep their sentence
+    with qtbot.waitSignal(window.run_changed, timeout=5000):
+        window.show_run(run)
+        window.inspect.select_sentence(2)
+    assert window.inspect.current_sentence == 2
+    assert window.inspect.sentence_label.text().startswith("Sentence 3 ·")
+
+
 def test_sorting_and_filtering(qtbot, window):
     open_baseline(qtbot, window)
     view = window.inspect

@@ -6,18 +6,15 @@ import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -30,8 +27,8 @@ from .candidate_editor import CandidateEditor
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .context_pane import ContextPane
 from .explain_panel import ExplainPanel, bars_legend, status_legend
-from .layout import STRETCH, fill_orders, hrow
-from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
+from .layout import STRETCH, fill_orders, hrow, sentence_table
+from .models import SentenceTableModel
 from .panes import SentencePanes
 from .score_header import ScoreHeader
 from .slice_panel import SlicePanel
@@ -53,6 +50,7 @@ class InspectView(QWidget):
         self._mismatches: list[int] = []  # sentences whose candidate's tags differ from the source/reference
         self.system = 0
         self.current_sentence: int | None = None
+        self._opening: int | None = None  # the sentence a run just set opens on, until :meth:`finish_show`
         self.header = ScoreHeader()
         self._build_list()
         self._build_panes()
@@ -71,23 +69,7 @@ class InspectView(QWidget):
         self.system_combo.currentIndexChanged.connect(self.on_system_changed)
         self.model = SentenceTableModel(self)
         self.model.filter_applied.connect(self._list_filtered)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setAlternatingRowColors(True)
-        vh = self.table.verticalHeader()
-        vh.setVisible(False)
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
-        hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hh.setStretchLastSection(True)
-        for col, width in ((COL_INDEX, 56), (COL_BLEU, 64), (COL_RATIO, 72)):
-            self.table.setColumnWidth(col, width)
+        self.table = sentence_table(self.model, self.fontMetrics().height() + 6)
         self.table.selectionModel().currentRowChanged.connect(self.on_current_row_changed)
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter candidates (Ctrl+F)")
@@ -112,10 +94,7 @@ class InspectView(QWidget):
         self.slice_panel.whole_requested.connect(self.whole_requested)
         self._chart_line: ScoredLine | None = None
         self._chart_timer = QTimer(self, singleShot=True, interval=150, timeout=self._update_charts)
-        self._filter_timer = QTimer(self)
-        self._filter_timer.setSingleShot(True)
-        self._filter_timer.setInterval(200)
-        self._filter_timer.timeout.connect(self.apply_filter)
+        self._filter_timer = QTimer(self, singleShot=True, interval=200, timeout=self.apply_filter)
         self.filter_edit.textChanged.connect(self._filter_timer.start)
         self.score_low.valueChanged.connect(self._filter_timer.start)
         self.score_high.valueChanged.connect(self._filter_timer.start)
@@ -210,9 +189,10 @@ class InspectView(QWidget):
         self.panes.order = self.order_combo.currentData()
 
     # -- content -----------------------------------------------------------------------
-    def set_run(self, run: Run, whole: Run | None = None) -> None:
+    def set_run(self, run: Run, whole: Run | None = None, select: bool = True) -> None:
         """Show a run (``whole``: the whole corpus's run when ``run`` is a slice of it); the same sentence
-        stays selected when the files are the same."""
+        stays selected when the files are the same. ``select=False`` leaves selecting it to :meth:`finish_show`
+        (the window calls it on the next turn of the event loop: two shorter repaints instead of one long one)."""
         self.whole = whole if whole is not None else run
         for chart in (self.precision_chart, self.bp_chart, self.histogram):
             chart.signature = run.evaluator.signature()
@@ -231,9 +211,9 @@ class InspectView(QWidget):
         self.system_combo.setEnabled(len(run.systems) > 1)
         self.panes.set_reference_names(run.reference_names)
         self.fill_order_combo(run.config.max_order)
-        self._show_system(keep)
+        self._show_system(keep, select)
 
-    def _show_system(self, keep_sentence: int | None) -> None:
+    def _show_system(self, keep_sentence: int | None, select: bool = True) -> None:
         run, system = self.run, self.run.systems[self.system]
         slice_note = ([f"{run.slice.summary}: BLEU {system.corpus.score:.2f} here, "
                        f"{run.slice.whole[self.system]:.2f} on the whole corpus"] if run.slice is not None else [])
@@ -254,11 +234,18 @@ class InspectView(QWidget):
         target = keep_sentence if keep_sentence is not None else 0
         if self.model.row_of(target) is None and self.model.rowCount():
             target = self.model.sentence_at(0)
-        if run.n_sentences:
-            self.select_sentence(target)
+        self._opening = target if run.n_sentences else None
+        if select:
+            self.finish_show()
+
+    def finish_show(self) -> None:
+        """Select the sentence the run just set opens on (unless another was selected since)."""
+        if self._opening is not None:
+            self.select_sentence(self._opening)
 
     def select_sentence(self, sentence: int) -> None:
         """Select a sentence in the list (or show it though a filter hides it)."""
+        self._opening = None
         row = self.model.row_of(sentence)
         if row is None:
             self.show_sentence(sentence)

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..core.details import ALL_ORDERS
+from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 
 STRETCH = None  # put a stretch here in :func:`hrow`
 
@@ -74,3 +85,25 @@ def fill_orders(combo: QComboBox, max_order: int, all_orders: bool) -> None:
     index = combo.findData(current if current is not None else 1)
     combo.setCurrentIndex(max(index, 0))
     combo.blockSignals(False)
+
+
+def sentence_table(model: SentenceTableModel, row_height: int) -> QTableView:
+    """The Inspect tab's sentence list: sortable, one row selected at a time, rows ``row_height`` high."""
+    table = QTableView()
+    table.setModel(model)
+    table.setSortingEnabled(True)
+    table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setWordWrap(False)
+    table.setAlternatingRowColors(True)
+    vh = table.verticalHeader()
+    vh.setVisible(False)
+    vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    vh.setDefaultSectionSize(row_height)
+    hh = table.horizontalHeader()
+    hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    hh.setStretchLastSection(True)
+    for col, width in ((COL_INDEX, 56), (COL_BLEU, 64), (COL_RATIO, 72)):
+        table.setColumnWidth(col, width)
+    return table

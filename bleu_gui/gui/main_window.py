@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -44,7 +44,8 @@ SCORING = "Scoring…"
 
 
 class MainWindow(RunJobs, FileDropTarget, QMainWindow):
-    """Signals: ``run_changed(Run)`` after a run is shown, ``exported(str)``, ``error_shown(str)``."""
+    """Signals: ``run_changed(Run)`` after a run is shown (its opening sentence too, one turn of the event loop
+    after :meth:`show_run`), ``exported(str)``, ``error_shown(str)``."""
 
     run_changed = Signal(object)
     exported = Signal(str)
@@ -61,6 +62,7 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         self.whole: Run | None = None  # the whole corpus's run
         self.tokenizer_dialog: QDialog | None = None
         self.help_dialog: QDialog | None = None
+        self._finish_show = QTimer(self, singleShot=True, interval=0, timeout=self._shown)
         self.jobs = JobController(self)
         self.jobs.started.connect(self.on_job_started)
         self.jobs.failed.connect(self.on_job_failed)
@@ -151,7 +153,7 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         if run.slice is None:
             self.whole = run
         self.run = run
-        self.inspect.set_run(run, self.whole)
+        self.inspect.set_run(run, self.whole, select=False)
         comparing = run.comparison is not None
         self.tabs.setTabEnabled(COMPARE_TAB, comparing)
         if comparing:
@@ -169,7 +171,11 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
                                                      else ""), 15000)
-        self.run_changed.emit(run)
+        self._finish_show.start()  # the sentence panes and charts follow on the next turn of the event loop
+
+    def _shown(self) -> None:
+        self.inspect.finish_show()
+        self.run_changed.emit(self.run)
 
     def report_view(self) -> ReportView:
         """What the window shows, for the report: B, the n-gram order and the list's filter."""
