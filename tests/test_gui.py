@@ -149,6 +149,31 @@ def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept
     assert window.inspect.sentence_label.text().startswith("Sentence 3 ·")
 
 
+def test_a_filter_that_keeps_the_sentence_does_not_redraw_it(qtbot, window, monkeypatch):
+    open_baseline(qtbot, window)
+    view = window.inspect
+    view.select_sentence(2)
+    shown = []
+    monkeypatch.setattr(view, "show_line", lambda *a, **k: shown.append(a[0]))
+    score = window.run.baseline.sentences.score[2]
+    view.score_low.setValue(max(score - 1, 0.0))  # keeps sentence 3 (index 2)
+    view.apply_filter()
+    view.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    assert view.current_sentence == 2 and shown == []
+    assert view.model.sentence_at(view.table.currentIndex().row()) == 2
+    view.score_low.setValue(min(score + 1, 100.0))  # hides it: the first sentence left is shown
+    view.apply_filter()
+    assert shown and shown[-1] != 2
+
+
+def test_the_window_keeps_interpreter_lock_handoffs_short(qtbot, window):
+    # Each call from Qt into Python waits for the lock while a worker holds it; at the default 5 ms a repaint
+    # of the list during a search took most of a second.
+    import sys
+
+    assert sys.getswitchinterval() <= 0.0005
+
+
 def test_sorting_and_filtering(qtbot, window):
     open_baseline(qtbot, window)
     view = window.inspect

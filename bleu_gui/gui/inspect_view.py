@@ -299,7 +299,8 @@ class InspectView(QWidget):
     # -- list navigation and filters ---------------------------------------------------
     @Slot(QModelIndex, QModelIndex)
     def on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
+        # A filter or sort that keeps the sentence selects its row again: nothing to redraw then.
+        if current.isValid() and self.model.sentence_at(current.row()) != self.current_sentence:
             self.show_sentence(self.model.sentence_at(current.row()))
 
     def move_selection(self, step: int) -> None:

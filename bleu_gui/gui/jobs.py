@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import sys
 import threading
 import traceback
 import weakref
@@ -38,6 +39,11 @@ class _Job(Generic[T]):
 
 
 _FREEZE_LINES = 100_000  # segments in a run from which its objects are kept out of the collector's full passes
+# How long a thread may keep the interpreter lock while another asks for it. Every call from Qt into Python
+# (a model's index or data, a paint) needs the lock: with a worker busy, the GUI thread waited up to the
+# default 5 ms for each, and repainting a million-line list during a text search took 0.8 s (0.3 s at
+# 0.5 ms). An idle GUI thread asks for nothing, so the worker loses nothing then.
+_SWITCH_INTERVAL = 0.0005
 
 
 def out_of_gc_passes(segments: int) -> None:
@@ -109,6 +115,7 @@ class JobController(QObject):
 
     def __init__(self, parent: QObject | None = None, exclusive: bool = True):
         super().__init__(parent)
+        sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL))
         self.exclusive = exclusive
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1 if exclusive else 2)
