@@ -113,8 +113,9 @@ def _first_run(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misal
     own = hyp.table(lo, hi)
     theirs = [ref.table(lo - _REACH, hi + _REACH) for ref in refs]
     aligned = _overlaps(own, lo, theirs, 0)
-    own_sum = np.concatenate([[0.0], np.cumsum(aligned)])  # running sums (in order, as Python adds them):
-    found = []                                              # each window of ``run`` lines judged at once
+    # Running sums (cumsum adds in order, as Python did): every window of ``run`` lines is judged at once.
+    own_sum = np.concatenate([[0.0], np.cumsum(aligned)])
+    found = []
     for shift in SHIFTS:
         reading = _overlaps(own, lo, theirs, shift)
         shifted_sum = np.concatenate([[0.0], np.cumsum(reading)])
