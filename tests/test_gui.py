@@ -174,6 +174,20 @@ def test_the_window_keeps_interpreter_lock_handoffs_short(qtbot, window):
     assert sys.getswitchinterval() <= 0.0005
 
 
+def test_the_precision_labels_sit_inside_the_chart(qtbot, window):
+    # The first bar's "12/12" was cut by the left axis for a perfect sentence (the demo's first).
+    open_baseline(qtbot, window)
+    window.inspect.select_sentence(0)
+    chart = window.inspect.precision_chart
+    qtbot.waitUntil(lambda: chart.plot.isVisible())
+    window.repaint()
+    view_box = chart.plot.getPlotItem().vb.sceneBoundingRect()
+    shown = [label for label in chart.labels if label.isVisible()]
+    assert [label.textItem.toPlainText() for label in shown][0] == "12/12"
+    for label in shown:
+        assert view_box.contains(label.sceneBoundingRect()), label.textItem.toPlainText()
+
+
 def test_sorting_and_filtering(qtbot, window):
     open_baseline(qtbot, window)
     view = window.inspect
