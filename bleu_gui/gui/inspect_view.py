@@ -356,7 +356,7 @@ class InspectView(QWidget):
         rules = self._list_rules()
         if not rules or self.run is None:
             return None, ""
-        shown = tuple(sorted(self.model.sentence_at(r) for r in range(self.model.rowCount())))
+        shown = tuple(self.model.visible_sentences())
         name = self.run.systems[self.system].name
         return shown, f"the sentences of the window's list ({name}; {', '.join(rules)})"
 
