@@ -86,6 +86,8 @@ def step_sentences(window, app, n: int = 60) -> list[float]:
     for _ in range(n):
         t0 = time.perf_counter()
         window.inspect.move_selection(+1)
+        while window.inspect._chart_timer.isActive():  # the charts follow on the next turn: wait for them
+            app.processEvents()
         window.repaint()
         app.processEvents()
         times.append(time.perf_counter() - t0)

@@ -188,6 +188,19 @@ def test_the_precision_labels_sit_inside_the_chart(qtbot, window):
         assert view_box.contains(label.sceneBoundingRect()), label.textItem.toPlainText()
 
 
+def test_stepping_shows_the_text_at_once_and_the_charts_follow(qtbot, window):
+    # The charts' scenes repaint the window on their own: they follow a step on the next turn of the event loop.
+    open_baseline(qtbot, window)
+    view = window.inspect
+    view.move_selection(+1)
+    assert view.current_sentence == 1 and view.sentence_label.text().startswith("Sentence 2 ·")
+    stats, N = window.run.baseline.stats[1], window.run.config.max_order
+    width = (len(stats) - 2) // 2
+    want = ([int(c) for c in stats[2:2 + N]], [int(t) for t in stats[2 + width:2 + width + N]])
+    qtbot.waitUntil(lambda: view.precision_chart._data[:2] == want, timeout=3000)
+    assert view.bp_chart.isVisible()
+
+
 def test_sorting_and_filtering(qtbot, window):
     open_baseline(qtbot, window)
     view = window.inspect

@@ -239,9 +239,12 @@ class InspectView(QWidget):
             self.finish_show()
 
     def finish_show(self) -> None:
-        """Select the sentence the run just set opens on (unless another was selected since)."""
+        """Select the sentence the run just set opens on (unless another was selected since), charts included."""
         if self._opening is not None:
             self.select_sentence(self._opening)
+        if self._chart_timer.isActive():
+            self._chart_timer.stop()
+            self._update_charts()
 
     def select_sentence(self, sentence: int) -> None:
         """Select a sentence in the list (or show it though a filter hides it)."""
@@ -280,10 +283,9 @@ class InspectView(QWidget):
         self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
                                                              f"{' (edited)' if edited else ''}")
         self._chart_line = line
-        if typing:  # the charts follow once typing pauses: the text and numbers above follow every key
-            self._chart_timer.start()
-        else:
-            self._update_charts()
+        # The charts follow on the next turn of the event loop (their scenes repaint the window on their own, so
+        # text and charts in one turn made one long frame), or once typing pauses (the text follows every key).
+        self._chart_timer.start(150 if typing else 0)
         self.editor.refresh_buttons()
 
     def _update_charts(self) -> None:
