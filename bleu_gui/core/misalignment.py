@@ -70,9 +70,6 @@ class _Units:
         self.lines = lines
         self._vocabulary, self._ids = vocabulary, ids
 
-    def __len__(self) -> int:
-        return len(self.lines)
-
     def table(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         """Sorted distinct keys of lines ``lo`` .. ``hi`` - 1 (clipped to the file), and each line's number of
         distinct units (zero outside the file)."""

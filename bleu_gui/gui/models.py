@@ -42,7 +42,6 @@ class SentenceTableModel(QAbstractTableModel):
         self._folded: list[str] | None = None     # the lines casefolded, kept after a long list's first search
         self._lines: list[str] = []
         self._scores = np.zeros(0)
-        self._ratios = np.zeros(0)
         self._visible = np.zeros(0, np.int64)
         self._orders = SentenceOrders(*(np.zeros(0, np.int64),) * 3, np.zeros(0), np.zeros(10, np.int64))
         self._sort_column, self._sort_order = COL_INDEX, Qt.SortOrder.AscendingOrder
@@ -62,7 +61,6 @@ class SentenceTableModel(QAbstractTableModel):
         self._only = None
         self.edited = {}
         self._scores = np.asarray(scores, np.float64)
-        self._ratios = orders.ratios
         self._orders = orders
         self._folded = None
         self._matches = self._search_text() if self._text else None
@@ -191,7 +189,8 @@ class SentenceTableModel(QAbstractTableModel):
             if col == COL_TEXT and edit:
                 return edit[0][:_MAX_SHOWN]
             if col == COL_RATIO:
-                return "–" if math.isnan(self._ratios[i]) else f"{self._ratios[i]:.2f}"
+                ratio = self._orders.ratios[i]
+                return "–" if math.isnan(ratio) else f"{ratio:.2f}"
             if col == COL_TEXT:
                 line = self._lines[i]
                 return line if len(line) <= _MAX_SHOWN else line[:_MAX_SHOWN] + "…"
