@@ -382,3 +382,22 @@ def test_every_compare_chart_swaps_its_placeholder_for_the_plot(qtbot, window):
     for chart in charts:
         assert chart.plot.isVisible() and not chart.placeholder.isVisible(), chart.title
         assert chart.layout().indexOf(chart.plot) >= 0  # the plot shown is the one in the layout
+
+
+def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
+    """A compared run (two systems of a million lines hold over a gigabyte) must not outlive its display: the
+    Compare tab lets go of it when the next run has nothing to compare."""
+    import gc
+    import weakref
+
+    compared = demo_run()
+    gone = weakref.ref(compared)
+    show(qtbot, window, compared)
+    del compared
+    systems, refs = demo_paths()
+    single = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [systems[0], *refs]]
+    show(qtbot, window, score_run(single[:1], single[1:], BleuConfig()))
+    qtbot.wait(50)  # deferred deletions and the opening sentence's turn
+    gc.collect()
+    assert gone() is None
+    assert not window.tabs.isTabEnabled(1)

@@ -268,6 +268,16 @@ class CompareView(QWidget):
         self.bucket_dots.update_values(names, comparison.bucket_scores[:, used], ticks, tips)
         self.show_pair()
 
+    def release(self) -> None:
+        """Let go of the run: the next one has nothing to compare, and a compared run of a million lines holds
+        over a gigabyte (the tab is disabled meanwhile)."""
+        self.run = None
+        self.systems.release()
+        empty = np.zeros(0)
+        self.pair_model.set_pair(empty, empty, empty)
+        self.wins_b.set_items([])
+        self.wins_a.set_items([])
+
     def show_pair(self) -> None:
         c = self.run.comparison
         a, b = self.run.systems[0], self.run.systems[self.b]

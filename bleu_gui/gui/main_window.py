@@ -160,8 +160,10 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
             self.compare_view.set_run(run)
             if switch_to_compare:
                 self.tabs.setCurrentIndex(COMPARE_TAB)
-        elif self.tabs.currentIndex() == COMPARE_TAB:
-            self.tabs.setCurrentIndex(INSPECT_TAB)
+        else:
+            if self.tabs.currentIndex() == COMPARE_TAB:
+                self.tabs.setCurrentIndex(INSPECT_TAB)
+            self.compare_view.release()
         self.file_menu.set_run_shown(True)
         self.inputs_label.setText(run.summary)
         self._remember()

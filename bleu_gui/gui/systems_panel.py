@@ -73,6 +73,12 @@ class SystemsPanel(QWidget):
         self.model.set_run(run, self.matrix.ranking())
         self._fit_columns()
 
+    def release(self) -> None:
+        """Let go of the run (see :meth:`CompareView.release`)."""
+        self.run = None
+        self.model.set_run(None)
+        self.matrix.set_matrix(None)
+
     def _fit_columns(self) -> None:
         """Each column as wide as its widest text (measured from the model's texts: asking the view to size to
         contents queries every cell through Python, tens of milliseconds on the GUI thread); names at most 240."""
