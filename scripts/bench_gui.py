@@ -109,6 +109,7 @@ def filtered(window, app, text: str) -> str:
     beat.start()
     t0 = time.perf_counter()
     view.filter_edit.setText(text)
+    view._filter_timer.stop()  # typing arms a 200 ms timer; applied here at once instead (not again, later)
     view.apply_filter()
     if not done:
         loop.exec()  # a long list is searched in a worker
@@ -285,8 +286,8 @@ def main() -> None:
         steps = step_sentences(window, app)
         print(f"3,004 lines, 4 refs: first results shown after {elapsed:.2f} s; longest GUI gap {gap * 1000:.0f} ms; "
               f"next sentence repaint median {statistics.median(steps) * 1000:.1f} ms, max {max(steps) * 1000:.1f} ms")
-    hyp, ref = real(tmp, 100_000)
-    elapsed, gap = run_load(window, app, hyp, [ref])
+    small_hyp, small_ref = real(tmp, 100_000)
+    elapsed, gap = run_load(window, app, small_hyp, [small_ref])
     print(f"100,000 lines, 1 ref: scored and shown in {elapsed:.2f} s; longest GUI gap {gap * 1000:.0f} ms")
     print(f"   list: {list_actions(window, app)}")
     if args.million:
@@ -297,6 +298,9 @@ def main() -> None:
         print(f"1,000,000 lines, 1 ref: scored and shown in {elapsed:.2f} s; longest GUI gap {gap * 1000:.0f} ms; "
               f"next sentence median {statistics.median(steps) * 1000:.1f} ms; peak memory {peak:.0f} MB")
         print(f"   list: {list_actions(window, app)}")
+        elapsed, gap = run_load(window, app, small_hyp, [small_ref])
+        print(f"another file after the million (100,000 lines): shown in {elapsed:.2f} s; "
+              f"longest GUI gap {gap * 1000:.0f} ms")
     window.close()
 
 

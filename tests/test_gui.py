@@ -147,6 +147,12 @@ def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept
         window.inspect.select_sentence(2)
     assert window.inspect.current_sentence == 2
     assert window.inspect.sentence_label.text().startswith("Sentence 3 ·")
+    # The charts come one per turn after the text; the run counts as shown once they are drawn.
+    stats, N = run.baseline.stats[2], run.config.max_order
+    width = (len(stats) - 2) // 2
+    assert window.inspect.precision_chart._data[:2] == ([int(c) for c in stats[2:2 + N]],
+                                                         [int(t) for t in stats[2 + width:2 + width + N]])
+    assert window.inspect.bp_chart._data[0] == (int(stats[0]), int(stats[1]))
 
 
 def test_a_filter_that_keeps_the_sentence_does_not_redraw_it(qtbot, window, monkeypatch):
@@ -278,6 +284,31 @@ def test_switching_tokenizer_twice_shows_only_last(qtbot, window):
     qtbot.wait(300)
     assert shown == ["char"]
     assert "tok:char" in window.inspect.header.signature_label.text()
+
+
+def test_progress_repaints_on_a_later_turn_not_at_once(qtbot, window):
+    # A repaint at once paints everything dirty in the window (the sentence list included); with the worker
+    # holding the interpreter lock, each row's data() waits for it: 150-250 ms per progress step at 200k lines.
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, _obj, event):
+            self.count += event.type() == QEvent.Type.Paint
+            return False
+
+    progress = window.job_progress
+    progress.on_started(1)
+    qtbot.wait(50)
+    paints = Paints()
+    progress.bar.installEventFilter(paints)
+    progress.on_progress(0.5)
+    assert paints.count == 0
+    qtbot.waitUntil(lambda: paints.count > 0, timeout=2000)
+    assert progress.bar.value() == 500
+    progress.on_progress(0.25)  # cancel checks may repeat a step's start: the bar never moves back
+    assert progress.bar.value() == 500
 
 
 def test_cancel_emits_no_finished(qtbot, window):

@@ -397,7 +397,6 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     systems, refs = demo_paths()
     single = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [systems[0], *refs]]
     show(qtbot, window, score_run(single[:1], single[1:], BleuConfig()))
-    qtbot.wait(50)  # deferred deletions and the opening sentence's turn
-    gc.collect()
-    assert gone() is None
+    # The window hands the old run to a thread that lets go of it piece by piece.
+    qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None, timeout=5000)
     assert not window.tabs.isTabEnabled(1)

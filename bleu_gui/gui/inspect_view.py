@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -93,7 +95,8 @@ class InspectView(QWidget):
         self.slice_panel.slice_requested.connect(self.slice_requested)
         self.slice_panel.whole_requested.connect(self.whole_requested)
         self._chart_line: ScoredLine | None = None
-        self._chart_timer = QTimer(self, singleShot=True, interval=150, timeout=self._update_charts)
+        self._charts_left: list[Callable[[Run, ScoredLine], None]] = []  # drawn one per turn of the event loop
+        self._chart_timer = QTimer(self, singleShot=True, interval=150, timeout=self._draw_next_chart)
         self._filter_timer = QTimer(self, singleShot=True, interval=200, timeout=self.apply_filter)
         self.filter_edit.textChanged.connect(self._filter_timer.start)
         self.score_low.valueChanged.connect(self._filter_timer.start)
@@ -239,12 +242,14 @@ class InspectView(QWidget):
             self.finish_show()
 
     def finish_show(self) -> None:
-        """Select the sentence the run just set opens on (unless another was selected since), charts included."""
+        """Select the sentence the run just set opens on (unless another was selected since); its charts follow,
+        one per turn of the event loop, until :attr:`charts_pending` is false."""
         if self._opening is not None:
             self.select_sentence(self._opening)
-        if self._chart_timer.isActive():
-            self._chart_timer.stop()
-            self._update_charts()
+
+    @property
+    def charts_pending(self) -> bool:
+        return bool(self._charts_left)
 
     def select_sentence(self, sentence: int) -> None:
         """Select a sentence in the list (or show it though a filter hides it)."""
@@ -283,19 +288,26 @@ class InspectView(QWidget):
         self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
                                                              f"{' (edited)' if edited else ''}")
         self._chart_line = line
-        # The charts follow on the next turn of the event loop (their scenes repaint the window on their own, so
-        # text and charts in one turn made one long frame), or once typing pauses (the text follows every key).
+        # The charts follow, each on its own turn of the event loop: a chart's scene repaints the window on its own,
+        # so text and charts in one turn made one long frame. While typing they wait for a pause (the text follows
+        # every key).
+        self._charts_left = [self._draw_precisions, self._draw_brevity]
         self._chart_timer.start(150 if typing else 0)
         self.editor.refresh_buttons()
 
-    def _update_charts(self) -> None:
-        run, line = self.run, self._chart_line
-        if run is None or line is None:
-            return
-        corpus, N = run.systems[self.system].corpus, run.config.max_order
-        width = (len(line.stats) - 2) // 2
+    def _draw_next_chart(self) -> None:
+        if self.run is not None and self._chart_line is not None and self._charts_left:
+            self._charts_left.pop(0)(self.run, self._chart_line)
+            if self._charts_left:
+                self._chart_timer.start(0)
+
+    def _draw_precisions(self, run: Run, line: ScoredLine) -> None:
+        N, width = run.config.max_order, (len(line.stats) - 2) // 2
         self.precision_chart.update_values(line.stats[2:2 + N], line.stats[2 + width:2 + width + N],
-                                           corpus.precisions[:N])
+                                           run.systems[self.system].corpus.precisions[:N])
+
+    def _draw_brevity(self, run: Run, line: ScoredLine) -> None:
+        corpus = run.systems[self.system].corpus
         self.bp_chart.update_values((int(line.stats[0]), int(line.stats[1])), (corpus.sys_len, corpus.ref_len))
 
     # -- list navigation and filters ---------------------------------------------------

@@ -19,6 +19,7 @@ from ..core import palette
 from ..core.formats import score_text
 from ..core.orders import SentenceOrders, casefolded, ordered, text_matches
 from .jobs import JobController, out_of_gc_passes
+from .release import let_go
 
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
 COL_INDEX, COL_BLEU, COL_RATIO, COL_TEXT = range(4)
@@ -62,6 +63,7 @@ class SentenceTableModel(QAbstractTableModel):
         self.edited = {}
         self._scores = np.asarray(scores, np.float64)
         self._orders = orders
+        let_go(self._folded)  # a million casefolded lines: freed off this thread
         self._folded = None
         self._matches = self._search_text() if self._text else None
         self._visible = self._compute_visible()

@@ -1,0 +1,114 @@
+"""Letting go of a replaced run piece by piece: only what nothing else can reach is emptied."""
+
+import time
+import weakref
+from dataclasses import dataclass
+
+import pytest
+
+from bleu_gui.gui import release
+
+
+@dataclass(frozen=True)
+class File:
+    lines: list
+
+
+@dataclass(frozen=True)
+class Run:
+    systems: list
+    references: list
+    vocabulary: dict
+
+
+class Line(str):
+    """A line whose freeing can be watched (str itself takes no weak references)."""
+
+
+def a_run(n=50):
+    ref = File([Line(f"ref {i}") for i in range(n)])
+    return Run([File([Line(f"sys {i}") for i in range(n)])], [ref, ref], {f"w{i}": i for i in range(n)})
+
+
+@pytest.fixture(autouse=True)
+def small_large(monkeypatch):
+    monkeypatch.setattr(release, "_LARGE", 10)
+    monkeypatch.setattr(release, "_SLICE", 7)
+
+
+def watch(lines):
+    return [weakref.ref(line) for line in lines]
+
+
+def test_a_run_nothing_else_holds_is_emptied_even_where_it_holds_a_file_twice():
+    run = a_run()
+    sys_lines, ref_lines = watch(run.systems[0].lines), watch(run.references[0].lines)
+    box = [run]
+    del run
+    assert release.empty_unreachable(box)
+    # Emptied while the run itself still stands: its lines went in slices, not with it.
+    assert box[0].systems[0].lines == [] and box[0].references[0].lines == [] and box[0].vocabulary == {}
+    assert all(r() is None for r in sys_lines + ref_lines)
+
+
+def test_a_file_the_next_run_still_shows_keeps_every_line():
+    run = a_run()
+    shown = run.references[0]  # the same reference, re-scored
+    box = [run]
+    del run
+    assert release.empty_unreachable(box)
+    assert len(shown.lines) == 50 and box[0].references[1].lines is shown.lines
+    assert box[0].systems[0].lines == []
+
+
+def test_a_list_held_from_outside_is_not_touched():
+    run = a_run()
+    lines = run.systems[0].lines
+    box = [run]
+    del run
+    assert release.empty_unreachable(box)
+    assert lines == [f"sys {i}" for i in range(50)]
+
+
+def test_a_weakly_referenced_holder_keeps_its_lines():
+    run = a_run()
+    weak = weakref.ref(run.systems[0])
+    box = [run]
+    del run
+    assert release.empty_unreachable(box)
+    assert len(weak().lines) == 50
+
+
+def test_a_run_still_held_elsewhere_is_not_emptied_at_all():
+    run = a_run()
+    box = [run]
+    assert not release.empty_unreachable(box)
+    assert len(run.systems[0].lines) == 50 and len(run.vocabulary) == 50
+
+
+def test_short_containers_are_left_to_their_holder():
+    run = Run([File([Line("a"), Line("b")])], [], {})
+    box = [run]
+    del run
+    assert release.empty_unreachable(box)
+    assert box[0].systems[0].lines == ["a", "b"]
+
+
+def test_the_thread_empties_what_it_is_handed_once_the_caller_has_let_go(monkeypatch):
+    outcomes = []
+    empty = release.empty_unreachable
+
+    def watched(box):
+        outcomes.append((id(box[0]), empty(box)))
+        return outcomes[-1][1]
+
+    monkeypatch.setattr(release, "empty_unreachable", watched)
+    run = a_run()
+    mine, lines = id(run), watch(run.systems[0].lines)
+    release.let_go(run)
+    del run
+    end = time.monotonic() + 20  # other tests' windows may have handed over runs they still show
+    while (mine, True) not in outcomes and time.monotonic() < end:
+        time.sleep(0.01)
+    assert (mine, True) in outcomes
+    assert all(r() is None for r in lines)
