@@ -626,3 +626,20 @@ def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbo
         model.set_sentences(["x", "cat", "y", "z", "w"], columns[1], sentence_orders(*columns))
     assert [model.sentence_at(r) for r in range(model.rowCount())] == [1]
     model.stop_search()  # as the window does on close: the pool thread may still be winding down
+
+
+def test_a_long_list_is_not_reset_while_its_search_runs(qtbot, window, monkeypatch):
+    """While the worker searches, a reset would repaint the whole list with every data() call waiting for the
+    worker's lock (100-200 ms at a million lines): the list changes once, when the search is done."""
+    from bleu_gui.gui import models
+
+    monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)
+    open_baseline(qtbot, window)
+    view, resets = window.inspect, []
+    view.model.modelReset.connect(lambda: resets.append(view.model.rowCount()))
+    with qtbot.waitSignal(view.model.filter_applied, timeout=5000):
+        view.filter_edit.setText("the")
+        view.apply_filter()
+        assert resets == []
+    assert len(resets) == 1 and 0 < resets[0] < view.model.total
+    view.model.stop_search()

@@ -114,6 +114,8 @@ class SentenceTableModel(QAbstractTableModel):
 
     def set_only(self, mask: np.ndarray | None) -> None:
         """Limit the list to the sentences where ``mask`` is true (None: no limit)."""
+        if mask is self._only or (mask is not None and self._only is not None and np.array_equal(mask, self._only)):
+            return  # no reset: it repaints the list, and during a worker's search each data() waits for its lock
         self.beginResetModel()
         self._only = mask
         self._visible = self._compute_visible()
