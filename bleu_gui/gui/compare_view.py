@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -35,14 +34,14 @@ from .compare_paint import (
     paint_reference,
 )
 from .context_pane import ContextPane
-from .layout import STRETCH, fill_orders, hrow, legend
+from .layout import STRETCH, Table, fill_orders, hrow, legend
 from .panes import TextPane
 from .style import styled
 from .systems_panel import SystemsPanel
 
 
-def _table(model) -> QTableView:
-    view = QTableView()
+def _table(model) -> Table:
+    view = Table()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

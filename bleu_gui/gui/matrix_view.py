@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QVBoxLayout, QWidget
 
 from ..core import palette
 from ..core.formats import delta_text, score_text
 from ..core.pair_matrix import TEST_NAMES, PairMatrix, significant
 from ..core.rankings import Ranking
-from .layout import STRETCH, hrow
+from .layout import STRETCH, Table, hrow
 from .style import styled
 
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
@@ -123,9 +123,9 @@ class MatrixPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.model = PairMatrixModel(self)
-        self.view = QTableView()
+        self.view = Table()
         self.view.setModel(self.model)
-        self.view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+        self.view.setSelectionMode(Table.SelectionMode.SingleSelection)
         self.view.clicked.connect(self.on_clicked)
         for header in (self.view.horizontalHeader(), self.view.verticalHeader()):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)

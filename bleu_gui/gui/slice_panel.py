@@ -10,12 +10,12 @@ from collections import Counter
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QSizePolicy, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QSizePolicy, QWidget
 
 from ..core import Run
 from ..core.formats import score_text
 from ..core.slices import select
-from .layout import hrow
+from .layout import Table, hrow
 from .style import styled
 
 _MAX_VALUES = 60  # values of one metadata column offered in the slice menu
@@ -114,7 +114,7 @@ class SlicePanel(QWidget):
         styled(self.status, "hint")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.model = DocumentModel(self)
-        self.documents = QTableView()
+        self.documents = Table()
         self.documents.setModel(self.model)
         self.documents.setSortingEnabled(True)
         self.documents.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

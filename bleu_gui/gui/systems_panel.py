@@ -6,11 +6,12 @@ Clicking a system makes it B; its context menu makes it the baseline; clicking a
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, QSortFilterProxyModel, Qt, Signal, Slot
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSplitter, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSplitter, QVBoxLayout, QWidget
 
 from ..core import Run
 from ..core.rankings import Ranking
 from .compare_models import SystemsTableModel
+from .layout import Table
 from .matrix_view import MatrixPanel
 
 NAME_COLUMN = 1
@@ -33,7 +34,7 @@ class SystemsPanel(QWidget):
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SystemsTableModel.SORT_ROLE)
-        self.table = QTableView()
+        self.table = Table()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the run's order until a header is clicked
