@@ -643,3 +643,23 @@ def test_a_long_list_is_not_reset_while_its_search_runs(qtbot, window, monkeypat
         assert resets == []
     assert len(resets) == 1 and 0 < resets[0] < view.model.total
     view.model.stop_search()
+
+
+def test_score_the_list_scores_the_rows_its_description_names_even_mid_search(qtbot, window, monkeypatch):
+    """A typed filter is applied first; while a long list's search runs, the list is scored once it is done,
+    never as the unfiltered rows under the filter's description."""
+    from bleu_gui.gui import models
+
+    monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)
+    system, _refs = open_baseline(qtbot, window)
+    view, requests = window.inspect, []
+    view.slice_requested.connect(lambda rows, why: requests.append((list(rows), why)))
+    view.filter_edit.setText("the")  # the filter timer is armed: not applied yet
+    view.on_score_list()
+    assert requests == []  # the search runs in the worker
+    assert view.list_selection() == (None, "")  # the rows are not filtered yet, and nothing says they are
+    qtbot.waitUntil(lambda: bool(requests), timeout=5000)
+    rows, why = requests[0]
+    assert rows == [i for i, line in enumerate(lines(system)) if "the" in line.casefold()]
+    assert 0 < len(rows) < len(lines(system)) and "candidate contains 'the'" in why
+    view.model.stop_search()

@@ -98,6 +98,7 @@ class InspectView(QWidget):
         self._charts_left: list[Callable[[Run, ScoredLine], None]] = []  # drawn one per turn of the event loop
         self._chart_timer = QTimer(self, singleShot=True, interval=150, timeout=self._draw_next_chart)
         self._filter_timer = QTimer(self, singleShot=True, interval=200, timeout=self.apply_filter)
+        self._score_when_filtered = False  # "Score the list" was asked for while its text search ran
         self.filter_edit.textChanged.connect(self._filter_timer.start)
         self.score_low.valueChanged.connect(self._filter_timer.start)
         self.score_high.valueChanged.connect(self._filter_timer.start)
@@ -328,21 +329,21 @@ class InspectView(QWidget):
         self.table.scrollTo(index)
 
     def _limit_to_flags(self) -> None:
-        mask = None
-        if self.tags_only.isChecked() and self.run is not None:
-            mask = np.zeros(self.run.n_sentences, bool)
-            mask[self._mismatches] = True
-        self.model.set_only(mask)
+        flagged = self.run is not None and self.tags_only.isChecked()
+        mask = np.isin(np.arange(self.run.n_sentences), self._mismatches) if flagged else None
+        self.model.set_only(mask, "tag mismatches")
 
     @Slot()
     def on_score_list(self) -> None:
-        """Re-score what the list shows (its filters) as a slice of the whole corpus."""
+        """Re-score what the list shows (its filters) as a slice of the whole corpus: once a long list's text
+        search is done, if one runs."""
         run = self.run
         shown, _why = self.list_selection()
-        if run is None or shown is None:
+        self._score_when_filtered = self.model.searching
+        if run is None or shown is None or self._score_when_filtered:
             return
         rows = [run.slice.rows[i] for i in shown] if run.slice is not None else list(shown)
-        self.slice_requested.emit(rows, f"{run.systems[self.system].name}: {', '.join(self._list_rules())}")
+        self.slice_requested.emit(rows, f"{run.systems[self.system].name}: {', '.join(self.model.rules())}")
 
     @Slot()
     def apply_filter(self) -> None:
@@ -353,21 +354,20 @@ class InspectView(QWidget):
     @Slot()
     def _list_filtered(self) -> None:
         self._update_count()
+        if self._score_when_filtered:
+            self.on_score_list()
         if self.current_sentence is not None and self.model.row_of(self.current_sentence) is not None:
             self.select_sentence(self.current_sentence)
         elif self.model.rowCount():
             self.select_sentence(self.model.sentence_at(0))
 
-    def _list_rules(self) -> list[str]:
-        """What the list's filters keep, in words (empty: every sentence)."""
-        text, low, high = self.filter_edit.text(), self.score_low.value(), self.score_high.value()
-        return ([f"candidate contains {text!r}"] if text else []) + (
-            [f"sentence BLEU {low:g}–{high:g}"] if low > 0 or high < 100 else []) + (
-            ["tag mismatches"] if self.tags_only.isChecked() else [])
-
     def list_selection(self) -> tuple[tuple[int, ...] | None, str]:
-        """The sentences the list shows and why, or (None, "") when it shows them all."""
-        rules = self._list_rules()
+        """The sentences the list shows and why, or (None, "") when it shows them all. A filter still being
+        typed is applied first; while a long list's search runs, the rows and the words are those before it."""
+        if self._filter_timer.isActive():
+            self._filter_timer.stop()
+            self.apply_filter()
+        rules = self.model.rules()
         if not rules or self.run is None:
             return None, ""
         shown = tuple(self.model.visible_sentences())

@@ -49,6 +49,8 @@ class SentenceTableModel(QAbstractTableModel):
         self._text, self._low, self._high = "", None, None
         self._numbers: np.ndarray | None = None  # line numbers in the inputs (a slice keeps the original's)
         self._only: np.ndarray | None = None     # a flag mask (e.g. tag mismatches) the list is limited to
+        self._only_rule = ""
+        self._rules: list[str] = []  # what the rows' filters keep, in words
         self.edited: dict[int, tuple[str, float]] = {}  # what-if: sentence -> (edited text, its sentence BLEU)
 
     # -- content ----------------------------------------------------------------
@@ -112,8 +114,9 @@ class SentenceTableModel(QAbstractTableModel):
         self.endResetModel()
         self.filter_applied.emit()
 
-    def set_only(self, mask: np.ndarray | None) -> None:
-        """Limit the list to the sentences where ``mask`` is true (None: no limit)."""
+    def set_only(self, mask: np.ndarray | None, rule: str = "") -> None:
+        """Limit the list to the sentences where ``mask`` is true (None: no limit); ``rule`` says which, in words."""
+        self._only_rule = rule
         if mask is self._only or (mask is not None and self._only is not None and np.array_equal(mask, self._only)):
             return  # no reset: it repaints the list, and during a worker's search each data() waits for its lock
         self.beginResetModel()
@@ -131,6 +134,16 @@ class SentenceTableModel(QAbstractTableModel):
         row = self.row_of(sentence)
         if row is not None:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    @property
+    def searching(self) -> bool:
+        """A text filter is set and its search still runs in the worker (the rows are not filtered by it yet)."""
+        return bool(self._text) and self._matches is None
+
+    def rules(self) -> list[str]:
+        """What the rows' filters keep, in words (empty: every sentence). These are the filters the rows
+        reflect: while a text search runs they are not yet the ones asked for."""
+        return self._rules
 
     def visible_sentences(self) -> list[int]:
         """The sentences the list shows, in index order."""
@@ -155,7 +168,14 @@ class SentenceTableModel(QAbstractTableModel):
             keep &= self._scores <= self._high
         if self._matches is not None:
             keep &= self._matches
+        self._rules = self._rules_in_words()
         return self._sorted(np.flatnonzero(keep))
+
+    def _rules_in_words(self) -> list[str]:
+        rules = [f"candidate contains {self._text!r}"] if self._matches is not None else []
+        if self._low is not None or self._high is not None:
+            rules.append(f"sentence BLEU {self._low or 0:g}–{100 if self._high is None else self._high:g}")
+        return rules + ([self._only_rule] if self._only is not None else [])
 
     def _sorted(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` (ascending) in the list's sort order."""
