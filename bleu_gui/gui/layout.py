@@ -25,7 +25,7 @@ class Table(QTableView):
 
     A paint calls the model's ``data()`` hundreds of times. Entered from Qt's event loop, each call took the
     lock and gave it back; with a worker busy (a search, a scoring job), the worker took it in between and
-    the next call waited for it again, so one repaint of the list took 90-140 ms instead of 5-15 ms. Called
+    the next call waited for it again: one repaint of a list took 90-140 ms (15-18 ms with the lock held). Called
     from Python, the base paint keeps the lock (the binding does not release it there); a busy worker still
     gets it when it asks and a switch interval has passed.
     """
