@@ -77,7 +77,7 @@ class SentenceTableModel(QAbstractTableModel):
         self._text, self._low, self._high = text, low, high
         if text_changed:
             self._matches = self._search_text() if text else None
-            if text and self._matches is None:
+            if self.searching:
                 return  # the worker's search refilters the list when it is done
         self._refilter()
 
@@ -114,7 +114,7 @@ class SentenceTableModel(QAbstractTableModel):
         self.endResetModel()
         self.filter_applied.emit()
 
-    def set_only(self, mask: np.ndarray | None, rule: str = "") -> None:
+    def set_only(self, mask: np.ndarray | None, rule: str) -> None:
         """Limit the list to the sentences where ``mask`` is true (None: no limit); ``rule`` says which, in words."""
         self._only_rule = rule
         if mask is self._only or (mask is not None and self._only is not None and np.array_equal(mask, self._only)):
