@@ -1,9 +1,12 @@
 """Our word-at-a-time feeding of sacreBLEU's tokenizers gives exactly sacreBLEU's tokens."""
 
+from contextlib import contextmanager
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bleu_gui.core import tokenizers, word_split
 from bleu_gui.core.errors import ConfigError
 from bleu_gui.core.tokenizers import Tokenization, load_tokenizer
 
@@ -12,6 +15,26 @@ from .strategies import sentence
 
 WORD_LOCAL = ["13a", "intl", "char", "none"]
 ALL = WORD_LOCAL + ["zh", "ja-mecab", "ko-mecab"]
+
+
+WAYS = ["joined", "arrow"]  # a chunk's words by one str.split of joined lines, or by Arrow (large files)
+
+
+@contextmanager
+def split_by(way):
+    """Encode with this way of splitting words, whatever the number of lines."""
+    before = tokenizers.ARROW_FROM_LINES
+    tokenizers.ARROW_FROM_LINES = 0 if way == "arrow" else 10**12
+    try:
+        yield
+    finally:
+        tokenizers.ARROW_FROM_LINES = before
+
+
+@pytest.fixture(params=WAYS)
+def way(request):
+    with split_by(request.param):
+        yield request.param
 
 
 def sacre_tokens(name, line, lowercase=False):
@@ -26,11 +49,13 @@ def decoded(tokenization, corpus, i):
     return [inv[t] for t in corpus.line(i)]
 
 
+@pytest.mark.parametrize("split", WAYS)
 @pytest.mark.parametrize("name", ALL)
 @given(lines=st.lists(sentence(), min_size=1, max_size=8), lowercase=st.booleans())
-def test_encode_equals_sacrebleu_whole_line(name, lines, lowercase):
+def test_encode_equals_sacrebleu_whole_line(split, name, lines, lowercase):
     t = Tokenization(name, lowercase)
-    corpus = t.encode(lines)
+    with split_by(split):
+        corpus = t.encode(lines)
     for i, line in enumerate(lines):
         assert decoded(t, corpus, i) == sacre_tokens(name, line, lowercase)
         assert t.tokens(line) == sacre_tokens(name, line, lowercase)
@@ -41,7 +66,7 @@ def test_encode_equals_sacrebleu_whole_line(name, lines, lowercase):
     ".5 a", "a .5", "1. x", "x 1.", "a.,b", "&amp;lt; x", "x<skipped>y", "(a)", "5.-6", " .a", "a. .b", "1,5,a",
     "word.", "3.5.", "e-mail x-", "--", "« x »", "5.", ".", "a..b",
 ])
-def test_known_edge_cases(name, text):
+def test_known_edge_cases(name, text, way):
     t = Tokenization(name)
     corpus = t.encode([text, "z " + text + " z"])
     assert decoded(t, corpus, 0) == sacre_tokens(name, text)
@@ -57,7 +82,7 @@ def test_known_edge_cases(name, text):
     ("wmt22-en-ja", ["13a", "intl", "char"]),
     ("kor-sacrebleu-doc1-en-ko", ["13a", "intl", "char", "none"]),
 ])
-def test_real_files_tokens_identical(set_name, names):
+def test_real_files_tokens_identical(set_name, names, way):
     folder = data_set(set_name)
     lines = []
     for f in sorted(folder.glob("*.txt")):
@@ -109,7 +134,7 @@ SPLIT_WHITESPACE = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF
 NOT_WHITESPACE = ["\u200b", "\ufeff", "\u180e", "\u2060", "\x00"]
 
 
-def test_every_unicode_whitespace_class_is_split_as_sacrebleu_sees_it():
+def test_every_unicode_whitespace_class_is_split_as_sacrebleu_sees_it(way):
     assert len(SPLIT_WHITESPACE) == 29
     lines = []
     for ws in SPLIT_WHITESPACE + NOT_WHITESPACE:
@@ -123,7 +148,7 @@ def test_every_unicode_whitespace_class_is_split_as_sacrebleu_sees_it():
 
 
 @pytest.mark.parametrize("name", WORD_LOCAL)
-def test_a_line_holding_the_join_mark_is_still_tokenized_as_sacrebleu(name):
+def test_a_line_holding_the_join_mark_is_still_tokenized_as_sacrebleu(name, way):
     # Lines are joined by a NUL word inside a chunk; a line that holds one itself (a UTF-16 file, an edit)
     # must not shift the others.
     lines = ["a \x00 b", "plain line .", "\x00", "x\x00y, z", ""]
@@ -139,14 +164,12 @@ def test_a_line_holding_the_join_mark_is_still_tokenized_as_sacrebleu(name):
 def test_a_chunk_split_in_pieces_keeps_every_line_whole(mark_at):
     # A chunk is split a thousand lines at a time (a shorter hold of the interpreter lock); empty lines at the
     # pieces' edges and a line holding the join mark in a later piece must not move any token to another line.
-    from bleu_gui.core import tokenizers
-
     lines = [" ".join(f"w{(i * 7 + k) % 97}," for k in range(i % 5)) for i in range(2_500)]
     for edge in (0, 999, 1_000, 1_999, 2_000, 2_499):
         lines[edge] = ""
     if mark_at is not None:
         lines[mark_at] = "p \x00 q."
-    assert tokenizers._SPLIT < len(lines) <= tokenizers._CHUNK
+    assert word_split._SPLIT < len(lines) <= tokenizers._CHUNK < tokenizers.ARROW_FROM_LINES
     t = Tokenization("13a")
     corpus = t.encode(lines)
     assert [decoded(t, corpus, i) for i in range(len(lines))] == [sacre_tokens("13a", x) for x in lines]

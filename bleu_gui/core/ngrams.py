@@ -18,13 +18,15 @@ higher orders only look up what the lower order found.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .chunked import CHUNK, Progress, concatenate, dense_ranks
 from .grouping import counted, find, group
+from .parallel import in_order
 from .tokenizers import TokenizedCorpus
 
 MAX_SUPPORTED_ORDER = 9
@@ -69,14 +71,12 @@ class _OrderTable:
         return np.where((keys < span) & (idx >= 0), idx + r0, -1)
 
 
-def _compact(values: np.ndarray, signed: bool = True) -> np.ndarray:
-    """The same values in the smallest integer type that holds them."""
-    top = int(values.max()) if len(values) else 0
-    if not signed:
-        for dtype in (np.uint8, np.uint16, np.uint32):
-            if top <= np.iinfo(dtype).max:
-                return values.astype(dtype)
-    return values.astype(np.int32 if top <= np.iinfo(np.int32).max else np.int64)
+def _smallest_unsigned(top: int) -> type:
+    """The smallest unsigned integer type that holds 0..top."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return dtype
+    return np.uint64
 
 
 _BLOCK = 20_000  # sentences processed together; bounds temporary memory
@@ -134,39 +134,55 @@ class ReferenceIndex:
         self._build(refs, progress)
 
     def _build(self, refs: Sequence[TokenizedCorpus], progress: Callable[[float], None] | None) -> None:
-        # Rows are ordered by sentence, so tables built block by block and
-        # concatenated are the tables of the whole corpus.
-        parts: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[] for _ in range(self.max_order)]
-        sizes = [0] * self.max_order
-        for a in range(0, self.n_lines, _BLOCK):
-            if progress is not None:
-                progress(a / max(self.n_lines, 1))
-            b = min(a + _BLOCK, self.n_lines)
-            blocks = [_block(ref, a, b) for ref in refs]
-            for n, table in enumerate(self._build_block(blocks, a, sizes)):
-                if progress is not None and n:
-                    progress(a / max(self.n_lines, 1))  # a cancel check between orders
-                parts[n].append(table)
-                sizes[n] += len(table[0])
-        for n in range(self.max_order):
+        # Rows are ordered by sentence, so tables built block by block (each block's rows counted from 0) and
+        # written one after the other, with the blocks' row offsets added to their sentence starts, are the whole
+        # corpus's. The tables are allocated once at their largest possible size (n-gram occurrences) and shrunk
+        # at the end: blocks kept until a final concatenation doubled the peak and left the heap fragmented
+        # (150-250 MB of resident memory at a million lines). Pages never written are never resident.
+        N, L = self.max_order, self.n_lines
+        lengths = np.stack([ref.lengths for ref in refs])
+        longest = int(lengths.sum(axis=0).max()) if L else 0  # the most n-grams one sentence's references have
+        key_type = np.int32 if (longest + 1) * self.vocab_size <= np.iinfo(np.int32).max else np.int64
+        count_type = _smallest_unsigned(longest)
+        # Order n + 1 has max(length - n, 0) n-grams in a line: the distinct ones per sentence are no more.
+        keys = [np.empty(int(np.maximum(lengths - n, 0).sum()), key_type) for n in range(N)]
+        counts: list[np.ndarray] = [np.empty(len(k), count_type) for k in keys]
+        starts = [np.empty(L + 1, np.int64) for _ in range(N)]
+        sizes = [0] * N
+
+        def build(a: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+            b = min(a + _BLOCK, L)
+            return self._build_block([_block(ref, a, b) for ref in refs], a)
+
+        with contextlib.closing(in_order(build, range(0, L, _BLOCK))) as blocks:
+            for a, tables in blocks:
+                if progress is not None:
+                    progress(a / max(L, 1))
+                for n, (block_keys, block_counts, block_starts) in enumerate(tables):
+                    at, size = sizes[n], len(block_keys)
+                    keys[n][at:at + size] = block_keys
+                    counts[n][at:at + size] = block_counts
+                    starts[n][a:a + len(block_starts)] = block_starts + at
+                    sizes[n] += size
+        for n in range(N):
             if progress is not None:
                 progress(1.0)  # a cancel check between orders
-            keys = np.concatenate([p[0] for p in parts[n]]) if parts[n] else np.zeros(0, np.int32)
-            counts = np.concatenate([p[1] for p in parts[n]]) if parts[n] else np.zeros(0, np.uint8)
-            starts = np.concatenate([*(p[2] for p in parts[n]), [sizes[n]]]).astype(np.int64)
-            parts[n] = []  # free the blocks before the next order is concatenated
-            span = int(keys.max()) + 1 if len(keys) else 1
-            self.tables.append(_OrderTable(keys, counts, starts, span))
+            starts[n][L] = sizes[n]
+            keys[n].resize(sizes[n], refcheck=False)  # in place: the unused tail is handed back
+            counts[n].resize(sizes[n], refcheck=False)
+            span = int(keys[n].max()) + 1 if sizes[n] else 1
+            self.tables.append(_OrderTable(keys[n], counts[n], starts[n], span))
 
-    def _build_block(self, refs: Sequence[TokenizedCorpus], first: int,
-                     sizes: list[int]) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Yield (local keys, max counts, sentence starts) of each order for sentences first.. of this block."""
+    def _build_block(self, refs: Sequence[TokenizedCorpus],
+                     first: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(local keys, max counts, sentence starts) of each order for the sentences first.. of this block;
+        rows (and so sentence starts) are counted from the block's first row."""
         V = self.vocab_size
-        offsets = list(sizes)  # where this block's rows start in each table (sizes grows as we yield)
         remaining = [_remaining(ref) for ref in refs]
         rows: list[np.ndarray] = []
         prev_start = prev_sentence = np.zeros(0, np.int64)  # rows of the previous order (set by order 1)
         sentences = np.arange(first, first + refs[0].n_lines)
+        out = []
         for n in range(1, self.max_order + 1):
             per_ref = []
             for r, ref in enumerate(refs):
@@ -189,13 +205,12 @@ class ReferenceIndex:
                 np.maximum.at(max_count, where, all_counts)
             rows = []
             for ref, (starts, unique, inverse, _) in zip(refs, per_ref):
-                local = inverse if len(refs) == 1 else np.searchsorted(keys, unique)[inverse]
-                global_rows = local.astype(np.int64) + offsets[n - 1]
+                local = (inverse if len(refs) == 1 else np.searchsorted(keys, unique)[inverse]).astype(np.int64)
                 if starts is None:
-                    rows.append(global_rows)
+                    rows.append(local)
                 else:
                     full = np.full(len(ref.ids), -1, np.int64)
-                    full[starts] = global_rows
+                    full[starts] = local
                     rows.append(full)
             if n == 1:
                 sentence = keys // V
@@ -203,11 +218,12 @@ class ReferenceIndex:
             else:
                 # A row's sentence is its prefix row's: carried along, never searched for.
                 prefix = keys // V
-                sentence = prev_sentence[prefix - offsets[n - 2]]
+                sentence = prev_sentence[prefix]
                 local_keys = (prefix - prev_start[sentence - first]) * V + keys % V
-            start = np.searchsorted(sentence, sentences) + offsets[n - 1]
+            start = np.searchsorted(sentence, sentences)
             prev_start, prev_sentence = start, sentence
-            yield _compact(local_keys), _compact(max_count, signed=False), start
+            out.append((local_keys, max_count, start))
+        return out
 
     def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
                    progress: Callable[[float], None] | None = None) -> np.ndarray:
@@ -247,23 +263,24 @@ class ReferenceIndex:
         stats[:, 1] = closest_ref_lengths(hyp_len, self.ref_lens)
         for n in range(1, N + 1):
             stats[:, 1 + N + n] = np.maximum(hyp_len - n + 1, 0)
-        for a in range(0, L, _BLOCK):
-            if progress is not None:
-                progress(a / max(L, 1))
-            b = min(a + _BLOCK, L)
-            fraction = a / max(L, 1)
-            tick = None if progress is None else (lambda fraction=fraction: progress(fraction))
-            stats[a:b, 2:2 + N] = self._block_correct(_block(hyp, a, b), a, N, collect, tick)
+
+        def match(a: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+            return self._block_correct(_block(hyp, a, min(a + _BLOCK, L)), a, N, collect is not None)
+
+        with contextlib.closing(in_order(match, range(0, L, _BLOCK))) as blocks:
+            for a, (correct, rows) in blocks:
+                if progress is not None:
+                    progress(a / max(L, 1))
+                stats[a:a + len(correct), 2:2 + N] = correct
+                if collect is not None:
+                    for n, found in enumerate(rows):
+                        collect[n].append(found)
         return stats
 
     def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int,
-                       collect: list[list[tuple[np.ndarray, np.ndarray]]] | None = None,
-                       tick: Callable[[], None] | None = None) -> np.ndarray:
-        """Clipped match counts (sentences × orders) for one block of sentences.
-
-        With ``collect`` (one list per order), also appends the matched table
-        rows and their clipped counts, for n-gram level comparisons.
-        """
+                       collect: bool = False) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+        """Clipped match counts (sentences × orders) for one block of sentences and, with ``collect``, for
+        each order the matched table rows and their clipped counts (for n-gram level comparisons)."""
         V = self.vocab_size
         correct = np.zeros((hyp.n_lines, N), np.int64)
         sent = _positions_sentence(hyp, first)
@@ -272,9 +289,8 @@ class ReferenceIndex:
         # Order 1: tokens unknown to the references (id >= V) cannot match.
         candidates = np.flatnonzero(ids < V)
         rows = np.zeros(0, np.int64)  # set by order 1 before order 2 reads it
+        matched: list[tuple[np.ndarray, np.ndarray]] = []
         for n in range(1, N + 1):
-            if tick is not None and n > 1:
-                tick()  # a cancel check between orders
             table = self.tables[n - 1]
             if n == 1:
                 keys = ids[candidates]
@@ -289,17 +305,15 @@ class ReferenceIndex:
                 prev_start = self.tables[n - 2].sentence_start
                 keys = (prefix - prev_start[sent[candidates]]) * V + last
             rows = table.lookup_block(first, hyp.n_lines, sent[candidates], keys)
-            found = rows[rows >= 0]
-            if len(found):
-                entry, hyp_count = counted(found)
-                clipped = np.minimum(hyp_count, table.max_count[entry])
-                # Sentence of each row, searched among this block's sentences only (cache-sized).
-                block_starts = table.sentence_start[first:first + hyp.n_lines + 1]
-                sentence = np.searchsorted(block_starts, entry, side="right") - 1
-                correct[:, n - 1] = np.bincount(sentence, weights=clipped, minlength=hyp.n_lines).astype(np.int64)
-                if collect is not None:
-                    collect[n - 1].append((entry, clipped.astype(np.int64)))
-        return correct
+            entry, hyp_count = counted(rows[rows >= 0])
+            clipped = np.minimum(hyp_count, table.max_count[entry]).astype(np.int64)
+            # Sentence of each row, searched among this block's sentences only (cache-sized).
+            block_starts = table.sentence_start[first:first + hyp.n_lines + 1]
+            sentence = np.searchsorted(block_starts, entry, side="right") - 1
+            correct[:, n - 1] = np.bincount(sentence, weights=clipped, minlength=hyp.n_lines).astype(np.int64)
+            if collect:
+                matched.append((entry, clipped))
+        return correct, matched
 
     def row_parts(self, order: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(prefix row in the previous table, last token id) of rows of table ``order`` (prefix -1 for order 1)."""

@@ -1,0 +1,115 @@
+"""The whitespace-separated words of a chunk of lines: distinct strings, and where each word of each line is.
+
+Both ways here give exactly ``str.split()``'s words:
+
+- :func:`split_joined`: one ``str.split`` of the lines joined by a mark word. Nothing to import, so it is
+  the way for a few thousand lines; every word becomes a Python string and is looked up on its own.
+- :func:`split_arrow`: Arrow's ``utf8_split_whitespace`` and a dictionary encoding. They run in C++
+  without the interpreter lock, so :func:`split_chunks` runs them one chunk ahead in a helper thread, and
+  only each distinct word of a chunk becomes a Python string (a fifth of the words in real text). On
+  100,000 real lines this halves the time from lines to token ids. Arrow's whitespace is Python's,
+  code point for code point; Arrow also yields empty pieces between some whitespace runs, which are
+  dropped (``tests/test_word_split.py`` holds both to ``str.split``).
+
+Arrow's whitespace split (checked up to pyarrow 26) reads one character past a whitespace run that ends
+its string: the bytes after the string decide whether the last blank is a word of its own (apache/arrow
+issue 37757; seen here as a changing result from run to run). Lines are stripped of trailing whitespace
+before Arrow sees them, so every run it scans ends at a character inside the string; trailing whitespace
+never makes a word in ``str.split`` anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+MARK = "\x00"  # the join mark: a word of its own between two lines (a line holding it is split another way)
+_JOIN = f" {MARK} "
+_SPLIT = 1_000  # lines joined and split in one C call (~20k words, ~5 ms of the interpreter lock)
+
+
+@dataclass
+class ChunkWords:
+    """The words of a chunk of lines: word k of the chunk (lines in order) is ``keys[where[k]]``."""
+
+    keys: list[str]
+    where: np.ndarray   # int64 index into keys, one per word
+    counts: np.ndarray  # int64 words per line
+
+    def line_starts(self) -> np.ndarray:
+        """Position of each line's first word among the chunk's words."""
+        return np.cumsum(self.counts) - self.counts
+
+
+def split_joined(lines: list[str]) -> ChunkWords | None:
+    """The words of ``lines`` by ``str.split`` of the lines joined by :data:`MARK` words, a thousand lines at a
+    time; None when a line holds the mark itself."""
+    if not lines:
+        return ChunkWords([], np.zeros(0, np.int64), np.zeros(0, np.int64))
+    words: list[str] = []
+    for a in range(0, len(lines), _SPLIT):
+        piece = lines[a:a + _SPLIT]
+        text = _JOIN.join(piece)
+        if text.count(MARK) != len(piece) - 1:
+            return None
+        if a:
+            words.append(MARK)
+        words += text.split()
+    # The marks stay in keys (``where`` never points at them): looking one up puts the word "\\x00" in a word
+    # cache once, as a line holding it would.
+    is_mark = np.fromiter(map(MARK.__eq__, words), bool, len(words))
+    marks = np.flatnonzero(is_mark)
+    counts = np.diff(marks, prepend=-1, append=len(words)) - 1
+    return ChunkWords(words, np.flatnonzero(~is_mark), counts)
+
+
+def split_arrow(lines: list[str]) -> ChunkWords | None:
+    """The words of ``lines`` by Arrow's whitespace split and dictionary encoding; None when a line cannot be
+    written as UTF-8 (a lone surrogate)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        # Arrow is handed bytes, not the lines: converting a str keeps a UTF-8 copy inside it for good
+        # (~100 MB over a million lines with accents). Trailing whitespace goes first: see the module's note.
+        text = [line.rstrip().encode("utf-8") for line in lines]
+    except UnicodeEncodeError:
+        return None
+    # The system allocator: Arrow's default pool kept ~40 MB of freed chunks resident at a million lines.
+    pool = pa.system_memory_pool()
+    pieces = pc.utf8_split_whitespace(pa.array(text, pa.large_string(), memory_pool=pool), memory_pool=pool)
+    coded = pc.dictionary_encode(pc.list_flatten(pieces, memory_pool=pool), memory_pool=pool)
+    keys = coded.dictionary.to_pylist()
+    where = coded.indices.to_numpy().astype(np.int64)
+    line_of = np.repeat(np.arange(len(lines), dtype=np.int64), np.diff(pieces.offsets.to_numpy()))
+    if "" in keys:  # empty pieces are not words
+        kept = where != keys.index("")
+        where, line_of = where[kept], line_of[kept]
+    return ChunkWords(keys, where, np.bincount(line_of, minlength=len(lines)).astype(np.int64))
+
+
+def preload_arrow() -> None:
+    """Import Arrow now: a first import inside a worker would hold the interpreter lock ~0.1 s while a window
+    waits for it."""
+    import pyarrow.compute  # noqa: F401
+
+
+def split_chunks(chunks: Iterable[list[str]], arrow: bool) -> Generator[tuple[list[str], ChunkWords | None], None, None]:
+    """Each chunk with its words; with ``arrow``, the next chunk is split in a helper thread while the caller
+    works on this one. Close the iterator (or run it to the end) so the helper is joined."""
+    if not arrow:
+        for chunk in chunks:
+            yield chunk, split_joined(chunk)
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="bleu-split") as helper:
+        ahead: tuple[list[str], Future[ChunkWords | None]] | None = None
+        for chunk in chunks:
+            future = helper.submit(split_arrow, chunk)
+            if ahead is not None:
+                yield ahead[0], ahead[1].result()
+            ahead = (chunk, future)
+        if ahead is not None:
+            yield ahead[0], ahead[1].result()

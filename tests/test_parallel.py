@@ -1,0 +1,45 @@
+"""Blocks of work on a few threads come back in order; a stop drops what has not started."""
+
+import threading
+import time
+
+import pytest
+
+from bleu_gui.core.parallel import in_order
+
+
+def test_results_come_in_the_items_order_whatever_finishes_first():
+    def job(k):
+        time.sleep(0.002 * (k % 3))
+        return k * k
+
+    assert list(in_order(job, range(20), workers=3)) == [(k, k * k) for k in range(20)]
+
+
+def test_a_failing_job_raises_at_its_item():
+    def job(k):
+        if k == 4:
+            raise ValueError("block 4")
+        return k
+
+    got = []
+    with pytest.raises(ValueError, match="block 4"):
+        for item, _ in in_order(job, range(10), workers=2):
+            got.append(item)
+    assert got == [0, 1, 2, 3]
+
+
+def test_stopping_early_starts_no_more_jobs_and_leaves_no_thread():
+    started = []
+
+    def job(k):
+        started.append(k)
+        return k
+
+    blocks = in_order(job, range(1000), workers=2)
+    for item, _ in blocks:
+        if item == 5:
+            break
+    blocks.close()
+    assert len(started) <= 5 + 1 + 2  # the items seen, and at most two started ahead
+    assert not [t for t in threading.enumerate() if t.name.startswith("bleu-block")]

@@ -1,0 +1,118 @@
+"""Both ways of splitting a chunk into words give exactly str.split()'s words, line by line."""
+
+import threading
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bleu_gui.core import tokenizers, word_split
+from bleu_gui.core.errors import Cancelled
+from bleu_gui.core.tokenizers import Tokenization, load_tokenizer
+
+WHITESPACE = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and chr(c).isspace()]
+LOOK_ALIKES = ["\u200b", "\ufeff", "\u180e", "\u2060"]  # not whitespace to str.split
+SPLITTERS = {"joined": word_split.split_joined, "arrow": word_split.split_arrow}
+
+
+def lines_of(words: word_split.ChunkWords) -> list[list[str]]:
+    flat = [words.keys[k] for k in words.where.tolist()]
+    starts = words.line_starts().tolist()
+    return [flat[a:a + n] for a, n in zip(starts, words.counts.tolist())]
+
+
+@pytest.mark.parametrize("way", SPLITTERS)
+def test_every_whitespace_code_point_splits_as_str_split(way):
+    lines = []
+    for ch in WHITESPACE + LOOK_ALIKES:
+        lines += [f"a{ch}b", f"{ch}x.{ch}", ch, f"e{ch}{ch}f,{ch}{ch}{ch}g", f"{ch}{ch}", f"(q{ch}"]
+    assert lines_of(SPLITTERS[way](lines)) == [line.split() for line in lines]
+
+
+text = st.text(alphabet=st.sampled_from(WHITESPACE[:12] + WHITESPACE[-6:] + LOOK_ALIKES + list("ab,é😀")), max_size=14)
+
+
+@pytest.mark.parametrize("way", SPLITTERS)
+@given(lines=st.lists(text, max_size=9))
+def test_random_lines_split_as_str_split(way, lines):
+    assert lines_of(SPLITTERS[way](lines)) == [line.split() for line in lines]
+
+
+def test_arrow_gives_each_distinct_word_once():
+    words = word_split.split_arrow(["the cat and the hat", "the end", "  "])
+    assert sorted(words.keys) == sorted({"the", "cat", "and", "hat", "end"} | ({""} & set(words.keys)))
+    assert words.counts.tolist() == [5, 2, 0]
+
+
+def test_a_line_holding_the_mark_or_a_lone_surrogate_is_left_to_the_whole_line_path():
+    assert word_split.split_joined(["a b", "c \x00 d"]) is None
+    assert lines_of(word_split.split_arrow(["a b", "c \x00 d"])) == [["a", "b"], ["c", "\x00", "d"]]
+    assert word_split.split_arrow(["a \ud800 b"]) is None
+    # ...and such lines still get sacreBLEU's tokens, whichever way the file is split.
+    lines = ["x \ud800y, z.", "plain , text", "c \x00 d."]
+    for threshold in (0, 10**12):
+        t = Tokenization("13a")
+        before, tokenizers.ARROW_FROM_LINES = tokenizers.ARROW_FROM_LINES, threshold
+        try:
+            corpus = t.encode(lines)
+        finally:
+            tokenizers.ARROW_FROM_LINES = before
+        inverse = {v: k for k, v in t.vocab.items()}
+        want = [load_tokenizer("13a")(line).split() for line in lines]
+        assert [[inverse[i] for i in corpus.line(k)] for k in range(len(lines))] == want
+
+
+def test_a_large_file_is_split_by_arrow_a_chunk_ahead_with_its_lines_in_order(monkeypatch):
+    calls = []
+    real = word_split.split_arrow
+    monkeypatch.setattr(word_split, "split_arrow", lambda lines: calls.append(len(lines)) or real(lines))
+    n = tokenizers.ARROW_FROM_LINES + tokenizers._CHUNK + 17  # the first size split by Arrow, three chunks
+    lines = [f"w{i % 101} , w{i % 37}. x{i}" for i in range(n)]
+    t = Tokenization("intl")
+    corpus = t.encode(lines)
+    assert sum(calls) == n and len(calls) > 2
+    inverse = {v: k for k, v in t.vocab.items()}
+    tok = load_tokenizer("intl")
+    for i in (0, tokenizers._CHUNK - 1, tokenizers._CHUNK, n - 1):
+        assert [inverse[x] for x in corpus.line(i)] == tok(lines[i]).split()
+    small = Tokenization("13a")
+    small.encode(lines[:100])
+    assert sum(calls) == n  # a small file: one str.split, no Arrow
+
+
+def test_a_cancelled_encode_leaves_no_helper_thread_running():
+    lines = ["a b c ."] * (tokenizers.ARROW_FROM_LINES + 3 * tokenizers._CHUNK)
+    seen = []
+
+    def cancel_at_third(fraction):
+        seen.append(fraction)
+        if len(seen) == 3:
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        Tokenization("13a").encode(lines, cancel_at_third)
+    assert not [t for t in threading.enumerate() if t.name.startswith("bleu-split")]
+
+
+def test_arrow_never_reads_past_a_line_even_when_the_bytes_after_it_are_garbage():
+    # Arrow's whitespace split reads one character past a whitespace run that ends its string. When the
+    # text ends exactly at the end of its 64-byte buffer, that character is whatever memory follows; with the
+    # system allocator filling new memory with 0xFE, an unguarded split makes the last blank a word of its
+    # own. Each chunk below is one line whose length runs through a whole buffer's width.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    chunks = [["a" * k + tail] for k in range(70) for tail in (" \x1d", "\u2028\x0b", "  ", "\u3000")]
+    code = ("import json, sys; from bleu_gui.core.word_split import split_arrow\n"
+            "out = []\n"
+            "for lines in json.loads(sys.stdin.read()):\n"
+            "    w = split_arrow(lines); flat = [w.keys[k] for k in w.where.tolist()]; at = 0; got = []\n"
+            "    for n in w.counts.tolist(): got.append(flat[at:at + n]); at += n\n"
+            "    out.append(got)\n"
+            "print(json.dumps(out))")
+    env = {**os.environ, "ARROW_DEFAULT_MEMORY_POOL": "system", "MALLOC_PERTURB_": "1"}
+    result = subprocess.run([sys.executable, "-c", code], input=json.dumps(chunks), env=env, capture_output=True,
+                            text=True, check=True)
+    assert json.loads(result.stdout) == [[line.split() for line in lines] for lines in chunks]
