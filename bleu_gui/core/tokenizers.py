@@ -184,9 +184,11 @@ class Tokenization:
         ``progress`` is called with the fraction done after every chunk of lines;
         it may raise (e.g. :class:`~bleu_gui.core.errors.Cancelled`) to stop.
         """
-        # Ids go straight into one array grown in place (a first guess of a token per four characters):
-        # chunks kept for a final concatenation left ~100 MB of heap holes behind at a million lines.
-        ids = np.empty(max(sum(map(len, lines)) // 4, 1024), np.int32)
+        # Ids go straight into one array grown in place: chunks kept for a final concatenation left ~100 MB
+        # of heap holes behind at a million lines. The first guess, 32 tokens a line, costs address space
+        # only (pages never written are never resident); measuring the text instead would touch every line
+        # (90 ms holding the interpreter lock at a million lines).
+        ids = np.empty(32 * len(lines) + 1024, np.int32)
         offsets = np.zeros(len(lines) + 1, np.int64)
         chunks = self._prepared_chunks(lines)
         pairs: Generator[tuple[list[str], ChunkWords | None], None, None] = (

@@ -56,11 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     from PySide6.QtWidgets import QApplication
 
-    from ..core.word_split import preload_arrow
     from .main_window import MainWindow
     from .settings import Settings
-
-    preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("bleu-gui")
     app.setOrganizationName("bleu-gui")

@@ -23,6 +23,7 @@ from ..core.errors import ExportError
 from ..core.report import ReportView
 from ..core.run import renamed
 from ..core.sessions import Session, session_of
+from ..core.word_split import preload_arrow
 from .compare_view import CompareView
 from .drop_target import FileDropTarget
 from .export_actions import ExportActions, ask_new_name, shown_view
@@ -55,6 +56,7 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
     def __init__(self, settings: Settings | None = None, encoding: str = "auto", config: BleuConfig | None = None):
         """``config``: scoring settings given on the command line; they win over the saved ones."""
         super().__init__()
+        preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
         self.settings = settings or Settings()
         if config is not None:
             self.settings.set_config(config)
