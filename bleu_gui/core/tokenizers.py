@@ -225,13 +225,17 @@ class Tokenization:
     def _token_ids(self, tokens: Iterable[str]) -> np.ndarray:
         """The vocabulary id of each token (int32); new tokens get the next ids in order of first appearance.
 
-        Every step is one C call (a Python loop of ``setdefault`` took three times as long at millions of
-        distinct words)."""
+        Each step is a C call over a piece of the tokens (a Python loop of ``setdefault`` took three times as
+        long at millions of distinct words; a piece keeps each call short for a waiting window)."""
         tokens = tokens if isinstance(tokens, list) else list(tokens)
         vocab = self.vocab
-        new = list(itertools.filterfalse(vocab.__contains__, dict.fromkeys(tokens)))
-        vocab.update(zip(new, range(len(vocab), len(vocab) + len(new))))
-        return np.fromiter(map(vocab.__getitem__, tokens), np.int32, len(tokens))
+        ids = np.empty(len(tokens), np.int32)
+        for a in range(0, len(tokens), _LOOKUP):
+            piece = tokens[a:a + _LOOKUP]
+            new = list(itertools.filterfalse(vocab.__contains__, dict.fromkeys(piece)))
+            vocab.update(zip(new, range(len(vocab), len(vocab) + len(new))))
+            ids[a:a + len(piece)] = np.fromiter(map(vocab.__getitem__, piece), np.int32, len(piece))
+        return ids
 
     def _encode_by_lines(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
         per_line = [self.tokenizer(line.rstrip()).split() for line in chunk]
