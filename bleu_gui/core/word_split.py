@@ -58,7 +58,7 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
         if a:
             words.append(MARK)
         words += text.split()
-    # The marks stay in keys (``where`` never points at them): looking one up puts the word "\\x00" in a word
+    # The marks stay in keys (``where`` never points at them): looking one up puts the word "\x00" in a word
     # cache once, as a line holding it would.
     is_mark = np.fromiter(map(MARK.__eq__, words), bool, len(words))
     marks = np.flatnonzero(is_mark)
