@@ -18,7 +18,7 @@ import operator
 import re
 import threading
 from array import array
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
@@ -222,12 +222,11 @@ class Tokenization:
             yield chunk
 
     # -- whole lines -------------------------------------------------------
-    def _token_ids(self, tokens: Iterable[str]) -> np.ndarray:
+    def _token_ids(self, tokens: list[str]) -> np.ndarray:
         """The vocabulary id of each token (int32); new tokens get the next ids in order of first appearance.
 
         Each step is a C call over a piece of the tokens (a Python loop of ``setdefault`` took three times as
         long at millions of distinct words; a piece keeps each call short for a waiting window)."""
-        tokens = tokens if isinstance(tokens, list) else list(tokens)
         vocab = self.vocab
         ids = np.empty(len(tokens), np.int32)
         for a in range(0, len(tokens), _LOOKUP):

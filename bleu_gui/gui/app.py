@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .main_window import MainWindow
     from .settings import Settings
+
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("bleu-gui")
     app.setOrganizationName("bleu-gui")
