@@ -138,3 +138,40 @@ def test_resample_sums_are_exact_on_both_sides_of_the_float32_limit():
         side = SideBySide([stats])
         assert side.sums(weights, int(weights.max())).tolist() == (weights @ stats).tolist()
     assert SideBySide([small]).abs_total * 2 < 2**24 <= SideBySide([large]).abs_total * 2
+
+
+@pytest.mark.parametrize("test_type", ["bs", "ar"])
+def test_a_cancel_check_stands_between_each_draw_and_its_product(monkeypatch, test_type):
+    """A chunk's draw and its product each take about half its time (the first chunk ~0.3 s at 300k lines,
+    writing to fresh memory): a cancel must not wait for both."""
+    from bleu_gui.core import significance
+
+    events = []
+    sums = significance.SideBySide.sums
+    monkeypatch.setattr(significance.SideBySide, "sums", lambda self, *a: events.append("s") or sums(self, *a))
+    monkeypatch.setattr(significance, "_CHUNK_VALUES", 64)  # several chunks
+    rng = np.random.default_rng(3)
+    stats = [rng.integers(0, 5, (40, 10)) for _ in range(2)]
+    bs, ar = (50, None) if test_type == "bs" else (None, 300)
+    pair_matrix(stats, BleuConfig(), ["a", "b"], bs, ar, progress=lambda _f: events.append("p"))
+    products = "".join(events).split("s")
+    assert len(products) > 3
+    assert products[0].endswith("p")
+    assert all(between.count("p") >= 2 for between in products[1:-1])  # one after a product, one before the next
+
+
+def test_a_cancel_at_the_first_check_comes_before_the_systems_are_put_side_by_side(monkeypatch):
+    from bleu_gui.core import significance
+    from bleu_gui.core.errors import Cancelled
+
+    def never(*_a):
+        raise AssertionError("the matrix was built before the first cancel check")
+
+    monkeypatch.setattr(significance, "SideBySide", never)
+
+    def cancel(_f):
+        raise Cancelled()
+
+    stats = [np.ones((5, 10), np.int64)] * 2
+    with pytest.raises(Cancelled):
+        significance.bootstrap_scores(stats, BleuConfig(), 10, progress=cancel)

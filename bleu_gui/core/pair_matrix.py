@@ -248,6 +248,8 @@ def _ar_p(stats: Sequence[np.ndarray], cfg: BleuConfig, real: np.ndarray, n: int
     counts = np.zeros(len(first), np.int64)
     done = 0
     for pos in ar_chunks(len(stats[0]), n, seed):
+        if progress is not None:
+            progress(done / n)  # between the draw and the product, each about half of a chunk's time
         moved_all = np.zeros((len(pos), k, cols), np.int64)
         moved_all[:, 1:] = side.sums(pos, 1).reshape(len(pos), k - 1, cols)
         # Pair (i, j) as sacreBLEU with i the baseline: the trial swaps where the coin says so, moving

@@ -112,6 +112,7 @@ def resample_weights(idx: np.ndarray) -> np.ndarray:
     return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L)
 
 
+_ABS_ROWS = 1 << 14
 _FLOAT32_EXACT = 2**24  # every integer of smaller magnitude is a float32, and so is every sum that stays below
 
 
@@ -125,7 +126,12 @@ class SideBySide:
 
     def __init__(self, systems: Sequence[np.ndarray]):
         self.stats = np.concatenate([s.astype(np.int64, copy=False) for s in systems], axis=1)
-        self.abs_total = int(np.abs(self.stats).sum(axis=0).max()) if self.stats.size else 0
+        # The largest column sum of magnitudes, a slice of rows at a time: np.abs of the whole matrix would
+        # write a temporary as large as it (48 MB at 300k lines and two systems, ~150 ms of fresh pages).
+        column_totals = np.zeros(self.stats.shape[1], np.int64)
+        for start in range(0, len(self.stats), _ABS_ROWS):
+            column_totals += np.abs(self.stats[start:start + _ABS_ROWS]).sum(axis=0)
+        self.abs_total = int(column_totals.max()) if self.stats.size else 0
         self._as: dict[type, np.ndarray] = {}
 
     def _matrix(self, dtype: type) -> np.ndarray:
@@ -157,12 +163,16 @@ def bootstrap_scores(systems: Sequence[np.ndarray], cfg: BleuConfig, n: int = BS
     system (sacreBLEU's ``_bootstrap_resample``): systems × n."""
     check_variant(cfg)
     k, cols = len(systems), systems[0].shape[1]
+    if progress is not None:
+        progress(0.0)  # a cancel check before the matrix is put together, and another before the first draw
     side = SideBySide(systems)
     if progress is not None:
-        progress(0.0)  # a cancel check before the first draw
+        progress(0.0)
     out, done = [], 0
     for idx in bootstrap_chunks(len(systems[0]), n, seed):
         weights = resample_weights(idx)
+        if progress is not None:
+            progress(done / n)  # the first chunk writes to fresh memory (~0.3 s at 300k lines): a check halfway
         sums = side.sums(weights, int(weights.max()))
         per_system = sums.reshape(len(idx), k, cols).transpose(1, 0, 2).reshape(k * len(idx), cols)
         out.append(resample_scores(per_system, cfg, float32=True).reshape(k, len(idx)))
