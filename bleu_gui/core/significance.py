@@ -112,7 +112,7 @@ def resample_weights(idx: np.ndarray) -> np.ndarray:
     return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L)
 
 
-_ABS_ROWS = 1 << 14
+_ABS_ROWS = 1 << 14  # rows whose magnitudes are summed at once (a few megabytes of temporary)
 _FLOAT32_EXACT = 2**24  # every integer of smaller magnitude is a float32, and so is every sum that stays below
 
 
