@@ -88,7 +88,7 @@ def test_a_cancelled_encode_leaves_no_helper_thread_running():
 
     with pytest.raises(Cancelled):
         Tokenization("13a").encode(lines, cancel_at_third)
-    assert not [t for t in threading.enumerate() if t.name.startswith("bleu-split")]
+    assert not [t for t in threading.enumerate() if t.name.startswith("bleu-block")]
 
 
 def test_arrow_never_reads_past_a_line_even_when_the_bytes_after_it_are_garbage():

@@ -21,10 +21,11 @@ never makes a word in ``str.split`` anyway.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+
+from .parallel import in_order
 
 MARK = "\x00"  # the join mark: a word of its own between two lines (a line holding it is split another way)
 _JOIN = f" {MARK} "
@@ -104,12 +105,4 @@ def split_chunks(chunks: Iterable[list[str]], arrow: bool) -> Generator[tuple[li
         for chunk in chunks:
             yield chunk, split_joined(chunk)
         return
-    with ThreadPoolExecutor(1, thread_name_prefix="bleu-split") as helper:
-        ahead: tuple[list[str], Future[ChunkWords | None]] | None = None
-        for chunk in chunks:
-            future = helper.submit(split_arrow, chunk)
-            if ahead is not None:
-                yield ahead[0], ahead[1].result()
-            ahead = (chunk, future)
-        if ahead is not None:
-            yield ahead[0], ahead[1].result()
+    yield from in_order(split_arrow, chunks, workers=1)

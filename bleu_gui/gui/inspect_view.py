@@ -329,8 +329,8 @@ class InspectView(QWidget):
         self.table.scrollTo(index)
 
     def _limit_to_flags(self) -> None:
-        flagged = self.run is not None and self.tags_only.isChecked()
-        mask = np.isin(np.arange(self.run.n_sentences), self._mismatches) if flagged else None
+        flagged = self.run is not None and self.tags_only.isChecked()  # counted, not np.isin (no sort)
+        mask = np.bincount(self._mismatches, minlength=self.run.n_sentences) > 0 if flagged else None
         self.model.set_only(mask, "tag mismatches")
 
     @Slot()
