@@ -34,6 +34,7 @@ def a_run(n=50):
 def small_large(monkeypatch):
     monkeypatch.setattr(release, "_LARGE", 10)
     monkeypatch.setattr(release, "_SLICE", 7)
+    monkeypatch.setattr(release, "_SETTLE", 0.0)
 
 
 def watch(lines):
@@ -111,4 +112,20 @@ def test_the_thread_empties_what_it_is_handed_once_the_caller_has_let_go(monkeyp
     while (mine, True) not in outcomes and time.monotonic() < end:
         time.sleep(0.01)
     assert (mine, True) in outcomes
+    assert all(r() is None for r in lines)
+
+
+def test_nothing_is_emptied_until_the_window_has_had_time_to_show_the_new_run(monkeypatch):
+    # A slice running while the window paints the new run makes each of its many grabs of the interpreter lock
+    # wait: the releasing thread holds off for _SETTLE seconds after the hand-over.
+    monkeypatch.setattr(release, "_SETTLE", 0.5)
+    run = a_run()
+    lines = watch(run.systems[0].lines)
+    release.let_go(run)
+    del run
+    time.sleep(0.3)
+    assert all(r() is not None for r in lines)
+    end = time.monotonic() + 20
+    while any(r() is not None for r in lines) and time.monotonic() < end:
+        time.sleep(0.01)
     assert all(r() is None for r in lines)

@@ -31,6 +31,10 @@ _LARGE = 10_000  # lists and dicts this long are emptied a slice at a time (shor
 _SLICE = 5_000  # items freed per slice: about a millisecond of the lock for strings
 _PAUSE = 0.001  # seconds between slices (a million lines: about half a second in all)
 _PATIENCE = 2.0  # seconds to wait for the window's last references to the old run to go, checked every 50 ms
+# Seconds between the hand-over and the first slice: the window paints the new run, its list and its charts
+# meanwhile. Each of those paints takes the interpreter lock hundreds of times, and a slice running at the
+# same moment made it wait at every one (a 70 ms stall as a million lines were shown).
+_SETTLE = 0.5
 _OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
 _queue: queue.SimpleQueue = queue.SimpleQueue()
@@ -40,9 +44,10 @@ _thread: threading.Thread | None = None
 def let_go(*objects: object) -> None:
     """Hand the caller's references to ``objects`` over to the releasing thread (the caller drops its own)."""
     global _thread
+    handed = time.monotonic()
     for obj in objects:
         if obj is not None:
-            _queue.put(obj)
+            _queue.put((handed, obj))
     if _thread is None:
         _thread = threading.Thread(target=_serve, name="bleu-gui release", daemon=True)
         _thread.start()
@@ -50,7 +55,10 @@ def let_go(*objects: object) -> None:
 
 def _serve() -> None:
     while True:
-        box = [_queue.get()]
+        handed, obj = _queue.get()
+        box = [obj]
+        del obj
+        time.sleep(max(handed + _SETTLE - time.monotonic(), 0.0))
         deadline = time.monotonic() + _PATIENCE
         while not empty_unreachable(box) and time.monotonic() < deadline:
             time.sleep(0.05)  # the window may still be dropping its own references
