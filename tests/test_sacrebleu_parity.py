@@ -159,3 +159,39 @@ def test_block_boundaries_do_not_change_statistics(data, block, order):
     rows = ev.sentence_scores(stats)
     for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
         assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS)
+
+
+@pytest.mark.parametrize("repeats", [255, 256, 70_000])
+def test_an_ngram_repeated_beyond_a_small_counter_is_clipped_as_sacrebleu_clips_it(repeats):
+    """Max_Ref_Count is stored in the smallest type that holds the largest count seen: a count one past a
+    byte (or two bytes), in a block after sentences that fit, must widen the table, not wrap around."""
+    from unittest import mock
+
+    from bleu_gui.core import ngrams
+
+    refs = [["a b c", "x y z", " ".join(["a"] * repeats) + " b", "the end"]]
+    hyps = ["a b c", "x y", " ".join(["a"] * (repeats + 3)), "the end ."]
+    cfg = BleuConfig()
+    with mock.patch.object(ngrams, "_BLOCK", 2):  # the long sentence comes in the second block
+        ev = Evaluator(refs, cfg)
+        stats = ev.statistics(hyps)
+    assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
+    assert int(stats[2, 2]) == repeats  # unigram "a": min(repeats + 3, repeats) clipped matches
+
+
+@given(data=corpus(max_lines=9, max_refs=2), cfg=configs, rows=st.integers(1, 4))
+def test_rows_scored_a_block_at_a_time_give_sacrebleus_sentence_scores(data, cfg, rows):
+    from unittest import mock
+
+    from bleu_gui.core import variant_sacrebleu
+
+    hyps, refs = data
+    ev = Evaluator(refs, cfg)
+    stats = ev.statistics(hyps)
+    with mock.patch.object(variant_sacrebleu, "_ROWS", rows):
+        scored = ev.sentence_scores(stats)
+    for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
+        assert math.isclose(scored.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS), (i, scored.score[i], theirs.score)
+        assert math.isclose(scored.bp[i], theirs.bp, rel_tol=EPS, abs_tol=EPS)
+        for a, b in zip(scored.precisions[i], theirs.precisions):
+            assert math.isclose(a, b, rel_tol=EPS, abs_tol=EPS)

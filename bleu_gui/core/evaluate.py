@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Generator, Sequence
 
 import numpy as np
 
@@ -98,19 +99,23 @@ class Evaluator:
 
         ``progress(fraction)`` is called along the way; it may raise to stop.
         """
-        return self.index.statistics(self._encode(lines, progress), progress=scaled_progress(progress, 0.6, 0.4))
+        with contextlib.closing(self._encode(lines, progress)) as pieces:
+            return self.index.statistics(pieces, progress=progress)
 
     def matched_statistics(self, lines: Sequence[str],
                            progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, MatchedRows]:
         """:meth:`statistics` and the matched reference n-grams from the same pass
         (see :meth:`ReferenceIndex.matched_statistics`)."""
-        return self.index.matched_statistics(self._encode(lines, progress),
-                                             progress=scaled_progress(progress, 0.6, 0.4))
+        with contextlib.closing(self._encode(lines, progress)) as pieces:
+            return self.index.matched_statistics(pieces, progress=progress)
 
-    def _encode(self, lines: Sequence[str], progress: Callable[[float], None] | None) -> TokenizedCorpus:
+    def _encode(self, lines: Sequence[str], progress: Callable[[float], None] | None
+                ) -> Generator[tuple[int, TokenizedCorpus], None, None]:
+        # Tokenized a chunk at a time and matched while the next chunk is tokenized: no array of the whole
+        # system's ids (85 MB at a million lines), and the matching runs beside the tokenizer.
         if len(lines) != self.n_lines:
             raise InputError(f"system has {len(lines)} lines, references have {self.n_lines}")
-        return self.tokenization.encode(lines, scaled_progress(progress, 0.0, 0.6))
+        return self.tokenization.encode_chunks(lines, progress)
 
     def sentence_scores(self, stats: np.ndarray) -> RowScores:
         """Sentence-level scores for every row (sacreBLEU with effective order, as its ``-sl``)."""

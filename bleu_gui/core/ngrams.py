@@ -19,7 +19,7 @@ higher orders only look up what the lower order found.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +32,8 @@ from .tokenizers import TokenizedCorpus
 MAX_SUPPORTED_ORDER = 9
 # Per order: (reference-table rows a hypothesis matched, clipped matches of each).
 MatchedRows = list[tuple[np.ndarray, np.ndarray]]
+# A system's tokens: the whole corpus, or its pieces in order as (first line, the piece's lines as a corpus).
+Hypothesis = TokenizedCorpus | Iterable[tuple[int, TokenizedCorpus]]
 
 
 @dataclass(frozen=True)
@@ -143,10 +145,11 @@ class ReferenceIndex:
         lengths = np.stack([ref.lengths for ref in refs])
         longest = int(lengths.sum(axis=0).max()) if L else 0  # the most n-grams one sentence's references have
         key_type = np.int32 if (longest + 1) * self.vocab_size <= np.iinfo(np.int32).max else np.int64
-        count_type = _smallest_unsigned(longest)
         # Order n + 1 has max(length - n, 0) n-grams in a line: the distinct ones per sentence are no more.
         keys = [np.empty(int(np.maximum(lengths - n, 0).sum()), key_type) for n in range(N)]
-        counts: list[np.ndarray] = [np.empty(len(k), count_type) for k in keys]
+        # Counts start as bytes and widen when a block holds a larger one: sizing them for the longest line
+        # (two bytes at a million real lines) cost 76 MB, and an n-gram seen 256 times in one sentence is rare.
+        counts: list[np.ndarray] = [np.empty(len(k), np.uint8) for k in keys]
         starts = [np.empty(L + 1, np.int64) for _ in range(N)]
         sizes = [0] * N
 
@@ -160,6 +163,9 @@ class ReferenceIndex:
                     progress(a / max(L, 1))
                 for n, (block_keys, block_counts, block_starts) in enumerate(tables):
                     at, size = sizes[n], len(block_keys)
+                    top = int(block_counts.max()) if size else 0
+                    if top > np.iinfo(counts[n].dtype).max:
+                        counts[n] = counts[n].astype(_smallest_unsigned(top))
                     keys[n][at:at + size] = block_keys
                     counts[n][at:at + size] = block_counts
                     starts[n][a:a + len(block_starts)] = block_starts + at
@@ -225,17 +231,20 @@ class ReferenceIndex:
             out.append((local_keys, max_count, start))
         return out
 
-    def statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
+    def statistics(self, hyp: Hypothesis, max_order: int | None = None,
                    progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Sufficient statistics, one row per sentence: hyp_len, ref_len, correct_1..N, total_1..N.
 
         ``correct_n`` counts clipped matches (Count_clip = min(Count, Max_Ref_Count)),
         ``total_n`` the hypothesis n-grams. Equal to sacreBLEU's segment statistics
-        for the same tokens.
+        for the same tokens. ``hyp``: the whole corpus, or its pieces in order as
+        (first line, corpus of the piece's lines), e.g. from
+        :meth:`Tokenization.encode_chunks` (pieces are matched while the next ones are
+        tokenized, and no corpus-wide array of ids is ever held).
         """
         return self._statistics(hyp, max_order, progress, None)
 
-    def matched_statistics(self, hyp: TokenizedCorpus, max_order: int | None = None,
+    def matched_statistics(self, hyp: Hypothesis, max_order: int | None = None,
                            progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, MatchedRows]:
         """:meth:`statistics` and, from the same pass, ``rows[n-1]`` = (reference-table rows the
         hypothesis matched, clipped matches of each), for n-gram level comparisons."""
@@ -249,33 +258,50 @@ class ReferenceIndex:
             parts.clear()
         return stats, rows
 
-    def _statistics(self, hyp: TokenizedCorpus, max_order: int | None, progress: Callable[[float], None] | None,
+    def _statistics(self, hyp: Hypothesis, max_order: int | None, progress: Callable[[float], None] | None,
                     collect: list[list[tuple[np.ndarray, np.ndarray]]] | None) -> np.ndarray:
         N = self.max_order if max_order is None else max_order
         if N > self.max_order:
             raise ValueError("index was built for a lower order")
-        if hyp.n_lines != self.n_lines:
-            raise ValueError("hypothesis and references differ in line count")
         L = self.n_lines
-        hyp_len = hyp.lengths.astype(np.int64)
+        if isinstance(hyp, TokenizedCorpus):
+            if hyp.n_lines != L:
+                raise ValueError("hypothesis and references differ in line count")
+            whole = hyp
+            hyp = ((a, _block(whole, a, min(a + _BLOCK, L))) for a in range(0, L, _BLOCK))
         stats = np.zeros((L, 2 + 2 * N), np.int64)
-        stats[:, 0] = hyp_len
-        stats[:, 1] = closest_ref_lengths(hyp_len, self.ref_lens)
-        for n in range(1, N + 1):
-            stats[:, 1 + N + n] = np.maximum(hyp_len - n + 1, 0)
 
-        def match(a: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
-            return self._block_correct(_block(hyp, a, min(a + _BLOCK, L)), a, N, collect is not None)
+        def match(piece: tuple[int, TokenizedCorpus]) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+            first, block = piece
+            return self._block_statistics(block, first, N, collect is not None)
 
-        with contextlib.closing(in_order(match, range(0, L, _BLOCK))) as blocks:
-            for a, (correct, rows) in blocks:
+        done = 0
+        with contextlib.closing(in_order(match, hyp)) as blocks:
+            for (first, block), (rows, matched) in blocks:
+                if first != done or first + block.n_lines > L:
+                    raise ValueError("hypothesis and references differ in line count")
                 if progress is not None:
-                    progress(a / max(L, 1))
-                stats[a:a + len(correct), 2:2 + N] = correct
+                    progress(first / max(L, 1))
+                stats[first:first + block.n_lines] = rows
+                done += block.n_lines
                 if collect is not None:
-                    for n, found in enumerate(rows):
+                    for n, found in enumerate(matched):
                         collect[n].append(found)
+        if done != L:
+            raise ValueError("hypothesis and references differ in line count")
         return stats
+
+    def _block_statistics(self, hyp: TokenizedCorpus, first: int, N: int,
+                          collect: bool) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+        """Statistics rows of the sentences first.. of one block and, with ``collect``, the matched rows."""
+        hyp_len = hyp.lengths.astype(np.int64)
+        rows = np.empty((hyp.n_lines, 2 + 2 * N), np.int64)
+        rows[:, 0] = hyp_len
+        rows[:, 1] = closest_ref_lengths(hyp_len, self.ref_lens[:, first:first + hyp.n_lines])
+        rows[:, 2:2 + N], matched = self._block_correct(hyp, first, N, collect)
+        for n in range(1, N + 1):
+            rows[:, 1 + N + n] = np.maximum(hyp_len - n + 1, 0)
+        return rows, matched
 
     def _block_correct(self, hyp: TokenizedCorpus, first: int, N: int,
                        collect: bool = False) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:

@@ -190,6 +190,22 @@ class Tokenization:
         # (90 ms holding the interpreter lock at a million lines).
         ids = np.empty(32 * len(lines) + 1024, np.int32)
         offsets = np.zeros(len(lines) + 1, np.int64)
+        with contextlib.closing(self.encode_chunks(lines, progress)) as chunks:
+            for start, chunk in chunks:
+                at, size = int(offsets[start]), len(chunk.ids)
+                if at + size > len(ids):
+                    ids.resize(max(2 * len(ids), at + size), refcheck=False)
+                ids[at:at + size] = chunk.ids
+                offsets[start + 1:start + 1 + chunk.n_lines] = chunk.offsets[1:] + at
+        ids.resize(int(offsets[-1]), refcheck=False)  # in place: the unused tail is handed back
+        return TokenizedCorpus(ids, offsets)
+
+    def encode_chunks(self, lines: Sequence[str], progress: Callable[[float], None] | None = None
+                      ) -> Generator[tuple[int, TokenizedCorpus], None, None]:
+        """:meth:`encode` a chunk of lines at a time: (first line, the chunk's lines as a corpus of their own).
+
+        Close the generator (or run it to the end) so the helper thread of the word split is joined.
+        """
         chunks = self._prepared_chunks(lines)
         pairs: Generator[tuple[list[str], ChunkWords | None], None, None] = (
             split_chunks(chunks, arrow=len(lines) >= ARROW_FROM_LINES) if self.name in _WORD_LOCAL
@@ -202,14 +218,7 @@ class Tokenization:
                     chunk_ids, lengths = self._encode_by_words(chunk, words)
                 else:  # a tokenizer of whole lines, or a line holding the join mark or a lone surrogate
                     chunk_ids, lengths = self._encode_by_lines(chunk)
-                at = int(offsets[start])
-                if at + len(chunk_ids) > len(ids):
-                    ids.resize(max(2 * len(ids), at + len(chunk_ids)), refcheck=False)
-                ids[at:at + len(chunk_ids)] = chunk_ids
-                np.cumsum(lengths, out=offsets[start + 1:start + 1 + len(chunk)])
-                offsets[start + 1:start + 1 + len(chunk)] += at
-        ids.resize(int(offsets[-1]), refcheck=False)  # in place: the unused tail is handed back
-        return TokenizedCorpus(ids, offsets)
+                yield start, TokenizedCorpus(chunk_ids, np.concatenate([[0], np.cumsum(lengths)]))
 
     def _prepared_chunks(self, lines: Sequence[str]) -> Iterator[list[str]]:
         for start in range(0, len(lines), _CHUNK):

@@ -27,15 +27,31 @@ _MY_LOG_ZERO = -9999999999.0
 _FLOAT32_STAYS = (100.0 * np.float32(1.0)).dtype == np.float32
 
 
+_ROWS = 1 << 16  # rows scored at a time: a million rows at once held ~100 MB of temporaries at the peak
+
+
 def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float32: bool = False) -> RowScores:
     """BLEU for every row of ``stats`` ([hyp_len, ref_len, correct_1..N, total_1..N]).
 
     ``float32=True`` reproduces sacreBLEU's bootstrap arithmetic (statistics
     held as float32, so precisions are float32 numbers under NumPy 2).
     """
+    stats = np.atleast_2d(stats)
+    N, rows = cfg.max_order, len(stats)
+    score, precisions, bp = np.empty(rows), np.empty((rows, N)), np.empty(rows)
+    for a in range(0, rows, _ROWS):  # each row on its own: blocks change no number
+        b = min(a + _ROWS, rows)
+        score[a:b], precisions[a:b], bp[a:b] = _score_block(stats[a:b], cfg, effective_order, float32)
+    return RowScores(score=score, precisions=precisions, bp=bp, counts=stats[:, 2:2 + N],
+                     totals=stats[:, 2 + N:2 + 2 * N], sys_len=stats[:, 0], ref_len=stats[:, 1],
+                     valid=np.ones(rows, bool))
+
+
+def _score_block(stats: np.ndarray, cfg: BleuConfig, effective_order: bool,
+                 float32: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(score, precisions, brevity penalty) of each row of ``stats``."""
     ftype = np.float32 if float32 and _FLOAT32_STAYS else np.float64
     N = cfg.max_order
-    stats = np.atleast_2d(stats)
     sys_len = stats[:, 0].astype(np.float64)
     ref_len = stats[:, 1].astype(np.float64)
     counts = stats[:, 2:2 + N]
@@ -83,8 +99,7 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float3
     score = bp * np.exp(log_sum / eff_order)
     score[~any_match] = 0.0
     precisions[~any_match] = 0.0
-    return RowScores(score=score, precisions=precisions, bp=bp, counts=counts, totals=totals,
-                     sys_len=stats[:, 0], ref_len=stats[:, 1], valid=np.ones(rows, bool))
+    return score, precisions, bp
 
 
 def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, effective_order: bool,
