@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from .jobs import JobController
 
@@ -31,6 +31,8 @@ class ProgressBar(QProgressBar):
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setMaximumWidth(220)
         self.setMinimumWidth(160)
+        # QProgressBar expands; in the status bar that stretched the Cancel button beside it.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def setValue(self, value: int) -> None:
         if value != self.value():
