@@ -256,6 +256,26 @@ def test_stale_results_are_dropped(qtbot):
     assert jobs.shutdown()
 
 
+def test_a_job_wakes_the_window_only_when_its_progress_moves_forward(qtbot):
+    # A system is tokenized and matched a chunk at a time, and both steps report: the matcher's fraction trails
+    # the tokenizer's. Each report is a queued call on the GUI thread, which waits for the lock to run it.
+    from bleu_gui.gui.jobs import JobController
+
+    jobs = JobController()
+    shown, done = [], []
+    jobs.progress.connect(shown.append)
+
+    def work(progress):
+        for fraction in (0.0, 0.5, 0.3, 0.5, 0.6, 0.55, 1.0):
+            progress(fraction)
+        return "done"
+
+    jobs.submit(work, done.append)
+    qtbot.waitUntil(lambda: bool(done), timeout=5000)
+    assert shown == [0.0, 0.5, 0.6, 1.0]
+    assert jobs.shutdown()
+
+
 def test_side_by_side_jobs_each_report_their_own_outcome(qtbot):
     from bleu_gui.core import InputError
     from bleu_gui.gui.jobs import JobController

@@ -68,10 +68,17 @@ class _Runnable(QRunnable):
     def run(self) -> None:  # runs in a pool thread: never touch widgets here
         job, ctl = self._job, self._controller
 
+        shown = [-1.0]  # the highest fraction reported so far
+
         def progress(fraction: float) -> None:
             if job.cancel.is_set():
                 raise Cancelled()
-            ctl._progress.emit(job.id, float(fraction))
+            # Only a step forward is sent: each one is a queued call that waits on the GUI thread for the lock,
+            # and the core repeats or trails its fractions (cancel checks at a step's start; a system's chunks
+            # are matched two behind their tokenizing, and both report).
+            if fraction > shown[0]:
+                shown[0] = fraction
+                ctl._progress.emit(job.id, float(fraction))
 
         try:
             result = self._work(progress)
