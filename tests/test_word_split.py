@@ -1,6 +1,7 @@
 """Both ways of splitting a chunk into words give exactly str.split()'s words, line by line."""
 
 import threading
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given
@@ -9,6 +10,8 @@ from hypothesis import strategies as st
 from bleu_gui.core import tokenizers, word_split
 from bleu_gui.core.errors import Cancelled
 from bleu_gui.core.tokenizers import Tokenization, load_tokenizer
+
+from .strategies import sentence
 
 WHITESPACE = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and chr(c).isspace()]
 LOOK_ALIKES = ["\u200b", "\ufeff", "\u180e", "\u2060"]  # not whitespace to str.split
@@ -59,7 +62,7 @@ def test_a_line_holding_the_mark_or_a_lone_surrogate_is_left_to_the_whole_line_p
         assert [[inverse[i] for i in corpus.line(k)] for k in range(len(lines))] == want
 
 
-def test_a_large_file_is_split_by_arrow_a_chunk_ahead_with_its_lines_in_order(monkeypatch):
+def test_a_large_file_is_split_by_arrow_in_blocks_ahead_with_its_lines_in_order(monkeypatch):
     calls = []
     real = word_split.split_arrow
     monkeypatch.setattr(word_split, "split_arrow", lambda lines: calls.append(len(lines)) or real(lines))
@@ -113,3 +116,40 @@ def test_arrow_never_reads_past_a_line_even_when_the_bytes_after_it_are_garbage(
     result = subprocess.run([sys.executable, "-c", code], input=json.dumps(chunks), env=env, capture_output=True,
                             text=True, check=True)
     assert json.loads(result.stdout) == [[line.split() for line in lines] for lines in chunks]
+
+
+@contextmanager
+def tiny_chunks():
+    """Arrow for every file and chunks of three lines: a few dozen lines make blocks of 1, 2, 4 and 8 chunks."""
+    before = tokenizers.ARROW_FROM_LINES, tokenizers._CHUNK
+    tokenizers.ARROW_FROM_LINES, tokenizers._CHUNK = 0, 3
+    try:
+        yield
+    finally:
+        tokenizers.ARROW_FROM_LINES, tokenizers._CHUNK = before
+
+
+@pytest.mark.parametrize("name", ["13a", "intl", "char", "none"])
+@given(lines=st.lists(sentence(), min_size=1, max_size=60), lowercase=st.booleans())
+def test_chunks_that_share_a_blocks_words_get_sacrebleus_tokens(name, lines, lowercase):
+    # A block's chunks share one list of distinct words; intl appends its edge keys to that list chunk by chunk.
+    t = Tokenization(name, lowercase)
+    with tiny_chunks():
+        corpus = t.encode(lines)
+    inverse = {v: k for k, v in t.vocab.items()}
+    tok = load_tokenizer(name)
+    for i, line in enumerate(lines):
+        want = tok((line.lower() if lowercase else line).rstrip()).split()
+        assert [inverse[x] for x in corpus.line(i)] == want, (i, line)
+
+
+def test_a_word_is_looked_up_once_a_block_not_once_a_chunk(monkeypatch):
+    blocks, looked_up = [], []
+    split, look_up = word_split.split_arrow, Tokenization._word_ids
+    monkeypatch.setattr(word_split, "split_arrow", lambda lines: blocks.append(len(lines)) or split(lines))
+    monkeypatch.setattr(Tokenization, "_word_ids", lambda self, keys: looked_up.append(len(keys)) or look_up(self, keys))
+    lines = ["the cat sat ."] * 120  # 40 chunks
+    with tiny_chunks():
+        Tokenization("13a").encode(lines)
+    assert sum(blocks) == 120 and len(blocks) < 40 // 4
+    assert sum(looked_up) == 4 * len(blocks)

@@ -3,7 +3,7 @@
 numpy lets go of the interpreter lock inside its sorts, searches and
 element-wise steps on large arrays, so two blocks of n-gram work on two
 threads overlap for most of their time (1.3-1.4x on two cores, measured on
-100,000 real lines). Arrow's word split runs one chunk ahead the same way. Progress and cancel checks
+100,000 real lines). Arrow's word split runs one block of chunks ahead the same way. Progress and cancel checks
 stay in the caller's thread.
 """
 

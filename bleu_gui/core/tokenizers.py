@@ -26,7 +26,7 @@ import numpy as np
 
 from .errors import ConfigError
 from .sacrebleu_parts import sacrebleu_module
-from .word_split import ChunkWords, split_chunks
+from .word_split import ChunkWords, KeyIds, split_chunks
 
 # name -> (module, class) inside sacrebleu.tokenizers
 _SACREBLEU_CLASSES = {
@@ -210,12 +210,13 @@ class Tokenization:
         pairs: Generator[tuple[list[str], ChunkWords | None], None, None] = (
             split_chunks(chunks, arrow=len(lines) >= ARROW_FROM_LINES) if self.name in _WORD_LOCAL
             else ((chunk, None) for chunk in chunks))
+        known = KeyIds(self._word_ids)
         with contextlib.closing(pairs):  # joins the helper thread of a split stopped by a cancel
             for start, (chunk, words) in zip(range(0, len(lines), _CHUNK), pairs):
                 if progress is not None:
                     progress(start / max(len(lines), 1))
                 if words is not None:
-                    chunk_ids, lengths = self._encode_by_words(chunk, words)
+                    chunk_ids, lengths = self._encode_by_words(chunk, words, known)
                 else:  # a tokenizer of whole lines, or a line holding the join mark or a lone surrogate
                     chunk_ids, lengths = self._encode_by_lines(chunk)
                 yield start, TokenizedCorpus(chunk_ids, np.concatenate([[0], np.cumsum(lengths)]))
@@ -341,10 +342,10 @@ class Tokenization:
         self._word_tokens.frombytes(self._token_ids(tokens).astype(np.intc, copy=False).tobytes())
         self._word_index.update(zip(words, range(len(self._word_index), len(self._word_index) + len(words))))
 
-    def _encode_by_words(self, chunk: list[str], words: ChunkWords) -> tuple[np.ndarray, np.ndarray]:
+    def _encode_by_words(self, chunk: list[str], words: ChunkWords, known: KeyIds) -> tuple[np.ndarray, np.ndarray]:
         if self.name in _EDGE_SENSITIVE:
             self._edge_keys(chunk, words)
-        wids = self._word_ids(words.keys)[words.where]
+        wids = known(words.keys, words.where)
         word_start = np.frombuffer(self._word_start, np.int64)
         word_len = np.frombuffer(self._word_len, np.int64)
         word_tokens = np.frombuffer(self._word_tokens, np.int32)
