@@ -64,8 +64,9 @@ def test_a_line_holding_the_mark_or_a_lone_surrogate_is_left_to_the_whole_line_p
 
 def test_a_large_file_is_split_by_arrow_in_blocks_ahead_with_its_lines_in_order(monkeypatch):
     calls = []
-    real = word_split.split_arrow
-    monkeypatch.setattr(word_split, "split_arrow", lambda lines: calls.append(len(lines)) or real(lines))
+    real = word_split.split_block
+    monkeypatch.setattr(word_split, "split_block",
+                        lambda block, stopped: calls.append(sum(map(len, block))) or real(block, stopped))
     n = tokenizers.ARROW_FROM_LINES + tokenizers._CHUNK + 17  # the first size split by Arrow, three chunks
     lines = [f"w{i % 101} , w{i % 37}. x{i}" for i in range(n)]
     t = Tokenization("intl")
@@ -145,11 +146,39 @@ def test_chunks_that_share_a_blocks_words_get_sacrebleus_tokens(name, lines, low
 
 def test_a_word_is_looked_up_once_a_block_not_once_a_chunk(monkeypatch):
     blocks, looked_up = [], []
-    split, look_up = word_split.split_arrow, Tokenization._word_ids
-    monkeypatch.setattr(word_split, "split_arrow", lambda lines: blocks.append(len(lines)) or split(lines))
+    split, look_up = word_split.split_block, Tokenization._word_ids
+    monkeypatch.setattr(word_split, "split_block",
+                        lambda block, stopped: blocks.append(sum(map(len, block))) or split(block, stopped))
     monkeypatch.setattr(Tokenization, "_word_ids", lambda self, keys: looked_up.append(len(keys)) or look_up(self, keys))
     lines = ["the cat sat ."] * 120  # 40 chunks
     with tiny_chunks():
         Tokenization("13a").encode(lines)
     assert sum(blocks) == 120 and len(blocks) < 40 // 4
     assert sum(looked_up) == 4 * len(blocks)
+
+
+def test_a_stopped_block_gives_up_before_its_next_chunk():
+    stopped = threading.Event()
+    stopped.set()
+    assert word_split.split_block([["a b"], ["c d"]], stopped) is None
+    assert word_split.split_block([["a b"], ["c d"]], threading.Event()) is not None
+
+
+def test_closing_the_split_stops_the_block_in_progress_instead_of_waiting_for_it(monkeypatch):
+    seen, real, running = [], word_split.split_block, threading.Event()
+
+    def slow_block(block, stopped):
+        if len(seen) == 0:  # the first block answers at once
+            seen.append("first")
+            return real(block, stopped)
+        running.set()
+        seen.append(stopped.wait(timeout=10))  # the second waits until told to stop
+        return None
+
+    monkeypatch.setattr(word_split, "split_block", slow_block)
+    split = word_split.split_chunks([["a b"]] * 5, arrow=True)
+    assert next(split)[1].counts.tolist() == [2]
+    assert running.wait(timeout=10)
+    split.close()
+    assert seen == ["first", True]
+    assert not [t for t in threading.enumerate() if t.name.startswith("bleu-block")]
