@@ -15,7 +15,15 @@ from .strategies import sentence
 
 WHITESPACE = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and chr(c).isspace()]
 LOOK_ALIKES = ["\u200b", "\ufeff", "\u180e", "\u2060"]  # not whitespace to str.split
-SPLITTERS = {"joined": word_split.split_joined, "arrow": word_split.split_arrow}
+
+
+def split_arrow(lines):
+    """Arrow's words of one chunk of lines (a block of one chunk)."""
+    words = word_split.split_block([lines], threading.Event())
+    return None if words is None else words[0]
+
+
+SPLITTERS = {"joined": word_split.split_joined, "arrow": split_arrow}
 
 
 def lines_of(words: word_split.ChunkWords) -> list[list[str]]:
@@ -42,15 +50,15 @@ def test_random_lines_split_as_str_split(way, lines):
 
 
 def test_arrow_gives_each_distinct_word_once():
-    words = word_split.split_arrow(["the cat and the hat", "the end", "  "])
+    words = split_arrow(["the cat and the hat", "the end", "  "])
     assert sorted(words.keys) == sorted({"the", "cat", "and", "hat", "end"} | ({""} & set(words.keys)))
     assert words.counts.tolist() == [5, 2, 0]
 
 
 def test_a_line_holding_the_mark_or_a_lone_surrogate_is_left_to_the_whole_line_path(monkeypatch):
     assert word_split.split_joined(["a b", "c \x00 d"]) is None
-    assert lines_of(word_split.split_arrow(["a b", "c \x00 d"])) == [["a", "b"], ["c", "\x00", "d"]]
-    assert word_split.split_arrow(["a \ud800 b"]) is None
+    assert lines_of(split_arrow(["a b", "c \x00 d"])) == [["a", "b"], ["c", "\x00", "d"]]
+    assert split_arrow(["a \ud800 b"]) is None
     # ...and such lines still get sacreBLEU's tokens, whichever way the file is split.
     lines = ["x \ud800y, z.", "plain , text", "c \x00 d."]
     for threshold in (0, 10**12):
@@ -106,10 +114,10 @@ def test_arrow_never_reads_past_a_line_even_when_the_bytes_after_it_are_garbage(
     import sys
 
     chunks = [["a" * k + tail] for k in range(70) for tail in (" \x1d", "\u2028\x0b", "  ", "\u3000")]
-    code = ("import json, sys; from bleu_gui.core.word_split import split_arrow\n"
+    code = ("import json, sys, threading; from bleu_gui.core.word_split import split_block\n"
             "out = []\n"
             "for lines in json.loads(sys.stdin.read()):\n"
-            "    w = split_arrow(lines); flat = [w.keys[k] for k in w.where.tolist()]; at = 0; got = []\n"
+            "    w = split_block([lines], threading.Event())[0]; flat = [w.keys[k] for k in w.where.tolist()]; at = 0; got = []\n"
             "    for n in w.counts.tolist(): got.append(flat[at:at + n]); at += n\n"
             "    out.append(got)\n"
             "print(json.dumps(out))")

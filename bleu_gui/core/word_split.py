@@ -4,7 +4,7 @@ Both ways here give exactly ``str.split()``'s words:
 
 - :func:`split_joined`: one ``str.split`` of the lines joined by a mark word. Nothing to import, so it is
   the way for a few thousand lines; every word becomes a Python string and is looked up on its own.
-- :func:`split_arrow`: Arrow's ``utf8_split_whitespace`` and a dictionary encoding. They run in C++
+- :func:`split_block`: Arrow's ``utf8_split_whitespace`` and a dictionary encoding. They run in C++
   without the interpreter lock, so :func:`split_chunks` runs them a block of chunks ahead in a helper
   thread, and only each distinct word of a block becomes a Python string (a fifth of the words of a chunk
   of real text, far fewer over a block). The chunks of a block share its distinct words; :class:`KeyIds`
@@ -33,8 +33,9 @@ from .parallel import in_order
 MARK = "\x00"  # the join mark: a word of its own between two lines (a line holding it is split another way)
 _JOIN = f" {MARK} "
 # Chunks Arrow splits as one block (a block ahead of the caller): one dictionary for a block's words means a word
-# is looked up (and made a Python string) once a block, not once a chunk. Encoding a reference of a million real
-# lines went 5.7-5.9 -> 3.3 s; of large vocabulary 36 -> 28 s (+115 MB). Two blocks at a time were no faster.
+# is looked up (and made a Python string) once a block, not once a chunk. The whole command on a million lines of
+# 3M word types went 76 -> 68 s (+55 MB); real text gained nothing measurable. Blocks of 16 or 32 chunks gained
+# at most 1-3 s more for 180-350 MB; two blocks at a time were no faster.
 _BLOCK_CHUNKS = 8
 _TO_PYTHON = 20_000  # distinct words made Python strings in one C call (~2 ms of the interpreter lock)
 _SPLIT = 1_000  # lines joined and split in one C call (~20k words, ~5 ms of the interpreter lock)
@@ -98,13 +99,6 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
     marks = np.flatnonzero(is_mark)
     counts = np.diff(marks, prepend=-1, append=len(words)) - 1
     return ChunkWords(words, np.flatnonzero(~is_mark), counts)
-
-
-def split_arrow(lines: list[str]) -> ChunkWords | None:
-    """The words of ``lines`` by Arrow's whitespace split and dictionary encoding; None when a line cannot be
-    written as UTF-8 (a lone surrogate)."""
-    words = split_block([lines], threading.Event())
-    return None if words is None else words[0]
 
 
 def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkWords] | None:
