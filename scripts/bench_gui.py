@@ -7,11 +7,17 @@
 
 A 10 ms heartbeat QTimer runs on the GUI thread; the longest gap between two
 beats is how long the GUI was unresponsive. Prints figures; asserts nothing.
+
+    python scripts/bench_gui.py --million --stalls stalls.txt
+
+also writes every thread's Python stack whenever a beat is 45 ms late: faulthandler's watchdog is a C
+thread, so it catches whoever holds the interpreter lock during the stall, which no Python profiler can.
 """
 
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import resource
 import statistics
@@ -25,6 +31,9 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+STALL_LOG = None  # an open file: every thread's stack is written there when a beat is late (--stalls)
 
 
 class Heartbeat:
@@ -49,6 +58,8 @@ class Heartbeat:
         self.gaps.append(now - self.last)
         self.where.append(self.progress)
         self.last = now
+        if STALL_LOG is not None:
+            faulthandler.dump_traceback_later(0.045, file=STALL_LOG)
 
     def worst(self, k: int = 3) -> str:
         pairs = sorted(zip(self.gaps, self.where), reverse=True)[:k]
@@ -56,6 +67,8 @@ class Heartbeat:
 
     def stop(self) -> float:
         self.timer.stop()
+        if STALL_LOG is not None:
+            faulthandler.cancel_dump_traceback_later()
         return max(self.gaps, default=0.0)
 
 
@@ -256,7 +269,11 @@ def main() -> None:
     p.add_argument("--million", action="store_true")
     p.add_argument("--matrix", action="store_true")
     p.add_argument("--whatif", action="store_true")
+    p.add_argument("--stalls", type=Path, help="write every thread's stack here whenever the GUI thread is 45 ms late")
     args = p.parse_args()
+    if args.stalls:
+        global STALL_LOG
+        STALL_LOG = args.stalls.open("w")
     from bench_core import real
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
