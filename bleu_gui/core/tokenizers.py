@@ -232,8 +232,9 @@ class Tokenization:
             yield chunk
 
     # -- whole lines -------------------------------------------------------
-    def _token_ids(self, tokens: list[str]) -> np.ndarray:
+    def _token_ids(self, tokens: list[str], distinct: bool = False) -> np.ndarray:
         """The vocabulary id of each token (int32); new tokens get the next ids in order of first appearance.
+        ``distinct``: no token occurs twice in ``tokens`` (they need not be made distinct first).
 
         Each step is a C call over a piece of the tokens (a Python loop of ``setdefault`` took three times as
         long at millions of distinct words; a piece keeps each call short for a waiting window)."""
@@ -241,7 +242,7 @@ class Tokenization:
         ids = np.empty(len(tokens), np.int32)
         for a in range(0, len(tokens), _LOOKUP):
             piece = tokens[a:a + _LOOKUP]
-            new = list(itertools.filterfalse(vocab.__contains__, dict.fromkeys(piece)))
+            new = list(itertools.filterfalse(vocab.__contains__, piece if distinct else dict.fromkeys(piece)))
             vocab.update(zip(new, range(len(vocab), len(vocab) + len(new))))
             ids[a:a + len(piece)] = np.fromiter(map(vocab.__getitem__, piece), np.int32, len(piece))
         return ids
@@ -314,32 +315,40 @@ class Tokenization:
             word = (" " if left else "") + word + (" " if right else "")
         return self.tokenizer(word).split()
 
-    def _add_words(self, new: list[str]) -> dict[str, int]:
+    def _add_words(self, new: list[str]) -> np.ndarray:
         """Tokenize distinct words the cache does not hold yet and add them; gives each one's id in the cache."""
         base = len(self._word_index)
-        plain: list[str] = []
-        rest = new
-        if self.name in _UNCHANGED_ALNUM:
-            # 13a, intl and none only split at punctuation and symbols: a word of letters and digits alone comes
-            # back unchanged (the tests hold this to sacreBLEU), so it skips the tokenizer.
-            bare = list(map(_STRIP_EDGES, new)) if self.name in _EDGE_SENSITIVE else new
-            alnum = list(map(str.isalnum, bare))
-            plain = list(itertools.compress(new, alnum))
-            rest = list(itertools.compress(new, map(operator.not_, alnum)))
-            self._register(plain, [1] * len(plain), list(itertools.compress(bare, alnum)))
-        for start in range(0, len(rest), _WORD_BATCH):
-            batch = rest[start:start + _WORD_BATCH]
-            self._register(batch, *self._words_tokens(batch))
-        return dict(zip(plain + rest, range(base, base + len(new))))
+        if self.name not in _UNCHANGED_ALNUM:
+            self._register_tokenized(new)
+            return np.arange(base, base + len(new), dtype=np.int64)
+        # 13a, intl and none only split at punctuation and symbols: a word of letters and digits alone comes back
+        # unchanged (the tests hold this to sacreBLEU), so it skips the tokenizer.
+        bare = list(map(_STRIP_EDGES, new)) if self.name in _EDGE_SENSITIVE else new
+        alnum = np.fromiter(map(str.isalnum, bare), bool, len(new))
+        plain = list(itertools.compress(new, alnum))
+        # intl's keys for one word at a line's edge and inside it are the same token: distinct only elsewhere.
+        self._register(plain, [1] * len(plain), list(itertools.compress(bare, alnum)),
+                       distinct=self.name not in _EDGE_SENSITIVE)
+        self._register_tokenized(list(itertools.compress(new, ~alnum)))
+        ids = np.empty(len(new), np.int64)  # the plain words were added first, then the rest
+        ids[alnum] = np.arange(base, base + len(plain))
+        ids[~alnum] = np.arange(base + len(plain), base + len(new))
+        return ids
 
-    def _register(self, words: list[str], lengths: list[int], tokens: list[str]) -> None:
-        """Add words to the word cache: word i has ``lengths[i]`` tokens, read in order from ``tokens``."""
+    def _register_tokenized(self, words: list[str]) -> None:
+        for start in range(0, len(words), _WORD_BATCH):
+            batch = words[start:start + _WORD_BATCH]
+            self._register(batch, *self._words_tokens(batch))
+
+    def _register(self, words: list[str], lengths: list[int], tokens: list[str], distinct: bool = False) -> None:
+        """Add words to the word cache: word i has ``lengths[i]`` tokens, read in order from ``tokens``
+        (``distinct``: no token occurs twice in them)."""
         if not words:
             return
         first = len(self._word_tokens)
         self._word_start.extend(itertools.accumulate(lengths[:-1], initial=first))
         self._word_len.extend(lengths)
-        self._word_tokens.frombytes(self._token_ids(tokens).astype(np.intc, copy=False).tobytes())
+        self._word_tokens.frombytes(self._token_ids(tokens, distinct).astype(np.intc, copy=False).tobytes())
         self._word_index.update(zip(words, range(len(self._word_index), len(self._word_index) + len(words))))
 
     def _encode_by_words(self, chunk: list[str], words: ChunkWords, known: KeyIds) -> tuple[np.ndarray, np.ndarray]:
@@ -370,6 +379,11 @@ class Tokenization:
         new = np.flatnonzero(wids < 0)
         if len(new):
             fresh = [keys[i] for i in new.tolist()]
-            added = self._add_words(list(dict.fromkeys(fresh)))  # a small dict: cheaper to look up than the cache
-            wids[new] = np.fromiter(map(added.__getitem__, fresh), np.int64, len(fresh))
+            distinct = list(dict.fromkeys(fresh))
+            added = self._add_words(distinct)
+            if len(distinct) == len(fresh):  # Arrow's keys of a block are distinct
+                wids[new] = added
+            else:  # a small dict: cheaper to look up than the cache
+                by_word = dict(zip(distinct, added.tolist()))
+                wids[new] = np.fromiter(map(by_word.__getitem__, fresh), np.int64, len(fresh))
         return wids
