@@ -393,6 +393,8 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     compared = demo_run()
     gone = weakref.ref(compared)
     show(qtbot, window, compared)
+    scatter = window.compare_view.scatter
+    assert len(scatter.points.data) == compared.n_sentences
     del compared
     systems, refs = demo_paths()
     single = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [systems[0], *refs]]
@@ -400,3 +402,47 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     # The window hands the old run to a thread that lets go of it piece by piece.
     qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None, timeout=5000)
     assert not window.tabs.isTabEnabled(1)
+    # Its charts' copies go too: a scatter of a million sentences held ~150-220 MB of its own.
+    assert len(scatter.points.data) == 0 and len(scatter.x) == 0
+
+
+def test_each_sentence_lies_in_a_drawn_cell_whose_point_is_its_first_sentence():
+    from bleu_gui.gui.compare_charts import plotted_cells
+
+    rng = np.random.default_rng(4)
+    x = np.concatenate([rng.uniform(0, 100, 3000), [0.0, 100.0, 0.25, 0.5, 99.99]])
+    y = np.concatenate([np.round(rng.uniform(0, 100, 3000), 1), [0.0, 100.0, 0.74, 0.5, 0.0]])
+    cx, cy, first, counts = plotted_cells(x, y, cell=0.5)
+    # The oracle: the cells of a dict, filled sentence by sentence.
+    cells: dict[tuple[int, int], list[int]] = {}
+    for i, (a, b) in enumerate(zip(x.tolist(), y.tolist())):
+        cells.setdefault((int(a // 0.5), int(b // 0.5)), []).append(i)
+    assert len(first) == len(cells) and counts.sum() == len(x)
+    for px, py, f, c in zip(cx.tolist(), cy.tolist(), first.tolist(), counts.tolist()):
+        members = cells[(int(px // 0.5), int(py // 0.5))]
+        assert f == members[0] and c == len(members)
+        assert abs(px - x[f]) <= 0.25 and abs(py - y[f]) <= 0.25  # the point is the centre of its sentence's cell
+
+
+def test_a_long_scatter_draws_cells_and_says_so(qtbot):
+    from bleu_gui.gui.compare_charts import CELL, EXACT_POINTS, ScatterChart
+
+    chart = ScatterChart()
+    qtbot.addWidget(chart)
+    rng = np.random.default_rng(5)
+    n = EXACT_POINTS + 5000
+    a, b = np.round(rng.uniform(0, 100, n), 1), np.round(rng.uniform(0, 100, n), 1)
+    b[:200] = a[:200] = 50.1  # one crowded cell: its point is sentence 0
+    chart.update_values(a, b)
+    drawn = [p for layer in chart.layers for p in layer.points()]
+    occupied = {(int(u // CELL), int(v // CELL)) for u, v in zip(a.tolist(), b.tolist())}
+    assert len(drawn) == len(occupied) < n
+    assert f"{n:,} sentences as {len(drawn):,} points" in chart.title_label.text()
+    crowded = [p for p in chart.layers[-1].points() if p.data() == 0]
+    assert len(crowded) == 1 and abs(crowded[0].pos().x() - 50.25) < 1e-9
+    with qtbot.waitSignal(chart.point_clicked) as clicked:
+        chart.layers[-1].sigClicked.emit(chart.layers[-1], crowded, None)
+    assert clicked.args == [0]
+    chart.update_values(a[:300], b[:300])  # a short one: every sentence its own point, no note
+    assert len(chart.points.points()) == 300 and not any(len(layer.points()) for layer in chart.layers[1:])
+    assert "points" not in chart.title_label.text()

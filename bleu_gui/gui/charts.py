@@ -77,7 +77,7 @@ class ChartBox(QWidget):
             self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.setMinimumHeight(150)
-        label = QLabel(f"<b>{title}</b>")
+        label = self.title_label = QLabel(f"<b>{title}</b>")
         save = QToolButton()
         save.setText("Save…")
         save.setToolTip("Save this chart as PNG or SVG")

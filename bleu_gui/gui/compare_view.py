@@ -276,6 +276,7 @@ class CompareView(QWidget):
         self.pair_model.set_pair(empty, empty, empty)
         self.wins_b.set_items([])
         self.wins_a.set_items([])
+        self.scatter.clear()
 
     def show_pair(self) -> None:
         c = self.run.comparison
