@@ -438,6 +438,7 @@ def test_a_long_scatter_draws_cells_and_says_so(qtbot):
     occupied = {(int(u // CELL), int(v // CELL)) for u, v in zip(a.tolist(), b.tolist())}
     assert len(drawn) == len(occupied) < n
     assert f"{n:,} sentences as {len(drawn):,} points" in chart.title_label.text()
+    assert "first sentence" in chart.title_label.toolTip()
     crowded = [p for p in chart.layers[-1].points() if p.data() == 0]
     assert len(crowded) == 1 and abs(crowded[0].pos().x() - 50.25) < 1e-9
     with qtbot.waitSignal(chart.point_clicked) as clicked:
@@ -445,4 +446,4 @@ def test_a_long_scatter_draws_cells_and_says_so(qtbot):
     assert clicked.args == [0]
     chart.update_values(a[:300], b[:300])  # a short one: every sentence its own point, no note
     assert len(chart.points.points()) == 300 and not any(len(layer.points()) for layer in chart.layers[1:])
-    assert "points" not in chart.title_label.text()
+    assert "points" not in chart.title_label.text() and not chart.title_label.toolTip()

@@ -111,14 +111,16 @@ class ScatterChart(ChartBox):
             for layer in self.layers[1:]:
                 layer.clear()
             self.title_label.setText(f"<b>{self.title}</b>")
+            self.title_label.setToolTip("")
             return
         x, y, first, counts = plotted_cells(self.x, self.y)
         level = np.minimum(counts, len(self.layers)) - 1
         for k, layer in enumerate(self.layers):
             here = level == k
             layer.setData(x=x[here], y=y[here], data=first[here])
-        self.title_label.setText(f"<b>{self.title}</b> — {len(a):,} sentences as {len(x):,} points, one per "
-                                 f"occupied {CELL:g} × {CELL:g} BLEU square (a click picks its first sentence)")
+        self.title_label.setText(f"<b>{self.title}</b> — {len(a):,} sentences as {len(x):,} points")
+        self.title_label.setToolTip(f"One point per occupied {CELL:g} × {CELL:g} BLEU square, darker where it holds "
+                                    "two or more sentences; a click picks the first sentence in it")
 
     def clear(self) -> None:
         """Let go of the points and the sentences' scores."""
