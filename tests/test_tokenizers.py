@@ -122,9 +122,9 @@ def test_a_copied_tokenization_reuses_words_and_never_changes_the_original():
     a = first.encode(["Hello, world!", "a new day"])
     twin = first.copy()
     assert twin.encode(["Hello, world!"]).ids.tolist() == a.line(0).tolist()  # same ids for known words
-    vocab, words = dict(first.vocab), dict(first._word_index)
+    vocab, starts = dict(first.vocab), first._word_start.tolist()
     twin.encode(["unseen words here."])
-    assert first.vocab == vocab and first._word_index == words
+    assert first.vocab == vocab and first._word_start.tolist() == starts
     assert len(twin.vocab) > len(vocab)
 
 
@@ -202,3 +202,15 @@ def test_the_private_tokenizers_are_sacrebleus_own_code():
     assert inspect.getsourcefile(private) == inspect.getsourcefile(public)
     with pytest.raises(ValueError, match="needs the whole package"):
         sacrebleu_module("metrics.bleu")
+
+
+@pytest.mark.parametrize("name", ["13a", "intl"])
+def test_a_word_first_met_as_a_token_of_another_word_gets_its_own_tokens(name, way):
+    # Words and tokens share one table of strings: "cat" and "." are in it as tokens of "cat." before "cat" and
+    # "." are met as words, and "cat." is in it as a word that is no token.
+    t = Tokenization(name)
+    first = t.encode(["cat. (x)"])
+    second = t.encode(["cat . ( x ) cat."])
+    assert decoded(t, first, 0) == sacre_tokens(name, "cat. (x)")
+    assert decoded(t, second, 0) == sacre_tokens(name, "cat . ( x ) cat.")
+    assert second.line(0).tolist()[-2:] == first.line(0).tolist()[:2]

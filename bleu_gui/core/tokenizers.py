@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import operator
-import re
 import threading
 from array import array
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -27,6 +26,7 @@ import numpy as np
 from .errors import ConfigError
 from .sacrebleu_parts import sacrebleu_module
 from .word_split import ChunkWords, KeyIds, split_chunks
+from .word_tokens import words_tokens
 
 # name -> (module, class) inside sacrebleu.tokenizers
 _SACREBLEU_CLASSES = {
@@ -53,10 +53,6 @@ _LOOKUP = 5_000  # words looked up in one C call: ~7 ms of the interpreter lock 
 # From this many lines a file's words are split by Arrow (importing it takes ~0.12 s; it saves ~0.2 µs a word).
 ARROW_FROM_LINES = 20_000
 _STRIP_EDGES = operator.methodcaller("strip", "\n")  # an intl key without its edge marks
-_WS = "\ue000"
-_NOTHING = "\u2189"
-# Between two words stand the right context of one and the left context of the next.
-_BOUNDARY = re.compile(f"[{_WS}{_NOTHING}][ ]*[{_WS}{_NOTHING}]")
 
 
 class SacreTokenizer(Protocol):
@@ -145,8 +141,13 @@ class Tokenization:
         self.name = name
         self.lowercase = lowercase
         self.tokenizer = load_tokenizer(name)
+        # One table of strings for tokens and words: a word and a token with the same text share an id, so a
+        # plain word is its own token and costs one dictionary entry, not one in a word cache and one in the
+        # vocabulary (at millions of word types, ~4 lookups a new word became ~1 and a dict of millions went).
+        # Ids of strings never used as tokens never occur in token ids.
         self.vocab: dict[str, int] = {}
-        self._word_index: dict[str, int] = {}
+        # The word cache, by string id: the word's tokens are _word_tokens[start:start + len]; start -1: the
+        # string has not been met as a word yet.
         self._word_start = array("q")
         self._word_len = array("q")
         self._word_tokens = array("i")
@@ -157,7 +158,6 @@ class Tokenization:
         twin = Tokenization.__new__(Tokenization)
         twin.name, twin.lowercase, twin.tokenizer = self.name, self.lowercase, self.tokenizer
         twin.vocab = self.vocab.copy()
-        twin._word_index = self._word_index.copy()
         twin._word_start = array("q", self._word_start)
         twin._word_len = array("q", self._word_len)
         twin._word_tokens = array("i", self._word_tokens)
@@ -231,26 +231,43 @@ class Tokenization:
                 chunk = [line.rstrip() for line in chunk]
             yield chunk
 
-    # -- whole lines -------------------------------------------------------
-    def _token_ids(self, tokens: list[str], distinct: bool = False) -> np.ndarray:
-        """The vocabulary id of each token (int32); new tokens get the next ids in order of first appearance.
-        ``distinct``: no token occurs twice in ``tokens`` (they need not be made distinct first).
+    # -- the table of strings ------------------------------------------------
+    def _string_ids(self, strings: list[str], distinct: bool = False) -> np.ndarray:
+        """The id of each string; strings new to the table get the next ids in order of first appearance.
+        ``distinct``: no string occurs twice in ``strings`` (they need not be made distinct first).
 
-        Each step is a C call over a piece of the tokens (a Python loop of ``setdefault`` took three times as
+        Each step is a C call over a piece of the strings (a Python loop of ``setdefault`` took three times as
         long at millions of distinct words; a piece keeps each call short for a waiting window)."""
         vocab = self.vocab
-        ids = np.empty(len(tokens), np.int32)
-        for a in range(0, len(tokens), _LOOKUP):
-            piece = tokens[a:a + _LOOKUP]
-            new = list(itertools.filterfalse(vocab.__contains__, piece if distinct else dict.fromkeys(piece)))
-            vocab.update(zip(new, range(len(vocab), len(vocab) + len(new))))
-            ids[a:a + len(piece)] = np.fromiter(map(vocab.__getitem__, piece), np.int32, len(piece))
+        ids = np.empty(len(strings), np.int64)
+        for a in range(0, len(strings), _LOOKUP):
+            piece = strings[a:a + _LOOKUP]
+            got = np.fromiter(map(vocab.get, piece, itertools.repeat(-1)), np.int64, len(piece))
+            missing = np.flatnonzero(got < 0)
+            if len(missing):  # only the strings the table lacks are made distinct and looked up again
+                lacking = [piece[i] for i in missing.tolist()]
+                if distinct:
+                    got[missing] = self._new_strings(lacking)
+                else:
+                    first_seen = list(dict.fromkeys(lacking))
+                    added = dict(zip(first_seen, self._new_strings(first_seen).tolist()))
+                    got[missing] = np.fromiter(map(added.__getitem__, lacking), np.int64, len(lacking))
+            ids[a:a + len(piece)] = got
         return ids
+
+    def _new_strings(self, strings: list[str]) -> np.ndarray:
+        """Add distinct strings the table does not hold yet (not yet words); gives their ids."""
+        first = len(self.vocab)
+        for a in range(0, len(strings), _LOOKUP):
+            self.vocab.update(zip(strings[a:a + _LOOKUP], range(first + a, first + a + _LOOKUP)))
+        self._word_start.frombytes(np.full(len(strings), -1, np.int64).tobytes())
+        self._word_len.frombytes(bytes(8 * len(strings)))
+        return np.arange(first, first + len(strings), dtype=np.int64)
 
     def _encode_by_lines(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
         per_line = [self.tokenizer(line.rstrip()).split() for line in chunk]
         lengths = np.fromiter(map(len, per_line), np.int64, len(per_line))
-        ids = self._token_ids(list(itertools.chain.from_iterable(per_line)))
+        ids = self._string_ids(list(itertools.chain.from_iterable(per_line))).astype(np.int32)
         return ids, lengths
 
     # -- one word at a time ------------------------------------------------
@@ -273,83 +290,42 @@ class Tokenization:
         words.keys.extend(edge.values())
         words.where[np.fromiter(edge, np.int64, len(edge))] = np.arange(base, base + len(edge))
 
-    def _words_tokens(self, keys: list[str]) -> tuple[list[int], list[str]]:
-        """(token count of each word, all their tokens in order) from one call of the tokenizer.
-
-        Each word is wrapped in stand-in context characters and the words are
-        concatenated: ``_WS`` (private use U+E000) behaves like whitespace for
-        every rule of 13a and intl, ``_NOTHING`` (U+2189, a number that is not
-        a digit 0-9) like the absence of a character for intl. Neither is
-        punctuation or a symbol, so no rule inserts a space next to them or
-        joins two words across them; afterwards they are dropped and each
-        word's tokens are read between them.
-        """
-        if _WS in "".join(keys) or _NOTHING in "".join(keys):
-            return self._one_by_one(keys)
-        if self.name in _EDGE_SENSITIVE:
-            text = "".join((_NOTHING if key.startswith("\n") else _WS) + key.strip("\n")
-                           + (_NOTHING if key.endswith("\n") else _WS) for key in keys)
-        else:
-            text = _WS + (_WS + _WS).join(keys) + _WS
-        out = self.tokenizer(text).strip(f" {_WS}{_NOTHING}")
-        pieces = _BOUNDARY.split(out)
-        if len(pieces) != len(keys):  # cannot happen by the argument above; stay exact regardless
-            return self._one_by_one(keys)
-        # No list per word is kept: many of them alive at once wake the garbage collector, whose full passes
-        # walk every line of the open files (~100 ms a pass at a million lines).
-        return list(map(len, map(str.split, pieces))), " ".join(pieces).split()
-
-    def _one_by_one(self, keys: list[str]) -> tuple[list[int], list[str]]:
-        lengths, tokens = [], []
-        for key in keys:
-            word_tokens = self._single_word_tokens(key)
-            lengths.append(len(word_tokens))
-            tokens.extend(word_tokens)
-        return lengths, tokens
-
-    def _single_word_tokens(self, key: str) -> list[str]:
-        left = not key.startswith("\n")
-        right = not key.endswith("\n")
-        word = key.strip("\n")
-        if self.name in _EDGE_SENSITIVE:
-            word = (" " if left else "") + word + (" " if right else "")
-        return self.tokenizer(word).split()
-
-    def _add_words(self, new: list[str]) -> np.ndarray:
-        """Tokenize distinct words the cache does not hold yet and add them; gives each one's id in the cache."""
-        base = len(self._word_index)
+    def _add_words(self, words: list[str], ids: np.ndarray) -> np.ndarray:
+        """Tokenize distinct words not met as words yet and put them in the word cache; ``ids`` holds each one's
+        string id, -1 for a string new to the table. Gives each word's string id."""
+        absent = np.flatnonzero(ids < 0)
+        if len(absent) == len(words):
+            ids = self._new_strings(words)
+        elif len(absent):
+            ids = ids.copy()
+            ids[absent] = self._new_strings([words[i] for i in absent.tolist()])
         if self.name not in _UNCHANGED_ALNUM:
-            self._register_tokenized(new)
-            return np.arange(base, base + len(new), dtype=np.int64)
+            self._register_tokenized(words, ids)
+            return ids
         # 13a, intl and none only split at punctuation and symbols: a word of letters and digits alone comes back
-        # unchanged (the tests hold this to sacreBLEU), so it skips the tokenizer.
-        bare = list(map(_STRIP_EDGES, new)) if self.name in _EDGE_SENSITIVE else new
-        alnum = np.fromiter(map(str.isalnum, bare), bool, len(new))
-        plain = list(itertools.compress(new, alnum))
-        # intl's keys for one word at a line's edge and inside it are the same token: distinct only elsewhere.
-        self._register(plain, [1] * len(plain), list(itertools.compress(bare, alnum)),
-                       distinct=self.name not in _EDGE_SENSITIVE)
-        self._register_tokenized(list(itertools.compress(new, ~alnum)))
-        ids = np.empty(len(new), np.int64)  # the plain words were added first, then the rest
-        ids[alnum] = np.arange(base, base + len(plain))
-        ids[~alnum] = np.arange(base + len(plain), base + len(new))
+        # unchanged (the tests hold this to sacreBLEU), so it skips the tokenizer and is its own token.
+        bare = list(map(_STRIP_EDGES, words)) if self.name in _EDGE_SENSITIVE else words
+        alnum = np.fromiter(map(str.isalnum, bare), bool, len(words))
+        # intl's keys carry a line's edges: their token is the word without its marks.
+        tokens = (self._string_ids(list(itertools.compress(bare, alnum))) if self.name in _EDGE_SENSITIVE
+                  else ids[alnum])
+        self._register(ids[alnum], np.ones(len(tokens), np.int64), tokens)
+        self._register_tokenized(list(itertools.compress(words, ~alnum)), ids[~alnum])
         return ids
 
-    def _register_tokenized(self, words: list[str]) -> None:
+    def _register_tokenized(self, words: list[str], ids: np.ndarray) -> None:
         for start in range(0, len(words), _WORD_BATCH):
             batch = words[start:start + _WORD_BATCH]
-            self._register(batch, *self._words_tokens(batch))
+            lengths, tokens = words_tokens(self.tokenizer, batch, edges=self.name in _EDGE_SENSITIVE)
+            self._register(ids[start:start + len(batch)], np.array(lengths, np.int64), self._string_ids(tokens))
 
-    def _register(self, words: list[str], lengths: list[int], tokens: list[str], distinct: bool = False) -> None:
-        """Add words to the word cache: word i has ``lengths[i]`` tokens, read in order from ``tokens``
-        (``distinct``: no token occurs twice in them)."""
-        if not words:
-            return
+    def _register(self, word_ids: np.ndarray, lengths: np.ndarray, token_ids: np.ndarray) -> None:
+        """Put words in the word cache: word ``word_ids[i]`` has ``lengths[i]`` tokens, read in order from
+        ``token_ids``."""
         first = len(self._word_tokens)
-        self._word_start.extend(itertools.accumulate(lengths[:-1], initial=first))
-        self._word_len.extend(lengths)
-        self._word_tokens.frombytes(self._token_ids(tokens, distinct).astype(np.intc, copy=False).tobytes())
-        self._word_index.update(zip(words, range(len(self._word_index), len(self._word_index) + len(words))))
+        self._word_tokens.frombytes(token_ids.astype(np.intc).tobytes())
+        np.frombuffer(self._word_len, np.int64)[word_ids] = lengths
+        np.frombuffer(self._word_start, np.int64)[word_ids] = first + np.cumsum(lengths) - lengths
 
     def _encode_by_words(self, chunk: list[str], words: ChunkWords, known: KeyIds) -> tuple[np.ndarray, np.ndarray]:
         if self.name in _EDGE_SENSITIVE:
@@ -369,21 +345,25 @@ class Tokenization:
         return ids, lengths
 
     def _word_ids(self, keys: list[str]) -> np.ndarray:
-        """The word-cache id of each key; keys new to the cache are tokenized (each once) and added."""
-        index = self._word_index
-        wids = np.empty(len(keys), np.int64)
+        """The string id of each key; keys not met as words yet are tokenized (each once) and added."""
+        vocab = self.vocab
+        ids = np.empty(len(keys), np.int64)
         for a in range(0, len(keys), _LOOKUP):
             # A piece at a time: one C call over a whole chunk would hold the interpreter lock for ~50 ms.
             piece = keys[a:a + _LOOKUP]
-            wids[a:a + len(piece)] = np.fromiter(map(index.get, piece, itertools.repeat(-1)), np.int64, len(piece))
-        new = np.flatnonzero(wids < 0)
+            ids[a:a + len(piece)] = np.fromiter(map(vocab.get, piece, itertools.repeat(-1)), np.int64, len(piece))
+        # A string in the table may not be a word yet: "a" is a token of "a." before it is met on its own.
+        found = ids >= 0
+        unregistered = ~found
+        unregistered[found] = np.frombuffer(self._word_start, np.int64)[ids[found]] < 0
+        new = np.flatnonzero(unregistered)
         if len(new):
             fresh = [keys[i] for i in new.tolist()]
-            distinct = list(dict.fromkeys(fresh))
-            added = self._add_words(distinct)
-            if len(distinct) == len(fresh):  # Arrow's keys of a block are distinct
-                wids[new] = added
-            else:  # a small dict: cheaper to look up than the cache
-                by_word = dict(zip(distinct, added.tolist()))
-                wids[new] = np.fromiter(map(by_word.__getitem__, fresh), np.int64, len(fresh))
-        return wids
+            first_seen = dict(zip(fresh, ids[new].tolist()))  # the distinct new words, each with its id or -1
+            if len(first_seen) == len(fresh):  # Arrow's keys of a block are distinct
+                ids[new] = self._add_words(fresh, ids[new])
+            else:  # a small dict: cheaper to look up than the table
+                added = self._add_words(list(first_seen), np.fromiter(first_seen.values(), np.int64, len(first_seen)))
+                by_word = dict(zip(first_seen, added.tolist()))
+                ids[new] = np.fromiter(map(by_word.__getitem__, fresh), np.int64, len(fresh))
+        return ids
