@@ -232,26 +232,30 @@ class Tokenization:
             yield chunk
 
     # -- the table of strings ------------------------------------------------
-    def _string_ids(self, strings: list[str], distinct: bool = False) -> np.ndarray:
-        """The id of each string; strings new to the table get the next ids in order of first appearance.
-        ``distinct``: no string occurs twice in ``strings`` (they need not be made distinct first).
-
-        Each step is a C call over a piece of the strings (a Python loop of ``setdefault`` took three times as
-        long at millions of distinct words; a piece keeps each call short for a waiting window)."""
-        vocab = self.vocab
+    def _looked_up(self, strings: list[str]) -> np.ndarray:
+        """The id of each string, -1 where the table lacks it; a C call over a piece of the strings at a time
+        (one over a whole chunk would hold the interpreter lock for ~50 ms at millions of strings)."""
         ids = np.empty(len(strings), np.int64)
         for a in range(0, len(strings), _LOOKUP):
             piece = strings[a:a + _LOOKUP]
-            got = np.fromiter(map(vocab.get, piece, itertools.repeat(-1)), np.int64, len(piece))
+            ids[a:a + len(piece)] = np.fromiter(map(self.vocab.get, piece, itertools.repeat(-1)), np.int64, len(piece))
+        return ids
+
+    def _string_ids(self, strings: list[str]) -> np.ndarray:
+        """The id of each string; strings new to the table get the next ids in order of first appearance.
+
+        A piece at a time, each step a C call (a Python loop of ``setdefault`` took three times as long at
+        millions of distinct words); only the strings the table lacks are made distinct and added."""
+        ids = np.empty(len(strings), np.int64)
+        for a in range(0, len(strings), _LOOKUP):
+            piece = strings[a:a + _LOOKUP]
+            got = self._looked_up(piece)
             missing = np.flatnonzero(got < 0)
-            if len(missing):  # only the strings the table lacks are made distinct and looked up again
+            if len(missing):
                 lacking = [piece[i] for i in missing.tolist()]
-                if distinct:
-                    got[missing] = self._new_strings(lacking)
-                else:
-                    first_seen = list(dict.fromkeys(lacking))
-                    added = dict(zip(first_seen, self._new_strings(first_seen).tolist()))
-                    got[missing] = np.fromiter(map(added.__getitem__, lacking), np.int64, len(lacking))
+                first_seen = list(dict.fromkeys(lacking))
+                added = dict(zip(first_seen, self._new_strings(first_seen).tolist()))
+                got[missing] = np.fromiter(map(added.__getitem__, lacking), np.int64, len(lacking))
             ids[a:a + len(piece)] = got
         return ids
 
@@ -294,11 +298,9 @@ class Tokenization:
         """Tokenize distinct words not met as words yet and put them in the word cache; ``ids`` holds each one's
         string id, -1 for a string new to the table. Gives each word's string id."""
         absent = np.flatnonzero(ids < 0)
-        if len(absent) == len(words):
-            ids = self._new_strings(words)
-        elif len(absent):
+        if len(absent):
             ids = ids.copy()
-            ids[absent] = self._new_strings([words[i] for i in absent.tolist()])
+            ids[absent] = self._new_strings(words if len(absent) == len(words) else [words[i] for i in absent.tolist()])
         if self.name not in _UNCHANGED_ALNUM:
             self._register_tokenized(words, ids)
             return ids
@@ -346,12 +348,7 @@ class Tokenization:
 
     def _word_ids(self, keys: list[str]) -> np.ndarray:
         """The string id of each key; keys not met as words yet are tokenized (each once) and added."""
-        vocab = self.vocab
-        ids = np.empty(len(keys), np.int64)
-        for a in range(0, len(keys), _LOOKUP):
-            # A piece at a time: one C call over a whole chunk would hold the interpreter lock for ~50 ms.
-            piece = keys[a:a + _LOOKUP]
-            ids[a:a + len(piece)] = np.fromiter(map(vocab.get, piece, itertools.repeat(-1)), np.int64, len(piece))
+        ids = self._looked_up(keys)
         # A string in the table may not be a word yet: "a" is a token of "a." before it is met on its own.
         found = ids >= 0
         unregistered = ~found
