@@ -45,7 +45,7 @@ def sacre_tokens(name, line, lowercase=False):
 
 
 def decoded(tokenization, corpus, i):
-    inv = {v: k for k, v in tokenization.vocab.items()}
+    inv = tokenization.strings.strings()
     return [inv[t] for t in corpus.line(i)]
 
 
@@ -92,7 +92,7 @@ def test_real_files_tokens_identical(set_name, names, way):
             t = Tokenization(name, lowercase)
             corpus = t.encode(lines)
             tok = load_tokenizer(name)
-            inv = {v: k for k, v in t.vocab.items()}
+            inv = t.strings.strings()
             for i, line in enumerate(lines):
                 want = tok((line.lower() if lowercase else line).rstrip()).split()
                 assert [inv[x] for x in corpus.line(i)] == want, (name, lowercase, i)
@@ -122,10 +122,10 @@ def test_a_copied_tokenization_reuses_words_and_never_changes_the_original():
     a = first.encode(["Hello, world!", "a new day"])
     twin = first.copy()
     assert twin.encode(["Hello, world!"]).ids.tolist() == a.line(0).tolist()  # same ids for known words
-    vocab, starts = dict(first.vocab), first._word_start.tolist()
+    strings, starts = first.strings.strings(), first._word_start.tolist()
     twin.encode(["unseen words here."])
-    assert first.vocab == vocab and first._word_start.tolist() == starts
-    assert len(twin.vocab) > len(vocab)
+    assert first.strings.strings() == strings and first._word_start.tolist() == starts
+    assert len(twin.strings) > len(strings) and twin.strings.strings()[:len(strings)] == strings
 
 
 # Every character str.split() treats as whitespace, and look-alikes it does not (zero-width space, BOM,

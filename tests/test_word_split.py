@@ -65,7 +65,7 @@ def test_a_line_holding_the_mark_or_a_lone_surrogate_is_left_to_the_whole_line_p
         monkeypatch.setattr(tokenizers, "ARROW_FROM_LINES", threshold)
         t = Tokenization("13a")
         corpus = t.encode(lines)
-        inverse = {v: k for k, v in t.vocab.items()}
+        inverse = t.strings.strings()
         want = [load_tokenizer("13a")(line).split() for line in lines]
         assert [[inverse[i] for i in corpus.line(k)] for k in range(len(lines))] == want
 
@@ -80,7 +80,7 @@ def test_a_large_file_is_split_by_arrow_in_blocks_ahead_with_its_lines_in_order(
     t = Tokenization("intl")
     corpus = t.encode(lines)
     assert sum(calls) == n and len(calls) > 2
-    inverse = {v: k for k, v in t.vocab.items()}
+    inverse = t.strings.strings()
     tok = load_tokenizer("intl")
     for i in (0, tokenizers._CHUNK - 1, tokenizers._CHUNK, n - 1):
         assert [inverse[x] for x in corpus.line(i)] == tok(lines[i]).split()
@@ -145,7 +145,7 @@ def test_chunks_that_share_a_blocks_words_get_sacrebleus_tokens(name, lines, low
     t = Tokenization(name, lowercase)
     with tiny_chunks():
         corpus = t.encode(lines)
-    inverse = {v: k for k, v in t.vocab.items()}
+    inverse = t.strings.strings()
     tok = load_tokenizer(name)
     for i, line in enumerate(lines):
         want = tok((line.lower() if lowercase else line).rstrip()).split()
@@ -157,7 +157,8 @@ def test_a_word_is_looked_up_once_a_block_not_once_a_chunk(monkeypatch):
     split, look_up = word_split.split_block, Tokenization._word_ids
     monkeypatch.setattr(word_split, "split_block",
                         lambda block, stopped: blocks.append(sum(map(len, block))) or split(block, stopped))
-    monkeypatch.setattr(Tokenization, "_word_ids", lambda self, keys: looked_up.append(len(keys)) or look_up(self, keys))
+    monkeypatch.setattr(Tokenization, "_word_ids",
+                        lambda self, keys, indices: looked_up.append(len(indices)) or look_up(self, keys, indices))
     lines = ["the cat sat ."] * 120  # 40 chunks
     with tiny_chunks():
         Tokenization("13a").encode(lines)

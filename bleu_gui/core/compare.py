@@ -84,8 +84,7 @@ class NgramComparison:
         index = evaluator.index
         self.index = index
         self.max_order = min(max_order, index.max_order)
-        self._vocab = evaluator.tokenization.vocab
-        self._inverse_vocab = {i: t for t, i in self._vocab.items()}
+        self._strings = evaluator.tokenization.strings
         self.per_order = []
         for n in range(self.max_order):
             size = len(index.tables[n].local_keys)
@@ -140,19 +139,18 @@ class NgramComparison:
         out = []
         for chosen in chosen_by_side:
             tokens = self.index.ngram_tokens(order, np.array([row_of[int(i)] for i in chosen], np.int64))
-            out.append([NgramDifference(order, " ".join(self._inverse_vocab[int(t)] for t in toks),
+            out.append([NgramDifference(order, " ".join(map(self._strings.string, toks.tolist())),
                                         int(total_a[i]), int(total_b[i])) for i, toks in zip(chosen, tokens)])
         return out[0], out[1]
 
     def sentences_with(self, order: int, ngram: str) -> np.ndarray:
         """Sentences where system A or B matched this n-gram."""
         count_a, count_b = self.per_order[order - 1]
-        vocab = self._vocab
         toks = ngram.split(" ")
-        if any(t not in vocab for t in toks) or len(toks) != order:
+        want = self._strings.find_strings(toks)
+        if (want < 0).any() or len(toks) != order:
             return np.zeros(0, np.int64)
         rows = np.flatnonzero((count_a > 0) | (count_b > 0))
         spelled = self.index.ngram_tokens(order, rows)
-        want = np.array([vocab[t] for t in toks])
         hit = rows[(spelled == want[None, :]).all(axis=1)]
         return np.unique(self.index.tables[order - 1].sentence_of(hit))

@@ -73,7 +73,7 @@ class Evaluator:
         steps = len(used) + 1
         corpora = [self.tokenization.encode(ref, scaled_progress(progress, i / steps, 1 / steps))
                    for i, ref in enumerate(used)]
-        self.index = ReferenceIndex(corpora, self.present, cfg.stats_order, len(self.tokenization.vocab),
+        self.index = ReferenceIndex(corpora, self.present, cfg.stats_order, len(self.tokenization.strings),
                                     scaled_progress(progress, (steps - 1) / steps, 1 / steps))
         per_sentence = set(self.present.sum(axis=0).tolist())
         self.nrefs: int | str = per_sentence.pop() if len(per_sentence) == 1 else "var"

@@ -25,6 +25,7 @@ import numpy as np
 
 from .errors import ConfigError
 from .sacrebleu_parts import sacrebleu_module
+from .string_table import StringTable, Utf8Strings
 from .word_split import ChunkWords, KeyIds, split_chunks
 from .word_tokens import words_tokens
 
@@ -49,7 +50,6 @@ _EDGE_SENSITIVE = {"intl"}
 _UNCHANGED_ALNUM = {"13a", "intl", "none"}
 _CHUNK = 8_000  # lines tokenized between cancel checks
 _WORD_BATCH = 20_000
-_LOOKUP = 5_000  # words looked up in one C call: ~7 ms of the interpreter lock at a 1M-line vocabulary (10k: 15)
 # From this many lines a file's words are split by Arrow (importing it takes ~0.12 s; it saves ~0.2 µs a word).
 ARROW_FROM_LINES = 20_000
 _STRIP_EDGES = operator.methodcaller("strip", "\n")  # an intl key without its edge marks
@@ -131,7 +131,7 @@ class TokenizedCorpus:
 
 
 class Tokenization:
-    """One tokenizer plus the lowercase switch, with a vocabulary shared by every file it encodes.
+    """One tokenizer plus the lowercase switch, with a table of strings shared by every file it encodes.
 
     Token ids are only comparable between corpora encoded by the same
     ``Tokenization`` object; references and all systems must share one.
@@ -142,10 +142,9 @@ class Tokenization:
         self.lowercase = lowercase
         self.tokenizer = load_tokenizer(name)
         # One table of strings for tokens and words: a word and a token with the same text share an id, so a
-        # plain word is its own token and costs one dictionary entry, not one in a word cache and one in the
-        # vocabulary (at millions of word types, ~4 lookups a new word became ~1 and a dict of millions went).
-        # Ids of strings never used as tokens never occur in token ids.
-        self.vocab: dict[str, int] = {}
+        # plain word is its own token and is stored once. Ids of strings never used as tokens never occur in
+        # token ids.
+        self.strings = StringTable()
         # The word cache, by string id: the word's tokens are _word_tokens[start:start + len]; start -1: the
         # string has not been met as a word yet.
         self._word_start = array("q")
@@ -153,11 +152,11 @@ class Tokenization:
         self._word_tokens = array("i")
 
     def copy(self) -> Tokenization:
-        """A new tokenization that starts with this one's vocabulary and word cache (a slice of a run reuses
+        """A new tokenization that starts with this one's strings and word cache (a slice of a run reuses
         the words its whole run already tokenized); the two never share mutable state."""
         twin = Tokenization.__new__(Tokenization)
         twin.name, twin.lowercase, twin.tokenizer = self.name, self.lowercase, self.tokenizer
-        twin.vocab = self.vocab.copy()
+        twin.strings = self.strings.copy()
         twin._word_start = array("q", self._word_start)
         twin._word_len = array("q", self._word_len)
         twin._word_tokens = array("i", self._word_tokens)
@@ -179,7 +178,7 @@ class Tokenization:
         return self.tokenizer(self._prepare(line)).split()
 
     def encode(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> TokenizedCorpus:
-        """Tokenize every line and map tokens to integer ids (growing the shared vocabulary).
+        """Tokenize every line and map tokens to integer ids (growing the shared table of strings).
 
         ``progress`` is called with the fraction done after every chunk of lines;
         it may raise (e.g. :class:`~bleu_gui.core.errors.Cancelled`) to stop.
@@ -232,41 +231,25 @@ class Tokenization:
             yield chunk
 
     # -- the table of strings ------------------------------------------------
-    def _looked_up(self, strings: list[str]) -> np.ndarray:
-        """The id of each string, -1 where the table lacks it; a C call over a piece of the strings at a time
-        (one over a whole chunk would hold the interpreter lock for ~50 ms at millions of strings)."""
-        ids = np.empty(len(strings), np.int64)
-        for a in range(0, len(strings), _LOOKUP):
-            piece = strings[a:a + _LOOKUP]
-            ids[a:a + len(piece)] = np.fromiter(map(self.vocab.get, piece, itertools.repeat(-1)), np.int64, len(piece))
-        return ids
-
     def _string_ids(self, strings: list[str]) -> np.ndarray:
         """The id of each string; strings new to the table get the next ids in order of first appearance.
-
-        A piece at a time, each step a C call (a Python loop of ``setdefault`` took three times as long at
-        millions of distinct words); only the strings the table lacks are made distinct and added."""
-        ids = np.empty(len(strings), np.int64)
-        for a in range(0, len(strings), _LOOKUP):
-            piece = strings[a:a + _LOOKUP]
-            got = self._looked_up(piece)
-            missing = np.flatnonzero(got < 0)
-            if len(missing):
-                lacking = [piece[i] for i in missing.tolist()]
-                first_seen = list(dict.fromkeys(lacking))
-                added = dict(zip(first_seen, self._new_strings(first_seen).tolist()))
-                got[missing] = np.fromiter(map(added.__getitem__, lacking), np.int64, len(lacking))
-            ids[a:a + len(piece)] = got
-        return ids
+        Each distinct string is looked up once (C calls, no Python loop)."""
+        distinct = list(dict.fromkeys(strings))
+        ids = self.strings.find_strings(distinct)
+        missing = np.flatnonzero(ids < 0)
+        if len(missing):
+            ids[missing] = self._new_strings([distinct[i] for i in missing.tolist()])
+        if len(distinct) == len(strings):
+            return ids
+        by_string = dict(zip(distinct, ids.tolist()))
+        return np.fromiter(map(by_string.__getitem__, strings), np.int64, len(strings))
 
     def _new_strings(self, strings: list[str]) -> np.ndarray:
         """Add distinct strings the table does not hold yet (not yet words); gives their ids."""
-        first = len(self.vocab)
-        for a in range(0, len(strings), _LOOKUP):
-            self.vocab.update(zip(strings[a:a + _LOOKUP], range(first + a, first + a + _LOOKUP)))
+        ids = self.strings.add_strings(strings)
         self._word_start.frombytes(np.full(len(strings), -1, np.int64).tobytes())
         self._word_len.frombytes(bytes(8 * len(strings)))
-        return np.arange(first, first + len(strings), dtype=np.int64)
+        return ids
 
     def _encode_by_lines(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
         per_line = [self.tokenizer(line.rstrip()).split() for line in chunk]
@@ -291,7 +274,7 @@ class Tokenization:
         for pos, key in zip(last.tolist(), words.where[last].tolist()):
             edge[pos] = edge.get(pos, words.keys[key]) + "\n"
         base = len(words.keys)
-        words.keys.extend(edge.values())
+        words.keys.extend(list(edge.values()))
         words.where[np.fromiter(edge, np.int64, len(edge))] = np.arange(base, base + len(edge))
 
     def _add_words(self, words: list[str], ids: np.ndarray) -> np.ndarray:
@@ -346,20 +329,21 @@ class Tokenization:
         lengths = np.bincount(word_line, weights=tok_per_word, minlength=len(chunk)).astype(np.int64)
         return ids, lengths
 
-    def _word_ids(self, keys: list[str]) -> np.ndarray:
-        """The string id of each key; keys not met as words yet are tokenized (each once) and added."""
-        ids = self._looked_up(keys)
+    def _word_ids(self, keys: Utf8Strings, indices: np.ndarray) -> np.ndarray:
+        """The string id of each of ``keys`` at ``indices``; keys not met as words yet are tokenized (each once)
+        and added."""
+        ids = self.strings.find(keys.starts[indices], keys.lengths[indices], keys.data)
         # A string in the table may not be a word yet: "a" is a token of "a." before it is met on its own.
         found = ids >= 0
         unregistered = ~found
         unregistered[found] = np.frombuffer(self._word_start, np.int64)[ids[found]] < 0
         new = np.flatnonzero(unregistered)
         if len(new):
-            fresh = [keys[i] for i in new.tolist()]
+            fresh = keys.strings(indices[new].tolist())
             first_seen = dict(zip(fresh, ids[new].tolist()))  # the distinct new words, each with its id or -1
-            if len(first_seen) == len(fresh):  # Arrow's keys of a block are distinct
+            if len(first_seen) == len(fresh):  # a block's words are distinct (intl's edge keys may repeat)
                 ids[new] = self._add_words(fresh, ids[new])
-            else:  # a small dict: cheaper to look up than the table
+            else:
                 added = self._add_words(list(first_seen), np.fromiter(first_seen.values(), np.int64, len(first_seen)))
                 by_word = dict(zip(first_seen, added.tolist()))
                 ids[new] = np.fromiter(map(by_word.__getitem__, fresh), np.int64, len(fresh))

@@ -3,12 +3,14 @@
 Both ways here give exactly ``str.split()``'s words:
 
 - :func:`split_joined`: one ``str.split`` of the lines joined by a mark word. Nothing to import, so it is
-  the way for a few thousand lines; every word becomes a Python string and is looked up on its own.
+  the way for a few thousand lines; every word becomes a Python string, and the chunk's distinct words
+  are looked up.
 - :func:`split_block`: Arrow's ``utf8_split_whitespace`` and a dictionary encoding. They run in C++
   without the interpreter lock, so :func:`split_chunks` runs them a block of chunks ahead in a helper
-  thread, and only each distinct word of a block becomes a Python string (a fifth of the words of a chunk
-  of real text, far fewer over a block). The chunks of a block share its distinct words; :class:`KeyIds`
-  looks each one up once. On 100,000 real lines this halves the time from lines to token ids. Arrow's
+  thread. The chunks of a block share its distinct words (a fifth of the words of a chunk of real text,
+  far fewer over a block), which are looked up in the table of strings straight from Arrow's buffers:
+  only the words new to the table become Python strings. :class:`KeyIds` looks each one up once. On
+  100,000 real lines this halves the time from lines to token ids. Arrow's
   whitespace is Python's, code point for code point; Arrow also yields empty pieces between some
   whitespace runs, which are dropped (``tests/test_word_split.py`` holds both to ``str.split``).
 
@@ -22,6 +24,7 @@ never makes a word in ``str.split`` anyway.
 from __future__ import annotations
 
 import functools
+import itertools
 import threading
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
@@ -29,15 +32,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from .parallel import in_order
+from .string_table import Utf8Strings
 
 MARK = "\x00"  # the join mark: a word of its own between two lines (a line holding it is split another way)
 _JOIN = f" {MARK} "
 # Chunks Arrow splits as one block (a block ahead of the caller): one dictionary for a block's words means a word
-# is looked up (and made a Python string) once a block, not once a chunk. The whole command on a million lines of
+# is looked up once a block, not once a chunk. The whole command on a million lines of
 # 3M word types went 76 -> 68 s (+55 MB); real text gained nothing measurable. Blocks of 16 or 32 chunks gained
 # at most 1-3 s more for 180-350 MB; two blocks at a time were no faster.
 _BLOCK_CHUNKS = 8
-_TO_PYTHON = 20_000  # distinct words made Python strings in one C call (~2 ms of the interpreter lock)
+_TO_PYTHON = 20_000  # new words made Python strings in one C call (~2 ms of the interpreter lock)
 _SPLIT = 1_000  # lines joined and split in one C call (~20k words, ~5 ms of the interpreter lock)
 
 
@@ -45,7 +49,7 @@ _SPLIT = 1_000  # lines joined and split in one C call (~20k words, ~5 ms of the
 class ChunkWords:
     """The words of a chunk of lines: word k of the chunk (lines in order) is ``keys[where[k]]``."""
 
-    keys: list[str]
+    keys: Utf8Strings
     where: np.ndarray   # int64 index into keys, one per word
     counts: np.ndarray  # int64 words per line
 
@@ -55,17 +59,17 @@ class ChunkWords:
 
 
 class KeyIds:
-    """Word-cache ids for the words of chunks that share one list of keys (Arrow's distinct words of a block of
+    """Word-cache ids for the words of chunks that share one set of keys (Arrow's distinct words of a block of
     chunks): each key is looked up once, when a chunk first uses it, so keys new to the cache are added in
-    the order the text first uses them and a chunk's work stays a chunk's. Keys appended to the list later
-    (intl's edge keys) are looked up the same way."""
+    the order the text first uses them and a chunk's work stays a chunk's. Keys appended later (intl's edge
+    keys) are looked up the same way. ``look_up(keys, indices)`` gives the ids of the keys at ``indices``."""
 
-    def __init__(self, look_up: Callable[[list[str]], np.ndarray]):
+    def __init__(self, look_up: Callable[[Utf8Strings, np.ndarray], np.ndarray]):
         self._look_up = look_up
-        self._keys: list[str] | None = None
+        self._keys: Utf8Strings | None = None
         self._ids = np.zeros(0, np.int64)
 
-    def __call__(self, keys: list[str], where: np.ndarray) -> np.ndarray:
+    def __call__(self, keys: Utf8Strings, where: np.ndarray) -> np.ndarray:
         """The word-cache id of each key in ``where`` (indices into ``keys``)."""
         if keys is not self._keys:
             self._keys, self._ids = keys, np.zeros(0, np.int64)
@@ -75,7 +79,7 @@ class KeyIds:
         used[where] = True
         need = np.flatnonzero(used & (self._ids < 0))
         if len(need):
-            self._ids[need] = self._look_up([keys[i] for i in need.tolist()])
+            self._ids[need] = self._look_up(keys, need)
         return self._ids[where]
 
 
@@ -83,7 +87,7 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
     """The words of ``lines`` by ``str.split`` of the lines joined by :data:`MARK` words, a thousand lines at a
     time; None when a line holds the mark itself."""
     if not lines:
-        return ChunkWords([], np.zeros(0, np.int64), np.zeros(0, np.int64))
+        return ChunkWords(Utf8Strings.of([]), np.zeros(0, np.int64), np.zeros(0, np.int64))
     words: list[str] = []
     for a in range(0, len(lines), _SPLIT):
         piece = lines[a:a + _SPLIT]
@@ -93,12 +97,14 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
         if a:
             words.append(MARK)
         words += text.split()
-    # The marks stay in keys (``where`` never points at them): looking one up puts the word "\x00" in a word
-    # cache once, as a line holding it would.
-    is_mark = np.fromiter(map(MARK.__eq__, words), bool, len(words))
+    # Distinct words, as Arrow's way gives them. The mark stays among them (``where`` never points at it, so
+    # it is never looked up).
+    distinct = dict(zip(dict.fromkeys(words), itertools.count()))
+    where = np.fromiter(map(distinct.__getitem__, words), np.int64, len(words))
+    is_mark = where == distinct.get(MARK, -1)
     marks = np.flatnonzero(is_mark)
     counts = np.diff(marks, prepend=-1, append=len(words)) - 1
-    return ChunkWords(words, np.flatnonzero(~is_mark), counts)
+    return ChunkWords(Utf8Strings.of(list(distinct)), where[~is_mark], counts)
 
 
 def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkWords] | None:
@@ -129,13 +135,9 @@ def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkW
     if stopped.is_set():
         return None
     unified = pa.chunked_array(coded).unify_dictionaries(memory_pool=pool)
-    keys: list[str] = []
-    dictionary = unified.chunk(0).dictionary
-    for start in range(0, len(dictionary), _TO_PYTHON):
-        if stopped.is_set():
-            return None
-        keys += dictionary.slice(start, _TO_PYTHON).to_pylist()
-    empty = keys.index("") if "" in keys else -1  # empty pieces are not words
+    keys = _utf8_strings(unified.chunk(0).dictionary)
+    empties = np.flatnonzero(keys.lengths == 0)
+    empty = int(empties[0]) if len(empties) else -1  # empty pieces are not words
     out = []
     for chunk, counts in zip(unified.chunks, per_line):
         where = chunk.indices.to_numpy().astype(np.int64)
@@ -145,6 +147,26 @@ def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkW
             where, line_of = where[kept], line_of[kept]
         out.append(ChunkWords(keys, where, np.bincount(line_of, minlength=len(counts)).astype(np.int64)))
     return out
+
+
+def _utf8_strings(dictionary: object) -> Utf8Strings:
+    """Arrow's distinct words of a block, read in place from its buffers (no Python string made)."""
+    import pyarrow as pa
+
+    assert isinstance(dictionary, pa.Array) and dictionary.null_count == 0
+    _, offsets_buffer, data_buffer = dictionary.buffers()
+    width = np.int64 if pa.types.is_large_string(dictionary.type) else np.int32
+    offsets = np.frombuffer(offsets_buffer, width, len(dictionary) + 1,
+                            np.dtype(width).itemsize * dictionary.offset).astype(np.int64)
+    data = np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
+
+    def decode(indices: list[int]) -> list[str]:
+        out: list[str] = []
+        for a in range(0, len(indices), _TO_PYTHON):
+            out += dictionary.take(pa.array(indices[a:a + _TO_PYTHON], pa.int64())).to_pylist()
+        return out
+
+    return Utf8Strings(offsets[:-1], np.diff(offsets), data, decode)
 
 
 def preload_arrow() -> None:
