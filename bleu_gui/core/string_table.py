@@ -180,42 +180,46 @@ class StringTable:
         first, n = self._n, len(starts)
         if n == 0:
             return np.zeros(0, np.int64)
-        raw, _ = _gather(starts, lengths, data)
-        self._data = _grown(self._data, self._bytes + len(raw))
-        self._data[self._bytes:self._bytes + len(raw)] = raw
         for name in ("_starts", "_lengths", "_hashes"):
             setattr(self, name, _grown(getattr(self, name), first + n))
-        self._starts[first:first + n] = self._bytes + np.cumsum(lengths) - lengths
-        self._lengths[first:first + n] = lengths
-        self._hashes[first:first + n] = np.concatenate([string_hashes(starts[a:a + _PIECE], lengths[a:a + _PIECE], data)
-                                                        for a in range(0, n, _PIECE)])
-        self._bytes += len(raw)
+        for a in range(0, n, _PIECE):
+            piece_starts, piece_lengths = starts[a:a + _PIECE], lengths[a:a + _PIECE]
+            raw, _ = _gather(piece_starts, piece_lengths, data)
+            self._data = _grown(self._data, self._bytes + len(raw))
+            self._data[self._bytes:self._bytes + len(raw)] = raw
+            at = slice(first + a, first + a + len(piece_lengths))
+            self._starts[at] = self._bytes + np.cumsum(piece_lengths) - piece_lengths
+            self._lengths[at] = piece_lengths
+            self._hashes[at] = string_hashes(piece_starts, piece_lengths, data)
+            self._bytes += len(raw)
         self._n += n
         if 2 * self._n > len(self._slots):
             size = len(self._slots)
             while 2 * self._n > size:
                 size *= 2
             self._slots = np.full(size, -1, np.int32)
-            self._place(np.arange(self._n, dtype=np.int64))
-        else:
-            self._place(np.arange(first, first + n, dtype=np.int64))
-        return np.arange(first, first + n, dtype=np.int64)
+            first = 0  # every string moves to the larger array
+        self._place(first, self._n)
+        return np.arange(self._n - n, self._n, dtype=np.int64)
 
     def add_strings(self, strings: list[str]) -> np.ndarray:
         """:meth:`add` for Python strings."""
         return self.add(*utf8(strings))
 
-    def _place(self, ids: np.ndarray) -> None:
-        """Give each id a free slot: its hash's, or the next free one after it."""
+    def _place(self, first: int, last: int) -> None:
+        """Give ids first..last-1 a free slot each: their hash's, or the next free one after it. A piece of ids
+        at a time: moving millions to a larger array holds no large temporary array and no long numpy call."""
         mask = len(self._slots) - 1
-        slot = (self._hashes[ids] & np.uint64(mask)).astype(np.int64)
-        while len(ids):
-            free = self._slots[slot] < 0
-            # Several ids may want one free slot: one of them gets it (whichever was written last), the
-            # others look on.
-            self._slots[slot[free]] = ids[free]
-            placed = self._slots[slot] == ids
-            ids, slot = ids[~placed], (slot[~placed] + 1) & mask
+        for a in range(first, last, _PIECE):
+            ids = np.arange(a, min(a + _PIECE, last), dtype=np.int64)
+            slot = (self._hashes[ids] & np.uint64(mask)).astype(np.int64)
+            while len(ids):
+                free = self._slots[slot] < 0
+                # Several ids may want one free slot: one of them gets it (whichever was written last), the
+                # others look on.
+                self._slots[slot[free]] = ids[free]
+                placed = self._slots[slot] == ids
+                ids, slot = ids[~placed], (slot[~placed] + 1) & mask
 
 
 class Utf8Strings:
