@@ -267,12 +267,14 @@ class Tokenization:
         filled = np.flatnonzero(words.counts > 0)
         first = words.line_starts()[filled]
         last = first + words.counts[filled] - 1
+        # The words are made Python strings in two calls (one a word costs a call into Arrow each).
+        first_words = words.keys.strings(words.where[first].tolist())
+        last_words = words.keys.strings(words.where[last].tolist())
         edge: dict[int, str] = {}
-        for pos, key, line in zip(first.tolist(), words.where[first].tolist(), filled.tolist()):
-            word = words.keys[key]
+        for pos, word, line in zip(first.tolist(), first_words, filled.tolist()):
             edge[pos] = word if chunk[line][0].isspace() else "\n" + word
-        for pos, key in zip(last.tolist(), words.where[last].tolist()):
-            edge[pos] = edge.get(pos, words.keys[key]) + "\n"
+        for pos, word in zip(last.tolist(), last_words):
+            edge[pos] = edge.get(pos, word) + "\n"
         base = len(words.keys)
         words.keys.extend(list(edge.values()))
         words.where[np.fromiter(edge, np.int64, len(edge))] = np.arange(base, base + len(edge))
