@@ -18,7 +18,7 @@ text has.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
@@ -68,10 +68,10 @@ _POWERS = _Powers()
 
 
 def _gather(starts: np.ndarray, lengths: np.ndarray, data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(the strings' bytes one after the other, each byte's place in its string counted from the end)."""
+    """(the strings' bytes one after the other, each byte's place in its string)."""
     firsts = np.cumsum(lengths) - lengths
     within = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(firsts, lengths)
-    return data[np.repeat(starts, lengths) + within], np.repeat(lengths - 1, lengths) - within
+    return data[np.repeat(starts, lengths) + within], within
 
 
 def string_hashes(starts: np.ndarray, lengths: np.ndarray, data: np.ndarray) -> np.ndarray:
@@ -79,8 +79,8 @@ def string_hashes(starts: np.ndarray, lengths: np.ndarray, data: np.ndarray) -> 
     (sums of byte * multiplier^place, modulo 2^64), mixed with its length."""
     if len(lengths) == 0:
         return np.zeros(0, np.uint64)
-    raw, to_end = _gather(starts, lengths, data)
-    terms = raw.astype(np.uint64) * _POWERS.upto(int(lengths.max()))[to_end]
+    raw, within = _gather(starts, lengths, data)
+    terms = raw.astype(np.uint64) * _POWERS.upto(int(lengths.max()))[within]
     cumulative = np.zeros(len(terms) + 1, np.uint64)
     np.cumsum(terms, dtype=np.uint64, out=cumulative[1:])
     ends = np.cumsum(lengths)
@@ -240,16 +240,11 @@ class Utf8Strings:
     def __len__(self) -> int:
         return len(self.starts)
 
-    def __getitem__(self, i: int) -> str:
-        return self.strings([i])[0]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.strings(list(range(len(self)))))
-
     def strings(self, indices: list[int]) -> list[str]:
-        """The strings at ``indices`` as Python strings."""
+        """The strings at ``indices`` as Python strings (ask for many at once: each call may be a call into
+        Arrow)."""
         base = self._base
-        if all(i < base for i in indices):
+        if not self._extra:
             return self._decode(indices)
         first = iter(self._decode([i for i in indices if i < base]))
         return [next(first) if i < base else self._extra[i - base] for i in indices]
