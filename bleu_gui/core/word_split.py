@@ -16,9 +16,9 @@ Both ways here give exactly ``str.split()``'s words:
 
 Arrow's whitespace split (checked up to pyarrow 26) reads one character past a whitespace run that ends
 its string: the bytes after the string decide whether the last blank is a word of its own (apache/arrow
-issue 37757; seen here as a changing result from run to run). Lines are stripped of trailing whitespace
-before Arrow sees them, so every run it scans ends at a character inside the string; trailing whitespace
-never makes a word in ``str.split`` anyway.
+issue 37757; seen here as a changing result from run to run). A chunk reaches Arrow as one string, its lines
+joined by mark words, stripped of trailing whitespace: every run Arrow scans ends at a character inside the
+string (a mark or a word), and trailing whitespace never makes a word in ``str.split`` anyway.
 """
 
 from __future__ import annotations
@@ -109,7 +109,8 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
 
 def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkWords] | None:
     """The words of each chunk of ``block``, all sharing one list of the block's distinct words; None when a line
-    cannot be written as UTF-8 (a lone surrogate), or when ``stopped`` is set (the caller has gone).
+    holds the join mark or cannot be written as UTF-8 (a lone surrogate), or when ``stopped`` is set (the caller
+    has gone).
 
     Each chunk is split and encoded on its own and the dictionaries are unified after: one call over a whole
     block of a million-line file took ~120 ms (real text) and ~380 ms (3M word types), and a cancel has to
@@ -119,33 +120,39 @@ def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkW
 
     # The system allocator: Arrow's default pool kept ~40 MB of freed chunks resident at a million lines.
     pool = pa.system_memory_pool()
-    coded, per_line = [], []
+    coded = []
     for lines in block:
         if stopped.is_set():
             return None
+        # A chunk goes to Arrow as one string, its lines joined by mark words: a few C calls instead of a
+        # Python step a line (encoding 64k lines one by one held the interpreter lock ~40 ms, twice as long).
+        text = _JOIN.join(lines)
+        if text.count(MARK) != max(len(lines) - 1, 0):
+            return None  # a line holds the mark itself
         try:
-            # Arrow is handed bytes, not the lines: converting a str keeps a UTF-8 copy inside it for good
-            # (~100 MB over a million lines with accents). Trailing whitespace goes first: see the module's note.
-            text = [line.rstrip().encode("utf-8") for line in lines]
+            # Bytes, not a str: converting a str keeps a UTF-8 copy inside it for good. Inside the text every
+            # whitespace run ends at a mark or a word; only the end is stripped (see the module's note).
+            data = text.rstrip().encode("utf-8")
         except UnicodeEncodeError:
             return None
-        pieces = pc.utf8_split_whitespace(pa.array(text, pa.large_string(), memory_pool=pool), memory_pool=pool)
+        one = pa.LargeStringArray.from_buffers(1, pa.py_buffer(np.array([0, len(data)], np.int64)), pa.py_buffer(data))
+        pieces = pc.utf8_split_whitespace(one, memory_pool=pool)
         coded.append(pc.dictionary_encode(pc.list_flatten(pieces, memory_pool=pool), memory_pool=pool))
-        per_line.append(np.diff(pieces.offsets.to_numpy()))
     if stopped.is_set():
         return None
     unified = pa.chunked_array(coded).unify_dictionaries(memory_pool=pool)
-    keys = _utf8_strings(unified.chunk(0).dictionary)
+    dictionary = unified.chunk(0).dictionary
+    keys = _utf8_strings(dictionary)
+    mark = pc.index(dictionary, MARK).as_py()  # -1 when every chunk is one line
     empties = np.flatnonzero(keys.lengths == 0)
     empty = int(empties[0]) if len(empties) else -1  # empty pieces are not words
     out = []
-    for chunk, counts in zip(unified.chunks, per_line):
+    for chunk, lines in zip(unified.chunks, block):
         where = chunk.indices.to_numpy().astype(np.int64)
-        line_of = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-        if empty >= 0:
-            kept = where != empty
-            where, line_of = where[kept], line_of[kept]
-        out.append(ChunkWords(keys, where, np.bincount(line_of, minlength=len(counts)).astype(np.int64)))
+        is_mark = where == mark
+        line_of = np.cumsum(is_mark)
+        kept = ~is_mark & (where != empty)
+        out.append(ChunkWords(keys, where[kept], np.bincount(line_of[kept], minlength=len(lines)).astype(np.int64)))
     return out
 
 
