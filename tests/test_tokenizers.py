@@ -204,6 +204,23 @@ def test_the_private_tokenizers_are_sacrebleus_own_code():
         sacrebleu_module("metrics.bleu")
 
 
+@pytest.mark.parametrize("name", ["13a", "intl", "char", "zh"])
+def test_tokenizer_calls_keep_nothing_alive(name):
+    # sacreBLEU memoises __call__ (65,536 entries); fed batches of words, each a string seen once, the memo kept
+    # every batch and its result (~95 MB at a million lines of 3M word types).
+    from bleu_gui.core.tokenizers import load_tokenizer
+
+    tok = load_tokenizer(name)
+    Tokenization(name).encode([f"w{i}, x{i}. {'ab' * (i % 50)}!" for i in range(300)])
+    inner = [tok] + [v for v in vars(tok).values() if callable(v)]  # 13a and zh call a TokenizerRegexp
+    for obj in inner:
+        assert not hasattr(type(obj).__call__, "cache_info"), type(obj).__name__
+    # The oracle, imported as usual, keeps sacreBLEU's memo: only the private copy changed.
+    import sacrebleu.tokenizers.tokenizer_13a as public
+
+    assert hasattr(public.Tokenizer13a.__call__, "cache_info")
+
+
 @pytest.mark.parametrize("name", ["13a", "intl"])
 def test_a_word_first_met_as_a_token_of_another_word_gets_its_own_tokens(name, way):
     # Words and tokens share one table of strings: "cat" and "." are in it as tokens of "cat." before "cat" and
