@@ -163,7 +163,7 @@ def test_block_boundaries_do_not_change_statistics(data, block, order):
 
 @pytest.mark.parametrize("repeats", [255, 256, 70_000])
 def test_an_ngram_repeated_beyond_a_small_counter_is_clipped_as_sacrebleu_clips_it(repeats):
-    """Max_Ref_Count is stored in the smallest type that holds the largest count seen: a count one past a
+    """Max_Ref_Counts above 1 are stored in the smallest type that holds the largest one: a count one past a
     byte (or two bytes), in a block after sentences that fit, must widen the table, not wrap around."""
     from unittest import mock
 

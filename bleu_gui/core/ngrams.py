@@ -10,9 +10,10 @@ indexed once. For order 1 a reference n-gram occurrence is keyed by
 key is ``entry(prefix) * V + last token``, where ``entry(prefix)`` is the row of
 the (sentence, (n-1)-gram prefix) pair in table n-1 — so keys stay small
 integers, are exact (no hashing), and already carry the sentence. Each table
-row stores the largest count of that n-gram over the sentence's references
-(Max_Ref_Count). A system's n-grams are looked up in the same tables with a
-binary search; a prefix missing from the references cannot be extended, so
+row has the largest count of that n-gram over the sentence's references
+(Max_Ref_Count), stored only where it is above 1 (a byte a row for ones cost
+~80 MB at a million lines of 3M word types). A system's n-grams are looked up
+in the same tables with a binary search; a prefix missing from the references cannot be extended, so
 higher orders only look up what the lower order found.
 """
 
@@ -47,9 +48,19 @@ class _OrderTable:
     """
 
     local_keys: np.ndarray      # int32 where it fits, else int64
-    max_count: np.ndarray       # Max_Ref_Count per row (uint8/uint16/int32, the smallest that fits)
     sentence_start: np.ndarray  # int64, n_sentences + 1
     key_span: int               # one more than the largest local key
+    repeated: np.ndarray        # sorted rows whose Max_Ref_Count is above 1 (int32 where it fits)
+    repeats: np.ndarray         # ... and their counts (the smallest unsigned type); every other row: 1
+
+    def max_counts(self, rows: np.ndarray) -> np.ndarray:
+        """Max_Ref_Count of each row (int64)."""
+        out = np.ones(len(rows), np.int64)
+        if len(self.repeated) and len(rows):
+            at = np.minimum(np.searchsorted(self.repeated, rows), len(self.repeated) - 1)
+            hit = self.repeated[at] == rows
+            out[hit] = self.repeats[at[hit]]
+        return out
 
     def sentence_of(self, rows: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.sentence_start, rows, side="right") - 1
@@ -71,14 +82,6 @@ class _OrderTable:
         wanted = (sentence - first) * span + keys
         idx = find(block_keys, wanted)
         return np.where((keys < span) & (idx >= 0), idx + r0, -1)
-
-
-def _smallest_unsigned(top: int) -> type:
-    """The smallest unsigned integer type that holds 0..top."""
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if top <= np.iinfo(dtype).max:
-            return dtype
-    return np.uint64
 
 
 _BLOCK = 20_000  # sentences processed together; bounds temporary memory
@@ -147,13 +150,11 @@ class ReferenceIndex:
         key_type = np.int32 if (longest + 1) * self.vocab_size <= np.iinfo(np.int32).max else np.int64
         # Order n + 1 has max(length - n, 0) n-grams in a line: the distinct ones per sentence are no more.
         keys = [np.empty(int(np.maximum(lengths - n, 0).sum()), key_type) for n in range(N)]
-        # Counts start as bytes and widen when a block holds a larger one: sizing them for the longest line
-        # (two bytes at a million real lines) cost 76 MB, and an n-gram seen 256 times in one sentence is rare.
-        counts: list[np.ndarray] = [np.empty(len(k), np.uint8) for k in keys]
+        repeated: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(N)]  # (rows, counts) a block
         starts = [np.empty(L + 1, np.int64) for _ in range(N)]
         sizes = [0] * N
 
-        def build(a: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        def build(a: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
             b = min(a + _BLOCK, L)
             return self._build_block([_block(ref, a, b) for ref in refs], a)
 
@@ -161,13 +162,10 @@ class ReferenceIndex:
             for a, tables in blocks:
                 if progress is not None:
                     progress(a / max(L, 1))
-                for n, (block_keys, block_counts, block_starts) in enumerate(tables):
+                for n, (block_keys, block_repeated, block_repeats, block_starts) in enumerate(tables):
                     at, size = sizes[n], len(block_keys)
-                    top = int(block_counts.max()) if size else 0
-                    if top > np.iinfo(counts[n].dtype).max:
-                        counts[n] = counts[n].astype(_smallest_unsigned(top))
                     keys[n][at:at + size] = block_keys
-                    counts[n][at:at + size] = block_counts
+                    repeated[n].append((block_repeated + at, block_repeats))
                     starts[n][a:a + len(block_starts)] = block_starts + at
                     sizes[n] += size
         for n in range(N):
@@ -175,14 +173,17 @@ class ReferenceIndex:
                 progress(1.0)  # a cancel check between orders
             starts[n][L] = sizes[n]
             keys[n].resize(sizes[n], refcheck=False)  # in place: the unused tail is handed back
-            counts[n].resize(sizes[n], refcheck=False)
             span = int(keys[n].max()) + 1 if sizes[n] else 1
-            self.tables.append(_OrderTable(keys[n], counts[n], starts[n], span))
+            rows = np.concatenate([np.zeros(0, np.int64)] + [r for r, _ in repeated[n]])
+            counts = np.concatenate([np.zeros(0, np.int64)] + [c for _, c in repeated[n]])
+            row_type = np.int32 if sizes[n] <= np.iinfo(np.int32).max else np.int64
+            self.tables.append(_OrderTable(keys[n], starts[n], span, rows.astype(row_type),
+                                           counts.astype(np.min_scalar_type(int(counts.max(initial=1))))))
 
     def _build_block(self, refs: Sequence[TokenizedCorpus],
-                     first: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """(local keys, max counts, sentence starts) of each order for the sentences first.. of this block;
-        rows (and so sentence starts) are counted from the block's first row."""
+                     first: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """(local keys, rows with a Max_Ref_Count above 1, those counts, sentence starts) of each order for the
+        sentences first.. of this block; rows (and so sentence starts) are counted from the block's first row."""
         V = self.vocab_size
         remaining = [_remaining(ref) for ref in refs]
         rows: list[np.ndarray] = []
@@ -228,7 +229,8 @@ class ReferenceIndex:
                 local_keys = (prefix - prev_start[sentence - first]) * V + keys % V
             start = np.searchsorted(sentence, sentences)
             prev_start, prev_sentence = start, sentence
-            out.append((local_keys, max_count, start))
+            repeated = np.flatnonzero(max_count > 1)
+            out.append((local_keys, repeated, max_count[repeated], start))
         return out
 
     def statistics(self, hyp: Hypothesis, max_order: int | None = None,
@@ -332,7 +334,7 @@ class ReferenceIndex:
                 keys = (prefix - prev_start[sent[candidates]]) * V + last
             rows = table.lookup_block(first, hyp.n_lines, sent[candidates], keys)
             entry, hyp_count = counted(rows[rows >= 0])
-            clipped = np.minimum(hyp_count, table.max_count[entry]).astype(np.int64)
+            clipped = np.minimum(hyp_count, table.max_counts(entry))
             # Sentence of each row, searched among this block's sentences only (cache-sized).
             block_starts = table.sentence_start[first:first + hyp.n_lines + 1]
             sentence = np.searchsorted(block_starts, entry, side="right") - 1
