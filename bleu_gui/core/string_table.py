@@ -104,7 +104,7 @@ class StringTable:
         self._n = 0
         self._data = np.empty(1 << 12, np.uint8)     # the strings' bytes, one after the other
         self._starts = np.empty(1 << 10, np.int64)   # by id
-        self._lengths = np.empty(1 << 10, np.int64)
+        self._lengths = np.empty(1 << 10, np.int32)  # a string of 2 GB is no word
         self._hashes = np.empty(1 << 10, np.uint64)
         self._slots = np.full(1 << 11, -1, np.int32)  # id by hash, open addressing; at most half full
         self._bytes = 0

@@ -23,7 +23,7 @@ from typing import Protocol, cast
 
 import numpy as np
 
-from .errors import ConfigError
+from .errors import ConfigError, InputError
 from .sacrebleu_parts import sacrebleu_module
 from .string_table import StringTable, Utf8Strings
 from .word_split import ChunkWords, KeyIds, split_chunks
@@ -146,9 +146,10 @@ class Tokenization:
         # token ids.
         self.strings = StringTable()
         # The word cache, by string id: the word's tokens are _word_tokens[start:start + len]; start -1: the
-        # string has not been met as a word yet.
-        self._word_start = array("q")
-        self._word_len = array("q")
+        # string has not been met as a word yet. 32-bit throughout (8 bytes a string fewer than 64-bit: 34 MB
+        # at 4M strings); _register refuses to pass 2^31 tokens.
+        self._word_start = array("i")
+        self._word_len = array("i")
         self._word_tokens = array("i")
 
     def copy(self) -> Tokenization:
@@ -157,8 +158,8 @@ class Tokenization:
         twin = Tokenization.__new__(Tokenization)
         twin.name, twin.lowercase, twin.tokenizer = self.name, self.lowercase, self.tokenizer
         twin.strings = self.strings.copy()
-        twin._word_start = array("q", self._word_start)
-        twin._word_len = array("q", self._word_len)
+        twin._word_start = array("i", self._word_start)
+        twin._word_len = array("i", self._word_len)
         twin._word_tokens = array("i", self._word_tokens)
         return twin
 
@@ -247,8 +248,8 @@ class Tokenization:
     def _new_strings(self, strings: list[str]) -> np.ndarray:
         """Add distinct strings the table does not hold yet (not yet words); gives their ids."""
         ids = self.strings.add_strings(strings)
-        self._word_start.frombytes(np.full(len(strings), -1, np.int64).tobytes())
-        self._word_len.frombytes(bytes(8 * len(strings)))
+        self._word_start.frombytes(np.full(len(strings), -1, np.int32).tobytes())
+        self._word_len.frombytes(bytes(4 * len(strings)))
         return ids
 
     def _encode_by_lines(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -310,18 +311,20 @@ class Tokenization:
         """Put words in the word cache: word ``word_ids[i]`` has ``lengths[i]`` tokens, read in order from
         ``token_ids``."""
         first = len(self._word_tokens)
-        self._word_tokens.frombytes(token_ids.astype(np.intc).tobytes())
-        np.frombuffer(self._word_len, np.int64)[word_ids] = lengths
-        np.frombuffer(self._word_start, np.int64)[word_ids] = first + np.cumsum(lengths) - lengths
+        if first + len(token_ids) > np.iinfo(np.int32).max:
+            raise InputError("too many distinct words for one run: their tokens pass 2^31")
+        self._word_tokens.frombytes(token_ids.astype(np.int32).tobytes())
+        np.frombuffer(self._word_len, np.int32)[word_ids] = lengths
+        np.frombuffer(self._word_start, np.int32)[word_ids] = first + np.cumsum(lengths) - lengths
 
     def _encode_by_words(self, chunk: list[str], words: ChunkWords, known: KeyIds) -> tuple[np.ndarray, np.ndarray]:
         if self.name in _EDGE_SENSITIVE:
             self._edge_keys(chunk, words)
         wids = known(words.keys, words.where)
-        word_start = np.frombuffer(self._word_start, np.int64)
-        word_len = np.frombuffer(self._word_len, np.int64)
+        word_start = np.frombuffer(self._word_start, np.int32)
+        word_len = np.frombuffer(self._word_len, np.int32)
         word_tokens = np.frombuffer(self._word_tokens, np.int32)
-        tok_per_word = word_len[wids]  # the join marks have no tokens
+        tok_per_word = word_len[wids].astype(np.int64)  # the join marks have no tokens
         total = int(tok_per_word.sum())
         # Position of each output token inside its word, then gather.
         first_out = np.cumsum(tok_per_word) - tok_per_word
@@ -338,7 +341,7 @@ class Tokenization:
         # A string in the table may not be a word yet: "a" is a token of "a." before it is met on its own.
         found = ids >= 0
         unregistered = ~found
-        unregistered[found] = np.frombuffer(self._word_start, np.int64)[ids[found]] < 0
+        unregistered[found] = np.frombuffer(self._word_start, np.int32)[ids[found]] < 0
         new = np.flatnonzero(unregistered)
         if len(new):
             fresh = keys.strings(indices[new].tolist())
