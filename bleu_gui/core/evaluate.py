@@ -10,6 +10,7 @@ import numpy as np
 from .config import BleuConfig
 from .details import SentenceDetails, sentence_details
 from .errors import InputError
+from .heap import release_free_memory
 from .ngrams import MatchedRows, ReferenceIndex
 from .scores import BleuScore, RowScores
 from .tokenizers import Tokenization, TokenizedCorpus
@@ -77,6 +78,7 @@ class Evaluator:
                                     scaled_progress(progress, (steps - 1) / steps, 1 / steps))
         per_sentence = set(self.present.sum(axis=0).tolist())
         self.nrefs: int | str = per_sentence.pop() if len(per_sentence) == 1 else "var"
+        release_free_memory()  # the blocks of the index, freed on worker threads
 
     @property
     def n_lines(self) -> int:
@@ -100,14 +102,18 @@ class Evaluator:
         ``progress(fraction)`` is called along the way; it may raise to stop.
         """
         with contextlib.closing(self._encode(lines, progress)) as pieces:
-            return self.index.statistics(pieces, progress=progress)
+            stats = self.index.statistics(pieces, progress=progress)
+        release_free_memory()  # the system's blocks of words and matches: the next system starts from less
+        return stats
 
     def matched_statistics(self, lines: Sequence[str],
                            progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, MatchedRows]:
         """:meth:`statistics` and the matched reference n-grams from the same pass
         (see :meth:`ReferenceIndex.matched_statistics`)."""
         with contextlib.closing(self._encode(lines, progress)) as pieces:
-            return self.index.matched_statistics(pieces, progress=progress)
+            found = self.index.matched_statistics(pieces, progress=progress)
+        release_free_memory()
+        return found
 
     def _encode(self, lines: Sequence[str], progress: Callable[[float], None] | None
                 ) -> Generator[tuple[int, TokenizedCorpus], None, None]:
