@@ -143,16 +143,17 @@ def test_empty_reference_lines(rule, nrefs):
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
 
 
-@given(data=corpus(max_lines=9, max_refs=3), block=st.integers(1, 4), order=st.integers(1, 5))
-def test_block_boundaries_do_not_change_statistics(data, block, order):
-    """Large corpora are indexed in blocks of sentences; tiny blocks must give sacreBLEU's numbers too."""
+@given(data=corpus(max_lines=9, max_refs=3), block=st.integers(1, 4), chunk=st.integers(1, 4), order=st.integers(1, 5))
+def test_block_boundaries_do_not_change_statistics(data, block, chunk, order):
+    """Large corpora are indexed in blocks of sentences, taken from the pieces the tokenizer made; tiny blocks
+    and pieces, their boundaries anywhere, must give sacreBLEU's numbers too."""
     from unittest import mock
 
-    from bleu_gui.core import ngrams
+    from bleu_gui.core import ngrams, tokenizers
 
     hyps, refs = data
     cfg = BleuConfig(max_order=order)
-    with mock.patch.object(ngrams, "_BLOCK", block):
+    with mock.patch.object(ngrams, "_BLOCK", block), mock.patch.object(tokenizers, "_CHUNK", chunk):
         ev = Evaluator(refs, cfg)
         stats = ev.statistics(hyps)
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))

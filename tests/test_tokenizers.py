@@ -204,6 +204,24 @@ def test_the_private_tokenizers_are_sacrebleus_own_code():
         sacrebleu_module("metrics.bleu")
 
 
+def test_pieces_hand_out_blocks_in_order_and_let_go_of_the_ones_passed(monkeypatch):
+    from bleu_gui.core import tokenizers
+    from bleu_gui.core.tokenizers import CorpusPieces
+
+    monkeypatch.setattr(tokenizers, "_CHUNK", 3)
+    lines = [" ".join(f"w{i}" for i in range(k % 4)) for k in range(11)]  # 0-3 words a line, empty lines too
+    t = Tokenization("13a")
+    whole = t.encode(lines)
+    pieces = CorpusPieces(t.encode_chunks(lines))
+    assert pieces.n_lines == 11 and pieces.lengths.tolist() == whole.lengths.tolist()
+    for a, b in ((0, 2), (2, 7), (7, 8), (8, 11)):
+        block = pieces.take(a, b)
+        assert block.offsets.tolist() == (whole.offsets[a:b + 1] - whole.offsets[a]).tolist()
+        assert block.ids.tolist() == whole.ids[whole.offsets[a]:whole.offsets[b]].tolist()
+        assert all(start + piece.n_lines > a for start, piece in pieces._pieces)  # those before a are gone
+    assert len(pieces._pieces) == 2  # lines 6-8 and 9-10, the pieces of the last block asked (8-10)
+
+
 @pytest.mark.parametrize("name", ["13a", "intl", "char", "zh"])
 def test_tokenizer_calls_keep_nothing_alive(name):
     # sacreBLEU memoises __call__ (65,536 entries); fed batches of words, each a string seen once, the memo kept

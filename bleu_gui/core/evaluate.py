@@ -13,7 +13,7 @@ from .errors import InputError
 from .heap import release_free_memory
 from .ngrams import MatchedRows, ReferenceIndex
 from .scores import BleuScore, RowScores
-from .tokenizers import Tokenization, TokenizedCorpus
+from .tokenizers import CorpusPieces, Tokenization, TokenizedCorpus
 
 
 def scaled_progress(progress: Callable[[float], None] | None, start: float,
@@ -72,8 +72,11 @@ class Evaluator:
                              else Tokenization(cfg.tokenizer_name, cfg.lowercase))
         self.present = reference_presence(used, cfg.empty_refs)
         steps = len(used) + 1
-        corpora = [self.tokenization.encode(ref, scaled_progress(progress, i / steps, 1 / steps))
-                   for i, ref in enumerate(used)]
+        corpora = []
+        for i, ref in enumerate(used):
+            with contextlib.closing(self.tokenization.encode_chunks(ref, scaled_progress(progress, i / steps,
+                                                                                         1 / steps))) as pieces:
+                corpora.append(CorpusPieces(pieces))
         self.index = ReferenceIndex(corpora, self.present, cfg.stats_order, len(self.tokenization.strings),
                                     scaled_progress(progress, (steps - 1) / steps, 1 / steps))
         per_sentence = set(self.present.sum(axis=0).tolist())

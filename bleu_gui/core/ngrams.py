@@ -27,8 +27,9 @@ import numpy as np
 
 from .chunked import CHUNK, Progress, concatenate, dense_ranks
 from .grouping import counted, find, group
+from .heap import release_now_and_then
 from .parallel import in_order
-from .tokenizers import TokenizedCorpus
+from .tokenizers import CorpusPieces, TokenizedCorpus
 
 MAX_SUPPORTED_ORDER = 9
 # Per order: (reference-table rows a hypothesis matched, clipped matches of each).
@@ -121,12 +122,12 @@ def closest_ref_lengths(hyp_len: np.ndarray, ref_lens: np.ndarray) -> np.ndarray
 class ReferenceIndex:
     """The references of one test set, processed once and reused for every system.
 
-    ``refs`` are tokenized with the same :class:`Tokenization` as the systems;
+    ``refs`` are tokenized with the same :class:`Tokenization` as the systems (taken in order);
     ``present`` (n_refs × n_sentences) says which reference lines exist (a
     missing one contributes no n-grams and no length).
     """
 
-    def __init__(self, refs: Sequence[TokenizedCorpus], present: np.ndarray, max_order: int, vocab_size: int,
+    def __init__(self, refs: Sequence[CorpusPieces], present: np.ndarray, max_order: int, vocab_size: int,
                  progress: Callable[[float], None] | None = None):
         if not 1 <= max_order <= MAX_SUPPORTED_ORDER:
             raise ValueError(f"max order must be 1..{MAX_SUPPORTED_ORDER}")
@@ -138,7 +139,7 @@ class ReferenceIndex:
         self._ngram_ids: list[np.ndarray] = []
         self._build(refs, progress)
 
-    def _build(self, refs: Sequence[TokenizedCorpus], progress: Callable[[float], None] | None) -> None:
+    def _build(self, refs: Sequence[CorpusPieces], progress: Callable[[float], None] | None) -> None:
         # Rows are ordered by sentence, so tables built block by block (each block's rows counted from 0) and
         # written one after the other, with the blocks' row offsets added to their sentence starts, are the whole
         # corpus's. The tables are allocated once at their largest possible size (n-gram occurrences) and shrunk
@@ -154,14 +155,16 @@ class ReferenceIndex:
         starts = [np.empty(L + 1, np.int64) for _ in range(N)]
         sizes = [0] * N
 
-        def build(a: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-            b = min(a + _BLOCK, L)
-            return self._build_block([_block(ref, a, b) for ref in refs], a)
+        def build(item: tuple[int, list[TokenizedCorpus]]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+            return self._build_block(item[1], item[0])
 
-        with contextlib.closing(in_order(build, range(0, L, _BLOCK))) as blocks:
-            for a, tables in blocks:
+        # Blocks are taken in order on this thread, so the references' ids are let go of as the tables grow.
+        taken = ((a, [ref.take(a, min(a + _BLOCK, L)) for ref in refs]) for a in range(0, L, _BLOCK))
+        with contextlib.closing(in_order(build, taken)) as blocks:
+            for (a, _), tables in blocks:
                 if progress is not None:
                     progress(a / max(L, 1))
+                release_now_and_then()  # the blocks are freed on worker threads (see core/heap.py)
                 for n, (block_keys, block_repeated, block_repeats, block_starts) in enumerate(tables):
                     at, size = sizes[n], len(block_keys)
                     keys[n][at:at + size] = block_keys
@@ -284,6 +287,7 @@ class ReferenceIndex:
                     raise ValueError("hypothesis and references differ in line count")
                 if progress is not None:
                     progress(first / max(L, 1))
+                release_now_and_then()
                 stats[first:first + block.n_lines] = rows
                 done += block.n_lines
                 if collect is not None:

@@ -17,7 +17,8 @@ import itertools
 import operator
 import threading
 from array import array
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
@@ -128,6 +129,30 @@ class TokenizedCorpus:
 
     def line(self, i: int) -> np.ndarray:
         return self.ids[self.offsets[i]:self.offsets[i + 1]]
+
+
+class CorpusPieces:
+    """A file's token ids in the consecutive pieces :meth:`Tokenization.encode_chunks` made, handed out a block
+    of lines at a time. Pieces wholly before an asked block are let go of: the reference index asks in order,
+    so the ids' memory goes back while its tables grow (~100 MB at a million lines)."""
+
+    def __init__(self, pieces: Iterable[tuple[int, TokenizedCorpus]]):
+        self._pieces = deque(pieces)
+        self.lengths = np.concatenate([np.zeros(0, np.int64)] + [p.lengths for _, p in self._pieces])
+
+    @property
+    def n_lines(self) -> int:
+        return len(self.lengths)
+
+    def take(self, a: int, b: int) -> TokenizedCorpus:
+        """Lines a..b-1 as a corpus of their own (ask in order: earlier lines are gone)."""
+        while self._pieces and self._pieces[0][0] + self._pieces[0][1].n_lines <= a:
+            self._pieces.popleft()
+        ids = [piece.ids[piece.offsets[max(a - start, 0)]:piece.offsets[min(b - start, piece.n_lines)]]
+               for start, piece in self._pieces if start < b]
+        lengths = self.lengths[a:b]
+        return TokenizedCorpus(np.concatenate([np.zeros(0, np.int32)] + ids),
+                               np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64))
 
 
 class Tokenization:
