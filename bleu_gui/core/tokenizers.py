@@ -209,21 +209,9 @@ class Tokenization:
         ``progress`` is called with the fraction done after every chunk of lines;
         it may raise (e.g. :class:`~bleu_gui.core.errors.Cancelled`) to stop.
         """
-        # Ids go straight into one array grown in place: chunks kept for a final concatenation left ~100 MB
-        # of heap holes behind at a million lines. The first guess, 32 tokens a line, costs address space
-        # only (pages never written are never resident); measuring the text instead would touch every line
-        # (90 ms holding the interpreter lock at a million lines).
-        ids = np.empty(32 * len(lines) + 1024, np.int32)
-        offsets = np.zeros(len(lines) + 1, np.int64)
+        # The whole file's ids in one corpus (the evaluator keeps the pieces instead, see CorpusPieces).
         with contextlib.closing(self.encode_chunks(lines, progress)) as chunks:
-            for start, chunk in chunks:
-                at, size = int(offsets[start]), len(chunk.ids)
-                if at + size > len(ids):
-                    ids.resize(max(2 * len(ids), at + size), refcheck=False)
-                ids[at:at + size] = chunk.ids
-                offsets[start + 1:start + 1 + chunk.n_lines] = chunk.offsets[1:] + at
-        ids.resize(int(offsets[-1]), refcheck=False)  # in place: the unused tail is handed back
-        return TokenizedCorpus(ids, offsets)
+            return CorpusPieces(chunks).take(0, len(lines))
 
     def encode_chunks(self, lines: Sequence[str], progress: Callable[[float], None] | None = None
                       ) -> Generator[tuple[int, TokenizedCorpus], None, None]:
