@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import tokenizers, word_split
-from bleu_gui.core.errors import ConfigError
+from bleu_gui.core.errors import ConfigError, InputError
 from bleu_gui.core.tokenizers import Tokenization, load_tokenizer
 
 from .conftest import data_set
@@ -249,3 +249,19 @@ def test_a_word_first_met_as_a_token_of_another_word_gets_its_own_tokens(name, w
     assert decoded(t, first, 0) == sacre_tokens(name, "cat. (x)")
     assert decoded(t, second, 0) == sacre_tokens(name, "cat . ( x ) cat.")
     assert second.line(0).tolist()[-2:] == first.line(0).tolist()[:2]
+
+
+def test_passing_the_word_cache_limit_is_a_clear_error_not_a_wrong_number(monkeypatch, tmp_path, capsys):
+    """The word cache holds 32-bit token positions; a run whose distinct words would pass them stops with a
+    message (the limit is lowered here: 2^31 tokens of distinct words cannot be reached in a test)."""
+    from bleu_gui.cli import run
+
+    monkeypatch.setattr(tokenizers, "_MAX_WORD_TOKENS", 40)
+    words = [f"w{i}," for i in range(60)]  # 120 tokens of distinct words
+    (tmp_path / "ref.txt").write_text(" ".join(words[:30]) + "\n" + " ".join(words[30:]) + "\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("w1 ,\nw2\n", encoding="utf-8")
+    with pytest.raises(InputError, match="too many distinct words"):
+        Tokenization().encode(["a b c", " ".join(words)])
+    assert run([str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt")]) != 0
+    err = capsys.readouterr().err
+    assert "too many distinct words" in err and "Traceback" not in err

@@ -53,6 +53,7 @@ _CHUNK = 8_000  # lines tokenized between cancel checks
 _WORD_BATCH = 20_000
 # From this many lines a file's words are split by Arrow (importing it takes ~0.12 s; it saves ~0.2 µs a word).
 ARROW_FROM_LINES = 20_000
+_MAX_WORD_TOKENS = int(np.iinfo(np.int32).max)  # the word cache's positions are 32-bit
 _STRIP_EDGES = operator.methodcaller("strip", "\n")  # an intl key without its edge marks
 
 
@@ -324,8 +325,9 @@ class Tokenization:
         """Put words in the word cache: word ``word_ids[i]`` has ``lengths[i]`` tokens, read in order from
         ``token_ids``."""
         first = len(self._word_tokens)
-        if first + len(token_ids) > np.iinfo(np.int32).max:
-            raise InputError("too many distinct words for one run: their tokens pass 2^31")
+        if first + len(token_ids) > _MAX_WORD_TOKENS:
+            raise InputError(f"too many distinct words for one run: their tokens pass {_MAX_WORD_TOKENS:,}, the most "
+                             "the word cache can hold; score the files in parts")
         self._word_tokens.frombytes(token_ids.astype(np.int32).tobytes())
         np.frombuffer(self._word_len, np.int32)[word_ids] = lengths
         np.frombuffer(self._word_start, np.int32)[word_ids] = first + np.cumsum(lengths) - lengths
