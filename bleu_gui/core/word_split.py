@@ -83,6 +83,12 @@ class KeyIds:
         return self._ids[where]
 
 
+def _joined(lines: list[str]) -> str | None:
+    """The lines joined by :data:`MARK` words; None when a line holds the mark itself."""
+    text = _JOIN.join(lines)
+    return text if text.count(MARK) == max(len(lines) - 1, 0) else None
+
+
 def split_joined(lines: list[str]) -> ChunkWords | None:
     """The words of ``lines`` by ``str.split`` of the lines joined by :data:`MARK` words, a thousand lines at a
     time; None when a line holds the mark itself."""
@@ -90,9 +96,8 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
         return ChunkWords(Utf8Strings.of([]), np.zeros(0, np.int64), np.zeros(0, np.int64))
     words: list[str] = []
     for a in range(0, len(lines), _SPLIT):
-        piece = lines[a:a + _SPLIT]
-        text = _JOIN.join(piece)
-        if text.count(MARK) != len(piece) - 1:
+        text = _joined(lines[a:a + _SPLIT])
+        if text is None:
             return None
         if a:
             words.append(MARK)
@@ -126,9 +131,9 @@ def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkW
             return None
         # A chunk goes to Arrow as one string, its lines joined by mark words: a few C calls instead of a
         # Python step a line (encoding 64k lines one by one held the interpreter lock ~40 ms, twice as long).
-        text = _JOIN.join(lines)
-        if text.count(MARK) != max(len(lines) - 1, 0):
-            return None  # a line holds the mark itself
+        text = _joined(lines)
+        if text is None:
+            return None
         try:
             # Bytes, not a str: converting a str keeps a UTF-8 copy inside it for good. Inside the text every
             # whitespace run ends at a mark or a word; only the end is stripped (see the module's note).
