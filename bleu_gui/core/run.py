@@ -23,6 +23,7 @@ from .corpus import Context
 from .details import SentenceDetails
 from .errors import InputError
 from .evaluate import Evaluator, scaled_progress
+from .input_notes import input_notes
 from .markup import mismatched_tags
 from .misalignment import Misalignment, MisalignmentCheck
 from .names import file_names
@@ -224,7 +225,7 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     if progress is not None:
         progress(1.0)
     advice = tokenizer_advice([r.lines for r in references], cfg)
-    notes = input_notes([*systems, *references], references, evaluator) + context.notes
+    notes = input_notes(systems, references, evaluator) + context.notes
     return Run(scored, list(references), evaluator, comparison, file_names(references), advice, misaligned, notes,
                context)
 
@@ -365,34 +366,6 @@ def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> 
     return score_run([s.file for s in run.systems], run.references, config, names=[s.name for s in run.systems],
                      significance=significance or Significance(), previous=run, context=run.context,
                      progress=progress)
-
-
-def _line_list(numbers: list[int], shown: int = 5) -> str:
-    head = ", ".join(str(n) for n in numbers[:shown])
-    return f"line{'s' if len(numbers) > 1 else ''} {head}{', …' if len(numbers) > shown else ''}"
-
-
-def input_notes(files: Sequence[SegmentFile], references: Sequence[SegmentFile], evaluator: Evaluator
-                ) -> tuple[str, ...]:
-    """Everything about the inputs that changed what was scored, one line each: a removed BOM, lone CRs,
-    empty reference lines and the rule that read them, the detected encoding, the variant's notes.
-    Computed once per run, in :func:`score_run` (never on the GUI thread)."""
-    notes = [f"{f.path}: {note}" for f in files for note in f.notes]
-    rule = evaluator.config.empty_refs
-    for ref in evaluator.variant.references_used(references):
-        empty = [i + 1 for i, line in enumerate(ref.lines) if not line.strip()]
-        if not empty:
-            continue
-        count = f"{len(empty)} empty line{'s' if len(empty) > 1 else ''} ({_line_list(empty)})"
-        if rule == "empty":
-            notes.append(f"{ref.path}: {count} read as an empty reference (sacreBLEU's reading; "
-                         "--empty-refs missing reads them as missing)")
-        else:
-            notes.append(f"{ref.path}: {count} read as a missing reference (--empty-refs missing)")
-    if any(f.detected for f in files):
-        notes.append(f"encoding {files[0].encoding} detected for all {len(files)} files together")
-    notes += list(evaluator.notes)
-    return tuple(notes)
 
 
 def confidences(run: Run, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED) -> list[tuple[float, float]]:
