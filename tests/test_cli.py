@@ -344,6 +344,28 @@ def test_a_reference_folder_never_swallows_the_system_or_the_source(tmp_path, ca
     assert code == 0 and out.strip() == "100.00"
 
 
+def test_a_file_a_folder_gave_that_cannot_be_a_reference_says_where_it_came_from(tmp_path, capsys):
+    """A data folder often holds references, systems and a manifest together: the error says the folder gave the
+    file, and what it gave, instead of leaving the user to wonder why a manifest was read at all."""
+    folder = tmp_path / "testset"
+    folder.mkdir()
+    (folder / "ref1.txt").write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    (folder / "sys1.txt").write_text("the cat sat on a mat\nhello there world\n", encoding="utf-8")
+    (folder / "manifest.json").write_text('{\n  "sys1.txt": "A"\n}\n', encoding="utf-8")
+    code, out, err = cli(capsys, folder, "-i", folder / "sys1.txt")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert f"{folder / 'manifest.json'}: line 1" in err  # the problem itself comes first, as before
+    assert (f" (the folder {folder} gave the references manifest.json, ref1.txt: every file in it but the systems "
+            "and source files)") in err
+    (folder / "manifest.json").unlink()
+    (folder / "README.md").write_text("# test set\n\nref1 and sys1\n", encoding="utf-8")
+    code, _, err = cli(capsys, folder, "-i", folder / "sys1.txt")
+    assert code == 2 and "line counts differ" in err
+    assert f"the folder {folder} gave the references README.md, ref1.txt: every file" in err
+    code, _, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt", "-b")
+    assert code == 0 and "gave the references" not in err
+
+
 def test_a_system_identical_to_the_baseline_is_labelled_never_starred(tmp_path, capsys):
     from sacrebleu.metrics import BLEU
     from sacrebleu.significance import PairedTest

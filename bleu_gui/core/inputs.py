@@ -138,6 +138,28 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
     if not references:
         raise InputError("no reference file given")
     ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical)
+    try:
+        return _read_inputs(hypotheses, ref_paths, folder_notes, encoding, source, docs, options, refs_wanted,
+                            systems_wanted, allow_identical, progress)
+    except InputError as exc:
+        raise type(exc)(_with_folder_origin(str(exc), list(folder_notes))) from None
+
+
+def _with_folder_origin(message: str, from_folders: list[Path]) -> str:
+    """``message``, and when it names a file a folder gave: what that folder gave (a manifest or a README read as
+    a reference is otherwise a puzzle)."""
+    named = next((p for p in from_folders if str(p) in message), None)
+    if named is None:
+        return message
+    given = ", ".join(p.name for p in from_folders if p.parent == named.parent)
+    return (f"{message} (the folder {named.parent} gave the references {given}: every file in it but the systems "
+            "and source files)")
+
+
+def _read_inputs(hypotheses: Sequence[str | Path], ref_paths: list[Path], folder_notes: dict[Path, str],
+                 encoding: str, source: str | Path | None, docs: str | Path | None, options: ReadOptions,
+                 refs_wanted: Sequence[str] | None, systems_wanted: Sequence[str] | None, allow_identical: bool,
+                 progress: Progress | None) -> Inputs:
     hyp_paths = [Path(p) for p in hypotheses]
     read = _read_all([*hyp_paths, *ref_paths], encoding, options, progress)
     hyp_read, ref_read = read[:len(hyp_paths)], read[len(hyp_paths):]
