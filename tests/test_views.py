@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
 from PySide6.QtGui import QPixmap
@@ -92,8 +93,14 @@ def test_delta_chart_its_svg_and_the_interval_agree(qtbot, window, tmp_path):
     ordered = np.sort(deltas)
     assert (low, high) == (ordered[len(deltas) // 40], ordered[len(deltas) - len(deltas) // 40 - 1])
     assert (chart.low.value(), chart.high.value()) == (low, high)
+    # The interval is said in numbers, once: labels on the two lines overlapped when the interval was narrow.
+    stated = f"95%: {low:.2f} to {high:.2f}"
+    assert stated in chart.text.textItem.toPlainText() and f"p = {run.comparison.bootstrap[1].p_value:.4f}" in \
+        chart.text.textItem.toPlainText()
+    assert not [c for line in (chart.low, chart.high) for c in line.childItems() if isinstance(c, pg.InfLineLabel)]
     chart.save(tmp_path / "d.svg")
     svg = (tmp_path / "d.svg").read_text(encoding="utf-8")
+    assert svg.count(stated) == 1 and "2.5%" not in svg and "97.5%" not in svg
     lines = [float(x) for x in re.findall(r'<line x1="([-0-9.]+)" x2="\1" [^>]*stroke="#e8590c"', svg)]
     # The saved chart draws its lines where the interval is, on its own axis (see svg.SvgChart).
     span = ordered[-1] - ordered[0]

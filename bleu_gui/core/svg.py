@@ -94,15 +94,17 @@ class SvgChart:
             self._legend.append((name, colour))
         return self
 
-    def vline(self, x: float, colour: str, label: str = "") -> SvgChart:
+    def vline(self, x: float, colour: str) -> SvgChart:
         self._marks.append(f'<line x1="{self._x(x):.1f}" x2="{self._x(x):.1f}" y1="{_PAD_T}" y2="{_H - _PAD_B}" '
                            f'stroke="{colour}" stroke-width="1.5" stroke-dasharray="5,4"/>')
-        if label:
-            self._marks.append(f'<text x="{self._x(x) + 3:.1f}" y="{_PAD_T + 12}" class="lbl">{escape(label)}</text>')
         return self
 
-    def note(self, text: str) -> SvgChart:
-        self._marks.append(f'<text x="{_W - _PAD_R}" y="{_PAD_T - 6}" text-anchor="end" class="lbl">{escape(text)}</text>')
+    def note(self, text: str, left: bool = False, colour: str | None = None) -> SvgChart:
+        """A line of text above the plot, at its right end (or its left)."""
+        x, anchor = (_PAD_L, "start") if left else (_W - _PAD_R, "end")
+        fill = f' style="fill:{colour}"' if colour else ""  # a style, since the class's fill outranks an attribute
+        self._marks.append(f'<text x="{x}" y="{_PAD_T - 6}" text-anchor="{anchor}" class="lbl"{fill}>'
+                           f'{escape(text)}</text>')
         return self
 
     def render(self) -> str:
@@ -222,7 +224,7 @@ def scatter_chart(a: Sequence[float], b: Sequence[float], name_a: str, name_b: s
 
 
 def delta_chart(deltas: Sequence[float], p_value: float | None) -> str:
-    """Bootstrap distribution of ΔBLEU with its 2.5% and 97.5% points and the p-value."""
+    """Bootstrap distribution of ΔBLEU with its 95% interval (two dashed lines, and in numbers) and the p-value."""
     ordered = sorted(deltas)
     lo, hi = ordered[0], ordered[-1]
     span = max(hi - lo, 1e-9)
@@ -236,9 +238,16 @@ def delta_chart(deltas: Sequence[float], p_value: float | None) -> str:
     edges = [lo + span * i / bins for i in range(bins + 1)]
     chart.bars(edges[:-1], edges[1:], counts, palette.DELTA)
     low, high = delta_interval(ordered)
-    chart.vline(low, palette.MARKER, "2.5%")
-    chart.vline(high, palette.MARKER, "97.5%")
+    chart.vline(low, palette.MARKER)
+    chart.vline(high, palette.MARKER)
     chart.vline(0.0, palette.AXIS)
+    # The interval in numbers, in the lines' colour (labels on the lines ran into each other when it was narrow).
+    chart.note(interval_text(low, high), left=True, colour=palette.MARKER)
     if p_value is not None:
         chart.note(f"p = {p_value:.4f}")
     return chart.render()
+
+
+def interval_text(low: float, high: float) -> str:
+    """How the ΔBLEU charts state the 95% bootstrap interval their two dashed lines mark."""
+    return f"95%: {low:.2f} to {high:.2f}"

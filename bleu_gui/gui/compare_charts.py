@@ -235,16 +235,14 @@ class DeltaChart(ChartBox):
         self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], brush=palette.DELTA, pen=pg.mkPen(palette.BACKGROUND))
         p.addItem(self.bars)
         line_pen = pg.mkPen(palette.MARKER, width=2, style=pg.QtCore.Qt.PenStyle.DashLine)
-        # Labels near the top, beside their line and on a white ground, away from the histogram's bars.
-        label = {"position": 0.75, "fill": pg.mkBrush(palette.BACKGROUND), "color": palette.MARKER}
-        self.low = pg.InfiniteLine(angle=90, pen=line_pen, label="2.5%", labelOpts={**label, "anchors": [(0, 0.5),
-                                                                                                          (0, 0.5)]})
-        self.high = pg.InfiniteLine(angle=90, pen=line_pen, label="97.5%", labelOpts={**label, "anchors": [(1, 0.5),
-                                                                                                            (1, 0.5)]})
+        # The lines carry no labels: on a narrow interval "2.5%" and "97.5%" ran into each other. The text in the
+        # corner says the interval in numbers, in the lines' colour.
+        self.low = pg.InfiniteLine(angle=90, pen=line_pen)
+        self.high = pg.InfiniteLine(angle=90, pen=line_pen)
         self.zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(palette.AXIS, width=1))
         for item in (self.low, self.high, self.zero):
             p.addItem(item)
-        self.text = pg.TextItem(anchor=(1, 0), color=palette.INK)
+        self.text = pg.TextItem(anchor=(1, 0), color=palette.INK, fill=pg.mkBrush(palette.BACKGROUND))
         p.addItem(self.text)
         self.message = ""
 
@@ -269,11 +267,15 @@ class DeltaChart(ChartBox):
             line.setVisible(True)
         self.low.setValue(lo)
         self.high.setValue(hi)
-        self.message = f"p = {p_value:.4f}" if p_value is not None else ""
-        self.text.setText(self.message)
+        self.message = (f"p = {p_value:.4f}\n" if p_value is not None else "") + svg.interval_text(lo, hi)
+        p_line = f"p = {p_value:.4f}<br>" if p_value is not None else ""
+        self.text.setHtml(f'<div style="text-align: right; color: {palette.INK}">{p_line}'
+                          f'<span style="color: {palette.MARKER}">{svg.interval_text(lo, hi)}</span></div>')
         span = max(edges[-1] - edges[0], 1e-9)
         left = min(edges[0], 0.0) - 0.05 * span
         right = max(edges[-1], 0.0) + 0.05 * span
         self.plot.setXRange(left, right, padding=0)
-        self.plot.setYRange(0, counts.max() * 1.25)
-        self.text.setPos(right - 0.02 * (right - left), counts.max() * 1.22)
+        # Room above the bars for the two lines of text in the corner.
+        top = counts.max() * 1.55
+        self.plot.setYRange(0, top, padding=0)
+        self.text.setPos(right - 0.02 * (right - left), top)
