@@ -454,3 +454,22 @@ def test_a_long_scatter_draws_cells_and_says_so(qtbot):
     chart.update_values(a[:300], b[:300])  # a short one: every sentence its own point, no note
     assert len(chart.points.points()) == 300 and not any(len(layer.points()) for layer in chart.layers[1:])
     assert "points" not in chart.title_label.text() and not chart.title_label.toolTip()
+
+
+def test_an_empty_ngram_list_says_so(qtbot, window):
+    """B matches no n-gram more often than A (A is the reference itself, B a shorter copy): the list says that, not a
+    blank table that looks like a view still loading."""
+    ref = ["the cat sat on the mat today", "a dog ran in the park at noon"]
+    a, b, r = (SegmentFile(Path(name), lines, "utf-8") for name, lines in
+               (("a.txt", ref), ("b.txt", [" ".join(x.split()[:3]) for x in ref]), ("ref.txt", ref)))
+    run = score_run([a, b], [r], BleuConfig())
+    show(qtbot, window, run)
+    window.tabs.setCurrentWidget(window.compare_view)
+    view = window.compare_view
+    assert view.wins_b.rowCount() == 0 and view.wins_a.rowCount() > 0
+    assert view.wins_b_view.empty_text == "B matches no 1-gram more often than A"
+    image = view.wins_b_view.viewport().grab().toImage()
+    inked = sum(image.pixelColor(x, y).lightness() < 128 for x in range(image.width()) for y in range(image.height()))
+    assert inked > 20  # the sentence is painted in the empty list
+    filled = view.wins_a_view.viewport().grab().toImage()
+    assert view.wins_a_view.empty_text == "A matches no 1-gram more often than B" and filled.width() > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,8 +31,17 @@ class Table(QTableView):
     gets it when it asks and a switch interval has passed.
     """
 
+    empty_text = ""  # said in the middle of the list when it has no rows (a blank table looks still loading)
+
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
+        model = self.model()
+        if self.empty_text and model is not None and model.rowCount() == 0:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(self.viewport().rect().adjusted(8, 8, -8, -8),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text)
+            painter.end()
 
 
 def hrow(*items: QWidget | str | None) -> QHBoxLayout:
