@@ -302,9 +302,8 @@ class CompareView(QWidget):
         wins_b, wins_a = self.run.comparison.pairwise[self.b - 1].wins.get(order, ([], []))
         self.wins_b.set_items(wins_b)
         self.wins_a.set_items(wins_a)
-        self.wins_b_view.empty_text = f"B matches no {order}-gram more often than A"
-        self.wins_a_view.empty_text = f"A matches no {order}-gram more often than B"
-        for view in (self.wins_b_view, self.wins_a_view):
+        for view, (more, fewer) in ((self.wins_b_view, "BA"), (self.wins_a_view, "AB")):
+            view.empty_text = f"{more} matches no {order}-gram more often than {fewer}"
             view.viewport().update()
 
     # -- selection ------------------------------------------------------------------------------
