@@ -244,7 +244,6 @@ class DeltaChart(ChartBox):
             p.addItem(item)
         self.text = pg.TextItem(anchor=(1, 0), color=palette.INK, fill=pg.mkBrush(palette.BACKGROUND))
         p.addItem(self.text)
-        self.message = ""
 
     def svg_text(self) -> str | None:
         deltas, p = getattr(self, "_data", (None, None))
@@ -257,8 +256,7 @@ class DeltaChart(ChartBox):
             self.bars.setOpts(x0=[], x1=[], height=[])
             for line in (self.low, self.high):
                 line.setVisible(False)  # no stale interval from an earlier run
-            self.message = "run with the sacrebleu variant for significance tests"
-            self.text.setText(self.message)
+            self.text.setText("run with the sacrebleu variant for significance tests")
             return
         counts, edges = np.histogram(deltas, bins=30)
         self.bars.setOpts(x0=edges[:-1], x1=edges[1:], height=counts)
@@ -267,7 +265,6 @@ class DeltaChart(ChartBox):
             line.setVisible(True)
         self.low.setValue(lo)
         self.high.setValue(hi)
-        self.message = (f"p = {p_value:.4f}\n" if p_value is not None else "") + svg.interval_text(lo, hi)
         p_line = f"p = {p_value:.4f}<br>" if p_value is not None else ""
         self.text.setHtml(f'<div style="text-align: right; color: {palette.INK}">{p_line}'
                           f'<span style="color: {palette.MARKER}">{svg.interval_text(lo, hi)}</span></div>')
