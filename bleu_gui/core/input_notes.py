@@ -50,8 +50,8 @@ def _tokenized_notes(systems: Sequence[SegmentFile], evaluator: Evaluator) -> li
         count = tokenized_periods(f.lines)
         if count >= TOKENIZED_LINES:
             notes.append(f"{f.path}: {count:,} of {len(f.lines):,} lines end in a tokenized period (' .'): the text "
-                         "looks tokenized already (sacreBLEU warns from 100 such lines: it expects detokenized text, "
-                         "and scores of tokenized text are not comparable with published ones)")
+                         f"looks tokenized already (sacreBLEU warns from {TOKENIZED_LINES} such lines: it expects "
+                         "detokenized text, and scores of tokenized text are not comparable with published ones)")
     return notes
 
 

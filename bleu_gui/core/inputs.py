@@ -12,7 +12,8 @@ which. Nothing is picked up silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -138,58 +139,52 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
     if not references:
         raise InputError("no reference file given")
     ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical)
+    with _said_of_folder_files(list(folder_notes)):
+        hyp_paths = [Path(p) for p in hypotheses]
+        read = _read_all([*hyp_paths, *ref_paths], encoding, options, progress)
+        hyp_read, ref_read = read[:len(hyp_paths)], read[len(hyp_paths):]
+        systems = _systems(hyp_read if hyp_paths else ref_read, bool(hyp_paths))
+        if not systems:
+            raise InputError("no system output given (use -i FILE, or give a file that holds systems: WMT XML, "
+                             "or a TSV/JSONL with a system column)")
+        references_found = _references(ref_read, systems)
+        if refs_wanted:
+            # Without -i, a system of the file may be named as the reference (a long table's "Human-A.0").
+            movable = [] if hyp_paths else [s for s in systems if any(_matches(s, w) for w in refs_wanted)]
+            systems = [s for s in systems if all(s is not m for m in movable)]
+            references_found = _pick(references_found + movable, refs_wanted, "reference")
+        systems = _pick(systems, systems_wanted, "system")
+        if not systems:
+            raise InputError("every system was taken as a reference; nothing is left to score")
+        if not references_found:
+            raise InputError("no reference: the inputs hold no reference text (give a reference file)")
+        corpora = [c for c in read if isinstance(c, Corpus)]
+        src, src_note = _source(Path(source) if source is not None else None, encoding, options, corpora)
+        context, docs_note = _docs(Path(docs) if docs is not None else None, encoding, corpora)
+        notes = [n for c in corpora for n in c.notes] + [n for n in (src_note, docs_note) if n]
+        context = Context(src, context.docs, context.meta, tuple(notes))
+        check_same_length([*systems, *references_found, *([src] if src is not None else [])])
+        context.check_length(len(systems[0].lines))
+        if not allow_identical:
+            check_not_identical(systems, references_found)
+        references_found = [replace(f, notes=(folder_notes[f.path], *f.notes)) if f.path in folder_notes else f
+                            for f in references_found]
+        return Inputs(systems, references_found, context)
+
+
+@contextlib.contextmanager
+def _said_of_folder_files(from_folders: list[Path]) -> Iterator[None]:
+    """An input error that names a file a folder gave also says what that folder gave (a manifest or a README
+    read as a reference is otherwise a puzzle)."""
     try:
-        return _read_inputs(hypotheses, ref_paths, folder_notes, encoding, source, docs, options, refs_wanted,
-                            systems_wanted, allow_identical, progress)
+        yield
     except InputError as exc:
-        raise type(exc)(_with_folder_origin(str(exc), list(folder_notes))) from None
-
-
-def _with_folder_origin(message: str, from_folders: list[Path]) -> str:
-    """``message``, and when it names a file a folder gave: what that folder gave (a manifest or a README read as
-    a reference is otherwise a puzzle)."""
-    named = next((p for p in from_folders if str(p) in message), None)
-    if named is None:
-        return message
-    given = ", ".join(p.name for p in from_folders if p.parent == named.parent)
-    return (f"{message} (the folder {named.parent} gave the references {given}: every file in it but the systems "
-            "and source files)")
-
-
-def _read_inputs(hypotheses: Sequence[str | Path], ref_paths: list[Path], folder_notes: dict[Path, str],
-                 encoding: str, source: str | Path | None, docs: str | Path | None, options: ReadOptions,
-                 refs_wanted: Sequence[str] | None, systems_wanted: Sequence[str] | None, allow_identical: bool,
-                 progress: Progress | None) -> Inputs:
-    hyp_paths = [Path(p) for p in hypotheses]
-    read = _read_all([*hyp_paths, *ref_paths], encoding, options, progress)
-    hyp_read, ref_read = read[:len(hyp_paths)], read[len(hyp_paths):]
-    systems = _systems(hyp_read if hyp_paths else ref_read, bool(hyp_paths))
-    if not systems:
-        raise InputError("no system output given (use -i FILE, or give a file that holds systems: WMT XML, "
-                         "or a TSV/JSONL with a system column)")
-    references_found = _references(ref_read, systems)
-    if refs_wanted:
-        # Without -i, a system of the file may be named as the reference (a long table's "Human-A.0").
-        movable = [] if hyp_paths else [s for s in systems if any(_matches(s, w) for w in refs_wanted)]
-        systems = [s for s in systems if all(s is not m for m in movable)]
-        references_found = _pick(references_found + movable, refs_wanted, "reference")
-    systems = _pick(systems, systems_wanted, "system")
-    if not systems:
-        raise InputError("every system was taken as a reference; nothing is left to score")
-    if not references_found:
-        raise InputError("no reference: the inputs hold no reference text (give a reference file)")
-    corpora = [c for c in read if isinstance(c, Corpus)]
-    src, src_note = _source(Path(source) if source is not None else None, encoding, options, corpora)
-    context, docs_note = _docs(Path(docs) if docs is not None else None, encoding, corpora)
-    notes = [n for c in corpora for n in c.notes] + [n for n in (src_note, docs_note) if n]
-    context = Context(src, context.docs, context.meta, tuple(notes))
-    check_same_length([*systems, *references_found, *([src] if src is not None else [])])
-    context.check_length(len(systems[0].lines))
-    if not allow_identical:
-        check_not_identical(systems, references_found)
-    references_found = [replace(f, notes=(folder_notes[f.path], *f.notes)) if f.path in folder_notes else f
-                        for f in references_found]
-    return Inputs(systems, references_found, context)
+        named = next((p for p in from_folders if str(p) in str(exc)), None)
+        if named is None:
+            raise
+        given = ", ".join(p.name for p in from_folders if p.parent == named.parent)
+        raise type(exc)(f"{exc} (the folder {named.parent} gave the references {given}: every file in it but the "
+                        "systems and source files)") from None
 
 
 def read_more_systems(paths: Sequence[str | Path], like: Sequence[SegmentFile], references: Sequence[SegmentFile],

@@ -303,8 +303,7 @@ class CompareView(QWidget):
         self.wins_b.set_items(wins_b)
         self.wins_a.set_items(wins_a)
         for view, (more, fewer) in ((self.wins_b_view, "BA"), (self.wins_a_view, "AB")):
-            view.empty_text = f"{more} matches no {order}-gram more often than {fewer}"
-            view.viewport().update()
+            view.empty_text = f"{more} matches no {order}-gram more often than {fewer}"  # painted after the reset
 
     # -- selection ------------------------------------------------------------------------------
     @Slot(int)
