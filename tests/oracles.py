@@ -71,3 +71,28 @@ def nltk_sentence(hyp_tok, ref_tok, cfg: BleuConfig):
                                  auto_reweigh=cfg.auto_reweigh)
         except (AssertionError, IndexError):
             return None
+
+
+def sacre_wmt_xml_fields(path) -> dict[str, list[str]]:
+    """sacreBLEU's own reading of a WMT XML file (lxml, ``WMTXMLDataset``), each line cleaned as its
+    ``process_to_text`` cleans it before scoring."""
+    from sacrebleu.dataset.base import Dataset
+    from sacrebleu.dataset.wmt_xml import WMTXMLDataset
+
+    fields = WMTXMLDataset._unwrap_wmt21_or_later(str(path))
+    return {name: [Dataset._clean(line or "") for line in lines] for name, lines in fields.items()}
+
+
+def sacre_sgml_segments(path) -> list[str]:
+    """sacreBLEU's own reading of an old WMT SGML file (``FakeSGMLDataset._convert_format``)."""
+    import tempfile
+    from pathlib import Path
+
+    from sacrebleu.dataset.fake_sgml import FakeSGMLDataset
+
+    reader = object.__new__(FakeSGMLDataset)  # its conversion needs no downloaded data set
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out.txt"
+        reader._convert_format(str(path), str(out))
+        # sacreBLEU reads its text files back one line per "\n" (it writes with print).
+        return out.read_text(encoding="utf-8").split("\n")[:-1]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_gui.cli import run
+from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig
 from bleu_gui.demo import demo_folder
 
@@ -111,7 +111,10 @@ BAD_CASES = {
     "undecodable": (lambda d: write(d / "latin.txt", b"ok\ncaf\xe9 x\n"),
                     r"latin.txt: line 2, byte offset 6: cannot decode byte 0xe9 as utf-8"),
     "binary": (lambda d: write(d / "bin.txt", b"ab\ncd\x00\x01\n"),
-               r"bin.txt: looks like a binary file \(NUL byte at line 2, byte offset 5\)"),
+               r"bin.txt: binary, not text: a NUL byte at line 2, byte offset 5"),
+    "utf-16 with a bom": (lambda d: write(d / "wide.txt", "a b\n".encode("utf-16")),
+                          r"wide.txt: starts with a UTF-16 byte order mark: the file is UTF-16 text, not utf-8; "
+                          r"read it with -e utf-16 \(or -e auto\)"),
     "line counts": (lambda d: write(d / "short.txt", b"only one line\n"),
                     r"line counts differ: .*short.txt has 1, .*good.txt has 2"),
 }
@@ -325,15 +328,16 @@ def test_a_reference_folder_never_swallows_the_system_or_the_source(tmp_path, ca
     mixdir = tmp_path / "mixdir"
     mixdir.mkdir()
     texts = {"ref1.txt": "the cat sat on the mat\nhello world\n", "src.txt": "die Katze\nhallo Welt\n",
-             "sys1.txt": "the cat sat on a mat\nhello there world\n", "sys2.txt": "a cat sat on the mat\nhello\n"}
+             "sys1.txt": "the cat sat on a mat\nhello there world\n", "other.txt": "a cat sat on the mat\nhello\n"}
     for name, text in texts.items():
         (mixdir / name).write_text(text, encoding="utf-8")
+    (mixdir / "ref1.txt").rename(mixdir / "de.txt")  # no file named as a reference: every other file is one
     code, out, err = cli(capsys, mixdir, "-i", mixdir / "sys1.txt", "-w", "6")
-    assert code == 0 and "nrefs:2|" in out  # ref1.txt and sys2.txt: never sys1.txt itself, never src.txt
-    expected = sacre_corpus(lines(mixdir / "sys1.txt"), [lines(mixdir / "ref1.txt"), lines(mixdir / "sys2.txt")],
+    assert code == 0 and "nrefs:2|" in out  # de.txt and other.txt: never sys1.txt itself, never src.txt
+    expected = sacre_corpus(lines(mixdir / "sys1.txt"), [lines(mixdir / "de.txt"), lines(mixdir / "other.txt")],
                             BleuConfig())
     assert f"= {expected.score:.6f} " in out
-    assert "reference taken from the folder" in err and "not taken: sys1.txt (a system), src.txt (a source file)" in err
+    assert "reference taken from the folder" in err and "not taken: src.txt (a source file), sys1.txt (a system)" in err
     code, _, err = cli(capsys, mixdir / "sys1.txt", "-i", mixdir / "sys1.txt")
     assert code == 2 and "given as a system and as a reference" in err
     copy = tmp_path / "copy.txt"
@@ -345,24 +349,20 @@ def test_a_reference_folder_never_swallows_the_system_or_the_source(tmp_path, ca
 
 
 def test_a_file_a_folder_gave_that_cannot_be_a_reference_says_where_it_came_from(tmp_path, capsys):
-    """A data folder often holds references, systems and a manifest together: the error says the folder gave the
-    file, and what it gave, instead of leaving the user to wonder why a manifest was read at all."""
+    """An error about a file a folder gave says the folder gave it, and what it gave, instead of leaving the
+    user to wonder why that file was read at all."""
     folder = tmp_path / "testset"
     folder.mkdir()
-    (folder / "ref1.txt").write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    (folder / "de.txt").write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
     (folder / "sys1.txt").write_text("the cat sat on a mat\nhello there world\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("three lines\nof notes\nabout the set\n", encoding="utf-8")
     (folder / "manifest.json").write_text('{\n  "sys1.txt": "A"\n}\n', encoding="utf-8")
     code, out, err = cli(capsys, folder, "-i", folder / "sys1.txt")
     assert code == 2 and out == "" and "Traceback" not in err
-    assert f"{folder / 'manifest.json'}: line 1" in err  # the problem itself comes first, as before
-    assert (f" (the folder {folder} gave the references manifest.json, ref1.txt: every file in it but the systems "
-            "and source files)") in err
-    (folder / "manifest.json").unlink()
-    (folder / "README.md").write_text("# test set\n\nref1 and sys1\n", encoding="utf-8")
-    code, _, err = cli(capsys, folder, "-i", folder / "sys1.txt")
-    assert code == 2 and "line counts differ" in err
-    assert f"the folder {folder} gave the references README.md, ref1.txt: every file" in err
-    code, _, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt", "-b")
+    assert "line counts differ" in err  # the problem itself comes first, as before
+    assert (f" (the folder {folder} gave the references de.txt, notes.txt; not taken: manifest.json (documentation or "
+            "metadata), sys1.txt (a system))") in err
+    code, _, err = cli(capsys, folder / "de.txt", "-i", folder / "sys1.txt", "-b")
     assert code == 0 and "gave the references" not in err
 
 

@@ -17,10 +17,9 @@ import pytest
 import sacrebleu
 
 from bleu_gui.core import BleuConfig, InputError, score_run
-from bleu_gui.core.input_formats import ReadOptions, read_corpus, sniff_format
 from bleu_gui.core.inputs import read_run_inputs
 
-from .conftest import data_set
+from .conftest import corpus_of, data_set
 
 _ROW = re.compile(r"^\| (\S[^|]*?) \| (\S[^|]*?) \| (13a|zh|intl|char) \| ([0-9.]+) \| `nrefs:(\d)")
 
@@ -138,12 +137,11 @@ def test_sgml_scores_equal_expected(name):
 
 def test_sgml_reads_documents_and_system_ids():
     root = data_set("formats") / "sgml-wmt15-usaar-tstset-ende"
-    corpus = read_corpus(root / "output.ultron.ende.de.sgm", "sgml", "utf-8", ReadOptions())
+    corpus = corpus_of(root / "output.ultron.ende.de.sgm", "sgml")
     assert corpus.translations[0].field == "usaar-ultron"  # the first of two sysid attributes
     assert corpus.context.docs is not None and len(set(corpus.context.docs)) == 81
     assert corpus.context.docs[0] == "1012-bbc"
-    src = read_corpus(data_set("formats") / "sgml-wmt14-newstest2014-deen" / "newstest2014-deen-src.de.sgm",
-                      "sgml", "utf-8", ReadOptions())
+    src = corpus_of(data_set("formats") / "sgml-wmt14-newstest2014-deen" / "newstest2014-deen-src.de.sgm", "sgml")
     assert src.context.source is not None
     assert src.context.source.lines[0] == "Gutach: Noch mehr Sicherheit für Fußgänger"
 
@@ -187,7 +185,7 @@ def test_tsv_system_missing_segments_is_named():
 def test_jsonl_documents_scored_as_sacrebleu(tmp_path):
     path = data_set("formats") / "jsonl-wmt25-system-outputs" / "Kaze-MT.jsonl"
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    corpus = read_corpus(path, sniff_format(path), "utf-8", ReadOptions())
+    corpus = corpus_of(path)
     (system,) = corpus.systems
     assert system.field == records[0]["system"]
     assert system.lines == [r["hypothesis"] for r in records]
@@ -217,7 +215,7 @@ def test_wmt_xml_segment_with_an_element_inside_is_read_as_sacrebleu_and_said(tm
     path = _wmt(tmp_path, _doc("d1", ["a b <b>c</b> d"], {"A": ["a b"]}, {"S1": ["a"], "S2": ["b"]}))
     inputs = read_run_inputs([], [path])
     assert inputs.context.source is not None and inputs.context.source.lines == ["a b"]  # seg.text only
-    assert any("1 segment(s) contain XML elements" in n for n in inputs.context.notes)
+    assert any("1 segment(s) hold an element" in n and "d1:1 (source)" in n for n in inputs.context.notes)
 
 
 def test_a_table_says_the_encoding_it_was_read_with(tmp_path):

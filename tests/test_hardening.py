@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_gui.cli import run
+from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig
 from bleu_gui.core.ngrams import closest_ref_lengths
 

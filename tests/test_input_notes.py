@@ -66,7 +66,7 @@ def test_real_moses_tokenized_output_is_noted_and_its_detokenized_twin_is_not(fo
 
 
 def test_the_command_line_prints_the_note_and_the_same_score(tmp_path, capsys):
-    from bleu_gui.cli import run
+    from bleu_gui.cli.bleu_score import run
 
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("".join(f"sentence {i} , tokenized .\n" for i in range(120)), encoding="utf-8")

@@ -20,14 +20,14 @@ def test_every_core_module_and_the_cli_import_no_gui_toolkit():
     assert len(modules) >= 20 and "bleu_gui.core.run" in modules and "bleu_gui.core.variants" in modules
     code = (
         "import importlib, sys\n"
-        f"for name in {modules + ['bleu_gui.cli', 'bleu_gui.demo']!r}:\n"
+        f"for name in {modules + ['bleu_gui.cli.bleu_score', 'bleu_gui.demo']!r}:\n"
         "    importlib.import_module(name)\n"
         "from bleu_gui.core import BleuConfig, SegmentFile, score_run\n"
         "from pathlib import Path\n"
         "f = [SegmentFile(Path(n), ['a b c'], 'utf-8') for n in ('h', 'h2', 'r')]\n"
         "score_run(f[:2], f[2:], BleuConfig())\n"
-        "import bleu_gui.cli\n"
-        "bleu_gui.cli.build_parser()\n"
+        "import bleu_gui.cli.arguments\n"
+        "bleu_gui.cli.arguments.build_parser()\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph', 'PyQt5', 'PyQt6'))\n"
         "print(','.join(bad))\n"
     )

@@ -10,11 +10,11 @@ import pytest
 import sacrebleu
 
 from bleu_gui.core import BleuConfig, InputError, score_run
-from bleu_gui.core.input_formats import ReadOptions, read_corpus, sniff_format
+from bleu_gui.core.input_formats import ReadOptions
 from bleu_gui.core.inputs import read_run_inputs
 from bleu_gui.core.markup import flatten, mismatched_tags
 
-from .conftest import data_set
+from .conftest import corpus_of, data_set
 
 NS12 = "{urn:oasis:names:tc:xliff:document:1.2}"
 
@@ -69,7 +69,7 @@ def test_xliff12_target_as_candidate_and_as_reference_scores_as_sacrebleu():
 
 def test_xliff12_placeholders_become_tags_and_a_dropped_one_is_flagged():
     path = data_set("formats") / "xliff12-angular-linotp" / "messages.de.xlf"
-    corpus = read_corpus(path, sniff_format(path), "utf-8", ReadOptions())
+    corpus = corpus_of(path)
     source, target = corpus.context.source, corpus.translations[0]
     assert source is not None and source.tags is not None and target.tags is not None
     units = list(ET.parse(path).getroot().iter(f"{NS12}trans-unit"))
@@ -85,7 +85,7 @@ def test_xliff12_placeholders_become_tags_and_a_dropped_one_is_flagged():
 
 def test_xliff12_okapi_segments_are_the_mrk_seg_elements():
     path = data_set("formats") / "xliff12-matecat-okapi" / "calibre.docx.xliff"
-    corpus = read_corpus(path, "xliff", "utf-8", ReadOptions())
+    corpus = corpus_of(path, "xliff")
     root = ET.parse(path).getroot()
     marks = [m for s in root.iter(f"{NS12}seg-source") for m in s.iter(f"{NS12}mrk") if m.get("mtype") == "seg"]
     assert corpus.context.source is not None
@@ -96,11 +96,11 @@ def test_xliff12_okapi_segments_are_the_mrk_seg_elements():
 
 def test_xliff20_segments_tags_and_missing_targets():
     real = data_set("formats") / "xliff20-matecat-realworld"
-    pcec = read_corpus(real / "pcec.xlf", "xliff", "utf-8", ReadOptions())
+    pcec = corpus_of(real / "pcec.xlf", "xliff")
     assert pcec.format == "xliff-2.0" and len(pcec.translations[0].lines) == 21
     assert any("21 segment(s) have no target" in n for n in pcec.notes)
     oasis = data_set("formats") / "xliff20-oasis-tc" / "withReorderedCodes.xlf"
-    corpus = read_corpus(oasis, "xliff", "utf-8", ReadOptions())
+    corpus = corpus_of(oasis, "xliff")
     source, target = corpus.context.source, corpus.translations[0]
     assert source is not None and source.tags is not None and target.tags is not None
     assert source.lines[0] == "text" and [t for _, t in source.tags[0]] == ["<pc1>", "<ph2/>", "</pc1>", "<ph3/>"]
@@ -110,15 +110,15 @@ def test_xliff20_segments_tags_and_missing_targets():
 
 def test_tmx_encodings_languages_and_codes():
     kit = data_set("formats") / "tmx-lisa-compliance-kit"
-    utf16 = read_corpus(kit / "ImportTest2A.tmx", sniff_format(kit / "ImportTest2A.tmx"), "utf-8", ReadOptions())
+    utf16 = corpus_of(kit / "ImportTest2A.tmx")
     assert utf16.context.source is not None
     assert utf16.context.source.lines[0] == "The big black cat sleeps."
     assert utf16.translations[0].lines[0] == "Le gros chat noir dors."
     assert utf16.translations[0].lines[5] == "Image:"  # <ph> holds markup, not text; FR-CA matched as fr-ca
     assert utf16.translations[0].lines[6] == "Du texte avec une portion délimitée."  # tuv order inverted
     with pytest.raises(InputError, match=r"--langs SRC TGT \(the file has en-us, en-gb, ja-jp, fr-ca, es-es\)"):
-        read_corpus(kit / "ImportTest1C.tmx", "tmx", "utf-8", ReadOptions())
-    chosen = read_corpus(kit / "ImportTest1C.tmx", "tmx", "utf-8", ReadOptions(langs=("EN-US", "ja-JP")))
+        corpus_of(kit / "ImportTest1C.tmx", "tmx")
+    chosen = corpus_of(kit / "ImportTest1C.tmx", "tmx", ReadOptions(langs=("EN-US", "ja-JP")))
     assert chosen.translations[0].lines[2] == "Third entry in Japanese"
     assert chosen.context.source is not None and chosen.context.source.lines[2] == "Third entry in US English"
 
@@ -183,7 +183,7 @@ def test_malformed_xml_names_line_and_column(tmp_path):
     path.write_text('<?xml version="1.0"?>\n<xliff version="1.2">\n<file><body>\n<trans-unit id="1"><source>a</sorce>'
                     "</trans-unit></body></file></xliff>\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"broken.xlf: line 4, column \d+: malformed XML \(mismatched tag\)"):
-        read_corpus(path, "xliff", "utf-8", ReadOptions())
+        corpus_of(path, "xliff")
 
 
 def test_an_added_system_is_read_in_its_own_format(tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_gui.cli import run
+from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig, Evaluator, SegmentFile, score_run
 from bleu_gui.core.errors import ExportError
 from bleu_gui.core.exports import write_atomic

@@ -10,7 +10,7 @@ import json
 import pytest
 import sacrebleu
 
-from bleu_gui.cli import run as cli
+from bleu_gui.cli.bleu_score import run as cli
 from bleu_gui.core import BleuConfig, InputError, Significance, score_run
 from bleu_gui.core.exports import sentences_text
 from bleu_gui.core.inputs import read_run_inputs

@@ -8,7 +8,6 @@ import pytest
 import sacrebleu
 from PySide6.QtCore import Qt
 
-from bleu_gui.core import BleuConfig
 from bleu_gui.core.inputs import read_run_inputs
 from bleu_gui.gui.context_pane import with_chips
 from bleu_gui.gui.drops import read_drop
@@ -66,7 +65,7 @@ def test_document_click_slices_and_show_all_returns(qtbot, window):
     assert model.rowCount() == 107  # every document stays listed
     # A new setting re-scores the whole corpus, then the slice again: the slice never outlives its numbers.
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
-        window.rescore(BleuConfig(lowercase=True))
+        window.settings_panel.lowercase.setChecked(True)
     again = window.run
     assert again.slice is not None and again.slice.rows == part.slice.rows
     lower = sacrebleu.corpus_bleu(lines, refs, lowercase=True).score

@@ -254,7 +254,7 @@ def test_a_word_first_met_as_a_token_of_another_word_gets_its_own_tokens(name, w
 def test_passing_the_word_cache_limit_is_a_clear_error_not_a_wrong_number(monkeypatch, tmp_path, capsys):
     """The word cache holds 32-bit token positions; a run whose distinct words would pass them stops with a
     message (the limit is lowered here: 2^31 tokens of distinct words cannot be reached in a test)."""
-    from bleu_gui.cli import run
+    from bleu_gui.cli.bleu_score import run
 
     monkeypatch.setattr(tokenizers, "_MAX_WORD_TOKENS", 40)
     words = [f"w{i}," for i in range(60)]  # 120 tokens of distinct words

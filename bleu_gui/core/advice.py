@@ -66,16 +66,12 @@ def _available(name: str) -> bool:
     return True
 
 
-def tokenizer_advice(references: Sequence[Sequence[str]], cfg: BleuConfig) -> tuple[str, str] | None:
-    """(tokenizer, why) when the references are mostly Chinese, Japanese or Korean but ``cfg`` uses 13a.
+_CJK_TOKENIZERS = {"zh": "Chinese", "ja-mecab": "Japanese", "ko-mecab": "Korean"}
 
-    sacreBLEU recommends ``zh`` for Chinese, ``ja-mecab`` for Japanese and
-    ``ko-mecab`` for Korean; ``char`` stands in when the MeCab extra is not
-    installed. 13a splits only at spaces and punctuation, so a whole CJK clause
-    becomes one token, which can flip which system wins.
-    """
-    if cfg.tokenizer_name != "13a" or not references:
-        return None
+
+def _script(references: Sequence[Sequence[str]]) -> tuple[str, str, float] | None:
+    """(language, sacreBLEU's tokenizer for it, share of letters) when the references are mostly Chinese,
+    Japanese or Korean script; None otherwise."""
     sample = "\n".join(line for ref in references for line in ref[:_SAMPLE_LINES])[:_SAMPLE_CHARS]
     if not _ANY_CJK.search(sample):
         return None
@@ -89,16 +85,39 @@ def tokenizer_advice(references: Sequence[Sequence[str]], cfg: BleuConfig) -> tu
     cjk = sum(counts.values())
     if letters == 0 or cjk / letters < 0.5:
         return None
-    share = f"{100 * cjk / letters:.0f}% of the references' letters are"
     if counts["hangul"] >= max(counts["kana"], counts["han"]):
-        language, name = "Korean", "ko-mecab"
-    elif counts["kana"] >= 0.1 * cjk:
-        language, name = "Japanese", "ja-mecab"
-    else:
-        language, name = "Chinese", "zh"
-    why = (f"{share} {language} script; sacreBLEU recommends -tok {name} (13a cuts CJK text only at spaces "
-           "and punctuation, which can flip which system wins)")
-    if not _available(name):
+        return "Korean", "ko-mecab", cjk / letters
+    if counts["kana"] >= 0.1 * cjk:
+        return "Japanese", "ja-mecab", cjk / letters
+    return "Chinese", "zh", cjk / letters
+
+
+def tokenizer_advice(references: Sequence[Sequence[str]], cfg: BleuConfig) -> tuple[str, str] | None:
+    """(tokenizer, why) when the tokenizer does not suit the references' script, as sacreBLEU sees it.
+
+    sacreBLEU recommends ``zh`` for Chinese, ``ja-mecab`` for Japanese and
+    ``ko-mecab`` for Korean (``char`` stands in when the MeCab extra is not
+    installed), and 13a for every other language. 13a splits only at spaces and
+    punctuation, so a whole CJK clause becomes one token, which can flip which
+    system wins; a CJK tokenizer on other text (left over from a CJK run) gives
+    numbers no one else reports.
+    """
+    name = cfg.tokenizer_name
+    if not references or (name != "13a" and name not in _CJK_TOKENIZERS):
+        return None
+    found = _script(references)
+    if found is None:
+        if name == "13a":
+            return None
+        return "13a", (f"the references are not {_CJK_TOKENIZERS[name]} (nor Chinese, Japanese or Korean), but the "
+                       f"tokenizer is {name}; sacreBLEU's tokenizer for other languages is 13a")
+    language, wanted, share = found
+    if name == wanted:
+        return None
+    why = (f"{100 * share:.0f}% of the references' letters are {language} script; sacreBLEU recommends -tok {wanted} "
+           + ("(13a cuts CJK text only at spaces and punctuation, which can flip which system wins)" if name == "13a"
+              else f"(not {name}, its tokenizer for {_CJK_TOKENIZERS[name]})"))
+    if not _available(wanted):
         why += "; its extra is not installed here, so char (one token per character) stands in"
-        name = "char"
-    return name, why
+        wanted = "char"
+    return wanted, why

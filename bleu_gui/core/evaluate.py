@@ -65,11 +65,10 @@ class Evaluator:
         self.n_refs_given = len(references)
         used = self.variant.references_used(references)
         self.reference_lines = used
-        if tokenization is not None and (tokenization.name, tokenization.lowercase) != (cfg.tokenizer_name,
-                                                                                        cfg.lowercase):
-            raise ValueError("a tokenization can only be continued with its own tokenizer and case")
-        self.tokenization = (tokenization.copy() if tokenization is not None
-                             else Tokenization(cfg.tokenizer_name, cfg.lowercase))
+        wanted = (cfg.tokenizer_name, cfg.lowercase, self.variant.token_split)
+        if tokenization is not None and (tokenization.name, tokenization.lowercase, tokenization.split) != wanted:
+            raise ValueError("a tokenization can only be continued with its own tokenizer, case and split")
+        self.tokenization = tokenization.copy() if tokenization is not None else Tokenization(*wanted)
         self.present = reference_presence(used, cfg.empty_refs)
         steps = len(used) + 1
         corpora = []

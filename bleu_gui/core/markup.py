@@ -28,7 +28,15 @@ _CODE = {"bpt", "ept", "it", "ph", "ut", "bx", "ex", "x", "sc", "ec", "originalD
 _PAIRED = {"g", "pc", "hi"}
 # Elements that only annotate (terms, segmentation, comments): their text counts, no chip.
 _TRANSPARENT = {"mrk", "sm", "em", "source", "target", "seg", "seg-source", "sub"}
-_SENTINEL = "\ue000"  # a private-use character stands for a tag while whitespace is cleaned
+
+
+class _TagMark:
+    """Stands for a tag among a segment's text pieces while whitespace is cleaned (an object, not a character:
+    any character, private-use ones too, may be real text)."""
+
+
+_MARK = _TagMark()
+Piece = str | _TagMark
 
 
 def clean(text: str) -> str:
@@ -50,10 +58,13 @@ def _label(element: Element, closing: bool = False) -> str:
     return f"<{name}{ident}/>"
 
 
-def _walk(element: Element, labels: list[str], top: bool = True) -> Iterator[str]:
-    """Text pieces of ``element`` in document order, one sentinel per tag (labels appended in order)."""
+def _walk(element: Element, labels: list[str], top: bool = True) -> Iterator[Piece]:
+    """Text pieces of ``element`` in document order, one mark per tag (labels appended in order)."""
     name = local_name(element)
     if not top:
+        if not name:  # a comment or processing instruction (a tag that is no name): not text
+            yield element.tail or ""
+            return
         if name == "cp":  # XLIFF 2.0: a code point XML cannot carry
             try:
                 yield chr(int(element.get("hex", ""), 16))
@@ -63,38 +74,40 @@ def _walk(element: Element, labels: list[str], top: bool = True) -> Iterator[str
             return
         if name in _CODE:
             labels.append(_label(element))
-            yield _SENTINEL
+            yield _MARK
             yield element.tail or ""
             return
         if name in _PAIRED:
             labels.append(_label(element))
-            yield _SENTINEL
+            yield _MARK
     yield element.text or ""
     for child in element:
         yield from _walk(child, labels, top=False)
     if not top:
         if name in _PAIRED:
             labels.append(_label(element, closing=True))
-            yield _SENTINEL
+            yield _MARK
         yield element.tail or ""
 
 
-def _place(raw: str, labels: list[str]) -> tuple[str, tuple[Tag, ...]]:
-    """Clean whitespace and take the sentinels out, remembering where each stood in the cleaned text."""
+def _place(pieces: list[Piece], labels: list[str]) -> tuple[str, tuple[Tag, ...]]:
+    """Clean whitespace and take the tag marks out, remembering where each stood in the cleaned text."""
     out: list[str] = []
     tags: list[Tag] = []
     space = False  # whitespace seen since the last character kept
-    for ch in raw:
-        if ch == _SENTINEL:
+    for piece in pieces:
+        if isinstance(piece, _TagMark):
             # A tag after a space sits after the space that will separate the words around it.
             tags.append((len(out) + (1 if space and out else 0), labels[len(tags)]))
-        elif ch.isspace():
-            space = True
-        else:
-            if space and out:
-                out.append(" ")
-            space = False
-            out.append(ch)
+            continue
+        for ch in piece:
+            if ch.isspace():
+                space = True
+            else:
+                if space and out:
+                    out.append(" ")
+                space = False
+                out.append(ch)
     text = "".join(out)
     return text, tuple((min(offset, len(text)), label) for offset, label in tags)
 
@@ -103,11 +116,11 @@ def flatten(element: Element, keep_tags: bool = False) -> tuple[str, tuple[Tag, 
     """The cleaned text of a segment element and its inline tags (none when ``keep_tags``: the labels are
     then tokens in the text)."""
     labels: list[str] = []
-    raw = "".join(_walk(element, labels))
+    pieces = list(_walk(element, labels))
     if keep_tags:
-        pieces = iter(labels)
-        return clean(re.sub(_SENTINEL, lambda _: f" {next(pieces)} ", raw)), ()
-    return _place(raw, labels)
+        names = iter(labels)
+        return clean("".join(f" {next(names)} " if isinstance(p, _TagMark) else p for p in pieces)), ()
+    return _place(pieces, labels)
 
 
 def mismatched_tags(candidate: tuple[tuple[Tag, ...], ...] | None,

@@ -2,9 +2,10 @@
 
 It is not XML (raw ``&``, a literal ``<`` in text, ``<DOC`` closed by ``</doc>``,
 a duplicated ``sysid``), so it is read line by line, exactly as sacreBLEU
-reads it: a line that starts with ``<seg `` is one segment, its text is what
-lies between the first ``>`` and the last ``</seg>``, cleaned; entities stay as
-written. Files pair by line order. Document ids are read from ``<doc``/``<DOC``
+reads it: lines end at LF only (sacreBLEU opens the file with ``newline="\n"``,
+so a lone CR is whitespace inside its line), a line that starts with ``<seg ``
+is one segment, its text is what lies between the first ``>`` and the last
+``</seg>``, cleaned; entities stay as written. Files pair by line order. Document ids are read from ``<doc``/``<DOC``
 lines (either case; they change no score); ``sysid`` is the first one given.
 """
 
@@ -15,8 +16,9 @@ from pathlib import Path
 
 from .corpus import Context, Corpus, field_file
 from .errors import InputError
+from .input_bytes import AUTO, wide_bom
 from .markup import clean
-from .readers import read_segments
+from .readers import codec_name, decode_text, detect_encoding
 
 _SEG = re.compile(r"<seg.*?>(.*)</seg>.*?")
 _DOC = re.compile(r"<doc\s", re.IGNORECASE)
@@ -24,14 +26,16 @@ _ATTR = {name: re.compile(rf"\b{name}\s*=\s*\"([^\"]*)\"", re.IGNORECASE) for na
 _SET = re.compile(r"<(srcset|refset|tstset)\b", re.IGNORECASE)
 
 
-def read_sgml(path: Path, encoding: str = "utf-8") -> Corpus:
-    """Read one SGML file: its segments, the document of each, and what kind of set it is."""
-    text = read_segments(path, encoding)
+def read_sgml(path: Path, data: bytes, encoding: str = "utf-8") -> Corpus:
+    """Read one SGML file from its bytes: its segments, the document of each, and what kind of set it is."""
+    detected = encoding == AUTO
+    codec = (wide_bom(data) or detect_encoding([path], [data])) if detected else codec_name(encoding)
+    text = decode_text(path, data, codec)
     segments: list[str] = []
     docs: list[str] = []
     doc, system, kind = "", "", ""
     unread: list[int] = []  # lines with a <seg> that sacreBLEU's reading skips (not at the start of the line)
-    for number, line in enumerate(text.lines, start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if not kind and (found := _SET.search(line)):
             kind = found.group(1).lower()
         if line.startswith("<seg "):
@@ -44,12 +48,12 @@ def read_sgml(path: Path, encoding: str = "utf-8") -> Corpus:
             system = system or (m.group(1) if (m := _ATTR["sysid"].search(line)) else "")
     if not segments:
         raise InputError(f"{path}: no line starts with <seg (is this a WMT SGML file?)")
-    notes = list(text.notes)
+    notes = []
     if unread:
         notes.append(f"{len(unread)} line(s) hold a <seg> that does not start the line (first: line {unread[0]}); "
                      "they are not segments, as in sacreBLEU's reading")
     name = "source" if kind == "srcset" else (system if kind == "tstset" and system else path.stem)
-    lines = field_file(path, name, segments, encoding=text.encoding, detected=text.detected)
+    lines = field_file(path, name, segments, encoding=codec, detected=detected)
     context = Context(lines if kind == "srcset" else None, tuple(docs) if any(docs) else None)
     return Corpus(path, "sgml", translations=[lines], context=context,
                   notes=tuple(f"{path.name}: {n}" for n in notes))

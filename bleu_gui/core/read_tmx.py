@@ -21,13 +21,14 @@ from .xml_input import iter_elements, xml_encoding
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 
-def read_tmx(path: Path, langs: tuple[str, str] | None = None, keep_tags: bool = False) -> Corpus:
-    """Read a TMX file; ``langs`` = (source language, target language), or None for the default (see the module)."""
+def read_tmx(path: Path, data: bytes, langs: tuple[str, str] | None = None, keep_tags: bool = False) -> Corpus:
+    """Read a TMX file from its bytes; ``langs`` = (source language, target language), or None for the default
+    (see the module)."""
     units: list[dict[str, tuple[str, tuple[Tag, ...]]]] = []
     spelled: dict[str, str] = {}  # lower-case code -> first spelling seen
     header_source = ""
     seen_tmx = False
-    for element in iter_elements(path, {"tu", "header"}, frozenset({"tmx"})):
+    for element in iter_elements(path, data, {"tu", "header"}, frozenset({"tmx"})):
         name = local_name(element)
         if name == "tmx":
             seen_tmx = True
@@ -49,7 +50,7 @@ def read_tmx(path: Path, langs: tuple[str, str] | None = None, keep_tags: bool =
     if not kept:
         raise InputError(f"{path}: no translation unit has both {spelled.get(source_lang, source_lang)} and "
                          f"{spelled.get(target_lang, target_lang)}")
-    encoding = xml_encoding(path)
+    encoding = xml_encoding(data)
 
     def side(lang: str, role: str) -> SegmentFile:
         return field_file(path, f"{role} ({spelled[lang]})", [u[lang][0] for u in kept], [u[lang][1] for u in kept],

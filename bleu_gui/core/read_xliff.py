@@ -35,6 +35,7 @@ class _Sides:
     copies: int = 0
     skipped: int = 0
     reordered: int = 0
+    whole_units: int = 0  # segmented sources (seg-source with mrk) beside a plain target: read as one segment
     states: Counter[str] = field(default_factory=Counter)
 
     def add(self, doc: str, source: Element | None, target: Element | None, keep_tags: bool) -> None:
@@ -55,24 +56,34 @@ def _child(element: Element, name: str) -> Element | None:
     return next((c for c in element if local_name(c) == name), None)
 
 
-def _segments_12(unit: Element) -> list[tuple[Element | None, Element | None]]:
-    """(source, target) pairs of a 1.2 trans-unit: per ``mrk mtype="seg"`` when it is segmented."""
+def _segment_marks(element: Element | None) -> list[Element]:
+    return [m for m in (element.iter() if element is not None else [])
+            if local_name(m) == "mrk" and m.get("mtype") == "seg"]
+
+
+def _segments_12(unit: Element, sides: _Sides) -> list[tuple[Element | None, Element | None]]:
+    """(source, target) pairs of a 1.2 trans-unit: per ``mrk mtype="seg"`` when source and target are both
+    segmented; a segmented source beside a plain target is the unit's one segment (its target cannot be
+    split by the marks)."""
     source, target, seg_source = _child(unit, "source"), _child(unit, "target"), _child(unit, "seg-source")
     if seg_source is None:
         return [(source, target)]
-    marks = [m for m in seg_source.iter() if local_name(m) == "mrk" and m.get("mtype") == "seg"]
+    marks = _segment_marks(seg_source)
     if not marks:
         return [(seg_source, target)]
-    targets = {m.get("mid"): m for m in (target.iter() if target is not None else [])
-               if local_name(m) == "mrk" and m.get("mtype") == "seg"}
+    target_marks = _segment_marks(target)
+    if target is not None and not target_marks:
+        sides.whole_units += 1
+        return [(source if source is not None else seg_source, target)]
+    targets = {m.get("mid"): m for m in target_marks}
     return [(m, targets.get(m.get("mid"))) for m in marks]
 
 
-def read_xliff(path: Path, keep_tags: bool = False) -> Corpus:
-    """Read an XLIFF 1.2 or 2.0 file: source and target sides, aligned segment by segment."""
+def read_xliff(path: Path, data: bytes, keep_tags: bool = False) -> Corpus:
+    """Read an XLIFF 1.2 or 2.0 file from its bytes: source and target sides, aligned segment by segment."""
     sides = _Sides()
     version, doc, langs = "", "", ("", "")
-    for element in iter_elements(path, {"trans-unit", "unit"}, frozenset({"xliff", "file"})):
+    for element in iter_elements(path, data, {"trans-unit", "unit"}, frozenset({"xliff", "file"})):
         name = local_name(element)
         if name == "xliff":
             version = element.get("version", "")
@@ -87,7 +98,7 @@ def read_xliff(path: Path, keep_tags: bool = False) -> Corpus:
             target = _child(element, "target")
             if target is not None and target.get("state"):
                 sides.states[target.get("state", "")] += 1
-            for source, tgt in _segments_12(element):
+            for source, tgt in _segments_12(element, sides):
                 sides.add(doc, source, tgt, keep_tags)
         else:
             for segment in (c for c in element if local_name(c) == "segment"):
@@ -101,7 +112,7 @@ def read_xliff(path: Path, keep_tags: bool = False) -> Corpus:
         raise InputError(f"{path}: not an XLIFF file (no <xliff> element)")
     if not sides.source:
         raise InputError(f"{path}: no segments (no <trans-unit> or <unit> with a source)")
-    encoding = xml_encoding(path)
+    encoding = xml_encoding(data)
     target_name = f"target{f' ({langs[1]})' if langs[1] else ''}"
     target_file = field_file(path, target_name, sides.target, sides.target_tags,
                              encoding=encoding)
@@ -124,6 +135,9 @@ def _notes(sides: _Sides) -> list[str]:
         notes.append(f"{untranslated} target(s) in an untranslated state ({listing})")
     if sides.copies:
         notes.append(f"{sides.copies} target(s) are a copy of their source")
+    if sides.whole_units:
+        notes.append(f"{sides.whole_units} unit(s) segment their source (<seg-source> with <mrk mtype=\"seg\">) "
+                     "but hold a plain <target>: each is read as one segment, its whole <source> and <target>")
     if sides.reordered:
         notes.append(f"{sides.reordered} target(s) carry order=: each is kept with its own segment")
     return notes

@@ -11,17 +11,14 @@ run together, never one per file.
 from __future__ import annotations
 
 import codecs
-import errno
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import InputError
+from .input_bytes import AUTO, binary_error, input_path, is_wide, position, read_bytes, wide_bom
 from .markup import Tag
-
-AUTO = "auto"
-_WIDE_CODECS = ("utf_16", "utf_32")
 
 
 @dataclass(frozen=True)
@@ -46,7 +43,8 @@ class SegmentFile:
         return f"{self.path}:{self.field}" if self.field else str(self.path)
 
 
-def _codec_name(encoding: str) -> str:
+def codec_name(encoding: str) -> str:
+    """The Python codec of ``encoding``; an unknown or non-text codec is an :class:`InputError`."""
     try:
         info = codecs.lookup(encoding)
     except LookupError:
@@ -58,37 +56,14 @@ def _codec_name(encoding: str) -> str:
     return info.name
 
 
-def _position(data: bytes, offset: int) -> str:
-    line = data.count(b"\n", 0, offset) + 1
-    return f"line {line}, byte offset {offset}"
-
-
-def _os_problem(path: Path, exc: OSError) -> InputError:
-    """A one-line message for a file system error, naming the path."""
-    reasons = {errno.ENOENT: "no such file", errno.ELOOP: "symbolic link loop (the link points back to itself)",
-               errno.ENAMETOOLONG: "file name too long", errno.EACCES: "permission denied",
-               errno.EPERM: "permission denied", errno.ENOTDIR: "a part of the path is not a folder"}
-    return InputError(f"{path}: {reasons.get(exc.errno or 0, exc.strerror or str(exc))}")
-
-
-def read_bytes(path: Path) -> bytes:
-    try:
-        if path.is_dir():
-            raise InputError(f"{path}: is a folder, expected a file")
-        return path.read_bytes()
-    except OSError as exc:
-        raise _os_problem(path, exc) from None
-
-
-def _decode(path: Path, data: bytes, codec: str) -> str:
-    try:
-        text = data.decode(codec)
-    except UnicodeDecodeError as exc:
+def _undecodable(path: Path, data: bytes, codec: str, exc: UnicodeError) -> InputError:
+    if isinstance(exc, UnicodeDecodeError):
         bad = data[exc.start:exc.start + 1].hex()
-        raise InputError(
-            f"{path}: {_position(data, exc.start)}: cannot decode byte 0x{bad} as {codec}"
-            " (choose the file's encoding with -e NAME, or -e auto to detect it)") from None
-    return text
+        return InputError(f"{path}: {position(data, exc.start)}: cannot decode byte 0x{bad} as {codec}"
+                          " (choose the file's encoding with -e NAME, or -e auto to detect it)")
+    # e.g. UTF-16 or UTF-32 without a byte order mark
+    return InputError(f"{path}: cannot decode as {codec}: {exc} (for text without a BOM give the byte order, e.g. "
+                      "-e utf-16-le or utf-16-be)")
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -135,9 +110,42 @@ def detect_encoding(paths: Sequence[Path], datas: Sequence[bytes]) -> str:
 
 
 _READ_CHUNK = 1 << 20  # bytes decoded and split at a time: 4 MB held the interpreter lock for ~45 ms
-
-
 _LONE_CR = re.compile("\r(?!\n)")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Decoders that never yield a lone surrogate (strict UTF-8/16/32, and the byte-to-character tables of legacy
+# encodings); others (utf-7, unicode_escape, ...) can, and such text cannot be tokenized or written out.
+_NO_SURROGATES = re.compile(r"^(utf_8|utf_16|utf_32|ascii|latin_1|cp\d+|iso8859_\d+|mac_|koi8|gb|big5|euc|"
+                            r"shift_jis|johab|hz|tis_620|ptcp154|kz1048|hp_roman8)")
+
+
+def _check_text(path: Path, codec: str, text: str, lines_before: int) -> None:
+    """Refuse a decoded chunk holding a lone surrogate (only decoders that can make one are checked)."""
+    if _NO_SURROGATES.match(codec):
+        return
+    found = _SURROGATE.search(text)
+    if found is not None:
+        line = lines_before + text.count("\n", 0, found.start()) + 1
+        raise InputError(f"{path}: line {line}: decoding as {codec} gives a lone surrogate "
+                         f"(U+{ord(found.group()):04X}), half of a UTF-16 pair, which is not text; "
+                         "choose the file's real encoding with -e NAME")
+
+
+def _check_bom(path: Path, data: bytes, codec: str) -> None:
+    declared = wide_bom(data)
+    if declared is not None and not is_wide(codec):
+        raise InputError(f"{path}: starts with a {declared.upper()} byte order mark: the file is {declared.upper()} "
+                         f"text, not {codec}; read it with -e {declared} (or -e auto)")
+
+
+def decode_text(path: Path, data: bytes, codec: str) -> str:
+    """The whole text of ``data`` decoded with ``codec``, a leading BOM removed (no line splitting)."""
+    _check_bom(path, data, codec)
+    try:
+        text = data.decode(codec)
+    except UnicodeError as exc:
+        raise _undecodable(path, data, codec, exc) from None
+    _check_text(path, codec, text, 0)
+    return text.removeprefix("\ufeff")
 
 
 def _decode_lines(path: Path, data: bytes, codec: str) -> tuple[list[str], tuple[str, ...]]:
@@ -161,11 +169,14 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> tuple[list[str], tuple
         try:
             text = decoder.decode(chunk, final=final)
         except UnicodeDecodeError:
-            _decode(path, data, codec)  # raises with the file-wide line and byte offset
+            try:
+                data.decode(codec)  # the error again, with the file-wide line and byte offset
+            except UnicodeError as exc:
+                raise _undecodable(path, data, codec, exc) from None
             raise
-        except UnicodeError as exc:  # e.g. UTF-16 or UTF-32 without a byte order mark
-            raise InputError(f"{path}: cannot decode as {codec}: {exc} (for text without a BOM give the byte "
-                             "order, e.g. -e utf-16-le or utf-16-be)") from None
+        except UnicodeError as exc:
+            raise _undecodable(path, data, codec, exc) from None
+        _check_text(path, codec, text, len(lines))
         if at_start and text:
             if text.startswith("\ufeff"):
                 text = text[1:]
@@ -198,15 +209,40 @@ def _decode_lines(path: Path, data: bytes, codec: str) -> tuple[list[str], tuple
 
 
 def decode_file(path: Path, data: bytes, codec: str, detected: bool) -> SegmentFile:
+    """One file of segments (one per line) from its bytes."""
     if not data or data == codecs.BOM_UTF8:
         raise InputError(f"{path}: empty file (no segments)")
-    nul = data.find(b"\x00")
-    if nul >= 0 and not codec.replace("-", "_").startswith(_WIDE_CODECS):
-        raise InputError(f"{path}: looks like a binary file (NUL byte at {_position(data, nul)})")
+    _check_bom(path, data, codec)
+    if not is_wide(codec):
+        nul = data.find(b"\x00")
+        if nul >= 0:
+            raise binary_error(path, data, nul)
     lines, notes = _decode_lines(path, data, codec)
     if not lines:
         raise InputError(f"{path}: empty file (no segments)")
     return SegmentFile(path, lines, codec, detected, notes)
+
+
+def decode_text_files(paths: Sequence[Path], datas: Sequence[bytes], encoding: str = "utf-8") -> list[SegmentFile]:
+    """Plain segment files decoded alike: with ``encoding``, or (``auto``) one encoding detected for all of them.
+
+    With ``auto``, a file that starts with a UTF-16 or UTF-32 byte order mark is
+    decoded as the mark declares (a declaration, not a guess), and said so.
+    """
+    if encoding != AUTO:
+        codec = codec_name(encoding)
+        return [decode_file(p, d, codec, False) for p, d in zip(paths, datas)]
+    declared = [wide_bom(d) for d in datas]
+    rest = [(p, d) for p, d, w in zip(paths, datas, declared) if w is None]
+    codec = detect_encoding([p for p, _ in rest], [d for _, d in rest]) if rest else "utf-8"
+    files = []
+    for path, data, wide in zip(paths, datas, declared):
+        if wide is None:
+            files.append(decode_file(path, data, codec, True))
+        else:
+            f = decode_file(path, data, wide, True)
+            files.append(replace(f, notes=(f"decoded as {wide.upper()}, as its byte order mark declares", *f.notes)))
+    return files
 
 
 def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
@@ -217,69 +253,8 @@ def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
     :func:`read_text_files`, or :func:`.inputs.read_run_inputs` for every format). Raises
     :class:`InputError` with a one-line message for a missing, empty, binary or undecodable file.
     """
-    path = Path(path)
-    data = read_bytes(path)
-    detected = encoding == AUTO
-    codec = detect_encoding([path], [data]) if detected else _codec_name(encoding)
-    return decode_file(path, data, codec, detected)
-
-
-_SOURCE_NAME = re.compile(r"^(src|source)", re.IGNORECASE)
-
-
-def is_source_name(name: str) -> bool:
-    """A file named as a source (``src*``, ``source*``): never taken as a reference or system from a folder
-    or a drop."""
-    return _SOURCE_NAME.match(name) is not None
-
-
-def real_path(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop, reported when the file is read
-        return path.absolute()
-
-
-def expand_references(paths: Iterable[str | Path], systems: Sequence[str | Path] = (),
-                      allow_identical: bool = False) -> tuple[list[Path], dict[Path, str]]:
-    """Reference files from files and folders, and a note for each file a folder gave.
-
-    A folder gives its regular files sorted by name, except dot-files, the
-    system outputs (compared by real path) and source files (``src*``,
-    ``source*``): a folder never swallows the candidate. A file given both as a
-    system and as a reference is refused unless ``allow_identical``.
-    """
-    system_paths = {real_path(Path(p)) for p in systems}
-    result: list[Path] = []
-    notes: dict[Path, str] = {}
-    for raw in paths:
-        path = Path(raw)
-        try:
-            is_dir = path.is_dir()
-        except OSError as exc:
-            raise _os_problem(path, exc) from None
-        if not is_dir:
-            if real_path(path) in system_paths and not allow_identical:
-                raise InputError(f"{path}: given as a system and as a reference (--allow-identical-refs scores it "
-                                 "anyway)")
-            result.append(path)
-            continue
-        try:
-            files = sorted((p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")),
-                           key=lambda p: p.name)
-        except OSError as exc:
-            raise _os_problem(path, exc) from None
-        skipped = [f"{p.name} (a system)" for p in files if real_path(p) in system_paths]
-        skipped += [f"{p.name} (a source file)" for p in files
-                    if _SOURCE_NAME.match(p.name) and real_path(p) not in system_paths]
-        taken = [p for p in files if real_path(p) not in system_paths and not _SOURCE_NAME.match(p.name)]
-        if not taken:
-            raise InputError(f"{path}: folder has no reference files" + (f" (skipped {', '.join(skipped)})"
-                                                                           if skipped else ""))
-        note = f"reference taken from the folder {path}" + (f" (not taken: {', '.join(skipped)})" if skipped else "")
-        notes.update({p: note for p in taken})
-        result.extend(taken)
-    return result, notes
+    path = input_path(path)
+    return decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
 
 
 def check_not_identical(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]) -> None:
@@ -301,17 +276,10 @@ def check_same_length(files: Sequence[SegmentFile]) -> None:
 
 def read_text_files(paths: Sequence[Path], encoding: str = "utf-8",
                     progress: Callable[[float], None] | None = None) -> list[SegmentFile]:
-    """Read plain segment files decoded alike: with ``encoding``, or one encoding detected for all of them."""
+    """Read plain segment files decoded alike (see :func:`decode_text_files`)."""
     datas = []
     for i, path in enumerate(paths):
         if progress is not None:
-            progress(0.5 * i / len(paths))
-        datas.append(read_bytes(path))
-    detected = encoding == AUTO
-    codec = detect_encoding(paths, datas) if detected else _codec_name(encoding)
-    files = []
-    for i, (path, data) in enumerate(zip(paths, datas)):
-        if progress is not None:
-            progress(0.5 + 0.5 * i / len(paths))
-        files.append(decode_file(path, data, codec, detected))
-    return files
+            progress(i / len(paths))
+        datas.append(read_bytes(path, encoding))
+    return decode_text_files(paths, datas, encoding)

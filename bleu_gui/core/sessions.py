@@ -79,9 +79,16 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
         config = dict(data.get("config") or {})
         if config.get("weights") is not None:
             config["weights"] = tuple(config["weights"])
-        session = Session(systems=[str(Path(p).absolute()) for p in data["systems"]],
-                          references=[str(Path(p).absolute()) for p in data["references"]],
-                          labels=list(data["labels"]) if data.get("labels") else None, b=int(data.get("b", 1)),
+        labels = data.get("labels")
+        if labels is not None and not (isinstance(labels, list) and all(isinstance(x, str) for x in labels)):
+            raise InputError(f"{where}: the labels must be a list of names (text), got {json.dumps(labels)}")
+        b = data.get("b", 1)
+        if not isinstance(b, int) or isinstance(b, bool) or b < 1:
+            raise InputError(f"{where}: b must be 1 or more (the system compared with the baseline; 0 is the "
+                             f"baseline itself), got {json.dumps(b)}")
+        session = Session(systems=_paths(data["systems"], where, "systems"),
+                          references=_paths(data["references"], where, "references"),
+                          labels=list(labels) if labels else None, b=b,
                           encoding=str(data.get("encoding", "auto")), config=BleuConfig(**config).validated(),
                           system_fields=_strings(data.get("system_fields")),
                           reference_fields=_strings(data.get("reference_fields")),
@@ -90,7 +97,16 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
         raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
     if not session.systems or not session.references:
         raise InputError(f"{where}: a session needs at least one system and one reference")
+    if len(session.systems) > 1 and session.b >= len(session.systems):
+        raise InputError(f"{where}: b is {session.b}, but the session has {len(session.systems)} systems (b counts "
+                         "from 0, the baseline)")
     return session
+
+
+def _paths(value: Any, where: str, what: str) -> list[str]:
+    if not (isinstance(value, list) and all(isinstance(p, str) and p for p in value)):
+        raise InputError(f"{where}: {what} must be a list of file paths, got {json.dumps(value)[:80]}")
+    return [str(Path(p).absolute()) for p in value]
 
 
 def _strings(value: Any) -> list[str] | None:

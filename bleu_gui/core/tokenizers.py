@@ -156,16 +156,26 @@ class CorpusPieces:
                                np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64))
 
 
+SPLITS = ("whitespace", "space")
+
+
 class Tokenization:
     """One tokenizer plus the lowercase switch, with a table of strings shared by every file it encodes.
 
+    ``split``: how the tokenizer's output becomes tokens: ``whitespace`` (runs of
+    whitespace, as sacreBLEU and NLTK's users split) or ``space`` (each single
+    space, as the d2l textbook's ``split(' ')``: two spaces make an empty token,
+    and an empty line is one empty token; no trailing whitespace is stripped).
     Token ids are only comparable between corpora encoded by the same
     ``Tokenization`` object; references and all systems must share one.
     """
 
-    def __init__(self, name: str = "13a", lowercase: bool = False):
+    def __init__(self, name: str = "13a", lowercase: bool = False, split: str = "whitespace"):
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
         self.name = name
         self.lowercase = lowercase
+        self.split = split
         self.tokenizer = load_tokenizer(name)
         # One table of strings for tokens and words: a word and a token with the same text share an id, so a
         # plain word is its own token and is stored once. Ids of strings never used as tokens never occur in
@@ -182,7 +192,7 @@ class Tokenization:
         """A new tokenization that starts with this one's strings and word cache (a slice of a run reuses
         the words its whole run already tokenized); the two never share mutable state."""
         twin = Tokenization.__new__(Tokenization)
-        twin.name, twin.lowercase, twin.tokenizer = self.name, self.lowercase, self.tokenizer
+        twin.name, twin.lowercase, twin.split, twin.tokenizer = self.name, self.lowercase, self.split, self.tokenizer
         twin.strings = self.strings.copy()
         twin._word_start = array("i", self._word_start)
         twin._word_len = array("i", self._word_len)
@@ -194,15 +204,17 @@ class Tokenization:
         """sacreBLEU's name for the tokenizer (with the MeCab version for ja/ko)."""
         return self.tokenizer.signature()
 
-    def _prepare(self, line: str) -> str:
-        # sacreBLEU: lowercase first, then strip trailing whitespace, then tokenize.
-        if self.lowercase:
-            line = line.lower()
-        return line.rstrip()
-
     def tokens(self, line: str) -> list[str]:
-        """The tokens of one line exactly as sacreBLEU's BLEU sees them (whole-line call)."""
-        return self.tokenizer(self._prepare(line)).split()
+        """The tokens of one line exactly as the variant's BLEU sees them (whole-line call)."""
+        if self.lowercase:  # sacreBLEU: lowercase first, then strip trailing whitespace, then tokenize
+            line = line.lower()
+        return self._line_tokens(line)
+
+    def _line_tokens(self, line: str) -> list[str]:
+        """The tokens of a line already lowercased when the tokenization lowercases."""
+        if self.split == "space":
+            return self.tokenizer(line).split(" ")
+        return self.tokenizer(line.rstrip()).split()
 
     def encode(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> TokenizedCorpus:
         """Tokenize every line and map tokens to integer ids (growing the shared table of strings).
@@ -221,8 +233,9 @@ class Tokenization:
         Close the generator (or run it to the end) so the helper thread of the word split is joined.
         """
         chunks = self._prepared_chunks(lines)
+        by_words = self.name in _WORD_LOCAL and self.split == "whitespace"
         pairs: Generator[tuple[list[str], ChunkWords | None], None, None] = (
-            split_chunks(chunks, arrow=len(lines) >= ARROW_FROM_LINES) if self.name in _WORD_LOCAL
+            split_chunks(chunks, arrow=len(lines) >= ARROW_FROM_LINES) if by_words
             else ((chunk, None) for chunk in chunks))
         known = KeyIds(self._word_ids)
         with contextlib.closing(pairs):  # joins the helper thread of a split stopped by a cancel
@@ -240,7 +253,7 @@ class Tokenization:
             chunk = list(lines[start:start + _CHUNK])
             if self.lowercase:
                 chunk = [line.lower() for line in chunk]
-            if self.name not in _WORD_LOCAL or self.name in _EDGE_SENSITIVE:
+            if self.split == "whitespace" and (self.name not in _WORD_LOCAL or self.name in _EDGE_SENSITIVE):
                 # Trailing whitespace matters only where a line's edges do.
                 chunk = [line.rstrip() for line in chunk]
             yield chunk
@@ -267,7 +280,7 @@ class Tokenization:
         return ids
 
     def _encode_by_lines(self, chunk: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        per_line = [self.tokenizer(line.rstrip()).split() for line in chunk]
+        per_line = [self._line_tokens(line) for line in chunk]
         lengths = np.fromiter(map(len, per_line), np.int64, len(per_line))
         ids = self._string_ids(list(itertools.chain.from_iterable(per_line))).astype(np.int32)
         return ids, lengths

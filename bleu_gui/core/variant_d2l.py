@@ -3,9 +3,9 @@
 Per sentence, with one reference: ``exp(min(0, 1 - len_ref/len_pred))`` times
 ``p_n ** (1/2**n)`` for n = 1..min(k, len_pred), where ``p_n`` is the clipped
 n-gram precision. Orders longer than the prediction are skipped, not zero.
-d2l has no corpus BLEU: our corpus figure is the mean of sentence scores, and
-says so. An empty prediction scores 0 (d2l's own function would divide by zero
-or count the empty string as a token).
+Tokens are the textbook's ``split(' ')``: two spaces make an empty token, and
+an empty line is one empty token (so no length is ever 0). d2l has no corpus
+BLEU: our corpus figure is the mean of sentence scores, and says so.
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig) -> RowScores:
         p = np.where(used, counts[:, n - 1] / np.maximum(totals[:, n - 1], 1), 0.0)
         precisions[:, n - 1] = p
         score = np.where(used, score * np.power(p, 0.5 ** n), score)
-    score[pred_len == 0] = 0.0
     return RowScores(score=100.0 * score, precisions=100.0 * precisions, bp=bp, counts=counts, totals=totals,
                      sys_len=pred_len, ref_len=label_len, valid=np.ones(rows, bool))
 
@@ -75,6 +74,7 @@ class D2lBleu(Variant):
     name = "d2l"
     default_tokenizer = "none"
     hint = "d2l.ai textbook BLEU: first reference only; corpus = mean of sentence scores."
+    token_split = "space"
 
     def references_used(self, references: Sequence[T]) -> list[T]:
         return list(references[:1])

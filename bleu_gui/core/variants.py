@@ -36,6 +36,9 @@ class Variant(ABC):
     # as all rows): then an edit can keep a running sum instead of summing every row again.
     corpus_is_sum: bool = False
     settings: frozenset[str] = frozenset()
+    # How the tokenizer's output is split into tokens (see tokenizers.Tokenization): sacreBLEU and NLTK's users
+    # split on whitespace runs; the d2l textbook on each single space.
+    token_split: str = "whitespace"
 
     def stats_order(self, cfg: BleuConfig) -> int:
         """Highest n-gram order the statistics rows must hold."""

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from ..cli import add_scoring_arguments, config_from_args, scoring_flags_given
+from ..cli.arguments import add_scoring_arguments, config_from_args, scoring_flags_given
 from ..core import BleuConfig, InputError
 from ..demo import LANGUAGES
 from .startup import startup_problem
@@ -36,9 +36,9 @@ def holds_a_run(path: str) -> bool:
     """A file that holds systems and references together (WMT XML, a TSV/JSONL)."""
     from pathlib import Path
 
-    from ..core.input_formats import sniff_format
+    from ..core.input_formats import sniff_file
 
-    return Path(path).is_file() and sniff_format(Path(path)) in ("wmt-xml", "tsv", "jsonl")
+    return sniff_file(Path(path)) in ("wmt-xml", "tsv", "jsonl")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,8 @@
 """What-if editing in the Inspect view: edit a candidate in place (F2) and watch its scores move.
 
-Edits are kept per system file and per segment of the whole corpus, so they
-survive switching sentences, systems, settings and slices (each time they are
+Edits are kept per system (its file and its field within the file: one WMT XML
+holds many systems) and per segment of the whole corpus, so they survive
+switching sentences, systems, settings and slices (each time they are
 scored again under what is shown). Nothing is written until File ▸ Save edited
 candidate as…, which writes a new file atomically and never over an input.
 """
@@ -14,11 +15,17 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QSizePolicy, QWidget
 
-from ..core import Run
+from ..core import Run, SegmentFile
 from ..core.errors import ExportError
 from ..core.exports import write_atomic
 from ..core.whatif import ScoredLine, WhatIf, edited_lines
 from .layout import hrow
+
+SystemKey = tuple[Path, str]  # a system: its file and its field within the file
+
+
+def system_key(f: SegmentFile) -> SystemKey:
+    return f.path, f.field
 
 
 class CandidateEditor(QObject):
@@ -31,7 +38,7 @@ class CandidateEditor(QObject):
         """``view``: the Inspect view whose panes, list and selection this editor works with."""
         super().__init__(view)
         self.view = view
-        self.edits: dict[Path, dict[int, str]] = {}  # system file -> segment of the whole corpus -> edited text
+        self.edits: dict[SystemKey, dict[int, str]] = {}  # system -> segment of the whole corpus -> edited text
         self.whatif: WhatIf | None = None
         self._last: tuple[int, str, ScoredLine] | None = None
         self.edit_button = QPushButton("Edit candidate (F2)")
@@ -70,7 +77,7 @@ class CandidateEditor(QObject):
     def attach(self, run: Run, system: int) -> None:
         """Score this system's edits under ``run`` and mark the list."""
         shown = {self._whole_index(run, i): i for i in range(run.n_sentences)} if run.slice is not None else None
-        mine = self.edits.get(run.systems[system].file.path, {})
+        mine = self.edits.get(system_key(run.systems[system].file), {})
         local = {(shown[w] if shown is not None else w): text for w, text in mine.items()
                  if (w in shown if shown is not None else w < run.n_sentences)}
         self.whatif = WhatIf(run, system, local)
@@ -110,7 +117,7 @@ class CandidateEditor(QObject):
     def _store(self, sentence: int) -> None:
         w = self.whatif
         assert w is not None
-        mine = self.edits.setdefault(w.run.systems[w.system].file.path, {})
+        mine = self.edits.setdefault(system_key(w.run.systems[w.system].file), {})
         whole = self._whole_index(w.run, sentence)
         if sentence in w.texts:
             mine[whole] = w.texts[sentence]
@@ -158,7 +165,7 @@ class CandidateEditor(QObject):
     # -- saving -----------------------------------------------------------------------
     def edited_text(self, whole: Run, system: int) -> str:
         """The whole file of ``system`` (of the whole corpus's run) with its edits, one segment per line."""
-        edits = self.edits.get(whole.systems[system].file.path, {})
+        edits = self.edits.get(system_key(whole.systems[system].file), {})
         return "\n".join(edited_lines(whole.systems[system].lines, edits)) + "\n"
 
     def ask_save(self) -> None:
@@ -166,12 +173,13 @@ class CandidateEditor(QObject):
         whole, w = self.view.whole, self.whatif
         if whole is None or w is None:
             return
-        path = w.run.systems[w.system].file.path
-        if not self.edits.get(path):
+        shown = w.run.systems[w.system].file
+        if not self.edits.get(system_key(shown)):
             self.failed.emit(f"Nothing of {w.run.systems[w.system].name} is edited: edit a candidate (F2) first")
             return
-        system = next(i for i, s in enumerate(whole.systems) if s.file.path == path)
-        suggested = str(Path(path).with_name(Path(path).stem + ".edited.txt"))
+        system = next(i for i, s in enumerate(whole.systems) if system_key(s.file) == system_key(shown))
+        part = "".join(c if c.isalnum() or c in "-_." else "_" for c in shown.field)
+        suggested = str(shown.path.with_name(shown.path.stem + (f".{part}" if part else "") + ".edited.txt"))
         target, _ = QFileDialog.getSaveFileName(self.view, "Save edited candidate as", suggested,
                                                 "Text, one segment per line (*.txt)")
         if target:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import Run
-from ..core.input_formats import sniff_format
-from ..core.readers import is_source_name
+from ..core.input_formats import sniff_file
+from ..core.reference_folders import is_source_name
 
 # Formats whose one file holds systems and references: dropped alone, it is a whole run.
 _SELF_CONTAINED = ("wmt-xml", "tsv", "jsonl")
@@ -35,7 +35,7 @@ def read_drop(paths: list[str], run: Run | None) -> DropAction:
     sources = [p for p in paths if Path(p).is_file() and is_source_name(Path(p).name)]
     source = sources[0] if len(sources) == 1 else None
     rest = [p for p in paths if p != source]
-    if len(rest) == 1 and Path(rest[0]).is_file() and sniff_format(Path(rest[0])) in _SELF_CONTAINED:
+    if len(rest) == 1 and Path(rest[0]).is_file() and sniff_file(Path(rest[0])) in _SELF_CONTAINED:
         return DropAction("open", [], rest, source=source)
     ref_names = {r.path.name for r in run.references} if run is not None else set()
     if run is not None and source is None and paths and all(Path(p).is_file() and Path(p).name not in ref_names

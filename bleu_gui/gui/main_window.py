@@ -54,12 +54,15 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
     error_shown = Signal(str)
 
     def __init__(self, settings: Settings | None = None, encoding: str = "auto", config: BleuConfig | None = None):
-        """``config``: scoring settings given on the command line; they win over the saved ones."""
+        """``config``: scoring settings given on the command line: they win over the saved ones for this run
+        only (the saved settings change only when the user changes them in the window)."""
         super().__init__()
         preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
         self.settings = settings or Settings()
-        if config is not None:
-            self.settings.set_config(config)
+        saved = self.settings.config()
+        # Where the settings of the run shown came from (said beside any that are not the defaults).
+        self.settings_origin = "from the command line" if config is not None else "remembered from an earlier session"
+        self._chosen: BleuConfig | None = None  # settings chosen in the window, remembered once a run shows them
         self.encoding = encoding
         self.run: Run | None = None    # the run shown: the whole corpus or a slice of it
         self.whole: Run | None = None  # the whole corpus's run
@@ -83,6 +86,7 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         self.inspect.whole_requested.connect(self.clear_slice)
         self.bars = RunBars()
         self.bars.use_tokenizer.connect(self.on_tokenizer_advice_accepted)
+        self.bars.reset_settings.connect(self.on_reset_requested)
         self.bars.show_line.connect(self.on_show_misalignment)
         self.compare_view = CompareView()
         self.compare_view.sentence_selected.connect(self.on_compare_sentence_selected)
@@ -94,12 +98,15 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         self.tabs.setTabEnabled(COMPARE_TAB, False)
         self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
         self.setCentralWidget(stacked(self.bars, self.tabs))
-        self.settings_panel = SettingsPanel(self.settings.config())
+        self.settings_panel = SettingsPanel(config if config is not None else saved)
         self.settings_panel.changed.connect(self.on_settings_changed)
         self.settings_panel.in_dock(self)
         self._build_status()
         self._build_menus()
         self._restore_window()
+        if self.settings.problems:  # said once: the values that could not be read are gone from the file
+            self.statusBar().showMessage("Saved settings that could not be read were reset to their defaults: "
+                                         + "; ".join(self.settings.problems), 20000)
 
     # -- construction ------------------------------------------------------------------
     def _build_status(self) -> None:
@@ -157,6 +164,9 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         if run.slice is None:
             self.whole = run
         self.run = run
+        if self._chosen is not None and run.config == self._chosen:
+            self.settings.set_config(self._chosen)  # remembered once the window shows what they give
+            self._chosen, self.settings_origin = None, "chosen in the window"
         self.inspect.set_run(run, self.whole, select=False)
         comparing = run.comparison is not None
         self.tabs.setTabEnabled(COMPARE_TAB, comparing)
@@ -171,7 +181,7 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         self.file_menu.set_run_shown(True)
         self.inputs_label.setText(run.summary)
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
-        self.bars.show_for(run)
+        self.bars.show_for(run, self.settings_origin)
         notes = [n for n in run.notes if n not in run.evaluator.notes]
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
@@ -225,9 +235,9 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
 
     def _settings_describe_shown_run(self) -> None:
         """After a cancelled or failed re-score the old numbers stay: so must the settings that made them."""
+        self._chosen = None
         if self.run is not None and self.settings_panel.config() != self.run.config:
             self.settings_panel.set_config(self.run.config)
-            self.settings.set_config(self.run.config)
             self.inspect.fill_order_combo(self.run.config.max_order)
 
     @Slot(int)
@@ -255,8 +265,8 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         except Exception as exc:  # noqa: BLE001 - shown to the user
             self.show_error(str(exc))
             return
-        self.settings.set_config(cfg)
-        self.rescore(cfg)
+        self._chosen = cfg
+        self.rescore()
 
     @Slot()
     def on_reset_requested(self) -> None:
@@ -305,6 +315,5 @@ class MainWindow(RunJobs, FileDropTarget, QMainWindow):
         self.settings.set_geometry(self.saveGeometry())
         for name, splitter in (("main", self.inspect.main_split), ("right", self.inspect.right_split)):
             self.settings.set_splitter(name, splitter.saveState())
-        self.settings.set_config(self.settings_panel.config())
         self.settings.sync()
         super().closeEvent(event)

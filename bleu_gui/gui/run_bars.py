@@ -1,4 +1,5 @@
-"""The bars above the tabs that speak up about a shown run: misaligned files, a tokenizer to prefer."""
+"""The bars above the tabs that speak up about a shown run: misaligned files, a tokenizer to prefer, settings
+that are not the defaults."""
 
 from __future__ import annotations
 
@@ -6,14 +7,17 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..core import Run
+from ..core.advice import non_default_settings
 from .advice_bar import AdviceBar
 
 
 class RunBars(QWidget):
-    """Signals: ``show_line(int, int)`` (system, 1-based line) for "Show me"; ``use_tokenizer(str)``."""
+    """Signals: ``show_line(int, int)`` (system, 1-based line) for "Show me"; ``use_tokenizer(str)``;
+    ``reset_settings()`` for "Reset to defaults"."""
 
     show_line = Signal(int, int)
     use_tokenizer = Signal(str)
+    reset_settings = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -21,13 +25,18 @@ class RunBars(QWidget):
         self.alignment.accepted.connect(self._on_show)
         self.advice = AdviceBar()
         self.advice.accepted.connect(self._on_use)
+        self.settings = AdviceBar()
+        self.settings.accepted.connect(lambda _value: self.reset_settings.emit())
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
         box.addWidget(self.alignment)
         box.addWidget(self.advice)
+        box.addWidget(self.settings)
 
-    def show_for(self, run: Run) -> None:
+    def show_for(self, run: Run, settings_origin: str) -> None:
+        """Speak up about ``run``; ``settings_origin`` says where its settings came from ("from the command
+        line", "remembered from an earlier session", ...)."""
         if run.misaligned:
             system, where = run.misaligned[0]
             self.alignment.show_advice("⚠ " + where.describe(run.systems[system].name) + ".", f"{system}:{where.line}",
@@ -39,6 +48,12 @@ class RunBars(QWidget):
             self.advice.show_advice(why[:1].upper() + why[1:] + ".", name, f"Use {name}")
         else:
             self.advice.hide()
+        changed = non_default_settings(run.config)
+        if changed:
+            self.settings.show_advice(f"Scored with settings that are not the defaults ({settings_origin}): "
+                                      f"{', '.join(changed)}.", "", "Reset to defaults")
+        else:
+            self.settings.hide()
 
     def _on_show(self, where: str) -> None:
         system, line = (int(x) for x in where.split(":"))

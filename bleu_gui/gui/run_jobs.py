@@ -4,7 +4,9 @@ A mixin of :class:`~bleu_gui.gui.main_window.MainWindow`. The window keeps the
 whole run (``self.whole``) beside the run it shows (``self.run``, which may be
 a slice of it): every change of files or settings is made on the whole run and
 the slice, if one is shown, is scored again from the result, so a slice never
-outlives the numbers it was cut from.
+outlives the numbers it was cut from. Every job starts from the settings the
+panel holds now: a job that replaces a re-score still in the worker (a slice
+asked for right after a change of settings) scores with the new settings too.
 """
 
 from __future__ import annotations
@@ -35,14 +37,27 @@ class RunJobs:
     run: Run | None
     whole: Run | None
 
-    def _reslice(self, make: Callable[[Callable[[float], None]], Run]
+    def _whole_now(self) -> Callable[[Callable[[float], None]], Run]:
+        """The whole run under the settings the panel holds (scored again in the worker when they differ)."""
+        whole, cfg = self.whole, self.settings_panel.config()  # type: ignore[attr-defined]
+        assert whole is not None
+
+        def make(progress):
+            return whole if whole.config == cfg else rescored(whole, cfg, progress)
+
+        return make
+
+    def _reslice(self, make: Callable[[Run, Callable[[float], None]], Run]
                  ) -> Callable[[Callable[[float], None]], tuple[Run, Run]]:
-        """``make`` (on the whole run), followed by the shown slice again when one is shown: the job gives
-        (the new whole run, the run to show)."""
+        """``make`` on the whole run (under the panel's settings), followed by the shown slice again when one is
+        shown: the job gives (the new whole run, the run to show)."""
         shown = self.run.slice if self.run is not None else None
+        base = self._whole_now()
 
         def work(progress):
-            whole = prepared(make(scaled_progress(progress, 0.0, 0.7 if shown else 1.0)))
+            span = 0.7 if shown else 1.0
+            whole = prepared(make(base(scaled_progress(progress, 0.0, span / 2)),
+                                  scaled_progress(progress, span / 2, span / 2)))
             if shown is None:
                 return whole, whole
             part = sliced(whole, list(shown.rows), shown.description, progress=scaled_progress(progress, 0.7, 0.3))
@@ -85,6 +100,7 @@ class RunJobs:
             return None
         self.encoding = session.encoding
         self.settings_panel.set_config(session.config)  # type: ignore[attr-defined]
+        self.settings_origin = "from the session"
         systems, refs, systems_wanted, refs_wanted = session.opening()
         return self.open_files(systems, refs, session.labels, session.b, session.source, systems_wanted, refs_wanted)
 
@@ -98,21 +114,20 @@ class RunJobs:
             self.show_error("Open a system output and its references first; added systems are "  # type: ignore
                             "compared with it.")
             return None
-        whole, new = self.whole, [str(p) for p in paths]
+        whole, new = self.whole, [str(p) for p in paths]  # whole: the files read (its settings may be old)
 
-        def make(progress):
+        def make(base, progress):
             extra = read_more_systems(new, [s.file for s in whole.systems], whole.references)
-            return with_systems(whole, extra, progress)
+            return with_systems(base, extra, progress)
 
         return self.jobs.submit(self._reslice(make),  # type: ignore[attr-defined]
                                 lambda result: self._show_resliced(result, switch_to_compare=True))
 
-    def rescore(self, config=None) -> int | None:
-        """Score the shown files again with the current settings, in the worker."""
+    def rescore(self) -> int | None:
+        """Score the shown files again with the panel's settings, in the worker."""
         if self.whole is None:
             return None
-        whole, cfg = self.whole, config or self.settings_panel.config()  # type: ignore[attr-defined]
-        return self.jobs.submit(self._reslice(lambda p: rescored(whole, cfg, p)),  # type: ignore[attr-defined]
+        return self.jobs.submit(self._reslice(lambda base, _p: base),  # type: ignore[attr-defined]
                                 self._show_resliced)
 
     def compare_pair(self, a: int, b: int) -> int | None:
@@ -120,8 +135,8 @@ class RunJobs:
         if self.whole is None or a == 0:
             self.compare_view.set_b(b)  # type: ignore[attr-defined]
             return None
-        whole, new_b = self.whole, b + 1 if 0 <= b < a else b  # where b lands once a moves to the front
-        return self.jobs.submit(self._reslice(lambda p: with_baseline(whole, a, p)),  # type: ignore[attr-defined]
+        new_b = b + 1 if 0 <= b < a else b  # where b lands once a moves to the front
+        return self.jobs.submit(self._reslice(lambda base, p: with_baseline(base, a, p)),  # type: ignore[attr-defined]
                                 lambda result: (self._show_resliced(result),
                                                 self.compare_view.set_b(new_b)))  # type: ignore[attr-defined]
 
@@ -129,11 +144,20 @@ class RunJobs:
         """Show the whole run's segments ``rows`` as a corpus of their own (scored and tested in the worker)."""
         if self.whole is None:
             return None
-        whole, keep = self.whole, list(rows)
-        return self.jobs.submit(lambda p: prepared(sliced(whole, keep, description, progress=p)),  # type: ignore
-                                self.show_run)  # type: ignore[attr-defined]
+        keep, base, current = list(rows), self._whole_now(), self.whole
+
+        def work(progress):
+            whole = base(scaled_progress(progress, 0.0, 0.5))
+            whole = prepared(whole) if whole is not current else whole
+            return whole, prepared(sliced(whole, keep, description, progress=scaled_progress(progress, 0.5, 0.5)))
+
+        return self.jobs.submit(work, self._show_resliced)  # type: ignore[attr-defined]
 
     def clear_slice(self) -> None:
-        """Show the whole corpus again (already scored: nothing runs)."""
-        if self.whole is not None and self.run is not self.whole:
-            self.show_run(self.whole)  # type: ignore[attr-defined]
+        """Show the whole corpus again (already scored: nothing runs, unless the settings changed meanwhile)."""
+        if self.whole is None or self.run is self.whole:
+            return
+        if self.whole.config != self.settings_panel.config():  # type: ignore[attr-defined]
+            self.jobs.submit(lambda p: prepared(self._whole_now()(p)), self.show_run)  # type: ignore[attr-defined]
+            return
+        self.show_run(self.whole)  # type: ignore[attr-defined]

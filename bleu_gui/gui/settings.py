@@ -14,10 +14,18 @@ MAX_RECENT = 8
 
 
 class Settings:
-    """Typed access to the application's QSettings (window state, scoring settings, recent files)."""
+    """Typed access to the application's QSettings (window state, scoring settings, recent files).
+
+    A stored value that cannot be read (a hand-edited or outdated file) never
+    stops the window: its default is used, the value is removed from the file,
+    and :attr:`problems` says which it was, so the window can say so once.
+    """
 
     def __init__(self, qsettings: QSettings | None = None):
         self._s = qsettings or QSettings(ORGANISATION, APPLICATION)
+        self.problems: list[str] = []
+        self.config()  # read every stored value once now: what cannot be read is reported and removed
+        self.recent()
 
     def sync(self) -> None:
         self._s.sync()
@@ -38,23 +46,31 @@ class Settings:
         self._s.setValue(f"window/splitter/{name}", value)
 
     # -- scoring -------------------------------------------------------------
+    def _problem(self, what: str) -> None:
+        if what not in self.problems:
+            self.problems.append(what)
+
     def config(self) -> BleuConfig:
-        """The saved scoring settings; the defaults when the file holds values that cannot be read."""
+        """The scoring settings the user last chose in the window; the defaults for any value that cannot be
+        read (and the whole set when they do not go together)."""
         s, d = self._s, BleuConfig()
+        fields = {"variant": str, "tokenizer": _optional_str, "lowercase": _bool, "smooth_method": str,
+                  "smooth_value": _optional_float, "max_order": int, "nltk_smoothing": int}
+        values = {}
+        for name, read in fields.items():
+            key = f"scoring/{name}"
+            if not s.contains(key):
+                continue
+            try:
+                values[name] = read(s.value(key))
+            except (TypeError, ValueError):
+                self._problem(f"the scoring setting {name} ({s.value(key)!r})")
+                s.remove(key)
         try:
-            tokenizer = s.value("scoring/tokenizer", "") or None
-            value = s.value("scoring/smooth_value", "")
-            cfg = BleuConfig(
-                variant=str(s.value("scoring/variant", d.variant)),
-                tokenizer=str(tokenizer) if tokenizer else None,
-                lowercase=_bool(s.value("scoring/lowercase", d.lowercase)),
-                smooth_method=str(s.value("scoring/smooth_method", d.smooth_method)),
-                smooth_value=float(value) if value not in ("", None) else None,
-                max_order=int(s.value("scoring/max_order", d.max_order)),
-                nltk_smoothing=int(s.value("scoring/nltk_smoothing", d.nltk_smoothing)),
-            )
-            return cfg.validated()
-        except (TypeError, ValueError):  # a hand-edited or outdated settings file must not stop the app
+            return BleuConfig(**values).validated()
+        except InputError as exc:
+            self._problem(f"the scoring settings ({exc})")
+            s.remove("scoring")
             return d
 
     def set_config(self, cfg: BleuConfig) -> None:
@@ -71,21 +87,25 @@ class Settings:
     def recent(self) -> list[Session]:
         """Recent runs, newest first, as whole sessions (files, labels, B, encoding, settings)."""
         out = []
+        unreadable = 0
         size = self._s.beginReadArray("recent")
         for i in range(size):
             self._s.setArrayIndex(i)
             raw = self._s.value("session", "")
             try:
                 if raw:
-                    out.append(session_from_dict(json.loads(str(raw))))
+                    out.append(session_from_dict(json.loads(str(raw)), f"recent run {i + 1}"))
                 else:  # an entry written before sessions: files only
                     systems = _paths(self._s.value("systems", []) or self._s.value("candidate", []))
                     refs = _paths(self._s.value("references", []))
                     if systems and refs:
                         out.append(Session(systems, refs))
-            except (InputError, ValueError):
-                continue  # an unreadable entry is dropped, never a reason not to start
+            except (InputError, ValueError, TypeError) as exc:  # dropped, never a reason not to start
+                unreadable += 1
+                self._problem(str(exc) if isinstance(exc, InputError) else f"recent run {i + 1} ({exc})")
         self._s.endArray()
+        if unreadable:
+            self._write_recent(out)  # said once: the entries that cannot be read are gone from the file
         return out
 
     def add_recent(self, session: Session) -> None:
@@ -113,6 +133,23 @@ def _paths(value) -> list[str]:
 
 
 def _bool(value) -> bool:
-    if isinstance(value, str):
-        return value.lower() in ("1", "true", "yes")
-    return bool(value)
+    if isinstance(value, bool):
+        return value
+    text = str(value).lower()
+    if text in ("1", "true", "yes"):
+        return True
+    if text in ("0", "false", "no"):
+        return False
+    raise ValueError(f"not a yes/no value: {value!r}")
+
+
+def _optional_str(value) -> str | None:
+    if value in ("", None):
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"not text: {value!r}")
+    return value
+
+
+def _optional_float(value) -> float | None:
+    return None if value in ("", None) else float(value)

@@ -1,0 +1,168 @@
+"""The flags of ``bleu-score`` and ``bleu-gui``, defined once: what they read, how they score, what they show."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from ..core import BleuConfig, InputError
+from ..core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
+from ..core.input_formats import FORMATS, ReadOptions
+from ..core.pair_matrix import CORRECTIONS
+from ..core.read_table import ROLES
+from ..core.significance import AR_TRIALS, BS_SAMPLES
+from ..core.tokenizers import TOKENIZER_NAMES
+from ..core.variants import get_variant
+
+PROG = "bleu-score"
+
+
+def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> None:
+    """The flags that change a number, shared by ``bleu-score`` and ``bleu-gui``; not given means None."""
+    p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
+                   help="sacreBLEU tokenizer (default: 13a for sacrebleu, none = whitespace for nltk and d2l)")
+    p.add_argument("-lc", "--lowercase", action="store_true", default=None, help="lowercase before tokenizing")
+    p.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default=None,
+                   help="sacreBLEU smoothing (default: exp)")
+    p.add_argument("-sv", "--smooth-value", type=float, default=None,
+                   help="value for floor (default 0.1) and add-k (default 1)")
+    p.add_argument("--max-ngram-order", type=int, default=None, metavar="N",
+                   help="highest n-gram order, 1..9 (default 4)")
+    p.add_argument("--weights", type=float, nargs="+", metavar="W", help="n-gram weights (nltk variant)")
+    p.add_argument("--variant", choices=VARIANTS, default=None, help="whose BLEU to compute (default sacrebleu)")
+    p.add_argument("--nltk-smoothing", type=int, choices=NLTK_METHODS, default=None, metavar="0..7",
+                   help="NLTK SmoothingFunction().methodK (default 0)")
+    p.add_argument("--auto-reweigh", action="store_true", default=None, help="NLTK's auto_reweigh")
+    p.add_argument("--empty-refs", choices=EMPTY_REF_RULES, default=None,
+                   help="an empty reference line is an empty reference (default, as sacreBLEU's command line) "
+                        "or a reference missing for that sentence")
+    p.add_argument("-e", "--encoding", default=default_encoding,
+                   help="input encoding, or 'auto' to detect one legacy encoding for all files "
+                        f"(default {default_encoding})")
+
+
+
+def add_input_arguments(p: argparse.ArgumentParser) -> None:
+    """How input files are read: formats, source, documents, which fields are systems and references."""
+    g = p.add_argument_group("input formats (picked by extension and content; nothing is taken silently)")
+    g.add_argument("--input-format", choices=FORMATS, help="read every input in this format (default: sniffed)")
+    g.add_argument("--src", metavar="FILE",
+                   help="source segments: a text file, or the source side of a structured file (default: the "
+                        "source inside a structured input, said in a note)")
+    g.add_argument("--docs", metavar="FILE", help="document id of each segment, one per line")
+    g.add_argument("--refs", nargs="+", metavar="NAME", dest="refs_wanted",
+                   help="references to use by translator or field (A, ref:A), or a system of a long table "
+                        "(Human-A.0) taken as the reference (default: every reference)")
+    g.add_argument("--systems", nargs="+", metavar="NAME", help="systems to score, in this order (default: all)")
+    g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"), help="TMX: the source and target languages")
+    g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
+                   help=f"TSV/JSONL: the column of a role ({', '.join(ROLES)}); repeat for several")
+    g.add_argument("--keep-tags", action="store_true",
+                   help="XLIFF/TMX: score inline tags as tokens (default: tags are not words and are taken out)")
+    g.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                   help="score only the segments with this document (doc=ID) or metadata value (origlang=en); "
+                        "repeat to narrow")
+
+
+
+def read_options(args: argparse.Namespace) -> ReadOptions:
+    """The :class:`ReadOptions` of the input flags."""
+    columns = {}
+    for text in args.column:
+        role, sep, name = text.partition("=")
+        if not sep or role.strip() not in ROLES:
+            raise InputError(f"--column {text!r}: give ROLE=NAME with ROLE one of {', '.join(ROLES)}")
+        columns[role.strip()] = name.strip()
+    return ReadOptions(args.input_format, args.keep_tags, tuple(args.langs) if args.langs else None, columns)
+
+
+
+_FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercase", "smooth_method": "smooth_method",
+           "smooth_value": "smooth_value", "max_ngram_order": "max_order", "weights": "weights",
+           "nltk_smoothing": "nltk_smoothing", "auto_reweigh": "auto_reweigh", "empty_refs": "empty_refs"}
+
+
+def scoring_flags_given(args: argparse.Namespace) -> dict[str, object]:
+    """The :class:`BleuConfig` fields that scoring flags set on the command line (flags not given are absent)."""
+    return {field: getattr(args, dest) for dest, field in _FIELDS.items() if getattr(args, dest) is not None}
+
+
+def config_from_args(args: argparse.Namespace, base: BleuConfig) -> BleuConfig:
+    """``base`` with every scoring flag that was given; a flag the variant does not read is refused."""
+    given = scoring_flags_given(args)
+    if "weights" in given:
+        given["weights"] = tuple(given["weights"])
+        if "max_order" in given and given["max_order"] != len(given["weights"]):
+            raise InputError(f"--max-ngram-order {given['max_order']} with {len(given['weights'])} weights: give one "
+                             "weight per order (the weights set the order)")
+    variant_name = given.get("variant", base.variant)
+    variant = get_variant(variant_name)
+    for field, flag in _VARIANT_FLAGS.items():
+        if field in given and field not in variant.settings:
+            owners = [name for name in VARIANTS if field in get_variant(name).settings]
+            raise InputError(f"{flag} applies to the {' and '.join(owners)} variant only, not {variant_name}")
+    return dataclasses.replace(base, **given).validated()
+
+
+def add_view_arguments(p: argparse.ArgumentParser) -> None:
+    views = p.add_argument_group("explanations (instead of the score lines)")
+    views.add_argument("--explain", type=int, metavar="N",
+                       help="why sentence N (1-based) scores what it scores, for every system")
+    views.add_argument("--tokenizer-table", action="store_true",
+                       help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
+                            "each cell's signature (--format json: a list of objects; latex: a booktabs table)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="BLEU exactly as sacreBLEU (default), NLTK or the d2l textbook compute it.",
+        epilog="Exit status: 0 on success, 2 on bad input or bad options.")
+    p.add_argument("refs", nargs="+", metavar="REF",
+                   help="reference files or folders; or one file that holds systems and references (WMT XML, "
+                        "a TSV/JSONL with a system column), scored without -i")
+    p.add_argument("-i", "--input", nargs="+", metavar="HYP", default=[],
+                   help="system output file(s): text, or the target side of XLIFF/TMX/SGML/TSV/JSONL; - is standard "
+                        "input (default: standard input when REF holds no system, as sacrebleu reads it)")
+    add_input_arguments(p)
+    add_scoring_arguments(p, default_encoding="utf-8")
+    p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per sentence")
+    p.add_argument("--labels", nargs="+", metavar="NAME",
+                   help="display names of the systems, one per -i file (default: the shortest path suffix "
+                        "that tells the files apart)")
+    p.add_argument("--allow-identical-refs", action="store_true",
+                   help="score even when a reference equals a system line for line (refused by default)")
+    p.add_argument("-b", "--score-only", action="store_true", help="print the score only")
+    p.add_argument("-w", "--width", type=int, default=2, help="decimals in text output (default 2)")
+    p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu", "latex"), default="text",
+                   help="latex: the systems table (booktabs), with --all-pairs also the p-value matrix")
+    sig = p.add_argument_group("significance (sacrebleu variant; seed 12345 or $SACREBLEU_SEED, as sacreBLEU)")
+    paired = sig.add_mutually_exclusive_group()
+    paired.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="paired bootstrap resampling against the first system (Koehn 2004)")
+    paired.add_argument("--paired-ar", "-par", action="store_true",
+                        help="paired approximate randomization against the first system")
+    paired.add_argument("--all-pairs", action="store_true",
+                        help="both paired tests for every pair of systems, and significance ranks")
+    sig.add_argument("--alpha", type=float, metavar="A",
+                     help="significance level for ranks and marks (default 0.05; with --all-pairs or --format latex)")
+    sig.add_argument("--correction", choices=CORRECTIONS,
+                     help="multiple-comparison correction of the pair p-values (default none; with --all-pairs "
+                          "or --format latex)")
+    sig.add_argument("--paired-bs-n", "-pbsn", type=int, metavar="N", help=f"resamples (default {BS_SAMPLES})")
+    sig.add_argument("--paired-ar-n", "-parn", type=int, metavar="N", help=f"trials (default {AR_TRIALS})")
+    sig.add_argument("--confidence", "-ci", action="store_true", help="95%% confidence interval by bootstrap")
+    sig.add_argument("--confidence-n", "-cin", type=int, metavar="N", help=f"resamples (default {BS_SAMPLES})")
+    add_view_arguments(p)
+    out = p.add_argument_group("exports (written atomically; input files are never overwritten)")
+    out.add_argument("--report", metavar="OUT.html", help="a self-contained HTML report")
+    out.add_argument("--report-top", type=int, default=100, metavar="N",
+                     help="over 3,000 sentences the report shows the N worst, best and most changed (default 100)")
+    out.add_argument("--export-sentences", metavar="OUT.csv|OUT.json", help="per-sentence statistics")
+    return p
+
+
+
+# Settings that only some variants read: giving one to another variant is refused, never ignored.
+_VARIANT_FLAGS = {"smooth_method": "-s/--smooth-method", "smooth_value": "-sv/--smooth-value",
+                  "nltk_smoothing": "--nltk-smoothing", "weights": "--weights", "auto_reweigh": "--auto-reweigh"}

@@ -1,0 +1,125 @@
+"""``bleu-score``: BLEU from the command line, with sacreBLEU's flags. Uses only the core."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from collections.abc import Sequence
+
+from ..core import BleuConfig, InputError
+from ..core.errors import ExportError
+from ..core.exports import check_targets
+from ..core.inputs import read_run_inputs
+from ..core.run import Run, Significance, check_labels, confidences, score_run
+from ..core.significance import seed_from_env
+from ..core.slices import describe, parse_conditions, select, sliced
+from .arguments import PROG, build_parser, config_from_args, read_options
+from .checks import check_exports, check_output, check_tests, check_views
+from .printing import emit, print_paired, print_tables, print_view
+
+
+def _significance(args, n_systems: int) -> Significance | None:
+    """The paired tests this command needs: the one asked for, and both when a report compares systems."""
+    report = bool(args.report) and n_systems >= 2
+    both = report or args.all_pairs
+    bootstrap = args.paired_bs_n if args.paired_bs or both else None
+    approximate = args.paired_ar_n if args.paired_ar or both else None
+    if bootstrap is None and approximate is None:
+        return None
+    return Significance(bootstrap, approximate, seed_from_env())
+
+
+def _targets(args) -> list[str]:
+    return [t for t in (args.export_sentences, args.report) if t]
+
+
+def _exports(args, run: Run) -> None:
+    """Write the requested report and sentence table (before printing anything)."""
+    from ..core.exports import sentences_text, write_atomic
+
+    protected = run.input_paths()
+    if args.export_sentences:
+        write_atomic(args.export_sentences, sentences_text(run, args.export_sentences), protected)
+    if args.report:
+        from ..core.report import build_report
+
+        write_atomic(args.report, build_report(run, top=args.report_top), protected)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        cfg = config_from_args(args, BleuConfig())
+        check_output(args)
+        check_views(args)
+        check_exports(args)
+        inputs = read_run_inputs(args.input, args.refs, args.encoding, source=args.src, docs=args.docs,
+                                 options=read_options(args), refs_wanted=args.refs_wanted,
+                                 systems_wanted=args.systems, allow_identical=args.allow_identical_refs,
+                                 stdin_system=not sys.stdin.isatty())
+        hyps, refs = inputs.systems, inputs.references
+        where = parse_conditions(args.where)
+        check_tests(args, cfg, len(hyps))
+        protected = [f.path for f in [*hyps, *refs]] + [p for p in (args.src, args.docs) if p]
+        check_targets(_targets(args), protected)
+        names = check_labels(args.labels, len(hyps)) if args.labels else None
+        significance = _significance(args, len(hyps))
+        scored = score_run(hyps, refs, cfg, names=names, significance=None if where else significance,
+                           ngram_diffs=False, context=inputs.context)
+        if where:  # the whole corpus is scored without tests, then the slice with them
+            scored = sliced(scored, select(scored, where), describe(where), significance=significance)
+        for note in scored.notes:
+            print(f"{PROG}: note: {note}", file=sys.stderr)
+        if scored.slice is not None:
+            whole = ", ".join(f"{s.name} {w:.{args.width}f}" for s, w in zip(scored.systems, scored.slice.whole))
+            print(f"{PROG}: note: {scored.slice.summary}; the whole corpus scored {whole}", file=sys.stderr)
+        if scored.advice is not None:
+            print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)
+        for i, where in scored.misaligned:
+            print(f"{PROG}: warning: {where.describe(scored.systems[i].name)}", file=sys.stderr)
+        _exports(args, scored)
+        if args.explain is not None or args.tokenizer_table:
+            print_view(args, scored)
+            return 0
+        if args.all_pairs or args.format == "latex":
+            print_tables(args, scored)
+            return 0
+        if args.paired_bs or args.paired_ar:
+            print_paired(args, scored)
+            return 0
+        corpus = [s.corpus for s in scored.systems]
+        cis = None
+        if args.confidence:
+            seed = seed_from_env()
+            cis = confidences(scored, n=args.confidence_n, seed=seed)
+            sig = scored.evaluator.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
+            corpus = [dataclasses.replace(c, signature=sig) for c in corpus]
+    except (InputError, ExportError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    emit(args, scored, corpus, cis)
+    return 0
+
+
+def main() -> None:
+    # An ASCII-only terminal (PYTHONIOENCODING=ascii) gets escapes for μ and ±, not a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+    try:
+        code = run()
+        sys.stdout.flush()
+    except OSError as exc:  # `| head` closed the pipe, or the output device is full
+        # Nothing more can reach stdout; point it at /dev/null so the exit flush is quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        reason = "the reader closed the pipe" if isinstance(exc, BrokenPipeError) else (exc.strerror or str(exc))
+        print(f"{PROG}: error: cannot write the output: {reason}", file=sys.stderr)
+        code = 2
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""What ``bleu-score`` prints: score lines, paired tests, tables, and the views that replace them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..core import BleuScore, InputError, Run, formats
+from ..core.pair_matrix import DEFAULT_ALPHA
+from ..core.run import ScoredSystem
+
+
+def _sentence_scores(run: Run, system: ScoredSystem) -> list[BleuScore]:
+    rows, variant = system.sentences, run.config.variant
+    sig = run.evaluator.signature(sentence_level=True)
+    return [BleuScore.from_rows(rows, i, variant, sig) for i in range(len(system.stats))]
+
+
+def emit(args, run: Run, corpus: list[BleuScore], confidences: list[tuple[float, float]] | None = None) -> None:
+    out = sys.stdout
+    names = [s.name for s in run.systems]
+    sentences = [_sentence_scores(run, s) for s in run.systems] if args.sentence_level else None
+    if args.format == "json":
+        objs = []
+        for i, name in enumerate(names):
+            obj = formats.score_dict(corpus[i], name)
+            if confidences is not None:
+                obj["mean"], obj["ci"] = confidences[i]
+            if sentences is not None:
+                obj["sentences"] = [formats.score_dict(s) for s in sentences[i]]
+            objs.append(obj)
+        print(formats.dumps(objs[0] if len(objs) == 1 else objs), file=out)
+        return
+    for i, name in enumerate(names):
+        scores = sentences[i] if sentences is not None else [corpus[i]]
+        if args.score_only:
+            lines = [formats.score_only(s, args.width) for s in scores]
+        elif confidences is not None and args.format == "text":
+            lines = [formats.text_line(scores[0], args.width, confidences[i])]
+        else:
+            lines = formats.render(scores, args.format, args.width)
+        prefix = f"{name}: " if len(names) > 1 and not args.score_only else ""
+        for line in lines:
+            print(prefix + line, file=out)
+
+
+def print_paired(args, run: Run) -> None:
+    key = "bs" if args.paired_bs else "ar"
+    comparison, significance = run.comparison, run.comparison.significance
+    results = comparison.bootstrap if args.paired_bs else comparison.approximate
+    n = significance.bootstrap if args.paired_bs else significance.approximate
+    signature = run.evaluator.signature(resampling={key: n, "seed": str(significance.seed).lower()})
+    if args.format == "json":
+        objs = []
+        for system, r in zip(run.systems, results):
+            obj = formats.score_dict(system.corpus, system.name)
+            obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
+            if comparison.identical[len(objs)]:
+                obj["identical_to_baseline"] = True
+            objs.append(obj)
+        print(formats.dumps(objs))
+        return
+    rows = [(("Baseline: " if i == 0 else "") + r.name, r.score, r.p_value, r.mean, r.ci, comparison.identical[i])
+            for i, r in enumerate(results)]
+    print(formats.paired_table(rows, args.width, bootstrap=args.paired_bs))
+    title = (f"Paired bootstrap resampling, {n} resamples" if args.paired_bs
+             else f"Paired approximate randomization, {n} trials")
+    print()
+    print("-" * len(title))
+    print(title)
+    print("-" * len(title))
+    print(f" - Every system is compared with the baseline, {run.baseline.name}.")
+    if args.paired_bs:
+        print("   Shown: the system's BLEU, then the bootstrap mean ± half-width of the 95% interval.")
+    print(" - p is the chance of an absolute BLEU difference at least this large if both outputs")
+    print("   came from the same system; * marks p <= 0.05. A small p says the difference is")
+    print("   replicable, not which system is better.")
+    for system, identical in zip(run.systems, comparison.identical):
+        if identical:
+            print(f" - {system.name}: {formats.IDENTICAL_NOTE}.")
+    print()
+    print("-----------------")
+    print("Metric signatures")
+    print("-----------------")
+    print(f" - BLEU       {signature}")
+
+
+def print_tables(args, run: Run) -> None:
+    """``--all-pairs`` (text, JSON or LaTeX) and ``--format latex`` (the systems table)."""
+    from ..core import rankings
+
+    ranking = rankings.Ranking(args.alpha if args.alpha is not None else DEFAULT_ALPHA, args.correction or "none")
+    if args.format == "latex":
+        print(rankings.matrix_latex(run, ranking) if args.all_pairs else rankings.systems_latex(run, ranking,
+                                                                                             args.width))
+    elif args.format == "json":
+        print(rankings.matrix_json(run, ranking))
+    else:
+        print(rankings.matrix_text(run, ranking, args.width))
+
+
+def print_view(args: argparse.Namespace, run: Run) -> None:
+    """Print the view ``args`` asked for (after :func:`check_views`)."""
+    if args.tokenizer_table:
+        from ..core.tokenizer_table import tokenizer_table
+
+        table = tokenizer_table(run)
+        text = {"json": table.to_json, "latex": table.to_latex}.get(args.format)
+        print(text() if text is not None else table.to_text(args.width), end="" if text is None else "\n")
+        return
+    from ..core.whatif import scored_line  # only here: the usual scoring command does not pay its import
+
+    n = args.explain
+    if n > run.n_sentences:
+        raise InputError(f"--explain {n}: the files have {run.n_sentences:,} sentences")
+    accounts = [(s.name, scored_line(run, i, n - 1).explanation) for i, s in enumerate(run.systems)]
+    if args.format == "json":
+        print(json.dumps([{"system": name, "sentence": n, "headline": e.headline,
+                           "sections": [{"title": s.title, "lines": s.lines} for s in e.sections]}
+                          for name, e in accounts], ensure_ascii=False, indent=2))
+        return
+    for k, (name, e) in enumerate(accounts):
+        print(("\n" if k else "") + f"Sentence {n} — {name}\n{e.text()}")
