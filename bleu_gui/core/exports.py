@@ -1,4 +1,12 @@
-"""Writing exports safely: atomically, never over an input file, with a clear message when it fails."""
+"""Writing exports safely: atomically, never over an input file, with a clear message when it fails.
+
+Only regular files are replaced, and only by a rename in their own folder. A
+symbolic link is followed: the file it points to is written (atomically, in
+that file's folder) and the link stays a link. A character device
+(``/dev/null``, a terminal) is written in place; a FIFO, a socket or a block
+device is refused, and so is a read-only file, whoever runs the program (root
+may write anything: the file's mode says what its owner meant).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +15,7 @@ import io
 import json
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -33,19 +42,43 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _target(path: Path) -> tuple[Path, int | None]:
+    """The file an export to ``path`` writes (symbolic links followed) and its mode (None: it does not exist)."""
+    try:
+        final = Path(os.path.realpath(path, strict=False))
+    except (OSError, RuntimeError) as exc:  # a symbolic link loop
+        raise ExportError(f"{path}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        mode = final.stat().st_mode
+    except FileNotFoundError:
+        return final, None
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return final, mode
+
+
 def check_target(path: str | Path, protected: Iterable[str | Path] = ()) -> Path:
-    """Raise :class:`ExportError` unless ``path`` can be written without touching an input (``protected``)."""
+    """Raise :class:`ExportError` unless ``path`` can be written without touching an input (``protected``) or
+    anything that is not a regular file (see the module). Gives ``path``."""
     path = Path(path)
     for p in protected:
         if _same_file(path, Path(p)):
             raise ExportError(f"{path}: refusing to overwrite an input file ({p})")
-    try:
-        if not path.parent.is_dir():
-            raise ExportError(f"{path}: cannot write, no such folder {path.parent}")
-        if path.is_dir():
-            raise ExportError(f"{path}: is a folder")
-    except OSError as exc:
-        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    final, mode = _target(path)
+    shown = f"{path} (a link to {final})" if final != path.absolute() else str(path)
+    if mode is None:
+        if not final.parent.is_dir():
+            raise ExportError(f"{shown}: cannot write, no such folder {final.parent}")
+        return path
+    if stat.S_ISDIR(mode):
+        raise ExportError(f"{shown}: is a folder")
+    if stat.S_ISCHR(mode):
+        return path  # written in place
+    if not stat.S_ISREG(mode):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a block device"
+        raise ExportError(f"{shown}: is {kind}, not a regular file; exports replace regular files only")
+    if not mode & 0o222:
+        raise ExportError(f"{shown}: is read-only (mode {stat.filemode(mode)}); nothing was written")
     return path
 
 
@@ -67,20 +100,24 @@ def write_atomic(path: str | Path, data: str | bytes, protected: Iterable[str | 
     :class:`ExportError` says why.
     """
     path = check_target(path, protected)
+    final, existing = _target(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    if existing is not None and stat.S_ISCHR(existing):
+        _write_in_place(path, final, payload)
+        return path
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".tmp")
     except OSError as exc:
         raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
     try:
         # mkstemp makes the file private; give it the mode a plain open() would (or the old file's).
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        mode = existing & 0o777 if existing is not None else 0o666 & ~_umask()
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, final)
     except OSError as exc:
         try:
             os.unlink(tmp)
@@ -88,6 +125,15 @@ def write_atomic(path: str | Path, data: str | bytes, protected: Iterable[str | 
             pass
         raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
     return path
+
+
+def _write_in_place(path: Path, final: Path, payload: bytes) -> None:
+    """A character device (``/dev/null``, a terminal): written as it is; a full device is an error."""
+    try:
+        with open(final, "wb") as fh:
+            fh.write(payload)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
 def _num(x: object) -> object:
