@@ -25,3 +25,16 @@ def test_advice_follows_the_share_of_cjk_among_all_letters(line, advised):
 
 def test_no_advice_unless_the_tokenizer_is_13a():
     assert tokenizer_advice([["中文字"]], BleuConfig(tokenizer="char")) is None
+
+
+def test_a_missing_mecab_extra_gets_the_readmes_install_hint(monkeypatch):
+    from pathlib import Path
+
+    from bleu_gui.core import advice
+
+    monkeypatch.setattr(advice, "_available", lambda name: False)
+    found = tokenizer_advice([["ひらがなとカタカナ"]], BleuConfig())
+    assert found is not None and found[0] == "char"
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    for hint in ("pip install 'bleu-gui[ja]'", "pip install -e '.[ja]'"):
+        assert hint in found[1] and hint in readme

@@ -103,6 +103,17 @@ def test_exp_smoothing_is_spelled_out():
     assert "The 4-gram precision" in e.text()
 
 
+def test_no_match_at_all_is_not_said_to_be_smoothed():
+    """sacreBLEU leaves before smoothing when no n-gram of any order matches (its issue #141): p1 stays 0."""
+    e = account(["hello"], "bye", BleuConfig())
+    theirs = sacre_metric(BleuConfig(), effective_order=True).sentence_score("bye", ["hello"])
+    assert theirs.precisions[0] == 0.0 and theirs.score == 0.0
+    text = e.text()
+    assert "counts it as" not in text
+    assert "no 1-gram matches: p1 = 0/1 = 0.00%; with no match of any order, sacreBLEU stops at 0 before " \
+           "smoothing" in text
+
+
 def test_effective_order_for_short_sentences():
     e = account(["hello world"], "hello world", BleuConfig())
     assert headline_score(e) == 100.0

@@ -175,3 +175,13 @@ def test_a_cancel_at_the_first_check_comes_before_the_systems_are_put_side_by_si
     stats = [np.ones((5, 10), np.int64)] * 2
     with pytest.raises(Cancelled):
         significance.bootstrap_scores(stats, BleuConfig(), 10, progress=cancel)
+
+
+def test_a_count_just_over_the_ceiling_is_not_said_to_need_zero_gigabytes():
+    from bleu_gui.core.errors import ConfigError
+    from bleu_gui.core.significance import MAX_BS_SAMPLES, check_resamples
+
+    with pytest.raises(ConfigError) as raised:
+        check_resamples("--confidence-n", MAX_BS_SAMPLES + 1, MAX_BS_SAMPLES)
+    message = str(raised.value)
+    assert f"above the ceiling of {MAX_BS_SAMPLES:,}" in message and "0.0 GB" not in message

@@ -45,7 +45,7 @@ def check_tests(args, cfg: BleuConfig, n_systems: int) -> None:
     for flag, n, ceiling in (("--paired-bs-n", args.paired_bs_n, MAX_BS_SAMPLES),
                              ("--paired-ar-n", args.paired_ar_n, MAX_AR_TRIALS),
                              ("--confidence-n", args.confidence_n, MAX_BS_SAMPLES)):
-        check_resamples(flag, n, ceiling, n_systems)
+        check_resamples(flag, n, ceiling)
 
 
 def _check_counts_used(args, n_systems: int) -> None:

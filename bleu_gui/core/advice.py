@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from .config import SMOOTH_DEFAULTS, BleuConfig
 from .errors import ConfigError
+from .tokenizers import install_hint
 
 _SAMPLE_LINES = 2000
 
@@ -118,6 +119,6 @@ def tokenizer_advice(references: Sequence[Sequence[str]], cfg: BleuConfig) -> tu
            + ("(13a cuts CJK text only at spaces and punctuation, which can flip which system wins)" if name == "13a"
               else f"(not {name}, its tokenizer for {_CJK_TOKENIZERS[name]})"))
     if not _available(wanted):
-        why += "; its extra is not installed here, so char (one token per character) stands in"
+        why += f"; its extra is not installed here, so char (one token per character) stands in: {install_hint(wanted)}"
         wanted = "char"
     return wanted, why

@@ -141,7 +141,11 @@ def _precision_lines(cfg: BleuConfig, row: _Row, weights: list[float]) -> list[s
             lines.append(f"{head}: not counted (weight 0 for this sentence)")
             continue
         raw = 100.0 * c / t if t else 0.0
-        if c == 0 and cfg.variant == "sacrebleu" and cfg.smooth_method == "exp":
+        if c == 0 and cfg.variant == "sacrebleu" and not any(row.counts):
+            # sacreBLEU's compute_bleu returns 0 before smoothing when nothing matches (its issue #141).
+            lines.append(f"no {n}-gram matches: p{n} = 0/{t} = {_pct(p)}; with no match of any order, sacreBLEU "
+                         "stops at 0 before smoothing")
+        elif c == 0 and cfg.variant == "sacrebleu" and cfg.smooth_method == "exp":
             zeros += 1
             lines.append(f"no {n}-gram matches: p{n} = 0/{t}; exp smoothing counts it as 1/({2 ** zeros}·{t}) "
                          f"= {_pct(p)}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import math
 import re
@@ -57,7 +58,9 @@ def _large_fields() -> Iterator[None]:
 
 
 def _rows_tsv(path: Path, text: SegmentFile) -> tuple[list[str], Rows]:
-    reader = csv.reader(text.lines, delimiter="\t")
+    # The csv module reads the lines again as one text, so that a quoted field holding a line end (as
+    # csv.writer and spreadsheets write one) stays one field; such a line end reads as LF.
+    reader = csv.reader(io.StringIO("\n".join(text.lines)), delimiter="\t")
     with _large_fields():
         try:
             header = next(reader)
@@ -129,17 +132,30 @@ def _kind(value: object) -> str:
     return "text"
 
 
+def _characters(path: Path, number: int, column: str, value: str) -> str:
+    """``value`` unless it holds half of a UTF-16 surrogate pair: JSON can spell one (``"\\ud800"``), but it is no
+    character, and no file, window or terminal can show or save it."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(f"{path}: line {number}: the {column!r} field holds a lone surrogate "
+                             f"(U+{ord(value[exc.start]):04X} at character {exc.start + 1}), which is no "
+                             "character") from None
+    return value
+
+
 def _text(path: Path, number: int, column: str, value: object) -> str:
     """A field that holds text (source, candidate, reference): text, never the spelling of another JSON value."""
     if isinstance(value, str):
-        return value
+        return _characters(path, number, column, value)
     raise InputError(f"{path}: line {number}: the {column!r} field holds {_kind(value)} where text is expected")
 
 
 def _label(path: Path, number: int, column: str, value: object) -> str:
     """A key field (system, document, segment id): text or a whole number, as written."""
     if isinstance(value, str):
-        return value
+        return _characters(path, number, column, value)
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     raise InputError(f"{path}: line {number}: the {column!r} field holds {_kind(value)} where a name or id is "

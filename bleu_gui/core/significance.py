@@ -59,14 +59,13 @@ def seed_from_env() -> int | None:
     return seed
 
 
-def check_resamples(flag: str, n: int, ceiling: int, n_systems: int) -> None:
+def check_resamples(flag: str, n: int, ceiling: int) -> None:
     """Raise :class:`ConfigError` for a resample count below 1 or above ``ceiling``, with the memory it would need."""
     if n < 1:
         raise ConfigError(f"{flag} must be at least 1, got {n}")
     if n > ceiling:
-        gigabytes = n * max(n_systems, 1) * 16 / 2**30
-        raise ConfigError(f"{flag} {n:,} is above the ceiling of {ceiling:,}: it would hold about "
-                          f"{gigabytes:,.1f} GB of resampled scores; use at most {ceiling:,}")
+        raise ConfigError(f"{flag} {n:,} is above the ceiling of {ceiling:,}: p-values and intervals stop changing "
+                          f"long before, while time and memory keep growing; use at most {ceiling:,}")
 
 
 @dataclass(frozen=True)

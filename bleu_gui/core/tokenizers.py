@@ -109,8 +109,15 @@ def _new_tokenizer(name: str) -> SacreTokenizer:
         extra = _EXTRA_FOR.get(name)
         if extra is None:
             raise ConfigError(f"tokenizer {name!r} cannot be loaded: {exc}") from None
-        raise ConfigError(f"tokenizer {name!r} needs the optional extra [{extra}]: "
-                          f"pip install 'bleu-gui[{extra}]'") from None
+        raise ConfigError(f"tokenizer {name!r} needs the optional extra [{extra}]: {install_hint(name)}") from None
+
+
+def install_hint(name: str) -> str:
+    """How to install the extra a tokenizer needs, worded as the README words it ('' when it needs none)."""
+    extra = _EXTRA_FOR.get(name)
+    if extra is None:
+        return ""
+    return f"pip install 'bleu-gui[{extra}]' (from a source checkout: pip install -e '.[{extra}]')"
 
 
 @dataclass(frozen=True)
