@@ -62,8 +62,8 @@ def in_process(ref: Path, a: Path, b: Path, test: str) -> None:
     from sacrebleu.significance import PairedTest
 
     from bleu_gui.core import BleuConfig, Evaluator
-    from bleu_gui.core.pair_matrix import pair_matrix
-    from bleu_gui.core.readers import read_segments
+    from bleu_gui.core.analysis.pair_matrix import pair_matrix
+    from bleu_gui.core.inputs.text_files import read_segments
 
     refs = [read_segments(ref).lines]
     hyps = [read_segments(a).lines, read_segments(b).lines]

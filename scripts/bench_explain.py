@@ -69,9 +69,9 @@ def accounts(n: int = 500) -> None:
     from sacrebleu.metrics import BLEU
 
     from bleu_gui.core import BleuConfig
-    from bleu_gui.core.readers import read_segments
+    from bleu_gui.core.analysis.whatif import scored_line
+    from bleu_gui.core.inputs.text_files import read_segments
     from bleu_gui.core.run import score_run
-    from bleu_gui.core.whatif import scored_line
 
     system, ref = read_segments(SET / "sys1.txt"), read_segments(SET / "ref1.txt")
     run = score_run([system], [ref], BleuConfig(tokenizer="ja-mecab"), significance=None, ngram_diffs=False)

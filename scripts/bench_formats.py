@@ -98,8 +98,8 @@ def slice_rescore(repeats: int) -> None:
     from sacrebleu.significance import PairedTest
 
     from bleu_gui.core import BleuConfig, Significance, score_run
-    from bleu_gui.core.readers import read_segments
-    from bleu_gui.core.slices import sliced
+    from bleu_gui.core.analysis.slices import sliced
+    from bleu_gui.core.inputs.text_files import read_segments
 
     folder = DATA / "sacrebleu-wmt17-en-de"
     ref = folder / "ref1.txt"

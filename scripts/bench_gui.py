@@ -249,7 +249,7 @@ def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int 
     print(f"what-if typing, {keys} keys: median {statistics.median(times) * 1000:.1f} ms, "
           f"p95 {times[int(0.95 * (keys - 1))] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms per key "
           f"(corpus BLEU {edited.corpus().score:.2f} with the edit)")
-    from bleu_gui.core.whatif import edited_lines
+    from bleu_gui.core.analysis.whatif import edited_lines
 
     lines = edited_lines(edited.original, {n_lines // 2: text})
     ref_lines = [r.read_text(encoding="utf-8").splitlines() for r in refs]

@@ -106,7 +106,7 @@ def main() -> int:
         print("the demo data did not load", file=sys.stderr)
         return 1
     if args.where:
-        from bleu_gui.core.slices import parse_conditions, select
+        from bleu_gui.core.analysis.slices import parse_conditions, select
 
         loop2 = QEventLoop()
         window.run_changed.connect(loop2.quit)

@@ -67,7 +67,7 @@ def window(qtbot, tmp_path):
 
 def corpus_of(path: Path, fmt: str | None = None, options=None):
     """A structured file read as a run reads it: its bytes once, its format sniffed from them unless given."""
-    from bleu_gui.core.input_formats import ReadOptions, read_corpus, sniff_format
+    from bleu_gui.core.inputs.format_table import ReadOptions, read_corpus, sniff_format
 
     data = Path(path).read_bytes()
     return read_corpus(Path(path), fmt or sniff_format(Path(path), data), data, "utf-8", options or ReadOptions())

@@ -2,8 +2,8 @@
 
 import pytest
 
-from bleu_gui.core.advice import tokenizer_advice
-from bleu_gui.core.config import BleuConfig
+from bleu_gui.core.analysis.advice import tokenizer_advice
+from bleu_gui.core.metrics.bleu_config import BleuConfig
 
 
 @pytest.mark.parametrize("line, advised", [
@@ -30,7 +30,7 @@ def test_no_advice_unless_the_tokenizer_is_13a():
 def test_a_missing_mecab_extra_gets_the_readmes_install_hint(monkeypatch):
     from pathlib import Path
 
-    from bleu_gui.core import advice
+    from bleu_gui.core.analysis import advice
 
     monkeypatch.setattr(advice, "_available", lambda name: False)
     found = tokenizer_advice([["ひらがなとカタカナ"]], BleuConfig())

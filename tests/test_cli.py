@@ -201,7 +201,7 @@ def test_chunked_reading_equals_whole_text(tmp_path, monkeypatch):
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from bleu_gui.core import readers
+    from bleu_gui.core.inputs import text_files
 
     pieces = st.lists(st.sampled_from(["a", "é", "빛", "\r", "\n", "\r\n", " ", "\u2028", "x\ufeff"]), max_size=40)
 
@@ -218,10 +218,10 @@ def test_chunked_reading_equals_whole_text(tmp_path, monkeypatch):
         whole = (text[1:] if text.startswith("\ufeff") else text).replace("\r\n", "\n").replace("\r", "\n")
         expected = (whole[:-1] if whole.endswith("\n") else whole).split("\n")
         with monkeypatch.context() as m:
-            m.setattr(readers, "_READ_CHUNK", chunk)
+            m.setattr(text_files, "_READ_CHUNK", chunk)
             if not body:
                 return
-            assert readers.read_segments(path, codec).lines == expected
+            assert text_files.read_segments(path, codec).lines == expected
 
     check()
 
@@ -291,7 +291,7 @@ def test_one_name_per_system_in_every_output(tmp_path, capsys):
 
 
 def test_display_names():
-    from bleu_gui.core.names import display_names
+    from bleu_gui.core.inputs.names import display_names
 
     assert display_names(["/a/x/hyp.txt", "/a/y/hyp.txt", "/b/other.txt"]) == ["x/hyp.txt", "y/hyp.txt", "other.txt"]
     assert display_names(["/r/a/x/h.txt", "/r/b/x/h.txt"]) == ["a/x/h.txt", "b/x/h.txt"]

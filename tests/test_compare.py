@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.compare import NgramComparison, leave_one_out, length_buckets
-from bleu_gui.core.tokenizers import load_tokenizer
+from bleu_gui.core.analysis.compare import NgramComparison, leave_one_out, length_buckets
+from bleu_gui.core.metrics.tokenizers import load_tokenizer
 
 from .oracles import nltk_corpus, nltk_tokens, sacre_corpus
 from .strategies import sentence
@@ -118,7 +118,7 @@ def test_length_buckets_equal_sacrebleu_on_subsets():
 def test_dense_ranks_in_pieces_equal_numpy_unique(keys, chunk, zipf):
     from unittest import mock
 
-    from bleu_gui.core import chunked
+    from bleu_gui.core.metrics import chunked
 
     values = np.array(keys, np.int64)
     if zipf and len(values):

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.alignment import char_spans
-from bleu_gui.core.details import CLIPPED, MATCHED, UNMATCHED
+from bleu_gui.core.metrics.alignment import char_spans
+from bleu_gui.core.metrics.bleu_details import CLIPPED, MATCHED, UNMATCHED
 
 from .strategies import corpus
 

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from bleu_gui.core.errors import ExportError
-from bleu_gui.core.exports import write_atomic
+from bleu_gui.core.output.exports import write_atomic
 
 
 def test_a_symbolic_link_is_followed_and_stays_a_link(tmp_path):

@@ -17,7 +17,7 @@ import pytest
 import sacrebleu
 
 from bleu_gui.core import BleuConfig, InputError, score_run
-from bleu_gui.core.inputs import read_run_inputs
+from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
 from .conftest import corpus_of, data_set
 

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core.grouping import counted, find, group
+from bleu_gui.core.metrics.grouping import counted, find, group
 
 # Small keys pack with their positions; keys near 2^62 do not and take np.unique's path.
 keys = st.lists(st.one_of(st.integers(0, 50), st.integers(0, 2**62)), max_size=200).map(

@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QTextCursor
 
 from bleu_gui.core import BleuConfig
-from bleu_gui.core.details import CLIPPED, MATCHED
+from bleu_gui.core.metrics.bleu_details import CLIPPED, MATCHED
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.main_window import MainWindow
 from bleu_gui.gui.models import COL_BLEU, SentenceTableModel
@@ -225,7 +225,7 @@ def test_sorting_and_filtering(qtbot, window):
 def test_model_passes_qtmodeltester(qtmodeltester):
     import numpy as np
 
-    from bleu_gui.core.orders import sentence_orders
+    from bleu_gui.core.analysis.orders import sentence_orders
 
     model = SentenceTableModel()
     columns = ["a", "b b", "c c c"], np.array([10.0, np.nan, 30.0]), np.array([1, 2, 3]), np.array([1, 0, 3])
@@ -506,7 +506,7 @@ def test_only_in_one_system_tokens_are_marked(qtbot, window):
 
 
 def test_cancel_during_a_bootstrap(qtbot, window):
-    from bleu_gui.core.readers import read_segments
+    from bleu_gui.core.inputs.text_files import read_segments
     from bleu_gui.core.run import Significance, score_run
 
     systems, refs = demo_paths()
@@ -630,7 +630,7 @@ def test_real_click_on_a_scatter_point(qtbot, window):
 def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbot, monkeypatch):
     import numpy as np
 
-    from bleu_gui.core.orders import sentence_orders
+    from bleu_gui.core.analysis.orders import sentence_orders
     from bleu_gui.gui import models
 
     monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)  # a "long" list of five

@@ -116,7 +116,7 @@ def test_a_recent_entry_with_a_label_that_is_not_text_never_stops_the_window(qtb
 
 def test_a_session_whose_b_is_the_baseline_is_refused():
     from bleu_gui.core import InputError
-    from bleu_gui.core.sessions import session_from_dict
+    from bleu_gui.core.output.sessions import session_from_dict
 
     systems, refs = demo_paths()
     with pytest.raises(InputError, match="b must be 1 or more"):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig
-from bleu_gui.core.ngrams import closest_ref_lengths
+from bleu_gui.core.metrics.ngram_stats import closest_ref_lengths
 
 from .conftest import data_set
 from .oracles import sacre_corpus
@@ -89,7 +89,7 @@ def test_rescoring_with_ko_mecab_keeps_memory_flat():
 
 
 def test_one_tokenizer_object_per_name():
-    from bleu_gui.core.tokenizers import Tokenization
+    from bleu_gui.core.metrics.tokenizers import Tokenization
 
     assert Tokenization("ko-mecab").tokenizer is Tokenization("ko-mecab", lowercase=True).tokenizer
     assert Tokenization("13a").tokenizer is Tokenization("13a").tokenizer
@@ -215,7 +215,9 @@ def test_cancel_checks_are_dense_in_every_stage(monkeypatch):
     (The wall-clock figure at 300,000 lines is in scripts/bench_cancel.py.)"""
     from pathlib import Path
 
-    from bleu_gui.core import Cancelled, SegmentFile, Significance, chunked, compare, ngrams, score_run, significance
+    from bleu_gui.core import Cancelled, SegmentFile, Significance, score_run
+    from bleu_gui.core.analysis import compare, significance
+    from bleu_gui.core.metrics import chunked, ngram_stats
 
     rng = np.random.default_rng(3)
     words = np.array([f"w{i}" for i in range(400)])
@@ -227,7 +229,7 @@ def test_cancel_checks_are_dense_in_every_stage(monkeypatch):
     hyps = [[r if rng.random() < 0.5 else t for r, t in zip(ref, text(300))] for _ in range(2)]
     files = [SegmentFile(Path(f"s{i}.txt"), h, "utf-8") for i, h in enumerate(hyps)]
     refs = [SegmentFile(Path("ref.txt"), ref, "utf-8")]
-    for module, name, value in ((chunked, "CHUNK", 64), (compare, "_CHUNK", 64), (ngrams, "_BLOCK", 40),
+    for module, name, value in ((chunked, "CHUNK", 64), (compare, "_CHUNK", 64), (ngram_stats, "_BLOCK", 40),
                                 (significance, "_CHUNK_VALUES", 600)):
         monkeypatch.setattr(module, name, value)
     calls = []

@@ -4,18 +4,19 @@ import sys
 
 import pytest
 
-from bleu_gui.core import evaluate, heap
-from bleu_gui.core.evaluate import Evaluator
+from bleu_gui.core import runtime
+from bleu_gui.core.metrics import bleu_evaluator
+from bleu_gui.core.metrics.bleu_evaluator import Evaluator
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim is Linux only")
 def test_glibc_gives_freed_memory_back():
-    assert heap.release_free_memory() is True
+    assert runtime.release_free_memory() is True
 
 
 def test_an_evaluator_releases_memory_after_indexing_and_after_each_system(monkeypatch):
     calls = []
-    monkeypatch.setattr(evaluate, "release_free_memory", lambda: calls.append(1))
+    monkeypatch.setattr(bleu_evaluator, "release_free_memory", lambda: calls.append(1))
     ev = Evaluator([["the cat sat", "a dog"]])
     assert len(calls) == 1
     ev.statistics(["the cat", "a dog"])

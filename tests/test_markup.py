@@ -10,9 +10,9 @@ import pytest
 import sacrebleu
 
 from bleu_gui.core import BleuConfig, InputError, score_run
-from bleu_gui.core.input_formats import ReadOptions
-from bleu_gui.core.inputs import read_run_inputs
-from bleu_gui.core.markup import flatten, mismatched_tags
+from bleu_gui.core.inputs.format_table import ReadOptions
+from bleu_gui.core.inputs.markup import flatten, mismatched_tags
+from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
 from .conftest import corpus_of, data_set
 
@@ -188,7 +188,7 @@ def test_malformed_xml_names_line_and_column(tmp_path):
 
 def test_an_added_system_is_read_in_its_own_format(tmp_path):
     """File ▸ Add system with an XLIFF file adds its target, not the XML's lines."""
-    from bleu_gui.core.inputs import read_more_systems
+    from bleu_gui.core.inputs.run_inputs import read_more_systems
 
     root = data_set("formats") / "xliff12-symfony-validators"
     ref = tmp_path / "ref.de.txt"

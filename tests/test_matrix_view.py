@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from bleu_gui.core import BleuConfig, SegmentFile, score_run
-from bleu_gui.core.rankings import systems_table_text
+from bleu_gui.core.analysis.rankings import systems_table_text
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.compare_models import SystemsTableModel
 from bleu_gui.gui.matrix_view import PairMatrixModel
@@ -37,7 +37,7 @@ def test_models_pass_qtmodeltester(qtmodeltester, tmp_path):
     systems, refs = three_systems(tmp_path)
     run = score_run(systems, refs, BleuConfig())
     matrix = PairMatrixModel()
-    from bleu_gui.core.rankings import Ranking
+    from bleu_gui.core.analysis.rankings import Ranking
 
     matrix.set_matrix(run.comparison.matrix, Ranking())
     qtmodeltester.check(matrix)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from bleu_gui.core.misalignment import find_misalignment
-from bleu_gui.core.readers import read_segments
+from bleu_gui.core.analysis.misalignment import find_misalignment
+from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import DATA
 
@@ -44,7 +44,7 @@ def test_the_data_sets_are_there_or_the_test_says_so():
 
 
 def test_a_long_file_is_scanned_in_windows_and_the_break_found_exactly(monkeypatch):
-    from bleu_gui.core import misalignment
+    from bleu_gui.core.analysis import misalignment
 
     monkeypatch.setattr(misalignment, "_FULL_SCAN", 400)
     monkeypatch.setattr(misalignment, "_WINDOWS", 8)  # 8 windows of 50 lines: the break falls between two
@@ -86,7 +86,7 @@ def _set_overlap(a: str, b: str) -> float:
 def test_the_vectorised_overlaps_equal_the_set_definition():
     import random
 
-    from bleu_gui.core import misalignment
+    from bleu_gui.core.analysis import misalignment
 
     rnd = random.Random(7)
     pool = ["the", "The", "cat", "sat", "on", "mat", ".", "猫が", "座った", "überall", "ÜBERALL", "a"]

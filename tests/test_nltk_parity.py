@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.readers import read_segments
+from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import data_set
 from .oracles import nltk_corpus, nltk_sentence, nltk_tokens
@@ -85,7 +85,7 @@ def test_real_sets_every_method(set_name):
 
 
 def test_nltk_with_a_sacrebleu_tokenizer():
-    from bleu_gui.core.tokenizers import load_tokenizer
+    from bleu_gui.core.metrics.tokenizers import load_tokenizer
 
     tok = load_tokenizer("13a")
     hyps = ["Hello, world! It's 3.5 o'clock.", "A test (really)."]

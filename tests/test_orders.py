@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core.orders import length_ratios, ordered, sentence_orders, text_order, value_order
+from bleu_gui.core.analysis.orders import length_ratios, ordered, sentence_orders, text_order, value_order
 
 from .conftest import data_set
 
@@ -24,7 +24,7 @@ def test_text_order_is_pythons_stable_sort(values):
 def test_text_order_is_the_same_when_prefixes_are_encoded_in_pieces(values):
     from unittest import mock
 
-    from bleu_gui.core import orders
+    from bleu_gui.core.analysis import orders
 
     with mock.patch.object(orders, "_PIECE", 7):  # several pieces, the last one short
         assert text_order(values).tolist() == sorted(range(len(values)), key=values.__getitem__)
@@ -59,7 +59,7 @@ def test_real_file_orders():
 
 
 def test_text_matches_casefolds_both_sides():
-    from bleu_gui.core.orders import casefolded, text_matches
+    from bleu_gui.core.analysis.orders import casefolded, text_matches
 
     lines = casefolded(["Straße", "STRASSE", "strasse", "nothing", "", "ΣΟΦΟΣ"])
     assert text_matches(lines, "STRASSE").tolist() == [True, True, True, False, False, False]

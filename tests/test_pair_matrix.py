@@ -10,8 +10,8 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.pair_matrix import assign_ranks, holm, pair_matrix, sign_test, win_tie_loss
-from bleu_gui.core.readers import read_segments
+from bleu_gui.core.analysis.pair_matrix import assign_ranks, holm, pair_matrix, sign_test, win_tie_loss
+from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import data_set
 from .oracles import with_missing
@@ -167,8 +167,8 @@ def test_new_baseline_reuses_the_matrix_and_equals_a_fresh_run():
 
 def test_report_shows_ranks_under_the_chosen_ranking():
     from bleu_gui.core import score_run
-    from bleu_gui.core.rankings import Ranking
-    from bleu_gui.core.report import ReportView, build_report
+    from bleu_gui.core.analysis.rankings import Ranking
+    from bleu_gui.core.output.report import ReportView, build_report
     from bleu_gui.demo import demo_folder
 
     folder = demo_folder("en")

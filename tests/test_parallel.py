@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from bleu_gui.core.parallel import in_order
+from bleu_gui.core.metrics.parallel import in_order
 
 
 def test_results_come_in_the_items_order_whatever_finishes_first():

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core import BleuConfig, Evaluator, InputError, score_run
-from bleu_gui.core.inputs import read_run_inputs
+from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
 from .conftest import corpus_of
 from .oracles import sacre_sgml_segments, sacre_wmt_xml_fields

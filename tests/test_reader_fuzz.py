@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bleu_gui.core import InputError
-from bleu_gui.core.markup import clean
-from bleu_gui.core.readers import read_segments
+from bleu_gui.core.inputs.markup import clean
+from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import corpus_of
 from .oracles import sacre_sgml_segments, sacre_wmt_xml_fields

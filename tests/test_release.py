@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bleu_gui.gui import release
+from bleu_gui.core import runtime as release
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ import pytest
 from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig, Evaluator, SegmentFile, score_run
 from bleu_gui.core.errors import ExportError
-from bleu_gui.core.exports import write_atomic
-from bleu_gui.core.report import build_report
+from bleu_gui.core.output.exports import write_atomic
+from bleu_gui.core.output.report import build_report
 from bleu_gui.demo import demo_folder
 
 from .oracles import sacre_corpus
@@ -69,7 +69,7 @@ def test_report_is_self_contained(report_html):
 
 
 def test_large_corpus_report_shows_worst_best_and_most_changed(monkeypatch):
-    from bleu_gui.core import report
+    from bleu_gui.core.output import report
 
     refs = [[f"w{i} x y z q" for i in range(40)]]
     a = [f"w{i} x y" if i % 3 else f"w{i} x y z q" for i in range(40)]
@@ -198,7 +198,7 @@ def test_score_bands_count_as_numpys_histogram_with_the_last_band_closed():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from bleu_gui.core.orders import score_bands
+    from bleu_gui.core.analysis.orders import score_bands
 
     # By hand: 10 opens the second band, 100 closes the last, NaN is left out.
     assert score_bands(np.array([0.0, 9.999, 10.0, 99.9, 100.0, np.nan, 55.0])).tolist() == [2, 1, 0, 0, 0, 1, 0, 0,

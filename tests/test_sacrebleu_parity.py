@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.readers import read_segments
+from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import data_set
 from .oracles import sacre_corpus, sacre_sentences
@@ -149,11 +149,11 @@ def test_block_boundaries_do_not_change_statistics(data, block, chunk, order):
     and pieces, their boundaries anywhere, must give sacreBLEU's numbers too."""
     from unittest import mock
 
-    from bleu_gui.core import ngrams, tokenizers
+    from bleu_gui.core.metrics import ngram_stats, tokenizers
 
     hyps, refs = data
     cfg = BleuConfig(max_order=order)
-    with mock.patch.object(ngrams, "_BLOCK", block), mock.patch.object(tokenizers, "_CHUNK", chunk):
+    with mock.patch.object(ngram_stats, "_BLOCK", block), mock.patch.object(tokenizers, "_CHUNK", chunk):
         ev = Evaluator(refs, cfg)
         stats = ev.statistics(hyps)
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
@@ -168,12 +168,13 @@ def test_an_ngram_repeated_beyond_a_small_counter_is_clipped_as_sacrebleu_clips_
     byte (or two bytes), in a block after sentences that fit, must widen the table, not wrap around."""
     from unittest import mock
 
-    from bleu_gui.core import ngrams
+    from bleu_gui.core.metrics import ngram_stats
+
 
     refs = [["a b c", "x y z", " ".join(["a"] * repeats) + " b", "the end"]]
     hyps = ["a b c", "x y", " ".join(["a"] * (repeats + 3)), "the end ."]
     cfg = BleuConfig()
-    with mock.patch.object(ngrams, "_BLOCK", 2):  # the long sentence comes in the second block
+    with mock.patch.object(ngram_stats, "_BLOCK", 2):  # the long sentence comes in the second block
         ev = Evaluator(refs, cfg)
         stats = ev.statistics(hyps)
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
@@ -184,12 +185,13 @@ def test_an_ngram_repeated_beyond_a_small_counter_is_clipped_as_sacrebleu_clips_
 def test_rows_scored_a_block_at_a_time_give_sacrebleus_sentence_scores(data, cfg, rows):
     from unittest import mock
 
-    from bleu_gui.core import variant_sacrebleu
+    from bleu_gui.core.metrics import bleu_sacrebleu
+
 
     hyps, refs = data
     ev = Evaluator(refs, cfg)
     stats = ev.statistics(hyps)
-    with mock.patch.object(variant_sacrebleu, "_ROWS", rows):
+    with mock.patch.object(bleu_sacrebleu, "_ROWS", rows):
         scored = ev.sentence_scores(stats)
     for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
         assert math.isclose(scored.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS), (i, scored.score[i], theirs.score)

@@ -7,7 +7,7 @@ from PySide6.QtCore import QSettings
 
 from bleu_gui.core import BleuConfig, InputError
 from bleu_gui.core.errors import ExportError
-from bleu_gui.core.sessions import Session, load_session, save_session
+from bleu_gui.core.output.sessions import Session, load_session, save_session
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.main_window import MainWindow
 from bleu_gui.gui.settings import Settings

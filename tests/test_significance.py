@@ -10,9 +10,9 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.pair_matrix import pair_matrix
-from bleu_gui.core.readers import read_segments
-from bleu_gui.core.significance import confidence
+from bleu_gui.core.analysis.pair_matrix import pair_matrix
+from bleu_gui.core.analysis.significance import confidence
+from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import data_set
 from .oracles import with_missing
@@ -70,7 +70,7 @@ def test_seed_from_environment(monkeypatch):
                ["the cat is on the mat today", "a quick brown fox jumped", "hello big world"]]
     cfg = BleuConfig()
     monkeypatch.setenv("SACREBLEU_SEED", "7")
-    from bleu_gui.core.significance import seed_from_env
+    from bleu_gui.core.analysis.significance import seed_from_env
 
     ev = Evaluator(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
@@ -115,7 +115,7 @@ def test_confidence_interval_equals_sacrebleu(n):
 def test_chunked_draws_equal_one_draw(monkeypatch, L, chunk_values):
     """Resamples are drawn in chunks (odd sizes too, one resample at a time); the chunking must not change a
     single index or coin."""
-    from bleu_gui.core import significance
+    from bleu_gui.core.analysis import significance
 
     n = 300
     whole_idx = np.random.default_rng(5).choice(L, size=(n, L), replace=True)
@@ -126,7 +126,7 @@ def test_chunked_draws_equal_one_draw(monkeypatch, L, chunk_values):
 
 
 def test_resample_sums_are_exact_on_both_sides_of_the_float32_limit():
-    from bleu_gui.core.significance import SideBySide
+    from bleu_gui.core.analysis.significance import SideBySide
 
     rng = np.random.default_rng(3)
     weights = rng.integers(0, 3, (7, 50))
@@ -144,7 +144,7 @@ def test_resample_sums_are_exact_on_both_sides_of_the_float32_limit():
 def test_a_cancel_check_stands_between_each_draw_and_its_product(monkeypatch, test_type):
     """A chunk's draw and its product each take about half its time (the first chunk ~0.3 s at 300k lines,
     writing to fresh memory): a cancel must not wait for both."""
-    from bleu_gui.core import significance
+    from bleu_gui.core.analysis import significance
 
     events = []
     sums = significance.SideBySide.sums
@@ -161,7 +161,7 @@ def test_a_cancel_check_stands_between_each_draw_and_its_product(monkeypatch, te
 
 
 def test_a_cancel_at_the_first_check_comes_before_the_systems_are_put_side_by_side(monkeypatch):
-    from bleu_gui.core import significance
+    from bleu_gui.core.analysis import significance
     from bleu_gui.core.errors import Cancelled
 
     def never(*_a):
@@ -178,8 +178,8 @@ def test_a_cancel_at_the_first_check_comes_before_the_systems_are_put_side_by_si
 
 
 def test_a_count_just_over_the_ceiling_is_not_said_to_need_zero_gigabytes():
+    from bleu_gui.core.analysis.significance import MAX_BS_SAMPLES, check_resamples
     from bleu_gui.core.errors import ConfigError
-    from bleu_gui.core.significance import MAX_BS_SAMPLES, check_resamples
 
     with pytest.raises(ConfigError) as raised:
         check_resamples("--confidence-n", MAX_BS_SAMPLES + 1, MAX_BS_SAMPLES)

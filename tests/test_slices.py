@@ -12,9 +12,9 @@ import sacrebleu
 
 from bleu_gui.cli.bleu_score import run as cli
 from bleu_gui.core import BleuConfig, InputError, Significance, score_run
-from bleu_gui.core.exports import sentences_text
-from bleu_gui.core.inputs import read_run_inputs
-from bleu_gui.core.slices import select, sliced
+from bleu_gui.core.analysis.slices import select, sliced
+from bleu_gui.core.inputs.run_inputs import read_run_inputs
+from bleu_gui.core.output.exports import sentences_text
 
 from .conftest import data_set
 from .test_significance import assert_same, sacre_paired

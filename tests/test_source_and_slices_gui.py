@@ -8,7 +8,7 @@ import pytest
 import sacrebleu
 from PySide6.QtCore import Qt
 
-from bleu_gui.core.inputs import read_run_inputs
+from bleu_gui.core.inputs.run_inputs import read_run_inputs
 from bleu_gui.gui.context_pane import with_chips
 from bleu_gui.gui.drops import read_drop
 
@@ -128,7 +128,7 @@ def test_drop_rules_for_source_and_self_contained_files(tmp_path):
 
 
 def test_session_of_an_xml_run_opens_the_same_fields(qtbot, window, tmp_path):
-    from bleu_gui.core.sessions import load_session, save_session
+    from bleu_gui.core.output.sessions import load_session, save_session
 
     path = data_set("formats") / LIV
     run = open_and_wait(qtbot, window, [], [path], systems_wanted=["TartuNLP", "NiuTrans"])

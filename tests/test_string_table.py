@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_gui.core import string_table
-from bleu_gui.core.string_table import StringTable, Utf8Strings, utf8
+from bleu_gui.core.metrics import string_table
+from bleu_gui.core.metrics.string_table import StringTable, Utf8Strings, utf8
 
 # Short strings over a few characters repeat often; the rest covers empty strings, non-ASCII, a character
 # outside the BMP, NUL and lone surrogates (a line that is not valid Unicode).

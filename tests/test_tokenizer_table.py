@@ -6,9 +6,9 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from bleu_gui.core import BleuConfig
-from bleu_gui.core.readers import SegmentFile
+from bleu_gui.core.analysis.tokenizer_table import TABLE_TOKENIZERS, tokenizer_table
+from bleu_gui.core.inputs.text_files import SegmentFile
 from bleu_gui.core.run import score_run
-from bleu_gui.core.tokenizer_table import TABLE_TOKENIZERS, tokenizer_table
 
 from .conftest import data_set
 from .test_cli import DEMO, cli, lines

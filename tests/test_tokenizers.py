@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core import tokenizers, word_split
 from bleu_gui.core.errors import ConfigError, InputError
-from bleu_gui.core.tokenizers import Tokenization, load_tokenizer
+from bleu_gui.core.metrics import tokenizers, word_split
+from bleu_gui.core.metrics.tokenizers import Tokenization, load_tokenizer
 
 from .conftest import data_set
 from .strategies import sentence
@@ -104,8 +104,8 @@ def test_unknown_tokenizer_is_a_clear_error():
 
 
 def test_missing_extra_names_it(monkeypatch):
-    from bleu_gui.core import tokenizers
-    from bleu_gui.core.sacrebleu_parts import sacrebleu_module
+    from bleu_gui.core.metrics import tokenizers
+    from bleu_gui.core.metrics.sacrebleu_parts import sacrebleu_module
 
     ja = sacrebleu_module("tokenizers.tokenizer_ja_mecab")
 
@@ -116,7 +116,7 @@ def test_missing_extra_names_it(monkeypatch):
 
 
 def test_a_copied_tokenization_reuses_words_and_never_changes_the_original():
-    from bleu_gui.core.tokenizers import Tokenization
+    from bleu_gui.core.metrics.tokenizers import Tokenization
 
     first = Tokenization("13a")
     a = first.encode(["Hello, world!", "a new day"])
@@ -196,7 +196,7 @@ def test_the_private_tokenizers_are_sacrebleus_own_code():
 
     import sacrebleu.tokenizers.tokenizer_13a as public
 
-    from bleu_gui.core.sacrebleu_parts import sacrebleu_module
+    from bleu_gui.core.metrics.sacrebleu_parts import sacrebleu_module
 
     private = sacrebleu_module("tokenizers.tokenizer_13a")
     assert inspect.getsourcefile(private) == inspect.getsourcefile(public)
@@ -205,8 +205,8 @@ def test_the_private_tokenizers_are_sacrebleus_own_code():
 
 
 def test_pieces_hand_out_blocks_in_order_and_let_go_of_the_ones_passed(monkeypatch):
-    from bleu_gui.core import tokenizers
-    from bleu_gui.core.tokenizers import CorpusPieces
+    from bleu_gui.core.metrics import tokenizers
+    from bleu_gui.core.metrics.tokenizers import CorpusPieces
 
     monkeypatch.setattr(tokenizers, "_CHUNK", 3)
     lines = [" ".join(f"w{i}" for i in range(k % 4)) for k in range(11)]  # 0-3 words a line, empty lines too
@@ -226,7 +226,7 @@ def test_pieces_hand_out_blocks_in_order_and_let_go_of_the_ones_passed(monkeypat
 def test_tokenizer_calls_keep_nothing_alive(name):
     # sacreBLEU memoises __call__ (65,536 entries); fed batches of words, each a string seen once, the memo kept
     # every batch and its result (~95 MB at a million lines of 3M word types).
-    from bleu_gui.core.tokenizers import load_tokenizer
+    from bleu_gui.core.metrics.tokenizers import load_tokenizer
 
     tok = load_tokenizer(name)
     Tokenization(name).encode([f"w{i}, x{i}. {'ab' * (i % 50)}!" for i in range(300)])

@@ -11,7 +11,7 @@ from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
 from PySide6.QtGui import QPixmap
 
 from bleu_gui.core import BleuConfig, SegmentFile, score_run
-from bleu_gui.core.significance import delta_interval
+from bleu_gui.core.analysis.significance import delta_interval
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.compare_models import NgramTableModel, PairTableModel, SystemsTableModel
 from bleu_gui.gui.main_window import MainWindow
@@ -143,7 +143,7 @@ def test_no_colour_outside_the_palette():
 def test_highlighting_and_hover_after_characters_outside_the_bmp(qtbot, window, tmp_path):
     from PySide6.QtGui import QTextCursor
 
-    from bleu_gui.core.details import MATCHED, UNMATCHED
+    from bleu_gui.core.metrics.bleu_details import MATCHED, UNMATCHED
     from bleu_gui.gui.panes import STATUS_PROPERTY, utf16_offsets
 
     text = "😀 the 𠀀 cat 🇯🇵 sat"

@@ -5,9 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig
-from bleu_gui.core.readers import SegmentFile
+from bleu_gui.core.analysis.whatif import WhatIf, edited_lines
+from bleu_gui.core.inputs.text_files import SegmentFile
 from bleu_gui.core.run import score_run
-from bleu_gui.core.whatif import WhatIf, edited_lines
 
 from .oracles import nltk_corpus, nltk_tokens, sacre_corpus, sacre_sentences
 from .strategies import corpus

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core import tokenizers, word_split
 from bleu_gui.core.errors import Cancelled
-from bleu_gui.core.string_table import Utf8Strings
-from bleu_gui.core.tokenizers import Tokenization, load_tokenizer
+from bleu_gui.core.metrics import tokenizers, word_split
+from bleu_gui.core.metrics.string_table import Utf8Strings
+from bleu_gui.core.metrics.tokenizers import Tokenization, load_tokenizer
 
 from .strategies import sentence
 
@@ -118,7 +118,7 @@ def test_arrow_never_reads_past_a_line_even_when_the_bytes_after_it_are_garbage(
     import sys
 
     chunks = [["a" * k + tail] for k in range(70) for tail in (" \x1d", "\u2028\x0b", "  ", "\u3000")]
-    code = ("import json, sys, threading; from bleu_gui.core.word_split import split_block\n"
+    code = ("import json, sys, threading; from bleu_gui.core.metrics.word_split import split_block\n"
             "out = []\n"
             "for lines in json.loads(sys.stdin.read()):\n"
             "    w = split_block([lines], threading.Event())[0]; flat = w.keys.strings(w.where.tolist()); at = 0; got = []\n"

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.ngrams import closest_ref_lengths
+from bleu_gui.core.metrics.ngram_stats import closest_ref_lengths
 
 # Papineni et al. (2002), and NLTK's documentation of sentence_bleu.
 HYP1 = ("It is a guide to action which ensures that the military always obeys the commands of the party")

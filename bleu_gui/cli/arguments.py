@@ -6,13 +6,13 @@ import argparse
 import dataclasses
 
 from ..core import BleuConfig, InputError
-from ..core.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
-from ..core.input_formats import FORMATS, ReadOptions
-from ..core.pair_matrix import CORRECTIONS
-from ..core.read_table import ROLES
-from ..core.significance import AR_TRIALS, BS_SAMPLES
-from ..core.tokenizers import TOKENIZER_NAMES
-from ..core.variants import get_variant
+from ..core.analysis.pair_matrix import CORRECTIONS
+from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES
+from ..core.inputs.format_table import FORMATS, ReadOptions
+from ..core.inputs.tables import ROLES
+from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
+from ..core.metrics.bleu_variant import get_variant
+from ..core.metrics.tokenizers import TOKENIZER_NAMES
 
 PROG = "bleu-score"
 

@@ -8,12 +8,12 @@ import sys
 from collections.abc import Sequence
 
 from ..core import BleuConfig, InputError
+from ..core.analysis.significance import seed_from_env
+from ..core.analysis.slices import describe, parse_conditions, select, sliced
 from ..core.errors import ExportError
-from ..core.exports import check_targets
-from ..core.inputs import read_run_inputs
+from ..core.inputs.run_inputs import read_run_inputs
+from ..core.output.exports import check_targets
 from ..core.run import Run, Significance, check_labels, confidences, score_run
-from ..core.significance import seed_from_env
-from ..core.slices import describe, parse_conditions, select, sliced
 from .arguments import PROG, build_parser, config_from_args, read_options
 from .checks import check_exports, check_output, check_tests, check_views
 from .printing import emit, print_paired, print_tables, print_view
@@ -36,13 +36,13 @@ def _targets(args) -> list[str]:
 
 def _exports(args, run: Run) -> None:
     """Write the requested report and sentence table (before printing anything)."""
-    from ..core.exports import sentences_text, write_atomic
+    from ..core.output.exports import sentences_text, write_atomic
 
     protected = run.input_paths()
     if args.export_sentences:
         write_atomic(args.export_sentences, sentences_text(run, args.export_sentences), protected)
     if args.report:
-        from ..core.report import build_report
+        from ..core.output.report import build_report
 
         write_atomic(args.report, build_report(run, top=args.report_top), protected)
 

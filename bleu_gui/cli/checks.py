@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..core import BleuConfig, InputError
-from ..core.exports import check_sentences_target
-from ..core.significance import AR_TRIALS, BS_SAMPLES, MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples
+from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES, MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples
+from ..core.output.exports import check_sentences_target
 
 
 def check_output(args) -> None:

@@ -6,8 +6,9 @@ import argparse
 import json
 import sys
 
-from ..core import BleuScore, InputError, Run, formats
-from ..core.pair_matrix import DEFAULT_ALPHA
+from ..core import BleuScore, InputError, Run
+from ..core.analysis.pair_matrix import DEFAULT_ALPHA
+from ..core.output import score_text
 from ..core.run import ScoredSystem
 
 
@@ -24,22 +25,22 @@ def emit(args, run: Run, corpus: list[BleuScore], confidences: list[tuple[float,
     if args.format == "json":
         objs = []
         for i, name in enumerate(names):
-            obj = formats.score_dict(corpus[i], name)
+            obj = score_text.score_dict(corpus[i], name)
             if confidences is not None:
                 obj["mean"], obj["ci"] = confidences[i]
             if sentences is not None:
-                obj["sentences"] = [formats.score_dict(s) for s in sentences[i]]
+                obj["sentences"] = [score_text.score_dict(s) for s in sentences[i]]
             objs.append(obj)
-        print(formats.dumps(objs[0] if len(objs) == 1 else objs), file=out)
+        print(score_text.dumps(objs[0] if len(objs) == 1 else objs), file=out)
         return
     for i, name in enumerate(names):
         scores = sentences[i] if sentences is not None else [corpus[i]]
         if args.score_only:
-            lines = [formats.score_only(s, args.width) for s in scores]
+            lines = [score_text.score_only(s, args.width) for s in scores]
         elif confidences is not None and args.format == "text":
-            lines = [formats.text_line(scores[0], args.width, confidences[i])]
+            lines = [score_text.text_line(scores[0], args.width, confidences[i])]
         else:
-            lines = formats.render(scores, args.format, args.width)
+            lines = score_text.render(scores, args.format, args.width)
         prefix = f"{name}: " if len(names) > 1 and not args.score_only else ""
         for line in lines:
             print(prefix + line, file=out)
@@ -54,16 +55,16 @@ def print_paired(args, run: Run) -> None:
     if args.format == "json":
         objs = []
         for system, r in zip(run.systems, results):
-            obj = formats.score_dict(system.corpus, system.name)
+            obj = score_text.score_dict(system.corpus, system.name)
             obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
             if comparison.identical[len(objs)]:
                 obj["identical_to_baseline"] = True
             objs.append(obj)
-        print(formats.dumps(objs))
+        print(score_text.dumps(objs))
         return
     rows = [(("Baseline: " if i == 0 else "") + r.name, r.score, r.p_value, r.mean, r.ci, comparison.identical[i])
             for i, r in enumerate(results)]
-    print(formats.paired_table(rows, args.width, bootstrap=args.paired_bs))
+    print(score_text.paired_table(rows, args.width, bootstrap=args.paired_bs))
     title = (f"Paired bootstrap resampling, {n} resamples" if args.paired_bs
              else f"Paired approximate randomization, {n} trials")
     print()
@@ -78,7 +79,7 @@ def print_paired(args, run: Run) -> None:
     print("   replicable, not which system is better.")
     for system, identical in zip(run.systems, comparison.identical):
         if identical:
-            print(f" - {system.name}: {formats.IDENTICAL_NOTE}.")
+            print(f" - {system.name}: {score_text.IDENTICAL_NOTE}.")
     print()
     print("-----------------")
     print("Metric signatures")
@@ -88,7 +89,7 @@ def print_paired(args, run: Run) -> None:
 
 def print_tables(args, run: Run) -> None:
     """``--all-pairs`` (text, JSON or LaTeX) and ``--format latex`` (the systems table)."""
-    from ..core import rankings
+    from ..core.analysis import rankings
 
     ranking = rankings.Ranking(args.alpha if args.alpha is not None else DEFAULT_ALPHA, args.correction or "none")
     if args.format == "latex":
@@ -103,13 +104,13 @@ def print_tables(args, run: Run) -> None:
 def print_view(args: argparse.Namespace, run: Run) -> None:
     """Print the view ``args`` asked for (after :func:`check_views`)."""
     if args.tokenizer_table:
-        from ..core.tokenizer_table import tokenizer_table
+        from ..core.analysis.tokenizer_table import tokenizer_table
 
         table = tokenizer_table(run)
         text = {"json": table.to_json, "latex": table.to_latex}.get(args.format)
         print(text() if text is not None else table.to_text(args.width), end="" if text is None else "\n")
         return
-    from ..core.whatif import scored_line  # only here: the usual scoring command does not pay its import
+    from ..core.analysis.whatif import scored_line  # only here: the usual scoring command does not pay its import
 
     n = args.explain
     if n > run.n_sentences:

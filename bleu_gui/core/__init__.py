@@ -5,14 +5,14 @@ command line and the window both stand on it, and nothing computes a score any
 other way.
 """
 
-from .config import BleuConfig
-from .details import SentenceDetails, sentence_details
 from .errors import Cancelled, ConfigError, InputError
-from .evaluate import Evaluator
-from .inputs import read_run_inputs
-from .readers import SegmentFile, read_segments
+from .inputs.run_inputs import read_run_inputs
+from .inputs.text_files import SegmentFile, read_segments
+from .metrics.bleu_config import BleuConfig
+from .metrics.bleu_details import SentenceDetails, sentence_details
+from .metrics.bleu_evaluator import Evaluator
+from .metrics.scores import BleuScore, RowScores
 from .run import Run, ScoredSystem, Significance, score_run
-from .scores import BleuScore, RowScores
 
 __all__ = [
     "BleuConfig", "BleuScore", "Cancelled", "ConfigError", "Evaluator", "InputError", "RowScores", "Run",

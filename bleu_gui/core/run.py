@@ -16,26 +16,26 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .advice import tokenizer_advice
-from .compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
-from .config import BleuConfig
-from .corpus import Context
-from .details import SentenceDetails
+from .analysis.advice import tokenizer_advice
+from .analysis.compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
+from .analysis.input_notes import input_notes
+from .analysis.misalignment import Misalignment, MisalignmentCheck
+from .analysis.orders import SentenceOrders, sentence_orders
+from .analysis.pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
+from .analysis.significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
 from .errors import InputError
-from .evaluate import Evaluator, scaled_progress
-from .input_notes import input_notes
-from .markup import mismatched_tags
-from .misalignment import Misalignment, MisalignmentCheck
-from .names import file_names
-from .orders import SentenceOrders, sentence_orders
-from .pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
-from .readers import SegmentFile, check_same_length
-from .scores import BleuScore, RowScores
-from .significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
+from .inputs.corpus import Context
+from .inputs.markup import mismatched_tags
+from .inputs.names import file_names
+from .inputs.text_files import SegmentFile, check_same_length
+from .metrics.bleu_config import BleuConfig
+from .metrics.bleu_details import SentenceDetails
+from .metrics.bleu_evaluator import Evaluator, scaled_progress
+from .metrics.scores import BleuScore, RowScores
 
 if TYPE_CHECKING:
-    from .documents import DocumentScores
-    from .slices import Slice
+    from .analysis.documents import DocumentScores
+    from .analysis.slices import Slice
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction
@@ -124,7 +124,7 @@ class Run:
     def documents(self) -> DocumentScores | None:
         """Each document's BLEU for every system (None without document ids); workers compute it before
         handing the run to the window."""
-        from .documents import document_scores
+        from .analysis.documents import document_scores
 
         return document_scores(self)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
-from ..core import palette
+from ..core.output import palette
 
 
 class AdviceBar(QFrame):

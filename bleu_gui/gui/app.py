@@ -36,7 +36,7 @@ def holds_a_run(path: str) -> bool:
     """A file that holds systems and references together (WMT XML, a TSV/JSONL)."""
     from pathlib import Path
 
-    from ..core.input_formats import sniff_file
+    from ..core.inputs.format_table import sniff_file
 
     return sniff_file(Path(path)) in ("wmt-xml", "tsv", "jsonl")
 

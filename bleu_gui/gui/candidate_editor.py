@@ -16,9 +16,9 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QSizePolicy, QWidget
 
 from ..core import Run, SegmentFile
+from ..core.analysis.whatif import ScoredLine, WhatIf, edited_lines
 from ..core.errors import ExportError
-from ..core.exports import write_atomic
-from ..core.whatif import ScoredLine, WhatIf, edited_lines
+from ..core.output.exports import write_atomic
 from .layout import hrow
 
 SystemKey = tuple[Path, str]  # a system: its file and its field within the file

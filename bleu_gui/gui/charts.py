@@ -9,9 +9,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from ..core import palette, svg
 from ..core.errors import ExportError
-from ..core.exports import write_atomic
+from ..core.output import palette, svg
+from ..core.output.exports import write_atomic
 from . import colors
 from .style import styled
 

@@ -9,8 +9,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
 from PySide6.QtWidgets import QLabel
 
-from ..core import palette, svg
-from ..core.significance import delta_interval
+from ..core.analysis.significance import delta_interval
+from ..core.output import palette, svg
 from .charts import ChartBox
 from .matrix_view import elide
 from .style import styled

@@ -6,10 +6,11 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from ..core import Run, palette
-from ..core.compare import NgramDifference
-from ..core.formats import IDENTICAL, IDENTICAL_NOTE, delta_text, p_text, score_text
-from ..core.rankings import Ranking, SystemRow, system_rows
+from ..core import Run
+from ..core.analysis.compare import NgramDifference
+from ..core.analysis.rankings import Ranking, SystemRow, system_rows
+from ..core.output import palette
+from ..core.output.score_text import IDENTICAL, IDENTICAL_NOTE, delta_text, p_text, score_text
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QFont, QTextCharFormat
 
-from ..core.details import ALL_ORDERS, MATCHED, SentenceDetails, token_statuses
+from ..core.metrics.bleu_details import ALL_ORDERS, MATCHED, SentenceDetails, token_statuses
 from . import colors
 from .panes import STATUS_PROPERTY, TextPane, shown_text, status_format
 

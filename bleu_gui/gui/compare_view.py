@@ -18,8 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import Run, formats
-from ..core.rankings import Ranking
+from ..core import Run
+from ..core.analysis.rankings import Ranking
+from ..core.output import score_text
 from . import colors
 from .compare_charts import DeltaChart, DotStrips, ScatterChart
 from .compare_models import NgramTableModel, PairTableModel
@@ -329,8 +330,8 @@ class CompareView(QWidget):
         self.current = sentence
         da, db = run.details(0, sentence), run.details(self.b, sentence)
         sa, sb = float(run.systems[0].sentences.score[sentence]), float(run.systems[self.b].sentences.score[sentence])
-        self.sentence_label.setText(f"Sentence {run.line_number(sentence)}: A {formats.score_text(sa)} · "
-                                    f"B {formats.score_text(sb)} · B − A {formats.delta_text(sb - sa)}")
+        self.sentence_label.setText(f"Sentence {run.line_number(sentence)}: A {score_text.score_text(sa)} · "
+                                    f"B {score_text.score_text(sb)} · B − A {score_text.delta_text(sb - sa)}")
         self.context_pane.show_sentence(run, sentence, self.b)
         self.details = (da, db)
         self.paint_sentence()

@@ -12,8 +12,9 @@ from html import escape
 
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
-from ..core import Run, palette
-from ..core.markup import Tag
+from ..core import Run
+from ..core.inputs.markup import Tag
+from ..core.output import palette
 from .style import styled
 
 CHIP = (f'<span style="background-color:{palette.TAG_BG}; color:{palette.TAG_INK}; font-size:small; '

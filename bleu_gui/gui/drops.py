@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import Run
-from ..core.input_formats import sniff_file
-from ..core.reference_folders import is_source_name
+from ..core.inputs.format_table import sniff_file
+from ..core.inputs.reference_folders import is_source_name
 
 # Formats whose one file holds systems and references: dropped alone, it is a whole run.
 _SELF_CONTAINED = ("wmt-xml", "tsv", "jsonl")

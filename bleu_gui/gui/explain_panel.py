@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
-from ..core import palette
-from ..core.explain import Explanation
+from ..core.analysis.explain import Explanation
+from ..core.output import palette
 from . import colors
 from .layout import legend
 from .style import styled

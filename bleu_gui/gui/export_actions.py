@@ -13,9 +13,9 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
 
 from ..core import Run
-from ..core.exports import sentences_text, write_atomic
-from ..core.rankings import Ranking, systems_table_text
-from ..core.report import ReportView, build_report
+from ..core.analysis.rankings import Ranking, systems_table_text
+from ..core.output.exports import sentences_text, write_atomic
+from ..core.output.report import ReportView, build_report
 from .inspect_view import InspectView
 from .jobs import JobController
 

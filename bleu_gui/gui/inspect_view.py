@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import Run, formats
-from ..core.details import ALL_ORDERS
-from ..core.whatif import ScoredLine, scored_line
+from ..core import Run
+from ..core.analysis.whatif import ScoredLine, scored_line
+from ..core.metrics.bleu_details import ALL_ORDERS
+from ..core.output import score_text
 from .candidate_editor import CandidateEditor
 from .charts import BrevityChart, HistogramChart, PrecisionChart
 from .context_pane import ContextPane
@@ -284,7 +285,7 @@ class InspectView(QWidget):
         where = f"Sentence {run.line_number(sentence)}"
         self.sentence_label.setText(f"{where} · {sentence + 1} of {run.n_sentences:,}"
                                     f"{' in the slice' if run.slice is not None else ''} · sentence BLEU "
-                                    f"{formats.score_text(line.score)}{' (edited)' if edited else ''}")
+                                    f"{score_text.score_text(line.score)}{' (edited)' if edited else ''}")
         self.panes.set_details(line.details, f"Candidate — {system.name}")  # an edit being typed keeps its text
         self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
                                                              f"{' (edited)' if edited else ''}")

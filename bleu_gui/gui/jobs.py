@@ -10,9 +10,7 @@ completion callback, so no result is ever told apart by its type.
 
 from __future__ import annotations
 
-import gc
 import itertools
-import sys
 import threading
 import traceback
 import weakref
@@ -24,6 +22,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from ..core import Cancelled, InputError
 from ..core.errors import ExportError
+from ..core.runtime import share_the_lock_often
 
 T = TypeVar("T")
 
@@ -38,25 +37,6 @@ class _Job(Generic[T]):
     on_failed: Callable[[str, str], None] | None = None
 
 
-_FREEZE_LINES = 100_000  # segments in a run from which its objects are kept out of the collector's full passes
-# How long a thread may keep the interpreter lock while another asks for it. Every call from Qt into Python
-# (a model's index or data, a paint) needs the lock: with a worker busy, the GUI thread waited up to the
-# default 5 ms for each, and repainting a million-line list during a text search took 0.8 s (0.3 s at
-# 0.5 ms). An idle GUI thread asks for nothing, so the worker loses nothing then.
-_SWITCH_INTERVAL = 0.0005
-
-
-def out_of_gc_passes(segments: int) -> None:
-    """Keep everything alive now out of the cyclic garbage collector's full passes (``gc.freeze``) when a run
-    is large.
-
-    A full pass visits every line of every open file: ~100 ms at a million lines, with the interpreter lock
-    held, so the window froze whenever one ran (during scoring, or later on any click). Frozen objects are
-    still freed when their last reference goes; only objects caught in reference cycles would outlive their
-    use (until the window closes).
-    """
-    if segments >= _FREEZE_LINES:
-        gc.freeze()
 
 
 class _Runnable(QRunnable):
@@ -122,7 +102,7 @@ class JobController(QObject):
 
     def __init__(self, parent: QObject | None = None, exclusive: bool = True):
         super().__init__(parent)
-        sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL))
+        share_the_lock_often()
         self.exclusive = exclusive
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1 if exclusive else 2)

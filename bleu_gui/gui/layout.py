@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.details import ALL_ORDERS
+from ..core.metrics.bleu_details import ALL_ORDERS
 from .models import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 
 STRETCH = None  # put a stretch here in :func:`hrow`

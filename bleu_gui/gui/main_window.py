@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
 
 from ..core import BleuConfig, InputError, Run
 from ..core.errors import ExportError
-from ..core.report import ReportView
+from ..core.metrics.word_split import preload_arrow
+from ..core.output.report import ReportView
+from ..core.output.sessions import Session, session_of
 from ..core.run import renamed
-from ..core.sessions import Session, session_of
-from ..core.word_split import preload_arrow
+from ..core.runtime import let_go
 from .compare_view import CompareView
 from .drop_target import FileDropTarget
 from .export_actions import ExportActions, ask_new_name, shown_view
@@ -34,7 +35,6 @@ from .job_progress import JobProgress
 from .jobs import JobController
 from .layout import stacked
 from .open_dialog import OpenDialog
-from .release import let_go
 from .run_bars import RunBars
 from .run_jobs import RunJobs
 from .session_actions import ask_open_session, ask_save_session

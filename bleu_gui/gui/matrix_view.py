@@ -6,10 +6,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QVBoxLayout, QWidget
 
-from ..core import palette
-from ..core.formats import delta_text, score_text
-from ..core.pair_matrix import TEST_NAMES, PairMatrix, significant
-from ..core.rankings import Ranking
+from ..core.analysis.pair_matrix import TEST_NAMES, PairMatrix, significant
+from ..core.analysis.rankings import Ranking
+from ..core.output import palette
+from ..core.output.score_text import delta_text, score_text
 from .layout import STRETCH, Table, hrow
 from .style import styled
 

@@ -2,7 +2,7 @@
 
 No item objects per row: ``data()`` formats the visible row on demand, so a
 million sentences cost a few arrays. Sorting walks an order the worker computed
-(:mod:`bleu_gui.core.orders`) through the visible rows; filtering builds a new
+(:mod:`bleu_gui.core.analysis.orders`) through the visible rows; filtering builds a new
 index array.
 """
 
@@ -15,11 +15,11 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
-from ..core import palette
-from ..core.formats import score_text
-from ..core.orders import SentenceOrders, casefolded, ordered, text_matches
-from .jobs import JobController, out_of_gc_passes
-from .release import let_go
+from ..core.analysis.orders import SentenceOrders, casefolded, ordered, text_matches
+from ..core.output import palette
+from ..core.output.score_text import score_text
+from ..core.runtime import let_go, out_of_gc_passes
+from .jobs import JobController
 
 COLUMNS = ("#", "BLEU", "Len ratio", "Candidate")
 COL_INDEX, COL_BLEU, COL_RATIO, COL_TEXT = range(4)

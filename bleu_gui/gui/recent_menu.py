@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QMenu, QMessageBox
 
-from ..core.sessions import Session
+from ..core.output.sessions import Session
 from .settings import Settings
 
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ..core import Run
-from ..core.advice import non_default_settings
+from ..core.analysis.advice import non_default_settings
 from .advice_bar import AdviceBar
 
 

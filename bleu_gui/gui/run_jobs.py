@@ -15,13 +15,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..core import Run, score_run
-from ..core.evaluate import scaled_progress
-from ..core.inputs import read_more_systems, read_run_inputs
+from ..core.analysis.slices import sliced
+from ..core.inputs.run_inputs import read_more_systems, read_run_inputs
+from ..core.metrics.bleu_evaluator import scaled_progress
+from ..core.output.sessions import Session
 from ..core.run import check_labels, rescored, with_baseline, with_systems
-from ..core.sessions import Session
-from ..core.slices import sliced
+from ..core.runtime import out_of_gc_passes
 from ..demo import demo_paths
-from .jobs import out_of_gc_passes
 
 
 def prepared(run: Run) -> Run:

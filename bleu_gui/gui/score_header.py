@@ -8,8 +8,9 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from ..core import BleuConfig, BleuScore, formats, palette
-from ..core.advice import non_default_settings
+from ..core import BleuConfig, BleuScore
+from ..core.analysis.advice import non_default_settings
+from ..core.output import palette, score_text
 from .style import styled
 
 
@@ -75,7 +76,7 @@ class ScoreHeader(QWidget):
         """Show one system's corpus score with everything that produced it; ``notes`` say what reading
         the inputs changed (a BOM removed, empty reference lines, ...)."""
         self.score = score
-        self.corpus_label.setText(f"BLEU {formats.score_only(score)}")
+        self.corpus_label.setText(f"BLEU {score_text.score_only(score)}")
         precisions = "/".join(f"{p:.1f}" for p in score.precisions)
         self.verbose_label.setText(f"{system_name}: {precisions} (BP = {score.bp:.3f} ratio = {score.ratio:.3f} "
                                    f"hyp_len = {score.sys_len} ref_len = {score.ref_len})")
@@ -100,7 +101,7 @@ class ScoreHeader(QWidget):
     @Slot()
     def on_copy_clicked(self) -> None:
         if self.score is not None:
-            QGuiApplication.clipboard().setText(formats.text_line(self.score))
+            QGuiApplication.clipboard().setText(score_text.text_line(self.score))
             self.message.emit("Score line copied")
 
     @Slot()

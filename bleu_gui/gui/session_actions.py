@@ -1,10 +1,10 @@
-"""File ▸ Open session… / Save session…: the dialogs around :mod:`bleu_gui.core.sessions`."""
+"""File ▸ Open session… / Save session…: the dialogs around :mod:`bleu_gui.core.output.sessions`."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from ..core.sessions import Session, load_session, save_session
+from ..core.output.sessions import Session, load_session, save_session
 
 
 def ask_open_session(parent: QWidget) -> Session | None:

@@ -7,7 +7,7 @@ import json
 from PySide6.QtCore import QByteArray, QSettings
 
 from ..core import BleuConfig, InputError
-from ..core.sessions import Session, session_from_dict
+from ..core.output.sessions import Session, session_from_dict
 
 ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
 MAX_RECENT = 8

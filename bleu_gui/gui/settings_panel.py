@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import BleuConfig
-from ..core.config import SMOOTH_DEFAULTS, SMOOTH_METHODS
-from ..core.tokenizers import TOKENIZER_NAMES
-from ..core.variants import VARIANTS, get_variant
+from ..core.metrics.bleu_config import SMOOTH_DEFAULTS, SMOOTH_METHODS
+from ..core.metrics.bleu_variant import VARIANTS, get_variant
+from ..core.metrics.tokenizers import TOKENIZER_NAMES
 from .style import styled
 
 _DEFAULT = "(variant default)"

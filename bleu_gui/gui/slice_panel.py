@@ -13,8 +13,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QSizePolicy, QWidget
 
 from ..core import Run
-from ..core.formats import score_text
-from ..core.slices import select
+from ..core.analysis.slices import select
+from ..core.output.score_text import score_text
 from .layout import Table, hrow
 from .style import styled
 

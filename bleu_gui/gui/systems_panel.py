@@ -9,7 +9,7 @@ from PySide6.QtCore import QModelIndex, QPoint, QSortFilterProxyModel, Qt, Signa
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSplitter, QVBoxLayout, QWidget
 
 from ..core import Run
-from ..core.rankings import Ranking
+from ..core.analysis.rankings import Ranking
 from .compare_models import SystemsTableModel
 from .layout import Table
 from .matrix_view import MatrixPanel

@@ -17,8 +17,8 @@ from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QFrame, QTextEdit
 
-from ..core import palette
-from ..core.details import CLIPPED, MATCHED, UNMATCHED
+from ..core.metrics.bleu_details import CLIPPED, MATCHED, UNMATCHED
+from ..core.output import palette
 
 STATUS_PROPERTY = QTextFormat.Property.UserProperty + 1
 ORDER_PROPERTY = QTextFormat.Property.UserProperty + 2

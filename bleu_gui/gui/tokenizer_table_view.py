@@ -17,10 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import Run, palette
+from ..core import Run
+from ..core.analysis.tokenizer_table import TokenizerTable, tokenizer_table
 from ..core.errors import ExportError
-from ..core.exports import write_atomic
-from ..core.tokenizer_table import TokenizerTable, tokenizer_table
+from ..core.output import palette
+from ..core.output.exports import write_atomic
 from .jobs import JobController
 from .layout import STRETCH, hrow
 

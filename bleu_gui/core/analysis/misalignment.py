@@ -1,0 +1,206 @@
+"""Files one line off: a candidate that matches its neighbours' references better than its own.
+
+A dropped or doubled line shifts every line after it. BLEU then stays
+plausible and low; nothing says the files are misaligned. Here each candidate
+line is compared with its reference line and with the references at offsets
+±1 and ±2 by word overlap (characters for text without spaces). When, over a
+run of lines, one offset is clearly better than the aligned one, the files are
+misaligned from the first line of that run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain, count
+
+import numpy as np
+
+from ..metrics.grouping import counted
+
+SHIFTS = (-2, -1, 1, 2)
+RUN = 12            # consecutive lines that must agree
+MARGIN = 0.2        # mean overlap gain of the shifted reading over the aligned one
+AGREEING = 0.75     # share of the run's lines where the shifted reading wins
+FLOOR = 0.25        # mean overlap of the shifted reading: real matches, not noise
+_FULL_SCAN = 5_000  # lines scanned one by one; longer files are scanned in windows of four runs
+_WINDOWS = 64
+_REACH = max(abs(s) for s in SHIFTS)
+_LINE_SHIFT = 36  # keys: the line number above a unit id below 2^36
+
+
+@dataclass(frozen=True)
+class Misalignment:
+    """The files are misaligned from ``line`` (1-based) on: candidate line i matches reference line i + shift."""
+
+    line: int
+    shift: int
+    aligned: float   # mean overlap of the run with its own reference lines
+    shifted: float   # ... and with the lines ``shift`` away
+
+    def describe(self, system: str) -> str:
+        what = ("a candidate line is missing or a reference line extra" if self.shift > 0
+                else "a candidate line is doubled or a reference line missing")
+        return (f"{system} looks misaligned from line {self.line}: its lines match the reference lines "
+                f"{abs(self.shift)} {'later' if self.shift > 0 else 'earlier'} (word overlap {self.shifted:.2f} "
+                f"against {self.aligned:.2f} with their own), as if {what} near line {self.line}")
+
+
+def _line_units(line: str) -> list[str]:
+    words = line.lower().split()
+    if len(words) <= 2 and len(line) > 8:  # CJK and other text without spaces: characters
+        return [ch for ch in line if not ch.isspace()]
+    return words
+
+
+def _lines_to_scan(n: int, run: int) -> list[range]:
+    if n <= _FULL_SCAN:
+        return [range(n)]
+    size = 4 * run  # enough to see a run of shifted lines; the break itself is found line by line after
+    count = max(min(_WINDOWS, n // size), 2)
+    return [range(start, min(start + size, n)) for start in
+            (round(w * (n - size) / (count - 1)) for w in range(count))]
+
+
+class _Units:
+    """The distinct units of each line as ids of one vocabulary (shared by a candidate and its references),
+    built for the lines looked at: a key ``line << _LINE_SHIFT | unit id`` per distinct unit of a line."""
+
+    def __init__(self, lines: Sequence[str], vocabulary: dict[str, int], ids: Iterator[int]):
+        self.lines = lines
+        self._vocabulary, self._ids = vocabulary, ids
+
+    def table(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted distinct keys of lines ``lo`` .. ``hi`` - 1 (clipped to the file), and each line's number of
+        distinct units (zero outside the file)."""
+        first, last = max(lo, 0), min(hi, len(self.lines))
+        units = [_line_units(line) for line in self.lines[first:last]]
+        # A unit seen for the first time takes the next number of a counter shared with the references.
+        ids = np.fromiter(map(self._vocabulary.setdefault, chain.from_iterable(units), self._ids), np.int64)
+        line_of = np.repeat(np.arange(first, last, dtype=np.int64), [len(u) for u in units])
+        keys, _ = counted(line_of << _LINE_SHIFT | ids)  # sorted and distinct
+        counts = np.zeros(hi - lo, np.int64)
+        counts[first - lo:last - lo] = np.bincount((keys >> _LINE_SHIFT) - first, minlength=last - first)
+        return keys, counts
+
+
+def _overlaps(hyp: tuple[np.ndarray, np.ndarray], lo: int, refs: list[tuple[np.ndarray, np.ndarray]],
+              shift: int) -> np.ndarray:
+    """For each candidate line i from ``lo``: the best overlap |A ∩ B| / max(|A|, |B|) of its units A with
+    those of reference line i + ``shift`` (0 when either is empty or the line is outside the file).
+    ``refs``: each reference's table from ``lo`` - 2."""
+    keys, counts = hyp
+    n = len(counts)
+    best = np.zeros(n)
+    for ref_keys, ref_counts in refs:
+        start = lo + shift
+        window = ref_keys[np.searchsorted(ref_keys, start << _LINE_SHIFT):
+                          np.searchsorted(ref_keys, (start + n) << _LINE_SHIFT)]
+        common = np.intersect1d(keys, window - (shift << _LINE_SHIFT), assume_unique=True)
+        shared = np.bincount((common >> _LINE_SHIFT) - lo, minlength=n)
+        theirs = ref_counts[start - (lo - _REACH):start - (lo - _REACH) + n]
+        both = (counts > 0) & (theirs > 0)
+        overlap = np.divide(shared, np.maximum(counts, theirs), out=np.zeros(n), where=both)
+        np.maximum(best, overlap, out=best)
+    return best
+
+
+def _first_run(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misalignment | None:
+    lo, hi = lines.start, lines.stop
+    own = hyp.table(lo, hi)
+    theirs = [ref.table(lo - _REACH, hi + _REACH) for ref in refs]
+    aligned = _overlaps(own, lo, theirs, 0)
+    # Running sums (cumsum adds in order, as Python did): every window of ``run`` lines is judged at once.
+    own_sum = np.concatenate([[0.0], np.cumsum(aligned)])
+    found = []
+    for shift in SHIFTS:
+        reading = _overlaps(own, lo, theirs, shift)
+        shifted_sum = np.concatenate([[0.0], np.cumsum(reading)])
+        wins_sum = np.concatenate([[0], np.cumsum(reading > aligned)])
+        shifted = (shifted_sum[run:] - shifted_sum[:-run]) / run
+        mean_own = (own_sum[run:] - own_sum[:-run]) / run
+        hits = np.flatnonzero((shifted >= FLOOR) & (shifted - mean_own >= MARGIN)
+                              & (wins_sum[run:] - wins_sum[:-run] >= AGREEING * run))
+        if len(hits):
+            start = int(hits[0])
+            gains = list(zip(reading.tolist(), aligned.tolist()))
+            found.append((_break_at(gains, start, run), shift, float(mean_own[start]), float(shifted[start])))
+    if not found:
+        return None
+    at, shift, mean_own, shifted = min(found)
+    return Misalignment(lines[at] + 1, shift, mean_own, shifted)
+
+
+def _break_at(gains: list[tuple[float, float]], start: int, run: int) -> int:
+    """Where, near a run that reads shifted, the lines stop reading aligned: the split that best separates
+    aligned-reading lines before it from shifted-reading lines after it (weak translations blur the
+    first lines of a shift, so the split is looked for up to three runs back)."""
+    width = 3 * run
+
+    def fit(b: int) -> int:
+        before = gains[max(b - width, 0):b]
+        after = gains[b:b + width]
+        return sum(a >= s for s, a in before) + sum(s > a for s, a in after)
+
+    return max(range(max(start - width, 0), min(start + run, len(gains)) + 1), key=lambda b: (fit(b), -b))
+
+
+class MisalignmentCheck:
+    """Checks system outputs against one set of references (their word sets are built once, for all)."""
+
+    def __init__(self, references: Sequence[Sequence[str]]):
+        self._vocabulary: dict[str, int] = {}
+        self._ids = count()
+        self.refs = [_Units(ref, self._vocabulary, self._ids) for ref in references]
+
+    def find(self, hypothesis: Sequence[str], progress: Callable[[float], None] | None = None) -> Misalignment | None:
+        """The first place where ``hypothesis`` is shifted against the references, or None.
+
+        Files up to 5,000 lines are scanned line by line; longer ones in 64
+        windows of four runs, and the break is then searched line by line between
+        the last aligned window and the first shifted one. (A shift that corrects
+        itself between two windows can go unseen in a long file.)
+        """
+        n = len(hypothesis)
+        run = min(RUN, max(4, n // 4))  # short files: shorter runs
+        if n < 2 * run:
+            return None
+        hyp, refs = _Units(hypothesis, self._vocabulary, self._ids), self.refs
+        windows = _lines_to_scan(n, run)
+        previous_clean = 0
+        for w, lines in enumerate(windows):
+            if progress is not None:
+                progress(w / len(windows))
+            found = _search(lines, hyp, refs, run)
+            if found is None:
+                previous_clean = lines.stop
+                continue
+            if len(windows) == 1 or found.line - 1 > lines.start:
+                return found
+            # The window starts shifted: the break lies between the last clean window and this one.
+            refined = _search(range(max(previous_clean - run, 0), lines.stop), hyp, refs, run)
+            return refined or found
+        return None
+
+
+def find_misalignment(hypothesis: Sequence[str], references: Sequence[Sequence[str]],
+                      progress: Callable[[float], None] | None = None) -> Misalignment | None:
+    """The first place where ``hypothesis`` is shifted against ``references``, or None (see
+    :meth:`MisalignmentCheck.find`; to check several systems, make one check and reuse it)."""
+    return MisalignmentCheck(references).find(hypothesis, progress)
+
+
+def _search(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misalignment | None:
+    """The first shifted run in ``lines``: scanned against the first reference alone, each candidate then
+    confirmed (and placed) against every reference, so that several references cost about one."""
+    start = lines.start
+    while start < lines.stop:
+        found = _first_run(range(start, lines.stop), hyp, refs[:1], run)
+        if found is None or len(refs) == 1:
+            return found
+        around = range(max(found.line - 1 - 3 * run, lines.start), min(found.line - 1 + 4 * run, lines.stop))
+        confirmed = _first_run(around, hyp, refs, run)
+        if confirmed is not None:
+            return confirmed
+        start = found.line - 1 + run
+    return None

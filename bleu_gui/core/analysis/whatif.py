@@ -1,0 +1,140 @@
+"""What-if editing: a system's candidate lines with some sentences rewritten, and the scores they would get.
+
+Corpus statistics are sums over sentences, so an edit re-scores its own row
+only: the edited sentence is tokenized and matched alone
+(:meth:`SentenceDetails.statistics` gives the row the corpus scorer would
+make). Where the variant's corpus score depends on the summed statistics alone
+(sacreBLEU), a running sum is kept edit by edit; otherwise the edited rows
+replace the originals in a copy of the statistics. Input files are never
+touched; :func:`edited_lines` gives the text to save elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..metrics.bleu_details import SentenceDetails
+from ..metrics.scores import BleuScore, RowScores
+from .explain import Explanation, explain_sentence
+
+if TYPE_CHECKING:
+    from ..run import Run
+
+
+@dataclass(frozen=True)
+class ScoredLine:
+    """One candidate line as the scorer sees it: its match details, statistics row, scores and explanation."""
+
+    text: str
+    details: SentenceDetails
+    stats: np.ndarray
+    scores: RowScores
+    explanation: Explanation
+
+    @property
+    def score(self) -> float:
+        return float(self.scores.score[0])
+
+
+def scored_line(run: Run, system: int, index: int) -> ScoredLine:
+    """Sentence ``index`` of ``system`` as the run scored it: its details, the run's own statistics row, scores
+    and explanation."""
+    return _scored(run, run.systems[system].lines[index], run.details(system, index),
+                   run.systems[system].stats[index:index + 1])
+
+
+def _scored(run: Run, text: str, details: SentenceDetails, stats: np.ndarray) -> ScoredLine:
+    """``text`` with its details and one-row statistics, scored and explained by the run's variant."""
+    scores = run.evaluator.sentence_scores(stats)
+    return ScoredLine(text, details, stats[0], scores,
+                      explain_sentence(details, stats[0].tolist(), scores, run.config, run.reference_names))
+
+
+class WhatIf:
+    """Edits of one system's sentences (indices of ``run``), scored under the run's settings."""
+
+    def __init__(self, run: Run, system: int, edits: Mapping[int, str] | None = None):
+        self.run, self.system = run, system
+        self.texts: dict[int, str] = {}
+        self._rows: dict[int, np.ndarray] = {}  # statistics rows of the edited sentences
+        self._total: np.ndarray | None = None   # column sums with the edits in place, kept edit by edit
+        for index, text in (edits or {}).items():
+            self.set_text(index, text)
+
+    @property
+    def original(self) -> list[str]:
+        return self.run.systems[self.system].lines
+
+    @property
+    def _stats(self) -> np.ndarray:
+        return self.run.systems[self.system].stats
+
+    def score_line(self, index: int, text: str) -> ScoredLine:
+        """Details, statistics and scores of ``text`` as sentence ``index`` (nothing is stored)."""
+        ev, cfg = self.run.evaluator, self.run.config
+        details = ev.details(index, text)
+        # NLTK's method5/7 also read 5-grams: their rows need more orders than the panes show.
+        counted = details if cfg.stats_order == cfg.max_order else ev.details(index, text, cfg.stats_order)
+        stats = np.asarray([counted.statistics(cfg.stats_order)], dtype=self._stats.dtype)
+        return _scored(self.run, text, details, stats)
+
+    def set_text(self, index: int, text: str) -> ScoredLine:
+        """Make ``text`` sentence ``index``'s candidate (the original text removes the edit)."""
+        line = self.score_line(index, text)
+        if text == self.original[index]:
+            self.revert(index)
+        else:
+            self._set_row(index, line.stats)
+            self.texts[index] = text
+        return line
+
+    def _set_row(self, index: int, row: np.ndarray | None) -> None:
+        if self._total is None:
+            self._total = self._stats.sum(axis=0)
+        before = self._rows.get(index, self._stats[index])
+        after = self._stats[index] if row is None else row
+        self._total = self._total + (after - before)  # integer counts: the running sum stays exact
+        if row is None:
+            self._rows.pop(index, None)
+        else:
+            self._rows[index] = row
+
+    def revert(self, index: int) -> None:
+        """Drop the edit of sentence ``index``."""
+        self.texts.pop(index, None)
+        if index in self._rows:
+            self._set_row(index, None)
+
+    def revert_all(self) -> None:
+        self.texts.clear()
+        self._rows.clear()
+        self._total = None
+
+    def text(self, index: int) -> str:
+        return self.texts.get(index, self.original[index])
+
+    def corpus(self) -> BleuScore:
+        """The corpus score with every edit in place (the run's own score when nothing is edited)."""
+        if not self._rows or self._total is None:
+            return self.run.systems[self.system].corpus
+        ev = self.run.evaluator
+        if ev.variant.corpus_is_sum:  # the score depends on the sums alone: one summed row scores the same
+            return ev.corpus_score(self._total[None, :])
+        stats = self._stats.copy()
+        for index, row in self._rows.items():
+            stats[index] = row
+        return ev.corpus_score(stats)
+
+
+def edited_lines(original: Sequence[str], edits: Mapping[int, str]) -> list[str]:
+    """``original`` with the lines of ``edits`` (index -> text) replaced; an edit may not hold a line break."""
+    lines = list(original)
+    for index, text in edits.items():
+        if "\n" in text or "\r" in text:
+            raise ValueError(f"edit of line {index + 1} holds a line break")
+        lines[index] = text
+    return lines

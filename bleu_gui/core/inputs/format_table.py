@@ -1,0 +1,135 @@
+"""Which reader reads a file: by ``--input-format``, else by extension and a look at its first bytes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from .corpus import Corpus
+
+FORMATS = ("text", "wmt-xml", "sgml", "tsv", "jsonl", "xliff", "tmx")
+_EXTENSIONS = {".sgm": "sgml", ".sgml": "sgml", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+               ".xlf": "xliff", ".xliff": "xliff", ".sdlxliff": "xliff", ".mqxliff": "xliff", ".tmx": "tmx"}
+_ROOTS = {b"<dataset": "wmt-xml", b"<xliff": "xliff", b"<tmx": "tmx", b"<srcset": "sgml", b"<refset": "sgml",
+          b"<tstset": "sgml"}
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How structured files are read (none of it applies to plain text)."""
+
+    input_format: str | None = None      # one of FORMATS, or None to sniff each file
+    keep_tags: bool = False               # XLIFF/TMX inline tags as tokens instead of taken out
+    langs: tuple[str, str] | None = None  # TMX: (source, target) languages
+    columns: Mapping[str, str] = field(default_factory=dict)  # TSV/JSONL: role -> column name(s)
+
+
+_SNIFF_BYTES = 1 << 20  # how far into a file its first element is looked for (comments may come first)
+_SKIPPED = ((b"<?", b"?>"), (b"<!--", b"-->"), (b"<!", b">"))  # declaration, comment, DOCTYPE: not the root
+
+
+def _text_head(data: bytes) -> bytes:
+    """The start of ``data`` as UTF-8 bytes (UTF-16 by its byte order mark), without a UTF-8 BOM."""
+    head = data[:_SNIFF_BYTES]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return head.decode("utf-16", errors="replace").encode("utf-8", errors="replace")
+    return head.removeprefix(b"\xef\xbb\xbf")
+
+
+def _first_element(head: bytes) -> bytes:
+    """The name of the first element, after the XML declaration, comments, processing instructions and a
+    DOCTYPE (lower-cased, with ``<``); empty when the head starts otherwise."""
+    pos = 0
+    while True:
+        while pos < len(head) and head[pos:pos + 1].isspace():
+            pos += 1
+        if not head.startswith(b"<", pos):
+            return b""
+        skip = next(((start, end) for start, end in _SKIPPED if head.startswith(start, pos)), None)
+        if skip is None:
+            name = re.match(rb"<[^\s/>]*", head[pos:])
+            return name.group().lower() if name else b""
+        close = head.find(skip[1], pos + len(skip[0]))
+        if close < 0:
+            return b""
+        if skip[0] == b"<!" and b"[" in head[pos:close]:  # a DOCTYPE with an internal subset ends at "]>"
+            close = head.find(b"]>", pos)
+            if close < 0:
+                return b""
+        pos = close + len(skip[1])
+
+
+def sniff_format(path: Path, data: bytes) -> str:
+    """The format of an input: its extension when telling, else its first element or line (``text`` when in
+    doubt). ``data`` is the input's bytes, read once (a pipe cannot be read twice)."""
+    by_extension = _EXTENSIONS.get(path.suffix.lower())
+    if by_extension is not None:
+        return by_extension
+    head = _text_head(data)
+    root = _first_element(head)
+    if root:
+        found = next((fmt for name, fmt in _ROOTS.items() if root == name), None)
+        if found is not None:
+            return found
+    start = head.lstrip()
+    if path.suffix.lower() == ".json" or (start.startswith(b"{") and b"}" in start.split(b"\n", 1)[0]):
+        return "jsonl"
+    return "text"
+
+
+def sniff_file(path: Path) -> str:
+    """:func:`sniff_format` of a regular file from its first bytes (the window's drops and arguments); ``text``
+    for anything else, which is then read whole and sniffed again."""
+    try:
+        if not path.is_file():
+            return "text"
+        with path.open("rb") as fh:
+            return sniff_format(path, fh.read(_SNIFF_BYTES))
+    except OSError:
+        return "text"
+
+
+def read_corpus(path: Path, fmt: str, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    """Read a structured file with the reader of ``fmt`` (not ``text``) from its bytes."""
+    reader = _READERS.get(fmt)
+    if reader is None:
+        raise InputError(f"{path}: unknown input format {fmt!r} (one of {', '.join(FORMATS)})")
+    return reader(path, data, encoding, options)
+
+
+def _wmt_xml(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .wmt_xml import read_wmt_xml
+    return read_wmt_xml(path, data)
+
+
+def _sgml(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .sgml import read_sgml
+    return read_sgml(path, data, encoding)
+
+
+def _tsv(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .tables import read_table
+    return read_table(path, data, "tsv", encoding, options.columns)
+
+
+def _jsonl(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .tables import read_table
+    return read_table(path, data, "jsonl", encoding, options.columns)
+
+
+def _xliff(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .xliff import read_xliff
+    return read_xliff(path, data, options.keep_tags)
+
+
+def _tmx(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .tmx import read_tmx
+    return read_tmx(path, data, options.langs, options.keep_tags)
+
+
+# One table of readers, keyed by format (each imported when first used: the plain-text path pays for none).
+_READERS: dict[str, Callable[[Path, bytes, str, ReadOptions], Corpus]] = {
+    "wmt-xml": _wmt_xml, "sgml": _sgml, "tsv": _tsv, "jsonl": _jsonl, "xliff": _xliff, "tmx": _tmx}

@@ -1,0 +1,228 @@
+"""NLTK's ``corpus_bleu`` / ``sentence_bleu`` (nltk.translate.bleu_score), vectorised over rows.
+
+Reproduced on purpose, because users compare against NLTK:
+- the per-sentence denominator is ``max(1, number of hypothesis n-grams)``;
+- the corpus score is 0 as soon as no unigram matches;
+- ``method0`` replaces a zero precision by ``sys.float_info.min`` (not 0);
+- orders whose (smoothed) precision is 0 are left out of the weighted sum;
+- ``corpus_bleu`` calls the smoothing function with the *last* sentence's
+  hypothesis and references, which ``method5`` (its 5-gram precision) and
+  ``method6`` (its n-gram counts) use — so the corpus row carries the last
+  sentence's figures;
+- ``method6`` asserts a non-zero trigram precision; where NLTK would raise,
+  the row is marked invalid instead of inventing a number;
+- ``auto_reweigh`` only applies to the exact default weights (0.25,)*4.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ... import __version__
+from .bleu_variant import Variant, reference_fields
+from .scores import RowScores
+
+if TYPE_CHECKING:
+    from .bleu_config import BleuConfig
+
+_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+
+
+def _smooth(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, last_p5: np.ndarray,
+            last_hyp_len: np.ndarray, cfg: BleuConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Return (precisions as fractions of 1, valid-row mask) after NLTK smoothing ``method``."""
+    rows, N = num.shape
+    raw = num / den
+    p = raw.copy()
+    valid = np.ones(rows, bool)
+    zero = num == 0
+    if method == 0:
+        p[zero] = sys.float_info.min
+    elif method == 1:
+        p = np.where(zero, (num + cfg.nltk_epsilon) / den, raw)
+    elif method == 2:
+        p[:, 1:] = (num[:, 1:] + 1) / (den[:, 1:] + 1)
+    elif method == 3:
+        p = _method3(num, den, raw)
+    elif method == 4:
+        p = _method4(num, den, raw, hyp_len, cfg.nltk_k)
+    elif method == 5:
+        p = _method5(raw, last_p5)
+    elif method == 6:
+        p, valid = _method6(num, raw, last_hyp_len, cfg.nltk_alpha)
+    elif method == 7:
+        p = _method5(_method4(num, den, raw, hyp_len, cfg.nltk_k), last_p5)
+    return p, valid
+
+
+def _method3(num: np.ndarray, den: np.ndarray, raw: np.ndarray) -> np.ndarray:
+    p = raw.copy()
+    incvnt = np.ones(len(num))
+    for i in range(num.shape[1]):
+        z = num[:, i] == 0
+        p[z, i] = 1.0 / (2.0 ** incvnt[z] * den[z, i])
+        incvnt[z] += 1
+    return p
+
+
+def _method4(num: np.ndarray, den: np.ndarray, raw: np.ndarray, hyp_len: np.ndarray, k: float) -> np.ndarray:
+    p = raw.copy()
+    incvnt = np.ones(len(num))
+    with np.errstate(divide="ignore"):
+        log_len = np.log(np.maximum(hyp_len, 1).astype(np.float64))
+    for i in range(num.shape[1]):
+        z = (num[:, i] == 0) & (hyp_len > 1)
+        numerator = 1.0 / (2.0 ** incvnt[z] * k / log_len[z])
+        p[z, i] = numerator / den[z, i]
+        incvnt[z] += 1
+    return p
+
+
+def _method5(p_in: np.ndarray, last_p5: np.ndarray) -> np.ndarray:
+    rows, N = p_in.shape
+    nxt = np.concatenate([p_in[:, 1:], last_p5[:, None]], axis=1)
+    p = p_in.copy()
+    m_prev = p_in[:, 0] + 1
+    for i in range(N):
+        p[:, i] = (m_prev + p_in[:, i] + nxt[:, i]) / 3
+        m_prev = p[:, i]
+    return p
+
+
+def _method6(num: np.ndarray, raw: np.ndarray, last_hyp_len: np.ndarray,
+             alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    rows, N = num.shape
+    p = raw.copy()
+    if N < 3:
+        return p, np.zeros(rows, bool)
+    valid = raw[:, 2] != 0
+    for i in range(2, N):
+        prev2, prev1 = p[:, i - 2], p[:, i - 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pi0 = np.where(prev2 == 0, 0.0, prev1 ** 2 / np.where(prev2 == 0, 1.0, prev2))
+        count = np.maximum(last_hyp_len - i, 0)
+        p[:, i] = (num[:, i] + alpha * pi0) / (count + alpha)
+    return p, valid
+
+
+def nltk_statistics(stats: np.ndarray) -> np.ndarray:
+    """Copy of ``stats`` with every sentence's n-gram total raised to at least 1, as NLTK's ``modified_precision`` does.
+
+    Must be applied per sentence, before rows are summed into a corpus row.
+    """
+    out = np.array(stats, copy=True)
+    width = (out.shape[1] - 2) // 2
+    np.maximum(out[:, 2 + width:], 1, out=out[:, 2 + width:])
+    return out
+
+
+def score_rows(stats: np.ndarray, cfg: BleuConfig, last_p5: np.ndarray | None = None,
+               last_hyp_len: np.ndarray | None = None) -> RowScores:
+    """NLTK BLEU for every row of statistics made by :func:`nltk_statistics`.
+
+    For sentence rows, ``last_p5``/``last_hyp_len`` are each row's own 5-gram
+    precision and length; for a corpus row, those of the corpus's last sentence.
+    """
+    weights = cfg.nltk_weights
+    N = len(weights)
+    stats = np.atleast_2d(stats)
+    width = (stats.shape[1] - 2) // 2
+    hyp_len = stats[:, 0]
+    ref_len = stats[:, 1]
+    counts = stats[:, 2:2 + N]
+    totals = stats[:, 2 + width:2 + width + N]
+    rows = len(stats)
+    if last_hyp_len is None:
+        last_hyp_len = hyp_len
+    if last_p5 is None:
+        last_p5 = np.zeros(rows)
+
+    hyp_f = hyp_len.astype(np.float64)
+    ref_f = ref_len.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp = np.where(hyp_len > ref_len, 1.0, np.where(hyp_len == 0, 0.0, np.exp(1.0 - ref_f / hyp_f)))
+
+    num = counts.astype(np.float64)
+    den = totals.astype(np.float64)
+    p, valid = _smooth(cfg.nltk_smoothing, num, den, hyp_len, last_p5, last_hyp_len, cfg)
+
+    w = np.tile(np.asarray(weights, np.float64), (rows, 1))
+    if cfg.auto_reweigh and tuple(weights) == _DEFAULT_WEIGHTS:
+        for length in (1, 2, 3):
+            sel = hyp_len == length
+            w[sel] = 0.0
+            w[sel, :length] = 1.0 / length
+
+    with np.errstate(divide="ignore"):
+        logs = np.where(p > 0, np.log(np.where(p > 0, p, 1.0)), 0.0)
+    log_sum = np.zeros(rows)
+    for i in range(N):
+        log_sum += w[:, i] * logs[:, i]
+    score = bp * np.exp(log_sum)
+    no_unigram = counts[:, 0] == 0
+    score[no_unigram] = 0.0
+    # NLTK returns 0 for "no unigram match" before smoothing, so method6's assertion never fires there.
+    valid = valid | no_unigram
+    score[~valid] = np.nan
+    precisions = 100.0 * p
+    return RowScores(score=100.0 * score, precisions=precisions, bp=bp, counts=counts, totals=totals,
+                     sys_len=hyp_len, ref_len=ref_len, valid=valid)
+
+
+def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
+    """A signature in sacreBLEU's style that names NLTK's settings."""
+    weights = ",".join(f"{w:g}" for w in cfg.nltk_weights)
+    return "|".join([
+        "variant:nltk", *reference_fields(cfg, nrefs), f"case:{'lc' if cfg.lowercase else 'mixed'}",
+        f"tok:{tokenizer_signature}", f"smooth:method{cfg.nltk_smoothing}", f"weights:{weights}",
+        f"reweigh:{'yes' if cfg.auto_reweigh else 'no'}", f"version:bleu-gui-{version}",
+    ])
+
+
+def _p5(rows: np.ndarray) -> np.ndarray:
+    """Each row's 5-gram precision (what method5/method7 look at), 0 where the rows stop below order 5."""
+    width = (rows.shape[1] - 2) // 2
+    if width < 5:
+        return np.zeros(len(rows))
+    return rows[:, 2 + 4] / rows[:, 2 + width + 4]
+
+
+class NltkBleu(Variant):
+    """NLTK's ``corpus_bleu`` / ``sentence_bleu`` with its smoothing functions, weights and auto_reweigh."""
+
+    name = "nltk"
+    default_tokenizer = "none"
+    hint = "NLTK corpus_bleu / sentence_bleu, uniform weights 1/N."
+    settings = frozenset({"nltk_smoothing", "weights", "auto_reweigh"})
+
+    def stats_order(self, cfg: BleuConfig) -> int:
+        # method5 and method7 also look at the 5-gram precision.
+        n = len(cfg.nltk_weights)
+        return max(n, 5) if cfg.nltk_smoothing in (5, 7) else n
+
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        rows = nltk_statistics(stats)
+        return score_rows(rows, cfg, last_p5=_p5(rows), last_hyp_len=rows[:, 0])
+
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        rows = nltk_statistics(stats)
+        last = rows[-1:]  # corpus_bleu smooths with the last sentence's figures
+        return score_rows(rows.sum(axis=0, keepdims=True), cfg, last_p5=_p5(last), last_hyp_len=last[:, 0])
+
+    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+        L = len(stats)
+        if L < 2:
+            return np.zeros(L)
+        rows = nltk_statistics(stats)
+        # corpus_bleu's smoothing sees the last remaining sentence.
+        last = np.full(L, L - 1)
+        last[L - 1] = L - 2
+        return score_rows(rows.sum(axis=0)[None, :] - rows, cfg, last_p5=_p5(rows[last]),
+                          last_hyp_len=rows[last, 0]).score
+
+    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+                  resampling: dict[str, object] | None = None) -> str:
+        return signature(cfg, nrefs, tokenizer_signature, __version__)

@@ -1,0 +1,102 @@
+"""Whose BLEU: one small interface, one registry, one implementation per variant.
+
+Everything that differs between sacreBLEU's, NLTK's and the d2l textbook's BLEU
+is answered by the variant object; no other module compares variant names.
+The implementations live beside their arithmetic in ``bleu_sacrebleu``,
+``bleu_nltk`` and ``bleu_d2l``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .bleu_config import BleuConfig
+    from .scores import RowScores
+
+T = TypeVar("T")
+
+
+class Variant(ABC):
+    """One way of computing BLEU from per-sentence statistics rows.
+
+    ``settings`` names the :class:`BleuConfig` fields the variant reads beyond
+    tokenizer, lowercase and order, so a settings panel knows what to enable.
+    """
+
+    name: str = ""
+    default_tokenizer: str = "13a"
+    hint: str = ""
+    significance: bool = False
+    # True when the corpus score is a function of the summed statistics alone (one summed row scores the same
+    # as all rows): then an edit can keep a running sum instead of summing every row again.
+    corpus_is_sum: bool = False
+    settings: frozenset[str] = frozenset()
+    # How the tokenizer's output is split into tokens (see tokenizers.Tokenization): sacreBLEU and NLTK's users
+    # split on whitespace runs; the d2l textbook on each single space.
+    token_split: str = "whitespace"
+
+    def stats_order(self, cfg: BleuConfig) -> int:
+        """Highest n-gram order the statistics rows must hold."""
+        return cfg.max_order
+
+    def references_used(self, references: Sequence[T]) -> list[T]:
+        """The references this variant scores against (all of them unless it says otherwise)."""
+        return list(references)
+
+    def notes(self, n_refs_given: int) -> tuple[str, ...]:
+        """Plain-language notes shown beside every score of this variant."""
+        return ()
+
+    def validate(self, cfg: BleuConfig) -> None:  # noqa: B027 - most variants accept every setting
+        """Raise :class:`ConfigError` for settings this variant cannot honour."""
+
+    @abstractmethod
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        """Sentence-level scores, one per statistics row."""
+
+    @abstractmethod
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+        """The corpus score of all rows of ``stats``, as a one-row :class:`RowScores`."""
+
+    @abstractmethod
+    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+        """Corpus score (0-100) with each sentence left out in turn (leave-one-out)."""
+
+    @abstractmethod
+    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+                  resampling: dict[str, object] | None = None) -> str:
+        """The settings string shown next to every score of this variant."""
+
+
+def reference_fields(cfg: BleuConfig, nrefs: int | str) -> list[str]:
+    """The signature's reference fields: ``nrefs:N``, and ``emptyrefs:missing`` when empty reference lines
+    are not read as sacreBLEU's command line reads them."""
+    fields = [f"nrefs:{nrefs}"]
+    if cfg.empty_refs != "empty":
+        fields.append(f"emptyrefs:{cfg.empty_refs}")
+    return fields
+
+
+def _registry() -> dict[str, Variant]:
+    # Imported here: the implementations import config, which imports this module.
+    from .bleu_d2l import D2lBleu
+    from .bleu_nltk import NltkBleu
+    from .bleu_sacrebleu import SacreBleu
+
+    return {v.name: v for v in (SacreBleu(), NltkBleu(), D2lBleu())}
+
+
+VARIANTS = ("sacrebleu", "nltk", "d2l")
+_REGISTRY: dict[str, Variant] = {}
+
+
+def get_variant(name: str) -> Variant:
+    """The variant registered under ``name`` (``KeyError`` for an unknown name; config validation says so first)."""
+    if not _REGISTRY:
+        _REGISTRY.update(_registry())
+    return _REGISTRY[name]

@@ -1,0 +1,259 @@
+"""A self-contained HTML report: corpus table, signature, significance, charts and highlighted sentences.
+
+One file with inline CSS and inline SVG charts; it references nothing outside
+itself, reads well in a browser and prints well. Highlighting uses the same
+statuses and colours as the window: unigrams of the candidate are matched,
+clipped (orange, wavy underline) or unmatched; reference words the candidate
+matched are green.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+
+from ... import __version__
+from ..analysis.rankings import Ranking
+from ..analysis.significance import SystemTest
+from ..metrics.bleu_details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
+from ..run import Run, ScoredSystem
+from . import palette, svg
+from .score_text import IDENTICAL, IDENTICAL_NOTE, p_text, score_text
+
+MAX_FULL = 3000
+_CLASS = {MATCHED: "m", CLIPPED: "c", UNMATCHED: "u"}
+# SVG namespace declarations are not needed inside HTML; dropping them keeps the file free of any URL.
+_XMLNS = re.compile(r'\s+xmlns="[^"]*"')
+
+CSS = f"""
+body{{font-family:"DejaVu Sans",Arial,sans-serif;margin:24px auto;max-width:1180px;color:{palette.INK};line-height:1.45}}
+h1{{font-size:24px;margin:0 0 4px}}h2{{font-size:18px;margin:28px 0 8px;border-bottom:1px solid {palette.RULE}}}
+.meta,.note{{color:{palette.NOTE};font-size:13px}}.sig{{font-family:monospace;font-size:12px;color:{palette.TITLE};word-break:break-all}}
+table{{border-collapse:collapse;font-size:13px;margin:6px 0}}th,td{{border:1px solid {palette.RULE};padding:3px 7px}}
+th{{background:{palette.HEADER_BG}}}td.n{{text-align:right;font-variant-numeric:tabular-nums}}
+.charts{{display:flex;flex-wrap:wrap;gap:10px}}.charts svg{{border:1px solid {palette.FRAME}}}
+.legend span{{margin-right:10px;padding:1px 6px;border-radius:3px;font-size:13px}}
+.sent{{border:1px solid {palette.RULE};border-radius:4px;padding:6px 10px;margin:8px 0;page-break-inside:avoid}}
+.sent h3{{font-size:13px;margin:0 0 4px;color:{palette.TITLE};font-weight:600}}
+.line{{margin:2px 0}}.who{{display:inline-block;min-width:92px;color:{palette.MUTED};font-size:12px}}
+.m{{background:{palette.MATCHED}}}.c{{background:{palette.CLIPPED};text-decoration:underline wavy {palette.CLIPPED_LINE}}}
+.u{{background:{palette.UNMATCHED}}}
+.r{{background:{palette.MATCHED}}}.star{{color:{palette.STAR};font-weight:bold}}
+@media print{{body{{margin:0;max-width:none}}.charts svg{{border:none}}h2{{page-break-after:avoid}}
+.m,.c,.u,.r{{-webkit-print-color-adjust:exact;print-color-adjust:exact}}}}
+"""
+
+
+def _inline(svg_text: str) -> str:
+    return _XMLNS.sub("", svg_text, count=1)
+
+
+def highlight(text: str, tokens: Sequence[str], spans: Sequence[tuple[int, int] | None],
+              classes: Sequence[str | None]) -> str:
+    """HTML of ``text`` with each token's characters wrapped in its class (tokens shown spaced if unplaceable)."""
+    if any(s is None for s in spans):
+        parts = [f'<span class="{c}">{escape(t)}</span>' if c else escape(t) for t, c in zip(tokens, classes)]
+        return " ".join(parts) + ' <span class="note">(tokens)</span>'
+    out, pos = [], 0
+    for span, cls in zip(spans, classes):
+        assert span is not None  # checked above: every token has a place in the text
+        start, end = span
+        out.append(escape(text[pos:start]))
+        piece = escape(text[start:end])
+        out.append(f'<span class="{cls}">{piece}</span>' if cls else piece)
+        pos = end
+    out.append(escape(text[pos:]))
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """What a report shows: pairwise sections for the systems ``pairs`` (indices, each against the baseline),
+    highlighting at n-gram ``order`` (``ALL_ORDERS`` for all), and ``sentences`` (None: chosen by the report),
+    described by ``selection`` ("the 12 sentences of the window's list, filter: …")."""
+
+    pairs: tuple[int, ...] = (1,)
+    order: int = 1
+    sentences: tuple[int, ...] | None = None
+    selection: str = ""
+    ranking: Ranking = Ranking()  # α and correction of the ranks
+
+
+def candidate_html(d: SentenceDetails, order: int = 1) -> str:
+    classes = [_CLASS[status] if status else None for status, _ in token_statuses(d, order)]
+    return highlight(d.hypothesis, d.hyp_tokens, d.hyp_spans, classes)
+
+
+def reference_html(d: SentenceDetails, r: int, order: int = 1) -> str:
+    if not d.ref_present[r]:
+        return '<span class="note">(no reference for this sentence)</span>'
+    orders = range(1, d.max_order + 1) if order == ALL_ORDERS else [order]
+    marked = {t for n in orders for s in d.ref_matches[r].get(n, []) for t in range(s.start, s.end)}
+    classes = ["r" if t in marked else None for t in range(len(d.ref_tokens[r]))]
+    return highlight(d.references[r], d.ref_tokens[r], d.ref_spans[r], classes)
+
+
+def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTest] | None,
+                  approximate: Sequence[SystemTest] | None, identical: Sequence[bool],
+                  ranks: Sequence[int] | None = None) -> str:
+    N = len(systems[0].corpus.precisions)
+    head = (["Rank"] if ranks else []) + ["System", "BLEU"]
+    head += [] if len(systems) < 2 else ["Δ", "μ ± 95% CI", "p (bootstrap)", "p (AR)"]
+    head += [f"p{n}" for n in range(1, N + 1)] + ["BP", "ratio", "hyp_len", "ref_len"]
+    rows = []
+    for i, s in enumerate(systems):
+        c = s.corpus
+        cells = ([str(ranks[i])] if ranks else []) + [
+            escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name), score_text(c.score)]
+        if len(systems) >= 2:
+            bs = bootstrap[i] if bootstrap else None
+            ar = approximate[i] if approximate else None
+            cells += ["–" if i == 0 else f"{c.score - systems[0].corpus.score:+.2f}",
+                      f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
+                      _p(bs.p_value if bs else None, identical[i]), _p(ar.p_value if ar else None, identical[i])]
+        cells += [f"{p:.1f}" for p in c.precisions]
+        cells += [f"{c.bp:.3f}", f"{c.ratio:.3f}", str(c.sys_len), str(c.ref_len)]
+        name_column = 1 if ranks else 0
+        rows.append("<tr>" + "".join(f'<td{"" if j == name_column else " class=n"}>{v}</td>'
+                                     for j, v in enumerate(cells)) + "</tr>")
+    return ("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
+def _ranks(run: Run, ranking: Ranking) -> list[int] | None:
+    matrix = run.comparison.matrix if run.comparison is not None else None
+    return matrix.ranks(ranking.alpha, ranking.correction) if matrix is not None else None
+
+
+def _p(p: float | None, identical: bool = False) -> str:
+    text = p_text(p, identical)
+    text = text.replace("*", '<span class="star">*</span>')
+    return text + (f' <span class="note">({IDENTICAL})</span>' if identical else "")
+
+
+def choose_sentences(systems: Sequence[ScoredSystem], top: int, view: ReportView = ReportView()
+                     ) -> tuple[list[tuple[str, list[int]]], str]:
+    """Which sentences to show: the view's own, all, or for large corpora the worst, best and most changed."""
+    L = len(systems[0].lines)
+    if view.sentences is not None:
+        chosen = list(view.sentences)
+        note = f"{len(chosen):,} sentences: {view.selection}." if view.selection else ""
+        if len(chosen) > MAX_FULL:
+            note += f" The first {MAX_FULL:,} of them are shown."
+        return [("Sentences", chosen[:MAX_FULL])], note
+    if L <= MAX_FULL:
+        return [("All sentences", list(range(L)))], ""
+    base = np.nan_to_num(systems[0].sentences.score, nan=0.0)
+    order = np.argsort(base, kind="stable")
+    groups = [(f"The {top} lowest-scoring sentences ({systems[0].name})", order[:top].tolist()),
+              (f"The {top} highest-scoring sentences ({systems[0].name})", order[::-1][:top].tolist())]
+    for b in view.pairs if len(systems) >= 2 else ():
+        delta = np.abs(np.nan_to_num(systems[b].sentences.score) - base)
+        groups.append((f"The {top} sentences that changed most ({systems[b].name} vs {systems[0].name})",
+                       np.argsort(-delta, kind="stable")[:top].tolist()))
+    note = (f"This corpus has {L:,} sentences, more than {MAX_FULL:,}: the report shows the {top} worst, "
+            f"the {top} best" + (f" and the {top} most changed" if len(systems) >= 2 else "") + " only.")
+    return groups, note
+
+
+def build_report(run: Run, view: ReportView | None = None, top: int = 100, title: str = "BLEU report") -> str:
+    """The whole report of a run as one HTML document (a string).
+
+    ``view``: what to show (default: every system against the baseline, unigram highlighting, sentences
+    chosen by the report); the window passes what it shows.
+    """
+    view = view or ReportView(pairs=tuple(range(1, len(run.systems))))
+    systems, reference_names = run.systems, run.reference_names
+    comparison = run.comparison
+    bootstrap = comparison.bootstrap if comparison else None
+    approximate = comparison.approximate if comparison else None
+    base = systems[0]
+    N = len(base.corpus.precisions)
+    parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
+             f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>",
+             f'<p class="meta">{len(base.lines):,} sentences · {len(reference_names)} reference file(s): '
+             f'{escape(", ".join(reference_names))} · made by bleu-gui {__version__} on '
+             f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>',
+             *([f'<p class="note"><b>{escape(run.slice.summary)}</b>; the whole corpus scored '
+                f'{escape(", ".join(f"{s.name} {w:.2f}" for s, w in zip(systems, run.slice.whole)))}.</p>']
+               if run.slice is not None else []),
+             "<h2>Corpus scores</h2>",
+             _corpus_table(systems, bootstrap, approximate, comparison.identical if comparison else [False] * len(systems),
+                           _ranks(run, view.ranking)),
+             f'<p class="sig">{escape(base.corpus.variant)}: {escape(base.corpus.signature)}</p>']
+    for note in base.corpus.notes:
+        parts.append(f'<p class="note">{escape(note)}</p>')
+    if _ranks(run, view.ranking):
+        parts.append(f'<p class="note">{escape(view.ranking.describe(comparison.matrix if comparison else None))}.</p>')
+    for s, same in zip(systems, comparison.identical if comparison else []):
+        if same:
+            parts.append(f'<p class="note">{escape(s.name)}: {escape(IDENTICAL_NOTE)}.</p>')
+    pairs = [b for b in view.pairs if 0 < b < len(systems)]
+    if pairs:
+        compared = ", ".join(escape(systems[b].name) for b in pairs)
+        parts.append(f'<p class="note">Pairwise sections compare {compared} (B) with the baseline '
+                     f'{escape(base.name)} (A).</p>')
+    order_name = "all orders" if view.order == ALL_ORDERS else f"{view.order}-grams"
+    if view.sentences is not None or view.order != 1:
+        parts.append(f'<p class="note">This report follows the window: highlighting of {order_name}'
+                     + (f"; {escape(view.selection)}" if view.selection else "") + ".</p>")
+    if pairs and bootstrap:
+        deltas = bootstrap[pairs[0]].deltas
+        n = len(deltas) if deltas is not None else 0
+        parts.append(f'<p class="note">p (bootstrap): paired bootstrap resampling, {n} resamples; p (AR): paired '
+                     "approximate randomization; both as sacreBLEU with the same seed. * marks p ≤ 0.05, a "
+                     "difference unlikely to be chance. μ ± 95% CI: bootstrap mean and half-width.</p>")
+    parts.append("<h2>Charts</h2><div class=charts>")
+    names = [s.name for s in systems]
+    if len(systems) == 1:
+        parts.append(_inline(svg.precision_chart(base.corpus.precisions)))
+    else:
+        parts.append(_inline(svg.dot_strips_chart("Precision per order", "n-gram order", "p_n (%)", names,
+                                                    [s.corpus.precisions for s in systems],
+                                                    [str(n) for n in range(1, N + 1)], palette.SYSTEMS)))
+    parts.append(_inline(svg.brevity_chart((base.corpus.sys_len, base.corpus.ref_len))))
+    parts.append(_inline(svg.histogram_chart(base.sentences.score.tolist(), f"Sentence BLEU — {base.name}")))
+    for b in pairs:
+        parts.append(_inline(svg.scatter_chart(base.sentences.score.tolist(), systems[b].sentences.score.tolist(),
+                                               names[0], names[b])))
+        b_deltas = bootstrap[b].deltas if bootstrap else None
+        if bootstrap and b_deltas is not None:
+            parts.append(_inline(svg.delta_chart(b_deltas.tolist(), bootstrap[b].p_value)))
+    parts.append("</div>")
+    groups, note = choose_sentences(systems, top, view)
+    parts.append("<h2>Sentences</h2>")
+    if note:
+        parts.append(f'<p class="note">{escape(note)}</p>')
+    parts.append('<p class="legend"><span class=m>matched</span><span class=c>clipped (beyond Max_Ref_Count)</span>'
+                 '<span class=u>unmatched</span><span class=r>reference word the candidate matched</span>'
+                 f'<span class=note>{order_name}; sentence BLEU as the window shows it</span></p>')
+    for heading, indices in groups:
+        if len(groups) > 1:
+            parts.append(f"<h2>{escape(heading)}</h2>")
+        for i in indices:
+            parts.append(_sentence_block(run, reference_names, i, view.order))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _sentence_block(run: Run, reference_names: Sequence[str], i: int, order: int) -> str:
+    systems = run.systems
+    scores = " · ".join(f"{escape(s.name)} {score_text(float(s.sentences.score[i]))}" for s in systems)
+    line = run.line_number(i)
+    doc = f" · document {escape(run.context.docs[i])}" if run.context.docs is not None else ""
+    out = [f'<div class=sent id="s{line}"><h3>Sentence {line}{doc} — {scores}</h3>']
+    if run.context.source is not None:
+        out.append(f'<div class=line><span class=who>source</span>{escape(run.context.source.lines[i])}</div>')
+    details = [run.details(k, i) for k in range(len(systems))]
+    for s, d in zip(systems, details):
+        out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d, order)}</div>')
+    base = details[0]  # references are marked by what the baseline matched
+    for r, name in enumerate(reference_names[:len(base.references)]):
+        out.append(f'<div class=line><span class=who>{escape(name)}</span>{reference_html(base, r, order)}</div>')
+    out.append("</div>")
+    return "".join(out)

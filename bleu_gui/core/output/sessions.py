@@ -1,0 +1,133 @@
+"""A session: everything needed to open a run again exactly as it was (a small JSON file, or a recent entry).
+
+Absolute paths of every system (the baseline first) and reference, the labels,
+the chosen B, the encoding and every scoring setting. Reading one checks that
+its files still exist and says which do not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..inputs.text_files import SegmentFile
+from ..metrics.bleu_config import BleuConfig
+from ..run import Run
+from .exports import write_atomic
+
+FORMAT = "bleu-gui session 1"
+
+
+@dataclass(frozen=True)
+class Session:
+    systems: list[str]                 # absolute paths, the baseline first
+    references: list[str]
+    labels: list[str] | None = None    # display names, one per system (None: from the paths)
+    b: int = 1                         # the system compared with the baseline
+    encoding: str = "auto"
+    config: BleuConfig = field(default_factory=BleuConfig)
+    # Structured files (WMT XML, XLIFF, ...): which field of its file each system and reference is.
+    system_fields: list[str] | None = None
+    reference_fields: list[str] | None = None
+    source: str | None = None          # a source file given apart from the systems and references
+
+    def missing(self) -> list[str]:
+        """The session's files that no longer exist."""
+        return [p for p in [*self.systems, *self.references, *([self.source] if self.source else [])]
+                if not Path(p).exists()]
+
+    def opening(self) -> tuple[list[str], list[str], list[str] | None, list[str] | None]:
+        """(system files, reference files, systems wanted, references wanted) that open the session again:
+        a file holding both (WMT XML) is given once, as a reference file, and its fields are picked by name."""
+        if self.system_fields is None and self.reference_fields is None:
+            return list(self.systems), list(self.references), None, None  # plain files, each given as it was
+        refs = list(dict.fromkeys(self.references))
+        systems = [p for p in dict.fromkeys(self.systems) if p not in refs]
+        return systems, refs, self.system_fields, self.reference_fields
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, "systems": self.systems, "references": self.references, "labels": self.labels,
+                "b": self.b, "encoding": self.encoding, "config": dataclasses.asdict(self.config),
+                "system_fields": self.system_fields, "reference_fields": self.reference_fields,
+                "source": self.source}
+
+
+def _fields(files: list[SegmentFile]) -> list[str] | None:
+    return [f.field for f in files] if all(f.field for f in files) else None
+
+
+def session_of(run: Run, b: int, encoding: str) -> Session:
+    """The session that opens ``run`` again as shown (its names, B, encoding and the fields it took)."""
+    systems, refs = [s.file for s in run.systems], run.references
+    paths = {f.path.absolute() for f in [*systems, *refs]}
+    source = run.context.source
+    apart = str(source.path.absolute()) if source is not None and source.path.absolute() not in paths else None
+    return Session([str(f.path.absolute()) for f in systems], [str(r.path.absolute()) for r in refs],
+                   [s.name for s in run.systems], b, encoding, run.config, _fields(systems), _fields(refs), apart)
+
+
+def session_from_dict(data: Any, where: str = "session") -> Session:
+    """A session from its JSON form; :class:`InputError` says what is wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f"{where}: not a bleu-gui session file (expected \"format\": \"{FORMAT}\")")
+    try:
+        config = dict(data.get("config") or {})
+        if config.get("weights") is not None:
+            config["weights"] = tuple(config["weights"])
+        labels = data.get("labels")
+        if labels is not None and not (isinstance(labels, list) and all(isinstance(x, str) for x in labels)):
+            raise InputError(f"{where}: the labels must be a list of names (text), got {json.dumps(labels)}")
+        b = data.get("b", 1)
+        if not isinstance(b, int) or isinstance(b, bool) or b < 1:
+            raise InputError(f"{where}: b must be 1 or more (the system compared with the baseline; 0 is the "
+                             f"baseline itself), got {json.dumps(b)}")
+        session = Session(systems=_paths(data["systems"], where, "systems"),
+                          references=_paths(data["references"], where, "references"),
+                          labels=list(labels) if labels else None, b=b,
+                          encoding=str(data.get("encoding", "auto")), config=BleuConfig(**config).validated(),
+                          system_fields=_strings(data.get("system_fields")),
+                          reference_fields=_strings(data.get("reference_fields")),
+                          source=str(Path(data["source"]).absolute()) if data.get("source") else None)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
+    if not session.systems or not session.references:
+        raise InputError(f"{where}: a session needs at least one system and one reference")
+    if len(session.systems) > 1 and session.b >= len(session.systems):
+        raise InputError(f"{where}: b is {session.b}, but the session has {len(session.systems)} systems (b counts "
+                         "from 0, the baseline)")
+    return session
+
+
+def _paths(value: Any, where: str, what: str) -> list[str]:
+    if not (isinstance(value, list) and all(isinstance(p, str) and p for p in value)):
+        raise InputError(f"{where}: {what} must be a list of file paths, got {json.dumps(value)[:80]}")
+    return [str(Path(p).absolute()) for p in value]
+
+
+def _strings(value: Any) -> list[str] | None:
+    return [str(v) for v in value] if isinstance(value, list) else None
+
+
+def load_session(path: str | Path) -> Session:
+    """Read a session file; a missing file or bad JSON is an :class:`InputError` with the line and column."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the session ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {exc.lineno}, column {exc.colno}: not JSON ({exc.msg})") from None
+    return session_from_dict(data, str(path))
+
+
+def save_session(path: str | Path, session: Session, protected: Iterable[str | Path] = ()) -> Path:
+    """Write a session file atomically, never over an input file."""
+    inputs = [*session.systems, *session.references, *protected]
+    return write_atomic(path, json.dumps(session.to_dict(), ensure_ascii=False, indent=1) + "\n", inputs)
