@@ -22,7 +22,7 @@ def main() -> None:
     args = p.parse_args()
     from bench_core import synthetic
 
-    from bleu_gui.core import BleuConfig, read_run_inputs, score_run
+    from bleu_gui.core import BleuConfig, RunConfig, read_run_inputs, score_run
 
     tmp = Path(tempfile.mkdtemp())
     (tmp / "b").mkdir()
@@ -40,7 +40,7 @@ def main() -> None:
 
     t0 = time.perf_counter()
     stamps.append((t0, "start"))
-    score_run(hyps, refs, BleuConfig(), progress=progress)
+    score_run(hyps, refs, RunConfig((BleuConfig(),)), progress=progress)
     stamps.append((time.perf_counter(), "end"))
     gaps = sorted(((b[0] - a[0], a[1], b[1]) for a, b in zip(stamps, stamps[1:])), reverse=True)
     print(f"{args.lines:,} lines, 2 systems, bootstrap 1000 + AR 10000 + n-gram differences: "

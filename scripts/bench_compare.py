@@ -61,7 +61,7 @@ def in_process(ref: Path, a: Path, b: Path, test: str) -> None:
     from sacrebleu.metrics import BLEU
     from sacrebleu.significance import PairedTest
 
-    from bleu_gui.core import BleuConfig, Evaluator
+    from bleu_gui.core import Bleu, BleuConfig
     from bleu_gui.core.analysis.pair_matrix import pair_matrix
     from bleu_gui.core.inputs.text_files import read_segments
 
@@ -73,10 +73,10 @@ def in_process(ref: Path, a: Path, b: Path, test: str) -> None:
                            n_samples=1000 if test == "bs" else 10000)()
     t_sacre = time.perf_counter() - t0
     t0 = time.perf_counter()
-    ev = Evaluator(refs, BleuConfig())
+    ev = Bleu(refs, BleuConfig())
     stats = [ev.statistics(h) for h in hyps]
     n = (1000, None) if test == "bs" else (None, 10000)
-    ours = pair_matrix(stats, ev.config, ["a", "b"], *n).baseline_tests(test)
+    ours = pair_matrix(stats, ev, ["a", "b"], *n).baseline_tests(test)
     t_ours = time.perf_counter() - t0
     same = ours[1].p_value == theirs["BLEU"][1].p_value
     print(f"{'  same, in one process':<40} {test:>3} {t_sacre:>9.2f} {t_ours:>9.2f} {t_ours / t_sacre:>7.3f} "

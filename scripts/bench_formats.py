@@ -70,8 +70,8 @@ def window_first_results(path: Path, repeats: int) -> None:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from bleu_gui.gui.main_window import MainWindow
-    from bleu_gui.gui.settings import Settings
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
 
     app = QApplication.instance() or QApplication([])
     times = []
@@ -82,12 +82,12 @@ def window_first_results(path: Path, repeats: int) -> None:
         loop = QEventLoop()
         window.run_changed.connect(loop.quit)
         t0 = time.perf_counter()
-        window.open_files([], [path])
+        window.actions.open_files([], [path])
         QTimer.singleShot(120_000, loop.quit)
         loop.exec()
         app.processEvents()
         times.append(time.perf_counter() - t0)
-        n = len(window.run.systems) if window.run else 0
+        n = len(window.controller.run.systems) if window.controller.run else 0
         window.close()
     print(f"window: {path.name} opened, {n} systems shown: first results {statistics.median(times):.2f} s "
           f"(median of {repeats}; target < 2 s)")
@@ -97,9 +97,9 @@ def slice_rescore(repeats: int) -> None:
     from sacrebleu.metrics import BLEU
     from sacrebleu.significance import PairedTest
 
-    from bleu_gui.core import BleuConfig, Significance, score_run
-    from bleu_gui.core.analysis.slices import sliced
+    from bleu_gui.core import BleuConfig, RunConfig, Significance, score_run
     from bleu_gui.core.inputs.text_files import read_segments
+    from bleu_gui.core.run import subset_run
 
     folder = DATA / "sacrebleu-wmt17-en-de"
     ref = folder / "ref1.txt"
@@ -111,13 +111,13 @@ def slice_rescore(repeats: int) -> None:
         out = tmp / p.name
         out.write_text("\n".join(lines + lines[::-1]) + "\n", encoding="utf-8")
         doubled.append(read_segments(out))
-    whole = score_run(doubled[:2], doubled[2:], BleuConfig(), significance=Significance(1000, 10000))
+    whole = score_run(doubled[:2], doubled[2:], RunConfig((BleuConfig(),), significance=Significance(1000, 10000)))
     n = len(read_segments(ref).lines)
     rows = list(range(n))
     ours_t, theirs_t = [], []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        part = sliced(whole, rows, "first half")
+        part = subset_run(whole, rows, "first half")
         ours_t.append(time.perf_counter() - t0)
         hyps = [[f.lines[i] for i in rows] for f in doubled[:2]]
         refs = [[doubled[2].lines[i] for i in rows]]
@@ -126,7 +126,7 @@ def slice_rescore(repeats: int) -> None:
             PairedTest([("a", hyps[0]), ("b", hyps[1])], {"BLEU": BLEU(references=refs)}, references=None,
                        test_type=test, n_samples=k)()
         theirs_t.append(time.perf_counter() - t0)
-    assert part.comparison is not None and part.comparison.approximate is not None
+    assert part.comparison is not None and part.comparison.by_metric[0].approximate is not None
     o, s = statistics.median(ours_t), statistics.median(theirs_t)
     print(f"slice re-score, {n:,} of {whole.n_sentences:,} segments, 2 systems, BLEU + bootstrap 1,000 + AR 10,000: "
           f"ours {o:.2f} s, sacreBLEU's paired tests on the same lines {s:.2f} s, ratio {o / s:.3f} "

@@ -84,7 +84,7 @@ def run_load(window, app, candidate, refs) -> tuple[float, float]:
     window.error_shown.connect(lambda m: (print("error:", m), loop.quit()))
     beat.start()
     t0 = time.perf_counter()
-    window.open_files(candidate if isinstance(candidate, list) else [candidate], refs)
+    window.actions.open_files(candidate if isinstance(candidate, list) else [candidate], refs)
     loop.exec()
     elapsed = time.perf_counter() - t0
     app.processEvents()
@@ -98,7 +98,7 @@ def step_sentences(window, app, n: int = 60) -> list[float]:
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
-        window.inspect.move_selection(+1)
+        window.inspect.sentences.move_selection(+1)
         while window.inspect._chart_timer.isActive():  # the charts follow on the next turn: wait for them
             app.processEvents()
         window.repaint()
@@ -136,7 +136,7 @@ def list_actions(window, app) -> str:
     """GUI-thread time of sorting the sentence list by each column (text included) and of filtering it."""
     from PySide6.QtCore import Qt
 
-    from bleu_gui.gui.models import COL_BLEU, COL_INDEX, COL_RATIO, COL_TEXT
+    from bleu_gui.gui.inspect.sentence_model import COL_BLEU, COL_INDEX, COL_RATIO, COL_TEXT
 
     view = window.inspect
     timings = []
@@ -148,10 +148,10 @@ def list_actions(window, app) -> str:
         timings.append(f"{label} {(time.perf_counter() - t0) * 1000:.0f} ms")
 
     for column, label in ((COL_TEXT, "sort by text"), (COL_BLEU, "by BLEU"), (COL_RATIO, "by ratio")):
-        timed(label, lambda c=column: view.table.sortByColumn(c, Qt.SortOrder.AscendingOrder))
-        timed("desc", lambda c=column: view.table.sortByColumn(c, Qt.SortOrder.DescendingOrder))
-    timed("by #", lambda: view.table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder))
-    timed("histogram bin 90-100", lambda: view.on_histogram_bin_clicked(90.0, 100.0))
+        timed(label, lambda c=column: view.sentences.table.sortByColumn(c, Qt.SortOrder.AscendingOrder))
+        timed("desc", lambda c=column: view.sentences.table.sortByColumn(c, Qt.SortOrder.DescendingOrder))
+    timed("by #", lambda: view.sentences.table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder))
+    timed("histogram bin 90-100", lambda: view.sentences.on_histogram_bin_clicked(90.0, 100.0))
     # The filter box waits 200 ms after the last key; the filter itself is what is timed.
     # Long lists are searched in a worker: the time until the rows are shown, and the GUI thread's longest gap.
     timings += [filtered(window, app, text) for text in ("the", "", "president", "")]
@@ -186,9 +186,9 @@ def matrix_measures(window, app) -> None:
         "Holm on": lambda: panel.correction.setCurrentIndex(1),
         "alpha 0.01": lambda: panel.alpha.setValue(0.01),
         "colour by bootstrap": lambda: panel.test_combo.setCurrentIndex(0),
-        "cell with the baseline (sets B)": lambda: view.set_b(7),
+        "cell with the baseline (sets B)": lambda: view.controller.set_b(7),
         "sort the table by BLEU": lambda: view.systems.table.sortByColumn(2, Qt.SortOrder.DescendingOrder),
-        "show the run again (set_run)": lambda: view.set_run(window.run),
+        "show the run again (set_run)": lambda: view.set_run(window.controller.run),
     }
     times = {name: timed(action) for name, action in actions.items()}
     print(f"12 systems x 3,004 lines, all pairs: scored and shown in {elapsed:.2f} s; longest GUI gap "
@@ -218,9 +218,9 @@ def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int 
     elapsed, _gap = run_load(window, app, hyp, refs)
     print(f"{n_lines:,} lines, 4 refs: scored and shown in {elapsed:.2f} s")
     view = window.inspect
-    view.select_sentence(n_lines // 2)
-    view.editor.set_editing(True)
-    pane = view.panes.candidate
+    view.sentences.select_sentence(n_lines // 2)
+    view.detail.editor.set_editing(True)
+    pane = view.detail.panes.candidate
     pane.moveCursor(QTextCursor.MoveOperation.End)
     app.processEvents()
     times = []
@@ -241,7 +241,7 @@ def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int 
 
         profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
-    edited = view.editor.whatif
+    edited = view.detail.editor.whatif
     text = edited.text(n_lines // 2)
     if os.environ.get("BENCH_VERBOSE"):
         print("   per key (ms):", " ".join(f"{t * 1000:.0f}" for t in times))
@@ -261,7 +261,7 @@ def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int 
     same = "same score" if abs(theirs.score - edited.corpus().score) < 1e-9 else f"DIFFERENT: {theirs.score}"
     print(f"   anchor: sacreBLEU re-scoring the edited corpus {anchor:.2f} s ({same}); median key / anchor = "
           f"{statistics.median(times) / anchor:.5f}")
-    view.editor.set_editing(False)
+    view.detail.editor.set_editing(False)
 
 
 def main() -> None:
@@ -278,8 +278,8 @@ def main() -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from bleu_gui.gui.main_window import MainWindow
-    from bleu_gui.gui.settings import Settings
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
 
     app = QApplication(sys.argv[:1])
     tmp = Path(tempfile.mkdtemp())

@@ -62,8 +62,8 @@ def main() -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from bleu_gui.gui.main_window import MainWindow
-    from bleu_gui.gui.settings import Settings
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     tmp = tempfile.mkdtemp()
@@ -88,21 +88,21 @@ def main() -> int:
         dropped = Path(tmp) / "system-a-line-5-dropped.txt"
         dropped.write_text("\n".join(lines[:4] + lines[5:] + ["(the last line, added to keep the count)"]) + "\n",
                            encoding="utf-8")
-        window.open_files([dropped], refs)
+        window.actions.open_files([dropped], refs)
     elif args.open:
         if args.tokenize:
             from dataclasses import replace
 
             window.settings_panel.set_config(replace(window.settings_panel.config(), tokenizer=args.tokenize))
-        window.open_files(args.hyp, args.open, source=args.src)
+        window.actions.open_files(args.hyp, args.open, source=args.src)
     elif args.systems:
-        window.open_files(*wmt17_systems(args.systems, tmp))
+        window.actions.open_files(*wmt17_systems(args.systems, tmp))
         args.tab, args.system = "compare", 2
     else:
-        window.open_demo(args.demo)
+        window.actions.open_demo(args.demo)
     QTimer.singleShot(120_000, loop.quit)
     loop.exec()
-    if window.run is None:
+    if window.controller.run is None:
         print("the demo data did not load", file=sys.stderr)
         return 1
     if args.where:
@@ -111,25 +111,26 @@ def main() -> int:
         loop2 = QEventLoop()
         window.run_changed.connect(loop2.quit)
         conditions = parse_conditions([args.where])
-        window.apply_slice(select(window.run, conditions), args.where.replace("=", " = "))
+        run = window.controller.run
+        window.actions.apply_slice(select(run.context, run.n_sentences, conditions), args.where.replace("=", " = "))
         QTimer.singleShot(60_000, loop2.quit)
         loop2.exec()
     if args.documents:
-        window.inspect.list_tabs.setCurrentIndex(1)
+        window.inspect.sentences.list_tabs.setCurrentIndex(1)
     if not args.trust:
-        window.inspect.system_combo.setCurrentIndex(args.system - 1)
-    window.inspect.select_sentence(args.sentence - 1)
+        window.inspect.sentences.system_combo.setCurrentIndex(args.system - 1)
+    window.inspect.sentences.select_sentence(args.sentence - 1)
     if args.order:
-        combo = window.inspect.order_combo
+        combo = window.inspect.detail.order_combo
         combo.setCurrentIndex(combo.count() - 1 if args.order == "all" else int(args.order) - 1)
     if args.tab == "compare":
         window.tabs.setCurrentIndex(1)
-        window.compare_view.select_sentence(args.sentence - 1)
+        window.controller.set_sentence(args.sentence - 1)
     if args.edit is not None:
         from PySide6.QtGui import QTextCursor
 
-        window.inspect.editor.edit_button.setChecked(True)
-        pane = window.inspect.panes.candidate
+        window.inspect.detail.editor.edit_button.setChecked(True)
+        pane = window.inspect.detail.panes.candidate
         cursor = pane.textCursor()
         cursor.select(QTextCursor.SelectionType.Document)
         cursor.insertText(args.edit)  # as typing does: through the pane's document
@@ -139,7 +140,7 @@ def main() -> int:
     for _ in range(5):
         app.processEvents()
     if args.dialog:
-        from bleu_gui.gui.extra_menus import open_help, open_tokenizer_table
+        from bleu_gui.gui.shell.extra_menus import open_help, open_tokenizer_table
 
         dialog = open_tokenizer_table(window) if args.dialog == "table" else open_help(window)
         if args.dialog == "table":

@@ -54,8 +54,8 @@ def window(qtbot, tmp_path):
     """A shown main window with a fresh settings file of its own (test_gui.py has its own variant)."""
     from PySide6.QtCore import QSettings
 
-    from bleu_gui.gui.main_window import MainWindow
-    from bleu_gui.gui.settings import Settings
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
 
     w = MainWindow(Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
     qtbot.addWidget(w)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_gui.core import BleuConfig, Evaluator
-from bleu_gui.core.analysis.compare import NgramComparison, leave_one_out, length_buckets
+from bleu_gui.core import Bleu, BleuConfig
+from bleu_gui.core.analysis.compare import NgramComparison, bucket_scores, leave_one_out, length_buckets
 from bleu_gui.core.metrics.tokenizers import load_tokenizer
 
 from .oracles import nltk_corpus, nltk_tokens, sacre_corpus
@@ -45,7 +45,7 @@ def test_leave_one_out_equals_the_oracle_without_the_sentence(data, cfg):
     without each sentence in turn."""
     oracle = sacre_score if cfg.variant == "sacrebleu" else nltk_score
     a, b, refs = data
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     sa, sb = ev.statistics(a), ev.statistics(b)
     ca, cb = ev.corpus_score(sa).score, ev.corpus_score(sb).score
     loo = leave_one_out(ev, sa, sb, ca, cb)
@@ -79,7 +79,7 @@ def test_ngram_wins_and_losses_equal_plain_counting(data, order):
     a, b, refs = data
     if any(not any(line.strip() for line in col) for col in zip(*refs)):
         refs = [[line if line.strip() else "x" for line in ref] for ref in refs]
-    ev = Evaluator(refs, BleuConfig())
+    ev = Bleu(refs, BleuConfig())
     tok = load_tokenizer("13a")
     tokenize = lambda s: tok(s.rstrip()).split()  # noqa: E731
     ma, mb = plain_clipped_matches(a, refs, order, tokenize), plain_clipped_matches(b, refs, order, tokenize)
@@ -93,7 +93,7 @@ def test_ngram_wins_and_losses_equal_plain_counting(data, order):
 
 def test_sentences_with_an_ngram():
     refs = [["the cat is on the mat", "a dog barks", "the cat sleeps"]]
-    ev = Evaluator(refs)
+    ev = Bleu(refs)
     comp = comparison(ev, ["the cat", "a dog", "a cat sleeps"], ["cat is on", "the dog barks", "the cat sleeps"])
     assert comp.sentences_with(2, "the cat").tolist() == [0, 2]
     assert comp.sentences_with(1, "barks").tolist() == [1]
@@ -103,10 +103,11 @@ def test_sentences_with_an_ngram():
 def test_length_buckets_equal_sacrebleu_on_subsets():
     refs = [["a b c d e f g h i j k l", "a b c", "x y z w v u t s r q p o n m l k j i h g f e"]]
     a = ["a b c d e f g h i j k", "a b", "x y z w v u t s r q p o n m l k j i h g f"]
-    ev = Evaluator(refs)
+    ev = Bleu(refs)
     sa = ev.statistics(a)
-    labels, scores, counts = length_buckets([sa], ev)
-    assert labels[:3] == ["<10", "10-19", "20-29"] and counts.tolist()[:3] == [1, 1, 1]
+    labels, masks = length_buckets(sa[:, 1])
+    scores, counts = bucket_scores([sa], ev, masks), [int(m.sum()) for m in masks]
+    assert labels[:3] == ["<10", "10-19", "20-29"] and counts[:3] == [1, 1, 1]
     assert scores[0, 0] == pytest.approx(sacre_corpus([a[1]], [[refs[0][1]]], BleuConfig()).score, abs=1e-9)
     assert scores[0, 1] == pytest.approx(sacre_corpus([a[0]], [[refs[0][0]]], BleuConfig()).score, abs=1e-9)
     assert np.isnan(scores[0, 3])

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.metrics.alignment import char_spans
 from bleu_gui.core.metrics.bleu_details import CLIPPED, MATCHED, UNMATCHED
 
@@ -14,7 +14,7 @@ from .strategies import corpus
 
 
 def test_statuses_and_reference_marks():
-    ev = Evaluator([["the cat is on the mat"], ["there is a cat on the mat"]])
+    ev = Bleu([["the cat is on the mat"], ["there is a cat on the mat"]])
     d = ev.details(0, "the cat the cat on the mat")
     uni = d.occurrences[1]
     # "cat on the mat" (reference 2) is matched whole, so its "cat" and "the" are the matched ones; the first
@@ -34,7 +34,7 @@ def test_statuses_and_reference_marks():
        lc=st.booleans())
 def test_details_agree_with_statistics(data, tok, lc):
     hyps, refs = data
-    ev = Evaluator(refs, BleuConfig(tokenizer=tok, lowercase=lc))
+    ev = Bleu(refs, BleuConfig(tokenizer=tok, lowercase=lc))
     stats = ev.statistics(hyps)
     for i, hyp in enumerate(hyps):
         d = ev.details(i, hyp)
@@ -50,7 +50,7 @@ def test_details_agree_with_statistics(data, tok, lc):
 def test_clipping_keeps_occurrences_inside_longer_matches():
     ref = "Please read the instructions before you start the test ."
     hyp = "Please read the the the instructions before you start the test ."
-    d = Evaluator([[ref]]).details(0, hyp)
+    d = Bleu([[ref]]).details(0, hyp)
     the = [o for o in d.occurrences[1] if o.ngram == ("the",)]
     assert [o.start for o in the] == [2, 3, 4, 9]
     # "the instructions before you" and "you start the test" are matched 4-grams: their "the" stay matched
@@ -65,7 +65,7 @@ def test_clipping_keeps_occurrences_inside_longer_matches():
 @given(data=corpus(max_lines=3, max_refs=3), tok=st.sampled_from(["13a", "none", "char"]), lc=st.booleans())
 def test_clipped_occurrences_are_count_minus_clipped_count(data, tok, lc):
     hyps, refs = data
-    ev = Evaluator(refs, BleuConfig(tokenizer=tok, lowercase=lc))
+    ev = Bleu(refs, BleuConfig(tokenizer=tok, lowercase=lc))
     for i, hyp in enumerate(hyps):
         d = ev.details(i, hyp)
         ref_tokens = [ev.tokenization.tokens(r[i]) for r in refs]
@@ -85,7 +85,7 @@ def test_clipped_occurrences_are_count_minus_clipped_count(data, tok, lc):
        lc=st.booleans(), empty=st.sampled_from(["empty", "missing"]))
 def test_one_sentence_statistics_equal_the_corpus_rows(data, tok, lc, empty):
     hyps, refs = data
-    ev = Evaluator(refs, BleuConfig(tokenizer=tok, lowercase=lc, empty_refs=empty))
+    ev = Bleu(refs, BleuConfig(tokenizer=tok, lowercase=lc, empty_refs=empty))
     stats = ev.statistics(hyps)
     for i, hyp in enumerate(hyps):
         assert ev.details(i, hyp).statistics(4) == stats[i].tolist()
@@ -99,7 +99,7 @@ def counts_matched(d, n):
        lc=st.booleans())
 def test_char_spans_cover_the_token_text(data, tok, lc):
     hyps, _ = data
-    ev = Evaluator([hyps], BleuConfig(tokenizer=tok, lowercase=lc))
+    ev = Bleu([hyps], BleuConfig(tokenizer=tok, lowercase=lc))
     for i, hyp in enumerate(hyps):
         d = ev.details(i, hyp)
         previous_start = previous_end = 0

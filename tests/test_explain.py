@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import modified_precision, sentence_bleu
 
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.analysis.explain import explain_sentence
 
 from .oracles import sacre_metric
@@ -18,10 +18,10 @@ from .test_worked_examples import HYP1, KO_HYP, KO_REF, REF1, REF2, REF3
 
 
 def account(refs, hyp, cfg, names=None):
-    ev = Evaluator([[r] for r in refs], cfg)
+    ev = Bleu([[r] for r in refs], cfg)
     stats = ev.statistics([hyp])
     names = names or [f"ref{i + 1}" for i in range(len(refs))]
-    return explain_sentence(ev.details(0, hyp), stats[0].tolist(), ev.sentence_scores(stats), ev.config, names)
+    return explain_sentence(ev.details(0, hyp), stats[0].tolist(), ev.sentence_rows(stats), ev.config, names)
 
 
 def fractions(text):
@@ -124,11 +124,11 @@ def test_effective_order_for_short_sentences():
 def test_numbers_in_the_text_are_sacrebleus(data, smooth):
     hyps, refs = data
     cfg = BleuConfig(smooth_method=smooth)
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = ev.statistics(hyps)
     metric = sacre_metric(cfg, effective_order=True)
     for i, hyp in enumerate(hyps):
-        e = explain_sentence(ev.details(i, hyp), stats[i].tolist(), ev.sentence_scores(stats[i:i + 1]), ev.config,
+        e = explain_sentence(ev.details(i, hyp), stats[i].tolist(), ev.sentence_rows(stats[i:i + 1]), ev.config,
                              ["r1", "r2"])
         theirs = metric.sentence_score(hyp, [r[i] for r in refs])
         assert headline_score(e) == round(theirs.score, 2)

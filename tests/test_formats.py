@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu_gui.core import BleuConfig, InputError, score_run
+from bleu_gui.core import BleuConfig, InputError, RunConfig, score_run
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
 from .conftest import corpus_of, data_set
@@ -54,9 +54,9 @@ def test_wmt_xml_scores_equal_sacrebleu_dataset_reading(folder, name, segments, 
     for tokenizer in sorted({r[2] for r in rows}):
         for ref_key in sorted({r[1] for r in rows if r[2] == tokenizer}):
             refs = [by_ref[k] for k in ref_key.split("+")]
-            run = score_run(inputs.systems, refs, BleuConfig(tokenizer=tokenizer), significance=None,
-                            ngram_diffs=False, context=inputs.context)
-            scores = {s.name: s.corpus.score for s in run.systems}
+            config = RunConfig((BleuConfig(tokenizer=tokenizer),), significance=None, ngram_diffs=False)
+            run = score_run(inputs.systems, refs, config, context=inputs.context)
+            scores = {s.name: s.results[0].corpus.score for s in run.systems}
             for system, ref, tok, bleu in rows:
                 if tok == tokenizer and ref == ref_key:
                     assert scores[system] == pytest.approx(bleu, abs=1e-9), (system, ref, tok)
@@ -70,11 +70,11 @@ def test_wmt_xml_systems_and_references_by_name():
                              systems_wanted=["Online-B", "NiuTrans"])
     assert [s.field for s in inputs.systems] == ["Online-B", "NiuTrans"]
     assert [r.field for r in inputs.references] == ["ref:B"]
-    run = score_run(inputs.systems, inputs.references, BleuConfig(), significance=None, context=inputs.context)
+    run = score_run(inputs.systems, inputs.references, RunConfig((BleuConfig(),), significance=None), context=inputs.context)
     expected = {s: b for s, r, t, b in expected_rows(root) if r == "ref:B"}
     assert [s.name for s in run.systems] == ["Online-B", "NiuTrans"]
     for s in run.systems:
-        assert s.corpus.score == pytest.approx(expected[s.name], abs=1e-9)
+        assert s.results[0].corpus.score == pytest.approx(expected[s.name], abs=1e-9)
     assert any("test-suite" in n for n in run.notes)  # the 9 skipped TED documents are said
     with pytest.raises(InputError, match="no system named 'Nobody'.*Facebook-AI"):
         read_run_inputs([], [root / "newstest2021.ru-en.all.xml"], systems_wanted=["Nobody"])
@@ -131,8 +131,8 @@ def test_sgml_scores_equal_expected(name):
     for hyp, ref, tokenizer, bleu in expected_rows(root):
         hyp_file = root / hyp.split(" ")[0]
         inputs = read_run_inputs([hyp_file], [root / ref], allow_identical=hyp_file.name == ref)
-        run = score_run(inputs.systems, inputs.references, BleuConfig(tokenizer=tokenizer), significance=None)
-        assert run.systems[0].corpus.score == pytest.approx(bleu, abs=1e-9), (hyp, ref)
+        run = score_run(inputs.systems, inputs.references, RunConfig((BleuConfig(tokenizer=tokenizer),), significance=None))
+        assert run.systems[0].results[0].corpus.score == pytest.approx(bleu, abs=1e-9), (hyp, ref)
 
 
 def test_sgml_reads_documents_and_system_ids():
@@ -170,9 +170,9 @@ def test_mqm_tsv_long_format_grouped_by_system():
     lines = {s: [first[(s, d, i)] for d, i in keys] for s in {r["system"] for r in rows}}
     for system in inputs.systems:
         assert system.lines == lines[system.field]
-    run = score_run(inputs.systems, inputs.references, BleuConfig(), significance=None)
+    run = score_run(inputs.systems, inputs.references, RunConfig((BleuConfig(),), significance=None))
     for s in run.systems:
-        assert s.corpus.score == pytest.approx(sacrebleu.corpus_bleu(lines[s.name], [lines["ref"]]).score, abs=1e-9)
+        assert s.results[0].corpus.score == pytest.approx(sacrebleu.corpus_bleu(lines[s.name], [lines["ref"]]).score, abs=1e-9)
     assert any("<v>" in n for n in run.notes + inputs.context.notes)
 
 
@@ -195,9 +195,9 @@ def test_jsonl_documents_scored_as_sacrebleu(tmp_path):
     ref.write_text("\n".join(json.dumps({"doc_id": r["doc_id"], "reference": r["hypothesis"].split("\n")[0]})
                              for r in records), encoding="utf-8")
     inputs = read_run_inputs([path], [ref])
-    run = score_run(inputs.systems, inputs.references, BleuConfig(tokenizer="zh"), significance=None)
+    run = score_run(inputs.systems, inputs.references, RunConfig((BleuConfig(tokenizer="zh"),), significance=None))
     oracle = sacrebleu.corpus_bleu(system.lines, [[r["hypothesis"].split("\n")[0] for r in records]], tokenize="zh")
-    assert run.systems[0].corpus.score == pytest.approx(oracle.score, abs=1e-9)
+    assert run.systems[0].results[0].corpus.score == pytest.approx(oracle.score, abs=1e-9)
 
 
 def test_jsonl_errors_name_the_line(tmp_path):

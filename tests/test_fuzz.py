@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_gui.core import BleuConfig, SegmentFile, Significance, score_run
+from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, Significance, score_run
 
 from .oracles import sacre_corpus, sacre_sentences, with_missing
 from .strategies import WORDS
@@ -42,12 +42,12 @@ def files(lines_list, stem):
 def test_corpus_and_sentence_scores(data, tok, lc, rule):
     systems, refs = data
     cfg = BleuConfig(tokenizer=tok, lowercase=lc, empty_refs=rule)
-    run = score_run(files(systems, "sys"), files(refs, "ref"), cfg, significance=None)
+    run = score_run(files(systems, "sys"), files(refs, "ref"), RunConfig((cfg,), significance=None))
     for system, hyps in zip(run.systems, systems):
         theirs = sacre_corpus(hyps, refs, cfg)
-        assert math.isclose(system.corpus.score, theirs.score, rel_tol=1e-9, abs_tol=1e-9)
-        assert (system.corpus.sys_len, system.corpus.ref_len) == (theirs.sys_len, theirs.ref_len)
-        for ours, sent in zip(system.sentences.score, sacre_sentences(hyps, refs, cfg)):
+        assert math.isclose(system.results[0].corpus.score, theirs.score, rel_tol=1e-9, abs_tol=1e-9)
+        assert (system.results[0].corpus.sys_len, system.results[0].corpus.ref_len) == (theirs.sys_len, theirs.ref_len)
+        for ours, sent in zip(system.results[0].sentences, sacre_sentences(hyps, refs, cfg)):
             assert math.isclose(ours, sent.score, rel_tol=1e-9, abs_tol=1e-9)
 
 
@@ -56,10 +56,11 @@ def test_corpus_and_sentence_scores(data, tok, lc, rule):
 def test_paired_tests(data, rule):
     systems, refs = data
     cfg = BleuConfig(empty_refs=rule)
-    run = score_run(files(systems, "sys"), files(refs, "ref"), cfg, significance=Significance(100, 256, 12345))
+    run = score_run(files(systems, "sys"), files(refs, "ref"), RunConfig((cfg,), significance=Significance(100, 256, 12345)))
     metric = BLEU(references=with_missing(refs, rule))
     named = [(s.name, hyps) for s, hyps in zip(run.systems, systems)]
-    for kind, ours, n in (("bs", run.comparison.bootstrap, 100), ("ar", run.comparison.approximate, 256)):
+    tested = run.comparison.by_metric[0]
+    for kind, ours, n in (("bs", tested.bootstrap, 100), ("ar", tested.approximate, 256)):
         _, theirs = PairedTest(named, {"BLEU": metric}, references=None, test_type=kind, n_samples=n)()
         for o, t in zip(ours, theirs["BLEU"]):
             assert math.isclose(o.score, t.score, rel_tol=1e-12, abs_tol=1e-12)

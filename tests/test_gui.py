@@ -11,10 +11,11 @@ from PySide6.QtGui import QDropEvent, QTextCursor
 from bleu_gui.core import BleuConfig
 from bleu_gui.core.metrics.bleu_details import CLIPPED, MATCHED
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.main_window import MainWindow
-from bleu_gui.gui.models import COL_BLEU, SentenceTableModel
-from bleu_gui.gui.panes import STATUS_PROPERTY
-from bleu_gui.gui.settings import Settings
+from bleu_gui.gui.inspect.sentence_model import COL_BLEU, SentenceTableModel
+from bleu_gui.gui.prepared import prepare
+from bleu_gui.gui.shell.main_window import MainWindow
+from bleu_gui.gui.shell.settings import Settings
+from bleu_gui.gui.widgets.panes import STATUS_PROPERTY
 
 from .oracles import sacre_corpus
 
@@ -43,7 +44,7 @@ def window(qtbot, settings_file):
 
 def open_and_wait(qtbot, window, candidate, refs):
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files([candidate], refs)
+        window.actions.open_files([candidate], refs)
 
 
 def open_baseline(qtbot, window):
@@ -60,19 +61,19 @@ def lines(path):
 def test_demo_shows_sacrebleu_corpus_score(qtbot, window):
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_demo()
+        window.actions.open_demo()
     for i, system in enumerate(systems):
         theirs = sacre_corpus(lines(system), [lines(r) for r in refs], BleuConfig())
-        assert window.run.systems[i].corpus.score == pytest.approx(theirs.score, abs=1e-9)
+        assert window.controller.run.systems[i].results[0].corpus.score == pytest.approx(theirs.score, abs=1e-9)
     view = window.inspect
     first = sacre_corpus(lines(systems[0]), [lines(r) for r in refs], BleuConfig())
     assert view.header.corpus_label.text() == f"BLEU {first.score:.2f}"
-    assert view.model.rowCount() == len(lines(systems[0])) == 12
+    assert view.sentences.model.rowCount() == len(lines(systems[0])) == 12
     assert "nrefs:2" in view.header.signature_label.text()
     assert window.tabs.currentIndex() == 0 and window.tabs.isTabEnabled(1)
     # The other system is one click away in the Inspect view.
     second = sacre_corpus(lines(systems[1]), [lines(r) for r in refs], BleuConfig())
-    view.system_combo.setCurrentIndex(1)
+    view.sentences.system_combo.setCurrentIndex(1)
     assert view.header.corpus_label.text() == f"BLEU {second.score:.2f}"
 
 
@@ -100,21 +101,21 @@ def test_candidate_colours_equal_core_details(qtbot, window, tmp_path):
     r1.write_text("the cat is on the mat\n", encoding="utf-8")
     r2.write_text("there is a cat on the mat\n", encoding="utf-8")
     open_and_wait(qtbot, window, cand, [r1, r2])
-    runs = pane_statuses(window.inspect.panes.candidate)
+    runs = pane_statuses(window.inspect.detail.panes.candidate)
     # Adjacent tokens with the same status merge into one fragment; count per token instead.
     per_token = []
-    text = window.inspect.panes.candidate.toPlainText()
-    for _start, end in window.inspect.panes._hyp_shown.spans:
-        cursor = QTextCursor(window.inspect.panes.candidate.document())
+    text = window.inspect.detail.panes.candidate.toPlainText()
+    for _start, end in window.inspect.detail.panes._hyp_shown.spans:
+        cursor = QTextCursor(window.inspect.detail.panes.candidate.document())
         cursor.setPosition(end)
         per_token.append(cursor.charFormat().property(STATUS_PROPERTY))
     assert text == "the the the the the the the"
     assert per_token == [MATCHED] * 2 + [CLIPPED] * 5
-    details = window.run.details(0, 0)
+    details = window.controller.run.details(0, 0)
     assert [o.status for o in details.occurrences[1]] == per_token
     assert runs  # the document really carries formats
     # Reference panes mark what the candidate matched: both "the" in ref 1, one in ref 2.
-    ref_runs = [r for r in pane_statuses(window.inspect.panes.ref_panes[0]) if r[1] == MATCHED]
+    ref_runs = [r for r in pane_statuses(window.inspect.detail.panes.ref_panes[0]) if r[1] == MATCHED]
     assert [r[0] for r in ref_runs] == ["the", "the"]
 
 
@@ -124,11 +125,12 @@ def test_hover_tooltip_and_click_marks_references(qtbot, window, tmp_path):
     ref = tmp_path / "ref.txt"
     ref.write_text("the cat is on the mat\n", encoding="utf-8")
     open_and_wait(qtbot, window, cand, [ref])
-    occ = window.inspect.panes.occurrence_at(5)  # inside "cat"
+    occ = window.inspect.detail.panes.occurrence_at(5)  # inside "cat"
     assert occ.ngram == ("cat",) and occ.status == MATCHED
-    assert "Max_Ref_Count 1" in window.inspect.panes.describe(occ) and "ref.txt" in window.inspect.panes.describe(occ)
-    window.inspect.panes.on_candidate_clicked(1)  # "the"
-    selected = [r for r in pane_statuses(window.inspect.panes.ref_panes[0]) if r[1] == "selected"]
+    described = window.inspect.detail.panes.describe(occ)
+    assert "Max_Ref_Count 1" in described and "ref.txt" in described
+    window.inspect.detail.panes.on_candidate_clicked(1)  # "the"
+    selected = [r for r in pane_statuses(window.inspect.detail.panes.ref_panes[0]) if r[1] == "selected"]
     assert [r[0] for r in selected] == ["the", "the"]
 
 
@@ -136,39 +138,40 @@ def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept
     # The list and header come first; the opening sentence's panes and charts one event-loop turn later (two
     # shorter repaints). A sentence chosen in between (the Compare tab, "Show me") must not be replaced.
     open_baseline(qtbot, window)
-    run = window.run
-    window.inspect.select_sentence(5)
+    shown = window.controller.shown
+    run = shown.run
+    window.inspect.sentences.select_sentence(5)
     with qtbot.waitSignal(window.run_changed, timeout=5000):
-        window.show_run(run)
-        assert window.inspect.current_sentence is None  # the panes follow on the next turn
-    assert window.inspect.current_sentence == 5  # the same files keep their sentence
+        window.controller.show(shown)
+        assert window.controller.sentence is None  # the panes follow on the next turn
+    assert window.controller.sentence == 5  # the same files keep their sentence
     with qtbot.waitSignal(window.run_changed, timeout=5000):
-        window.show_run(run)
-        window.inspect.select_sentence(2)
-    assert window.inspect.current_sentence == 2
-    assert window.inspect.sentence_label.text().startswith("Sentence 3 ·")
+        window.controller.show(shown)
+        window.inspect.sentences.select_sentence(2)
+    assert window.controller.sentence == 2
+    assert window.inspect.detail.sentence_label.text().startswith("Sentence 3 ·")
     # The charts come one per turn after the text; the run counts as shown once they are drawn.
-    stats, N = run.baseline.stats[2], run.config.max_order
+    stats, N = run.baseline.results[0].stats[2], run.config.bleu.max_order
     width = (len(stats) - 2) // 2
-    assert window.inspect.precision_chart._data[:2] == ([int(c) for c in stats[2:2 + N]],
+    assert window.inspect.detail.precision_chart._data[:2] == ([int(c) for c in stats[2:2 + N]],
                                                          [int(t) for t in stats[2 + width:2 + width + N]])
-    assert window.inspect.bp_chart._data[0] == (int(stats[0]), int(stats[1]))
+    assert window.inspect.detail.bp_chart._data[0] == (int(stats[0]), int(stats[1]))
 
 
 def test_a_filter_that_keeps_the_sentence_does_not_redraw_it(qtbot, window, monkeypatch):
     open_baseline(qtbot, window)
     view = window.inspect
-    view.select_sentence(2)
+    view.sentences.select_sentence(2)
     shown = []
-    monkeypatch.setattr(view, "show_line", lambda *a, **k: shown.append(a[0]))
-    score = window.run.baseline.sentences.score[2]
-    view.score_low.setValue(max(score - 1, 0.0))  # keeps sentence 3 (index 2)
-    view.apply_filter()
-    view.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
-    assert view.current_sentence == 2 and shown == []
-    assert view.model.sentence_at(view.table.currentIndex().row()) == 2
-    view.score_low.setValue(min(score + 1, 100.0))  # hides it: the first sentence left is shown
-    view.apply_filter()
+    monkeypatch.setattr(view.detail, "show_line", lambda *a, **k: shown.append(a[0]))
+    score = window.controller.run.baseline.results[0].sentences[2]
+    view.sentences.score_low.setValue(max(score - 1, 0.0))  # keeps sentence 3 (index 2)
+    view.sentences.apply_filter()
+    view.sentences.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    assert view.controller.sentence == 2 and shown == []
+    assert view.sentences.model.sentence_at(view.sentences.table.currentIndex().row()) == 2
+    view.sentences.score_low.setValue(min(score + 1, 100.0))  # hides it: the first sentence left is shown
+    view.sentences.apply_filter()
     assert shown and shown[-1] != 2
 
 
@@ -183,8 +186,8 @@ def test_the_window_keeps_interpreter_lock_handoffs_short(qtbot, window):
 def test_the_precision_labels_sit_inside_the_chart(qtbot, window):
     # The first bar's "12/12" was cut by the left axis for a perfect sentence (the demo's first).
     open_baseline(qtbot, window)
-    window.inspect.select_sentence(0)
-    chart = window.inspect.precision_chart
+    window.inspect.sentences.select_sentence(0)
+    chart = window.inspect.detail.precision_chart
     qtbot.waitUntil(lambda: chart.plot.isVisible())
     window.repaint()
     view_box = chart.plot.getPlotItem().vb.sceneBoundingRect()
@@ -198,27 +201,27 @@ def test_stepping_shows_the_text_at_once_and_the_charts_follow(qtbot, window):
     # The charts' scenes repaint the window on their own: they follow a step on the next turn of the event loop.
     open_baseline(qtbot, window)
     view = window.inspect
-    view.move_selection(+1)
-    assert view.current_sentence == 1 and view.sentence_label.text().startswith("Sentence 2 ·")
-    stats, N = window.run.baseline.stats[1], window.run.config.max_order
+    view.sentences.move_selection(+1)
+    assert view.controller.sentence == 1 and view.detail.sentence_label.text().startswith("Sentence 2 ·")
+    stats, N = window.controller.run.baseline.results[0].stats[1], window.controller.run.config.bleu.max_order
     width = (len(stats) - 2) // 2
     want = ([int(c) for c in stats[2:2 + N]], [int(t) for t in stats[2 + width:2 + width + N]])
-    qtbot.waitUntil(lambda: view.precision_chart._data[:2] == want, timeout=3000)
-    assert view.bp_chart.isVisible()
+    qtbot.waitUntil(lambda: view.detail.precision_chart._data[:2] == want, timeout=3000)
+    assert view.detail.bp_chart.isVisible()
 
 
 def test_sorting_and_filtering(qtbot, window):
     open_baseline(qtbot, window)
     view = window.inspect
-    model = view.model
+    model = view.sentences.model
     model.sort(COL_BLEU, Qt.SortOrder.DescendingOrder)
     scores = [float(model.data(model.index(r, COL_BLEU))) for r in range(model.rowCount())]
     assert scores == sorted(scores, reverse=True)
-    view.filter_edit.setText("museum")
-    view.apply_filter()
+    view.sentences.filter_edit.setText("museum")
+    view.sentences.apply_filter()
     assert model.rowCount() == 1 and "museum" in model.data(model.index(0, 3))
-    view.filter_edit.setText("")
-    view.on_histogram_bin_clicked(90.0, 100.0)
+    view.sentences.filter_edit.setText("")
+    view.sentences.on_histogram_bin_clicked(90.0, 100.0)
     assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
 
 
@@ -297,7 +300,7 @@ def test_side_by_side_jobs_each_report_their_own_outcome(qtbot):
 def test_switching_tokenizer_twice_shows_only_last(qtbot, window):
     open_baseline(qtbot, window)
     shown = []
-    window.run_changed.connect(lambda run: shown.append(run.config.tokenizer))
+    window.run_changed.connect(lambda run: shown.append(run.config.bleu.tokenizer))
     window.settings_panel.tokenizer.setCurrentText("intl")
     window.settings_panel.tokenizer.setCurrentText("char")
     qtbot.waitUntil(lambda: bool(shown), timeout=20_000)
@@ -355,14 +358,14 @@ def test_exception_in_worker_becomes_a_dialog(qtbot, window):
 
 def test_input_error_dialog_keeps_previous_state(qtbot, window, tmp_path):
     open_baseline(qtbot, window)
-    before = window.run
+    before = window.controller.run
     bad = tmp_path / "short.txt"
     bad.write_text("one line\n", encoding="utf-8")
     _, refs = demo_paths()
     with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
-        window.open_files([bad], refs)
+        window.actions.open_files([bad], refs)
     assert "line counts differ" in blocker.args[0] and "short.txt has 1" in blocker.args[0]
-    assert window.run is before and window.inspect.model.rowCount() == 12
+    assert window.controller.run is before and window.inspect.sentences.model.rowCount() == 12
     assert window.statusBar().currentMessage() != "Scoring…"
 
 
@@ -382,15 +385,15 @@ def test_drop_files_opens_them(qtbot, window):
     event = QDropEvent(QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.dropEvent(event)
-    assert window.run.baseline.file.path == candidate
-    assert [r.path for r in window.run.references] == refs
+        window.drops.eventFilter(window, event)  # what Qt does with a drop on the window
+    assert window.controller.run.baseline.file.path == candidate
+    assert [r.path for r in window.controller.run.references] == refs
 
 
 def test_settings_persist_across_restart(qtbot, settings_file):
     w = make_window(qtbot, settings_file)
     with qtbot.waitSignal(w.run_changed, timeout=20_000):
-        w.open_demo()
+        w.actions.open_demo()
     with qtbot.waitSignal(w.run_changed, timeout=20_000):
         w.settings_panel.lowercase.setChecked(True)
     w.resize(1333, 811)
@@ -420,8 +423,8 @@ def test_corrupt_settings_file_falls_back_to_defaults(qtbot, settings_file):
 def open_compare(qtbot, window):
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.open_files(systems, refs)
-    return window.run
+        window.actions.open_files(systems, refs)
+    return window.controller.run
 
 
 def test_adding_a_system_shows_the_comparison(qtbot, window):
@@ -431,15 +434,15 @@ def test_adding_a_system_shows_the_comparison(qtbot, window):
     candidate, refs = open_baseline(qtbot, window)
     assert not window.tabs.isTabEnabled(1)
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.add_systems([candidate.with_name("system-b.txt")])
+        window.actions.add_systems([candidate.with_name("system-b.txt")])
     assert window.tabs.isTabEnabled(1) and window.tabs.currentIndex() == 1
-    c = window.run.comparison
-    model = window.compare_view.systems_model
+    c = window.controller.run.comparison
+    model = window.compare_view.systems.model
     assert model.rowCount() == 2
     ref_lines = [lines(r) for r in refs]
     _, theirs = PairedTest([("a", lines(candidate)), ("b", lines(candidate.with_name("system-b.txt")))],
                            {"BLEU": BLEU(references=ref_lines)}, references=None, test_type="bs", n_samples=1000)()
-    assert c.bootstrap[1].p_value == theirs["BLEU"][1].p_value
+    assert c.by_metric[0].bootstrap[1].p_value == theirs["BLEU"][1].p_value
     assert model.cell(1, 5).startswith(f"{theirs['BLEU'][1].p_value:.4f}")
     assert model.cell(1, 2) == f"{theirs['BLEU'][1].score:.2f}"
 
@@ -447,40 +450,40 @@ def test_adding_a_system_shows_the_comparison(qtbot, window):
 def test_sorting_by_delta_and_side_filters(qtbot, window):
     c = open_compare(qtbot, window)
     view = window.compare_view
-    model = view.pair_model
+    model = view.pairs.model
     model.sort(3, Qt.SortOrder.DescendingOrder)
     deltas = [float(model.data(model.index(r, 3))) for r in range(model.rowCount())]
     assert deltas == sorted(deltas, reverse=True) and len(deltas) == 12
-    view.side.setCurrentIndex(model.B_BETTER)
-    a, b = c.systems[0].sentences.score, c.systems[1].sentences.score
+    view.pairs.side.setCurrentIndex(model.B_BETTER)
+    a, b = c.systems[0].results[0].sentences, c.systems[1].results[0].sentences
     assert model.rowCount() == int((b > a).sum())
-    view.side.setCurrentIndex(model.A_BETTER)
+    view.pairs.side.setCurrentIndex(model.A_BETTER)
     assert model.rowCount() == int((b < a).sum())
 
 
 def test_clicking_a_scatter_point_selects_that_sentence(qtbot, window):
     open_compare(qtbot, window)
     view = window.compare_view
-    points = view.scatter.points.points()
+    points = view.charts.scatter.points.points()
     target = [p for p in points if p.data() == 6][0]
-    with qtbot.waitSignal(view.sentence_selected, timeout=2000) as blocker:
-        view.scatter.points.sigClicked.emit(view.scatter.points, [target], None)
+    with qtbot.waitSignal(window.controller.sentence_changed, timeout=2000) as blocker:
+        view.charts.scatter.points.sigClicked.emit(view.charts.scatter.points, [target], None)
     assert blocker.args == [6]
-    assert view.pair_model.sentence_at(view.pair_view.currentIndex().row()) == 6
-    assert window.inspect.current_sentence == 6  # the Inspect tab follows
-    view.on_region_selected(90.0, 101.0, 90.0, 101.0)
-    both_high = [i for i in range(12) if view.scatter.x[i] >= 90 and view.scatter.y[i] >= 90]
-    assert sorted(view.pair_model.sentence_at(r) for r in range(view.pair_model.rowCount())) == both_high
+    assert view.pairs.model.sentence_at(view.pairs.view.currentIndex().row()) == 6
+    assert window.controller.sentence == 6  # the Inspect tab follows
+    view.charts.on_region_selected(90.0, 101.0, 90.0, 101.0)
+    both_high = [i for i in range(12) if view.charts.scatter.x[i] >= 90 and view.charts.scatter.y[i] >= 90]
+    assert sorted(view.pairs.model.sentence_at(r) for r in range(view.pairs.model.rowCount())) == both_high
 
 
 def test_ngram_filter(qtbot, window):
     c = open_compare(qtbot, window)
     view = window.compare_view
-    assert view.wins_a.rowCount() > 0
-    item = view.wins_a.items[0]
-    view.on_ngram_clicked(view.wins_a.index(0, 0))
-    shown = [view.pair_model.sentence_at(r) for r in range(view.pair_model.rowCount())]
-    expected = c.comparison.pairwise[0].ngrams.sentences_with(item.order, item.ngram).tolist()
+    assert view.ngrams.wins_a.rowCount() > 0
+    item = view.ngrams.wins_a.items[0]
+    view.ngrams.on_ngram_clicked(view.ngrams.wins_a.index(0, 0))
+    shown = [view.pairs.model.sentence_at(r) for r in range(view.pairs.model.rowCount())]
+    expected = c.comparison.ngram_wins[0].ngrams.sentences_with(item.order, item.ngram).tolist()
     assert shown == expected and shown
     lines_a = c.systems[0].lines
     lines_b = c.systems[1].lines
@@ -490,24 +493,24 @@ def test_ngram_filter(qtbot, window):
 def test_only_in_one_system_tokens_are_marked(qtbot, window):
     open_compare(qtbot, window)
     view = window.compare_view
-    view.select_sentence(3)  # A: "She said the museum ...", B: "The the the the the museum ..."
-    from bleu_gui.gui.compare_paint import ONLY_PROPERTY
+    view.controller.set_sentence(3)  # A: "She said the museum ...", B: "The the the the the museum ..."
+    from bleu_gui.gui.compare.compare_paint import ONLY_PROPERTY
 
-    doc = view.pane_a.document()
+    doc = view.panes.pane_a.document()
     marked = []
     for _start, end in [(0, 3), (4, 8)]:
         cursor = QTextCursor(doc)
         cursor.setPosition(end)
         marked.append(bool(cursor.charFormat().property(ONLY_PROPERTY)))
     assert marked == [True, True]  # "She", "said": matched by A only
-    cursor = QTextCursor(view.pane_b.document())
+    cursor = QTextCursor(view.panes.pane_b.document())
     cursor.setPosition(len("The the the the the museum"))
     assert not cursor.charFormat().property(ONLY_PROPERTY)  # "museum" is matched by both
 
 
 def test_cancel_during_a_bootstrap(qtbot, window):
     from bleu_gui.core.inputs.text_files import read_segments
-    from bleu_gui.core.run import Significance, score_run
+    from bleu_gui.core.run import RunConfig, Significance, score_run
 
     systems, refs = demo_paths()
     files = [read_segments(p) for p in [*systems, *refs]]
@@ -518,41 +521,41 @@ def test_cancel_during_a_bootstrap(qtbot, window):
             started.append(f)
             time.sleep(0.02)
             progress(f)
-        return score_run(files[:2], files[2:], BleuConfig(), significance=Significance(bootstrap=20000),
-                         progress=tracking)
+        config = RunConfig((BleuConfig(),), significance=Significance(bootstrap=20000))
+        return score_run(files[:2], files[2:], config, progress=tracking)
 
-    window.jobs.submit(slow_compare, window.show_run)
+    window.jobs.submit(slow_compare, lambda run: window.controller.show(prepare(run)))
     qtbot.waitUntil(lambda: len(started) > 2, timeout=10_000)
     with qtbot.assertNotEmitted(window.run_changed, wait=1500):
         window.jobs.cancel()
-    assert window.run is None
+    assert window.controller.run is None
 
 
 def test_keyboard_navigation_and_filter_typing(qtbot, window):
     open_baseline(qtbot, window)
     view = window.inspect
-    view.table.setFocus()
-    qtbot.waitUntil(view.table.hasFocus, timeout=2000)
-    view.select_sentence(0)
-    qtbot.keyClick(view.table, Qt.Key.Key_J)
-    assert view.current_sentence == 1
-    qtbot.keyClick(view.table, Qt.Key.Key_K)
-    assert view.current_sentence == 0
-    qtbot.keyClick(view.table, Qt.Key.Key_End)
-    assert view.current_sentence == 11
-    view.filter_edit.setFocus()
-    qtbot.waitUntil(view.filter_edit.hasFocus, timeout=2000)
-    qtbot.keyClicks(view.filter_edit, "jk")
-    assert view.filter_edit.text() == "jk" and view.current_sentence == 11
+    view.sentences.table.setFocus()
+    qtbot.waitUntil(view.sentences.table.hasFocus, timeout=2000)
+    view.sentences.select_sentence(0)
+    qtbot.keyClick(view.sentences.table, Qt.Key.Key_J)
+    assert view.controller.sentence == 1
+    qtbot.keyClick(view.sentences.table, Qt.Key.Key_K)
+    assert view.controller.sentence == 0
+    qtbot.keyClick(view.sentences.table, Qt.Key.Key_End)
+    assert view.controller.sentence == 11
+    view.sentences.filter_edit.setFocus()
+    qtbot.waitUntil(view.sentences.filter_edit.hasFocus, timeout=2000)
+    qtbot.keyClicks(view.sentences.filter_edit, "jk")
+    assert view.sentences.filter_edit.text() == "jk" and view.controller.sentence == 11
 
 
 def test_charts_save_png_and_svg(qtbot, window, tmp_path):
     from bleu_gui.core.errors import ExportError
 
     open_compare(qtbot, window)
-    charts = [window.inspect.precision_chart, window.inspect.bp_chart, window.inspect.histogram]
+    charts = [window.inspect.detail.precision_chart, window.inspect.detail.bp_chart, window.inspect.sentences.histogram]
     v = window.compare_view
-    charts += [v.scatter, v.precision_dots, v.delta_chart, v.bucket_dots]
+    charts += [v.charts.scatter, v.charts.precision_dots, v.charts.delta_chart, v.charts.bucket_dots]
     for chart in charts:
         png, svg = tmp_path / "c.png", tmp_path / "c.svg"
         chart.save(png)
@@ -564,7 +567,7 @@ def test_charts_save_png_and_svg(qtbot, window, tmp_path):
         xml.dom.minidom.parseString(text)  # well-formed
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary files left
     with pytest.raises(ExportError, match="no such folder"):
-        window.inspect.histogram.save(tmp_path / "no-such-folder" / "c.png")
+        window.inspect.sentences.histogram.save(tmp_path / "no-such-folder" / "c.png")
 
 
 def test_export_report_and_sentences_from_the_window(qtbot, window, tmp_path):
@@ -573,7 +576,7 @@ def test_export_report_and_sentences_from_the_window(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.exported, timeout=20_000):
         window.exports.export_report(run, report)
     html = report.read_text(encoding="utf-8")
-    assert f"{run.systems[1].corpus.score:.2f}" in html and "p (AR)" in html
+    assert f"{run.systems[1].results[0].corpus.score:.2f}" in html and "p (AR)" in html
     with qtbot.waitSignal(window.exported, timeout=20_000):
         window.exports.export_sentences(run, tmp_path / "s.json")
     data = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
@@ -582,7 +585,7 @@ def test_export_report_and_sentences_from_the_window(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
         window.exports.export_report(run, systems[0])
     assert "refusing to overwrite an input file" in blocker.args[0]
-    assert window.run is run
+    assert window.controller.run is run
 
 
 def test_copy_signature(qtbot, window):
@@ -590,7 +593,7 @@ def test_copy_signature(qtbot, window):
 
     open_baseline(qtbot, window)
     window.inspect.header.on_copy_signature_clicked()
-    assert QGuiApplication.clipboard().text() == window.run.baseline.corpus.signature
+    assert QGuiApplication.clipboard().text() == window.controller.run.baseline.results[0].corpus.signature
     window.inspect.header.on_copy_clicked()
     assert QGuiApplication.clipboard().text().startswith("BLEU|nrefs:2")
 
@@ -599,15 +602,15 @@ def test_clicking_a_histogram_bar_filters_the_list(qtbot, window):
     from PySide6.QtCore import QPointF
 
     open_baseline(qtbot, window)
-    plot = window.inspect.histogram.plot
+    plot = window.inspect.sentences.histogram.plot
     vb = plot.getPlotItem().vb
     qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
     scene_point = vb.mapViewToScene(QPointF(95.0, 0.5))
     widget_point = plot.mapFromScene(scene_point)
-    with qtbot.waitSignal(window.inspect.histogram.bin_clicked, timeout=3000) as blocker:
+    with qtbot.waitSignal(window.inspect.sentences.histogram.bin_clicked, timeout=3000) as blocker:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_point)
     assert blocker.args == [90.0, 100.0]
-    model = window.inspect.model
+    model = window.inspect.sentences.model
     assert model.rowCount() > 0
     assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
 
@@ -617,12 +620,12 @@ def test_real_click_on_a_scatter_point(qtbot, window):
 
     open_compare(qtbot, window)
     view = window.compare_view
-    plot = view.scatter.plot
+    plot = view.charts.scatter.plot
     vb = plot.getPlotItem().vb
     qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
     target = 9  # sentence 10: A 39.28, B 17.11 — a point with no neighbour under the cursor
-    point = plot.mapFromScene(vb.mapViewToScene(QPointF(view.scatter.x[target], view.scatter.y[target])))
-    with qtbot.waitSignal(view.sentence_selected, timeout=3000) as blocker:
+    point = plot.mapFromScene(vb.mapViewToScene(QPointF(view.charts.scatter.x[target], view.charts.scatter.y[target])))
+    with qtbot.waitSignal(window.controller.sentence_changed, timeout=3000) as blocker:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert blocker.args == [target]
 
@@ -631,7 +634,7 @@ def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbo
     import numpy as np
 
     from bleu_gui.core.analysis.orders import sentence_orders
-    from bleu_gui.gui import models
+    from bleu_gui.gui.inspect import sentence_model as models
 
     monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)  # a "long" list of five
     model = SentenceTableModel()
@@ -651,38 +654,38 @@ def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbo
 def test_a_long_list_is_not_reset_while_its_search_runs(qtbot, window, monkeypatch):
     """While the worker searches, a reset would repaint the whole list with every data() call waiting for the
     worker's lock (100-200 ms at a million lines): the list changes once, when the search is done."""
-    from bleu_gui.gui import models
+    from bleu_gui.gui.inspect import sentence_model as models
 
     monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)
     open_baseline(qtbot, window)
     view, resets = window.inspect, []
-    view.model.modelReset.connect(lambda: resets.append(view.model.rowCount()))
-    with qtbot.waitSignal(view.model.filter_applied, timeout=5000):
-        view.filter_edit.setText("the")
-        view.apply_filter()
+    view.sentences.model.modelReset.connect(lambda: resets.append(view.sentences.model.rowCount()))
+    with qtbot.waitSignal(view.sentences.model.filter_applied, timeout=5000):
+        view.sentences.filter_edit.setText("the")
+        view.sentences.apply_filter()
         assert resets == []
-    assert len(resets) == 1 and 0 < resets[0] < view.model.total
-    view.model.stop_search()
+    assert len(resets) == 1 and 0 < resets[0] < view.sentences.model.total
+    view.sentences.model.stop_search()
 
 
 def test_score_the_list_scores_the_rows_its_description_names_even_mid_search(qtbot, window, monkeypatch):
     """A typed filter is applied first; while a long list's search runs, the list is scored once it is done,
     never as the unfiltered rows under the filter's description."""
-    from bleu_gui.gui import models
+    from bleu_gui.gui.inspect import sentence_model as models
 
     monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)
     system, _refs = open_baseline(qtbot, window)
     view, requests = window.inspect, []
     view.slice_requested.connect(lambda rows, why: requests.append((list(rows), why)))
-    view.filter_edit.setText("the")  # the filter timer is armed: not applied yet
-    view.on_score_list()
+    view.sentences.filter_edit.setText("the")  # the filter timer is armed: not applied yet
+    view.sentences.on_score_list()
     assert requests == []  # the search runs in the worker
-    assert view.list_selection() == (None, "")  # the rows are not filtered yet, and nothing says they are
+    assert view.sentences.list_selection() == (None, "")  # the rows are not filtered yet, and nothing says they are
     qtbot.waitUntil(lambda: bool(requests), timeout=5000)
     rows, why = requests[0]
     assert rows == [i for i, line in enumerate(lines(system)) if "the" in line.casefold()]
     assert 0 < len(rows) < len(lines(system)) and "candidate contains 'the'" in why
-    view.model.stop_search()
+    view.sentences.model.stop_search()
 
 
 def test_the_progress_bar_is_announced_as_one_and_paints_in_qt(window):

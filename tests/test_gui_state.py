@@ -10,8 +10,8 @@ from PySide6.QtCore import QSettings
 
 from bleu_gui.core import BleuConfig
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.main_window import MainWindow
-from bleu_gui.gui.settings import Settings
+from bleu_gui.gui.shell.main_window import MainWindow
+from bleu_gui.gui.shell.settings import Settings
 
 from .oracles import sacre_corpus
 from .test_explain_gui import type_over
@@ -40,23 +40,23 @@ def test_an_edit_of_one_system_in_a_shared_file_stays_with_it(qtbot, window, tmp
                                         "sysB": {1: "Eins, zwei, drei.", 2: "Vier und fünf."}})]), encoding="utf-8")
     original = path.read_bytes()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files([], [path])
+        window.actions.open_files([], [path])
     view = window.inspect
-    assert [s.name for s in window.run.systems] == ["sysA", "sysB"]
-    view.system_combo.setCurrentIndex(0)
-    view.select_sentence(0)
-    view.editor.set_editing(True)
-    type_over(qtbot, view.panes.candidate, "Eins zwei drei.")
-    assert view.editor.whatif.texts == {0: "Eins zwei drei."}
-    view.system_combo.setCurrentIndex(1)
-    assert view.editor.whatif.texts == {}  # B shows its own lines, not A's edit
-    assert view.panes.candidate.toPlainText() == "Eins, zwei, drei."
+    assert [s.name for s in window.controller.run.systems] == ["sysA", "sysB"]
+    view.sentences.system_combo.setCurrentIndex(0)
+    view.sentences.select_sentence(0)
+    view.detail.editor.set_editing(True)
+    type_over(qtbot, view.detail.panes.candidate, "Eins zwei drei.")
+    assert view.detail.editor.whatif.texts == {0: "Eins zwei drei."}
+    view.sentences.system_combo.setCurrentIndex(1)
+    assert view.detail.editor.whatif.texts == {}  # B shows its own lines, not A's edit
+    assert view.detail.panes.candidate.toPlainText() == "Eins, zwei, drei."
     target = tmp_path / "b.txt"
-    with qtbot.waitSignal(view.editor.failed):  # nothing of B is edited
-        view.editor.ask_save()
-    view.editor.save(str(target), window.whole, 1)
+    with qtbot.waitSignal(view.detail.editor.failed):  # nothing of B is edited
+        view.detail.editor.ask_save()
+    view.detail.editor.save(str(target), window.controller.whole_run, 1)
     assert target.read_bytes() == "Eins, zwei, drei.\nVier und fünf.\n".encode()
-    view.editor.save(str(tmp_path / "a.txt"), window.whole, 0)
+    view.detail.editor.save(str(tmp_path / "a.txt"), window.controller.whole_run, 0)
     assert (tmp_path / "a.txt").read_bytes() == "Eins zwei drei.\nVier fünf sechs.\n".encode()
     assert path.read_bytes() == original
 
@@ -67,12 +67,12 @@ def test_a_slice_asked_for_right_after_a_settings_change_keeps_the_change(qtbot,
     open_and_wait(qtbot, window, systems[0], refs)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.settings_panel.lowercase.setChecked(True)  # a re-score starts...
-        window.apply_slice([0, 2, 4], "three sentences")  # ...and is replaced by the slice at once
+        window.actions.apply_slice([0, 2, 4], "three sentences")  # ...and is replaced by the slice at once
     cfg = BleuConfig(lowercase=True)
-    assert window.run.config == cfg and window.whole.config == cfg
+    assert window.controller.run.config.bleu == cfg and window.controller.whole_run.config.bleu == cfg
     hyp = [lines(systems[0])[i] for i in (0, 2, 4)]
     ref = [[lines(r)[i] for i in (0, 2, 4)] for r in refs]
-    assert window.run.systems[0].corpus.score == pytest.approx(sacre_corpus(hyp, ref, cfg).score, abs=1e-9)
+    assert window.controller.run.systems[0].results[0].corpus.score == pytest.approx(sacre_corpus(hyp, ref, cfg).score, abs=1e-9)
     assert window.settings_panel.config() == cfg
 
 
@@ -81,12 +81,12 @@ def test_a_system_added_right_after_a_settings_change_keeps_the_change(qtbot, wi
     open_and_wait(qtbot, window, systems[0], refs)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.settings_panel.lowercase.setChecked(True)
-        window.add_systems([systems[1]])
+        window.actions.add_systems([systems[1]])
     cfg = BleuConfig(lowercase=True)
-    assert len(window.run.systems) == 2 and window.run.config == cfg
-    for system, path in zip(window.run.systems, systems):
+    assert len(window.controller.run.systems) == 2 and window.controller.run.config.bleu == cfg
+    for system, path in zip(window.controller.run.systems, systems):
         expected = sacre_corpus(lines(path), [lines(r) for r in refs], cfg).score
-        assert system.corpus.score == pytest.approx(expected, abs=1e-9)
+        assert system.results[0].corpus.score == pytest.approx(expected, abs=1e-9)
 
 
 # -- 11. a bad stored value ---------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def test_a_setting_changed_in_the_window_is_remembered_and_said_in_the_advice_ba
     assert "lowercased" in text and "remembered" in text
     with qtbot.waitSignal(second.run_changed, timeout=20_000):
         second.bars.settings.button.click()  # Reset to defaults
-    assert second.run.config == BleuConfig() and not second.bars.settings.isVisible()
+    assert second.controller.run.config.bleu == BleuConfig() and not second.bars.settings.isVisible()
     second.close()
 
 

@@ -72,18 +72,18 @@ def _rss_mb() -> float:
 
 
 def test_rescoring_with_ko_mecab_keeps_memory_flat():
-    from bleu_gui.core import Evaluator
+    from bleu_gui.core import Bleu
     from bleu_gui.demo import demo_paths
 
     systems, refs = demo_paths("ko")
     hyp = systems[0].read_text(encoding="utf-8").splitlines()
     ref = [r.read_text(encoding="utf-8").splitlines() for r in refs]
     cfg = BleuConfig(tokenizer="ko-mecab")
-    ev = Evaluator(ref, cfg)
+    ev = Bleu(ref, cfg)
     first = ev.corpus_score(ev.statistics(hyp)).score
     before = _rss_mb()
     for _ in range(20):
-        ev = Evaluator(ref, cfg)
+        ev = Bleu(ref, cfg)
         assert ev.corpus_score(ev.statistics(hyp)).score == first
     assert _rss_mb() - before < 30  # was about 52 MB per evaluator
 
@@ -215,7 +215,7 @@ def test_cancel_checks_are_dense_in_every_stage(monkeypatch):
     (The wall-clock figure at 300,000 lines is in scripts/bench_cancel.py.)"""
     from pathlib import Path
 
-    from bleu_gui.core import Cancelled, SegmentFile, Significance, score_run
+    from bleu_gui.core import Cancelled, RunConfig, SegmentFile, Significance, score_run
     from bleu_gui.core.analysis import compare, significance
     from bleu_gui.core.metrics import chunked, ngram_stats
 
@@ -233,8 +233,9 @@ def test_cancel_checks_are_dense_in_every_stage(monkeypatch):
                                 (significance, "_CHUNK_VALUES", 600)):
         monkeypatch.setattr(module, name, value)
     calls = []
-    run = score_run(files, refs, BleuConfig(), significance=Significance(50, 64, 1), progress=calls.append)
-    table_rows = sum(len(t.local_keys) for t in run.evaluator.index.tables)
+    config = RunConfig((BleuConfig(),), significance=Significance(50, 64, 1))
+    run = score_run(files, refs, config, progress=calls.append)
+    table_rows = sum(len(t.local_keys) for t in run.bleu.index.tables)
     after_tests = len(calls) - next(i for i, f in enumerate(calls) if f >= 0.99)
     assert after_tests >= table_rows / 64  # the n-gram stage: at least one check per chunk of rows
     # A cancel at any of these checks ends the run with Cancelled (never a result).
@@ -247,4 +248,4 @@ def test_cancel_checks_are_dense_in_every_stage(monkeypatch):
                 raise Cancelled()
 
         with pytest.raises(Cancelled):
-            score_run(files, refs, BleuConfig(), significance=Significance(50, 64, 1), progress=cancelling)
+            score_run(files, refs, config, progress=cancelling)

@@ -5,8 +5,8 @@ import sys
 import pytest
 
 from bleu_gui.core import runtime
-from bleu_gui.core.metrics import bleu_evaluator
-from bleu_gui.core.metrics.bleu_evaluator import Evaluator
+from bleu_gui.core.metrics import bleu
+from bleu_gui.core.metrics.bleu import Bleu
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim is Linux only")
@@ -16,8 +16,8 @@ def test_glibc_gives_freed_memory_back():
 
 def test_an_evaluator_releases_memory_after_indexing_and_after_each_system(monkeypatch):
     calls = []
-    monkeypatch.setattr(bleu_evaluator, "release_free_memory", lambda: calls.append(1))
-    ev = Evaluator([["the cat sat", "a dog"]])
+    monkeypatch.setattr(bleu, "release_free_memory", lambda: calls.append(1))
+    ev = Bleu([["the cat sat", "a dog"]])
     assert len(calls) == 1
     ev.statistics(["the cat", "a dog"])
     ev.matched_statistics(["the cat", "a dog"])

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_gui.core import BleuConfig, SegmentFile, score_run
+from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
 
 from .conftest import data_set
 from .oracles import sacre_corpus
@@ -24,7 +24,7 @@ def sacrebleu_warns(hyps: list[str], refs: list[list[str]], caplog) -> bool:
 def notes_of(hyps: list[str], refs: list[list[str]], cfg: BleuConfig = BleuConfig(), name: str = "hyp.txt"):
     files = [SegmentFile(Path(name), hyps, "utf-8", False, ())]
     references = [SegmentFile(Path(f"ref{i}.txt"), r, "utf-8", False, ()) for i, r in enumerate(refs, 1)]
-    return [n for n in score_run(files, references, cfg, check_alignment=False).notes if TOKENIZED in n]
+    return [n for n in score_run(files, references, RunConfig((cfg,), check_alignment=False)).notes if TOKENIZED in n]
 
 
 @pytest.mark.parametrize("tokenized, plain", [(99, 1), (100, 0), (100, 300), (250, 50)])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu_gui.core import BleuConfig, InputError, score_run
+from bleu_gui.core import BleuConfig, InputError, RunConfig, score_run
 from bleu_gui.core.inputs.format_table import ReadOptions
 from bleu_gui.core.inputs.markup import flatten, mismatched_tags
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
@@ -61,9 +61,9 @@ def test_xliff12_target_as_candidate_and_as_reference_scores_as_sacrebleu():
     assert inputs.systems[0].lines == _plain_units(zh, "target")
     assert inputs.references[0].lines == _plain_units(de, "target")
     assert inputs.context.source is not None and inputs.context.source.lines == _plain_units(zh, "source")
-    run = score_run(inputs.systems, inputs.references, BleuConfig(), significance=None, context=inputs.context)
+    run = score_run(inputs.systems, inputs.references, RunConfig((BleuConfig(),), significance=None), context=inputs.context)
     oracle = sacrebleu.corpus_bleu(_plain_units(zh, "target"), [_plain_units(de, "target")])
-    assert run.systems[0].corpus.score == pytest.approx(oracle.score, abs=1e-9)
+    assert run.systems[0].results[0].corpus.score == pytest.approx(oracle.score, abs=1e-9)
     assert any("untranslated state (needs-translation 6)" in n for n in run.notes)
 
 
@@ -138,8 +138,8 @@ def test_tmx_target_scored_against_a_text_reference_as_sacrebleu(tmp_path):
     ref.write_text("\n".join(ref_lines) + "\n", encoding="utf-8")
     inputs = read_run_inputs([kit / "ImportTest2A.tmx"], [ref])
     assert inputs.systems[0].lines == TMX_2A_FRENCH
-    run = score_run(inputs.systems, inputs.references, BleuConfig(), significance=None, context=inputs.context)
-    assert run.systems[0].corpus.score == pytest.approx(sacrebleu.corpus_bleu(TMX_2A_FRENCH, [ref_lines]).score,
+    run = score_run(inputs.systems, inputs.references, RunConfig((BleuConfig(),), significance=None), context=inputs.context)
+    assert run.systems[0].results[0].corpus.score == pytest.approx(sacrebleu.corpus_bleu(TMX_2A_FRENCH, [ref_lines]).score,
                                                         abs=1e-9)
     assert any("en-us as source, fr-ca as target" in n for n in run.notes)
     with pytest.raises(InputError, match=r"line counts differ: .*ImportTest1C.tmx:target \(fr-ca\) has 3"):

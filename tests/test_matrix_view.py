@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from bleu_gui.core import BleuConfig, SegmentFile, score_run
-from bleu_gui.core.analysis.rankings import systems_table_text
+from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
+from bleu_gui.core.output.rankings import systems_table_text
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.compare_models import SystemsTableModel
-from bleu_gui.gui.matrix_view import PairMatrixModel
+from bleu_gui.gui.compare.compare_models import SystemsTableModel
+from bleu_gui.gui.compare.matrix_view import PairMatrixModel
+from bleu_gui.gui.prepared import prepare
 
 
 def three_systems(tmp_path):
@@ -27,19 +28,19 @@ def three_systems(tmp_path):
 @pytest.fixture
 def shown(qtbot, window, tmp_path):
     systems, refs = three_systems(tmp_path)
-    run = score_run(systems, refs, BleuConfig())
+    run = score_run(systems, refs, RunConfig((BleuConfig(),)))
     with qtbot.waitSignal(window.run_changed, timeout=5000):
-        window.show_run(run)
+        window.controller.show(prepare(run))
     return window, run
 
 
 def test_models_pass_qtmodeltester(qtmodeltester, tmp_path):
     systems, refs = three_systems(tmp_path)
-    run = score_run(systems, refs, BleuConfig())
+    run = score_run(systems, refs, RunConfig((BleuConfig(),)))
     matrix = PairMatrixModel()
-    from bleu_gui.core.analysis.rankings import Ranking
+    from bleu_gui.core.output.rankings import Ranking
 
-    matrix.set_matrix(run.comparison.matrix, Ranking())
+    matrix.set_matrix(run.comparison.by_metric[0].matrix, Ranking())
     qtmodeltester.check(matrix)
     table = SystemsTableModel()
     table.set_run(run)
@@ -49,7 +50,7 @@ def test_models_pass_qtmodeltester(qtmodeltester, tmp_path):
 def test_matrix_cells_show_delta_and_both_p_values(shown):
     window, run = shown
     model = window.compare_view.systems.matrix.model
-    m = run.comparison.matrix
+    m = run.comparison.by_metric[0].matrix
     order = m.by_score()
     assert model.rowCount() == 3
     index = model.index(0, 2)
@@ -68,9 +69,9 @@ def test_holm_changes_the_tooltip_and_ranks(qtbot, shown):
     model = panel.model
     a, b = model.pair_at(model.index(0, 1))
     assert "Holm-corrected" in model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
-    assert f"{run.comparison.matrix.p('ar', 'holm')[a, b]:.4f}" in model.data(model.index(0, 1),
+    assert f"{run.comparison.by_metric[0].matrix.p('ar', 'holm')[a, b]:.4f}" in model.data(model.index(0, 1),
                                                                                Qt.ItemDataRole.ToolTipRole)
-    assert window.compare_view.ranking().correction == "holm"
+    assert window.controller.ranking.correction == "holm"
     assert "Holm-corrected" in panel.caption.text()
 
 
@@ -82,7 +83,7 @@ def test_clicking_a_cell_with_the_baseline_sets_b(qtbot, shown):
     col = next(c for c in range(3) if model.order[c] == 2)
     rect = view.systems.matrix.view.visualRect(model.index(row, col))
     qtbot.mouseClick(view.systems.matrix.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert view.b == 2 and view.b_combo.currentText() == "mix.txt"
+    assert view.controller.b == 2 and view.b_combo.currentText() == "mix.txt"
 
 
 def test_clicking_a_cell_without_the_baseline_makes_its_row_the_baseline(qtbot, shown):
@@ -94,11 +95,11 @@ def test_clicking_a_cell_without_the_baseline_makes_its_row_the_baseline(qtbot, 
     rect = view.systems.matrix.view.visualRect(model.index(row, col))
     with qtbot.waitSignal(window.run_changed, timeout=20000):
         qtbot.mouseClick(view.systems.matrix.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    new = window.run
+    new = window.controller.run
     assert [s.name for s in new.systems] == ["mix.txt", "a.txt", "b.txt"]
-    assert view.label_a.text().endswith("mix.txt") and view.label_b.text().endswith("b.txt")
+    assert view.panes.label_a.text().endswith("mix.txt") and view.panes.label_b.text().endswith("b.txt")
     # The matrix was reordered, not recomputed: the same p-values, pair for pair.
-    old, moved = run.comparison.matrix, new.comparison.matrix
+    old, moved = run.comparison.by_metric[0].matrix, new.comparison.by_metric[0].matrix
     assert moved.raw("ar")[0, 2] == old.raw("ar")[2, 1] and moved.raw("bs")[1, 2] == old.raw("bs")[0, 1]
 
 
@@ -108,17 +109,17 @@ def test_systems_table_sorts_by_number_and_clicks_set_b(qtbot, shown):
     bleu_column = SystemsTableModel.HEAD.index("BLEU")
     panel.table.sortByColumn(bleu_column, Qt.SortOrder.DescendingOrder)
     shown_order = [panel.system_at(panel.proxy.index(r, 0)) for r in range(3)]
-    assert shown_order == list(np.argsort([-s.corpus.score for s in run.systems], kind="stable"))
+    assert shown_order == list(np.argsort([-s.results[0].corpus.score for s in run.systems], kind="stable"))
     row = next(r for r in range(3) if panel.system_at(panel.proxy.index(r, 0)) == 2)
     rect = panel.table.visualRect(panel.proxy.index(row, bleu_column))
     qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert window.compare_view.b == 2
+    assert window.controller.b == 2
 
 
 def test_win_tie_loss_and_sign_test_in_the_table(shown):
     window, run = shown
-    model = window.compare_view.systems_model
-    a, b = run.systems[0].sentences.score, run.systems[1].sentences.score
+    model = window.compare_view.systems.model
+    a, b = run.systems[0].results[0].sentences, run.systems[1].results[0].sentences
     d = np.nan_to_num(b) - np.nan_to_num(a)
     expected = f"{int((d > 0).sum())} / {int((d == 0).sum())} / {int((d < 0).sum())}"
     assert model.cell(1, SystemsTableModel.HEAD.index("B / = / A")) == expected
@@ -141,7 +142,7 @@ def test_context_menu_makes_a_baseline(qtbot, shown, monkeypatch):
 
 def test_systems_table_exports(shown, tmp_path):
     window, run = shown
-    ranking = window.compare_view.ranking()
+    ranking = window.controller.ranking
     tex = systems_table_text(run, tmp_path / "t.tex", ranking)
     assert r"\toprule" in tex and "mix.txt" in tex
     csv_text = systems_table_text(run, tmp_path / "t.csv", ranking)
@@ -154,15 +155,15 @@ def test_clicks_never_widen_the_window(qtbot, shown):
     window, run = shown
     view = window.compare_view
     width = window.width()
-    view.filter_label.setText("x " * 400)
-    view.sentence_label.setText("y " * 400)
+    view.pairs.filter_label.setText("x " * 400)
+    view.panes.sentence_label.setText("y " * 400)
     qtbot.wait(50)
     assert window.width() == width
 
 
 def test_delta_chart_clears_its_interval_without_data(shown):
     window, _ = shown
-    chart = window.compare_view.delta_chart
+    chart = window.compare_view.charts.delta_chart
     assert chart.low.isVisible()
     chart.update_values(None, None)
     assert not chart.low.isVisible() and not chart.high.isVisible()
@@ -172,11 +173,11 @@ def test_delta_chart_clears_its_interval_without_data(shown):
 def test_png_export_has_the_chosen_size_dpi_and_layout(shown, tmp_path):
     from PySide6.QtGui import QImage
 
-    from bleu_gui.gui.charts import SIGNATURE_HEIGHT, TITLE_HEIGHT
+    from bleu_gui.gui.widgets.charts import SIGNATURE_HEIGHT, TITLE_HEIGHT
 
     window, run = shown
-    chart = window.compare_view.bucket_dots
-    assert chart.signature == run.evaluator.signature()
+    chart = window.compare_view.charts.bucket_dots
+    assert chart.signature == run.metrics[0].signature()
     chart.save(tmp_path / "c.png", width_px=1800, dpi=300)
     image = QImage(str(tmp_path / "c.png"))
     plot = chart.plot

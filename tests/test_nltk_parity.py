@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import data_set
@@ -29,7 +29,7 @@ def test_random_corpus_and_sentences(data, method, w, reweigh, rule):
     hyps, refs = data
     cfg = BleuConfig(variant="nltk", nltk_smoothing=method, weights=w, auto_reweigh=reweigh,
                      empty_refs=rule).validated()
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = ev.statistics(hyps)
     hyp_toks, ref_toks = nltk_tokens(hyps, refs, str.split, rule)
     theirs = None
@@ -42,7 +42,7 @@ def test_random_corpus_and_sentences(data, method, w, reweigh, rule):
         assert math.isnan(ours.score)
     else:
         assert close(ours.score, 100 * theirs), (ours.score, 100 * theirs)
-    rows = ev.sentence_scores(stats)
+    rows = ev.sentence_rows(stats)
     for i in range(len(hyps)):
         theirs = nltk_sentence(hyp_toks[i], ref_toks[i], cfg)
         if theirs is None:
@@ -56,7 +56,7 @@ def test_smoothing_parameters(method):
     hyps = ["the cat sat on the mat today", "a b c", "x"]
     refs = [["the cat is on the mat", "a b d c", "x y"], ["there is a cat on the mat", "a b c d", "y"]]
     cfg = BleuConfig(variant="nltk", nltk_smoothing=method, nltk_epsilon=0.3, nltk_alpha=2.0, nltk_k=3.0)
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     hyp_toks, ref_toks = nltk_tokens(hyps, refs, str.split)
     assert close(ev.corpus_score(ev.statistics(hyps)).score, 100 * nltk_corpus(hyp_toks, ref_toks, cfg))
 
@@ -71,11 +71,11 @@ def test_real_sets_every_method(set_name):
     hyp_toks, ref_toks = nltk_tokens(hyps, refs, str.split)
     for method in range(8):
         cfg = BleuConfig(variant="nltk", nltk_smoothing=method)
-        ev = Evaluator(refs, cfg)
+        ev = Bleu(refs, cfg)
         stats = ev.statistics(hyps)
         theirs = nltk_corpus(hyp_toks, ref_toks, cfg)
         assert close(ev.corpus_score(stats).score, 100 * theirs), (method, ev.corpus_score(stats).score, theirs)
-        rows = ev.sentence_scores(stats)
+        rows = ev.sentence_rows(stats)
         for i in range(0, len(hyps), max(1, len(hyps) // 60)):
             s = nltk_sentence(hyp_toks[i], ref_toks[i], cfg)
             if s is None:
@@ -91,6 +91,6 @@ def test_nltk_with_a_sacrebleu_tokenizer():
     hyps = ["Hello, world! It's 3.5 o'clock.", "A test (really)."]
     refs = [["Hello world, it's 3.5 o'clock.", "A test, really."]]
     cfg = BleuConfig(variant="nltk", tokenizer="13a", nltk_smoothing=1)
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     hyp_toks, ref_toks = nltk_tokens(hyps, refs, lambda s: tok(s.rstrip()).split())
     assert close(ev.corpus_score(ev.statistics(hyps)).score, 100 * nltk_corpus(hyp_toks, ref_toks, cfg))

@@ -15,9 +15,9 @@ import threading
 from PySide6.QtCore import QSettings
 
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.main_window import MainWindow
-from bleu_gui.gui.models import SentenceTableModel
-from bleu_gui.gui.settings import Settings
+from bleu_gui.gui.inspect.sentence_model import SentenceTableModel
+from bleu_gui.gui.shell.main_window import MainWindow
+from bleu_gui.gui.shell.settings import Settings
 
 
 def test_the_list_paints_without_handing_the_lock_to_a_busy_worker_between_data_calls(qtbot, tmp_path, monkeypatch):
@@ -36,7 +36,7 @@ def test_the_list_paints_without_handing_the_lock_to_a_busy_worker_between_data_
     window.show()
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files([systems[0]], refs)
+        window.actions.open_files([systems[0]], refs)
     qtbot.wait(50)
     seen.clear()
 
@@ -52,7 +52,7 @@ def test_the_list_paints_without_handing_the_lock_to_a_busy_worker_between_data_
     busy.start()
     try:
         for _ in range(20):
-            window.inspect.table.viewport().update()
+            window.inspect.sentences.table.viewport().update()
             qtbot.wait(10)
             seen.append(None)  # pairs across two paints do not count
     finally:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.analysis.pair_matrix import assign_ranks, holm, pair_matrix, sign_test, win_tie_loss
 from bleu_gui.core.inputs.text_files import read_segments
 
@@ -29,9 +29,9 @@ def sacre_p_values(systems, refs, cfg, test_type, n, baseline):
 
 
 def assert_matrix_equals_sacrebleu(systems, refs, cfg, bs, ar):
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
-    m = pair_matrix(stats, cfg, [f"s{i}" for i in range(len(systems))], bs, ar)
+    m = pair_matrix(stats, ev, [f"s{i}" for i in range(len(systems))], bs, ar)
     for test, n in (("bs", bs), ("ar", ar)):
         for a in range(len(systems)):
             for b, p in sacre_p_values(systems, refs, cfg, test, n, baseline=a).items():
@@ -70,11 +70,11 @@ def test_permuted_matrix_is_the_matrix_of_the_reordered_systems():
                ["the cat is on the mat today", "a quick brown fox jumped over", "hello big world", "we will see"],
                ["a cat sat on the mat", "quick brown fox", "hello big world out there now", "what happens next"]]
     cfg = BleuConfig()
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
-    m = pair_matrix(stats, cfg, ["a", "b", "c"], 200, 400)
+    m = pair_matrix(stats, ev, ["a", "b", "c"], 200, 400)
     order = [2, 0, 1]
-    again = pair_matrix([stats[i] for i in order], cfg, ["c", "a", "b"], 200, 400)
+    again = pair_matrix([stats[i] for i in order], ev, ["c", "a", "b"], 200, 400)
     moved = m.permuted(order)
     for test in ("bs", "ar"):
         assert np.array_equal(moved.raw(test), again.raw(test), equal_nan=True)
@@ -119,9 +119,9 @@ def test_ranks_from_matrix_use_ar_and_holm():
     good = refs[0]
     bad = ["x y z"] * 24
     cfg = BleuConfig()
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = [ev.statistics(h) for h in (good, good[:-1] + ["hello world"], bad)]
-    m = pair_matrix(stats, cfg, ["good", "near", "bad"], 200, 500)
+    m = pair_matrix(stats, ev, ["good", "near", "bad"], 200, 500)
     assert m.rank_test == "ar"
     p = m.p("ar")
     assert m.ranks(0.05) == assign_ranks(m.by_score(), p, 0.05)
@@ -145,34 +145,35 @@ def test_win_tie_loss_counts_undefined_as_zero():
 
 
 def test_new_baseline_reuses_the_matrix_and_equals_a_fresh_run():
-    from bleu_gui.core import score_run
-    from bleu_gui.core.run import Significance, with_baseline
+    from bleu_gui.core import RunConfig, score_run
+    from bleu_gui.core.run import Significance, rescore
     from bleu_gui.demo import demo_folder
 
     folder = demo_folder("en")
     systems = [read_segments(folder / n) for n in ("system-a.txt", "system-b.txt")]
     refs = [read_segments(folder / "ref1.txt")]
     sig = Significance(200, 400)
-    run = score_run(systems, refs, BleuConfig(), significance=sig)
-    moved = with_baseline(run, 1)
-    fresh = score_run(systems[::-1], refs, BleuConfig(), significance=sig)
+    run = score_run(systems, refs, RunConfig((BleuConfig(),), significance=sig))
+    moved = rescore(run, baseline=1)
+    fresh = score_run(systems[::-1], refs, RunConfig((BleuConfig(),), significance=sig))
     assert [s.name for s in moved.systems] == [s.name for s in fresh.systems]
-    assert moved.comparison.matrix is not fresh.comparison.matrix
+    before, after = moved.comparison.by_metric[0], fresh.comparison.by_metric[0]
+    assert before.matrix is not after.matrix
     for test in ("bs", "ar"):
-        assert np.array_equal(moved.comparison.matrix.raw(test), fresh.comparison.matrix.raw(test), equal_nan=True)
-    assert [t.p_value for t in moved.comparison.bootstrap] == [t.p_value for t in fresh.comparison.bootstrap]
-    assert [t.mean for t in moved.comparison.bootstrap] == [t.mean for t in fresh.comparison.bootstrap]
-    assert np.array_equal(moved.comparison.pairwise[0].loo, fresh.comparison.pairwise[0].loo)
+        assert np.array_equal(before.matrix.raw(test), after.matrix.raw(test), equal_nan=True)
+    assert [t.p_value for t in before.bootstrap] == [t.p_value for t in after.bootstrap]
+    assert [t.mean for t in before.bootstrap] == [t.mean for t in after.bootstrap]
+    assert np.array_equal(before.pairwise[0].loo, after.pairwise[0].loo)
 
 
 def test_report_shows_ranks_under_the_chosen_ranking():
-    from bleu_gui.core import score_run
-    from bleu_gui.core.analysis.rankings import Ranking
+    from bleu_gui.core import RunConfig, score_run
+    from bleu_gui.core.output.rankings import Ranking
     from bleu_gui.core.output.report import ReportView, build_report
     from bleu_gui.demo import demo_folder
 
     folder = demo_folder("en")
     systems = [read_segments(folder / n) for n in ("system-a.txt", "system-b.txt")]
-    run = score_run(systems, [read_segments(folder / "ref1.txt")], BleuConfig())
+    run = score_run(systems, [read_segments(folder / "ref1.txt")], RunConfig((BleuConfig(),)))
     html = build_report(run, ReportView(pairs=(1,), ranking=Ranking(0.1, "holm")))
     assert "<th>Rank</th>" in html and "Holm-corrected" in html and "α = 0.1" in html

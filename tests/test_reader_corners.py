@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.cli.bleu_score import run as cli_run
-from bleu_gui.core import BleuConfig, Evaluator, InputError, score_run
+from bleu_gui.core import Bleu, BleuConfig, InputError, RunConfig, score_run
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
 from .conftest import corpus_of
@@ -73,10 +73,10 @@ def test_a_whitespace_only_reference_keeps_its_segment_as_sacrebleu_does(tmp_pat
     inputs = read_run_inputs([], [path])
     assert len(inputs.references[0].lines) == 3 and inputs.references[0].lines[1] == ""
     theirs = sacre_wmt_xml_fields(path)
-    run = score_run(inputs.systems, inputs.references, BleuConfig(), significance=None, ngram_diffs=False)
+    run = score_run(inputs.systems, inputs.references, RunConfig((BleuConfig(),), significance=None, ngram_diffs=False))
     for system in run.systems:
         expected = sacrebleu.corpus_bleu(theirs[system.file.field], [theirs["ref:A"]]).score
-        assert system.corpus.score == pytest.approx(expected, abs=1e-9)
+        assert system.results[0].corpus.score == pytest.approx(expected, abs=1e-9)
 
 
 # -- 2. WMT XML: a comment or processing instruction inside <seg> -------------------------------------------
@@ -198,20 +198,20 @@ spaced = st.lists(st.sampled_from(["A", "B", "C", "", "\t", "D\u00a0E"]), min_si
 
 @given(pred=spaced, label=spaced, k=st.integers(1, 4))
 def test_d2l_equals_the_textbook_on_any_spacing(pred, label, k):
-    ev = Evaluator([[label]], BleuConfig(variant="d2l", max_order=k))
-    ours = ev.sentence_scores(ev.statistics([pred])).score[0]
+    ev = Bleu([[label]], BleuConfig(variant="d2l", max_order=k))
+    ours = ev.sentence_rows(ev.statistics([pred])).score[0]
     expected = 100 * d2l_textbook(pred, label, k)
     assert math.isclose(ours, expected, rel_tol=1e-12, abs_tol=1e-12), (pred, label)
 
 
 def test_d2l_details_count_the_empty_tokens_two_spaces_make():
-    ev = Evaluator([["a  b"]], BleuConfig(variant="d2l", max_order=2))
+    ev = Bleu([["a  b"]], BleuConfig(variant="d2l", max_order=2))
     details = ev.details(0, "a  b")
     assert details.hyp_tokens == ["a", "", "b"]
 
 
 def test_other_variants_still_split_on_whitespace_runs():
-    ev = Evaluator([["a  b"]], BleuConfig(variant="nltk"))
+    ev = Bleu([["a  b"]], BleuConfig(variant="nltk"))
     assert ev.details(0, "a  b").hyp_tokens == ["a", "b"]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bleu_gui.cli.bleu_score import run
-from bleu_gui.core import BleuConfig, Evaluator, SegmentFile, score_run
+from bleu_gui.core import Bleu, BleuConfig, RunConfig, SegmentFile, score_run
 from bleu_gui.core.errors import ExportError
 from bleu_gui.core.output.exports import write_atomic
 from bleu_gui.core.output.report import build_report
@@ -75,7 +75,7 @@ def test_large_corpus_report_shows_worst_best_and_most_changed(monkeypatch):
     a = [f"w{i} x y" if i % 3 else f"w{i} x y z q" for i in range(40)]
     b = [f"w{i} x y z q" if i % 2 else "nothing" for i in range(40)]
     files = [SegmentFile(Path(name), lines, "utf-8") for name, lines in (("A", a), ("B", b), ("ref", refs[0]))]
-    scored = score_run(files[:2], files[2:], BleuConfig(), significance=None)
+    scored = score_run(files[:2], files[2:], RunConfig((BleuConfig(),), significance=None))
     monkeypatch.setattr(report, "MAX_FULL", 10)
     html = build_report(scored, top=4)
     assert "more than 10: the report shows the 4 worst, the 4 best and the 4 most changed only" in html
@@ -90,20 +90,20 @@ def test_sentences_csv_and_json_round_trip(tmp_path, capsys):
     assert run([*map(str, REFS), "-i", *map(str, SYSTEMS), "--export-sentences", str(out_csv), "-b"]) == 0
     assert run([*map(str, REFS), "-i", *map(str, SYSTEMS), "--export-sentences", str(out_json), "-b"]) == 0
     capsys.readouterr()
-    ev = Evaluator([lines(r) for r in REFS])
+    ev = Bleu([lines(r) for r in REFS])
     stats = [ev.statistics(lines(s)) for s in SYSTEMS]
-    scores = [ev.sentence_scores(st).score for st in stats]
+    scores = [ev.sentence_rows(st).score for st in stats]
     rows = list(csv.DictReader(io.StringIO(out_csv.read_text(encoding="utf-8"))))
     data = json.loads(out_json.read_text(encoding="utf-8"))
-    assert len(rows) == len(data["sentences"]) == 12 and "nrefs:2" in data["signature"]
+    assert len(rows) == len(data["sentences"]) == 12 and "nrefs:2" in data["metrics"][0]["signature"]
     for i, (row, obj) in enumerate(zip(rows, data["sentences"])):
         for s, system in enumerate(SYSTEMS):
             n = system.name
             assert float(row[f"{n}:bleu"]) == obj[f"{n}:bleu"] == pytest.approx(scores[s][i], abs=1e-12)
             assert int(row[f"{n}:correct_1"]) == obj[f"{n}:correct_1"] == stats[s][i, 2]
             assert int(row[f"{n}:total_4"]) == obj[f"{n}:total_4"] == stats[s][i, 9]
-        assert float(row["delta:system-b.txt-system-a.txt"]) == pytest.approx(scores[1][i] - scores[0][i], abs=1e-12)
-        assert row["loo_contribution"] != ""
+        assert float(row["delta_bleu:system-b.txt-system-a.txt"]) == pytest.approx(scores[1][i] - scores[0][i], abs=1e-12)
+        assert row["loo_bleu"] != ""
 
 
 def test_export_over_an_input_file_is_refused(tmp_path, capsys):

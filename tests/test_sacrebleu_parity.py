@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.inputs.text_files import read_segments
 
 from .conftest import data_set
@@ -50,10 +50,10 @@ def add_k_offset(cfg):
 @given(data=corpus(), cfg=configs)
 def test_random_corpus_and_sentences(data, cfg):
     hyps, refs = data
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = ev.statistics(hyps)
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg), add_k_offset(cfg))
-    rows = ev.sentence_scores(stats)
+    rows = ev.sentence_rows(stats)
     for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
         assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS), (i, rows.score[i], theirs.score)
         for a, b in zip(rows.precisions[i], theirs.precisions):
@@ -64,7 +64,7 @@ def test_random_corpus_and_sentences(data, cfg):
 def test_random_smoothing_values(data, value, method):
     hyps, refs = data
     cfg = BleuConfig(smooth_method=method, smooth_value=value)
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     assert_same(ev.corpus_score(ev.statistics(hyps)), sacre_corpus(hyps, refs, cfg), add_k_offset(cfg))
 
 
@@ -75,13 +75,13 @@ def test_signature_format_matches_sacrebleu():
     for cfg in [BleuConfig(), BleuConfig(lowercase=True, smooth_method="floor"),
                 BleuConfig(smooth_method="add-k", smooth_value=2),
                 BleuConfig(tokenizer="intl", smooth_method="none")]:
-        ev = Evaluator(refs, cfg)
+        ev = Bleu(refs, cfg)
         metric = sacre_metric(cfg)
         metric.corpus_score(["a b c", "d e"], with_missing(refs))
         assert ev.signature() == metric.get_signature().format()
     # sacreBLEU's command line reads the empty line as an empty reference: nrefs:2.
-    assert Evaluator(refs).nrefs == 2
-    missing = Evaluator(refs, BleuConfig(empty_refs="missing"))
+    assert Bleu(refs).nrefs == 2
+    missing = Bleu(refs, BleuConfig(empty_refs="missing"))
     assert missing.nrefs == "var" and missing.signature().startswith("nrefs:var|emptyrefs:missing|case:mixed")
 
 
@@ -113,7 +113,7 @@ def test_real_sets_every_tokenizer(set_name):
     refs, systems = load_set(data_set(set_name))
     for tok in REAL_SETS[set_name]:
         cfg = BleuConfig(tokenizer=tok)
-        ev = Evaluator(refs, cfg)
+        ev = Bleu(refs, cfg)
         for hyps in systems.values():
             assert_same(ev.corpus_score(ev.statistics(hyps)), sacre_corpus(hyps, refs, cfg))
 
@@ -124,10 +124,10 @@ def test_real_set_lowercase_smoothing_and_sentences():
     hyps = systems["sys1.txt"]
     for cfg in [BleuConfig(lowercase=True), BleuConfig(smooth_method="floor", smooth_value=0.2),
                 BleuConfig(smooth_method="add-k"), BleuConfig(smooth_method="none", max_order=6)]:
-        ev = Evaluator(refs, cfg)
+        ev = Bleu(refs, cfg)
         stats = ev.statistics(hyps)
         assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg), add_k_offset(cfg))
-        rows = ev.sentence_scores(stats)
+        rows = ev.sentence_rows(stats)
         for i, theirs in enumerate(sacre_sentences(hyps[:300], [r[:300] for r in refs], cfg)):
             assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS)
 
@@ -137,7 +137,7 @@ def test_empty_reference_lines(rule, nrefs):
     refs = [["the cat sat", "a dog", "", "x y z"], ["", "a dog barks", "hello there", "x y"]]
     hyps = ["the cat sat down", "a dog barks loudly", "hello", "x y z"]
     cfg = BleuConfig(empty_refs=rule)
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = ev.statistics(hyps)
     assert ev.nrefs == nrefs
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
@@ -154,10 +154,10 @@ def test_block_boundaries_do_not_change_statistics(data, block, chunk, order):
     hyps, refs = data
     cfg = BleuConfig(max_order=order)
     with mock.patch.object(ngram_stats, "_BLOCK", block), mock.patch.object(tokenizers, "_CHUNK", chunk):
-        ev = Evaluator(refs, cfg)
+        ev = Bleu(refs, cfg)
         stats = ev.statistics(hyps)
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
-    rows = ev.sentence_scores(stats)
+    rows = ev.sentence_rows(stats)
     for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
         assert math.isclose(rows.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS)
 
@@ -175,7 +175,7 @@ def test_an_ngram_repeated_beyond_a_small_counter_is_clipped_as_sacrebleu_clips_
     hyps = ["a b c", "x y", " ".join(["a"] * (repeats + 3)), "the end ."]
     cfg = BleuConfig()
     with mock.patch.object(ngram_stats, "_BLOCK", 2):  # the long sentence comes in the second block
-        ev = Evaluator(refs, cfg)
+        ev = Bleu(refs, cfg)
         stats = ev.statistics(hyps)
     assert_same(ev.corpus_score(stats), sacre_corpus(hyps, refs, cfg))
     assert int(stats[2, 2]) == repeats  # unigram "a": min(repeats + 3, repeats) clipped matches
@@ -189,10 +189,10 @@ def test_rows_scored_a_block_at_a_time_give_sacrebleus_sentence_scores(data, cfg
 
 
     hyps, refs = data
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = ev.statistics(hyps)
     with mock.patch.object(bleu_sacrebleu, "_ROWS", rows):
-        scored = ev.sentence_scores(stats)
+        scored = ev.sentence_rows(stats)
     for i, theirs in enumerate(sacre_sentences(hyps, refs, cfg)):
         assert math.isclose(scored.score[i], theirs.score, rel_tol=EPS, abs_tol=EPS), (i, scored.score[i], theirs.score)
         assert math.isclose(scored.bp[i], theirs.bp, rel_tol=EPS, abs_tol=EPS)

@@ -9,8 +9,8 @@ from bleu_gui.core import BleuConfig, InputError
 from bleu_gui.core.errors import ExportError
 from bleu_gui.core.output.sessions import Session, load_session, save_session
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.main_window import MainWindow
-from bleu_gui.gui.settings import Settings
+from bleu_gui.gui.shell.main_window import MainWindow
+from bleu_gui.gui.shell.settings import Settings
 
 
 def make_window(qtbot, settings_file):
@@ -42,17 +42,17 @@ def test_save_and_open_a_session_in_a_new_window(qtbot, tmp_path):
     first = make_window(qtbot, tmp_path / "one.ini")
     first.settings_panel.set_config(BleuConfig(lowercase=True))
     with qtbot.waitSignal(first.run_changed, timeout=30_000):
-        first.open_files([*systems, systems[1]], refs, labels=["base", "b", "b again"], b=2)
+        first.actions.open_files([*systems, systems[1]], refs, labels=["base", "b", "b again"], b=2)
     saved = save_session(tmp_path / "run.json", first.current_session())
-    scores = [s.corpus.score for s in first.run.systems]
+    scores = [s.results[0].corpus.score for s in first.controller.run.systems]
     first.jobs.shutdown()
     second = make_window(qtbot, tmp_path / "two.ini")
     with qtbot.waitSignal(second.run_changed, timeout=30_000):
         second.open_session(load_session(saved))
-    run = second.run
-    assert [s.name for s in run.systems] == ["base", "b", "b again"] and run.config == BleuConfig(lowercase=True)
-    assert [s.corpus.score for s in run.systems] == scores
-    assert second.compare_view.b == 2 and second.compare_view.b_combo.currentText() == "b again"
+    run = second.controller.run
+    assert [s.name for s in run.systems] == ["base", "b", "b again"] and run.config.bleu == BleuConfig(lowercase=True)
+    assert [s.results[0].corpus.score for s in run.systems] == scores
+    assert second.controller.b == 2 and second.compare_view.b_combo.currentText() == "b again"
     assert second.settings_panel.config() == BleuConfig(lowercase=True)
     second.jobs.shutdown()
 
@@ -63,7 +63,7 @@ def test_open_recent_keeps_the_whole_run_and_offers_to_drop_a_missing_one(qtbot,
     shutil.copy(systems[1], copy)
     window = make_window(qtbot, tmp_path / "s.ini")
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.open_files([systems[0], copy], refs, labels=["base", "copy"])
+        window.actions.open_files([systems[0], copy], refs, labels=["base", "copy"])
     entry = window.settings.recent()[0]
     assert entry.labels == ["base", "copy"] and entry.b == 1 and entry.config == BleuConfig()
     menu = window.file_menu.recent

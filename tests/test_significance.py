@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.analysis.pair_matrix import pair_matrix
 from bleu_gui.core.analysis.significance import confidence
 from bleu_gui.core.inputs.text_files import read_segments
@@ -28,16 +28,16 @@ def sacre_paired(systems, refs, cfg, test_type, n):
 
 
 def ours_paired(systems, refs, cfg, test_type, n):
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
-    return baseline_layout(stats, cfg, test_type, n)
+    return baseline_layout(stats, ev, test_type, n)
 
 
-def baseline_layout(stats, cfg, test_type, n, seed=12345):
+def baseline_layout(stats, metric, test_type, n, seed=12345):
     """sacreBLEU's baseline-against-the-others layout, read from the all-pairs matrix."""
     names = [f"s{i}" for i in range(len(stats))]
     bs, ar = (n, None) if test_type == "bs" else (None, n)
-    return pair_matrix(stats, cfg, names, bs, ar, seed=seed).baseline_tests(test_type)
+    return pair_matrix(stats, metric, names, bs, ar, seed=seed).baseline_tests(test_type)
 
 
 def assert_same(ours, theirs):
@@ -72,9 +72,9 @@ def test_seed_from_environment(monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     from bleu_gui.core.analysis.significance import seed_from_env
 
-    ev = Evaluator(refs, cfg)
+    ev = Bleu(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
-    ours = baseline_layout(stats, cfg, "bs", 300, seed=seed_from_env())
+    ours = baseline_layout(stats, ev, "bs", 300, seed=seed_from_env())
     assert_same(ours, sacre_paired(systems, refs, cfg, "bs", 300))
 
 
@@ -104,8 +104,8 @@ def test_confidence_interval_equals_sacrebleu(n):
              "a b c d e f g", "we will see what happens next"]]
     hyps = ["the cat sat on a mat", "it rains today in the city", "where do you go now", "a b c d e f",
             "we shall see what happens"]
-    ev = Evaluator(refs)
-    mean, ci = confidence(ev.statistics(hyps), BleuConfig(), n=n)
+    ev = Bleu(refs)
+    mean, ci = confidence(ev.statistics(hyps), ev, n=n)
     theirs = BLEU().corpus_score(hyps, refs, n_bootstrap=n)
     assert math.isclose(mean, theirs._mean, rel_tol=1e-12) and math.isclose(ci, theirs._ci, rel_tol=1e-9, abs_tol=1e-12)
 
@@ -153,7 +153,7 @@ def test_a_cancel_check_stands_between_each_draw_and_its_product(monkeypatch, te
     rng = np.random.default_rng(3)
     stats = [rng.integers(0, 5, (40, 10)) for _ in range(2)]
     bs, ar = (50, None) if test_type == "bs" else (None, 300)
-    pair_matrix(stats, BleuConfig(), ["a", "b"], bs, ar, progress=lambda _f: events.append("p"))
+    pair_matrix(stats, Bleu([["a"] * 40]), ["a", "b"], bs, ar, progress=lambda _f: events.append("p"))
     products = "".join(events).split("s")
     assert len(products) > 3
     assert products[0].endswith("p")
@@ -174,7 +174,7 @@ def test_a_cancel_at_the_first_check_comes_before_the_systems_are_put_side_by_si
 
     stats = [np.ones((5, 10), np.int64)] * 2
     with pytest.raises(Cancelled):
-        significance.bootstrap_scores(stats, BleuConfig(), 10, progress=cancel)
+        significance.bootstrap_scores(stats, Bleu([["a"] * 5]), 10, progress=cancel)
 
 
 def test_a_count_just_over_the_ceiling_is_not_said_to_need_zero_gigabytes():

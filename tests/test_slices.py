@@ -11,10 +11,11 @@ import pytest
 import sacrebleu
 
 from bleu_gui.cli.bleu_score import run as cli
-from bleu_gui.core import BleuConfig, InputError, Significance, score_run
-from bleu_gui.core.analysis.slices import select, sliced
+from bleu_gui.core import BleuConfig, InputError, RunConfig, Significance, score_run
+from bleu_gui.core.analysis.slices import select
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 from bleu_gui.core.output.exports import sentences_text
+from bleu_gui.core.run import subset_run
 
 from .conftest import data_set
 from .test_significance import assert_same, sacre_paired
@@ -30,29 +31,29 @@ def en_zh():
 
 def test_a_domain_slice_equals_sacrebleu_on_the_subset(en_zh):
     cfg = BleuConfig(tokenizer="zh")
-    whole = score_run(en_zh.systems, en_zh.references, cfg, significance=Significance(1000, 10000),
+    whole = score_run(en_zh.systems, en_zh.references, RunConfig((cfg,), significance=Significance(1000, 10000)),
                       context=en_zh.context)
-    rows = select(whole, [("domain", "news")])
+    rows = select(whole.context, whole.n_sentences, [("domain", "news")])
     assert 0 < len(rows) < whole.n_sentences
-    part = sliced(whole, rows, "domain = news")
+    part = subset_run(whole, rows, "domain = news")
     hyps = [[s.lines[i] for i in rows] for s in en_zh.systems]
     refs = [[en_zh.references[0].lines[i] for i in rows]]
     for system, lines in zip(part.systems, hyps):
-        assert system.corpus.score == pytest.approx(sacrebleu.corpus_bleu(lines, refs, tokenize="zh").score,
+        assert system.results[0].corpus.score == pytest.approx(sacrebleu.corpus_bleu(lines, refs, tokenize="zh").score,
                                                     abs=1e-9)
     assert part.comparison is not None
-    assert_same(part.comparison.bootstrap, sacre_paired(hyps, refs, cfg, "bs", 1000))
-    assert_same(part.comparison.approximate, sacre_paired(hyps, refs, cfg, "ar", 10000))
-    assert part.slice is not None and part.slice.whole == tuple(s.corpus.score for s in whole.systems)
+    assert_same(part.comparison.by_metric[0].bootstrap, sacre_paired(hyps, refs, cfg, "bs", 1000))
+    assert_same(part.comparison.by_metric[0].approximate, sacre_paired(hyps, refs, cfg, "ar", 10000))
+    assert part.slice is not None and part.slice.whole[0] == tuple(s.results[0].corpus.score for s in whole.systems)
     assert part.context.docs is not None and part.line_number(0) == rows[0] + 1
     assert set(part.context.meta["domain"]) == {"news"}
 
 
 def test_slice_export_keeps_line_numbers_text_and_says_which_slice(en_zh):
-    whole = score_run(en_zh.systems, en_zh.references, BleuConfig(tokenizer="zh"), significance=None,
+    whole = score_run(en_zh.systems, en_zh.references, RunConfig((BleuConfig(tokenizer="zh"),), significance=None),
                       context=en_zh.context)
     doc = whole.context.docs[-1]
-    part = sliced(whole, select(whole, [("doc", doc)]), f"doc = {doc}")
+    part = subset_run(whole, select(whole.context, whole.n_sentences, [("doc", doc)]), f"doc = {doc}")
     rows = list(csv.DictReader(io.StringIO(sentences_text(part, "x.csv"))))
     first = whole.context.docs.index(doc)
     assert rows[0]["index"] == str(first + 1) and rows[0]["doc"] == doc
@@ -65,11 +66,12 @@ def test_slice_export_keeps_line_numbers_text_and_says_which_slice(en_zh):
 
 
 def test_select_names_the_columns_it_has(en_zh):
-    whole = score_run(en_zh.systems, en_zh.references, BleuConfig(), significance=None, context=en_zh.context)
+    whole = score_run(en_zh.systems, en_zh.references, RunConfig((BleuConfig(),), significance=None),
+                      context=en_zh.context)
     with pytest.raises(InputError, match=r"no column 'genre' to select by \(columns: doc, origlang, domain\)"):
-        select(whole, [("genre", "news")])
+        select(whole.context, whole.n_sentences, [("genre", "news")])
     with pytest.raises(InputError, match="no segment has domain = poetry"):
-        select(whole, [("domain", "poetry")])
+        select(whole.context, whole.n_sentences, [("domain", "poetry")])
 
 
 def test_cli_scores_every_system_of_an_xml_file_as_json(capsys):
@@ -115,13 +117,3 @@ def test_cli_xliff_candidate_against_text_reference(tmp_path, capsys):
     out = capsys.readouterr().out
     oracle = sacrebleu.corpus_bleu(inputs.systems[0].lines, [ref.read_text(encoding="utf-8").splitlines()])
     assert out.strip() == f"{oracle.score:.2f}"
-
-
-def test_renaming_keeps_what_the_worker_computed(en_zh):
-    from bleu_gui.core.run import renamed
-
-    run = score_run(en_zh.systems, en_zh.references, BleuConfig(), significance=None, context=en_zh.context)
-    documents = run.documents
-    other = renamed(run, ["B", "A"])
-    assert other.documents is documents  # not computed again on the GUI thread
-    assert [s.name for s in other.systems] == ["B", "A"]

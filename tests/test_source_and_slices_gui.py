@@ -9,8 +9,8 @@ import sacrebleu
 from PySide6.QtCore import Qt
 
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
-from bleu_gui.gui.context_pane import with_chips
-from bleu_gui.gui.drops import read_drop
+from bleu_gui.gui.shell.drops import read_drop
+from bleu_gui.gui.widgets.context_pane import with_chips
 
 from .conftest import data_set
 
@@ -20,31 +20,31 @@ RU_EN = "wmt-xml-wmt21-ru-en/newstest2021.ru-en.all.xml"
 
 def open_and_wait(qtbot, window, *args, **kwargs):
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
-        window.open_files(*args, **kwargs)
-    return window.run
+        window.actions.open_files(*args, **kwargs)
+    return window.controller.run
 
 
 def test_xml_file_alone_opens_every_system_with_its_source(qtbot, window):
     path = data_set("formats") / LIV
     run = open_and_wait(qtbot, window, [], [path])
     assert [s.name for s in run.systems] == ["Liv4ever", "TAL-SJTU", "TartuNLP", "NiuTrans", "HuaweiTSC"]
-    assert run.systems[1].corpus.score == pytest.approx(30.406700431163458, abs=1e-9)  # EXPECTED.md
-    window.inspect.select_sentence(3)
-    pane = window.inspect.context_pane
+    assert run.systems[1].results[0].corpus.score == pytest.approx(30.406700431163458, abs=1e-9)  # EXPECTED.md
+    window.inspect.sentences.select_sentence(3)
+    pane = window.inspect.detail.context_pane
     assert pane.isVisible()
     assert run.context.source.lines[3] in pane.view.toPlainText()
     assert "line 4" in pane.title.text()
     assert window.tabs.isTabEnabled(1)  # five systems: Compare
     window.tabs.setCurrentIndex(1)
-    window.compare_view.select_sentence(3)
-    assert window.compare_view.context_pane.isVisible()
-    assert run.context.source.lines[3] in window.compare_view.context_pane.view.toPlainText()
+    window.controller.set_sentence(3)
+    assert window.compare_view.panes.context_pane.isVisible()
+    assert run.context.source.lines[3] in window.compare_view.panes.context_pane.view.toPlainText()
 
 
 def test_document_click_slices_and_show_all_returns(qtbot, window):
     path = data_set("formats") / RU_EN
     whole = open_and_wait(qtbot, window, [], [path], refs_wanted=["A"], systems_wanted=["Online-B", "NiuTrans"])
-    panel = window.inspect.slice_panel
+    panel = window.inspect.sentences.slice_panel
     model = panel.model
     assert model.rowCount() == len(set(whole.context.docs)) == 107
     row = 1
@@ -57,22 +57,22 @@ def test_document_click_slices_and_show_all_returns(qtbot, window):
     assert shown == [doc, str(len(rows)), f"{oracle:.2f}"]  # what the table shows, column by column
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         panel.documents.clicked.emit(model.index(row, 0))
-    part = window.run
+    part = window.controller.run
     assert part.slice is not None and part.slice.description == f"doc = {doc}"
-    assert part.systems[0].corpus.score == pytest.approx(sacrebleu.corpus_bleu(lines, refs).score, abs=1e-9)
+    assert part.systems[0].results[0].corpus.score == pytest.approx(sacrebleu.corpus_bleu(lines, refs).score, abs=1e-9)
     assert f"slice: doc = {doc}" in window.inspect.header.notes_label.text()
-    assert window.inspect.model.index(0, 0).data() == str(int(rows[0]) + 1)  # the line in the file
+    assert window.inspect.sentences.model.index(0, 0).data() == str(int(rows[0]) + 1)  # the line in the file
     assert model.rowCount() == 107  # every document stays listed
     # A new setting re-scores the whole corpus, then the slice again: the slice never outlives its numbers.
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         window.settings_panel.lowercase.setChecked(True)
-    again = window.run
+    again = window.controller.run
     assert again.slice is not None and again.slice.rows == part.slice.rows
     lower = sacrebleu.corpus_bleu(lines, refs, lowercase=True).score
-    assert again.systems[0].corpus.score == pytest.approx(lower, abs=1e-9)
-    assert window.whole.slice is None and window.whole.config.lowercase
+    assert again.systems[0].results[0].corpus.score == pytest.approx(lower, abs=1e-9)
+    assert window.controller.whole_run.slice is None and window.controller.whole_run.config.bleu.lowercase
     panel.on_choice(0)  # "Whole corpus"
-    assert window.run is window.whole
+    assert window.controller.run is window.controller.whole_run
 
 
 def test_score_the_list_slices_what_the_filter_shows(qtbot, window, tmp_path):
@@ -80,15 +80,15 @@ def test_score_the_list_slices_what_the_filter_shows(qtbot, window, tmp_path):
     hyp.write_text("the cat sat\na dog ran\nthe bird flew away\nno match here\n", encoding="utf-8")
     ref.write_text("the cat sat down\na dog ran off\nthe bird flew\nsomething else\n", encoding="utf-8")
     open_and_wait(qtbot, window, [hyp], [ref])
-    window.inspect.filter_edit.setText("the")
-    window.inspect.apply_filter()
-    window.inspect.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # the slice keeps the files' order
+    window.inspect.sentences.filter_edit.setText("the")
+    window.inspect.sentences.apply_filter()
+    window.inspect.sentences.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # the slice keeps the files' order
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.inspect.score_list.click()
-    part = window.run
+        window.inspect.sentences.score_list.click()
+    part = window.controller.run
     assert part.slice is not None and part.slice.rows == (0, 2)
     oracle = sacrebleu.corpus_bleu(["the cat sat", "the bird flew away"], [["the cat sat down", "the bird flew"]])
-    assert part.systems[0].corpus.score == pytest.approx(oracle.score, abs=1e-9)
+    assert part.systems[0].results[0].corpus.score == pytest.approx(oracle.score, abs=1e-9)
     assert "candidate contains 'the'" in part.slice.description
 
 
@@ -99,14 +99,14 @@ def test_tag_mismatches_are_flagged_and_filterable(qtbot, window, tmp_path):
     ref.write_text("\n".join(line.replace("Token", "Schlüssel") for line in target.lines) + "\n", encoding="utf-8")
     open_and_wait(qtbot, window, [xlf], [ref])
     inspect = window.inspect
-    assert inspect.tags_only.isVisibleTo(window)
-    inspect.tags_only.setChecked(True)
-    shown = [inspect.model.sentence_at(r) for r in range(inspect.model.rowCount())]
+    assert inspect.sentences.tags_only.isVisibleTo(window)
+    inspect.sentences.tags_only.setChecked(True)
+    shown = [inspect.sentences.model.sentence_at(r) for r in range(inspect.sentences.model.rowCount())]
     flagged = next(i for i, line in enumerate(target.lines) if "{{userPhonel}}" in line)
-    assert flagged in shown and len(shown) == len(inspect._mismatches) >= 1
-    inspect.select_sentence(flagged)
-    html = inspect.context_pane.view.toHtml()
-    assert "xINTERPOLATION" in html and "2 tag(s), the source/reference has 3" in inspect.context_pane.view.toPlainText()
+    assert flagged in shown and len(shown) == len(inspect.sentences._mismatches) >= 1
+    inspect.sentences.select_sentence(flagged)
+    html = inspect.detail.context_pane.view.toHtml()
+    assert "xINTERPOLATION" in html and "2 tag(s), the source/reference has 3" in inspect.detail.context_pane.view.toPlainText()
 
 
 def test_chips_sit_where_the_tags_stood():
@@ -136,4 +136,4 @@ def test_session_of_an_xml_run_opens_the_same_fields(qtbot, window, tmp_path):
     assert saved.opening() == ([], [str(path.absolute())], ["TartuNLP", "NiuTrans"], ["ref"])
     window.jobs.shutdown()
     assert [s.name for s in run.systems] == ["TartuNLP", "NiuTrans"]
-    assert run.systems[0].corpus.score == pytest.approx(29.894010692923466, abs=1e-9)
+    assert run.systems[0].results[0].corpus.score == pytest.approx(29.894010692923466, abs=1e-9)

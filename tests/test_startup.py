@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bleu_gui.gui import startup
+from bleu_gui.gui.shell import startup
 
 COMMAND = str(Path(sys.executable).with_name("bleu-gui"))
 

@@ -8,7 +8,7 @@ from sacrebleu.metrics import BLEU
 from bleu_gui.core import BleuConfig
 from bleu_gui.core.analysis.tokenizer_table import TABLE_TOKENIZERS, tokenizer_table
 from bleu_gui.core.inputs.text_files import SegmentFile
-from bleu_gui.core.run import score_run
+from bleu_gui.core.run import RunConfig, score_run, scored_already
 
 from .conftest import data_set
 from .test_cli import DEMO, cli, lines
@@ -24,8 +24,8 @@ def files(folder, names, n=N):
 def en_ja():
     folder = data_set("wmt22-en-ja")
     systems, refs = files(folder, ["sys1.txt", "sys2.txt", "sys3.txt"]), files(folder, ["ref1.txt"])
-    run = score_run(systems, refs, BleuConfig(), significance=None, ngram_diffs=False)
-    return run, tokenizer_table(run)
+    run = score_run(systems, refs, RunConfig((BleuConfig(),), significance=None, ngram_diffs=False))
+    return run, tokenizer_table(scored_already(run), [r.lines for r in run.references])
 
 
 def test_every_cell_equals_sacrebleu(en_ja):
@@ -46,13 +46,13 @@ def test_deltas_and_winner_flips(en_ja):
     assert table.current == ("13a", False)
     for setting in table.settings:
         for i in range(3):
-            assert table.delta(setting, i) == table.scores[setting][i] - run.systems[i].corpus.score
+            assert table.delta(setting, i) == table.scores[setting][i] - run.systems[i].results[0].corpus.score
     # Japanese scored with 13a (no word boundaries) against ja-mecab: the README of the data says the
     # winner between sys1 and sys3 changes; the table must say so for exactly the settings where it does.
     for a, b in ((0, 1), (0, 2), (1, 2)):
         expected = [s for s in table.settings
-                    if (table.scores[s][a] > table.scores[s][b]) != (run.systems[a].corpus.score >
-                                                                      run.systems[b].corpus.score)]
+                    if (table.scores[s][a] > table.scores[s][b]) != (run.systems[a].results[0].corpus.score >
+                                                                      run.systems[b].results[0].corpus.score)]
         assert table.flips(a, b) == expected
     assert ("ja-mecab", False) in table.flips(0, 2)
     assert table.ranking(("13a", False))[0] == 0 and table.ranking(("ja-mecab", False))[0] == 2

@@ -181,7 +181,7 @@ def test_scoring_never_runs_sacrebleus_package_init():
     import subprocess
     import sys
 
-    code = ("import sys; from bleu_gui.core import Evaluator; ev = Evaluator([['a b .']]); "
+    code = ("import sys; from bleu_gui.core import Bleu; ev = Bleu([['a b .']]); "
             "print(ev.corpus_score(ev.statistics(['a b .'])).signature); "
             "print(sorted(m for m in sys.modules if m == 'sacrebleu' or m.startswith('sacrebleu.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")

@@ -10,12 +10,13 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
 from PySide6.QtGui import QPixmap
 
-from bleu_gui.core import BleuConfig, SegmentFile, score_run
+from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
 from bleu_gui.core.analysis.significance import delta_interval
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.compare_models import NgramTableModel, PairTableModel, SystemsTableModel
-from bleu_gui.gui.main_window import MainWindow
-from bleu_gui.gui.settings import Settings
+from bleu_gui.gui.compare.compare_models import NgramTableModel, PairTableModel, SystemsTableModel
+from bleu_gui.gui.prepared import prepare
+from bleu_gui.gui.shell.main_window import MainWindow
+from bleu_gui.gui.shell.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,12 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 def demo_run(config=BleuConfig()):
     systems, refs = demo_paths()
     files = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [*systems, *refs]]
-    return score_run(files[:2], files[2:], config)
+    return score_run(files[:2], files[2:], RunConfig((config,)))
 
 
 def show(qtbot, window, run):
     with qtbot.waitSignal(window.run_changed, timeout=5000):
-        window.show_run(run)
+        window.controller.show(prepare(run))
 
 
 def test_every_compare_model_passes_qtmodeltester(qtmodeltester):
@@ -37,34 +38,35 @@ def test_every_compare_model_passes_qtmodeltester(qtmodeltester):
     systems.set_run(run)
     qtmodeltester.check(systems)
     pair = PairTableModel()
-    pair.set_pair(run.systems[0].sentences.score, run.systems[1].sentences.score, run.comparison.pairwise[0].loo)
+    pair.set_pair(run.systems[0].results[0].sentences, run.systems[1].results[0].sentences,
+                  run.comparison.by_metric[0].pairwise[0].loo)
     qtmodeltester.check(pair)
     pair.sort(3, Qt.SortOrder.DescendingOrder)
     qtmodeltester.check(pair)
     ngrams = NgramTableModel()
-    ngrams.set_items(run.comparison.pairwise[0].wins[1][0])
+    ngrams.set_items(run.comparison.ngram_wins[0].wins[1][0])
     qtmodeltester.check(ngrams)
 
 
 def test_sorting_the_compare_table_keeps_the_selected_sentence(qtbot, window):
     show(qtbot, window, demo_run())
     view = window.compare_view
-    view.select_sentence(3)
-    view.pair_model.sort(3, Qt.SortOrder.DescendingOrder)
-    current = view.pair_view.currentIndex()
-    selected = view.pair_view.selectionModel().selectedRows()
-    assert view.pair_model.sentence_at(current.row()) == 3 == view.current
-    assert [view.pair_model.sentence_at(i.row()) for i in selected] == [3]
+    view.controller.set_sentence(3)
+    view.pairs.model.sort(3, Qt.SortOrder.DescendingOrder)
+    current = view.pairs.view.currentIndex()
+    selected = view.pairs.view.selectionModel().selectedRows()
+    assert view.pairs.model.sentence_at(current.row()) == 3 == view.controller.sentence
+    assert [view.pairs.model.sentence_at(i.row()) for i in selected] == [3]
     # Moving on from the sorted position shows the sentence below it, not a stale row.
-    below = view.pair_model.index(current.row() + 1, 0)
-    view.pair_view.selectionModel().setCurrentIndex(below, QItemSelectionModel.SelectionFlag.ClearAndSelect
+    below = view.pairs.model.index(current.row() + 1, 0)
+    view.pairs.view.selectionModel().setCurrentIndex(below, QItemSelectionModel.SelectionFlag.ClearAndSelect
                                                     | QItemSelectionModel.SelectionFlag.Rows)
-    assert view.current == view.pair_model.sentence_at(current.row() + 1)
+    assert view.controller.sentence == view.pairs.model.sentence_at(current.row() + 1)
 
 
 def test_views_keep_qwidget_render(qtbot, window):
     show(qtbot, window, demo_run())
-    for widget in (window.compare_view, window.inspect.panes, window.inspect):
+    for widget in (window.compare_view, window.inspect.detail.panes, window.inspect):
         pixmap = QPixmap(200, 100)
         widget.render(pixmap)  # QWidget.render, not a shadowing method of ours
 
@@ -74,28 +76,28 @@ def test_compare_view_follows_the_run_order(qtbot, window, order):
     run = demo_run(BleuConfig(max_order=order))
     show(qtbot, window, run)
     view = window.compare_view
-    assert [view.ngram_order.itemData(i) for i in range(view.ngram_order.count())] == list(range(1, order + 1))
-    assert view.pane_order.count() == order + 1  # and "all orders"
-    assert view.systems_model.columnCount() == 9 + order + 4
-    view.ngram_order.setCurrentIndex(order - 1)
-    expected = run.comparison.pairwise[0].wins[order]
-    assert view.wins_b.items == expected[0] and view.wins_a.items == expected[1]
-    view.pane_order.setCurrentIndex(order - 1)
-    view.select_sentence(2)
+    assert [view.ngrams.order.itemData(i) for i in range(view.ngrams.order.count())] == list(range(1, order + 1))
+    assert view.panes.order.count() == order + 1  # and "all orders"
+    assert view.systems.model.columnCount() == 9 + order + 4
+    view.ngrams.order.setCurrentIndex(order - 1)
+    expected = run.comparison.ngram_wins[0].wins[order]
+    assert view.ngrams.wins_b.items == expected[0] and view.ngrams.wins_a.items == expected[1]
+    view.panes.order.setCurrentIndex(order - 1)
+    view.controller.set_sentence(2)
 
 
 def test_delta_chart_its_svg_and_the_interval_agree(qtbot, window, tmp_path):
     run = demo_run()
     show(qtbot, window, run)
-    chart = window.compare_view.delta_chart
-    deltas = run.comparison.bootstrap[1].deltas
+    chart = window.compare_view.charts.delta_chart
+    deltas = run.comparison.by_metric[0].bootstrap[1].deltas
     low, high = delta_interval(deltas)
     ordered = np.sort(deltas)
     assert (low, high) == (ordered[len(deltas) // 40], ordered[len(deltas) - len(deltas) // 40 - 1])
     assert (chart.low.value(), chart.high.value()) == (low, high)
     # The interval is said in numbers, once: labels on the two lines overlapped when the interval was narrow.
     stated = f"95%: {low:.2f} to {high:.2f}"
-    assert stated in chart.text.textItem.toPlainText() and f"p = {run.comparison.bootstrap[1].p_value:.4f}" in \
+    assert stated in chart.text.textItem.toPlainText() and f"p = {run.comparison.by_metric[0].bootstrap[1].p_value:.4f}" in \
         chart.text.textItem.toPlainText()
     assert not [c for line in (chart.low, chart.high) for c in line.childItems() if isinstance(c, pg.InfLineLabel)]
     chart.save(tmp_path / "d.svg")
@@ -114,18 +116,19 @@ def test_an_undefined_sentence_score_reads_the_same_everywhere(qtbot, window, tm
     hyps = [["the cat sat on the mat today", "a b"], ["the cat sat on the mat now", "a c"]]
     refs = ["the cat sat on the mat today", "a b c"]
     files = [SegmentFile(Path(f"sys{i}.txt"), h, "utf-8") for i, h in enumerate(hyps)]
-    run = score_run(files, [SegmentFile(Path("ref.txt"), refs, "utf-8")], BleuConfig(variant="nltk", nltk_smoothing=6))
-    assert np.isnan(run.systems[0].sentences.score[1])
+    run = score_run(files, [SegmentFile(Path("ref.txt"), refs, "utf-8")],
+                    RunConfig((BleuConfig(variant="nltk", nltk_smoothing=6),)))
+    assert np.isnan(run.systems[0].results[0].sentences[1])
     show(qtbot, window, run)
     inspect = window.inspect
-    inspect.select_sentence(1)
-    assert inspect.model.data(inspect.model.index(inspect.model.row_of(1), 1)) == "n/a"
-    assert "sentence BLEU n/a" in inspect.sentence_label.text()
+    inspect.sentences.select_sentence(1)
+    assert inspect.sentences.model.data(inspect.sentences.model.index(inspect.sentences.model.row_of(1), 1)) == "n/a"
+    assert "sentence BLEU n/a" in inspect.detail.sentence_label.text()
     view = window.compare_view
-    view.select_sentence(1)
-    row = view.pair_model.row_of(1)
-    assert [view.pair_model.data(view.pair_model.index(row, c)) for c in (1, 2, 3)] == ["n/a", "n/a", "n/a"]
-    assert "A n/a · B n/a · B − A n/a" in view.sentence_label.text()
+    view.controller.set_sentence(1)
+    row = view.pairs.model.row_of(1)
+    assert [view.pairs.model.data(view.pairs.model.index(row, c)) for c in (1, 2, 3)] == ["n/a", "n/a", "n/a"]
+    assert "A n/a · B n/a · B − A n/a" in view.panes.sentence_label.text()
 
 
 def test_no_colour_outside_the_palette():
@@ -144,15 +147,15 @@ def test_highlighting_and_hover_after_characters_outside_the_bmp(qtbot, window, 
     from PySide6.QtGui import QTextCursor
 
     from bleu_gui.core.metrics.bleu_details import MATCHED, UNMATCHED
-    from bleu_gui.gui.panes import STATUS_PROPERTY, utf16_offsets
+    from bleu_gui.gui.widgets.panes import STATUS_PROPERTY, utf16_offsets
 
     text = "😀 the 𠀀 cat 🇯🇵 sat"
     cand, ref = tmp_path / "cand.txt", tmp_path / "ref.txt"
     cand.write_text(text + "\n", encoding="utf-8")
     ref.write_text("the cat sat\n", encoding="utf-8")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files([cand], [ref])
-    pane = window.inspect.panes.candidate
+        window.actions.open_files([cand], [ref])
+    pane = window.inspect.detail.panes.candidate
     units = utf16_offsets(text)
     assert pane.toPlainText() == text and units[-1] == len(text) + 4  # four astral code points
     statuses = {}
@@ -169,7 +172,7 @@ def test_highlighting_and_hover_after_characters_outside_the_bmp(qtbot, window, 
     rect = pane.cursorRect(cursor)
     index = pane._char_at(rect.center() + type(rect.center())(2, 0))
     assert text[index] == "a"
-    assert window.inspect.panes.occurrence_at(index).ngram == ("sat",)
+    assert window.inspect.detail.panes.occurrence_at(index).ngram == ("sat",)
 
 
 def test_exports_run_side_by_side_and_each_reports_its_outcome(qtbot, window, tmp_path):
@@ -190,24 +193,24 @@ def test_exports_run_side_by_side_and_each_reports_its_outcome(qtbot, window, tm
 
 def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, window, monkeypatch):
     from bleu_gui.core import InputError
-    from bleu_gui.gui import run_jobs
+    from bleu_gui.gui.shell import run_actions
 
     run = demo_run()
     show(qtbot, window, run)
     panel = window.settings_panel
     panel.tokenizer.setCurrentText("char")  # starts a re-score ...
     window.jobs.cancel()                    # ... that the user cancels
-    assert panel.config() == run.config == window.settings.config()
+    assert panel.config() == run.config.bleu == window.settings.config()
     assert "tok:13a" in window.inspect.header.signature_label.text()
 
     def broken(*_args):
         raise InputError("re-scoring failed")
 
-    monkeypatch.setattr(run_jobs, "rescored", broken)
+    monkeypatch.setattr(run_actions, "rescore", broken)
     with qtbot.waitSignal(window.error_shown, timeout=5000):
         panel.lowercase.setChecked(True)
-    assert panel.config() == run.config and not panel.lowercase.isChecked()
-    assert window.settings.config() == run.config
+    assert panel.config() == run.config.bleu and not panel.lowercase.isChecked()
+    assert window.settings.config() == run.config.bleu
 
 
 def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
@@ -216,7 +219,7 @@ def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
     ref1.write_bytes(b"the cat\nsat up\nhello\n")
     ref2.write_bytes(b"the cat\n\nhello there\n")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files([hyp], [ref1, ref2])
+        window.actions.open_files([hyp], [ref1, ref2])
     notes = window.inspect.header.notes_label.text()
     assert window.inspect.header.notes_label.isVisible()
     assert "byte order mark (BOM) at the start was removed" in notes
@@ -230,10 +233,10 @@ def test_the_systems_table_labels_a_copy_of_the_baseline(qtbot, window):
     systems, refs = demo_paths()
     texts = [p.read_text(encoding="utf-8").splitlines() for p in [systems[0], systems[0], systems[1], *refs]]
     files = [SegmentFile(Path(n), t, "utf-8") for n, t in zip(["a.txt", "twin.txt", "b.txt", "r1", "r2"], texts)]
-    run = score_run(files[:3], files[3:], BleuConfig())
+    run = score_run(files[:3], files[3:], RunConfig((BleuConfig(),)))
     show(qtbot, window, run)
-    model = window.compare_view.systems_model
-    assert run.comparison.bootstrap[1].p_value <= 0.05
+    model = window.compare_view.systems.model
+    assert run.comparison.by_metric[0].bootstrap[1].p_value <= 0.05
     assert model.cell(1, 5).endswith("(identical to baseline)") and "*" not in model.cell(1, 5)
     assert "*" not in model.cell(1, 6)
     assert "never starred" in model.data(model.index(1, 5), Qt.ItemDataRole.ToolTipRole)
@@ -251,13 +254,13 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
     window.show()
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files(systems[:1], refs)
+        window.actions.open_files(systems[:1], refs)
     header = window.inspect.header
     assert header.badges.isVisible() and header.reset_button.isVisible()
     assert "tokenizer: ko-mecab" in header.badges.text() and "lowercased" in header.badges.text()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         header.reset_button.click()
-    assert window.run.config == BleuConfig() and not header.badges.isVisible()
+    assert window.controller.run.config.bleu == BleuConfig() and not header.badges.isVisible()
     assert "tok:13a" in header.signature_label.text() and window.settings.config() == BleuConfig()
     window.jobs.shutdown()
 
@@ -265,18 +268,18 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
 def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
     systems, refs = demo_paths("ko")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files(systems[:1], refs)
+        window.actions.open_files(systems[:1], refs)
     bar = window.bars.advice
     assert bar.isVisible() and "Korean script" in bar.label.text() and bar.button.text() == "Use ko-mecab"
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         bar.button.click()
-    assert window.run.config.tokenizer == "ko-mecab" and not bar.isVisible()
+    assert window.controller.run.config.bleu.tokenizer == "ko-mecab" and not bar.isVisible()
     assert "tok:ko-mecab" in window.inspect.header.signature_label.text()
 
 
 def test_bleu_gui_flags_win_over_saved_settings(tmp_path):
     from bleu_gui.core import InputError
-    from bleu_gui.gui.app import build_parser, initial_config
+    from bleu_gui.gui.shell.app import build_parser, initial_config
 
     saved = BleuConfig(tokenizer="ko-mecab", lowercase=True)
     parse = build_parser().parse_args
@@ -296,11 +299,11 @@ def test_a_misaligned_candidate_gets_a_bar_that_shows_the_line(qtbot, window, tm
     broken = tmp_path / "sys1-dropped.txt"
     broken.write_text("\n".join(hyp[:500] + hyp[501:] + ["(end)"]) + "\n", encoding="utf-8")
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.open_files([broken], sorted(folder.glob("ref*.txt")))
+        window.actions.open_files([broken], sorted(folder.glob("ref*.txt")))
     bar = window.bars.alignment
     assert bar.isVisible() and "misaligned from line 501" in bar.label.text() and bar.button.text() == "Show me"
     bar.button.click()
-    assert window.tabs.currentIndex() == 0 and window.inspect.current_sentence == 500
+    assert window.tabs.currentIndex() == 0 and window.controller.sentence == 500
 
 
 def test_an_aligned_candidate_gets_no_bar(qtbot, window):
@@ -314,18 +317,18 @@ def test_same_named_files_get_distinct_names_and_can_be_renamed(qtbot, window, t
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "hyp.txt").write_bytes(source.read_bytes())
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files([tmp_path / "exp1" / "hyp.txt", tmp_path / "exp2" / "hyp.txt"], refs)
-    assert [s.name for s in window.run.systems] == ["exp1/hyp.txt", "exp2/hyp.txt"]
+        window.actions.open_files([tmp_path / "exp1" / "hyp.txt", tmp_path / "exp2" / "hyp.txt"], refs)
+    assert [s.name for s in window.controller.run.systems] == ["exp1/hyp.txt", "exp2/hyp.txt"]
     view = window.compare_view
     assert view.b_combo.currentText() == "exp2/hyp.txt"
-    assert [window.inspect.system_combo.itemText(i) for i in range(2)] == ["exp1/hyp.txt", "exp2/hyp.txt"]
-    scores = [s.corpus.score for s in window.run.systems]
+    assert [window.inspect.sentences.system_combo.itemText(i) for i in range(2)] == ["exp1/hyp.txt", "exp2/hyp.txt"]
+    scores = [s.results[0].corpus.score for s in window.controller.run.systems]
     with qtbot.waitSignal(window.run_changed, timeout=5000):
         window.rename_systems(["baseline", "tuned"])
-    assert [s.name for s in window.run.systems] == ["baseline", "tuned"]
-    assert [s.corpus.score for s in window.run.systems] == scores  # names only, nothing re-scored
-    assert view.systems_model.cell(1, 1) == "tuned" and view.b_combo.currentText() == "tuned"
-    assert [t.name for t in window.run.comparison.bootstrap] == ["baseline", "tuned"]
+    assert [s.name for s in window.controller.run.systems] == ["baseline", "tuned"]
+    assert [s.results[0].corpus.score for s in window.controller.run.systems] == scores  # names only, nothing re-scored
+    assert view.systems.model.cell(1, 1) == "tuned" and view.b_combo.currentText() == "tuned"
+    assert [t.name for t in window.controller.run.comparison.by_metric[0].bootstrap] == ["baseline", "tuned"]
     with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
         window.rename_systems(["tuned", "tuned"])
     assert "same label" in blocker.args[0]
@@ -336,14 +339,14 @@ def test_the_report_follows_the_window(qtbot, window, tmp_path):
     texts = [p.read_text(encoding="utf-8").splitlines() for p in [systems[0], systems[1], systems[1], *refs]]
     texts[2] = [line.lower() for line in texts[2]]
     files = [SegmentFile(Path(n), t, "utf-8") for n, t in zip(["sys1", "sys2", "sys7", "r1", "r2"], texts)]
-    show(qtbot, window, score_run(files[:3], files[3:], BleuConfig()))
+    show(qtbot, window, score_run(files[:3], files[3:], RunConfig((BleuConfig(),))))
     window.compare_view.b_combo.setCurrentIndex(1)  # B = sys7
-    window.inspect.order_combo.setCurrentIndex(1)   # 2-grams
-    window.inspect.filter_edit.setText("museum")
-    window.inspect.apply_filter()
+    window.inspect.detail.order_combo.setCurrentIndex(1)   # 2-grams
+    window.inspect.sentences.filter_edit.setText("museum")
+    window.inspect.sentences.apply_filter()
     report = tmp_path / "r.html"
     with qtbot.waitSignal(window.exported, timeout=20_000):
-        window.exports.export_report(window.run, report, window.report_view())
+        window.exports.export_report(window.controller.run, report, window.report_view())
     html = report.read_text(encoding="utf-8")
     assert "Pairwise sections compare sys7 (B) with the baseline sys1 (A)" in html
     assert "highlighting of 2-grams" in html and "candidate contains &#x27;museum&#x27;" in html
@@ -353,11 +356,11 @@ def test_the_report_follows_the_window(qtbot, window, tmp_path):
 
 
 def test_before_any_data_charts_show_no_axes_and_the_header_says_scoring(qtbot, window):
-    charts = [window.inspect.precision_chart, window.inspect.bp_chart, window.inspect.histogram]
+    charts = [window.inspect.detail.precision_chart, window.inspect.detail.bp_chart, window.inspect.sentences.histogram]
     assert all(c.placeholder.isVisible() and not c.plot.isVisible() for c in charts)
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files(systems[:1], refs)
+        window.actions.open_files(systems[:1], refs)
         assert window.inspect.header.corpus_label.text() == "Scoring…"
     assert all(c.plot.isVisible() and not c.placeholder.isVisible() for c in charts)
 
@@ -369,21 +372,21 @@ def test_an_added_system_is_decoded_like_the_shown_run(qtbot, window, tmp_path):
     hyp.write_bytes("le être façade été\n".encode("latin-1"))
     more.write_bytes("naïve café\n".encode("latin-1"))  # alone, detection guesses cp1006 for it
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.open_files([hyp], [ref])
-    codec = window.run.baseline.file.encoding
+        window.actions.open_files([hyp], [ref])
+    codec = window.controller.run.baseline.file.encoding
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.add_systems([more])
-    added = window.run.systems[1].file
+        window.actions.add_systems([more])
+    added = window.controller.run.systems[1].file
     assert added.encoding == codec and added.detected
     assert added.lines == ["naïve café".encode("latin-1").decode(codec)]
     with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
-        window.add_systems([ref])
+        window.actions.add_systems([ref])
     assert "given as a system and as a reference" in blocker.args[0]
 
 
 def test_every_compare_chart_swaps_its_placeholder_for_the_plot(qtbot, window):
     view = window.compare_view
-    charts = [view.scatter, view.precision_dots, view.delta_chart, view.bucket_dots]
+    charts = [view.charts.scatter, view.charts.precision_dots, view.charts.delta_chart, view.charts.bucket_dots]
     show(qtbot, window, demo_run())
     window.tabs.setCurrentIndex(1)
     for chart in charts:
@@ -400,12 +403,12 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     compared = demo_run()
     gone = weakref.ref(compared)
     show(qtbot, window, compared)
-    scatter = window.compare_view.scatter
+    scatter = window.compare_view.charts.scatter
     assert len(scatter.points.data) == compared.n_sentences
     del compared
     systems, refs = demo_paths()
     single = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [systems[0], *refs]]
-    show(qtbot, window, score_run(single[:1], single[1:], BleuConfig()))
+    show(qtbot, window, score_run(single[:1], single[1:], RunConfig((BleuConfig(),))))
     # The window hands the old run to a thread that lets go of it piece by piece.
     qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None, timeout=5000)
     assert not window.tabs.isTabEnabled(1)
@@ -414,7 +417,7 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
 
 
 def test_each_sentence_lies_in_a_drawn_cell_whose_point_is_its_first_sentence():
-    from bleu_gui.gui.compare_charts import plotted_cells
+    from bleu_gui.gui.compare.compare_charts import plotted_cells
 
     rng = np.random.default_rng(4)
     x = np.concatenate([rng.uniform(0, 100, 3000), [0.0, 100.0, 0.25, 0.5, 99.99]])
@@ -432,7 +435,7 @@ def test_each_sentence_lies_in_a_drawn_cell_whose_point_is_its_first_sentence():
 
 
 def test_a_long_scatter_draws_cells_and_says_so(qtbot):
-    from bleu_gui.gui.compare_charts import CELL, EXACT_POINTS, ScatterChart
+    from bleu_gui.gui.compare.compare_charts import CELL, EXACT_POINTS, ScatterChart
 
     chart = ScatterChart()
     qtbot.addWidget(chart)
@@ -462,14 +465,14 @@ def test_an_empty_ngram_list_says_so(qtbot, window):
     ref = ["the cat sat on the mat today", "a dog ran in the park at noon"]
     a, b, r = (SegmentFile(Path(name), lines, "utf-8") for name, lines in
                (("a.txt", ref), ("b.txt", [" ".join(x.split()[:3]) for x in ref]), ("ref.txt", ref)))
-    run = score_run([a, b], [r], BleuConfig())
+    run = score_run([a, b], [r], RunConfig((BleuConfig(),)))
     show(qtbot, window, run)
     window.tabs.setCurrentWidget(window.compare_view)
     view = window.compare_view
-    assert view.wins_b.rowCount() == 0 and view.wins_a.rowCount() > 0
-    assert view.wins_b_view.empty_text == "B matches no 1-gram more often than A"
-    image = view.wins_b_view.viewport().grab().toImage()
+    assert view.ngrams.wins_b.rowCount() == 0 and view.ngrams.wins_a.rowCount() > 0
+    assert view.ngrams.wins_b_view.empty_text == "B matches no 1-gram more often than A"
+    image = view.ngrams.wins_b_view.viewport().grab().toImage()
     inked = sum(image.pixelColor(x, y).lightness() < 128 for x in range(image.width()) for y in range(image.height()))
     assert inked > 20  # the sentence is painted in the empty list
-    filled = view.wins_a_view.viewport().grab().toImage()
-    assert view.wins_a_view.empty_text == "A matches no 1-gram more often than B" and filled.width() > 0
+    filled = view.ngrams.wins_a_view.viewport().grab().toImage()
+    assert view.ngrams.wins_a_view.empty_text == "A matches no 1-gram more often than B" and filled.width() > 0

@@ -22,8 +22,8 @@ WINDOW_SCRIPT = textwrap.dedent("""
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
     from bleu_gui.demo import demo_paths
-    from bleu_gui.gui.main_window import MainWindow
-    from bleu_gui.gui.settings import Settings
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
 
     app = QApplication([])
     window = MainWindow(Settings(QSettings(sys.argv[1], QSettings.Format.IniFormat)))
@@ -32,12 +32,12 @@ WINDOW_SCRIPT = textwrap.dedent("""
     window.run_changed.connect(lambda run: (shown.append(run), app.quit()))
     window.error_shown.connect(lambda message: (print("ERROR", message), app.quit()))
     QTimer.singleShot(60_000, app.quit)
-    window.open_demo()
+    window.actions.open_demo()
     app.exec()
     run = shown[0]
     systems, refs = demo_paths()
     print(json.dumps({"package": bleu_gui.__file__, "systems": [str(p) for p in systems],
-                      "refs": [str(p) for p in refs], "scores": [s.corpus.score for s in run.systems],
+                      "refs": [str(p) for p in refs], "scores": [s.results[0].corpus.score for s in run.systems],
                       "header": window.inspect.header.corpus_label.text()}))
     window.close()
 """)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.core import BleuConfig, Evaluator
+from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.metrics.ngram_stats import closest_ref_lengths
 
 # Papineni et al. (2002), and NLTK's documentation of sentence_bleu.
@@ -23,20 +23,20 @@ def nltk_cfg(**kw):
 
 
 def test_papineni_sentence_bleu_value():
-    ev = Evaluator([[REF1], [REF2], [REF3]], nltk_cfg())
+    ev = Bleu([[REF1], [REF2], [REF3]], nltk_cfg())
     assert ev.corpus_score(ev.statistics([HYP1])).score == pytest.approx(100 * 0.5045666840058485, abs=1e-12)
 
 
 @pytest.mark.parametrize("hyp,unigram,bigram", [(HYP1, (17, 18), (10, 17)), (HYP2, (8, 14), (1, 13))])
 def test_papineni_modified_precisions(hyp, unigram, bigram):
-    ev = Evaluator([[REF1], [REF2], [REF3]], nltk_cfg())
+    ev = Bleu([[REF1], [REF2], [REF3]], nltk_cfg())
     stats = ev.statistics([hyp])[0]
     assert (stats[2], stats[6]) == unigram
     assert (stats[3], stats[7]) == bigram
 
 
 def test_the_the_the_is_clipped():
-    ev = Evaluator([["the cat is on the mat"], ["there is a cat on the mat"]], nltk_cfg())
+    ev = Bleu([["the cat is on the mat"], ["there is a cat on the mat"]], nltk_cfg())
     stats = ev.statistics(["the the the the the the the"])[0]
     assert (stats[2], stats[6]) == (2, 7)
     details = ev.details(0, "the the the the the the the")
@@ -65,7 +65,7 @@ def d2l_textbook(pred_seq, label_seq, k):
 @pytest.mark.parametrize("k,expected", [(1, 0.7322950476607851), (2, 0.6814773296495302),
                                         (3, 0.5940339360503315), (4, 0.0)])
 def test_d2l_published_numbers(k, expected):
-    ev = Evaluator([["A B C D E F"]], BleuConfig(variant="d2l", max_order=k))
+    ev = Bleu([["A B C D E F"]], BleuConfig(variant="d2l", max_order=k))
     score = ev.corpus_score(ev.statistics(["A B B C D"]))
     assert score.score == pytest.approx(100 * expected, abs=1e-12)
     assert any("mean of sentence scores" in n for n in score.notes)
@@ -76,13 +76,13 @@ tokens = st.lists(st.sampled_from("A B C D E F".split()), min_size=1, max_size=9
 
 @given(pred=tokens, label=tokens, k=st.integers(1, 5))
 def test_d2l_matches_textbook_definition(pred, label, k):
-    ev = Evaluator([[label]], BleuConfig(variant="d2l", max_order=k))
-    ours = ev.sentence_scores(ev.statistics([pred])).score[0]
+    ev = Bleu([[label]], BleuConfig(variant="d2l", max_order=k))
+    ours = ev.sentence_rows(ev.statistics([pred])).score[0]
     assert ours == pytest.approx(100 * d2l_textbook(pred, label, k), rel=1e-12, abs=1e-12)
 
 
 def test_d2l_corpus_is_mean_and_first_reference_only():
-    ev = Evaluator([["A B C D", "x y"], ["zzz", "x y"]], BleuConfig(variant="d2l", max_order=2))
+    ev = Bleu([["A B C D", "x y"], ["zzz", "x y"]], BleuConfig(variant="d2l", max_order=2))
     score = ev.corpus_score(ev.statistics(["A B C", "x y"]))
     expected = (d2l_textbook("A B C", "A B C D", 2) + d2l_textbook("x y", "x y", 2)) / 2
     assert score.score == pytest.approx(100 * expected, abs=1e-12)
@@ -94,7 +94,7 @@ KO_REF = "빛이 쐬는 사람은 완벽한 어둠에서 잠든 사람과 비교
 
 
 def test_korean_pair():
-    ev = Evaluator([[KO_REF]], BleuConfig(tokenizer="none"))
+    ev = Bleu([[KO_REF]], BleuConfig(tokenizer="none"))
     score = ev.corpus_score(ev.statistics([KO_HYP]))
     assert list(zip(score.counts, score.totals)) == [(10, 14), (5, 13), (2, 12), (1, 11)]
     assert round(score.score, 2) == 25.40
@@ -107,7 +107,7 @@ def test_brevity_penalty_tie_goes_to_shorter_reference():
     import numpy as np
 
     assert closest_ref_lengths(np.array([10]), np.array([[9], [11]]))[0] == 9
-    ev = Evaluator([[" ".join("abcdefghi")], [" ".join("abcdefghijk")]], BleuConfig())
+    ev = Bleu([[" ".join("abcdefghi")], [" ".join("abcdefghijk")]], BleuConfig())
     score = ev.corpus_score(ev.statistics([" ".join("abcdefghij")]))
     assert (score.sys_len, score.ref_len, score.bp) == (10, 9, 1.0)
     short = ev.corpus_score(ev.statistics([" ".join("abcdefgh")]))

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 from ..core import BleuConfig, InputError
 from ..core.analysis.significance import seed_from_env
-from ..core.analysis.slices import describe, parse_conditions, select, sliced
+from ..core.analysis.slices import describe, parse_conditions, select
 from ..core.errors import ExportError
 from ..core.inputs.run_inputs import read_run_inputs
 from ..core.output.exports import check_targets
-from ..core.run import Run, Significance, check_labels, confidences, score_run
+from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
 from .arguments import PROG, build_parser, config_from_args, read_options
 from .checks import check_exports, check_output, check_tests, check_views
 from .printing import emit, print_paired, print_tables, print_view
@@ -66,14 +66,15 @@ def run(argv: Sequence[str] | None = None) -> int:
         check_targets(_targets(args), protected)
         names = check_labels(args.labels, len(hyps)) if args.labels else None
         significance = _significance(args, len(hyps))
-        scored = score_run(hyps, refs, cfg, names=names, significance=None if where else significance,
-                           ngram_diffs=False, context=inputs.context)
+        config = RunConfig(metrics=(cfg,), significance=None if where else significance, ngram_diffs=False)
+        scored = score_run(hyps, refs, config, names=names, context=inputs.context)
         if where:  # the whole corpus is scored without tests, then the slice with them
-            scored = sliced(scored, select(scored, where), describe(where), significance=significance)
+            rows = select(scored.context, scored.n_sentences, where)
+            scored = subset_run(scored, rows, describe(where), significance=significance or Significance(None, None))
         for note in scored.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
         if scored.slice is not None:
-            whole = ", ".join(f"{s.name} {w:.{args.width}f}" for s, w in zip(scored.systems, scored.slice.whole))
+            whole = ", ".join(f"{s.name} {w:.{args.width}f}" for s, w in zip(scored.systems, scored.slice.whole[0]))
             print(f"{PROG}: note: {scored.slice.summary}; the whole corpus scored {whole}", file=sys.stderr)
         if scored.advice is not None:
             print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)
@@ -89,12 +90,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.paired_bs or args.paired_ar:
             print_paired(args, scored)
             return 0
-        corpus = [s.corpus for s in scored.systems]
+        corpus = [s.results[0].corpus for s in scored.systems]
         cis = None
         if args.confidence:
             seed = seed_from_env()
             cis = confidences(scored, n=args.confidence_n, seed=seed)
-            sig = scored.evaluator.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
+            sig = scored.metrics[0].signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
             corpus = [dataclasses.replace(c, signature=sig) for c in corpus]
     except (InputError, ExportError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

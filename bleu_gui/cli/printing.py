@@ -6,19 +6,18 @@ import argparse
 import json
 import sys
 
-from ..core import BleuScore, InputError, Run
+from ..core import InputError, Run, Score
 from ..core.analysis.pair_matrix import DEFAULT_ALPHA
 from ..core.output import score_text
-from ..core.run import ScoredSystem
+from ..core.run import ScoredSystem, bleu_lines, scored_already
 
 
-def _sentence_scores(run: Run, system: ScoredSystem) -> list[BleuScore]:
-    rows, variant = system.sentences, run.config.variant
-    sig = run.evaluator.signature(sentence_level=True)
-    return [BleuScore.from_rows(rows, i, variant, sig) for i in range(len(system.stats))]
+def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Score]:
+    stats = system.results[metric].stats
+    return [run.metrics[metric].sentence_score(stats, i) for i in range(len(stats))]
 
 
-def emit(args, run: Run, corpus: list[BleuScore], confidences: list[tuple[float, float]] | None = None) -> None:
+def emit(args, run: Run, corpus: list[Score], confidences: list[tuple[float, float]] | None = None) -> None:
     out = sys.stdout
     names = [s.name for s in run.systems]
     sentences = [_sentence_scores(run, s) for s in run.systems] if args.sentence_level else None
@@ -49,13 +48,14 @@ def emit(args, run: Run, corpus: list[BleuScore], confidences: list[tuple[float,
 def print_paired(args, run: Run) -> None:
     key = "bs" if args.paired_bs else "ar"
     comparison, significance = run.comparison, run.comparison.significance
-    results = comparison.bootstrap if args.paired_bs else comparison.approximate
+    by = comparison.by_metric[0]
+    results = by.bootstrap if args.paired_bs else by.approximate
     n = significance.bootstrap if args.paired_bs else significance.approximate
-    signature = run.evaluator.signature(resampling={key: n, "seed": str(significance.seed).lower()})
+    signature = run.metrics[0].signature(resampling={key: n, "seed": str(significance.seed).lower()})
     if args.format == "json":
         objs = []
         for system, r in zip(run.systems, results):
-            obj = score_text.score_dict(system.corpus, system.name)
+            obj = score_text.score_dict(system.results[0].corpus, system.name)
             obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
             if comparison.identical[len(objs)]:
                 obj["identical_to_baseline"] = True
@@ -89,7 +89,7 @@ def print_paired(args, run: Run) -> None:
 
 def print_tables(args, run: Run) -> None:
     """``--all-pairs`` (text, JSON or LaTeX) and ``--format latex`` (the systems table)."""
-    from ..core.analysis import rankings
+    from ..core.output import rankings
 
     ranking = rankings.Ranking(args.alpha if args.alpha is not None else DEFAULT_ALPHA, args.correction or "none")
     if args.format == "latex":
@@ -106,7 +106,7 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
     if args.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table
 
-        table = tokenizer_table(run)
+        table = tokenizer_table(scored_already(run), [r.lines for r in run.references])
         text = {"json": table.to_json, "latex": table.to_latex}.get(args.format)
         print(text() if text is not None else table.to_text(args.width), end="" if text is None else "\n")
         return
@@ -115,7 +115,7 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
     n = args.explain
     if n > run.n_sentences:
         raise InputError(f"--explain {n}: the files have {run.n_sentences:,} sentences")
-    accounts = [(s.name, scored_line(run, i, n - 1).explanation) for i, s in enumerate(run.systems)]
+    accounts = [(s.name, scored_line(bleu_lines(run, i), n - 1).explanation) for i, s in enumerate(run.systems)]
     if args.format == "json":
         print(json.dumps([{"system": name, "sentence": n, "headline": e.headline,
                            "sections": [{"title": s.title, "lines": s.lines} for s in e.sections]}

@@ -8,14 +8,15 @@ other way.
 from .errors import Cancelled, ConfigError, InputError
 from .inputs.run_inputs import read_run_inputs
 from .inputs.text_files import SegmentFile, read_segments
+from .metrics.base import Metric, MetricConfig, Score
+from .metrics.bleu import Bleu
 from .metrics.bleu_config import BleuConfig
 from .metrics.bleu_details import SentenceDetails, sentence_details
-from .metrics.bleu_evaluator import Evaluator
 from .metrics.scores import BleuScore, RowScores
-from .run import Run, ScoredSystem, Significance, score_run
+from .run import Run, RunConfig, ScoredSystem, Significance, rescore, score_run, subset_run
 
 __all__ = [
-    "BleuConfig", "BleuScore", "Cancelled", "ConfigError", "Evaluator", "InputError", "RowScores", "Run",
-    "ScoredSystem", "SegmentFile", "SentenceDetails", "Significance", "read_run_inputs", "read_segments", "score_run",
-    "sentence_details",
+    "Bleu", "BleuConfig", "BleuScore", "Cancelled", "ConfigError", "InputError", "Metric", "MetricConfig", "RowScores",
+    "Run", "RunConfig", "Score", "ScoredSystem", "SegmentFile", "SentenceDetails", "Significance", "read_run_inputs",
+    "read_segments", "rescore", "score_run", "sentence_details", "subset_run",
 ]

@@ -1,9 +1,17 @@
-"""The run model: which files were scored, how, and everything computed from them.
+"""The run model: which files were scored, with which metrics and settings, and everything computed from them.
 
 A :class:`Run` is what the command line prints, what the window shows and what
 every export writes. :func:`score_run` is the one place that orchestrates
-scoring: read files go in, a run comes out, with progress and cancel (the
-progress callback may raise :class:`~bleu_gui.core.errors.Cancelled`).
+scoring: read files and a :class:`RunConfig` go in, a run comes out, with
+progress and cancel (the progress callback may raise
+:class:`~bleu_gui.core.errors.Cancelled`). :func:`rescore` is the one way to
+score a run again (more systems, another baseline, other settings), and
+:func:`subset_run` scores a slice of it.
+
+Every metric of the run is a :class:`~.metrics.base.Metric`; each system has
+one :class:`MetricResult` per metric, in the run's order, and the comparison one
+:class:`MetricComparison` per metric. Nothing here asks which metric it holds,
+except for BLEU's n-gram wins, which only BLEU's reference index can give.
 """
 
 from __future__ import annotations
@@ -12,53 +20,31 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .analysis.advice import tokenizer_advice
-from .analysis.compare import NgramComparison, NgramDifference, leave_one_out, length_buckets
+from .analysis.compare import NgramComparison, NgramDifference, bucket_scores, leave_one_out, length_buckets
 from .analysis.input_notes import input_notes
 from .analysis.misalignment import Misalignment, MisalignmentCheck
-from .analysis.orders import SentenceOrders, sentence_orders
 from .analysis.pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
 from .analysis.significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
-from .errors import InputError
-from .inputs.corpus import Context
-from .inputs.markup import mismatched_tags
+from .analysis.slices import Slice
+from .analysis.tokenizer_table import ScoredAlready
+from .analysis.whatif import BleuLines
+from .errors import ConfigError, InputError
+from .inputs.corpus import Context, subset_file
 from .inputs.names import file_names
 from .inputs.text_files import SegmentFile, check_same_length
+from .metrics.base import Metric, MetricConfig, Score
+from .metrics.bleu import Bleu, scaled_progress
 from .metrics.bleu_config import BleuConfig
 from .metrics.bleu_details import SentenceDetails
-from .metrics.bleu_evaluator import Evaluator, scaled_progress
-from .metrics.scores import BleuScore, RowScores
-
-if TYPE_CHECKING:
-    from .analysis.documents import DocumentScores
-    from .analysis.slices import Slice
+from .metrics.ngram_stats import MatchedRows
+from .metrics.scores import BleuScore
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction
-
-
-@dataclass(frozen=True)
-class ScoredSystem:
-    """One system output scored against the run's references."""
-
-    name: str            # display name, unique within the run
-    file: SegmentFile
-    stats: np.ndarray    # per-sentence sufficient statistics
-    sentences: RowScores
-    corpus: BleuScore
-
-    @property
-    def lines(self) -> list[str]:
-        return self.file.lines
-
-    @cached_property
-    def orders(self) -> SentenceOrders:
-        """The sentence list's sort orders (text, BLEU, length ratio); the window's workers compute them."""
-        return sentence_orders(self.lines, self.sentences.score, self.stats[:, 0], self.stats[:, 1])
 
 
 @dataclass(frozen=True)
@@ -71,28 +57,76 @@ class Significance:
 
 
 @dataclass(frozen=True)
-class Pairwise:
-    """The baseline (A) against one other system (B)."""
+class RunConfig:
+    """Everything that decides a run's numbers: its metrics with their settings (the first is the one a
+    window shows first), the paired tests, and what else to compute."""
 
-    loo: np.ndarray                  # leave-one-out contribution of each sentence to ΔBLEU
-    ngrams: NgramComparison | None   # None unless n-gram differences were asked for
-    wins: dict[int, tuple[list[NgramDifference], list[NgramDifference]]]  # order -> (B's wins, A's wins)
+    metrics: tuple[MetricConfig, ...] = (BleuConfig(),)
+    significance: Significance | None = Significance()
+    ngram_diffs: bool = True      # BLEU's n-gram wins and losses between systems (the window's Compare tab)
+    check_alignment: bool = True  # look for a line shift between each system and the references
+
+    @property
+    def bleu(self) -> BleuConfig | None:
+        """The BLEU settings of the run (None when BLEU is not one of its metrics)."""
+        return next((m for m in self.metrics if isinstance(m, BleuConfig)), None)
+
+    def with_metric(self, config: MetricConfig) -> RunConfig:
+        """The same run with ``config`` in place of the metric of its family (added last if there is none)."""
+        keys = [m.key for m in self.metrics]
+        if config.key in keys:
+            metrics = tuple(config if m.key == config.key else m for m in self.metrics)
+        else:
+            metrics = (*self.metrics, config)
+        return replace(self, metrics=metrics)
+
+    def validated(self) -> RunConfig:
+        if not self.metrics:
+            raise ConfigError("choose at least one metric")
+        keys = [m.key for m in self.metrics]
+        if len(set(keys)) != len(keys):
+            raise ConfigError(f"each metric once: {', '.join(keys)}")
+        return replace(self, metrics=tuple(m.validated() for m in self.metrics))
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One system under one metric."""
+
+    stats: np.ndarray      # per-segment sufficient statistics
+    sentences: np.ndarray  # each segment's own score (NaN where the metric gives none)
+    corpus: Score
+
+
+@dataclass(frozen=True)
+class ScoredSystem:
+    """One system output scored against the run's references, once per metric of the run."""
+
+    name: str            # display name, unique within the run
+    file: SegmentFile
+    results: tuple[MetricResult, ...]
+
+    @property
+    def lines(self) -> list[str]:
+        return self.file.lines
+
+
+@dataclass(frozen=True)
+class PairDelta:
+    """The baseline (A) against one other system (B) under one metric."""
+
+    loo: np.ndarray                              # leave-one-out contribution of each sentence to Δ
     sentences: tuple[int, int, int] = (0, 0, 0)  # sentences where B scores higher, the same, lower than A
     sign_p: float = 1.0                          # two-sided sign test of those (ties left out)
 
 
 @dataclass(frozen=True)
-class Comparison:
-    """Everything that compares the systems of a run with its baseline."""
+class MetricComparison:
+    """Everything that compares the systems of a run with its baseline under one metric."""
 
-    pairwise: list[Pairwise]                # for systems[1:]
-    bucket_labels: list[str]
-    bucket_scores: np.ndarray               # systems × buckets
-    bucket_counts: np.ndarray
-    significance: Significance | None
-    note: str = ""
-    identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
-    matrix: PairMatrix | None = None        # both tests for every pair of systems; None when not computed
+    pairwise: list[PairDelta]          # for systems[1:]
+    bucket_scores: np.ndarray          # systems × length buckets
+    matrix: PairMatrix | None = None   # both tests for every pair of systems; None when not computed
 
     @cached_property
     def bootstrap(self) -> list[SystemTest] | None:
@@ -106,43 +140,64 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class NgramWins:
+    """BLEU's n-grams that B matches more often than the baseline, and the reverse (one per pair)."""
+
+    ngrams: NgramComparison
+    wins: dict[int, tuple[list[NgramDifference], list[NgramDifference]]]  # order -> (B's wins, A's wins)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The systems of a run compared with its baseline: per metric, and BLEU's n-gram wins."""
+
+    by_metric: tuple[MetricComparison, ...]
+    bucket_labels: list[str]
+    bucket_counts: np.ndarray
+    significance: Significance | None
+    ngram_wins: list[NgramWins] = field(default_factory=list)  # per pair (systems[1:]); empty when not computed
+    note: str = ""
+    identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
+
+
+@dataclass(frozen=True)
 class Run:
-    """Scored systems (baseline first), the references, the evaluator and config that produced them."""
+    """Scored systems (baseline first), the references, the metrics and config that produced them."""
 
     systems: list[ScoredSystem]
     references: list[SegmentFile]
-    evaluator: Evaluator
+    metrics: tuple[Metric, ...]
+    config: RunConfig
     comparison: Comparison | None = None
     reference_names: list[str] = field(default_factory=list)
     advice: tuple[str, str] | None = None  # (tokenizer, why) when sacreBLEU recommends another tokenizer
     misaligned: list[tuple[int, Misalignment]] = field(default_factory=list)  # (system index, where)
-    notes: tuple[str, ...] = ()  # what reading the inputs changed, and the variant's notes (see input_notes)
+    notes: tuple[str, ...] = ()  # what reading the inputs changed, and the metrics' notes (see input_notes)
     context: Context = Context()  # source, documents and metadata of the segments (no score depends on them)
-    slice: Slice | None = None    # set when the run holds a subset of the input's segments (see slices.sliced)
+    slice: Slice | None = None    # set when the run holds a subset of the input's segments (see subset_run)
 
-    @cached_property
-    def documents(self) -> DocumentScores | None:
-        """Each document's BLEU for every system (None without document ids); workers compute it before
-        handing the run to the window."""
-        from .analysis.documents import document_scores
+    @property
+    def bleu_index(self) -> int | None:
+        """Where BLEU is among the run's metrics (None without BLEU)."""
+        return next((k for k, m in enumerate(self.metrics) if isinstance(m, Bleu)), None)
 
-        return document_scores(self)
+    @property
+    def bleu(self) -> Bleu | None:
+        """The run's BLEU (its reference index gives match details, n-gram wins and explanations)."""
+        k = self.bleu_index
+        metric = self.metrics[k] if k is not None else None
+        return metric if isinstance(metric, Bleu) else None
 
-    @cached_property
-    def tag_mismatches(self) -> list[list[int]]:
-        """Per system, the sentences whose candidate has another number of inline tags than its source or a
-        reference (XLIFF/TMX; empty lists for plain text); workers compute it with :attr:`documents`."""
-        source = [self.context.source.tags] if self.context.source is not None else []
-        others = source + [r.tags for r in self.references]
-        return [mismatched_tags(s.file.tags, others) for s in self.systems]
+    def metric_index(self, key: str) -> int:
+        """The index of the metric named ``key`` (its family, ``bleu``, or its name, ``BLEU``)."""
+        for k, m in enumerate(self.metrics):
+            if key in (m.key, m.name):
+                return k
+        raise KeyError(key)
 
     def line_number(self, i: int) -> int:
         """The 1-based line (segment) number in the inputs of sentence ``i`` (a slice keeps the original's)."""
         return self.slice.rows[i] + 1 if self.slice is not None else i + 1
-
-    @property
-    def config(self) -> BleuConfig:
-        return self.evaluator.config
 
     @property
     def baseline(self) -> ScoredSystem:
@@ -150,11 +205,14 @@ class Run:
 
     @property
     def n_sentences(self) -> int:
-        return self.evaluator.n_lines
+        return self.metrics[0].n_lines
 
     def details(self, system: int, sentence: int) -> SentenceDetails:
-        """Match details of one sentence of one system (computed on demand, never stored)."""
-        return self.evaluator.details(sentence, self.systems[system].lines[sentence])
+        """BLEU's match details of one sentence of one system (computed on demand, never stored)."""
+        bleu = self.bleu
+        if bleu is None:
+            raise ValueError("the run has no BLEU")
+        return bleu.details(sentence, self.systems[system].lines[sentence])
 
     def input_paths(self) -> list[Path]:
         """Every file this run read: exports must never overwrite one of them."""
@@ -178,21 +236,17 @@ class Run:
         return "; ".join(f"{enc}: {', '.join(names)}" for enc, names in seen.items())
 
 
-def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: BleuConfig, *,
-              names: Sequence[str] | None = None, significance: Significance | None = Significance(),
-              ngram_diffs: bool = True, evaluator: Evaluator | None = None, previous: Run | None = None,
-              context: Context = Context(), check_alignment: bool = True, progress: Progress | None = None) -> Run:
-    """Score every system against the references; with two or more, compare each with the first (the baseline).
+def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: RunConfig = RunConfig(),
+              *, names: Sequence[str] | None = None, context: Context = Context(), previous: Run | None = None,
+              metrics: Sequence[Metric] | None = None, progress: Progress | None = None) -> Run:
+    """Score every system against the references with every metric of ``config``; with two or more systems,
+    compare each with the first (the baseline).
 
-    ``names``: display names (default: the shortest path suffixes that tell the
-    files apart). ``significance``: the paired tests to run when the variant
-    supports them. ``ngram_diffs``: also rank the n-grams each pair matches
-    differently (the window's Compare tab). ``evaluator``: reuse references
-    already processed with the same config. ``previous``: a run of the same
-    references whose misalignment checks still hold for the files it had.
-    ``context``: the source, documents and metadata, carried along unscored.
-    ``check_alignment``: look for a line shift between each system and the references (a slice of a
-    checked run does not look again).
+    ``names``: display names (default: the shortest path suffixes that tell the files apart). ``context``: the
+    source, documents and metadata, carried along unscored. ``previous``: a run of the same references whose
+    metrics (references processed already), misalignment checks and pair matrices still hold where nothing
+    they depend on changed. ``metrics``: metrics bound to these references already, one per metric of
+    ``config`` (a slice's).
     """
     if not systems:
         raise InputError("no system output given")
@@ -202,32 +256,63 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     names = list(names) if names is not None else file_names(systems)
     if len(set(names)) != len(names):
         raise InputError(f"two systems have the same name: {', '.join(names)}")
+    bound = list(metrics) if metrics is not None else _bind(cfg, references, previous,
+                                                           scaled_progress(progress, 0.0, 0.3))
     comparing = len(systems) > 1
-    with_rows = comparing and ngram_diffs
-    if evaluator is None or evaluator.config != cfg:
-        evaluator = Evaluator([r.lines for r in references], cfg, progress=scaled_progress(progress, 0.0, 0.3))
+    bleu_index = next((k for k, m in enumerate(bound) if isinstance(m, Bleu)), None)
+    with_rows = comparing and cfg.ngram_diffs and bleu_index is not None
     scoring_span = 0.6 if comparing else 0.7
     scored, matched = [], []
     for i, f in enumerate(systems):
         part = scaled_progress(progress, 0.3 + scoring_span * i / len(systems), scoring_span / len(systems))
-        if with_rows:
-            stats, rows = evaluator.matched_statistics(f.lines, part)
-            matched.append(rows)
-        else:
-            stats = evaluator.statistics(f.lines, part)
-        scored.append(ScoredSystem(names[i], f, stats, evaluator.sentence_scores(stats), evaluator.corpus_score(stats)))
+        results = []
+        for k, metric in enumerate(bound):
+            step = scaled_progress(part, k / len(bound), 1 / len(bound))
+            if with_rows and k == bleu_index and isinstance(metric, Bleu):
+                stats, rows = metric.matched_statistics(f.lines, step)
+                matched.append(rows)
+            else:
+                stats = metric.statistics(f.lines, step)
+            results.append(MetricResult(stats, metric.sentence_scores(stats), metric.corpus_score(stats)))
+        scored.append(ScoredSystem(names[i], f, tuple(results)))
     comparison = None
     if comparing:
-        comparison = _compare(evaluator, scored, matched if with_rows else None, significance,
-                              scaled_progress(progress, 0.9, 0.1), _reusable_matrix(previous, scored, cfg, significance))
-    misaligned = _misaligned(systems, cfg.scorer.references_used(references), previous,
-                             scaled_progress(progress, 1.0, 0.0)) if check_alignment else []  # cancel checks only
+        comparison = _compare(bound, cfg, scored, references, matched if with_rows else None,
+                              scaled_progress(progress, 0.9, 0.1), _reusable_matrices(previous, scored, bound, cfg))
+    misaligned = _misaligned(systems, _references_used(bound, references), previous,
+                             scaled_progress(progress, 1.0, 0.0)) if cfg.check_alignment else []  # cancel checks only
     if progress is not None:
         progress(1.0)
-    advice = tokenizer_advice([r.lines for r in references], cfg)
-    notes = input_notes(systems, references, evaluator) + context.notes
-    return Run(scored, list(references), evaluator, comparison, file_names(references), advice, misaligned, notes,
-               context)
+    advice = tokenizer_advice([r.lines for r in references], cfg.bleu) if cfg.bleu is not None else None
+    notes = input_notes(systems, references, bound) + context.notes
+    return Run(scored, list(references), tuple(bound), cfg, comparison, file_names(references), advice, misaligned,
+               notes, context)
+
+
+def _bind(config: RunConfig, references: Sequence[SegmentFile], previous: Run | None,
+          progress: Progress | None) -> list[Metric]:
+    """Each metric of ``config`` bound to ``references``; a metric of ``previous`` with the same settings and the
+    same reference files is reused as it is."""
+    lines = [r.lines for r in references]
+    same_references = previous is not None and len(previous.references) == len(references) and all(
+        a is b for a, b in zip(previous.references, references))
+    reusable = {m.key: (c, m) for c, m in zip(previous.config.metrics, previous.metrics)} if (
+        previous is not None and same_references) else {}
+    out = []
+    for k, metric_config in enumerate(config.metrics):
+        part = scaled_progress(progress, k / len(config.metrics), 1 / len(config.metrics))
+        earlier = reusable.get(metric_config.key)
+        if earlier is not None and earlier[0] == metric_config:
+            out.append(earlier[1])
+        else:
+            out.append(metric_config.bind(lines, part, earlier[1] if earlier is not None else None))
+    return out
+
+
+def _references_used(metrics: Sequence[Metric], references: Sequence[SegmentFile]) -> list[SegmentFile]:
+    """The references a misalignment is looked for against: BLEU's own (d2l reads the first only), or all."""
+    bleu = next((m for m in metrics if isinstance(m, Bleu)), None)
+    return bleu.variant.references_used(references) if bleu is not None else list(references)
 
 
 def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], previous: Run | None,
@@ -235,7 +320,7 @@ def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], p
     """Misalignment of each system against the references used; a re-score of the same files reuses the
     previous run's findings (they depend on the lines only, not on the settings)."""
     known: dict[int, Misalignment | None] = {}
-    before = previous.config.scorer.references_used(previous.references) if previous is not None else []
+    before = _references_used(previous.metrics, previous.references) if previous is not None else []
     if previous is not None and len(before) == len(references) and all(a is b for a, b in zip(before, references)):
         found = dict(previous.misaligned)
         known = {id(s.file): found.get(i) for i, s in enumerate(previous.systems)}
@@ -250,87 +335,134 @@ def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], p
     return out
 
 
-def _reusable_matrix(previous: Run | None, systems: list[ScoredSystem], config: BleuConfig,
-                     significance: Significance | None) -> PairMatrix | None:
-    """The previous run's pair matrix, reordered, when it tested the same files with the same config and tests
-    (a new baseline changes no p-value: both tests are symmetric in the pair)."""
-    if previous is None or previous.comparison is None or previous.comparison.matrix is None:
-        return None
-    if previous.comparison.significance != significance or len(previous.systems) != len(systems):
-        return None
-    if previous.config != config:
-        return None
+def _reusable_matrices(previous: Run | None, systems: list[ScoredSystem], metrics: Sequence[Metric],
+                       config: RunConfig) -> list[PairMatrix | None]:
+    """Per metric, the previous run's pair matrix, reordered, when it tested the same files with the same metric
+    and tests (a new baseline changes no p-value: both tests are symmetric in the pair)."""
+    none: list[PairMatrix | None] = [None] * len(metrics)
+    if previous is None or previous.comparison is None or len(previous.systems) != len(systems):
+        return none
+    if previous.comparison.significance != config.significance:
+        return none
     where = {id(s.file): i for i, s in enumerate(previous.systems)}
     order = [where.get(id(s.file)) for s in systems]
     if any(i is None for i in order) or len(set(order)) != len(order):
-        return None
-    return previous.comparison.matrix.permuted([int(i) for i in order if i is not None]).renamed(
-        [s.name for s in systems])
+        return none
+    kept = [int(i) for i in order if i is not None]
+    out = list(none)
+    for k, metric in enumerate(metrics):
+        for j, before in enumerate(previous.metrics):
+            matrix = previous.comparison.by_metric[j].matrix
+            if before is metric and matrix is not None:
+                out[k] = matrix.permuted(kept).renamed([s.name for s in systems])
+    return out
 
 
-def _compare(evaluator: Evaluator, systems: list[ScoredSystem], matched: list | None,
-             significance: Significance | None, progress: Progress | None,
-             matrix: PairMatrix | None = None) -> Comparison:
-    cfg = evaluator.config
+def _reference_lengths(metrics: Sequence[Metric], systems: list[ScoredSystem], references: Sequence[SegmentFile]
+                       ) -> np.ndarray:
+    """Each sentence's reference length for compare-mt's length buckets: BLEU's effective reference length of
+    the baseline where BLEU is a metric of the run, else the first reference's words."""
+    k = next((k for k, m in enumerate(metrics) if isinstance(m, Bleu)), None)
+    if k is not None:
+        return systems[0].results[k].stats[:, 1]
+    return np.array([len(line.split()) for line in references[0].lines], np.int64)
+
+
+def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSystem],
+             references: Sequence[SegmentFile], matched: list[MatchedRows] | None, progress: Progress | None,
+             matrices: list[PairMatrix | None]) -> Comparison:
     names = [s.name for s in systems]
-    stats = [s.stats for s in systems]
+    significance = cfg.significance
     note = ""
-    if significance is not None and not cfg.scorer.significance:
+    if significance is not None and not all(m.significance for m in metrics):
         note = "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
+    if significance is not None and not (significance.bootstrap or significance.approximate):
         significance = None
-    if significance is not None and (significance.bootstrap or significance.approximate):
-        if matrix is None:
-            matrix = pair_matrix(stats, cfg, names, significance.bootstrap, significance.approximate,
-                                 seed=significance.seed, progress=scaled_progress(progress, 0.0, 0.9))
-    else:
-        matrix = None
-    pairwise = []
-    pairs = len(systems) - 1
-    for i, s in enumerate(systems[1:], start=1):
-        def part(start: float, span: float, i: int = i) -> Progress | None:
-            return scaled_progress(progress, 0.9 + 0.1 * ((i - 1) + start) / pairs, 0.1 * span / pairs)
-
-        loo = leave_one_out(evaluator, stats[0], s.stats, systems[0].corpus.score, s.corpus.score)
-        ngrams, wins = None, {}
-        if matched is not None:
-            ngrams = NgramComparison(evaluator, matched[0], matched[i], max_order=cfg.max_order,
-                                     progress=part(0.0, 0.1))
-            top = ngrams.max_order
-            wins = {n: ngrams.differences(n, top=NGRAM_TOP, progress=part(0.1 + 0.9 * (n - 1) / top, 0.9 / top))
-                    for n in range(1, top + 1)}
-        sentences = win_tie_loss(systems[0].sentences.score, s.sentences.score)
-        pairwise.append(Pairwise(loo, ngrams, wins, sentences, sign_test(sentences[0], sentences[2])))
-    labels, scores, counts = length_buckets(stats, evaluator)
+    labels, masks = length_buckets(_reference_lengths(metrics, systems, references))
+    by_metric = []
+    span = 0.9 / len(metrics)
+    for k, metric in enumerate(metrics):
+        stats = [s.results[k].stats for s in systems]
+        tested = significance is not None and metric.significance
+        matrix = matrices[k] if tested else None
+        if matrix is None and tested and significance is not None:
+            matrix = pair_matrix(stats, metric, names, significance.bootstrap, significance.approximate,
+                                 seed=significance.seed, progress=scaled_progress(progress, k * span, span))
+        pairwise = []
+        base = systems[0].results[k]
+        for s in systems[1:]:
+            result = s.results[k]
+            loo = leave_one_out(metric, base.stats, result.stats, base.corpus.score, result.corpus.score)
+            wtl = win_tie_loss(base.sentences, result.sentences)
+            if not metric.higher_is_better:  # "B better" means a lower score
+                wtl = (wtl[2], wtl[1], wtl[0])
+            pairwise.append(PairDelta(loo, wtl, sign_test(wtl[0], wtl[2])))
+        by_metric.append(MetricComparison(pairwise, bucket_scores(stats, metric, masks), matrix))
+    wins = _ngram_wins(metrics, matched, scaled_progress(progress, 0.9, 0.1)) if matched is not None else []
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
-    return Comparison(pairwise, labels, scores, counts, significance, note, identical, matrix)
+    return Comparison(tuple(by_metric), labels, np.array([int(m.sum()) for m in masks]), significance, wins, note,
+                      identical)
 
 
-def with_systems(run: Run, extra: Sequence[SegmentFile], progress: Progress | None = None) -> Run:
-    """The run with more systems compared against its baseline (references are not processed again)."""
-    files = [s.file for s in run.systems] + list(extra)
-    # Names the user gave stay; new systems get path suffixes (all of them, if that is what tells them apart).
-    names = [s.name for s in run.systems] + file_names(files)[len(run.systems):]
-    if len(set(names)) != len(names):
-        names = file_names(files)
-    significance = run.comparison.significance if run.comparison is not None else Significance()
-    ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
-    return score_run(files, run.references, run.config, names=names, significance=significance,
-                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, context=run.context,
-                     progress=progress)
+def _ngram_wins(metrics: Sequence[Metric], matched: list[MatchedRows], progress: Progress | None) -> list[NgramWins]:
+    bleu = next(m for m in metrics if isinstance(m, Bleu))
+    pairs = len(matched) - 1
+    out = []
+    for i in range(1, len(matched)):
+        def part(start: float, span: float, i: int = i) -> Progress | None:
+            return scaled_progress(progress, ((i - 1) + start) / pairs, span / pairs)
+
+        ngrams = NgramComparison(bleu, matched[0], matched[i], max_order=bleu.config.max_order,
+                                 progress=part(0.0, 0.1))
+        top = ngrams.max_order
+        wins = {n: ngrams.differences(n, top=NGRAM_TOP, progress=part(0.1 + 0.9 * (n - 1) / top, 0.9 / top))
+                for n in range(1, top + 1)}
+        out.append(NgramWins(ngrams, wins))
+    return out
 
 
-def with_baseline(run: Run, index: int, progress: Progress | None = None) -> Run:
-    """The run with system ``index`` as the baseline (the others keep their order after it).
+def rescore(run: Run, *, extra: Sequence[SegmentFile] = (), baseline: int = 0, config: RunConfig | None = None,
+            progress: Progress | None = None) -> Run:
+    """The run scored again: with ``extra`` systems added (their names the path suffixes that tell them apart),
+    system ``baseline`` first (the others keep their order after it), and/or another ``config``. Names the user
+    gave stay; references processed already, misalignment checks and pair matrices that still hold are reused.
+    A slice is rescored as a slice of its whole run only by :func:`subset_run`."""
+    order = [baseline] + [i for i in range(len(run.systems)) if i != baseline]
+    files = [run.systems[i].file for i in order] + list(extra)
+    names = [run.systems[i].name for i in order]
+    if extra:
+        suffixes = file_names(files)
+        names = names + suffixes[len(names):]
+        if len(set(names)) != len(names):
+            names = suffixes
+    return score_run(files, run.references, config if config is not None else run.config, names=names,
+                     context=run.context, previous=run, progress=progress)
 
-    The pair matrix is reused, reordered: neither test depends on which system of a pair is the baseline.
-    """
-    order = [index] + [i for i in range(len(run.systems)) if i != index]
-    significance = run.comparison.significance if run.comparison is not None else Significance()
-    ngram_diffs = run.comparison is None or any(p.ngrams is not None for p in run.comparison.pairwise)
-    return score_run([run.systems[i].file for i in order], run.references, run.config,
-                     names=[run.systems[i].name for i in order], significance=significance,
-                     ngram_diffs=ngram_diffs, evaluator=run.evaluator, previous=run, context=run.context,
-                     progress=progress)
+
+def subset_run(run: Run, rows: Sequence[int], description: str, *, significance: Significance | None = None,
+               progress: Progress | None = None) -> Run:
+    """The run restricted to the segments ``rows`` (indices of ``run``), scored again from their statistics as a
+    corpus of its own, with the same systems, names and settings, and the run's paired tests (or
+    ``significance``). ``run`` must be a whole run, not a slice."""
+    if run.slice is not None:
+        raise ValueError("slice the whole run, not a slice of it")
+    keep = list(rows)
+    if not keep:
+        raise InputError("the slice is empty")
+    config = run.config if significance is None else replace(run.config, significance=significance)
+    # A slice needs no second look for line shifts, and n-gram wins only where the whole run has them.
+    config = replace(config, check_alignment=False,
+                     ngram_diffs=run.comparison is not None and bool(run.comparison.ngram_wins))
+    references = [subset_file(r, keep) for r in run.references]
+    lines = [r.lines for r in references]
+    # The whole run did every word of the slice already: each metric continues its work, never starts over.
+    metrics = [c.bind(lines, scaled_progress(progress, 0.3 * k / len(run.metrics), 0.3 / len(run.metrics)), m)
+               for k, (c, m) in enumerate(zip(run.config.metrics, run.metrics))]
+    part = score_run([subset_file(s.file, keep) for s in run.systems], references, config,
+                     names=[s.name for s in run.systems], context=run.context.subset(keep), metrics=metrics,
+                     progress=scaled_progress(progress, 0.3, 0.7))
+    whole = tuple(tuple(s.results[k].corpus.score for s in run.systems) for k in range(len(run.metrics)))
+    return replace(part, slice=Slice(description, tuple(keep), run.n_sentences, whole))
 
 
 def check_labels(labels: Sequence[str], n_systems: int) -> list[str]:
@@ -350,24 +482,35 @@ def renamed(run: Run, names: Sequence[str]) -> Run:
     names = check_labels(names, len(run.systems))
     systems = [replace(s, name=name) for s, name in zip(run.systems, names)]
     comparison = run.comparison
-    if comparison is not None and comparison.matrix is not None:
-        comparison = replace(comparison, matrix=comparison.matrix.renamed(names))
-    out = replace(run, systems=systems, comparison=comparison)
-    # Names change no number: what a worker already computed carries over (renaming runs on the GUI thread).
-    for key in ("documents", "tag_mismatches"):
-        if key in run.__dict__:
-            out.__dict__[key] = run.__dict__[key]
-    return out
+    if comparison is not None:
+        by_metric = tuple(replace(c, matrix=c.matrix.renamed(names)) if c.matrix is not None else c
+                          for c in comparison.by_metric)
+        comparison = replace(comparison, by_metric=by_metric)
+    return replace(run, systems=systems, comparison=comparison)
 
 
-def rescored(run: Run, config: BleuConfig, progress: Progress | None = None) -> Run:
-    """The same files scored again with another config (names are kept)."""
-    significance = run.comparison.significance if run.comparison is not None else Significance()
-    return score_run([s.file for s in run.systems], run.references, config, names=[s.name for s in run.systems],
-                     significance=significance or Significance(), previous=run, context=run.context,
-                     progress=progress)
+def confidences(run: Run, metric: int = 0, n: int = BS_SAMPLES,
+                seed: int | None = DEFAULT_SEED) -> list[tuple[float, float]]:
+    """``sacrebleu --confidence`` for every system under the run's ``metric``-th metric: (bootstrap mean, 95%
+    half-width)."""
+    return [confidence(s.results[metric].stats, run.metrics[metric], n=n, seed=seed) for s in run.systems]
 
 
-def confidences(run: Run, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED) -> list[tuple[float, float]]:
-    """``sacrebleu --confidence`` for every system: (bootstrap mean, 95% half-width)."""
-    return [confidence(s.stats, run.config, n=n, seed=seed) for s in run.systems]
+def bleu_lines(run: Run, system: int) -> BleuLines:
+    """System ``system`` as the run's BLEU scored it (what explanations and what-if edits read)."""
+    k, bleu = run.bleu_index, run.bleu
+    if k is None or bleu is None:
+        raise ValueError("the run has no BLEU")
+    s = run.systems[system]
+    corpus = s.results[k].corpus
+    assert isinstance(corpus, BleuScore)  # BLEU's results hold BLEU scores
+    return BleuLines(bleu, s.lines, s.results[k].stats, corpus, run.reference_names)
+
+
+def scored_already(run: Run) -> ScoredAlready:
+    """The run's systems as its BLEU scored them, for the tokenizer × case table."""
+    k, bleu = run.bleu_index, run.bleu
+    if k is None or bleu is None:
+        raise ValueError("the tokenizer table compares BLEU scores: the run has no BLEU")
+    return ScoredAlready([s.name for s in run.systems], [s.lines for s in run.systems],
+                         [s.results[k].corpus.score for s in run.systems], bleu.signature(), bleu.config)

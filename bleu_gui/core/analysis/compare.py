@@ -1,7 +1,8 @@
-"""Where two systems differ: per-sentence deltas, leave-one-out contributions, n-gram wins and losses, length buckets.
+"""Where two systems differ: leave-one-out contributions and length buckets under any metric, BLEU's n-gram wins
+and losses.
 
 All of it is computed from the sufficient statistics (and, for n-grams, from
-the reference index), never from a second scoring path.
+BLEU's reference index), never from a second scoring path.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..metrics.bleu_evaluator import Evaluator
+from ..metrics.base import Metric
+from ..metrics.bleu import Bleu
 from ..metrics.chunked import Progress
 from ..metrics.ngram_stats import MatchedRows
 
@@ -20,33 +22,33 @@ _CHUNK = 1 << 19  # table rows handled between cancel checks
 LENGTH_EDGES = (10, 20, 30, 40, 50, 60)
 
 
-def leave_one_out(evaluator: Evaluator, stats_a: np.ndarray, stats_b: np.ndarray, corpus_a: float,
+def leave_one_out(metric: Metric, stats_a: np.ndarray, stats_b: np.ndarray, corpus_a: float,
                   corpus_b: float) -> np.ndarray:
-    """How much corpus ΔBLEU (B − A) moves because of each sentence: Δ(all) − Δ(without the sentence).
+    """How much the corpus Δ (B − A) moves because of each sentence: Δ(all) − Δ(without the sentence).
 
-    Positive: the sentence pushes the corpus difference in B's favour.
+    Positive: the sentence pushes the corpus difference up (in B's favour for a metric where higher is better).
     """
-    return (corpus_b - corpus_a) - (evaluator.without_each(stats_b) - evaluator.without_each(stats_a))
+    return (corpus_b - corpus_a) - (metric.without_each(stats_b) - metric.without_each(stats_a))
 
 
-def length_buckets(stats_list: Sequence[np.ndarray], evaluator: Evaluator,
-                   edges: Sequence[int] = LENGTH_EDGES) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Corpus BLEU of each system per reference-length bucket (as compare-mt).
-
-    Returns (bucket labels, scores [system × bucket] with NaN for empty buckets, sentence counts per bucket).
-    """
-    ref_len = stats_list[0][:, 1]
+def length_buckets(ref_len: np.ndarray, edges: Sequence[int] = LENGTH_EDGES) -> tuple[list[str], list[np.ndarray]]:
+    """compare-mt's reference-length buckets: (labels, a mask of the sentences in each)."""
     bounds = [0, *edges, None]
     labels, masks = [], []
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         labels.append(f"<{hi}" if lo == 0 else (f"≥{lo}" if hi is None else f"{lo}-{hi - 1}"))
         masks.append((ref_len >= lo) & (ref_len < hi if hi is not None else True))
+    return labels, masks
+
+
+def bucket_scores(stats_list: Sequence[np.ndarray], metric: Metric, masks: Sequence[np.ndarray]) -> np.ndarray:
+    """The corpus score of each system in each bucket (systems × buckets, NaN for an empty bucket)."""
     scores = np.full((len(stats_list), len(masks)), np.nan)
     for s, stats in enumerate(stats_list):
         for b, mask in enumerate(masks):
             if mask.any():
-                scores[s, b] = evaluator.corpus_score(stats[mask]).score
-    return labels, scores, np.array([int(m.sum()) for m in masks])
+                scores[s, b] = metric.value(stats[mask])
+    return scores
 
 
 @dataclass(frozen=True)
@@ -75,11 +77,11 @@ def _top(values: np.ndarray, top: int) -> np.ndarray:
 class NgramComparison:
     """Clipped matches of every reference n-gram by two systems, aggregated over the corpus.
 
-    ``rows_a``/``rows_b`` are the matched rows that :meth:`Evaluator.statistics`
-    returns with :meth:`Evaluator.matched_statistics`, so no system is tokenized or matched twice.
+    ``rows_a``/``rows_b`` are the matched rows that :meth:`Bleu.statistics`
+    returns with :meth:`Bleu.matched_statistics`, so no system is tokenized or matched twice.
     """
 
-    def __init__(self, evaluator: Evaluator, rows_a: MatchedRows, rows_b: MatchedRows, max_order: int = 4,
+    def __init__(self, evaluator: Bleu, rows_a: MatchedRows, rows_b: MatchedRows, max_order: int = 4,
                  progress: Progress = None):
         index = evaluator.index
         self.index = index

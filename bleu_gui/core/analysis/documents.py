@@ -1,14 +1,13 @@
-"""Documents: each document's corpus BLEU, from the summed statistics of its own segments."""
+"""Documents: each document's corpus score, from the summed statistics of its own segments."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from ..run import Run
+from ..metrics.base import Metric
 
 
 @dataclass(frozen=True)
@@ -17,19 +16,18 @@ class DocumentScores:
 
     ids: list[str]
     rows: list[np.ndarray]      # the run's segment indices of each document
-    scores: np.ndarray          # systems × documents, corpus BLEU of each document (0-100)
+    scores: np.ndarray          # systems × documents, the corpus score of each document
 
 
-def document_scores(run: Run) -> DocumentScores | None:
-    """Every document's BLEU for every system (None when the run has no document ids). A document's BLEU is
-    a corpus score of its segments (statistics summed, as for the whole corpus), never a mean of sentences."""
-    docs = run.context.docs
+def document_scores(docs: Sequence[str] | None, stats: Sequence[np.ndarray], metric: Metric) -> DocumentScores | None:
+    """Every document's score for every system's statistics (None when there are no document ids). A document's
+    score is a corpus score of its segments (statistics summed, as for the whole corpus), never a mean of
+    sentence scores."""
     if docs is None:
         return None
     order: dict[str, list[int]] = {}
     for i, doc in enumerate(docs):
         order.setdefault(doc, []).append(i)
     rows = [np.asarray(r, np.int64) for r in order.values()]
-    cfg, variant = run.config, run.evaluator.variant
-    scores = np.array([[variant.corpus_scores(s.stats[r], cfg).score[0] for r in rows] for s in run.systems])
-    return DocumentScores(list(order), rows, scores.reshape(len(run.systems), len(rows)))
+    scores = np.array([[metric.value(s[r]) for r in rows] for s in stats])
+    return DocumentScores(list(order), rows, scores.reshape(len(stats), len(rows)))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..metrics.bleu_config import BleuConfig
 from ..metrics.bleu_details import CLIPPED, MATCHED, SentenceDetails
+from ..metrics.bleu_variant import SentenceRow
 from ..metrics.scores import RowScores
 
 SHOWN_NGRAMS = 8  # n-grams listed per order before "and N more"
@@ -63,74 +64,15 @@ def _gram(ngram: Sequence[str]) -> str:
     return "'" + " ".join(ngram) + "'"
 
 
-@dataclass(frozen=True)
-class _Row:
-    """One statistics row split into its parts."""
-
-    hyp_len: int
-    ref_len: int
-    counts: list[int]
-    totals: list[int]
-    precisions: list[float]  # after smoothing, 0-100, as the scorer returned them
-    bp: float
-    score: float
-
-
-def _row(stats: Sequence[int], scores: RowScores, orders: int) -> _Row:
+def _row(stats: Sequence[int], scores: RowScores, orders: int) -> SentenceRow:
     width = (len(stats) - 2) // 2
-    return _Row(int(stats[0]), int(stats[1]), [int(c) for c in stats[2:2 + orders]],
-                [int(t) for t in stats[2 + width:2 + width + orders]],
-                [float(p) for p in scores.precisions[0][:orders]], float(scores.bp[0]), float(scores.score[0]))
+    return SentenceRow(int(stats[0]), int(stats[1]), [int(c) for c in stats[2:2 + orders]],
+                       [int(t) for t in stats[2 + width:2 + width + orders]],
+                       [float(p) for p in scores.precisions[0][:orders]], float(scores.bp[0]), float(scores.score[0]))
 
 
-def _weights(cfg: BleuConfig, row: _Row) -> list[float]:
-    """The weight each order has in this sentence's geometric mean (0: left out), as the variant applies it."""
-    N = len(row.counts)
-    if cfg.variant == "sacrebleu":  # effective order: orders up to the first with no n-grams (after add-k)
-        k = (cfg.smoothing_value or 0.0) if cfg.smooth_method == "add-k" else 0.0
-        eff = next((n for n in range(N) if row.totals[n] + (k if n else 0.0) == 0), N) or N
-        return [1 / eff if n < eff else 0.0 for n in range(N)]
-    if cfg.variant == "d2l":
-        return [0.5 ** (n + 1) if n < row.hyp_len else 0.0 for n in range(N)]
-    weights = list(cfg.nltk_weights)
-    if cfg.auto_reweigh and tuple(weights) == (0.25,) * 4 and 1 <= row.hyp_len <= 3:
-        weights = [1 / row.hyp_len if n < row.hyp_len else 0.0 for n in range(4)]
-    return weights
-
-
-def _variant_lines(cfg: BleuConfig, row: _Row, weights: list[float]) -> list[str]:
-    N = len(row.counts)
-    used = [n + 1 for n, w in enumerate(weights) if w > 0]
-    if cfg.variant == "sacrebleu":
-        lines = ["sacreBLEU's sentence BLEU (sentence_bleu, sacrebleu -sl) uses effective order: orders the "
-                 "candidate has no n-grams of are left out."]
-        if len(used) < N:
-            lines.append(f"Here only orders 1..{len(used)} count, each with weight 1/{len(used)}.")
-        else:
-            lines.append(f"All {N} orders count, each with weight 1/{N}.")
-        smooth = {"exp": "exp: the k-th order with no match counts as 1/(2^k · n-grams)",
-                  "floor": f"floor: an order with no match counts as {cfg.smoothing_value}/n-grams",
-                  "add-k": f"add-k: {cfg.smoothing_value} is added to matches and n-grams from order 2 on",
-                  "none": "none: any order with no match makes the score 0"}[cfg.smooth_method]
-        lines.append(f"Smoothing {smooth}.")
-        return lines
-    if cfg.variant == "d2l":
-        return [f"d2l weighs order n by 1/2^n (here {', '.join(f'1/{2 ** n}' for n in used) or 'none'}) and "
-                "skips orders longer than the candidate; it scores against the first reference only.",
-                "Its brevity penalty is exp(min(0, 1 − reference length / candidate length))."]
-    shown = ", ".join(f"{w:g}" for w in weights)
-    lines = [f"NLTK's sentence_bleu with weights ({shown}) and smoothing method{cfg.nltk_smoothing}."]
-    if cfg.auto_reweigh:
-        lines.append("auto_reweigh is on: with the default weights, a candidate of 1-3 tokens weighs only the "
-                     "orders it has.")
-    lines.append("Orders whose precision is 0 after smoothing are left out of the weighted sum; no unigram "
-                 "match gives 0.")
-    return lines
-
-
-def _precision_lines(cfg: BleuConfig, row: _Row, weights: list[float]) -> list[str]:
+def _precision_lines(cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
     lines = []
-    zeros = 0
     for n, (c, t, p, w) in enumerate(zip(row.counts, row.totals, row.precisions, weights), start=1):
         head = f"{n}-grams: {c} of {t} matched, p{n} = {c}/{t}"
         if t == 0:
@@ -141,17 +83,9 @@ def _precision_lines(cfg: BleuConfig, row: _Row, weights: list[float]) -> list[s
             lines.append(f"{head}: not counted (weight 0 for this sentence)")
             continue
         raw = 100.0 * c / t if t else 0.0
-        if c == 0 and cfg.variant == "sacrebleu" and not any(row.counts):
-            # sacreBLEU's compute_bleu returns 0 before smoothing when nothing matches (its issue #141).
-            lines.append(f"no {n}-gram matches: p{n} = 0/{t} = {_pct(p)}; with no match of any order, sacreBLEU "
-                         "stops at 0 before smoothing")
-        elif c == 0 and cfg.variant == "sacrebleu" and cfg.smooth_method == "exp":
-            zeros += 1
-            lines.append(f"no {n}-gram matches: p{n} = 0/{t}; exp smoothing counts it as 1/({2 ** zeros}·{t}) "
-                         f"= {_pct(p)}")
-        elif c == 0 and cfg.variant == "nltk" and cfg.nltk_smoothing == 0:
-            lines.append(f"no {n}-gram matches: p{n} = 0/{t}; NLTK's method0 uses the smallest float instead of 0, "
-                         "so the score is practically 0")
+        special = cfg.scorer.no_match_line(cfg, row, n, weights) if c == 0 else None
+        if special is not None:
+            lines.append(special)
         elif math.isclose(p, raw, rel_tol=1e-9, abs_tol=1e-12):
             lines.append(f"{head} = {_pct(p)}")
         else:
@@ -159,7 +93,7 @@ def _precision_lines(cfg: BleuConfig, row: _Row, weights: list[float]) -> list[s
     return lines
 
 
-def _limit_line(row: _Row, weights: list[float]) -> str | None:
+def _limit_line(row: SentenceRow, weights: list[float]) -> str | None:
     counted = [(p, n) for n, (p, w) in enumerate(zip(row.precisions, weights), start=1) if w > 0 and p > 0]
     if not counted or min(counted)[0] >= 100.0:  # every order matched in full: nothing pulls the score down
         return None
@@ -167,7 +101,7 @@ def _limit_line(row: _Row, weights: list[float]) -> str | None:
     return f"The {n}-gram precision ({_pct(p)}) pulls the score down most."
 
 
-def _bp_lines(cfg: BleuConfig, row: _Row, details: SentenceDetails, ref_names: Sequence[str]) -> list[str]:
+def _bp_lines(cfg: BleuConfig, row: SentenceRow, details: SentenceDetails, ref_names: Sequence[str]) -> list[str]:
     c, r = row.hyp_len, row.ref_len
     lengths = [(len(t), name) for t, ok, name in zip(details.ref_tokens, details.ref_present, ref_names) if ok]
     closest = next((name for length, name in lengths if length == r), "")
@@ -179,7 +113,7 @@ def _bp_lines(cfg: BleuConfig, row: _Row, details: SentenceDetails, ref_names: S
         return [f"{against}: an empty candidate scores 0."]
     if row.bp >= 1.0:
         return [f"{against}: no brevity penalty (BP = 1)."]
-    formula = f"exp(min(0, 1 − {r}/{c}))" if cfg.variant == "d2l" else f"exp(1 − {r}/{c})"
+    formula = cfg.scorer.bp_formula(r, c)
     return [f"{against}: BP = {formula} = {row.bp:.3f}, −{100 * (1 - row.bp):.0f}%."]
 
 
@@ -211,7 +145,7 @@ def _source_lines(details: SentenceDetails, ref_names: Sequence[str]) -> list[st
     return lines or ["No n-gram of the candidate is in any reference."]
 
 
-def _headline(cfg: BleuConfig, row: _Row, weights: list[float]) -> str:
+def _headline(cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> str:
     if math.isnan(row.score):
         return "Sentence BLEU undefined: NLTK's method6 refuses a sentence without a trigram match."
     used = [(n, w, p) for n, (w, p) in enumerate(zip(weights, row.precisions), start=1) if w > 0]
@@ -228,20 +162,17 @@ def _weight(w: float) -> str:
     return f"{w:g}"
 
 
-def _zero_reason(cfg: BleuConfig, row: _Row, used: list[tuple[int, float, float]]) -> str:
+def _zero_reason(cfg: BleuConfig, row: SentenceRow, used: list[tuple[int, float, float]]) -> str:
     if row.hyp_len == 0:
         return "the candidate is empty."
     if not any(row.counts):
         return "no n-gram of any order matches a reference."
-    if cfg.variant == "nltk" and row.counts[0] == 0:
-        return "no unigram matches (NLTK returns 0)."
-    zero = [n for n, _w, _p in used if row.counts[n - 1] == 0]
-    if zero:
-        n = zero[0]
-        if cfg.variant == "nltk" and cfg.nltk_smoothing == 0:
-            return (f"no {n}-gram matches (p{n} = 0/{row.totals[n - 1]}) and NLTK's method0 puts the smallest "
-                    f"float in its place, so the score is practically 0 ({row.score / 100:.3g}).")
-        return f"no {n}-gram matches (p{n} = 0/{row.totals[n - 1]}) and nothing smooths it."
+    zero = next((n for n, _w, _p in used if row.counts[n - 1] == 0), None)
+    special = cfg.scorer.zero_reason(cfg, row, zero)
+    if special is not None:
+        return special
+    if zero is not None:
+        return f"no {zero}-gram matches (p{zero} = 0/{row.totals[zero - 1]}) and nothing smooths it."
     return "the score rounds to 0."
 
 
@@ -249,9 +180,8 @@ def explain_sentence(details: SentenceDetails, stats: Sequence[int], scores: Row
                      ref_names: Sequence[str]) -> Explanation:
     """The account of one sentence: ``stats`` is its statistics row, ``scores`` the variant's one-row
     sentence scores of it, ``ref_names`` the names of the references ``details`` was made against."""
-    orders = len(config.nltk_weights) if config.variant == "nltk" else config.max_order
-    row = _row(stats, scores, orders)
-    weights = _weights(config, row)
+    row = _row(stats, scores, config.scorer.explained_orders(config))
+    weights = config.scorer.sentence_weights(config, row)
     names = list(ref_names[:len(details.references)]) or [f"ref{i + 1}" for i in range(len(details.references))]
     limit = _limit_line(row, weights)
     sections = [
@@ -259,7 +189,7 @@ def explain_sentence(details: SentenceDetails, stats: Sequence[int], scores: Row
         Section("Brevity penalty", _bp_lines(config, row, details, names)),
         Section("Clipping", _clipping_lines(details, names)),
         Section("Matched n-grams and the reference that has each most often", _source_lines(details, names)),
-        Section("Variant", _variant_lines(config, row, weights)),
+        Section("Variant", config.scorer.explain_lines(config, row, weights)),
     ]
     return Explanation(_headline(config, row, weights), sections)
 

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from itertools import repeat
 
 from ..inputs.text_files import SegmentFile
-from ..metrics.bleu_evaluator import Evaluator
+from ..metrics.base import Metric
+from ..metrics.bleu import Bleu
 
 TOKENIZED_LINES = 100  # sacreBLEU warns from this many lines ending in " ." (sacrebleu/metrics/base.py)
 _PIECE = 50_000  # lines counted in one C call (~7 ms)
@@ -26,14 +27,15 @@ def _line_list(numbers: list[int], shown: int = 5) -> str:
     return f"line{'s' if len(numbers) > 1 else ''} {head}{', …' if len(numbers) > shown else ''}"
 
 
-def _empty_reference_notes(references: Sequence[SegmentFile], evaluator: Evaluator) -> list[str]:
+def _empty_reference_notes(references: Sequence[SegmentFile], bleu: Bleu | None) -> list[str]:
     notes = []
-    for ref in evaluator.variant.references_used(references):
+    rule = bleu.config.empty_refs if bleu is not None else "empty"
+    for ref in bleu.variant.references_used(references) if bleu is not None else references:
         empty = [i + 1 for i, line in enumerate(ref.lines) if not line.strip()]
         if not empty:
             continue
         count = f"{len(empty)} empty line{'s' if len(empty) > 1 else ''} ({_line_list(empty)})"
-        if evaluator.config.empty_refs == "empty":
+        if rule == "empty":
             notes.append(f"{ref.path}: {count} read as an empty reference (sacreBLEU's reading; "
                          "--empty-refs missing reads them as missing)")
         else:
@@ -41,9 +43,8 @@ def _empty_reference_notes(references: Sequence[SegmentFile], evaluator: Evaluat
     return notes
 
 
-def _tokenized_notes(systems: Sequence[SegmentFile], evaluator: Evaluator) -> list[str]:
-    # NLTK and the d2l textbook score the tokens they are given: tokenized text is what they expect.
-    if evaluator.config.variant != "sacrebleu":
+def _tokenized_notes(systems: Sequence[SegmentFile], bleu: Bleu | None) -> list[str]:
+    if bleu is None or not bleu.variant.warns_tokenized:
         return []
     notes = []
     for f in systems:
@@ -55,17 +56,18 @@ def _tokenized_notes(systems: Sequence[SegmentFile], evaluator: Evaluator) -> li
     return notes
 
 
-def input_notes(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], evaluator: Evaluator
+def input_notes(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], metrics: Sequence[Metric]
                 ) -> tuple[str, ...]:
     """Everything about the inputs that changed what was scored or bears on the number, one line each: a
     removed BOM, lone CRs, empty reference lines and the rule that read them, system output that looks
-    tokenized already (as sacreBLEU warns), the detected encoding, the variant's notes.
+    tokenized already (as sacreBLEU's BLEU warns), the detected encoding, the metrics' notes.
     Computed once per run, in :func:`~bleu_gui.core.run.score_run` (never on the GUI thread)."""
     files = [*systems, *references]
+    bleu = next((m for m in metrics if isinstance(m, Bleu)), None)
     notes = [f"{f.path}: {note}" for f in files for note in f.notes]
-    notes += _empty_reference_notes(references, evaluator)
-    notes += _tokenized_notes(systems, evaluator)
+    notes += _empty_reference_notes(references, bleu)
+    notes += _tokenized_notes(systems, bleu)
     if any(f.detected for f in files):
         notes.append(f"encoding {files[0].encoding} detected for all {len(files)} files together")
-    notes += list(evaluator.notes)
+    notes += [note for m in metrics for note in m.notes]
     return tuple(notes)

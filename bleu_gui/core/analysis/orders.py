@@ -22,9 +22,9 @@ _PIECE = 100_000  # lines whose prefixes are encoded in one call
 
 @dataclass(frozen=True)
 class SentenceOrders:
-    """Stable ascending orders of all sentences: by text (as Python compares strings), by sentence BLEU and by
+    """Stable ascending orders of all sentences: by text (as Python compares strings), by sentence score and by
     length ratio (undefined values first, as -1); the ratios themselves (NaN where undefined) and the sentences
-    in each BLEU band (:func:`score_bands`), which the list's histogram shows."""
+    in each score band (:func:`score_bands`), which the list's histogram shows."""
 
     text: np.ndarray
     score: np.ndarray
@@ -45,10 +45,12 @@ def value_order(values: np.ndarray) -> np.ndarray:
 
 
 def sentence_orders(lines: Sequence[str], scores: np.ndarray, hyp_len: np.ndarray,
-                    ref_len: np.ndarray) -> SentenceOrders:
-    """The three orders of a system's sentences, its length ratios and BLEU bands (what a list shows)."""
+                    ref_len: np.ndarray, text: np.ndarray | None = None) -> SentenceOrders:
+    """The three orders of a system's sentences, its length ratios and score bands (what a list shows);
+    ``text``: the text order when it is known already (it is the same under every metric)."""
     ratios = length_ratios(hyp_len, ref_len)
-    return SentenceOrders(text_order(lines), value_order(scores), value_order(ratios), ratios, score_bands(scores))
+    return SentenceOrders(text_order(lines) if text is None else text, value_order(scores), value_order(ratios),
+                          ratios, score_bands(scores))
 
 
 def score_bands(scores: np.ndarray) -> np.ndarray:

@@ -13,34 +13,34 @@ the two is the baseline. That is what lets one pass serve all N·(N−1)/2 pairs
   ``P_i − P_j`` where ``P_k = pos @ stats_k``: one product per chunk for all
   systems, then every pair is scored with the vectorised formula.
 
-Sums are exact integers (float64 products of small integers), so the p-values
-are sacreBLEU's bit for bit; the tests compare every pair with sacreBLEU.
+For whole-number statistics the sums are exact integers (float64 products of
+small integers), so the p-values are sacreBLEU's bit for bit; the tests compare
+every pair with sacreBLEU. Nothing here asks which metric it holds.
 
-Ranks follow the clustering of WMT's metrics tooling: systems sorted by BLEU,
-walking down the list, a system starts a new rank when it is significantly
-worse (p ≤ α) than any system already in the current rank; otherwise it joins it.
+Ranks follow the clustering of WMT's metrics tooling: systems sorted best first
+(highest, or lowest for a metric such as TER), walking down the list, a system
+starts a new rank when it is significantly worse (p ≤ α) than any system already
+in the current rank; otherwise it joins it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..metrics import bleu_sacrebleu
-from ..metrics.bleu_config import BleuConfig
+from ..metrics.base import Metric
 from .significance import (
     DEFAULT_SEED,
     SideBySide,
     SystemTest,
     ar_chunks,
     bootstrap_scores,
-    check_variant,
+    check_metric,
     delta_interval,
     estimate_ci,
-    resample_scores,
 )
 
 Progress = Callable[[float], None]
@@ -54,8 +54,8 @@ DEFAULT_ALPHA = 0.05
 class PairMatrix:
     """p-values of every pair of systems (indices in the run's order; symmetric, NaN on the diagonal).
 
-    ``resampled``: each system's corpus BLEU in every bootstrap resample (systems × resamples),
-    from which any pair's ΔBLEU distribution and 95% interval follow.
+    ``resampled``: each system's corpus score in every bootstrap resample (systems × resamples),
+    from which any pair's Δ distribution and 95% interval follow. ``higher_is_better``: the metric's direction.
     """
 
     names: list[str]
@@ -66,6 +66,7 @@ class PairMatrix:
     bs_samples: int | None
     ar_trials: int | None
     seed: int | None
+    higher_is_better: bool = True
 
     @property
     def size(self) -> int:
@@ -91,15 +92,16 @@ class PairMatrix:
         return holm(raw) if correction == "holm" else raw.copy()
 
     def by_score(self) -> list[int]:
-        """System indices, best BLEU first (ties keep the run's order)."""
-        return sorted(range(self.size), key=lambda i: -float(self.scores[i]))
+        """System indices, best first (ties keep the run's order)."""
+        sign = -1.0 if self.higher_is_better else 1.0
+        return sorted(range(self.size), key=lambda i: sign * float(self.scores[i]))
 
     def deltas(self, a: int, b: int) -> np.ndarray | None:
-        """ΔBLEU (b − a) in every bootstrap resample."""
+        """Δ (b − a) in every bootstrap resample."""
         return None if self.resampled is None else self.resampled[b] - self.resampled[a]
 
     def interval(self, a: int, b: int) -> tuple[float, float] | None:
-        """The 95% interval of ΔBLEU (b − a) by sacreBLEU's rule (see :func:`significance.delta_interval`)."""
+        """The 95% interval of Δ (b − a) by sacreBLEU's rule (see :func:`significance.delta_interval`)."""
         d = self.deltas(a, b)
         return None if d is None else delta_interval(d)
 
@@ -135,13 +137,11 @@ class PairMatrix:
         def both(m: np.ndarray | None) -> np.ndarray | None:
             return None if m is None else m[np.ix_(ix, ix)]
 
-        return PairMatrix([self.names[i] for i in ix], self.scores[ix], both(self.p_bs), both(self.p_ar),
-                          None if self.resampled is None else self.resampled[ix], self.bs_samples, self.ar_trials,
-                          self.seed)
+        return replace(self, names=[self.names[i] for i in ix], scores=self.scores[ix], p_bs=both(self.p_bs),
+                       p_ar=both(self.p_ar), resampled=None if self.resampled is None else self.resampled[ix])
 
     def renamed(self, names: Sequence[str]) -> PairMatrix:
-        return PairMatrix(list(names), self.scores, self.p_bs, self.p_ar, self.resampled, self.bs_samples,
-                          self.ar_trials, self.seed)
+        return replace(self, names=list(names))
 
 
 def holm(p: np.ndarray) -> np.ndarray:
@@ -166,7 +166,7 @@ def holm(p: np.ndarray) -> np.ndarray:
 
 
 def significant(p: np.ndarray, scores: Sequence[float] | np.ndarray | None, alpha: float) -> np.ndarray:
-    """Which pairs differ significantly: p ≤ alpha, and (given ``scores``) the two BLEU scores differ.
+    """Which pairs differ significantly: p ≤ alpha, and (given ``scores``) the two scores differ.
 
     Two systems with the same BLEU are never "significantly" apart: two identical outputs get
     p = 1/(n+1) from sacreBLEU's formula, which says nothing about them. Every mark, colour and rank uses this.
@@ -217,9 +217,8 @@ def win_tie_loss(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int]:
     return int(np.sum(d > 0)), int(np.sum(d == 0)), int(np.sum(d < 0))
 
 
-def _real_scores(stats: Sequence[np.ndarray], cfg: BleuConfig) -> np.ndarray:
-    totals = np.stack([s.sum(axis=0) for s in stats])
-    return bleu_sacrebleu.score_rows(totals, cfg, effective_order=False).score
+def _real_scores(stats: Sequence[np.ndarray], metric: Metric) -> np.ndarray:
+    return np.array([metric.value(s) for s in stats])
 
 
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -236,13 +235,15 @@ def _bootstrap_p(resampled: np.ndarray, real: np.ndarray) -> np.ndarray:
     return p
 
 
-def _ar_p(stats: Sequence[np.ndarray], cfg: BleuConfig, real: np.ndarray, n: int, seed: int | None,
+def _ar_p(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n: int, seed: int | None,
           progress: Progress | None) -> np.ndarray:
     k, cols = len(stats), stats[0].shape[1]
+    exact = metric.integer_statistics
+    dtype = np.int64 if exact else np.float64
     # Only differences to system 0 are multiplied: P_i − P_j = pos @ (S_i − S_0) − pos @ (S_j − S_0), so
     # k systems cost k − 1 systems' columns (two systems: one product, as a single pair test needs).
-    side = SideBySide([s.astype(np.int64) - stats[0] for s in stats[1:]])  # signed, whatever the dtype
-    totals = np.stack([s.sum(axis=0) for s in stats]).astype(np.int64)
+    side = SideBySide([s.astype(dtype) - stats[0] for s in stats[1:]], exact)  # signed, whatever the dtype
+    totals = np.stack([s.sum(axis=0) for s in stats]).astype(dtype)
     first, second = _pairs(k)
     observed = np.abs(real[first] - real[second])
     counts = np.zeros(len(first), np.int64)
@@ -250,14 +251,14 @@ def _ar_p(stats: Sequence[np.ndarray], cfg: BleuConfig, real: np.ndarray, n: int
     for pos in ar_chunks(len(stats[0]), n, seed):
         if progress is not None:
             progress(done / n)  # between the draw and the product, each about half of a chunk's time
-        moved_all = np.zeros((len(pos), k, cols), np.int64)
+        moved_all = np.zeros((len(pos), k, cols), dtype)
         moved_all[:, 1:] = side.sums(pos, 1).reshape(len(pos), k - 1, cols)
         # Pair (i, j) as sacreBLEU with i the baseline: the trial swaps where the coin says so, moving
         # pos @ (stats_i - stats_j) from i to j.
         moved = moved_all[:, first] - moved_all[:, second]          # trials × pairs × columns
         a = (totals[second][None] + moved).reshape(-1, cols)
         b = (totals[first][None] - moved).reshape(-1, cols)
-        diff = np.abs(resample_scores(a, cfg, float32=False) - resample_scores(b, cfg, float32=False)).reshape(len(pos), -1)
+        diff = np.abs(metric.scores_of_sums(a) - metric.scores_of_sums(b)).reshape(len(pos), -1)
         counts += np.sum(diff > observed[None], axis=0)
         done += len(pos)
         if progress is not None:
@@ -267,7 +268,7 @@ def _ar_p(stats: Sequence[np.ndarray], cfg: BleuConfig, real: np.ndarray, n: int
     return p
 
 
-def pair_matrix(stats: Sequence[np.ndarray], cfg: BleuConfig, names: Sequence[str], bootstrap: int | None,
+def pair_matrix(stats: Sequence[np.ndarray], metric: Metric, names: Sequence[str], bootstrap: int | None,
                 approximate: int | None, seed: int | None = DEFAULT_SEED,
                 progress: Progress | None = None) -> PairMatrix:
     """Both paired tests for every pair of systems (``None``: that test is not run).
@@ -275,8 +276,8 @@ def pair_matrix(stats: Sequence[np.ndarray], cfg: BleuConfig, names: Sequence[st
     Each pair's p-values equal sacreBLEU's ``--paired-bs`` / ``--paired-ar`` run with either
     system of the pair as the baseline and the same seed.
     """
-    check_variant(cfg)
-    real = _real_scores(stats, cfg)
+    check_metric(metric)
+    real = _real_scores(stats, metric)
     resampled = p_bs = p_ar = None
     bs_share = 0.3 if bootstrap and approximate else 1.0
 
@@ -284,9 +285,10 @@ def pair_matrix(stats: Sequence[np.ndarray], cfg: BleuConfig, names: Sequence[st
         return None if progress is None else (lambda f: progress(start + span * f))
 
     if bootstrap:
-        resampled = bootstrap_scores(stats, cfg, bootstrap, seed, part(0.0, bs_share))
+        resampled = bootstrap_scores(stats, metric, bootstrap, seed, part(0.0, bs_share))
         p_bs = _bootstrap_p(resampled, real)
     if approximate:
         start = bs_share if bootstrap else 0.0
-        p_ar = _ar_p(stats, cfg, real, approximate, seed, part(start, 1.0 - start))
-    return PairMatrix(list(names), real, p_bs, p_ar, resampled, bootstrap or None, approximate or None, seed)
+        p_ar = _ar_p(stats, metric, real, approximate, seed, part(start, 1.0 - start))
+    return PairMatrix(list(names), real, p_bs, p_ar, resampled, bootstrap or None, approximate or None, seed,
+                      metric.higher_is_better)

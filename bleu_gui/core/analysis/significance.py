@@ -1,4 +1,5 @@
-"""Paired significance tests and confidence intervals, equal to sacreBLEU's with the same seed.
+"""Paired significance tests and confidence intervals for any :class:`~..metrics.base.Metric`, equal to sacreBLEU's
+with the same seed.
 
 Matched to ``sacrebleu/significance.py`` (2.x) number for number:
 - the resample indices are ``np.random.default_rng(seed).choice(L, (n, L))``
@@ -7,7 +8,7 @@ Matched to ``sacrebleu/significance.py`` (2.x) number for number:
   (for the coin flips a chunk must hold a multiple of 32 values, since numpy
   buffers 32 random bits per call);
 - bootstrap scores are computed from float32 statistics, as sacreBLEU does
-  (its modified precisions are then float32 numbers);
+  (for BLEU its modified precisions are then float32 numbers);
 - ``estimate_ci``: sorted scores, the (n//40)-th from each end, half their
   distance; numpy's mean for paired tests, ``statistics.mean`` for
   ``--confidence``;
@@ -32,8 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ConfigError
-from ..metrics import bleu_sacrebleu
-from ..metrics.bleu_config import BleuConfig
+from ..metrics.base import Metric
 
 DEFAULT_SEED = 12345
 BS_SAMPLES, AR_TRIALS = 1000, 10000
@@ -118,19 +118,22 @@ _FLOAT32_EXACT = 2**24  # every integer of smaller magnitude is a float32, and s
 class SideBySide:
     """Several systems' statistics side by side (sentences × systems·columns): one BLAS product resamples all.
 
-    Products are computed in float32 when no partial sum can reach 2^24 (then every partial sum BLAS forms, in
-    any order, is an integer a float32 holds exactly): twice the speed of float64 at half the memory.
-    Otherwise in float64, exact below 2^53.
+    Whole-number statistics are summed exactly: in float32 when no partial sum can reach 2^24 (then every
+    partial sum BLAS forms, in any order, is an integer a float32 holds exactly), twice the speed of float64
+    at half the memory; otherwise in float64, exact below 2^53. Other statistics (a mean reference length,
+    an imported score) are summed in float64.
     """
 
-    def __init__(self, systems: Sequence[np.ndarray]):
-        self.stats = np.concatenate([s.astype(np.int64, copy=False) for s in systems], axis=1)
+    def __init__(self, systems: Sequence[np.ndarray], integers: bool = True):
+        self.integers = integers
+        self.stats = np.concatenate([s.astype(np.int64 if integers else np.float64, copy=False) for s in systems],
+                                    axis=1)
         # The largest column sum of magnitudes, a slice of rows at a time: np.abs of the whole matrix would
         # write a temporary as large as it (48 MB at 300k lines and two systems, ~150 ms of fresh pages).
-        column_totals = np.zeros(self.stats.shape[1], np.int64)
+        column_totals = np.zeros(self.stats.shape[1], self.stats.dtype)
         for start in range(0, len(self.stats), _ABS_ROWS):
             column_totals += np.abs(self.stats[start:start + _ABS_ROWS]).sum(axis=0)
-        self.abs_total = int(column_totals.max()) if self.stats.size else 0
+        self.abs_total = column_totals.max().item() if self.stats.size else 0
         self._as: dict[type, np.ndarray] = {}
 
     def _matrix(self, dtype: type) -> np.ndarray:
@@ -140,31 +143,29 @@ class SideBySide:
 
     def sums(self, weights: np.ndarray, largest_weight: int) -> np.ndarray:
         """Column sums of each resample (``weights``: resamples × sentences, none above ``largest_weight``),
-        as exact integers."""
+        exact integers for whole-number statistics."""
+        if not self.integers:
+            return weights.astype(np.float64, copy=False) @ self._matrix(np.float64)
         exact32 = largest_weight * self.abs_total < _FLOAT32_EXACT
         dtype = np.float32 if exact32 else np.float64
         product = weights.astype(dtype, copy=False) @ self._matrix(dtype)
         return np.rint(product).astype(np.int64)
 
 
-def resample_scores(sums: np.ndarray, cfg: BleuConfig, float32: bool) -> np.ndarray:
-    return bleu_sacrebleu.score_rows(sums, cfg, effective_order=False, float32=float32).score
-
-
-def check_variant(cfg: BleuConfig) -> None:
-    if not cfg.scorer.significance:
+def check_metric(metric: Metric) -> None:
+    if not metric.significance:
         raise ConfigError("significance tests and confidence intervals follow sacreBLEU and need the sacrebleu variant")
 
 
-def bootstrap_scores(systems: Sequence[np.ndarray], cfg: BleuConfig, n: int = BS_SAMPLES,
+def bootstrap_scores(systems: Sequence[np.ndarray], metric: Metric, n: int = BS_SAMPLES,
                      seed: int | None = DEFAULT_SEED, progress: Callable[[float], None] | None = None) -> np.ndarray:
-    """Corpus BLEU of each system in ``n`` bootstrap resamples of the sentences, the same resamples for every
-    system (sacreBLEU's ``_bootstrap_resample``): systems × n."""
-    check_variant(cfg)
+    """The corpus score of each system in ``n`` bootstrap resamples of the sentences, the same resamples for
+    every system (sacreBLEU's ``_bootstrap_resample``): systems × n."""
+    check_metric(metric)
     k, cols = len(systems), systems[0].shape[1]
     if progress is not None:
         progress(0.0)  # a cancel check before the matrix is put together, and another before the first draw
-    side = SideBySide(systems)
+    side = SideBySide(systems, metric.integer_statistics)
     if progress is not None:
         progress(0.0)
     out, done = [], 0
@@ -174,7 +175,7 @@ def bootstrap_scores(systems: Sequence[np.ndarray], cfg: BleuConfig, n: int = BS
             progress(done / n)  # the first chunk writes to fresh memory (~0.3 s at 300k lines): a check halfway
         sums = side.sums(weights, int(weights.max()))
         per_system = sums.reshape(len(idx), k, cols).transpose(1, 0, 2).reshape(k * len(idx), cols)
-        out.append(resample_scores(per_system, cfg, float32=True).reshape(k, len(idx)))
+        out.append(metric.scores_of_sums(per_system, float32=True).reshape(k, len(idx)))
         done += len(idx)
         if progress is not None:
             progress(done / n)
@@ -202,9 +203,9 @@ def delta_interval(deltas: np.ndarray | Sequence[float]) -> tuple[float, float]:
     return float(ordered[lower]), float(ordered[len(ordered) - lower - 1])
 
 
-def confidence(stats: np.ndarray, cfg: BleuConfig, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
+def confidence(stats: np.ndarray, metric: Metric, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
                progress: Callable[[float], None] | None = None) -> tuple[float, float]:
     """``sacrebleu --confidence``: bootstrap mean and 95% half-width of one system."""
-    return estimate_ci(bootstrap_scores([stats], cfg, n, seed, progress)[0], exact_mean=True)
+    return estimate_ci(bootstrap_scores([stats], metric, n, seed, progress)[0], exact_mean=True)
 
 

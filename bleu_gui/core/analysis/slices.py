@@ -1,6 +1,7 @@
-"""Slices: a subset of a run's segments, scored again as a corpus of its own.
+"""Slices: which segments a run is restricted to, chosen by their metadata (the run scores them again as a
+corpus of its own, see :func:`~bleu_gui.core.run.subset_run`).
 
-Corpus BLEU is not an average of sentence scores, so a slice (one document,
+Corpus scores are not averages of sentence scores, so a slice (one document,
 one ``origlang``, the sentences a filter shows) is scored from its own summed
 statistics, and its significance tests resample the slice's sentences only:
 the numbers equal sacreBLEU's on the same subset of lines.
@@ -8,14 +9,11 @@ the numbers equal sacreBLEU's on the same subset of lines.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..errors import InputError
-from ..inputs.corpus import subset_file
-from ..metrics.bleu_evaluator import Evaluator, scaled_progress
-from ..run import Run, Significance, score_run
+from ..inputs.corpus import Context
 
 
 @dataclass(frozen=True)
@@ -25,7 +23,7 @@ class Slice:
     description: str            # e.g. "doc = abc-123" or "origlang = en, 212 sentences shown by the filter"
     rows: tuple[int, ...]       # the whole run's segment index of each sliced segment
     total: int                  # segments in the whole run
-    whole: tuple[float, ...]    # each system's corpus BLEU on the whole run
+    whole: tuple[tuple[float, ...], ...]  # per metric of the run, each system's corpus score on the whole run
 
     @property
     def summary(self) -> str:
@@ -43,10 +41,11 @@ def parse_conditions(texts: Sequence[str]) -> list[tuple[str, str]]:
     return out
 
 
-def select(run: Run, conditions: Sequence[tuple[str, str]]) -> list[int]:
-    """Segments whose metadata equals every condition (``doc`` and the input's columns, e.g. ``origlang``)."""
-    columns = run.context.columns()
-    rows = list(range(run.n_sentences))
+def select(context: Context, n: int, conditions: Sequence[tuple[str, str]]) -> list[int]:
+    """Of ``n`` segments, those whose metadata equals every condition (``doc`` and the input's columns, e.g.
+    ``origlang``)."""
+    columns = context.columns()
+    rows = list(range(n))
     for key, value in conditions:
         if key not in columns:
             have = ", ".join(columns) or "none (the input has no documents or metadata)"
@@ -60,30 +59,3 @@ def select(run: Run, conditions: Sequence[tuple[str, str]]) -> list[int]:
 
 def describe(conditions: Sequence[tuple[str, str]]) -> str:
     return ", ".join(f"{k} = {v}" for k, v in conditions)
-
-
-def sliced(run: Run, rows: Sequence[int], description: str, *,
-           significance: Significance | None | Literal["same"] = "same",
-           progress: Callable[[float], None] | None = None) -> Run:
-    """The run restricted to the segments ``rows`` (indices of ``run``), scored again from their statistics,
-    with the same systems, names and settings, and the run's paired tests (or ``significance``).
-    ``run`` must be a whole run, not a slice."""
-    if run.slice is not None:
-        raise ValueError("slice the whole run, not a slice of it")
-    keep = sorted(set(rows))
-    if not keep:
-        raise InputError("the slice is empty")
-    if significance == "same":
-        significance = run.comparison.significance if run.comparison is not None else None
-    ngram_diffs = run.comparison is not None and any(p.ngrams is not None for p in run.comparison.pairwise)
-    references = [subset_file(r, keep) for r in run.references]
-    # The whole run tokenized every word of the slice already: its word cache is continued, not rebuilt.
-    evaluator = Evaluator([r.lines for r in references], run.config, scaled_progress(progress, 0.0, 0.3),
-                          tokenization=run.evaluator.tokenization)
-    part = score_run([subset_file(s.file, keep) for s in run.systems], references,
-                     run.config, names=[s.name for s in run.systems], evaluator=evaluator,
-                     significance=significance, ngram_diffs=ngram_diffs,
-                     context=run.context.subset(keep), check_alignment=False,
-                     progress=scaled_progress(progress, 0.3, 0.7))
-    whole = tuple(s.corpus.score for s in run.systems)
-    return replace(part, slice=Slice(description, tuple(keep), run.n_sentences, whole))

@@ -15,11 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import ConfigError
-from ..metrics.bleu_evaluator import Evaluator, scaled_progress
+from ..metrics.bleu import Bleu, scaled_progress
+from ..metrics.bleu_config import BleuConfig
 from ..metrics.tokenizers import load_tokenizer
-from ..output.exports import to_csv
-from ..run import Run
-from .rankings import latex_escape
+from ..text_tables import latex_escape, to_csv
 
 TABLE_TOKENIZERS = ("13a", "intl", "char", "zh", "ja-mecab", "ko-mecab", "none")
 Setting = tuple[str, bool]  # (tokenizer, lowercase)
@@ -110,33 +109,45 @@ def available_tokenizers(names: Sequence[str] = TABLE_TOKENIZERS) -> tuple[list[
     return ok, missing
 
 
-def tokenizer_table(run: Run, progress: Callable[[float], None] | None = None,
+@dataclass(frozen=True)
+class ScoredAlready:
+    """The systems as the run scored them: their names, lines and corpus BLEU under ``config``, and its signature
+    (that row of the table is not scored again)."""
+
+    names: Sequence[str]
+    lines: Sequence[Sequence[str]]
+    scores: Sequence[float]
+    signature: str
+    config: BleuConfig
+
+
+def tokenizer_table(systems: ScoredAlready, references: Sequence[Sequence[str]],
+                    progress: Callable[[float], None] | None = None,
                     tokenizers: Sequence[str] = TABLE_TOKENIZERS) -> TokenizerTable:
-    """Score every system of ``run`` under each available tokenizer, cased and lowercased.
+    """Score every system under each available tokenizer, cased and lowercased, against ``references``.
 
     ``progress(fraction)`` may raise to stop.
     """
     names, unavailable = available_tokenizers(tokenizers)
     settings = [(tok, lc) for tok in names for lc in (False, True)]
-    current = (run.config.tokenizer_name, run.config.lowercase)
+    current = (systems.config.tokenizer_name, systems.config.lowercase)
     if current not in settings:
         settings.insert(0, current)
-    references = [r.lines for r in run.references]
     scores: dict[Setting, list[float]] = {}
     signatures: dict[Setting, str] = {}
     for k, (tok, lc) in enumerate(settings):
         if (tok, lc) == current:  # the run's own numbers: scored already with these settings
-            scores[current] = [s.corpus.score for s in run.systems]
-            signatures[current] = run.evaluator.signature()
+            scores[current] = list(systems.scores)
+            signatures[current] = systems.signature
             continue
         part = scaled_progress(progress, k / len(settings), 1 / len(settings))
-        config = dataclasses.replace(run.config, tokenizer=tok, lowercase=lc)
-        evaluator = Evaluator(references, config, progress=scaled_progress(part, 0.0, 0.3))
+        config = dataclasses.replace(systems.config, tokenizer=tok, lowercase=lc)
+        evaluator = Bleu(references, config, progress=scaled_progress(part, 0.0, 0.3))
         row = []
-        for i, system in enumerate(run.systems):
-            step = 0.7 / len(run.systems)
-            stats = evaluator.statistics(system.lines, scaled_progress(part, 0.3 + i * step, step))
+        for i, lines in enumerate(systems.lines):
+            step = 0.7 / len(systems.lines)
+            stats = evaluator.statistics(lines, scaled_progress(part, 0.3 + i * step, step))
             row.append(evaluator.corpus_score(stats).score)
         scores[(tok, lc)] = row
         signatures[(tok, lc)] = evaluator.signature()
-    return TokenizerTable([s.name for s in run.systems], settings, scores, signatures, current, unavailable)
+    return TokenizerTable(list(systems.names), settings, scores, signatures, current, unavailable)

@@ -13,16 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..metrics.bleu import Bleu
 from ..metrics.bleu_details import SentenceDetails
 from ..metrics.scores import BleuScore, RowScores
 from .explain import Explanation, explain_sentence
-
-if TYPE_CHECKING:
-    from ..run import Run
 
 
 @dataclass(frozen=True)
@@ -40,25 +37,37 @@ class ScoredLine:
         return float(self.scores.score[0])
 
 
-def scored_line(run: Run, system: int, index: int) -> ScoredLine:
-    """Sentence ``index`` of ``system`` as the run scored it: its details, the run's own statistics row, scores
-    and explanation."""
-    return _scored(run, run.systems[system].lines[index], run.details(system, index),
-                   run.systems[system].stats[index:index + 1])
+@dataclass(frozen=True)
+class BleuLines:
+    """One system's lines as BLEU scored them: the metric, the lines, their statistics and corpus score, and the
+    names of the references (what the explanation calls them)."""
+
+    bleu: Bleu
+    lines: list[str]
+    stats: np.ndarray
+    corpus: BleuScore
+    reference_names: Sequence[str]
 
 
-def _scored(run: Run, text: str, details: SentenceDetails, stats: np.ndarray) -> ScoredLine:
-    """``text`` with its details and one-row statistics, scored and explained by the run's variant."""
-    scores = run.evaluator.sentence_scores(stats)
+def scored_line(system: BleuLines, index: int) -> ScoredLine:
+    """Sentence ``index`` as BLEU scored it: its details, its own statistics row, scores and explanation."""
+    return _scored(system, system.lines[index], system.bleu.details(index, system.lines[index]),
+                   system.stats[index:index + 1])
+
+
+def _scored(system: BleuLines, text: str, details: SentenceDetails, stats: np.ndarray) -> ScoredLine:
+    """``text`` with its details and one-row statistics, scored and explained by the variant."""
+    scores = system.bleu.sentence_rows(stats)
     return ScoredLine(text, details, stats[0], scores,
-                      explain_sentence(details, stats[0].tolist(), scores, run.config, run.reference_names))
+                      explain_sentence(details, stats[0].tolist(), scores, system.bleu.config,
+                                       system.reference_names))
 
 
 class WhatIf:
-    """Edits of one system's sentences (indices of ``run``), scored under the run's settings."""
+    """Edits of one system's sentences, scored under the settings the system was scored with."""
 
-    def __init__(self, run: Run, system: int, edits: Mapping[int, str] | None = None):
-        self.run, self.system = run, system
+    def __init__(self, system: BleuLines, edits: Mapping[int, str] | None = None):
+        self.system = system
         self.texts: dict[int, str] = {}
         self._rows: dict[int, np.ndarray] = {}  # statistics rows of the edited sentences
         self._total: np.ndarray | None = None   # column sums with the edits in place, kept edit by edit
@@ -67,20 +76,21 @@ class WhatIf:
 
     @property
     def original(self) -> list[str]:
-        return self.run.systems[self.system].lines
+        return self.system.lines
 
     @property
     def _stats(self) -> np.ndarray:
-        return self.run.systems[self.system].stats
+        return self.system.stats
 
     def score_line(self, index: int, text: str) -> ScoredLine:
         """Details, statistics and scores of ``text`` as sentence ``index`` (nothing is stored)."""
-        ev, cfg = self.run.evaluator, self.run.config
-        details = ev.details(index, text)
+        bleu = self.system.bleu
+        cfg = bleu.config
+        details = bleu.details(index, text)
         # NLTK's method5/7 also read 5-grams: their rows need more orders than the panes show.
-        counted = details if cfg.stats_order == cfg.max_order else ev.details(index, text, cfg.stats_order)
+        counted = details if cfg.stats_order == cfg.max_order else bleu.details(index, text, cfg.stats_order)
         stats = np.asarray([counted.statistics(cfg.stats_order)], dtype=self._stats.dtype)
-        return _scored(self.run, text, details, stats)
+        return _scored(self.system, text, details, stats)
 
     def set_text(self, index: int, text: str) -> ScoredLine:
         """Make ``text`` sentence ``index``'s candidate (the original text removes the edit)."""
@@ -120,14 +130,14 @@ class WhatIf:
     def corpus(self) -> BleuScore:
         """The corpus score with every edit in place (the run's own score when nothing is edited)."""
         if not self._rows or self._total is None:
-            return self.run.systems[self.system].corpus
-        ev = self.run.evaluator
-        if ev.variant.corpus_is_sum:  # the score depends on the sums alone: one summed row scores the same
-            return ev.corpus_score(self._total[None, :])
+            return self.system.corpus
+        bleu = self.system.bleu
+        if bleu.corpus_from_sums:  # the score depends on the sums alone: one summed row scores the same
+            return bleu.corpus_score(self._total[None, :])
         stats = self._stats.copy()
         for index, row in self._rows.items():
             stats[index] = row
-        return ev.corpus_score(stats)
+        return bleu.corpus_score(stats)
 
 
 def edited_lines(original: Sequence[str], edits: Mapping[int, str]) -> list[str]:

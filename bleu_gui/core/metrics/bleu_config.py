@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
 from .bleu_variant import VARIANTS, Variant, get_variant
 from .ngram_stats import MAX_SUPPORTED_ORDER
 from .tokenizers import TOKENIZER_NAMES
+
+if TYPE_CHECKING:
+    from .base import Metric
+    from .bleu import Bleu
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 # sacreBLEU's defaults for the smoothing value (Chen & Cherry 2014).
@@ -42,6 +48,21 @@ class BleuConfig:
     nltk_alpha: float = 5.0
     nltk_k: float = 5.0
     empty_refs: str = "empty"
+
+    key = "bleu"
+
+    def bind(self, references: Sequence[Sequence[str]], progress: Callable[[float], None] | None = None,
+             like: Metric | None = None) -> Bleu:
+        """BLEU with these settings against ``references``; ``like``: a BLEU whose tokenized words are reused
+        when it tokenizes alike (a slice of its corpus)."""
+        from .bleu import Bleu
+
+        tokenization = None
+        if isinstance(like, Bleu):
+            same = (like.config.tokenizer_name, like.config.lowercase, like.variant.token_split)
+            if same == (self.tokenizer_name, self.lowercase, self.scorer.token_split):
+                tokenization = like.tokenization
+        return Bleu(references, self, progress, tokenization=tokenization)
 
     @property
     def scorer(self) -> Variant:

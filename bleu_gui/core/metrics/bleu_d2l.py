@@ -18,7 +18,7 @@ import numpy as np
 
 from ... import __version__
 from ..errors import ConfigError
-from .bleu_variant import Variant, reference_fields
+from .bleu_variant import SentenceRow, Variant, reference_fields
 from .scores import RowScores
 
 if TYPE_CHECKING:
@@ -106,3 +106,15 @@ class D2lBleu(Variant):
     def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         return signature(cfg, nrefs, tokenizer_signature, __version__)
+
+    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+        return [0.5 ** (n + 1) if n < row.hyp_len else 0.0 for n in range(len(row.counts))]
+
+    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+        used = [n + 1 for n, w in enumerate(weights) if w > 0]
+        return [f"d2l weighs order n by 1/2^n (here {', '.join(f'1/{2 ** n}' for n in used) or 'none'}) and "
+                "skips orders longer than the candidate; it scores against the first reference only.",
+                "Its brevity penalty is exp(min(0, 1 − reference length / candidate length))."]
+
+    def bp_formula(self, ref_len: int, hyp_len: int) -> str:
+        return f"exp(min(0, 1 − {ref_len}/{hyp_len}))"

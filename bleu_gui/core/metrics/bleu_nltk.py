@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ... import __version__
-from .bleu_variant import Variant, reference_fields
+from .bleu_variant import SentenceRow, Variant, reference_fields
 from .scores import RowScores
 
 if TYPE_CHECKING:
@@ -226,3 +226,36 @@ class NltkBleu(Variant):
     def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         return signature(cfg, nrefs, tokenizer_signature, __version__)
+
+    def explained_orders(self, cfg: BleuConfig) -> int:
+        return len(cfg.nltk_weights)
+
+    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+        weights = list(cfg.nltk_weights)
+        if cfg.auto_reweigh and tuple(weights) == (0.25,) * 4 and 1 <= row.hyp_len <= 3:
+            weights = [1 / row.hyp_len if n < row.hyp_len else 0.0 for n in range(4)]
+        return weights
+
+    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+        shown = ", ".join(f"{w:g}" for w in weights)
+        lines = [f"NLTK's sentence_bleu with weights ({shown}) and smoothing method{cfg.nltk_smoothing}."]
+        if cfg.auto_reweigh:
+            lines.append("auto_reweigh is on: with the default weights, a candidate of 1-3 tokens weighs only the "
+                         "orders it has.")
+        lines.append("Orders whose precision is 0 after smoothing are left out of the weighted sum; no unigram "
+                     "match gives 0.")
+        return lines
+
+    def no_match_line(self, cfg: BleuConfig, row: SentenceRow, n: int, weights: list[float]) -> str | None:
+        if cfg.nltk_smoothing != 0:
+            return None
+        return (f"no {n}-gram matches: p{n} = 0/{row.totals[n - 1]}; NLTK's method0 uses the smallest float instead "
+                "of 0, so the score is practically 0")
+
+    def zero_reason(self, cfg: BleuConfig, row: SentenceRow, n: int | None) -> str | None:
+        if row.counts[0] == 0:
+            return "no unigram matches (NLTK returns 0)."
+        if n is not None and cfg.nltk_smoothing == 0:
+            return (f"no {n}-gram matches (p{n} = 0/{row.totals[n - 1]}) and NLTK's method0 puts the smallest "
+                    f"float in its place, so the score is practically 0 ({row.score / 100:.3g}).")
+        return None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ConfigError
-from .bleu_variant import Variant, reference_fields
+from .bleu_variant import SentenceRow, Variant, reference_fields
 from .sacrebleu_parts import sacrebleu_version
 from .scores import RowScores
 
@@ -122,6 +122,7 @@ class SacreBleu(Variant):
     hint = "sacreBLEU 2.x BLEU; sentence scores use effective order (as sacrebleu -sl)."
     significance = True
     corpus_is_sum = True
+    warns_tokenized = True
     settings = frozenset({"smooth_method", "smooth_value"})
 
     def validate(self, cfg: BleuConfig) -> None:
@@ -137,6 +138,9 @@ class SacreBleu(Variant):
     def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
         return score_rows(stats.sum(axis=0, keepdims=True), cfg, effective_order=False)
 
+    def scores_of_sums(self, sums: np.ndarray, cfg: BleuConfig, float32: bool = False) -> np.ndarray:
+        return score_rows(sums, cfg, effective_order=False, float32=float32).score
+
     def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
         if len(stats) < 2:
             return np.zeros(len(stats))
@@ -145,3 +149,38 @@ class SacreBleu(Variant):
     def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         return signature(cfg, nrefs, tokenizer_signature, sentence_level, sacrebleu_version(), resampling)
+
+    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+        # Effective order: orders up to the first with no n-grams (after add-k).
+        N = len(row.counts)
+        k = (cfg.smoothing_value or 0.0) if cfg.smooth_method == "add-k" else 0.0
+        eff = next((n for n in range(N) if row.totals[n] + (k if n else 0.0) == 0), N) or N
+        return [1 / eff if n < eff else 0.0 for n in range(N)]
+
+    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+        N = len(row.counts)
+        used = [n + 1 for n, w in enumerate(weights) if w > 0]
+        lines = ["sacreBLEU's sentence BLEU (sentence_bleu, sacrebleu -sl) uses effective order: orders the "
+                 "candidate has no n-grams of are left out."]
+        if len(used) < N:
+            lines.append(f"Here only orders 1..{len(used)} count, each with weight 1/{len(used)}.")
+        else:
+            lines.append(f"All {N} orders count, each with weight 1/{N}.")
+        smooth = {"exp": "exp: the k-th order with no match counts as 1/(2^k · n-grams)",
+                  "floor": f"floor: an order with no match counts as {cfg.smoothing_value}/n-grams",
+                  "add-k": f"add-k: {cfg.smoothing_value} is added to matches and n-grams from order 2 on",
+                  "none": "none: any order with no match makes the score 0"}[cfg.smooth_method]
+        lines.append(f"Smoothing {smooth}.")
+        return lines
+
+    def no_match_line(self, cfg: BleuConfig, row: SentenceRow, n: int, weights: list[float]) -> str | None:
+        t, p = row.totals[n - 1], row.precisions[n - 1]
+        if not any(row.counts):
+            # compute_bleu returns 0 before smoothing when nothing matches (sacreBLEU's issue #141).
+            return (f"no {n}-gram matches: p{n} = 0/{t} = {p:.2f}%; with no match of any order, sacreBLEU stops at "
+                    "0 before smoothing")
+        if cfg.smooth_method != "exp":
+            return None
+        # The NIST counter doubles at each counted order without a match, this one included.
+        zeros = sum(1 for m in range(n) if row.counts[m] == 0 and row.totals[m] > 0 and weights[m] > 0)
+        return f"no {n}-gram matches: p{n} = 0/{t}; exp smoothing counts it as 1/({2 ** zeros}·{t}) = {p:.2f}%"

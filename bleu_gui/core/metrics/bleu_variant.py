@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -19,6 +20,20 @@ if TYPE_CHECKING:
     from .scores import RowScores
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class SentenceRow:
+    """One sentence's statistics row split into its parts, with the variant's scores of it (what an explanation
+    of the sentence reads)."""
+
+    hyp_len: int
+    ref_len: int
+    counts: list[int]
+    totals: list[int]
+    precisions: list[float]  # after smoothing, 0-100, as the scorer returned them
+    bp: float
+    score: float
 
 
 class Variant(ABC):
@@ -39,6 +54,9 @@ class Variant(ABC):
     # How the tokenizer's output is split into tokens (see tokenizers.Tokenization): sacreBLEU and NLTK's users
     # split on whitespace runs; the d2l textbook on each single space.
     token_split: str = "whitespace"
+    # Whether sacreBLEU's warning about system output that looks tokenized already applies (sacreBLEU's BLEU
+    # only: NLTK and the d2l textbook score the tokens they are given).
+    warns_tokenized: bool = False
 
     def stats_order(self, cfg: BleuConfig) -> int:
         """Highest n-gram order the statistics rows must hold."""
@@ -63,6 +81,11 @@ class Variant(ABC):
     def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
         """The corpus score of all rows of ``stats``, as a one-row :class:`RowScores`."""
 
+    def scores_of_sums(self, sums: np.ndarray, cfg: BleuConfig, float32: bool = False) -> np.ndarray:
+        """The corpus score of each row of summed statistics; only variants whose corpus score is a function of
+        the sums (:attr:`corpus_is_sum`) have one."""
+        raise NotImplementedError(f"{self.name}'s corpus BLEU is not a function of summed statistics")
+
     @abstractmethod
     def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
         """Corpus score (0-100) with each sentence left out in turn (leave-one-out)."""
@@ -71,6 +94,33 @@ class Variant(ABC):
     def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         """The settings string shown next to every score of this variant."""
+
+    # -- what an explanation of a sentence says about this variant ---------------------------------------
+    def explained_orders(self, cfg: BleuConfig) -> int:
+        """How many n-gram orders a sentence's explanation goes through."""
+        return cfg.max_order
+
+    @abstractmethod
+    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+        """The weight each order has in this sentence's geometric mean (0: left out)."""
+
+    @abstractmethod
+    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+        """What this variant does with the sentence, in plain language."""
+
+    def no_match_line(self, cfg: BleuConfig, row: SentenceRow, n: int, weights: list[float]) -> str | None:
+        """The precision line of order ``n`` when it has n-grams but no match, where the variant treats that
+        specially (None: the plain fraction says it)."""
+        return None
+
+    def zero_reason(self, cfg: BleuConfig, row: SentenceRow, n: int | None) -> str | None:
+        """Why the sentence scores 0 where the variant has its own reason; ``n``: the first counted order
+        without a match (None if every counted order matched)."""
+        return None
+
+    def bp_formula(self, ref_len: int, hyp_len: int) -> str:
+        """The brevity penalty's formula with the sentence's lengths in it."""
+        return f"exp(1 − {ref_len}/{hyp_len})"
 
 
 def reference_fields(cfg: BleuConfig, nrefs: int | str) -> list[str]:

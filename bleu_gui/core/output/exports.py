@@ -10,8 +10,6 @@ may write anything: the file's mode says what its owner meant).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import os
@@ -24,6 +22,7 @@ import numpy as np
 
 from ..errors import ExportError
 from ..run import Run
+from ..text_tables import to_csv
 
 
 def _umask() -> int:
@@ -146,34 +145,31 @@ def _num(x: object) -> object:
 
 def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
     """Per-sentence table of a run, keyed by display name: index (the line in the inputs), the document and
-    the source when known, then per system BLEU, lengths, counts and totals per order; with two or more
-    systems also ``delta`` (B − baseline) and its leave-one-out contribution; last, the text of each system
-    and reference."""
-    max_order = run.config.max_order
+    the source when known, then per system and metric its sentence score and statistics; with two or more
+    systems also, per metric, ``delta_KEY`` (B − baseline) and its leave-one-out contribution ``loo_KEY``;
+    last, the text of each system and reference."""
     names = [s.name for s in run.systems]
     docs, source = run.context.docs, run.context.source
     header = ["index"] + (["doc"] if docs is not None else []) + (["source"] if source is not None else [])
-    for name in names:
-        header += [f"{name}:bleu", f"{name}:hyp_len", f"{name}:ref_len"]
-        header += [f"{name}:correct_{n}" for n in range(1, max_order + 1)]
-        header += [f"{name}:total_{n}" for n in range(1, max_order + 1)]
-    loo = run.comparison.pairwise[b - 1].loo if run.comparison is not None else None
-    if loo is not None:
-        header += [f"delta:{names[b]}-{names[0]}", "loo_contribution"]
+    columns = []  # per system, per metric: (score column, statistics columns)
+    for s in run.systems:
+        for metric, result in zip(run.metrics, s.results):
+            stat_names, table = metric.statistics_table(result.stats)
+            header += [f"{s.name}:{metric.key}", *(f"{s.name}:{c}" for c in stat_names)]
+            columns.append((result.sentences, table))
+    pairs = run.comparison.by_metric if run.comparison is not None else ()
+    for metric in run.metrics if pairs else ():
+        header += [f"delta_{metric.key}:{names[b]}-{names[0]}", f"loo_{metric.key}"]
     header += [f"{name}:text" for name in names] + [f"reference:{name}" for name in run.reference_names]
-    scores = [s.sentences.score for s in run.systems]
     rows = []
     for i in range(run.n_sentences):
         row: list = [run.line_number(i)]
         row += ([docs[i]] if docs is not None else []) + ([source.lines[i]] if source is not None else [])
-        for s, sc in zip(run.systems, scores):
-            st = s.stats
-            width = (st.shape[1] - 2) // 2
-            row += [_num(sc[i]), int(st[i, 0]), int(st[i, 1])]
-            row += [int(v) for v in st[i, 2:2 + max_order]]
-            row += [int(v) for v in st[i, 2 + width:2 + width + max_order]]
-        if loo is not None:
-            row += [_num(scores[b][i] - scores[0][i]), _num(loo[i])]
+        for scores, table in columns:
+            row += [_num(scores[i]), *(_num(v) for v in table[i])]
+        for k, by in enumerate(pairs):
+            delta = run.systems[b].results[k].sentences[i] - run.systems[0].results[k].sentences[i]
+            row += [_num(delta), _num(by.pairwise[b - 1].loo[i])]
         row += [s.lines[i] for s in run.systems] + [r.lines[i] for r in run.references]
         rows.append(row)
     return header, rows
@@ -184,8 +180,8 @@ def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
     header, rows = sentence_rows(run, b)
     name = str(target).lower()
     if name.endswith(".json"):
-        base = run.baseline.corpus
-        meta = {"signature": base.signature, "variant": base.variant, "systems": [s.name for s in run.systems]}
+        meta: dict[str, object] = {"metrics": [{"metric": m.name, "signature": m.signature()} for m in run.metrics],
+                                   "systems": [s.name for s in run.systems]}
         if run.slice is not None:
             meta["slice"] = run.slice.summary
         return to_json(header, rows, meta)
@@ -202,15 +198,6 @@ SENTENCES_SUFFIX_HINT = "give a .csv or .json file name"
 def check_sentences_target(target: str | Path) -> None:
     if not str(target).lower().endswith((".csv", ".json")):
         raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
-
-
-def to_csv(header: list[str], rows: list[list]) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v) for v in row])
-    return buf.getvalue()
 
 
 def to_json(header: list[str], rows: list[list], meta: dict | None = None) -> str:

@@ -18,11 +18,12 @@ from html import escape
 import numpy as np
 
 from ... import __version__
-from ..analysis.rankings import Ranking
 from ..analysis.significance import SystemTest
 from ..metrics.bleu_details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
+from ..metrics.scores import BleuScore
 from ..run import Run, ScoredSystem
 from . import palette, svg
+from .rankings import Ranking
 from .score_text import IDENTICAL, IDENTICAL_NOTE, p_text, score_text
 
 MAX_FULL = 3000
@@ -75,13 +76,15 @@ def highlight(text: str, tokens: Sequence[str], spans: Sequence[tuple[int, int] 
 class ReportView:
     """What a report shows: pairwise sections for the systems ``pairs`` (indices, each against the baseline),
     highlighting at n-gram ``order`` (``ALL_ORDERS`` for all), and ``sentences`` (None: chosen by the report),
-    described by ``selection`` ("the 12 sentences of the window's list, filter: …")."""
+    described by ``selection`` ("the 12 sentences of the window's list, filter: …"); the corpus scores of
+    every metric of the run are shown."""
 
     pairs: tuple[int, ...] = (1,)
     order: int = 1
     sentences: tuple[int, ...] | None = None
     selection: str = ""
     ranking: Ranking = Ranking()  # α and correction of the ranks
+    metric: int = 0               # the metric whose sentence scores choose, order and label the sentences
 
 
 def candidate_html(d: SentenceDetails, order: int = 1) -> str:
@@ -98,26 +101,29 @@ def reference_html(d: SentenceDetails, r: int, order: int = 1) -> str:
     return highlight(d.references[r], d.ref_tokens[r], d.ref_spans[r], classes)
 
 
-def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTest] | None,
-                  approximate: Sequence[SystemTest] | None, identical: Sequence[bool],
-                  ranks: Sequence[int] | None = None) -> str:
-    N = len(systems[0].corpus.precisions)
-    head = (["Rank"] if ranks else []) + ["System", "BLEU"]
+def _corpus_table(run: Run, metric: int, ranks: Sequence[int] | None = None) -> str:
+    """One metric's table of corpus scores: the score, against the baseline the tests, then the metric's own
+    columns (for BLEU its precisions, BP and lengths)."""
+    systems, comparison = run.systems, run.comparison
+    by = comparison.by_metric[metric] if comparison is not None else None
+    bootstrap, approximate = (by.bootstrap, by.approximate) if by is not None else (None, None)
+    identical = comparison.identical if comparison is not None else [False] * len(systems)
+    name = run.metrics[metric].name
+    head = (["Rank"] if ranks else []) + ["System", name]
     head += [] if len(systems) < 2 else ["Δ", "μ ± 95% CI", "p (bootstrap)", "p (AR)"]
-    head += [f"p{n}" for n in range(1, N + 1)] + ["BP", "ratio", "hyp_len", "ref_len"]
+    head += [h for h, _ in systems[0].results[metric].corpus.columns()]
     rows = []
     for i, s in enumerate(systems):
-        c = s.corpus
+        c = s.results[metric].corpus
         cells = ([str(ranks[i])] if ranks else []) + [
             escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name), score_text(c.score)]
         if len(systems) >= 2:
             bs = bootstrap[i] if bootstrap else None
             ar = approximate[i] if approximate else None
-            cells += ["–" if i == 0 else f"{c.score - systems[0].corpus.score:+.2f}",
+            cells += ["–" if i == 0 else f"{c.score - systems[0].results[metric].corpus.score:+.2f}",
                       f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
                       _p(bs.p_value if bs else None, identical[i]), _p(ar.p_value if ar else None, identical[i])]
-        cells += [f"{p:.1f}" for p in c.precisions]
-        cells += [f"{c.bp:.3f}", f"{c.ratio:.3f}", str(c.sys_len), str(c.ref_len)]
+        cells += [value for _, value in c.columns()]
         name_column = 1 if ranks else 0
         rows.append("<tr>" + "".join(f'<td{"" if j == name_column else " class=n"}>{v}</td>'
                                      for j, v in enumerate(cells)) + "</tr>")
@@ -125,8 +131,8 @@ def _corpus_table(systems: Sequence[ScoredSystem], bootstrap: Sequence[SystemTes
             + "".join(rows) + "</tbody></table>")
 
 
-def _ranks(run: Run, ranking: Ranking) -> list[int] | None:
-    matrix = run.comparison.matrix if run.comparison is not None else None
+def _ranks(run: Run, ranking: Ranking, metric: int) -> list[int] | None:
+    matrix = run.comparison.by_metric[metric].matrix if run.comparison is not None else None
     return matrix.ranks(ranking.alpha, ranking.correction) if matrix is not None else None
 
 
@@ -148,12 +154,12 @@ def choose_sentences(systems: Sequence[ScoredSystem], top: int, view: ReportView
         return [("Sentences", chosen[:MAX_FULL])], note
     if L <= MAX_FULL:
         return [("All sentences", list(range(L)))], ""
-    base = np.nan_to_num(systems[0].sentences.score, nan=0.0)
+    base = np.nan_to_num(systems[0].results[view.metric].sentences, nan=0.0)
     order = np.argsort(base, kind="stable")
     groups = [(f"The {top} lowest-scoring sentences ({systems[0].name})", order[:top].tolist()),
               (f"The {top} highest-scoring sentences ({systems[0].name})", order[::-1][:top].tolist())]
     for b in view.pairs if len(systems) >= 2 else ():
-        delta = np.abs(np.nan_to_num(systems[b].sentences.score) - base)
+        delta = np.abs(np.nan_to_num(systems[b].results[view.metric].sentences) - base)
         groups.append((f"The {top} sentences that changed most ({systems[b].name} vs {systems[0].name})",
                        np.argsort(-delta, kind="stable")[:top].tolist()))
     note = (f"This corpus has {L:,} sentences, more than {MAX_FULL:,}: the report shows the {top} worst, "
@@ -161,7 +167,7 @@ def choose_sentences(systems: Sequence[ScoredSystem], top: int, view: ReportView
     return groups, note
 
 
-def build_report(run: Run, view: ReportView | None = None, top: int = 100, title: str = "BLEU report") -> str:
+def build_report(run: Run, view: ReportView | None = None, top: int = 100, title: str = "Score report") -> str:
     """The whole report of a run as one HTML document (a string).
 
     ``view``: what to show (default: every system against the baseline, unigram highlighting, sentences
@@ -170,26 +176,26 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
     view = view or ReportView(pairs=tuple(range(1, len(run.systems))))
     systems, reference_names = run.systems, run.reference_names
     comparison = run.comparison
-    bootstrap = comparison.bootstrap if comparison else None
-    approximate = comparison.approximate if comparison else None
     base = systems[0]
-    N = len(base.corpus.precisions)
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
              f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>",
              f'<p class="meta">{len(base.lines):,} sentences · {len(reference_names)} reference file(s): '
              f'{escape(", ".join(reference_names))} · made by bleu-gui {__version__} on '
-             f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>',
-             *([f'<p class="note"><b>{escape(run.slice.summary)}</b>; the whole corpus scored '
-                f'{escape(", ".join(f"{s.name} {w:.2f}" for s, w in zip(systems, run.slice.whole)))}.</p>']
-               if run.slice is not None else []),
-             "<h2>Corpus scores</h2>",
-             _corpus_table(systems, bootstrap, approximate, comparison.identical if comparison else [False] * len(systems),
-                           _ranks(run, view.ranking)),
-             f'<p class="sig">{escape(base.corpus.variant)}: {escape(base.corpus.signature)}</p>']
-    for note in base.corpus.notes:
-        parts.append(f'<p class="note">{escape(note)}</p>')
-    if _ranks(run, view.ranking):
-        parts.append(f'<p class="note">{escape(view.ranking.describe(comparison.matrix if comparison else None))}.</p>')
+             f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>']
+    if run.slice is not None:
+        whole = "; ".join(f"{m.name}: " + ", ".join(f"{s.name} {w:.2f}" for s, w in zip(systems, scores))
+                          for m, scores in zip(run.metrics, run.slice.whole))
+        parts.append(f'<p class="note"><b>{escape(run.slice.summary)}</b>; the whole corpus scored '
+                     f'{escape(whole)}.</p>')
+    parts.append("<h2>Corpus scores</h2>")
+    for k, metric in enumerate(run.metrics):
+        ranks = _ranks(run, view.ranking, k)
+        parts.append(_corpus_table(run, k, ranks))
+        parts.append(f'<p class="sig">{escape(metric.name)}: {escape(metric.signature())}</p>')
+        parts += [f'<p class="note">{escape(note)}</p>' for note in metric.notes]
+        if ranks:
+            by = comparison.by_metric[k] if comparison else None
+            parts.append(f'<p class="note">{escape(view.ranking.describe(by.matrix if by else None))}.</p>')
     for s, same in zip(systems, comparison.identical if comparison else []):
         if same:
             parts.append(f'<p class="note">{escape(s.name)}: {escape(IDENTICAL_NOTE)}.</p>')
@@ -202,58 +208,90 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
     if view.sentences is not None or view.order != 1:
         parts.append(f'<p class="note">This report follows the window: highlighting of {order_name}'
                      + (f"; {escape(view.selection)}" if view.selection else "") + ".</p>")
+    shown = comparison.by_metric[view.metric] if comparison else None
+    bootstrap = shown.bootstrap if shown is not None else None
     if pairs and bootstrap:
         deltas = bootstrap[pairs[0]].deltas
         n = len(deltas) if deltas is not None else 0
         parts.append(f'<p class="note">p (bootstrap): paired bootstrap resampling, {n} resamples; p (AR): paired '
                      "approximate randomization; both as sacreBLEU with the same seed. * marks p ≤ 0.05, a "
                      "difference unlikely to be chance. μ ± 95% CI: bootstrap mean and half-width.</p>")
-    parts.append("<h2>Charts</h2><div class=charts>")
-    names = [s.name for s in systems]
-    if len(systems) == 1:
-        parts.append(_inline(svg.precision_chart(base.corpus.precisions)))
-    else:
-        parts.append(_inline(svg.dot_strips_chart("Precision per order", "n-gram order", "p_n (%)", names,
-                                                    [s.corpus.precisions for s in systems],
-                                                    [str(n) for n in range(1, N + 1)], palette.SYSTEMS)))
-    parts.append(_inline(svg.brevity_chart((base.corpus.sys_len, base.corpus.ref_len))))
-    parts.append(_inline(svg.histogram_chart(base.sentences.score.tolist(), f"Sentence BLEU — {base.name}")))
-    for b in pairs:
-        parts.append(_inline(svg.scatter_chart(base.sentences.score.tolist(), systems[b].sentences.score.tolist(),
-                                               names[0], names[b])))
-        b_deltas = bootstrap[b].deltas if bootstrap else None
-        if bootstrap and b_deltas is not None:
-            parts.append(_inline(svg.delta_chart(b_deltas.tolist(), bootstrap[b].p_value)))
-    parts.append("</div>")
+    parts += _charts(run, view, pairs, bootstrap)
     groups, note = choose_sentences(systems, top, view)
     parts.append("<h2>Sentences</h2>")
     if note:
         parts.append(f'<p class="note">{escape(note)}</p>')
-    parts.append('<p class="legend"><span class=m>matched</span><span class=c>clipped (beyond Max_Ref_Count)</span>'
-                 '<span class=u>unmatched</span><span class=r>reference word the candidate matched</span>'
-                 f'<span class=note>{order_name}; sentence BLEU as the window shows it</span></p>')
+    if run.bleu is not None:
+        parts.append('<p class="legend"><span class=m>matched</span><span class=c>clipped (beyond Max_Ref_Count)'
+                     '</span><span class=u>unmatched</span><span class=r>reference word the candidate matched</span>'
+                     f'<span class=note>BLEU\'s {order_name}</span></p>')
     for heading, indices in groups:
         if len(groups) > 1:
             parts.append(f"<h2>{escape(heading)}</h2>")
         for i in indices:
-            parts.append(_sentence_block(run, reference_names, i, view.order))
+            parts.append(_sentence_block(run, reference_names, i, view))
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _sentence_block(run: Run, reference_names: Sequence[str], i: int, order: int) -> str:
+def _charts(run: Run, view: ReportView, pairs: list[int], bootstrap: Sequence[SystemTest] | None) -> list[str]:
+    """The charts: BLEU's precisions and lengths where BLEU is a metric of the run, then the sentence scores of
+    the view's metric (histogram, scatter per pair) and its bootstrap Δ."""
+    systems, names = run.systems, [s.name for s in run.systems]
+    base = systems[0]
+    parts = ["<h2>Charts</h2><div class=charts>"]
+    k = run.bleu_index
+    if k is not None:
+        corpus = base.results[k].corpus
+        assert isinstance(corpus, BleuScore)
+        if len(systems) == 1:
+            parts.append(_inline(svg.precision_chart(corpus.precisions)))
+        else:
+            precisions = [_bleu(s, k).precisions for s in systems]
+            parts.append(_inline(svg.dot_strips_chart("Precision per order", "n-gram order", "p_n (%)", names,
+                                                        precisions, [str(n) for n in range(1, len(precisions[0]) + 1)],
+                                                        palette.SYSTEMS)))
+        parts.append(_inline(svg.brevity_chart((corpus.sys_len, corpus.ref_len))))
+    metric = run.metrics[view.metric]
+    scores = [s.results[view.metric].sentences for s in systems]
+    parts.append(_inline(svg.histogram_chart(scores[0].tolist(), f"Sentence {metric.name} — {base.name}",
+                                             metric.name)))
+    for b in pairs:
+        parts.append(_inline(svg.scatter_chart(scores[0].tolist(), scores[b].tolist(), names[0], names[b])))
+        b_deltas = bootstrap[b].deltas if bootstrap else None
+        if bootstrap and b_deltas is not None:
+            parts.append(_inline(svg.delta_chart(b_deltas.tolist(), bootstrap[b].p_value)))
+    parts.append("</div>")
+    return parts
+
+
+def _bleu(system: ScoredSystem, k: int) -> BleuScore:
+    corpus = system.results[k].corpus
+    assert isinstance(corpus, BleuScore)  # the run's BLEU index holds BLEU scores
+    return corpus
+
+
+def _sentence_block(run: Run, reference_names: Sequence[str], i: int, view: ReportView) -> str:
     systems = run.systems
-    scores = " · ".join(f"{escape(s.name)} {score_text(float(s.sentences.score[i]))}" for s in systems)
+    name = run.metrics[view.metric].name
+    scores = " · ".join(f"{escape(s.name)} {score_text(float(s.results[view.metric].sentences[i]))}" for s in systems)
     line = run.line_number(i)
     doc = f" · document {escape(run.context.docs[i])}" if run.context.docs is not None else ""
-    out = [f'<div class=sent id="s{line}"><h3>Sentence {line}{doc} — {scores}</h3>']
+    out = [f'<div class=sent id="s{line}"><h3>Sentence {line}{doc} — {escape(name)}: {scores}</h3>']
     if run.context.source is not None:
         out.append(f'<div class=line><span class=who>source</span>{escape(run.context.source.lines[i])}</div>')
+    if run.bleu is None:
+        out += [f'<div class=line><span class=who>{escape(s.name)}</span>{escape(s.lines[i])}</div>' for s in systems]
+        out += [f'<div class=line><span class=who>{escape(n)}</span>{escape(r.lines[i])}</div>'
+                for n, r in zip(reference_names, run.references)]
+        out.append("</div>")
+        return "".join(out)
     details = [run.details(k, i) for k in range(len(systems))]
     for s, d in zip(systems, details):
-        out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d, order)}</div>')
+        out.append(f'<div class=line><span class=who>{escape(s.name)}</span>{candidate_html(d, view.order)}</div>')
     base = details[0]  # references are marked by what the baseline matched
-    for r, name in enumerate(reference_names[:len(base.references)]):
-        out.append(f'<div class=line><span class=who>{escape(name)}</span>{reference_html(base, r, order)}</div>')
+    for r, ref_name in enumerate(reference_names[:len(base.references)]):
+        out.append(f'<div class=line><span class=who>{escape(ref_name)}</span>'
+                   f'{reference_html(base, r, view.order)}</div>')
     out.append("</div>")
     return "".join(out)

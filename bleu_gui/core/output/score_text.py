@@ -7,20 +7,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..metrics.base import Score
 from ..metrics.scores import BleuScore
 
 
-def text_line(score: BleuScore, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
-    """sacreBLEU's line: ``BLEU|<signature> = 31.12 90.0/50.0/16.7/12.5 (BP = 1.000 ratio = 1.000 hyp_len = 10 ref_len = 10)``.
-
-    With ``confidence`` (mean, half-width) the score is followed by ``(μ = 31.05 ± 2.10)`` as ``sacrebleu --confidence``.
-    """
-    if math.isnan(score.score):
-        return f"BLEU|{score.signature} = undefined (NLTK refuses this sentence: method6 needs a trigram match)"
-    precisions = "/".join(f"{p:.1f}" for p in score.precisions)
-    ci = f" (μ = {confidence[0]:.{width}f} ± {confidence[1]:.{width}f})" if confidence else ""
-    return (f"BLEU|{score.signature} = {score.score:.{width}f}{ci} {precisions} (BP = {score.bp:.3f} "
-            f"ratio = {score.ratio:.3f} hyp_len = {score.sys_len:d} ref_len = {score.ref_len:d})")
+def text_line(score: Score, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
+    """sacreBLEU's line for ``score``: its metric, signature and number, and what the number is made of."""
+    return score.text(width, confidence)
 
 
 def multi_bleu_line(score: BleuScore) -> str:
@@ -30,24 +23,13 @@ def multi_bleu_line(score: BleuScore) -> str:
             f"hyp_len={score.sys_len:d}, ref_len={score.ref_len:d})")
 
 
-def score_dict(score: BleuScore, system: str | None = None) -> dict[str, Any]:
-    """Unrounded fields of a score, BLEU on the 0-100 scale; NaN becomes null."""
-    def num(x: float) -> float | None:
-        return None if math.isnan(x) else x
-
+def score_dict(score: Score, system: str | None = None) -> dict[str, Any]:
+    """Unrounded fields of a score: ``system``, ``metric`` (sacreBLEU's name), ``score`` (NaN becomes null), the
+    metric's own fields, ``signature``, and ``notes`` when there are any."""
     d: dict[str, Any] = {} if system is None else {"system": system}
-    d.update({
-        "score": num(score.score),
-        "precisions": [num(p) for p in score.precisions],
-        "counts": score.counts,
-        "totals": score.totals,
-        "bp": score.bp,
-        "ratio": score.ratio,
-        "sys_len": score.sys_len,
-        "ref_len": score.ref_len,
-        "signature": score.signature,
-        "variant": score.variant,
-    })
+    d.update({"metric": score.metric, "score": None if math.isnan(score.score) else score.score})
+    d.update(score.fields())
+    d["signature"] = score.signature
     if score.notes:
         d["notes"] = list(score.notes)
     return d
@@ -74,14 +56,14 @@ def delta_text(value: float | None, width: int = 2) -> str:
     return f"{value:+.{width}f}"
 
 
-def score_only(score: BleuScore, width: int = 2) -> str:
+def score_only(score: Score, width: int = 2) -> str:
     return score_text(score.score, width)
 
 
-def render(scores: Sequence[BleuScore], fmt: str, width: int = 2) -> list[str]:
-    """Lines for several scores in ``text`` or ``multi-bleu`` format."""
+def render(scores: Sequence[Score], fmt: str, width: int = 2) -> list[str]:
+    """Lines for several scores in ``text`` or (BLEU only) ``multi-bleu`` format."""
     if fmt == "multi-bleu":
-        return [multi_bleu_line(s) for s in scores]
+        return [multi_bleu_line(s) for s in scores if isinstance(s, BleuScore)]
     return [text_line(s, width) for s in scores]
 
 

@@ -68,7 +68,8 @@ def session_of(run: Run, b: int, encoding: str) -> Session:
     source = run.context.source
     apart = str(source.path.absolute()) if source is not None and source.path.absolute() not in paths else None
     return Session([str(f.path.absolute()) for f in systems], [str(r.path.absolute()) for r in refs],
-                   [s.name for s in run.systems], b, encoding, run.config, _fields(systems), _fields(refs), apart)
+                   [s.name for s in run.systems], b, encoding, run.config.bleu or BleuConfig(), _fields(systems),
+                   _fields(refs), apart)
 
 
 def session_from_dict(data: Any, where: str = "session") -> Session:

@@ -175,10 +175,10 @@ def brevity_chart(corpus: tuple[int, int], sentence: tuple[int, int] | None = No
     return chart.render()
 
 
-def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogram") -> str:
-    """Sentence BLEU in 10-point bins."""
+def histogram_chart(scores: Sequence[float], title: str = "Sentence BLEU histogram", metric: str = "BLEU") -> str:
+    """Sentence scores in 10-point bins."""
     counts = score_bands(np.asarray(scores, np.float64)).tolist()
-    chart = SvgChart(title, "sentence BLEU", "sentences", (0, 100), (0, max(counts + [1]) * 1.15))
+    chart = SvgChart(title, f"sentence {metric}", "sentences", (0, 100), (0, max(counts + [1]) * 1.15))
     chart.bars([10 * i for i in range(10)], [10 * i + 10 for i in range(10)], counts, palette.SENTENCE,
                labels=[str(c) if c else "" for c in counts])
     return chart.render()

@@ -1,0 +1,157 @@
+"""What every metric is: the shape of sacreBLEU's ``metrics/base.py``, so that one significance module, one
+pair matrix, one set of slices, documents and leave-one-out serve them all.
+
+A metric is bound to one set of references, processed once when it is made (sacreBLEU's
+``_cache_references``). It reduces each segment of a system to one row of *sufficient statistics* that sum
+over a corpus (``_extract_corpus_statistics``), and turns summed rows into a score
+(``_compute_score_from_stats``). Everything that resamples, slices or leaves sentences out works on those
+rows and never asks which metric it holds. A ``Signature`` states every setting that changes the number.
+
+What differs from sacreBLEU's base class: the statistics are one numpy array for the whole corpus (one row
+per segment); many summed rows are scored at once (:meth:`Metric.scores_of_sums`, for a thousand bootstrap
+resamples in one call); and :meth:`Metric.evidence` gives, for the segment on screen, what the number was made
+of (for BLEU the matched and clipped n-gram occurrences), computed on demand and never stored.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Score:
+    """One figure of one metric, with the signature that reproduces it (sacreBLEU's ``Score``)."""
+
+    metric: str            # sacreBLEU's name for the metric: BLEU, chrF2, chrF2++, TER
+    score: float
+    signature: str
+    notes: tuple[str, ...] = field(default=())
+
+    def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
+        """sacreBLEU's text line for this score, e.g. ``chrF2|nrefs:1|…|version:2.6.0 = 57.30``; with
+        ``confidence`` (mean, half-width) followed by ``(μ = 57.12 ± 1.10)`` as ``sacrebleu --confidence``."""
+        return f"{self.metric}|{self.signature} = {self.score:.{width}f}{confidence_text(confidence, width)}"
+
+    def fields(self) -> dict[str, object]:
+        """The metric's own unrounded fields for JSON (beside ``metric``, ``score`` and ``signature``)."""
+        return {}
+
+    def breakdown(self) -> str:
+        """What the score is made of, in one line as sacreBLEU prints it after the score ('' if nothing)."""
+        return ""
+
+    def columns(self) -> list[tuple[str, str]]:
+        """The metric's own columns of a table of corpus scores: (heading, the value as shown)."""
+        return []
+
+
+def confidence_text(confidence: tuple[float, float] | None, width: int) -> str:
+    """`` (μ = 31.05 ± 2.10)`` after a score, as ``sacrebleu --confidence`` prints it ('' without one)."""
+    return f" (μ = {confidence[0]:.{width}f} ± {confidence[1]:.{width}f})" if confidence else ""
+
+
+class Metric(ABC):
+    """One metric with its settings, bound to one set of references (see the module).
+
+    Subclasses set :attr:`name` (sacreBLEU's name for the metric and its settings: ``BLEU``, ``chrF2``,
+    ``chrF2++``, ``TER``), :attr:`key` (the name of its family on the command line: ``bleu``, ``chrf``,
+    ``ter``) and, where they differ from the defaults, :attr:`higher_is_better`, :attr:`significance` and
+    :attr:`integer_statistics`.
+    """
+
+    name: str = ""
+    key: str = ""
+    higher_is_better: bool = True
+    # Whether sacreBLEU's paired tests and confidence intervals apply (NLTK's and d2l's BLEU: no).
+    significance: bool = True
+    # Whether every statistic is a whole number, so that sums of resampled rows are exact integers.
+    integer_statistics: bool = True
+
+    @property
+    @abstractmethod
+    def n_lines(self) -> int:
+        """Segments in the reference set."""
+
+    @property
+    def corpus_from_sums(self) -> bool:
+        """Whether the corpus score is a function of the column sums alone (then one summed row scores the same
+        as all rows, and a running sum can follow edits)."""
+        return True
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Plain-language notes shown beside every score of this metric."""
+        return ()
+
+    @abstractmethod
+    def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
+        """The settings string shown next to every score (``resampling``: sacreBLEU's ``bs``/``ar``/``seed``)."""
+
+    @abstractmethod
+    def statistics(self, lines: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+        """One row of sufficient statistics per segment of a system's ``lines`` (segments × columns).
+
+        ``progress(fraction)`` is called along the way; it may raise to stop."""
+
+    @abstractmethod
+    def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
+        """The score of each row of ``sums`` (rows of summed statistics), as sacreBLEU computes it from them.
+
+        ``float32``: the statistics as sacreBLEU's bootstrap holds them (its resample sums are float32)."""
+
+    @abstractmethod
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Each segment's own score (sacreBLEU's ``sentence_score``, ``-sl``); NaN where the metric gives none."""
+
+    @abstractmethod
+    def corpus_score(self, stats: np.ndarray) -> Score:
+        """The corpus score of the rows of ``stats``, with its signature."""
+
+    @abstractmethod
+    def sentence_score(self, stats: np.ndarray, index: int) -> Score:
+        """Segment ``index``'s score as a whole :class:`Score` (what ``-sl`` prints for it)."""
+
+    @abstractmethod
+    def evidence(self, index: int, hypothesis: str) -> object:
+        """What segment ``index``'s number is made of when its candidate is ``hypothesis`` (computed now)."""
+
+    def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The statistics as exports write them: column names and the columns (all of them, by default)."""
+        return [f"stat_{i + 1}" for i in range(stats.shape[1])], stats
+
+    def value(self, stats: np.ndarray) -> float:
+        """The corpus score of the rows of ``stats`` as a number (a document, a bucket, a slice)."""
+        return float(self.scores_of_sums(stats.sum(axis=0, keepdims=True))[0])
+
+    def without_each(self, stats: np.ndarray) -> np.ndarray:
+        """The corpus score with each segment left out in turn (leave-one-out)."""
+        if len(stats) < 2:
+            return np.zeros(len(stats))
+        return self.scores_of_sums(stats.sum(axis=0)[None, :] - stats)
+
+    def better(self, a: float, b: float) -> bool:
+        """Whether score ``a`` is better than ``b`` under this metric."""
+        return a > b if self.higher_is_better else a < b
+
+
+class MetricConfig(Protocol):
+    """A metric's settings: everything that changes its number, validated, and how to bind it to references."""
+
+    @property
+    def key(self) -> str:
+        """The metric family on the command line: ``bleu``, ``chrf``, ``ter``."""
+
+    def validated(self) -> MetricConfig:
+        """These settings, checked (raise :class:`~..errors.ConfigError`) and normalised."""
+
+    def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
+             like: Metric | None = None) -> Metric:
+        """The metric with these settings against ``references`` (processed now). ``like``: a metric of the
+        same family whose work on words may be continued (never changed)."""

@@ -1,0 +1,278 @@
+"""The systems table and the pairwise matrix as the command line, the window and the exports write them.
+
+One row per system (:func:`system_rows`) and one object per pair (:func:`pair_rows`);
+text, JSON, CSV and LaTeX are renderings of those, so every output says the same.
+Each is of one metric of the run (``metric``: its index, the first by default).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..analysis.pair_matrix import DEFAULT_ALPHA, TEST_NAMES, PairMatrix, significant
+from ..errors import ExportError
+from ..run import Run
+from ..text_tables import latex_escape
+from .score_text import delta_text, score_text
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How ranks and p-values are read: the significance level and the multiple-comparison correction."""
+
+    alpha: float = DEFAULT_ALPHA
+    correction: str = "none"   # "none" | "holm"
+
+    def describe(self, matrix: PairMatrix | None) -> str:
+        if matrix is None or matrix.rank_test is None:
+            return "no significance tests: no ranks"
+        corr = "Holm-corrected" if self.correction == "holm" else "uncorrected"
+        return (f"ranks: {TEST_NAMES[matrix.rank_test]} p-values ({corr}), α = {self.alpha:g}; a system opens "
+                "a new rank when it is significantly worse than any system of the current rank")
+
+
+@dataclass(frozen=True)
+class SystemRow:
+    """One system of the systems table (index in the run's order)."""
+
+    index: int
+    name: str
+    score: float
+    delta: float | None          # to the baseline (None for the baseline)
+    p_bs: float | None           # against the baseline, under the ranking's correction
+    p_ar: float | None
+    rank: int | None
+    wins: int | None             # sentences where this system beats the baseline
+    ties: int | None
+    losses: int | None
+    sign_p: float | None
+    identical: bool
+
+
+def system_rows(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> list[SystemRow]:
+    """The systems table in the run's order: score, Δ and p-values against the baseline, rank, win/tie/loss."""
+    c = run.comparison
+    by = c.by_metric[metric] if c is not None else None
+    matrix = by.matrix if by is not None else None
+    ranks = matrix.ranks(ranking.alpha, ranking.correction) if matrix is not None else None
+    p = {t: matrix.p(t, ranking.correction) if matrix is not None else None for t in ("bs", "ar")}
+    base = run.baseline
+    rows = []
+    for i, s in enumerate(run.systems):
+        wins = ties = losses = None
+        sign = None
+        if i > 0 and by is not None:
+            pair = by.pairwise[i - 1]
+            (wins, ties, losses), sign = pair.sentences, pair.sign_p
+        p_bs, p_ar = (None if m is None or i == 0 else float(m[0, i]) for m in (p["bs"], p["ar"]))
+        score, base_score = s.results[metric].corpus.score, base.results[metric].corpus.score
+        rows.append(SystemRow(i, s.name, score, None if i == 0 else score - base_score,
+                              p_bs, p_ar, ranks[i] if ranks else None, wins, ties, losses, sign,
+                              bool(c.identical[i]) if c is not None and c.identical else False))
+    return rows
+
+
+def _num(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def pair_rows(matrix: PairMatrix, ranking: Ranking = Ranking()) -> list[dict[str, Any]]:
+    """Every pair once, best system first: ``a`` ranks above ``b`` and ``delta`` = score(a) − score(b) (≥ 0 where
+    higher is better)."""
+    order = matrix.by_score()
+    p = {t: matrix.p(t, ranking.correction) for t in ("bs", "ar")}
+    out = []
+    for x, i in enumerate(order):
+        for j in order[x + 1:]:
+            row: dict[str, Any] = {"a": matrix.names[i], "b": matrix.names[j],
+                                   "delta": float(matrix.scores[i] - matrix.scores[j])}
+            for t in ("bs", "ar"):
+                m = p[t]
+                row[f"p_{t}"] = None if m is None else _num(m[i, j])
+            interval = matrix.interval(j, i)
+            if interval is not None:
+                row["ci_low"], row["ci_high"] = interval
+            out.append(row)
+    return out
+
+
+def matrix_json(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:
+    """``--all-pairs --format json``: systems best first, every pair, ranks, α and the correction, unrounded."""
+    matrix = _matrix(run, metric)
+    order = matrix.by_score()
+    ranks = matrix.ranks(ranking.alpha, ranking.correction) or []
+    obj = {
+        "metric": run.metrics[metric].name,
+        "systems": [matrix.names[i] for i in order],
+        "scores": {matrix.names[i]: float(matrix.scores[i]) for i in order},
+        "pairs": pair_rows(matrix, ranking),
+        "ranks": {matrix.names[i]: ranks[i] for i in order},
+        "alpha": ranking.alpha,
+        "correction": ranking.correction,
+        "rank_test": matrix.rank_test,
+        "bootstrap_resamples": matrix.bs_samples,
+        "ar_trials": matrix.ar_trials,
+        "seed": matrix.seed,
+        "signature": run.metrics[metric].signature(),
+    }
+    return json.dumps(obj, ensure_ascii=False, indent=1)
+
+
+def _matrix(run: Run, metric: int) -> PairMatrix:
+    matrix = run.comparison.by_metric[metric].matrix if run.comparison is not None else None
+    if matrix is None:
+        raise ValueError("this run has no pairwise tests")
+    return matrix
+
+
+def matrix_text(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric: int = 0) -> str:
+    """The ranks table and a p-value matrix: AR above the diagonal, bootstrap below, best system first."""
+    matrix = _matrix(run, metric)
+    order = matrix.by_score()
+    ranks = matrix.ranks(ranking.alpha, ranking.correction) or [0] * matrix.size
+    name_w = max(len(n) for n in matrix.names)
+    lines = [f"{'#':>3}  {'rank':>4}  {'system':<{name_w}}  {run.metrics[metric].name:>{width + 4}}"]
+    previous = None
+    for k, i in enumerate(order):
+        if previous is not None and ranks[i] != previous:
+            lines.append(" " * 5 + "-" * (name_w + width + 12))  # a cluster ends
+        previous = ranks[i]
+        score = score_text(matrix.scores[i], width)
+        lines.append(f"{k + 1:>3}  {ranks[i]:>4}  {matrix.names[i]:<{name_w}}  {score:>{width + 4}}")
+    p_bs, p_ar = matrix.p("bs", ranking.correction), matrix.p("ar", ranking.correction)
+    starred = {id(m): significant(m, matrix.scores, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
+    cell = 9
+    lines += ["", "p-values, best system first: " + ("paired AR above the diagonal" if p_ar is not None else "")
+              + (", " if p_ar is not None and p_bs is not None else "")
+              + ("paired bootstrap below" if p_bs is not None else "") + "; * marks p ≤ α",
+              "    " + "".join(f"{k + 1:>{cell}}" for k in range(len(order)))]
+    for r, i in enumerate(order):
+        cells = []
+        for c, j in enumerate(order):
+            m = p_ar if c > r else (p_bs if c < r else None)
+            if m is None:
+                cells.append(f"{'·' if c == r else '':>{cell}}")
+            else:
+                star = "*" if starred[id(m)][i, j] else " "
+                cells.append(f"{float(m[i, j]):.4f}{star}".rjust(cell))
+        lines.append(f"{r + 1:>3} " + "".join(cells))
+    lines += ["", ranking.describe(matrix), f"signature: {run.metrics[metric].signature()}"]
+    return "\n".join(lines)
+
+
+def _p_cell(p: float | None, significant: bool) -> str:
+    if p is None:
+        return "--"
+    return f"\\textbf{{{p:.4f}}}" if significant else f"{p:.4f}"
+
+
+def _starred(p: float | None, row: SystemRow, ranking: Ranking) -> bool:
+    return p is not None and p <= ranking.alpha and not row.identical and row.delta != 0
+
+
+def systems_latex(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric: int = 0) -> str:
+    """The systems table for a paper: booktabs, best system first, a rule between significance clusters."""
+    sign = -1.0 if run.metrics[metric].higher_is_better else 1.0
+    rows = sorted(system_rows(run, ranking, metric), key=lambda r: sign * r.score)
+    has_p = any(r.p_bs is not None or r.p_ar is not None for r in rows)
+    has_rank = any(r.rank is not None for r in rows)
+    head = (["Rank"] if has_rank else []) + ["System", latex_escape(run.metrics[metric].name)] + (
+        [r"$\Delta$", r"$p_{\mathrm{bs}}$", r"$p_{\mathrm{ar}}$"] if has_p else [])
+    spec = ("r" if has_rank else "") + "l" + "r" * (len(head) - 1 - has_rank)
+    lines = [r"% " + run.metrics[metric].signature(), r"\begin{tabular}{" + spec + "}", r"\toprule",
+             " & ".join(head) + r" \\", r"\midrule"]
+    previous = None
+    for r in rows:
+        if has_rank and previous is not None and r.rank != previous:
+            lines.append(r"\midrule")
+        previous = r.rank
+        name = latex_escape(r.name) + (" (baseline)" if r.index == 0 and has_p else "")
+        cells = ([str(r.rank)] if has_rank else []) + [name, score_text(r.score, width)]
+        if has_p:
+            cells += ["--" if r.delta is None else delta_text(r.delta, width).replace("−", "-"),
+                      _p_cell(r.p_bs, _starred(r.p_bs, r, ranking)), _p_cell(r.p_ar, _starred(r.p_ar, r, ranking))]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if has_rank:
+        lines.append("% " + ranking.describe(_matrix(run, metric)))
+    return "\n".join(lines)
+
+
+def matrix_latex(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:
+    """``--all-pairs --format latex``: the systems table with clusters, then the p-value matrix."""
+    matrix = _matrix(run, metric)
+    order = matrix.by_score()
+    p_bs, p_ar = matrix.p("bs", ranking.correction), matrix.p("ar", ranking.correction)
+    bold = {id(m): significant(m, matrix.scores, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
+    n = len(order)
+    lines = [systems_latex(run, ranking, metric=metric), "",
+             "% p-values, best system first: AR above the diagonal, bootstrap below; bold: p <= alpha",
+             r"\begin{tabular}{l" + "r" * n + "}", r"\toprule",
+             " & " + " & ".join(str(k + 1) for k in range(n)) + r" \\", r"\midrule"]
+    for r, i in enumerate(order):
+        cells = [f"{r + 1} {latex_escape(matrix.names[i])}"]
+        for c, j in enumerate(order):
+            m = p_ar if c > r else (p_bs if c < r else None)
+            cells.append("--" if m is None else _p_cell(float(m[i, j]), bool(bold[id(m)][i, j])))
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines)
+
+
+def _fields(key: str) -> list[str]:
+    """The systems table's columns; the score's is named for the metric's family (``bleu``, ``chrf``, ``ter``)."""
+    return ["rank", "system", key, "delta", "p_bs", "p_ar", "wins", "ties", "losses", "sign_p", "identical"]
+
+
+def _row_dict(r: SystemRow, key: str) -> dict[str, Any]:
+    return {"rank": r.rank, "system": r.name, key: r.score, "delta": r.delta, "p_bs": r.p_bs, "p_ar": r.p_ar,
+            "wins": r.wins, "ties": r.ties, "losses": r.losses, "sign_p": r.sign_p, "identical": r.identical}
+
+
+def _matrix_or_none(run: Run, metric: int) -> PairMatrix | None:
+    return run.comparison.by_metric[metric].matrix if run.comparison is not None else None
+
+
+def systems_json(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:
+    matrix = _matrix_or_none(run, metric)
+    key = run.metrics[metric].key
+    obj = {"metric": run.metrics[metric].name,
+           "systems": [_row_dict(r, key) for r in system_rows(run, ranking, metric)], "baseline": run.baseline.name,
+           "alpha": ranking.alpha, "correction": ranking.correction,
+           "rank_test": matrix.rank_test if matrix is not None else None,
+           "signature": run.metrics[metric].signature()}
+    return json.dumps(obj, ensure_ascii=False, indent=1)
+
+
+def systems_csv(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:
+    out = io.StringIO()
+    matrix = _matrix_or_none(run, metric)
+    key = run.metrics[metric].key
+    out.write(f"# {run.metrics[metric].name} {run.metrics[metric].signature()}; baseline {run.baseline.name}; "
+              f"{ranking.describe(matrix)}\n")
+    writer = csv.DictWriter(out, _fields(key), lineterminator="\n")
+    writer.writeheader()
+    for r in system_rows(run, ranking, metric):
+        writer.writerow({k: ("" if v is None else v) for k, v in _row_dict(r, key).items()})
+    return out.getvalue()
+
+
+TABLE_SUFFIXES = (".csv", ".json", ".tex")
+
+
+def systems_table_text(run: Run, path: str | Path, ranking: Ranking = Ranking(), metric: int = 0) -> str:
+    """The systems table in the format the file name asks for: ``.csv``, ``.json`` or ``.tex``."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        raise ExportError(f"{path}: the systems table is written as .csv, .json or .tex, not {suffix or 'no suffix'}")
+    if suffix == ".csv":
+        return systems_csv(run, ranking, metric)
+    if suffix == ".json":
+        return systems_json(run, ranking, metric)
+    return systems_latex(run, ranking, metric=metric) + "\n"

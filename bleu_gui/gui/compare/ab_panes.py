@@ -1,0 +1,152 @@
+"""A, B and the references of the sentence on screen: BLEU's colours, plus the words inside n-grams only this
+system matched, and reference words matched by both, only A or only B."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+
+from ...core.metrics.bleu_details import SentenceDetails
+from ...core.output import score_text
+from ..controller import Controller
+from ..widgets import colors
+from ..widgets.context_pane import ContextPane
+from ..widgets.layout import STRETCH, fill_orders, hrow, legend
+from ..widgets.style import styled
+from ..widgets.text_pane import TextPane
+from .compare_paint import (
+    ONLY_HERE,
+    REF_BOTH,
+    REF_ONLY_A,
+    REF_ONLY_B,
+    matched_ngrams,
+    only_tokens,
+    paint_candidate,
+    paint_reference,
+)
+
+
+class ABPanes(QWidget):
+    """The controller's sentence for the baseline (A) and its B, at its n-gram order."""
+
+    def __init__(self, controller: Controller, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.details: tuple[SentenceDetails, SentenceDetails] | None = None
+        self.order = QComboBox()
+        self.order.currentIndexChanged.connect(self.on_order_chosen)
+        self.pane_a, self.pane_b = TextPane(), TextPane()
+        self.label_a, self.label_b = QLabel("A"), QLabel("B")
+        self.sentence_label = QLabel("")
+        for label in (self.label_a, self.label_b, self.sentence_label):
+            styled(label, "paneTitle")
+        self.sentence_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.ref_panes: list[TextPane] = []
+        self.ref_labels: list[QLabel] = []
+        self.ref_box = QVBoxLayout()
+        self.context_pane = ContextPane()
+        self._assemble()
+        fill_orders(self.order, 4, all_orders=True)
+        controller.run_changed.connect(self.on_run_changed)
+        controller.b_changed.connect(self.refresh)
+        controller.metric_changed.connect(self.refresh)
+        controller.sentence_changed.connect(self.refresh)
+        controller.order_changed.connect(self.on_order_changed)
+
+    def _assemble(self) -> None:
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.order))
+        box.addLayout(legend([
+            ("matched", f"background:{colors.MATCHED_BG.name()}"),
+            ("clipped", f"background:{colors.CLIPPED_BG.name()}"),
+            ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
+            ("matched only by this system",
+             f"color:{ONLY_HERE.name()}; font-weight:bold; border-bottom:2px solid {ONLY_HERE.name()}"),
+            ("ref: both", f"background:{REF_BOTH.name()}"),
+            ("ref: only A", f"background:{REF_ONLY_A.name()}"),
+            ("ref: only B", f"background:{REF_ONLY_B.name()}")]))
+        box.addWidget(self.context_pane)
+        ab = QHBoxLayout()
+        for label, pane in ((self.label_a, self.pane_a), (self.label_b, self.pane_b)):
+            column = QVBoxLayout()
+            column.addWidget(label)
+            column.addWidget(pane)
+            ab.addLayout(column)
+        box.addLayout(ab, 2)
+        refs = QWidget()
+        refs.setLayout(self.ref_box)
+        self.ref_box.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(refs)
+        box.addWidget(scroll, 2)
+
+    @Slot()
+    def on_run_changed(self) -> None:
+        run = self.controller.run
+        if run is None or run.comparison is None:
+            return
+        while self.ref_panes:
+            self.ref_box.removeWidget(self.ref_panes[-1])
+            self.ref_box.removeWidget(self.ref_labels[-1])
+            self.ref_panes.pop().deleteLater()
+            self.ref_labels.pop().deleteLater()
+        for name in run.reference_names:
+            label, pane = QLabel(name), TextPane()
+            styled(label, "paneTitle")
+            self.ref_box.addWidget(label)
+            self.ref_box.addWidget(pane)
+            self.ref_labels.append(label)
+            self.ref_panes.append(pane)
+        bleu = run.bleu
+        self.order.blockSignals(True)
+        fill_orders(self.order, bleu.config.max_order if bleu is not None else 4, all_orders=True)
+        index = self.order.findData(self.controller.order)
+        self.order.setCurrentIndex(max(index, 0))
+        self.order.blockSignals(False)
+        self.refresh()
+
+    @Slot()
+    def refresh(self) -> None:
+        """Show the controller's sentence for A and its B."""
+        c, run = self.controller, self.controller.run
+        if run is None or run.comparison is None or c.sentence is None:
+            return
+        sentence, k = c.sentence, c.metric
+        a, b = run.systems[0], run.systems[c.b]
+        self.label_a.setText(f"A — {a.name}")
+        self.label_b.setText(f"B — {b.name}")
+        sa, sb = float(a.results[k].sentences[sentence]), float(b.results[k].sentences[sentence])
+        self.sentence_label.setText(f"Sentence {run.line_number(sentence)} · {run.metrics[k].name}: A "
+                                    f"{score_text.score_text(sa)} · B {score_text.score_text(sb)} · B − A "
+                                    f"{score_text.delta_text(sb - sa)}")
+        self.context_pane.show_sentence(run, sentence, c.b)
+        self.details = (run.details(0, sentence), run.details(c.b, sentence)) if run.bleu is not None else None
+        self.paint()
+
+    def paint(self) -> None:
+        if self.details is None:
+            return
+        da, db = self.details
+        order = self.controller.order
+        matched_a, matched_b = matched_ngrams(da, order), matched_ngrams(db, order)
+        paint_candidate(self.pane_a, da, order, only_tokens(da, matched_b, order))
+        paint_candidate(self.pane_b, db, order, only_tokens(db, matched_a, order))
+        for r, pane in enumerate(self.ref_panes):
+            paint_reference(pane, r, da, db, order)
+
+    @Slot(int)
+    def on_order_chosen(self, _index: int) -> None:
+        order = self.order.currentData()
+        if order is not None:
+            self.controller.set_order(order)
+
+    @Slot(int)
+    def on_order_changed(self, order: int) -> None:
+        index = self.order.findData(order)
+        if index >= 0 and index != self.order.currentIndex():
+            self.order.blockSignals(True)
+            self.order.setCurrentIndex(index)
+            self.order.blockSignals(False)
+        self.paint()

@@ -1,0 +1,202 @@
+"""The pair matrix of the Compare tab: every pair's Δ score, coloured by its p-value; click a cell to compare that pair."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QVBoxLayout, QWidget
+
+from ...core.analysis.pair_matrix import TEST_NAMES, PairMatrix, significant
+from ...core.output import palette
+from ...core.output.rankings import Ranking
+from ...core.output.score_text import delta_text, score_text
+from ..widgets.layout import STRETCH, Table, hrow
+from ..widgets.style import styled
+
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+NAME_CHARS = 22  # row labels longer than this are elided (the tooltip has the whole name)
+
+
+def elide(name: str, chars: int = NAME_CHARS) -> str:
+    return name if len(name) <= chars else name[:chars - 1] + "…"
+
+
+class PairMatrixModel(QAbstractTableModel):
+    """Systems best first on both axes; cell (r, c) holds the Δ score of row − column and is coloured by the p-value
+    of ``test`` (under the ranking's correction). ``UserRole`` of a cell: (row system, column system) run indices."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.matrix: PairMatrix | None = None
+        self.order: list[int] = []
+        self.ranking = Ranking()
+        self.test = "ar"
+        self._p = None
+        self._apart = None   # which pairs are significant at the ranking's alpha
+        self._ranks: list[int] = []
+        self.metric = "BLEU"
+
+    def set_matrix(self, matrix: PairMatrix | None, ranking: Ranking, test: str | None = None,
+                   metric: str = "BLEU") -> None:
+        self.beginResetModel()
+        self.matrix, self.ranking, self.metric = matrix, ranking, metric
+        self.order = matrix.by_score() if matrix is not None else []
+        if matrix is not None:
+            tests = matrix.tests
+            self.test = test if test in tests else (matrix.rank_test or "ar")
+            self._p = matrix.p(self.test, ranking.correction)
+            self._apart = significant(self._p, matrix.scores, ranking.alpha) if self._p is not None else None
+            self._ranks = matrix.ranks(ranking.alpha, ranking.correction) or []
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.order)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return self.rowCount(parent)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if self.matrix is None or not 0 <= section < len(self.order):
+            return None
+        i = self.order[section]
+        name = self.matrix.names[i]
+        rank = f"[{self._ranks[i]}] " if self._ranks else ""
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{section + 1}" if orientation == Qt.Orientation.Horizontal else f"{section + 1} {rank}{elide(name)}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{section + 1}: {name} — {self.metric} {score_text(self.matrix.scores[i])}" + (
+                f", rank {self._ranks[i]}" if self._ranks else "")
+        if role == Qt.ItemDataRole.DecorationRole and orientation == Qt.Orientation.Vertical:
+            return QColor(palette.SYSTEMS[i % len(palette.SYSTEMS)])
+        return None
+
+    def pair_at(self, index: QModelIndex) -> tuple[int, int]:
+        return self.order[index.row()], self.order[index.column()]
+
+    def significant(self, a: int, b: int) -> bool:
+        return self._apart is not None and bool(self._apart[a, b])
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if self.matrix is None or not index.isValid():
+            return None
+        a, b = self.pair_at(index)
+        m = self.matrix
+        if role == Qt.ItemDataRole.DisplayRole:
+            return "·" if a == b else delta_text(float(m.scores[a] - m.scores[b]))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _CENTER
+        if role == Qt.ItemDataRole.UserRole:
+            return (a, b)
+        if role == Qt.ItemDataRole.BackgroundRole and a != b and self._p is not None:
+            if not self.significant(a, b):
+                return QColor(palette.P_NONE)
+            strong = self._p[a, b] <= self.ranking.alpha / 10
+            return QColor(palette.P_SIGNIFICANT if strong else palette.P_WEAK)
+        if role == Qt.ItemDataRole.ForegroundRole and a != b and self._p is not None:
+            strong = self.significant(a, b) and self._p[a, b] <= self.ranking.alpha / 10
+            return QColor(palette.BACKGROUND if strong else palette.INK)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(a, b)
+        return None
+
+    def tooltip(self, a: int, b: int) -> str:
+        m = self.matrix
+        if a == b:
+            return f"{m.names[a]}: {self.metric} {score_text(m.scores[a])}"
+        corrected = " (Holm-corrected)" if self.ranking.correction == "holm" else ""
+        lines = [f"{m.names[a]} − {m.names[b]}: Δ{self.metric} {delta_text(float(m.scores[a] - m.scores[b]))}"]
+        for test in m.tests:
+            p = m.p(test, self.ranking.correction)
+            lines.append(f"p ({TEST_NAMES[test]}){corrected}: {p[a, b]:.4f}")
+        interval = m.interval(b, a)
+        if interval is not None:
+            lines.append(f"95% interval of Δ{self.metric} (bootstrap): [{delta_text(interval[0])}, "
+                         f"{delta_text(interval[1])}]")
+        lines.append("Click to compare this pair (row as A, column as B)")
+        return "\n".join(lines)
+
+
+class MatrixPanel(QWidget):
+    """The matrix with its settings. Signals: ``pair_clicked(a, b)`` with run indices (a: row, b: column),
+    ``ranking_changed(object)`` with the new :class:`Ranking`."""
+
+    pair_clicked = Signal(int, int)
+    ranking_changed = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.model = PairMatrixModel(self)
+        self.view = Table()
+        self.view.setModel(self.model)
+        self.view.setSelectionMode(Table.SelectionMode.SingleSelection)
+        self.view.clicked.connect(self.on_clicked)
+        for header in (self.view.horizontalHeader(), self.view.verticalHeader()):
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.horizontalHeader().setDefaultSectionSize(58)
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
+        self.test_combo = QComboBox()
+        self.test_combo.setToolTip("Which test's p-value colours the cells")
+        self.test_combo.currentIndexChanged.connect(self.on_test_changed)
+        self.alpha = QDoubleSpinBox()
+        self.alpha.setRange(0.001, 0.5)
+        self.alpha.setDecimals(3)
+        self.alpha.setSingleStep(0.01)
+        self.alpha.setValue(Ranking().alpha)
+        self.alpha.setToolTip("Significance level for the colours and the ranks")
+        self.alpha.valueChanged.connect(self.on_ranking_edited)
+        self.correction = QComboBox()
+        self.correction.addItem("no correction", "none")
+        self.correction.addItem("Holm", "holm")
+        self.correction.setToolTip("Correct the p-values for testing every pair (Holm–Bonferroni)")
+        self.correction.currentIndexChanged.connect(self.on_ranking_edited)
+        self.metric = "BLEU"
+        self.caption = QLabel("")
+        styled(self.caption, "hint")
+        self.caption.setWordWrap(True)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(hrow("<b>All pairs</b> (row − column)", STRETCH, "colour by", self.test_combo, "α",
+                           self.alpha, self.correction))
+        box.addWidget(self.view, 1)
+        box.addWidget(self.caption)
+
+    def ranking(self) -> Ranking:
+        return Ranking(round(self.alpha.value(), 6), self.correction.currentData())
+
+    def set_matrix(self, matrix: PairMatrix | None, metric: str = "BLEU") -> None:
+        self.metric = metric
+        self.test_combo.blockSignals(True)
+        current = self.test_combo.currentData()
+        self.test_combo.clear()
+        for test in (matrix.tests if matrix is not None else []):
+            self.test_combo.addItem(TEST_NAMES[test].replace("paired ", ""), test)
+        position = self.test_combo.findData(current if current else (matrix.rank_test if matrix else None))
+        self.test_combo.setCurrentIndex(max(position, 0))
+        self.test_combo.blockSignals(False)
+        self._refresh(matrix)
+
+    def _refresh(self, matrix: PairMatrix | None) -> None:
+        ranking = self.ranking()
+        self.model.set_matrix(matrix, ranking, self.test_combo.currentData(), self.metric)
+        if matrix is None:
+            self.caption.setText("Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them.")
+            return
+        n_bs, n_ar = matrix.bs_samples, matrix.ar_trials
+        runs = [f"bootstrap {n_bs:,} resamples" if n_bs else "", f"AR {n_ar:,} trials" if n_ar else ""]
+        self.caption.setText(f"Green: p ≤ α (dark: p ≤ α/10) by {TEST_NAMES[self.model.test]}. "
+                             f"{'; '.join(r for r in runs if r)}, seed {matrix.seed}. {ranking.describe(matrix)}.")
+
+    @Slot()
+    def on_ranking_edited(self, *_args) -> None:
+        self._refresh(self.model.matrix)
+        self.ranking_changed.emit(self.ranking())
+
+    @Slot(int)
+    def on_test_changed(self, _index: int) -> None:
+        self._refresh(self.model.matrix)
+
+    @Slot(QModelIndex)
+    def on_clicked(self, index: QModelIndex) -> None:
+        a, b = self.model.pair_at(index)
+        if a != b:
+            self.pair_clicked.emit(a, b)

@@ -1,0 +1,88 @@
+"""The charts of the Compare tab: sentence scores of A against B, BLEU's precision per order for every system, the
+bootstrap distribution of Δ, and scores by reference length — each for the controller's metric and B."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import QHBoxLayout, QWidget
+
+from ...core.metrics.scores import BleuScore
+from ..controller import Controller
+from .compare_charts import DeltaChart, DotStrips, ScatterChart
+
+
+class PairCharts(QWidget):
+    """Signal: ``region_selected(sentences, why)`` when a rectangle is dragged on the scatter."""
+
+    region_selected = Signal(object, str)
+
+    def __init__(self, controller: Controller, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.scatter = ScatterChart()
+        self.scatter.point_clicked.connect(controller.set_sentence)
+        self.scatter.region_selected.connect(self.on_region_selected)
+        self.precision_dots = DotStrips("Precision per order", "n-gram order", "p_n (%)", tip=(
+            "Each system's corpus BLEU precision p_n at each n-gram order; hover a dot for its system"))
+        self.delta_chart = DeltaChart()
+        self.bucket_dots = DotStrips("BLEU by reference length", "reference length (tokens)", "BLEU", tip=(
+            "The corpus score of the sentences in each reference-length band, per system"))
+        box = QHBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        for chart in (self.scatter, self.precision_dots, self.delta_chart, self.bucket_dots):
+            box.addWidget(chart)
+        controller.run_changed.connect(self.on_run_changed)
+        controller.metric_changed.connect(self.on_run_changed)
+        controller.b_changed.connect(self.show_pair)
+        controller.sentence_changed.connect(self.scatter.mark)
+
+    @Slot()
+    def on_run_changed(self) -> None:
+        c, run = self.controller, self.controller.run
+        if run is None or run.comparison is None:
+            return
+        k, metric = c.metric, run.metrics[c.metric]
+        for chart in (self.scatter, self.delta_chart, self.bucket_dots):
+            chart.signature = metric.signature()
+        names = [s.name for s in run.systems]
+        bleu_k = run.bleu_index
+        self.precision_dots.setVisible(bleu_k is not None)
+        if bleu_k is not None:
+            scores = [corpus for s in run.systems if isinstance(corpus := s.results[bleu_k].corpus, BleuScore)]
+            N = len(scores[0].precisions)
+            self.precision_dots.signature = run.metrics[bleu_k].signature()
+            self.precision_dots.update_values(names, np.array([score.precisions[:N] for score in scores]),
+                                              [str(n) for n in range(1, N + 1)])
+        comparison = run.comparison
+        used = np.flatnonzero(comparison.bucket_counts > 0)  # empty buckets would only crowd the axis
+        ticks = [comparison.bucket_labels[i] for i in used]
+        tips = [f"{comparison.bucket_labels[i]} tokens ({comparison.bucket_counts[i]:,} sentences)" for i in used]
+        self.bucket_dots.set_title(f"{metric.name} by reference length")
+        self.bucket_dots.plot.setLabel("left", metric.name)
+        self.bucket_dots.update_values(names, comparison.by_metric[k].bucket_scores[:, used], ticks, tips)
+        self.scatter.set_metric(metric.name)
+        self.delta_chart.set_metric(metric.name)
+        self.show_pair()
+
+    @Slot()
+    def show_pair(self) -> None:
+        c, run = self.controller, self.controller.run
+        if run is None or run.comparison is None:
+            return
+        k = c.metric
+        a, b = run.systems[0], run.systems[c.b]
+        self.scatter.update_values(a.results[k].sentences, b.results[k].sentences, (a.name, b.name))
+        self.scatter.mark(c.sentence)
+        bootstrap = run.comparison.by_metric[k].bootstrap
+        bs = bootstrap[c.b] if bootstrap else None
+        self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None)
+
+    def release(self) -> None:
+        self.scatter.clear()
+
+    @Slot(float, float, float, float)
+    def on_region_selected(self, x0: float, x1: float, y0: float, y1: float) -> None:
+        a, b = self.scatter.x, self.scatter.y
+        keep = np.flatnonzero((a >= x0) & (a <= x1) & (b >= y0) & (b <= y1))
+        self.region_selected.emit(keep, f"{len(keep)} sentences in the dragged region")

@@ -1,0 +1,68 @@
+"""The Inspect tab: the score header over one system's sentence list (left) and the sentence on screen (right)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import QFrame, QSplitter, QVBoxLayout, QWidget
+
+from ..controller import Controller
+from .score_header import ScoreHeader
+from .sentence_detail import SentenceDetail
+from .sentence_list import SentenceList
+
+
+class InspectView(QWidget):
+    """Lays out the header, :class:`SentenceList` and :class:`SentenceDetail`, which follow the controller.
+
+    Signals: ``slice_requested(rows, why)`` (the whole run's segment indices) and ``whole_requested()`` from
+    the list's slice controls."""
+
+    slice_requested = Signal(object, str)
+    whole_requested = Signal()
+
+    def __init__(self, controller: Controller, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.header = ScoreHeader()
+        self.sentences = SentenceList(controller)
+        self.sentences.slice_requested.connect(self.slice_requested)
+        self.sentences.whole_requested.connect(self.whole_requested)
+        self.detail = SentenceDetail(controller, self.sentences.model)
+        self._assemble()
+        controller.run_changed.connect(self.on_header_changed)
+        controller.system_changed.connect(self.on_header_changed)
+        controller.metric_changed.connect(self.on_header_changed)
+
+    def _assemble(self) -> None:
+        self.right_split = QSplitter(Qt.Orientation.Vertical)
+        self.right_split.addWidget(self.detail)
+        self.right_split.addWidget(self.detail.bottom)
+        self.right_split.setStretchFactor(0, 3)
+        self.right_split.setStretchFactor(1, 2)
+        self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        self.main_split.addWidget(self.sentences)
+        self.main_split.addWidget(self.right_split)
+        self.main_split.setStretchFactor(0, 2)
+        self.main_split.setStretchFactor(1, 3)
+        self.main_split.setSizes([520, 880])
+        self.right_split.setSizes([400, 400])
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 0, 4, 0)
+        box.addWidget(self.header)
+        box.addWidget(line)
+        box.addWidget(self.main_split, 1)
+
+    @Slot()
+    def on_header_changed(self) -> None:
+        """The corpus score of the shown system under the shown metric, with every note that bears on it."""
+        c, run = self.controller, self.controller.run
+        if run is None:
+            return
+        k, system = c.metric, run.systems[c.system]
+        corpus = system.results[k].corpus
+        slice_note = ([f"{run.slice.summary}: {corpus.metric} {corpus.score:.2f} here, "
+                       f"{run.slice.whole[k][c.system]:.2f} on the whole corpus"] if run.slice is not None else [])
+        self.header.set_score(corpus, system.name, slice_note + list(run.notes), run.config.bleu)

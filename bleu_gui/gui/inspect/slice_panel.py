@@ -1,0 +1,183 @@
+"""Slices in the window: a metadata value or a document picked here is scored again as a corpus of its own.
+
+The choices come from the whole run (so every document stays listed while one
+is shown); the scoring happens in the worker (:meth:`RunActions.apply_slice`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QSizePolicy, QWidget
+
+from ...core.analysis.documents import DocumentScores
+from ...core.analysis.slices import select
+from ...core.output.score_text import score_text
+from ..controller import Controller
+from ..widgets.layout import Table, hrow
+from ..widgets.style import styled
+
+_MAX_VALUES = 60  # values of one metadata column offered in the slice menu
+
+
+class DocumentModel(QAbstractTableModel):
+    """Documents of the whole run: id, segments, the score of the shown system, and Δ against the baseline."""
+
+    HEADERS = ("Document", "Segments", "BLEU", "Δ vs A")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.ids: list[str] = []
+        self.rows: list[np.ndarray] = []
+        self.scores = np.zeros(0)
+        self.deltas: np.ndarray | None = None
+        self.metric = "BLEU"
+
+    def set_documents(self, docs: DocumentScores | None, system: int, metric: str) -> None:
+        self.beginResetModel()
+        self.metric = metric
+        if docs is None:
+            self.ids, self.rows, self.scores, self.deltas = [], [], np.zeros(0), None
+        else:
+            self.ids, self.rows, self.scores = docs.ids, docs.rows, docs.scores[system]
+            self.deltas = docs.scores[system] - docs.scores[0] if system > 0 else None
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.ids)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else (4 if self.deltas is not None else 3)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.metric if section == 2 else self.HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section >= 2:
+            return (f"Corpus {self.metric} of the document's own segments (statistics summed), not a mean of "
+                    "sentence scores")
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r, c = index.row(), index.column()
+        if role == Qt.ItemDataRole.ToolTipRole and c == 0:
+            return f"{self.ids[r]}: click to score this document alone"
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == 0:
+                return self.ids[r]
+            if c == 1:
+                return f"{len(self.rows[r]):,}"
+            if c == 2:
+                return score_text(float(self.scores[r]))
+            if c == 3 and self.deltas is not None:
+                return f"{self.deltas[r]:+.2f}"
+        elif role == Qt.ItemDataRole.TextAlignmentRole and c > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        elif role == Qt.ItemDataRole.UserRole:  # the sort key
+            return [self.ids[r], len(self.rows[r]), float(self.scores[r]),
+                    float(self.deltas[r]) if self.deltas is not None else 0.0][c]
+        return None
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        keys = [self.data(self.index(r, column), Qt.ItemDataRole.UserRole) for r in range(len(self.ids))]
+        ranked = sorted(range(len(self.ids)), key=keys.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder)
+        self.layoutAboutToBeChanged.emit()
+        self.ids = [self.ids[i] for i in ranked]
+        self.rows = [self.rows[i] for i in ranked]
+        self.scores = self.scores[ranked]
+        if self.deltas is not None:
+            self.deltas = self.deltas[ranked]
+        self.layoutChanged.emit()
+
+
+class SlicePanel(QWidget):
+    """The slice menu and its status line; ``documents`` is the document table (placed by the view).
+
+    Signals: ``slice_requested(rows, description)`` with the whole run's segment indices,
+    ``whole_requested()``.
+    """
+
+    slice_requested = Signal(object, str)
+    whole_requested = Signal()
+
+    def __init__(self, controller: Controller, parent=None):
+        super().__init__(parent)
+        self.controller = controller
+        self.combo = QComboBox()
+        self.combo.setToolTip("Score only the segments with this metadata value, as a corpus of their own "
+                              "(BLEU and the paired tests of the slice)")
+        # Long document ids and descriptions must not widen the window.
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(18)
+        self.combo.activated.connect(self.on_choice)
+        self.status = QLabel("")
+        styled(self.status, "hint")
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.model = DocumentModel(self)
+        self.documents = Table()
+        self.documents.setModel(self.model)
+        self.documents.setSortingEnabled(True)
+        self.documents.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.documents.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.documents.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # file order first
+        self.documents.setWordWrap(False)
+        self.documents.verticalHeader().setVisible(False)
+        self.documents.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.documents.clicked.connect(self.on_document_clicked)
+        row = hrow("Slice", self.combo, self.status)
+        row.setStretch(2, 1)
+        self.setLayout(row)
+        row.setContentsMargins(0, 0, 0, 0)
+
+        controller.run_changed.connect(self.refresh)
+        controller.system_changed.connect(self.refresh)
+        controller.metric_changed.connect(self.refresh)
+
+    @Slot()
+    def refresh(self) -> None:
+        """Offer the whole run's documents and metadata values; say which slice the shown run is."""
+        c = self.controller
+        run, whole = c.run, c.whole
+        if run is None:
+            return
+        system, k = c.system, c.metric
+        self.combo.clear()
+        self.combo.addItem("Whole corpus", None)
+        columns = whole.run.context.meta if whole is not None else {}
+        for key, values in columns.items():
+            counts = Counter(values)
+            if 1 < len(counts) <= _MAX_VALUES:
+                for value, n in counts.items():
+                    self.combo.addItem(f"{key} = {value} ({n:,})", (key, value))
+        name = run.metrics[k].name
+        if run.slice is not None:
+            self.combo.addItem(run.slice.description, "current")
+            self.combo.setCurrentIndex(self.combo.count() - 1)
+            whole_score = run.slice.whole[k][system]
+            shown = run.systems[system].results[k].corpus.score
+            self.status.setText(f"{len(run.slice.rows):,} of {run.slice.total:,} · {shown:.2f} (whole {whole_score:.2f})")
+            self.status.setToolTip(f"{run.slice.summary}: {name} {shown:.2f} here, {whole_score:.2f} on the whole "
+                                   "corpus")
+        else:
+            self.status.setText("")
+        self.setVisible(self.combo.count() > 1 or run.slice is not None)
+        self.model.set_documents(whole.documents[k] if whole is not None else None, system, name)
+
+    @Slot(int)
+    def on_choice(self, index: int) -> None:
+        data = self.combo.itemData(index)
+        if data is None:
+            self.whole_requested.emit()
+        elif data != "current" and self.controller.whole_run is not None:
+            key, value = data
+            whole = self.controller.whole_run
+            self.slice_requested.emit(select(whole.context, whole.n_sentences, [(key, value)]), f"{key} = {value}")
+
+    @Slot(QModelIndex)
+    def on_document_clicked(self, index: QModelIndex) -> None:
+        if index.isValid():
+            r = index.row()
+            self.slice_requested.emit(self.model.rows[r].tolist(), f"doc = {self.model.ids[r]}")

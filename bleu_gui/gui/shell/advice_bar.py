@@ -1,0 +1,41 @@
+"""A non-modal bar above the tabs: advice that would change the number, with a button to follow it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
+
+from ...core.output import palette
+
+
+class AdviceBar(QFrame):
+    """Signals: ``accepted(str)`` with the suggested value when the user follows the advice."""
+
+    accepted = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("adviceBar")
+        self.setStyleSheet(f"QFrame#adviceBar {{ background: {palette.ADVICE}; border-bottom: 1px solid "
+                           f"{palette.RULE}; }}")
+        self.value = ""
+        self.label = QLabel("")
+        self.label.setWordWrap(True)
+        self.button = QPushButton("")
+        self.button.clicked.connect(lambda: self.accepted.emit(self.value))
+        close = QToolButton()
+        close.setText("✕")
+        close.setToolTip("Hide this advice")
+        close.clicked.connect(self.hide)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.button)
+        row.addWidget(close)
+        self.hide()
+
+    def show_advice(self, text: str, value: str, button_text: str) -> None:
+        self.value = value
+        self.label.setText(text)
+        self.button.setText(button_text)
+        self.show()

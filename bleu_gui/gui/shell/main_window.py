@@ -1,0 +1,312 @@
+"""The window shell: menus, tabs, settings dock and status bar around the Inspect and Compare views.
+
+The window's state lives in its :class:`~bleu_gui.gui.controller.Controller`; the views follow it. The window
+lays the views out and owns the objects that act: the scoring jobs (:class:`RunActions`), the file drops, the
+exports; it remembers settings and recent runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDialog, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget
+
+from ...core import BleuConfig, InputError
+from ...core.errors import ExportError
+from ...core.metrics.word_split import preload_arrow
+from ...core.output.report import ReportView
+from ...core.output.sessions import Session, session_of
+from ...core.run import renamed
+from ...core.runtime import let_go
+from ..compare.compare_view import CompareView
+from ..controller import Controller
+from ..inspect.inspect_view import InspectView
+from ..jobs import JobController
+from ..prepared import Prepared
+from ..widgets.layout import stacked
+from .export_actions import ExportActions, ask_new_name, shown_view
+from .extra_menus import add_menus
+from .file_drops import FileDrops
+from .file_menu import FileMenu
+from .job_progress import JobProgress
+from .open_dialog import OpenDialog
+from .run_actions import RunActions
+from .run_bars import RunBars
+from .session_actions import ask_open_session, ask_save_session
+from .settings import Settings
+from .settings_choice import SettingsChoice
+from .settings_panel import SettingsPanel
+
+INSPECT_TAB, COMPARE_TAB = 0, 1
+SCORING = "Scoring…"
+
+
+class MainWindow(QMainWindow):
+    """Signals: ``run_changed(Run)`` once a run is shown (its charts too), ``exported(str)``, ``error_shown(str)``."""
+
+    run_changed = Signal(object)
+    exported = Signal(str)
+    error_shown = Signal(str)
+
+    def __init__(self, settings: Settings | None = None, encoding: str = "auto", config: BleuConfig | None = None):
+        """``config``: scoring settings given on the command line: they win over the saved ones for this run
+        only (the saved settings change only when the user changes them in the window)."""
+        super().__init__()
+        preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
+        self.settings = settings or Settings()
+        saved = self.settings.config()
+        self.tokenizer_dialog: QDialog | None = None
+        self.help_dialog: QDialog | None = None
+        self.error_box: QMessageBox | None = None
+        self._held: list[Prepared] = []  # what the controller holds, let go of once replaced
+        self.controller = Controller(self)
+        self.jobs = JobController(self)
+        self.settings_panel = SettingsPanel(config if config is not None else saved)
+        self.actions = RunActions(self.controller, self.jobs, lambda: self.choice.run_config(), self)
+        self.actions.encoding = encoding
+        # Where the settings of the run shown came from (said beside any that are not the defaults).
+        self.choice = SettingsChoice(self.settings_panel, self.settings, self.actions, "from the command line"
+                                     if config is not None else "remembered from an earlier session", self)
+        self.drops = FileDrops(self, self.controller, self.actions)
+        self.exports = ExportActions(self)
+        self._finish_show = QTimer(self, singleShot=True, interval=0, timeout=self._shown)
+        self.inspect = InspectView(self.controller)
+        self.compare_view = CompareView(self.controller)
+        self.bars = RunBars()
+        self.tabs = QTabWidget()
+        self._connect()
+        self.setWindowTitle("bleu-gui")
+        self.tabs.addTab(self.inspect, "Inspect")
+        self.tabs.addTab(self.compare_view, "Compare")
+        self.tabs.setTabEnabled(COMPARE_TAB, False)
+        self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
+        self.setCentralWidget(stacked(self.bars, self.tabs))
+        self.settings_panel.in_dock(self)
+        self._build_status()
+        self._build_menus()
+        self._restore_window()
+        if self.settings.problems:  # said once: the values that could not be read are gone from the file
+            self.statusBar().showMessage("Saved settings that could not be read were reset to their defaults: "
+                                         + "; ".join(self.settings.problems), 20000)
+
+    # -- construction ------------------------------------------------------------------
+    def _connect(self) -> None:
+        self.jobs.started.connect(self.on_job_started)
+        self.jobs.failed.connect(self.on_job_failed)
+        self.jobs.cancelled.connect(self.on_job_cancelled)
+        self.jobs.finished.connect(lambda _job_id: self._job_ended())
+        self.controller.run_changed.connect(self.on_run_changed)
+        self.actions.shown.connect(self.on_run_shown)
+        self.actions.opened.connect(lambda: self.inspect.detail.editor.forget())
+        self.actions.refused.connect(self.show_error)
+        self.exports.exported.connect(self.on_exported)
+        self.exports.failed.connect(self.show_error)
+        self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
+        self.inspect.header.reset_requested.connect(self.choice.reset)
+        self.inspect.slice_requested.connect(self.actions.apply_slice)
+        self.inspect.whole_requested.connect(self.actions.clear_slice)
+        self.bars.use_tokenizer.connect(self.choice.use_tokenizer)
+        self.bars.reset_settings.connect(self.choice.reset)
+        self.bars.show_line.connect(self.on_show_misalignment)
+        self.compare_view.rename_requested.connect(self.on_rename_requested)
+        self.compare_view.pair_requested.connect(self.actions.compare_pair)
+        self.choice.refused.connect(self.show_error)
+
+    def _build_status(self) -> None:
+        self.inputs_label = QLabel("")
+        self.job_progress = JobProgress(self.jobs)
+        self.statusBar().addWidget(self.inputs_label, 1)
+        self.statusBar().addPermanentWidget(self.job_progress)
+
+    def _build_menus(self) -> None:
+        controller, editor = self.controller, self.inspect.detail.editor
+        self.file_menu = FileMenu(
+            self, self.settings, on_open=self.on_open_triggered, on_demo=lambda: self.actions.open_demo("en"),
+            on_add_system=self.on_add_system_triggered,
+            on_export_report=lambda: self.exports.ask_report(controller.run, self.report_view()),
+            on_export_sentences=lambda: self.exports.ask_sentences(controller.run, controller.b),
+            on_export_table=lambda: self.exports.ask_systems_table(controller.run, controller.ranking,
+                                                                   controller.metric),
+            on_save_edited=editor.ask_save,
+            on_open_session=lambda: self._guarded(lambda: self.open_session(ask_open_session(self))),
+            on_save_session=lambda: self._guarded(lambda: ask_save_session(self, self.current_session())),
+            on_quit=self.close)
+        self.file_menu.recent.open_requested.connect(self.open_session)
+        self.menuBar().addMenu(self.file_menu)
+        add_menus(self)
+        editor.saved.connect(self.on_exported)
+        editor.failed.connect(self.show_error)
+
+    def _restore_window(self) -> None:
+        geometry = self.settings.geometry()
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1400, 860)
+        for name, splitter in (("main", self.inspect.main_split), ("right", self.inspect.right_split)):
+            state = self.settings.splitter(name)
+            if state is not None:
+                splitter.restoreState(state)
+        self.inspect.detail.fill_order_combo(self.settings_panel.config().max_order)
+
+    # -- runs ------------------------------------------------------------------------------
+    def current_session(self) -> Session:
+        run = self.controller.run
+        assert run is not None  # the menu entries that ask for it are enabled only with a run shown
+        return session_of(run, self.controller.b, self.actions.encoding)
+
+    def open_session(self, session: Session | None) -> int | None:
+        """Open a saved run as it was: its files, labels, B, encoding and settings."""
+        if session is None:
+            return None
+        self.choice.from_session(session.config)
+        return self.actions.open_session(session)
+
+    def _remember(self) -> None:  # Open Recent keeps the run as it is now (settings, names, B)
+        if self.controller.run is not None:
+            self.settings.add_recent(self.current_session())
+            self.file_menu.recent.refresh()
+
+    def _guarded(self, action) -> None:
+        try:
+            action()
+        except (InputError, ExportError) as exc:
+            self.show_error(str(exc))
+
+    @Slot(bool)
+    def on_run_shown(self, switch_to_compare: bool) -> None:
+        """A job's run is shown; some jobs (adding systems) ask for the Compare tab."""
+        if switch_to_compare and self.tabs.isTabEnabled(COMPARE_TAB):
+            self.tabs.setCurrentIndex(COMPARE_TAB)
+
+    @Slot()
+    def on_run_changed(self) -> None:
+        """The controller shows another run: the window's own parts follow (tabs, bars, status, title)."""
+        run = self.controller.run
+        assert run is not None
+        self.choice.shown(run)
+        comparing = run.comparison is not None
+        self.tabs.setTabEnabled(COMPARE_TAB, comparing)
+        if not comparing and self.tabs.currentIndex() == COMPARE_TAB:
+            self.tabs.setCurrentIndex(INSPECT_TAB)
+        self.file_menu.set_run_shown(True)
+        self.inputs_label.setText(run.summary)
+        self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
+        self.bars.show_for(run, self.choice.origin)
+        metric_notes = {note for m in run.metrics for note in m.notes}
+        notes = [n for n in run.notes if n not in metric_notes]
+        if notes:
+            self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
+                                                     else ""), 15000)
+        self._finish_show.start()  # the charts follow on the next turns of the event loop
+        self._let_go_of_replaced()
+
+    def _let_go_of_replaced(self) -> None:
+        """Hand runs no longer shown to the releasing thread (a million lines took 0.1-0.2 s here), each once."""
+        held = {id(p): p for p in (self.controller.shown, self.controller.whole) if p is not None}
+        replaced = [p for p in self._held if id(p) not in held]
+        self._held = list(held.values())
+        let_go(*replaced)
+
+    def _shown(self) -> None:
+        # The sentence opens on its own turn, each chart on its own turn after it; the run counts as shown once
+        # they are.
+        if self.inspect.sentences.opening_pending or self.inspect.detail.charts_pending:
+            self._finish_show.start()
+            return
+        self._remember()  # written to disk on a later turn (up to 20 ms), not in the same frame as the run
+        self.run_changed.emit(self.controller.run)
+
+    def report_view(self) -> ReportView:
+        """What the window shows, for the report: B, the n-gram order, the metric and the list's filter."""
+        return shown_view(self.controller.run, self.controller.view_state(), self.inspect.sentences.list_selection())
+
+    @Slot()
+    def on_open_triggered(self) -> None:
+        self._guarded(lambda: (chosen := OpenDialog.ask(self)) and self.actions.open_files(chosen[0], chosen[1],
+                                                                                         source=chosen[2]))
+
+    @Slot()
+    def on_add_system_triggered(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add system outputs to compare with the baseline")
+        if paths:
+            self.actions.add_systems(paths)
+
+    # -- jobs --------------------------------------------------------------------------
+    @Slot(int)
+    def on_job_started(self, _job_id: int) -> None:
+        self.inspect.header.show_scoring()
+        self.statusBar().showMessage(SCORING)
+
+    def _job_ended(self, message: str = "") -> None:
+        if not self.jobs.busy:
+            self.choice.jobs_ended(self.controller.run)
+            if self.controller.run is not None and self.controller.run.config.bleu is not None:
+                self.inspect.detail.fill_order_combo(self.controller.run.config.bleu.max_order)
+            self.job_progress.setVisible(False)
+            self.inspect.header.show_idle()
+            if message:
+                self.statusBar().showMessage(message, 4000)
+            elif self.statusBar().currentMessage() == SCORING:
+                self.statusBar().clearMessage()
+
+    @Slot(int)
+    def on_job_cancelled(self, _job_id: int) -> None:
+        self._job_ended("Cancelled")
+
+    @Slot(str, str)
+    def on_job_failed(self, message: str, details: str) -> None:
+        self._job_ended()
+        self.show_error(message, details)
+
+    def show_error(self, message: str, details: str = "") -> None:
+        self.error_shown.emit(message)
+        box = QMessageBox(QMessageBox.Icon.Warning, "bleu-gui", message, QMessageBox.StandardButton.Ok, self)
+        if details:
+            box.setDetailedText(details)
+        box.setModal(True)
+        box.open()
+        self.error_box = box
+
+    @Slot(int)
+    def on_rename_requested(self, system: int) -> None:
+        run = self.controller.run
+        names = ask_new_name(self, run, system) if run is not None else None
+        if names is not None:
+            self.rename_systems(names)
+
+    def rename_systems(self, names: list[str]) -> None:
+        """Show the run under other display names (every view and export uses them)."""
+        def apply() -> None:
+            c = self.controller
+            shown, whole = c.shown, c.whole
+            assert shown is not None and whole is not None
+            new_whole = replace(whole, run=renamed(whole.run, names))
+            new_shown = new_whole if shown is whole else replace(shown, run=renamed(shown.run, names))
+            c.show(new_shown, new_whole)
+
+        self._guarded(apply)
+
+    @Slot(int, int)
+    def on_show_misalignment(self, system: int, line: int) -> None:
+        self.tabs.setCurrentIndex(INSPECT_TAB)
+        self.controller.set_system(system)
+        self.controller.set_sentence(line - 1)
+
+    @Slot(str)
+    def on_exported(self, path: str) -> None:
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        self.exported.emit(path)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.jobs.shutdown()
+        self.inspect.sentences.model.stop_search()
+        if self.tokenizer_dialog is not None:
+            self.tokenizer_dialog.close()
+        self._remember()
+        self.exports.shutdown()
+        self.settings.set_geometry(self.saveGeometry())
+        for name, splitter in (("main", self.inspect.main_split), ("right", self.inspect.right_split)):
+            self.settings.set_splitter(name, splitter.saveState())
+        self.settings.sync()
+        super().closeEvent(event)

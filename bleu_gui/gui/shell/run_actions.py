@@ -1,0 +1,177 @@
+"""The window's scoring jobs: open, add systems, re-score, change the baseline, slice — all in the worker.
+
+The controller keeps the whole run beside the run it shows (which may be a
+slice of it): every change of files or settings is made on the whole run and
+the slice, if one is shown, is scored again from the result, so a slice never
+outlives the numbers it was cut from. Every job starts from the settings the
+panel holds now: a job that replaces a re-score still in the worker (a slice
+asked for right after a change of settings) scores with the new settings too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from ...core import Run, RunConfig, rescore, score_run, subset_run
+from ...core.inputs.run_inputs import read_more_systems, read_run_inputs
+from ...core.metrics.bleu import scaled_progress
+from ...core.output.sessions import Session
+from ...core.run import check_labels
+from ...core.runtime import out_of_gc_passes
+from ...demo import demo_paths
+from ..controller import Controller
+from ..jobs import JobController
+from ..prepared import Prepared, prepare
+
+Progress = Callable[[float], None]
+
+
+class RunActions(QObject):
+    """Scoring jobs of the window (see the module). ``config()`` gives the settings to score with now.
+
+    Signals: ``shown(bool)`` after a job's run is handed to the controller (true: switch to the Compare tab);
+    ``opened()`` when files were opened afresh (their edits, if any, belong to nothing now); ``refused(str)``
+    when an action cannot start.
+    """
+
+    shown = Signal(bool)
+    opened = Signal()
+    refused = Signal(str)
+
+    def __init__(self, controller: Controller, jobs: JobController, config: Callable[[], RunConfig],
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.controller, self.jobs, self.config = controller, jobs, config
+        self.encoding = "auto"
+
+    # -- helpers ------------------------------------------------------------------------------------
+    def _whole_now(self) -> Callable[[Progress], Prepared]:
+        """The whole run under the settings the panel holds (scored again in the worker when they differ)."""
+        whole, cfg = self.controller.whole, self.config()
+        assert whole is not None
+
+        def make(progress: Progress) -> Prepared:
+            return whole if whole.run.config == cfg else prepare(rescore(whole.run, config=cfg, progress=progress))
+
+        return make
+
+    def _reslice(self, make: Callable[[Run, Progress], Run]) -> Callable[[Progress], tuple[Prepared, Prepared]]:
+        """``make`` on the whole run (under the panel's settings), followed by the shown slice again when one is
+        shown: the job gives (the new whole run, the run to show)."""
+        run = self.controller.run
+        shown = run.slice if run is not None else None
+        base = self._whole_now()
+
+        def work(progress: Progress) -> tuple[Prepared, Prepared]:
+            span = 0.7 if shown else 1.0
+            whole = prepare(make(base(scaled_progress(progress, 0.0, span / 2)).run,
+                                 scaled_progress(progress, span / 2, span / 2)))
+            if shown is None:
+                return whole, whole
+            part = subset_run(whole.run, list(shown.rows), shown.description,
+                              progress=scaled_progress(progress, 0.7, 0.3))
+            return whole, prepare(part)
+
+        return work
+
+    def _show(self, result: tuple[Prepared, Prepared], switch_to_compare: bool = False) -> None:
+        self.controller.show(result[1], result[0])  # the slice shown is cut from the whole run given with it
+        self.shown.emit(switch_to_compare)
+
+    # -- actions ------------------------------------------------------------------------------------
+    def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path],
+                   labels: Sequence[str] | None = None, b: int = 1, source: str | Path | None = None,
+                   systems_wanted: Sequence[str] | None = None, refs_wanted: Sequence[str] | None = None) -> int:
+        """Read and score system outputs (the first is the baseline) against references, in the worker;
+        ``systems`` may be empty when a reference file holds systems (WMT XML, a TSV with a system column);
+        ``labels``: display names; ``source``: a source file. Errors come back as a dialog; the shown run stays.
+        """
+        paths, refs = [str(p) for p in systems], [str(r) for r in references]
+        cfg, encoding = self.config(), self.encoding
+
+        def work(progress: Progress) -> Prepared:
+            inputs = read_run_inputs(paths, refs, encoding, source=source, systems_wanted=systems_wanted,
+                                     refs_wanted=refs_wanted, progress=scaled_progress(progress, 0, 0.05))
+            names = check_labels(labels, len(inputs.systems)) if labels else None
+            out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
+            return prepare(score_run(inputs.systems, inputs.references, cfg, names=names, context=inputs.context,
+                                     progress=scaled_progress(progress, 0.05, 0.95)))
+
+        def done(prepared: Prepared) -> None:
+            self.opened.emit()  # files opened afresh: no edits carried over
+            self.controller.show(prepared)
+            self.controller.set_b(b)
+            self.shown.emit(False)
+
+        return self.jobs.submit(work, done)
+
+    def open_session(self, session: Session | None) -> int | None:
+        """Open a saved run as it was: its files, labels, B, encoding (the caller sets the settings)."""
+        if session is None:
+            return None
+        self.encoding = session.encoding
+        systems, refs, systems_wanted, refs_wanted = session.opening()
+        return self.open_files(systems, refs, session.labels, session.b, session.source, systems_wanted, refs_wanted)
+
+    def open_demo(self, language: str = "en") -> int:
+        systems, references = demo_paths(language)
+        return self.open_files(systems, references)
+
+    def add_systems(self, paths: Sequence[str | Path]) -> int | None:
+        """Compare more system outputs with the shown run's baseline, in the worker."""
+        whole = self.controller.whole_run  # the files read (its settings may be old)
+        if whole is None:
+            self.refused.emit("Open a system output and its references first; added systems are compared with it.")
+            return None
+        new = [str(p) for p in paths]
+
+        def make(base: Run, progress: Progress) -> Run:
+            extra = read_more_systems(new, [s.file for s in whole.systems], whole.references)
+            return rescore(base, extra=extra, progress=progress)
+
+        return self.jobs.submit(self._reslice(make), lambda result: self._show(result, switch_to_compare=True))
+
+    def rescore(self) -> int | None:
+        """Score the shown files again with the panel's settings, in the worker."""
+        if self.controller.whole is None:
+            return None
+        return self.jobs.submit(self._reslice(lambda base, _p: base), self._show)
+
+    def compare_pair(self, a: int, b: int) -> int | None:
+        """Compare system ``a`` (made the baseline, in the worker, unless it is) with ``b`` (-1: keep B)."""
+        if self.controller.whole is None or a == 0:
+            self.controller.set_b(b)
+            return None
+        new_b = b + 1 if 0 <= b < a else b  # where b lands once a moves to the front
+
+        def done(result: tuple[Prepared, Prepared]) -> None:
+            self._show(result)
+            self.controller.set_b(new_b)
+
+        return self.jobs.submit(self._reslice(lambda base, p: rescore(base, baseline=a, progress=p)), done)
+
+    def apply_slice(self, rows: Sequence[int], description: str) -> int | None:
+        """Show the whole run's segments ``rows`` as a corpus of their own (scored and tested in the worker)."""
+        if self.controller.whole is None:
+            return None
+        keep, base = list(rows), self._whole_now()
+
+        def work(progress: Progress) -> tuple[Prepared, Prepared]:
+            whole = base(scaled_progress(progress, 0.0, 0.5))
+            part = subset_run(whole.run, keep, description, progress=scaled_progress(progress, 0.5, 0.5))
+            return whole, prepare(part)
+
+        return self.jobs.submit(work, self._show)
+
+    def clear_slice(self) -> None:
+        """Show the whole corpus again (already scored: nothing runs, unless the settings changed meanwhile)."""
+        whole = self.controller.whole
+        if whole is None or self.controller.shown is whole:
+            return
+        if whole.run.config != self.config():
+            self.jobs.submit(lambda p: self._whole_now()(p), lambda prepared: self._show((prepared, prepared)))
+            return
+        self._show((whole, whole))

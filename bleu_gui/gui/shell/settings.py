@@ -1,0 +1,155 @@
+"""Every persisted setting in one place: typed getters and setters over QSettings."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from ...core import BleuConfig, InputError
+from ...core.output.sessions import Session, session_from_dict
+
+ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
+MAX_RECENT = 8
+
+
+class Settings:
+    """Typed access to the application's QSettings (window state, scoring settings, recent files).
+
+    A stored value that cannot be read (a hand-edited or outdated file) never
+    stops the window: its default is used, the value is removed from the file,
+    and :attr:`problems` says which it was, so the window can say so once.
+    """
+
+    def __init__(self, qsettings: QSettings | None = None):
+        self._s = qsettings or QSettings(ORGANISATION, APPLICATION)
+        self.problems: list[str] = []
+        self.config()  # read every stored value once now: what cannot be read is reported and removed
+        self.recent()
+
+    def sync(self) -> None:
+        self._s.sync()
+
+    # -- window --------------------------------------------------------------
+    def geometry(self) -> QByteArray | None:
+        value = self._s.value("window/geometry")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_geometry(self, value: QByteArray) -> None:
+        self._s.setValue("window/geometry", value)
+
+    def splitter(self, name: str) -> QByteArray | None:
+        value = self._s.value(f"window/splitter/{name}")
+        return value if isinstance(value, QByteArray) else None
+
+    def set_splitter(self, name: str, value: QByteArray) -> None:
+        self._s.setValue(f"window/splitter/{name}", value)
+
+    # -- scoring -------------------------------------------------------------
+    def _problem(self, what: str) -> None:
+        if what not in self.problems:
+            self.problems.append(what)
+
+    def config(self) -> BleuConfig:
+        """The scoring settings the user last chose in the window; the defaults for any value that cannot be
+        read (and the whole set when they do not go together)."""
+        s, d = self._s, BleuConfig()
+        fields = {"variant": str, "tokenizer": _optional_str, "lowercase": _bool, "smooth_method": str,
+                  "smooth_value": _optional_float, "max_order": int, "nltk_smoothing": int}
+        values = {}
+        for name, read in fields.items():
+            key = f"scoring/{name}"
+            if not s.contains(key):
+                continue
+            try:
+                values[name] = read(s.value(key))
+            except (TypeError, ValueError):
+                self._problem(f"the scoring setting {name} ({s.value(key)!r})")
+                s.remove(key)
+        try:
+            return BleuConfig(**values).validated()
+        except InputError as exc:
+            self._problem(f"the scoring settings ({exc})")
+            s.remove("scoring")
+            return d
+
+    def set_config(self, cfg: BleuConfig) -> None:
+        s = self._s
+        s.setValue("scoring/variant", cfg.variant)
+        s.setValue("scoring/tokenizer", cfg.tokenizer or "")
+        s.setValue("scoring/lowercase", cfg.lowercase)
+        s.setValue("scoring/smooth_method", cfg.smooth_method)
+        s.setValue("scoring/smooth_value", "" if cfg.smooth_value is None else cfg.smooth_value)
+        s.setValue("scoring/max_order", cfg.max_order)
+        s.setValue("scoring/nltk_smoothing", cfg.nltk_smoothing)
+
+    # -- recent runs -------------------------------------------------------------
+    def recent(self) -> list[Session]:
+        """Recent runs, newest first, as whole sessions (files, labels, B, encoding, settings)."""
+        out = []
+        unreadable = 0
+        size = self._s.beginReadArray("recent")
+        for i in range(size):
+            self._s.setArrayIndex(i)
+            raw = self._s.value("session", "")
+            try:
+                if raw:
+                    out.append(session_from_dict(json.loads(str(raw)), f"recent run {i + 1}"))
+                else:  # an entry written before sessions: files only
+                    systems = _paths(self._s.value("systems", []) or self._s.value("candidate", []))
+                    refs = _paths(self._s.value("references", []))
+                    if systems and refs:
+                        out.append(Session(systems, refs))
+            except (InputError, ValueError, TypeError) as exc:  # dropped, never a reason not to start
+                unreadable += 1
+                self._problem(str(exc) if isinstance(exc, InputError) else f"recent run {i + 1} ({exc})")
+        self._s.endArray()
+        if unreadable:
+            self._write_recent(out)  # said once: the entries that cannot be read are gone from the file
+        return out
+
+    def add_recent(self, session: Session) -> None:
+        # The same files opened again replace their older entry, whatever the settings were then.
+        files = (session.systems, session.references)
+        self._write_recent([session] + [s for s in self.recent() if (s.systems, s.references) != files])
+
+    def remove_recent(self, session: Session) -> None:
+        self._write_recent([s for s in self.recent() if s != session])
+
+    def _write_recent(self, sessions: list[Session]) -> None:
+        self._s.remove("recent")
+        self._s.beginWriteArray("recent", min(len(sessions), MAX_RECENT))
+        for i, item in enumerate(sessions[:MAX_RECENT]):
+            self._s.setArrayIndex(i)
+            self._s.setValue("session", json.dumps(item.to_dict(), ensure_ascii=False))
+        self._s.endArray()
+
+
+def _paths(value) -> list[str]:
+    """A stored list of paths (QSettings gives a lone string for a one-element list)."""
+    if isinstance(value, str):
+        return [value] if value else []
+    return [str(v) for v in value or []]
+
+
+def _bool(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).lower()
+    if text in ("1", "true", "yes"):
+        return True
+    if text in ("0", "false", "no"):
+        return False
+    raise ValueError(f"not a yes/no value: {value!r}")
+
+
+def _optional_str(value) -> str | None:
+    if value in ("", None):
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"not text: {value!r}")
+    return value
+
+
+def _optional_float(value) -> float | None:
+    return None if value in ("", None) else float(value)

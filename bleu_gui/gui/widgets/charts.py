@@ -1,0 +1,308 @@
+"""pyqtgraph charts, created once and updated in place: precisions, brevity penalty, score histogram."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from ...core.errors import ExportError
+from ...core.output import palette, svg
+from ...core.output.exports import write_atomic
+from . import colors
+from .style import styled
+
+pg.setConfigOptions(antialias=True, background=palette.BACKGROUND, foreground=palette.TEXT)
+
+
+TITLE_HEIGHT, SIGNATURE_HEIGHT = 26, 30  # logical pixels above and below the plot in a saved PNG
+DEFAULT_DPI = 300
+
+
+def render_png(box: ChartBox, width_px: int, dpi: int = DEFAULT_DPI) -> bytes:
+    """The chart as laid out on screen, scaled to ``width_px`` wide, with its title above and the scoring
+    signature below; ``dpi`` is written into the file (it sets the printed size, not the layout)."""
+    from PySide6.QtCore import QBuffer, QIODevice, QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    if not 100 <= width_px <= 12000 or not 30 <= dpi <= 2400:
+        raise ExportError(f"a PNG must be 100-12000 pixels wide at 30-2400 dpi, not {width_px} px at {dpi} dpi")
+    plot = box.plot
+    w, h = max(plot.width(), 1), max(plot.height(), 1)
+    scale = width_px / w
+    image = QImage(width_px, round((h + TITLE_HEIGHT + SIGNATURE_HEIGHT) * scale), QImage.Format.Format_ARGB32)
+    image.fill(QColor(palette.BACKGROUND))
+    painter = QPainter(image)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.scale(scale, scale)
+        font = box.font()
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(palette.INK))
+        painter.drawText(QRectF(6, 0, w - 12, TITLE_HEIGHT), int(Qt.AlignmentFlag.AlignVCenter), box.title)
+        # The view's visible area, drawn as vectors into the scaled painter: the screen's layout, sharp at any size.
+        plot.render(painter, QRectF(0, TITLE_HEIGHT, w, h), plot.viewport().rect())
+        font.setBold(False)
+        font.setPointSizeF(max(font.pointSizeF() * 0.8, 6))
+        painter.setFont(font)
+        painter.setPen(QColor(palette.MUTED))
+        painter.drawText(QRectF(6, TITLE_HEIGHT + h, w - 12, SIGNATURE_HEIGHT),
+                         int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.TextFlag.TextWrapAnywhere), box.signature)
+    finally:
+        painter.end()
+    # Only now: fonts are sized by the image's resolution while painting, and must match the screen's.
+    image.setDotsPerMeterX(round(dpi / 0.0254))
+    image.setDotsPerMeterY(round(dpi / 0.0254))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return bytes(buffer.data())
+
+
+class ChartBox(QWidget):
+    """A titled plot with a Save button (PNG or SVG)."""
+
+    def __init__(self, title: str, parent=None, view_box: pg.ViewBox | None = None, tip: str = ""):
+        """``view_box``: a view box with its own mouse handling (the default one ignores the mouse); ``tip``:
+        what the chart shows, as its tooltip."""
+        super().__init__(parent)
+        self.setToolTip(tip)
+        self.plot = pg.PlotWidget(viewBox=view_box)
+        self.plot.setMenuEnabled(False)
+        if view_box is None:
+            self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.setMinimumHeight(150)
+        label = self.title_label = QLabel(f"<b>{title}</b>")
+        save = QToolButton()
+        save.setText("Save…")
+        save.setToolTip("Save this chart as PNG or SVG")
+        save.clicked.connect(self.on_save_clicked)
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(label)
+        head.addStretch(1)
+        head.addWidget(save)
+        # Until there is data, a line of text instead of axes with made-up ticks.
+        self.placeholder = QLabel("No data yet")
+        styled(self.placeholder, "hint")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setMinimumHeight(150)
+        self.plot.setVisible(False)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(2, 2, 2, 2)
+        box.addLayout(head)
+        box.addWidget(self.plot, 1)
+        box.addWidget(self.placeholder, 1)
+        self.title = title
+        self.signature = ""  # the scoring signature, written under the chart in a saved PNG
+
+    def set_title(self, title: str) -> None:
+        self.title = title
+        self.title_label.setText(f"<b>{title}</b>")
+
+    def show_data(self) -> None:
+        """Swap the placeholder for the plot (each chart calls this when it gets values)."""
+        if not self.plot.isVisibleTo(self):
+            self.placeholder.setVisible(False)
+            self.plot.setVisible(True)
+
+    def svg_text(self) -> str | None:
+        """The chart drawn from its current data as SVG (None before there is data)."""
+        return None
+
+    def save(self, path: str | Path, width_px: int | None = None, dpi: int = DEFAULT_DPI) -> None:
+        """Save as PNG (``width_px`` wide, default twice the screen size) or SVG, by the file's extension
+        (raises ExportError)."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
+            text = self.svg_text()
+            if text is None:
+                raise ExportError(f"{path}: this chart has nothing to save yet")
+            write_atomic(path, text)
+        elif suffix == ".png":
+            write_atomic(path, render_png(self, width_px or 2 * self.plot.width(), dpi))
+        else:
+            raise ExportError(f"{path}: charts are saved as .png or .svg")
+
+    def on_save_clicked(self) -> None:
+        from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+        name = self.title.lower().replace(" ", "-")
+        path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title}", f"{name}.png",
+                                              "PNG image (*.png);;SVG image (*.svg)")
+        if not path:
+            return
+        width, dpi = None, DEFAULT_DPI
+        if path.lower().endswith(".png"):
+            width, ok = QInputDialog.getInt(self, "PNG size", "Width in pixels (the layout is the screen's):",
+                                            2 * self.plot.width(), 100, 12000, 100)
+            if not ok:
+                return
+            dpi, ok = QInputDialog.getInt(self, "PNG resolution", "Dots per inch (sets the printed size):",
+                                          DEFAULT_DPI, 30, 2400, 50)
+            if not ok:
+                return
+        try:
+            self.save(path, width, dpi)
+        except ExportError as exc:
+            QMessageBox.warning(self, "Cannot save chart", str(exc))
+
+
+class PrecisionChart(ChartBox):
+    """Per-order modified precision of the selected sentence beside the corpus values."""
+
+    def __init__(self, parent=None):
+        super().__init__("Modified precision", parent, tip=(
+            "Clipped n-gram precision p_n per order: the selected sentence's (matched/total above each bar) "
+            "beside the corpus's, which sums every sentence's counts first"))
+        p = self.plot
+        p.setYRange(0, 135)
+        p.setLabel("left", "p_n (%)")
+        p.setLabel("bottom", "n-gram order")
+        p.addLegend(offset=(5, 2))
+        p.getAxis("left").setTicks([[(v, str(v)) for v in range(0, 101, 20)]])
+        self.sentence_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.SENTENCE_BAR, name="sentence")
+        self.corpus_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.CORPUS_BAR, name="corpus")
+        p.addItem(self.sentence_bars)
+        p.addItem(self.corpus_bars)
+        self.labels: list[pg.TextItem] = []
+
+    def svg_text(self) -> str | None:
+        if not hasattr(self, "_data"):
+            return None
+        counts, totals, corpus = self._data
+        return svg.precision_chart(corpus, counts, totals)
+
+    def update_values(self, sentence_counts, sentence_totals, corpus_precisions) -> None:
+        self.show_data()
+        self._data = ([int(c) for c in sentence_counts], [int(t) for t in sentence_totals],
+                      [float(p) for p in corpus_precisions])
+        n = len(corpus_precisions)
+        x = np.arange(1, n + 1)
+        counts = np.asarray(sentence_counts, float)
+        totals = np.asarray(sentence_totals, float)
+        sent = np.where(totals > 0, 100 * counts / np.maximum(totals, 1), 0.0)
+        self.sentence_bars.setOpts(x=x - 0.2, height=sent)
+        self.corpus_bars.setOpts(x=x + 0.2, height=np.asarray(corpus_precisions, float))
+        while len(self.labels) < n:
+            item = pg.TextItem(anchor=(0.5, 1.0), color=palette.ACCENT)
+            font = item.textItem.font()
+            font.setPointSizeF(font.pointSizeF() * 0.85)  # "12/12" over each of four narrow bars, not touching
+            item.setFont(font)
+            self.plot.addItem(item)
+            self.labels.append(item)
+        for i, item in enumerate(self.labels):
+            item.setVisible(i < n)
+            if i < n:
+                item.setText(f"{int(counts[i])}/{int(totals[i])}")
+                item.setPos(x[i] - 0.2, sent[i] + 1)
+        self.plot.getAxis("bottom").setTicks([[(int(v), str(int(v))) for v in x]])
+        self.plot.setXRange(0.15, n + 0.6, padding=0)  # room on the left for the first bar's "12/12" label
+
+
+class BrevityChart(ChartBox):
+    """BP = exp(1 - r/c) over r/c, with the sentence and the corpus marked."""
+
+    def __init__(self, parent=None):
+        super().__init__("Brevity penalty", parent, tip=(
+            "BP = exp(1 − r/c) when the candidate (c tokens) is not longer than the effective reference length r; "
+            "the curve over r/c, with the sentence and the corpus on it"))
+        p = self.plot
+        p.setLabel("left", "BP")
+        p.setLabel("bottom", "r / c")
+        p.addLegend(offset=(5, -5))
+        self.curve = p.plot(pen=pg.mkPen(palette.AXIS, width=2))
+        self.sentence_point = p.plot(pen=None, symbol="o", symbolSize=11, symbolBrush=colors.SENTENCE_BAR, name="sentence")
+        self.corpus_point = p.plot(pen=None, symbol="s", symbolSize=10, symbolBrush=colors.CORPUS_BAR, name="corpus")
+        self.set_range(2.0)
+
+    def set_range(self, top: float) -> None:
+        x = np.linspace(0.0, max(top, 1.5), 300)
+        self.curve.setData(x, np.where(x > 1, np.exp(1 - x), 1.0))
+        self.plot.setYRange(0, 1.05)
+
+    @staticmethod
+    def _point(c: int, r: int):
+        if c <= 0:
+            return [], []
+        ratio = r / c
+        return [ratio], [1.0 if c > r else float(np.exp(1 - ratio))]
+
+    def svg_text(self) -> str | None:
+        return svg.brevity_chart(self._data[1], self._data[0]) if hasattr(self, "_data") else None
+
+    def update_values(self, sentence: tuple[int, int] | None, corpus: tuple[int, int]) -> None:
+        self.show_data()
+        self._data = (sentence, corpus)
+        top = 1.5
+        if sentence is not None:
+            x, y = self._point(*sentence)
+            self.sentence_point.setData(x, y)
+            top = max(top, *(v * 1.1 for v in x)) if x else top
+        else:
+            self.sentence_point.setData([], [])
+        x, y = self._point(*corpus)
+        self.corpus_point.setData(x, y)
+        self.set_range(min(top, 6.0))
+
+
+class HistogramChart(ChartBox):
+    """Sentence BLEU over the corpus in 10-point bins; clicking a bar asks to filter the list to it."""
+
+    bin_clicked = Signal(float, float)
+    BINS = np.linspace(0, 100, 11)
+
+    def __init__(self, parent=None):
+        super().__init__("Sentence BLEU histogram", parent, tip=(
+            "How many sentences score in each 10-point band. Click a bar to list only those sentences. "
+            "Corpus BLEU is not the mean of these scores"))
+        p = self.plot
+        p.setLabel("left", "sentences")
+        p.setLabel("bottom", "sentence BLEU (click a bar to filter)")
+        self.bars = pg.BarGraphItem(x0=self.BINS[:-1], x1=self.BINS[1:], height=np.zeros(10),
+                                    brush=colors.SENTENCE_BAR, pen=pg.mkPen(palette.BACKGROUND))
+        p.addItem(self.bars)
+        p.setXRange(0, 100, padding=0.02)
+        p.scene().sigMouseClicked.connect(self.on_scene_clicked)
+        self.counts = np.zeros(10, np.int64)
+        self.metric = "BLEU"
+
+    def svg_text(self) -> str | None:
+        if not hasattr(self, "_scores"):
+            return None
+        return svg.histogram_chart(self._scores.tolist(), f"Sentence {self.metric} histogram", self.metric)
+
+    def update_values(self, scores: np.ndarray, bands: np.ndarray, metric: str = "BLEU") -> None:
+        """``bands``: the sentences in each 10-point band of ``scores`` (see :func:`score_bands`), sentence scores
+        of ``metric``."""
+        self.metric = metric
+        self.set_title(f"Sentence {metric} histogram")
+        self.plot.setLabel("bottom", f"sentence {metric} (click a bar to filter)")
+        self.show_data()
+        self._scores = np.asarray(scores, float)
+        self.counts = bands
+        self.bars.setOpts(height=self.counts)
+        self.plot.setYRange(0, max(1, int(self.counts.max()) if len(self.counts) else 1) * 1.08)
+
+    def bin_range(self, x: float) -> tuple[float, float] | None:
+        if not 0 <= x <= 100:
+            return None
+        i = min(int(x // 10), 9)
+        return float(self.BINS[i]), float(self.BINS[i + 1])
+
+    def on_scene_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        vb = self.plot.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        point = vb.mapSceneToView(event.scenePos())
+        rng = self.bin_range(point.x())
+        if rng is not None:
+            self.bin_clicked.emit(*rng)

@@ -1,0 +1,108 @@
+"""The source of the shown sentence, between its neighbours, with inline tags as chips.
+
+Above the candidate in Inspect and above A/B in Compare. The previous and next
+segments of the same document are shown dimmed for context; a segment's
+inline tags (XLIFF/TMX) are drawn as small chips where they stood; a candidate
+whose number of tags differs from its source or reference is flagged.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
+
+from ...core import Run
+from ...core.inputs.markup import Tag
+from ...core.output import palette
+from .style import styled
+
+CHIP = (f'<span style="background-color:{palette.TAG_BG}; color:{palette.TAG_INK}; font-size:small; '
+        'font-family:monospace">&nbsp;{}&nbsp;</span>')
+DIM = f'<span style="color:{palette.MUTED}">{{}}</span>'
+FLAG = f'<span style="background-color:{palette.FLAG_BG}; color:{palette.FLAG_INK}">&nbsp;{{}}&nbsp;</span>'
+
+
+def with_chips(text: str, tags: tuple[Tag, ...] | None) -> str:
+    """HTML of ``text`` with each tag drawn as a chip at its offset."""
+    if not tags:
+        return escape(text)
+    out, pos = [], 0
+    for offset, label in sorted(tags, key=lambda t: t[0]):
+        out.append(escape(text[pos:offset]))
+        out.append(CHIP.format(escape(label)))
+        pos = offset
+    out.append(escape(text[pos:]))
+    return "".join(out)
+
+
+def _tags(f, i: int) -> tuple[Tag, ...] | None:
+    return f.tags[i] if f is not None and f.tags is not None else None
+
+
+class ContextPane(QWidget):
+    """Source and document context of one sentence; hidden when the run has neither."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.title = QLabel("Source")
+        styled(self.title, "paneTitle")
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.view = QTextBrowser()
+        self.view.setObjectName("sourcePane")
+        self.view.setOpenLinks(False)
+        self.view.setMinimumHeight(40)
+        self.view.setMaximumHeight(92)  # three short lines; the candidate and references keep the space
+        self.view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        box.addWidget(self.title)
+        box.addWidget(self.view)
+        self.setVisible(False)
+
+    def show_sentence(self, run: Run, sentence: int, system: int = 0) -> None:
+        """The source of ``sentence`` with its neighbours, and the tags of ``system``'s candidate."""
+        context, source = run.context, run.context.source
+        if source is None and context.docs is None:
+            self.setVisible(False)
+            return
+        self.setVisible(True)
+        doc = context.docs[sentence] if context.docs is not None else None
+        where = f" · document {doc}" if doc is not None else ""
+        self.title.setText(f"Source{where} · line {run.line_number(sentence)}" if source is not None
+                           else f"Document {doc} · line {run.line_number(sentence)}")
+        self.view.setHtml(self.html(run, sentence, system))
+
+    def html(self, run: Run, sentence: int, system: int = 0) -> str:
+        context, source = run.context, run.context.source
+        lines = source.lines if source is not None else run.systems[system].lines
+
+        def same_doc(i: int) -> bool:
+            return 0 <= i < run.n_sentences and (context.docs is None or context.docs[i] == context.docs[sentence])
+
+        parts = []
+        if same_doc(sentence - 1):
+            parts.append(DIM.format(escape(lines[sentence - 1])))
+        parts.append(f"<b>{with_chips(lines[sentence], _tags(source, sentence))}</b>" if source is not None
+                     else "<i>(no source given: File ▸ Open ▸ Source, or --src)</i>")
+        parts += self._candidate_tags(run, sentence, system)
+        if same_doc(sentence + 1):
+            parts.append(DIM.format(escape(lines[sentence + 1])))
+        return "<br>".join(parts)
+
+    @staticmethod
+    def _candidate_tags(run: Run, sentence: int, system: int) -> list[str]:
+        """The candidate with its tags, flagged when it has another number of them than source/reference."""
+        source = run.context.source
+        candidate = run.systems[system].file
+        cand_tags = _tags(candidate, sentence)
+        others = [t for t in [_tags(source, sentence), *(_tags(r, sentence) for r in run.references)] if t is not None]
+        if cand_tags or others:
+            line = f"Candidate with tags: {with_chips(candidate.lines[sentence], cand_tags)}"
+            counts = {len(t) for t in others}
+            if counts and counts != {len(cand_tags or ())}:
+                line += " " + FLAG.format(f"{len(cand_tags or ())} tag(s), the source/reference has "
+                                          f"{'/'.join(str(c) for c in sorted(counts))}")
+            return [f'<span style="font-size:small">{line}</span>']
+        return []

@@ -1,0 +1,133 @@
+"""Small layout helpers shared by the tabs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.metrics.bleu_details import ALL_ORDERS
+from ..inspect.sentence_model import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
+
+STRETCH = None  # put a stretch here in :func:`hrow`
+
+
+class Table(QTableView):
+    """A table view that paints its rows with the interpreter lock held throughout.
+
+    A paint calls the model's ``data()`` hundreds of times. Entered from Qt's event loop, each call took the
+    lock and gave it back; with a worker busy (a search, a scoring job), the worker took it in between and
+    the next call waited for it again: one repaint of a list took 90-140 ms (15-18 ms with the lock held). Called
+    from Python, the base paint keeps the lock (the binding does not release it there); a busy worker still
+    gets it when it asks and a switch interval has passed.
+    """
+
+    empty_text = ""  # said in the middle of the list when it has no rows (a blank table looks still loading)
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        if self.empty_text and model is not None and model.rowCount() == 0:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(self.viewport().rect().adjusted(8, 8, -8, -8),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text)
+            painter.end()
+
+
+def hrow(*items: QWidget | str | None) -> QHBoxLayout:
+    """A horizontal row: widgets as given, strings as labels, ``STRETCH`` (None) as a stretch."""
+    row = QHBoxLayout()
+    for item in items:
+        if item is STRETCH:
+            row.addStretch(1)
+        elif isinstance(item, str):
+            row.addWidget(QLabel(item))
+        else:
+            row.addWidget(item)
+    return row
+
+
+def stacked(*widgets: QWidget) -> QWidget:
+    """Widgets one above the other, no margins; the last one takes the extra room."""
+    box_widget = QWidget()
+    box = QVBoxLayout(box_widget)
+    box.setContentsMargins(0, 0, 0, 0)
+    box.setSpacing(0)
+    for i, widget in enumerate(widgets):
+        box.addWidget(widget, 1 if i == len(widgets) - 1 else 0)
+    return box_widget
+
+
+LEGEND_TIPS = {
+    "matched": "An n-gram occurrence counted as a match: at most as many as the reference that has the most",
+    "clipped": "An occurrence beyond Max_Ref_Count: the n-gram is in a reference, but fewer times than here "
+               "(Count_clip = min(Count, Max_Ref_Count))",
+    "unmatched": "An n-gram no reference has",
+    "selected n-gram in refs": "Click an n-gram of the candidate: its occurrences in the references light up",
+    "matched only by this system": "A matched word the other system's candidate does not match",
+    "ref: both": "A reference word both systems matched",
+    "ref: only A": "A reference word only system A matched",
+    "ref: only B": "A reference word only system B matched",
+}
+
+
+def legend(entries: list[tuple[str, str]], tips: dict[str, str] | None = None) -> QHBoxLayout:
+    """A row of labels, each styled with its CSS (the colours of the panes) and explained by a tooltip."""
+    tips = {**LEGEND_TIPS, **(tips or {})}
+    row = QHBoxLayout()
+    row.setContentsMargins(0, 0, 0, 0)
+    for text, style in entries:
+        label = QLabel(text)
+        label.setStyleSheet(f"{style}; padding:2px 6px; border-radius:3px;")
+        label.setToolTip(tips.get(text, ""))
+        row.addWidget(label)
+    row.addStretch(1)
+    return row
+
+
+
+
+def fill_orders(combo: QComboBox, max_order: int, all_orders: bool) -> None:
+    """Order choices 1..max_order (the run's own order, never a fixed 4), keeping the current one if it still exists."""
+    current = combo.currentData()
+    combo.blockSignals(True)
+    combo.clear()
+    for n in range(1, max_order + 1):
+        combo.addItem(f"{n}-grams", n)
+    if all_orders:
+        combo.addItem("all orders", ALL_ORDERS)
+    index = combo.findData(current if current is not None else 1)
+    combo.setCurrentIndex(max(index, 0))
+    combo.blockSignals(False)
+
+
+def sentence_table(model: SentenceTableModel, row_height: int) -> Table:
+    """The Inspect tab's sentence list: sortable, one row selected at a time, rows ``row_height`` high."""
+    table = Table()
+    table.setModel(model)
+    table.setSortingEnabled(True)
+    table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setWordWrap(False)
+    table.setAlternatingRowColors(True)
+    vh = table.verticalHeader()
+    vh.setVisible(False)
+    vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    vh.setDefaultSectionSize(row_height)
+    hh = table.horizontalHeader()
+    hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    hh.setStretchLastSection(True)
+    for col, width in ((COL_INDEX, 56), (COL_BLEU, 64), (COL_RATIO, 72)):
+        table.setColumnWidth(col, width)
+    return table
