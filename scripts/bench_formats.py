@@ -82,7 +82,7 @@ def window_first_results(path: Path, repeats: int) -> None:
         loop = QEventLoop()
         window.run_changed.connect(loop.quit)
         t0 = time.perf_counter()
-        window.actions.open_files([], [path])
+        window.run_actions.open_files([], [path])
         QTimer.singleShot(120_000, loop.quit)
         loop.exec()
         app.processEvents()

@@ -84,7 +84,7 @@ def run_load(window, app, candidate, refs) -> tuple[float, float]:
     window.error_shown.connect(lambda m: (print("error:", m), loop.quit()))
     beat.start()
     t0 = time.perf_counter()
-    window.actions.open_files(candidate if isinstance(candidate, list) else [candidate], refs)
+    window.run_actions.open_files(candidate if isinstance(candidate, list) else [candidate], refs)
     loop.exec()
     elapsed = time.perf_counter() - t0
     app.processEvents()
@@ -198,31 +198,12 @@ def matrix_measures(window, app) -> None:
     print(f"   longest: {max(times.values()):.0f} ms (target: no stall over 100 ms)")
 
 
-def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int = 40) -> None:
-    """Edit one sentence of a 100k-line, 4-reference corpus key by key: the time from the key press until the
-    sentence, the explanation and the corpus BLEU are shown again; sacreBLEU re-scoring the edited corpus is the
-    anchor (what a user without what-if would run)."""
-    from bench_core import synthetic
+def _type_keys(app, pane, keys: int) -> list[float]:
+    """Type ``keys`` keys into ``pane`` (every fourth a backspace): seconds from each press until it is painted.
+    BENCH_PROFILE=1 prints a profile of the typing."""
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QTextCursor
     from PySide6.QtTest import QTest
 
-    refs, systems = [], []
-    for seed in (1, 3, 4, 5):
-        folder = tmp / f"whatif-{seed}"
-        folder.mkdir(exist_ok=True)
-        hyp_path, ref_path = synthetic(folder, n_lines, seed=seed)
-        systems.append(hyp_path)
-        refs.append(ref_path)
-    hyp = systems[0]
-    elapsed, _gap = run_load(window, app, hyp, refs)
-    print(f"{n_lines:,} lines, 4 refs: scored and shown in {elapsed:.2f} s")
-    view = window.inspect
-    view.sentences.select_sentence(n_lines // 2)
-    view.detail.editor.set_editing(True)
-    pane = view.detail.panes.candidate
-    pane.moveCursor(QTextCursor.MoveOperation.End)
-    app.processEvents()
     times = []
     profile = None
     if os.environ.get("BENCH_PROFILE"):
@@ -241,6 +222,33 @@ def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int 
 
         profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
+    return times
+
+
+def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int = 40) -> None:
+    """Edit one sentence of a 100k-line, 4-reference corpus key by key: the time from the key press until the
+    sentence, the explanation and the corpus BLEU are shown again; sacreBLEU re-scoring the edited corpus is the
+    anchor (what a user without what-if would run)."""
+    from bench_core import synthetic
+    from PySide6.QtGui import QTextCursor
+
+    refs, systems = [], []
+    for seed in (1, 3, 4, 5):
+        folder = tmp / f"whatif-{seed}"
+        folder.mkdir(exist_ok=True)
+        hyp_path, ref_path = synthetic(folder, n_lines, seed=seed)
+        systems.append(hyp_path)
+        refs.append(ref_path)
+    hyp = systems[0]
+    elapsed, _gap = run_load(window, app, hyp, refs)
+    print(f"{n_lines:,} lines, 4 refs: scored and shown in {elapsed:.2f} s")
+    view = window.inspect
+    view.sentences.select_sentence(n_lines // 2)
+    view.detail.editor.set_editing(True)
+    pane = view.detail.panes.candidate
+    pane.moveCursor(QTextCursor.MoveOperation.End)
+    app.processEvents()
+    times = _type_keys(app, pane, keys)
     edited = view.detail.editor.whatif
     text = edited.text(n_lines // 2)
     if os.environ.get("BENCH_VERBOSE"):

@@ -88,18 +88,18 @@ def main() -> int:
         dropped = Path(tmp) / "system-a-line-5-dropped.txt"
         dropped.write_text("\n".join(lines[:4] + lines[5:] + ["(the last line, added to keep the count)"]) + "\n",
                            encoding="utf-8")
-        window.actions.open_files([dropped], refs)
+        window.run_actions.open_files([dropped], refs)
     elif args.open:
         if args.tokenize:
             from dataclasses import replace
 
             window.settings_panel.set_config(replace(window.settings_panel.config(), tokenizer=args.tokenize))
-        window.actions.open_files(args.hyp, args.open, source=args.src)
+        window.run_actions.open_files(args.hyp, args.open, source=args.src)
     elif args.systems:
-        window.actions.open_files(*wmt17_systems(args.systems, tmp))
+        window.run_actions.open_files(*wmt17_systems(args.systems, tmp))
         args.tab, args.system = "compare", 2
     else:
-        window.actions.open_demo(args.demo)
+        window.run_actions.open_demo(args.demo)
     QTimer.singleShot(120_000, loop.quit)
     loop.exec()
     if window.controller.run is None:
@@ -112,7 +112,7 @@ def main() -> int:
         window.run_changed.connect(loop2.quit)
         conditions = parse_conditions([args.where])
         run = window.controller.run
-        window.actions.apply_slice(select(run.context, run.n_sentences, conditions), args.where.replace("=", " = "))
+        window.run_actions.apply_slice(select(run.context, run.n_sentences, conditions), args.where.replace("=", " = "))
         QTimer.singleShot(60_000, loop2.quit)
         loop2.exec()
     if args.documents:

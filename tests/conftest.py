@@ -71,3 +71,32 @@ def corpus_of(path: Path, fmt: str | None = None, options=None):
 
     data = Path(path).read_bytes()
     return read_corpus(Path(path), fmt or sniff_format(Path(path), data), data, "utf-8", options or ReadOptions())
+
+
+class Gate:
+    """A job for the window's worker that runs until the test opens the gate: tests wait on this condition, never
+    on a clock. ``work`` checks for a cancel at every turn, as scoring does; ``result`` returns "done" without
+    checking (a result that arrives after a newer job started)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.started, self.opened = threading.Event(), threading.Event()
+
+    def work(self, progress):
+        self.started.set()
+        while not self.opened.wait(0.005):
+            progress(0.5)  # a cancel check
+        return "done"
+
+    def result(self, _progress):
+        self.started.set()
+        assert self.opened.wait(30), "the test never opened the gate"
+        return "done"
+
+
+@pytest.fixture
+def gate():
+    g = Gate()
+    yield g
+    g.opened.set()  # never leave a worker waiting

@@ -132,7 +132,7 @@ def test_all_orders_bars_and_token_edges(qtbot, window):
 def test_tokenizer_table_dialog_equals_sacrebleu(qtbot, window, tmp_path):
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_demo()
+        window.run_actions.open_demo()
     dialog = open_tokenizer_table(window)
     with qtbot.waitSignal(dialog.ready, timeout=120_000):
         pass
@@ -172,7 +172,7 @@ def test_an_edit_in_a_slice_belongs_to_the_whole_file(qtbot, window):
     system, refs = demo_paths()[0][1], demo_paths()[1]
     open_and_wait(qtbot, window, system, refs)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.apply_slice([1, 3, 5], "three sentences")
+        window.run_actions.apply_slice([1, 3, 5], "three sentences")
     view = window.inspect
     view.sentences.select_sentence(1)  # the slice's second sentence: line 4 of the file
     view.detail.editor.set_editing(True)
@@ -185,7 +185,7 @@ def test_an_edit_in_a_slice_belongs_to_the_whole_file(qtbot, window):
     expected = sacre_corpus(sliced, [[r[i] for i in (1, 3, 5)] for r in ref_lines], BleuConfig()).score
     assert view.detail.editor.whatif.corpus().score == pytest.approx(expected, abs=1e-9)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.clear_slice()
+        window.run_actions.clear_slice()
     whole = list(file_lines)
     whole[3] = new
     assert view.detail.editor.whatif.texts == {3: new}

@@ -1,7 +1,6 @@
 """The window, driven with pytest-qt offscreen: scores, highlighting, worker discipline, persistence."""
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -44,7 +43,7 @@ def window(qtbot, settings_file):
 
 def open_and_wait(qtbot, window, candidate, refs):
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files([candidate], refs)
+        window.run_actions.open_files([candidate], refs)
 
 
 def open_baseline(qtbot, window):
@@ -61,7 +60,7 @@ def lines(path):
 def test_demo_shows_sacrebleu_corpus_score(qtbot, window):
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_demo()
+        window.run_actions.open_demo()
     for i, system in enumerate(systems):
         theirs = sacre_corpus(lines(system), [lines(r) for r in refs], BleuConfig())
         assert window.controller.run.systems[i].results[0].corpus.score == pytest.approx(theirs.score, abs=1e-9)
@@ -239,24 +238,21 @@ def test_model_passes_qtmodeltester(qtmodeltester):
     qtmodeltester.check(model)
 
 
-def slow_work(progress):
-    for i in range(200):
-        progress(i / 200)
-        time.sleep(0.01)
-    return "slow"
+def test_stale_results_are_dropped(qtbot, gate):
+    from PySide6.QtCore import QCoreApplication
 
-
-def test_stale_results_are_dropped(qtbot):
     from bleu_gui.gui.jobs import JobController
 
-    jobs = JobController()
+    jobs = JobController(exclusive=False)
     results = []
-    jobs.submit(lambda progress: (time.sleep(0.3), "first")[1], lambda r: results.append(("first", r)))
+    jobs.submit(gate.result, lambda r: results.append(("first", r)))
+    assert gate.started.wait(10)
     jobs.submit(lambda progress: "second", lambda r: results.append(("second", r)))
     qtbot.waitUntil(lambda: bool(results), timeout=5000)
-    qtbot.wait(500)  # the first job finishes later; its result must never arrive
-    assert results == [("second", "second")]
+    gate.opened.set()  # the first job finishes now, after the second: its result must never arrive
     assert jobs.shutdown()
+    QCoreApplication.processEvents()  # anything it queued for the window is delivered by now
+    assert results == [("second", "second")]
 
 
 def test_a_job_wakes_the_window_only_when_its_progress_moves_forward(qtbot):
@@ -279,7 +275,7 @@ def test_a_job_wakes_the_window_only_when_its_progress_moves_forward(qtbot):
     assert jobs.shutdown()
 
 
-def test_side_by_side_jobs_each_report_their_own_outcome(qtbot):
+def test_side_by_side_jobs_each_report_their_own_outcome(qtbot, gate):
     from bleu_gui.core import InputError
     from bleu_gui.gui.jobs import JobController
 
@@ -289,22 +285,29 @@ def test_side_by_side_jobs_each_report_their_own_outcome(qtbot):
     def broken(progress):
         raise InputError("no such folder")
 
-    jobs.submit(lambda progress: (time.sleep(0.2), "slow")[1], done.append, lambda m, d: failed.append(m))
     jobs.submit(broken, done.append, lambda m, d: failed.append(m))
     jobs.submit(lambda progress: "fast", done.append, lambda m, d: failed.append(m))
-    qtbot.waitUntil(lambda: len(done) + len(failed) == 3, timeout=5000)
-    assert sorted(done) == ["fast", "slow"] and failed == ["no such folder"]
+    qtbot.waitUntil(lambda: len(done) + len(failed) == 2, timeout=5000)
+    jobs.submit(gate.result, done.append, lambda m, d: failed.append(m))  # a slow one beside them: not cancelled
+    jobs.submit(lambda progress: "fast again", done.append, lambda m, d: failed.append(m))
+    qtbot.waitUntil(lambda: "fast again" in done, timeout=5000)
+    gate.opened.set()
+    qtbot.waitUntil(lambda: len(done) + len(failed) == 4, timeout=5000)
+    assert sorted(done) == ["done", "fast", "fast again"] and failed == ["no such folder"]
     assert jobs.shutdown()
 
 
 def test_switching_tokenizer_twice_shows_only_last(qtbot, window):
+    from PySide6.QtCore import QCoreApplication
+
     open_baseline(qtbot, window)
     shown = []
     window.run_changed.connect(lambda run: shown.append(run.config.bleu.tokenizer))
     window.settings_panel.tokenizer.setCurrentText("intl")
     window.settings_panel.tokenizer.setCurrentText("char")
-    qtbot.waitUntil(lambda: bool(shown), timeout=20_000)
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: bool(shown) and not window.jobs.busy, timeout=20_000)
+    assert window.jobs.pool.waitForDone(10_000)  # the intl job has ended too, cancelled: nothing of it may arrive
+    QCoreApplication.processEvents()
     assert shown == ["char"]
     assert "tok:char" in window.inspect.header.signature_label.text()
 
@@ -323,7 +326,7 @@ def test_progress_repaints_on_a_later_turn_not_at_once(qtbot, window):
 
     progress = window.job_progress
     progress.on_started(1)
-    qtbot.wait(50)
+    qtbot.waitExposed(progress.bar)
     paints = Paints()
     progress.bar.installEventFilter(paints)
     progress.on_progress(0.5)
@@ -334,14 +337,17 @@ def test_progress_repaints_on_a_later_turn_not_at_once(qtbot, window):
     assert progress.bar.value() == 500
 
 
-def test_cancel_emits_no_finished(qtbot, window):
-    arrived = []
-    window.jobs.submit(slow_work, arrived.append)
-    qtbot.wait(100)
-    assert window.job_progress.isVisible()
-    with qtbot.assertNotEmitted(window.jobs.finished, wait=2500):
-        window.jobs.cancel()
-    assert not window.jobs.busy and arrived == []
+def test_cancel_emits_no_finished(qtbot, window, gate):
+    from PySide6.QtCore import QCoreApplication
+
+    arrived, finished = [], []
+    window.jobs.finished.connect(finished.append)
+    window.jobs.submit(gate.work, arrived.append)
+    qtbot.waitUntil(lambda: gate.started.is_set() and window.job_progress.isVisible(), timeout=5000)
+    window.jobs.cancel()
+    assert window.jobs.pool.waitForDone(10_000)  # the job saw the cancel at its next check and ended
+    QCoreApplication.processEvents()  # whatever it queued for the window is delivered by now
+    assert finished == [] and not window.jobs.busy and arrived == []
     assert not window.job_progress.isVisible()
     assert window.inspect.header.corpus_label.text() == "No files open"
 
@@ -363,16 +369,16 @@ def test_input_error_dialog_keeps_previous_state(qtbot, window, tmp_path):
     bad.write_text("one line\n", encoding="utf-8")
     _, refs = demo_paths()
     with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
-        window.actions.open_files([bad], refs)
+        window.run_actions.open_files([bad], refs)
     assert "line counts differ" in blocker.args[0] and "short.txt has 1" in blocker.args[0]
     assert window.controller.run is before and window.inspect.sentences.model.rowCount() == 12
     assert window.statusBar().currentMessage() != "Scoring…"
 
 
-def test_close_during_run_cancels_and_waits(qtbot, settings_file):
+def test_close_during_run_cancels_and_waits(qtbot, settings_file, gate):
     w = make_window(qtbot, settings_file)
-    w.jobs.submit(slow_work, lambda result: None)
-    qtbot.wait(50)
+    w.jobs.submit(gate.work, lambda result: None)
+    assert gate.started.wait(10)
     w.close()
     assert w.jobs.pool.activeThreadCount() == 0
 
@@ -393,7 +399,7 @@ def test_drop_files_opens_them(qtbot, window):
 def test_settings_persist_across_restart(qtbot, settings_file):
     w = make_window(qtbot, settings_file)
     with qtbot.waitSignal(w.run_changed, timeout=20_000):
-        w.actions.open_demo()
+        w.run_actions.open_demo()
     with qtbot.waitSignal(w.run_changed, timeout=20_000):
         w.settings_panel.lowercase.setChecked(True)
     w.resize(1333, 811)
@@ -423,7 +429,7 @@ def test_corrupt_settings_file_falls_back_to_defaults(qtbot, settings_file):
 def open_compare(qtbot, window):
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.actions.open_files(systems, refs)
+        window.run_actions.open_files(systems, refs)
     return window.controller.run
 
 
@@ -434,7 +440,7 @@ def test_adding_a_system_shows_the_comparison(qtbot, window):
     candidate, refs = open_baseline(qtbot, window)
     assert not window.tabs.isTabEnabled(1)
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.actions.add_systems([candidate.with_name("system-b.txt")])
+        window.run_actions.add_systems([candidate.with_name("system-b.txt")])
     assert window.tabs.isTabEnabled(1) and window.tabs.currentIndex() == 1
     c = window.controller.run.comparison
     model = window.compare_view.systems.model
@@ -472,7 +478,7 @@ def test_clicking_a_scatter_point_selects_that_sentence(qtbot, window):
     assert view.pairs.model.sentence_at(view.pairs.view.currentIndex().row()) == 6
     assert window.controller.sentence == 6  # the Inspect tab follows
     view.charts.on_region_selected(90.0, 101.0, 90.0, 101.0)
-    both_high = [i for i in range(12) if view.charts.scatter.x[i] >= 90 and view.charts.scatter.y[i] >= 90]
+    both_high = [i for i in range(12) if view.charts.scatter.xs[i] >= 90 and view.charts.scatter.ys[i] >= 90]
     assert sorted(view.pairs.model.sentence_at(r) for r in range(view.pairs.model.rowCount())) == both_high
 
 
@@ -508,27 +514,35 @@ def test_only_in_one_system_tokens_are_marked(qtbot, window):
     assert not cursor.charFormat().property(ONLY_PROPERTY)  # "museum" is matched by both
 
 
-def test_cancel_during_a_bootstrap(qtbot, window):
+def test_cancel_during_a_bootstrap(qtbot, window, gate):
+    from PySide6.QtCore import QCoreApplication
+
     from bleu_gui.core.inputs.text_files import read_segments
     from bleu_gui.core.run import RunConfig, Significance, score_run
 
     systems, refs = demo_paths()
     files = [read_segments(p) for p in [*systems, *refs]]
-    started = []
+    seen = []
 
     def slow_compare(progress):
-        def tracking(f):
-            started.append(f)
-            time.sleep(0.02)
+        def held(f):
+            seen.append(f)
+            if f > 0.9:  # inside the paired tests: hold there until the test has cancelled
+                gate.started.set()
+                gate.opened.wait(30)
             progress(f)
         config = RunConfig((BleuConfig(),), significance=Significance(bootstrap=20000))
-        return score_run(files[:2], files[2:], config, progress=tracking)
+        return score_run(files[:2], files[2:], config, progress=held)
 
+    shown = []
+    window.run_changed.connect(shown.append)
     window.jobs.submit(slow_compare, lambda run: window.controller.show(prepare(run)))
-    qtbot.waitUntil(lambda: len(started) > 2, timeout=10_000)
-    with qtbot.assertNotEmitted(window.run_changed, wait=1500):
-        window.jobs.cancel()
-    assert window.controller.run is None
+    assert gate.started.wait(30)
+    window.jobs.cancel()
+    gate.opened.set()
+    assert window.jobs.pool.waitForDone(10_000)
+    QCoreApplication.processEvents()
+    assert shown == [] and window.controller.run is None
 
 
 def test_keyboard_navigation_and_filter_typing(qtbot, window):
@@ -624,7 +638,7 @@ def test_real_click_on_a_scatter_point(qtbot, window):
     vb = plot.getPlotItem().vb
     qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
     target = 9  # sentence 10: A 39.28, B 17.11 — a point with no neighbour under the cursor
-    point = plot.mapFromScene(vb.mapViewToScene(QPointF(view.charts.scatter.x[target], view.charts.scatter.y[target])))
+    point = plot.mapFromScene(vb.mapViewToScene(QPointF(view.charts.scatter.xs[target], view.charts.scatter.ys[target])))
     with qtbot.waitSignal(window.controller.sentence_changed, timeout=3000) as blocker:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert blocker.args == [target]

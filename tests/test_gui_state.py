@@ -40,7 +40,7 @@ def test_an_edit_of_one_system_in_a_shared_file_stays_with_it(qtbot, window, tmp
                                         "sysB": {1: "Eins, zwei, drei.", 2: "Vier und fünf."}})]), encoding="utf-8")
     original = path.read_bytes()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files([], [path])
+        window.run_actions.open_files([], [path])
     view = window.inspect
     assert [s.name for s in window.controller.run.systems] == ["sysA", "sysB"]
     view.sentences.system_combo.setCurrentIndex(0)
@@ -67,7 +67,7 @@ def test_a_slice_asked_for_right_after_a_settings_change_keeps_the_change(qtbot,
     open_and_wait(qtbot, window, systems[0], refs)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.settings_panel.lowercase.setChecked(True)  # a re-score starts...
-        window.actions.apply_slice([0, 2, 4], "three sentences")  # ...and is replaced by the slice at once
+        window.run_actions.apply_slice([0, 2, 4], "three sentences")  # ...and is replaced by the slice at once
     cfg = BleuConfig(lowercase=True)
     assert window.controller.run.config.bleu == cfg and window.controller.whole_run.config.bleu == cfg
     hyp = [lines(systems[0])[i] for i in (0, 2, 4)]
@@ -81,7 +81,7 @@ def test_a_system_added_right_after_a_settings_change_keeps_the_change(qtbot, wi
     open_and_wait(qtbot, window, systems[0], refs)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.settings_panel.lowercase.setChecked(True)
-        window.actions.add_systems([systems[1]])
+        window.run_actions.add_systems([systems[1]])
     cfg = BleuConfig(lowercase=True)
     assert len(window.controller.run.systems) == 2 and window.controller.run.config.bleu == cfg
     for system, path in zip(window.controller.run.systems, systems):

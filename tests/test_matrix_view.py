@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 
 from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
 from bleu_gui.core.output.rankings import systems_table_text
@@ -157,7 +157,8 @@ def test_clicks_never_widen_the_window(qtbot, shown):
     width = window.width()
     view.pairs.filter_label.setText("x " * 400)
     view.panes.sentence_label.setText("y " * 400)
-    qtbot.wait(50)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)  # the layouts have their say
+    QCoreApplication.processEvents()
     assert window.width() == width
 
 

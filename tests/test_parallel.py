@@ -1,7 +1,6 @@
 """Blocks of work on a few threads come back in order; a stop drops what has not started."""
 
 import threading
-import time
 
 import pytest
 
@@ -9,11 +8,20 @@ from bleu_gui.core.metrics.parallel import in_order
 
 
 def test_results_come_in_the_items_order_whatever_finishes_first():
+    # Item 0 finishes last: it waits until items 1 and 2 (on the other workers) are done.
+    later = threading.Event()
+    done = []
+
     def job(k):
-        time.sleep(0.002 * (k % 3))
+        if k == 0:
+            assert later.wait(10)
+        done.append(k)
+        if len({1, 2} & set(done)) == 2:
+            later.set()
         return k * k
 
     assert list(in_order(job, range(20), workers=3)) == [(k, k * k) for k in range(20)]
+    assert done.index(0) > done.index(1) and done.index(0) > done.index(2)
 
 
 def test_a_failing_job_raises_at_its_item():

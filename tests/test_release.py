@@ -1,6 +1,7 @@
 """Letting go of a replaced run piece by piece: only what nothing else can reach is emptied."""
 
-import time
+import threading
+import types
 import weakref
 from dataclasses import dataclass
 
@@ -96,11 +97,14 @@ def test_short_containers_are_left_to_their_holder():
 
 
 def test_the_thread_empties_what_it_is_handed_once_the_caller_has_let_go(monkeypatch):
+    emptied = threading.Event()
     outcomes = []
     empty = release.empty_unreachable
 
     def watched(box):
         outcomes.append((id(box[0]), empty(box)))
+        if outcomes[-1] == (mine, True):
+            emptied.set()
         return outcomes[-1][1]
 
     monkeypatch.setattr(release, "empty_unreachable", watched)
@@ -108,24 +112,38 @@ def test_the_thread_empties_what_it_is_handed_once_the_caller_has_let_go(monkeyp
     mine, lines = id(run), watch(run.systems[0].lines)
     release.let_go(run)
     del run
-    end = time.monotonic() + 20  # other tests' windows may have handed over runs they still show
-    while (mine, True) not in outcomes and time.monotonic() < end:
-        time.sleep(0.01)
-    assert (mine, True) in outcomes
+    # Other tests' windows may have handed over runs they still show: the thread waits on each for a while.
+    assert emptied.wait(30)
     assert all(r() is None for r in lines)
 
 
 def test_nothing_is_emptied_until_the_window_has_had_time_to_show_the_new_run(monkeypatch):
     # A slice running while the window paints the new run makes each of its many grabs of the interpreter lock
-    # wait: the releasing thread holds off for _SETTLE seconds after the hand-over.
+    # wait: the releasing thread holds off for _SETTLE seconds after the hand-over. The thread's clock is a
+    # fake here: it records each sleep and lets time pass at once, so the test waits on no clock of its own.
     monkeypatch.setattr(release, "_SETTLE", 0.5)
+    events, emptied, clock = [], threading.Event(), [1000.0]
+
+    def sleep(seconds):
+        events.append(("sleep", seconds))
+        clock[0] += seconds
+
+    monkeypatch.setattr(release, "time", types.SimpleNamespace(monotonic=lambda: clock[0], sleep=sleep))
+    empty = release.empty_unreachable
+
+    def watched(box):
+        done = empty(box)
+        events.append(("empty", id(box[0]), done))
+        if id(box[0]) == mine and done:
+            emptied.set()
+        return done
+
+    monkeypatch.setattr(release, "empty_unreachable", watched)
     run = a_run()
-    lines = watch(run.systems[0].lines)
+    mine, lines = id(run), watch(run.systems[0].lines)
     release.let_go(run)
     del run
-    time.sleep(0.3)
-    assert all(r() is not None for r in lines)
-    end = time.monotonic() + 20
-    while any(r() is not None for r in lines) and time.monotonic() < end:
-        time.sleep(0.01)
+    assert emptied.wait(30)
+    mine_at = events.index(("empty", mine, True))
+    assert ("sleep", 0.5) in events[:mine_at]  # the whole settle time, before anything of it was emptied
     assert all(r() is None for r in lines)

@@ -42,7 +42,7 @@ def test_save_and_open_a_session_in_a_new_window(qtbot, tmp_path):
     first = make_window(qtbot, tmp_path / "one.ini")
     first.settings_panel.set_config(BleuConfig(lowercase=True))
     with qtbot.waitSignal(first.run_changed, timeout=30_000):
-        first.actions.open_files([*systems, systems[1]], refs, labels=["base", "b", "b again"], b=2)
+        first.run_actions.open_files([*systems, systems[1]], refs, labels=["base", "b", "b again"], b=2)
     saved = save_session(tmp_path / "run.json", first.current_session())
     scores = [s.results[0].corpus.score for s in first.controller.run.systems]
     first.jobs.shutdown()
@@ -63,7 +63,7 @@ def test_open_recent_keeps_the_whole_run_and_offers_to_drop_a_missing_one(qtbot,
     shutil.copy(systems[1], copy)
     window = make_window(qtbot, tmp_path / "s.ini")
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.actions.open_files([systems[0], copy], refs, labels=["base", "copy"])
+        window.run_actions.open_files([systems[0], copy], refs, labels=["base", "copy"])
     entry = window.settings.recent()[0]
     assert entry.labels == ["base", "copy"] and entry.b == 1 and entry.config == BleuConfig()
     menu = window.file_menu.recent

@@ -20,7 +20,7 @@ RU_EN = "wmt-xml-wmt21-ru-en/newstest2021.ru-en.all.xml"
 
 def open_and_wait(qtbot, window, *args, **kwargs):
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
-        window.actions.open_files(*args, **kwargs)
+        window.run_actions.open_files(*args, **kwargs)
     return window.controller.run
 
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
-from PySide6.QtGui import QPixmap
+from PySide6.QtCore import QItemSelectionModel, QObject, QSettings, Qt, SignalInstance
+from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtWidgets import QWidget
 
 from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
 from bleu_gui.core.analysis.significance import delta_interval
@@ -64,11 +65,33 @@ def test_sorting_the_compare_table_keeps_the_selected_sentence(qtbot, window):
     assert view.controller.sentence == view.pairs.model.sentence_at(current.row() + 1)
 
 
+def _qt_base(cls: type) -> type:
+    """The first class of ``cls``'s ancestry that Qt defines."""
+    return next(c for c in cls.__mro__ if c.__module__.startswith("PySide6"))
+
+
+def test_nothing_of_ours_shadows_a_qt_method(qtbot, window):
+    """An attribute named like a Qt method (a scatter's ``x``, a chart's ``metric``, a window's ``actions``) hides
+    that method from every Python caller, pyqtgraph and Qt's own Python helpers included."""
+    show(qtbot, window, demo_run())
+    shadowed = []
+    for obj in [window, *window.findChildren(QObject)]:
+        if not type(obj).__module__.startswith("bleu_gui"):
+            continue
+        base = _qt_base(type(obj))
+        shadowed += [f"{type(obj).__name__}.{name}" for name, value in vars(obj).items()
+                     if callable(getattr(base, name, None)) and not isinstance(value, SignalInstance)]
+    assert shadowed == []
+
+
 def test_views_keep_qwidget_render(qtbot, window):
     show(qtbot, window, demo_run())
     for widget in (window.compare_view, window.inspect.detail.panes, window.inspect):
+        assert type(widget).render is QWidget.render  # not a method of ours of the same name
         pixmap = QPixmap(200, 100)
-        widget.render(pixmap)  # QWidget.render, not a shadowing method of ours
+        pixmap.fill(QColor("#123456"))
+        widget.render(pixmap)
+        assert pixmap.toImage().pixelColor(100, 50) != QColor("#123456")  # it painted
 
 
 @pytest.mark.parametrize("order", [2, 6])
@@ -154,7 +177,7 @@ def test_highlighting_and_hover_after_characters_outside_the_bmp(qtbot, window, 
     cand.write_text(text + "\n", encoding="utf-8")
     ref.write_text("the cat sat\n", encoding="utf-8")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files([cand], [ref])
+        window.run_actions.open_files([cand], [ref])
     pane = window.inspect.detail.panes.candidate
     units = utf16_offsets(text)
     assert pane.toPlainText() == text and units[-1] == len(text) + 4  # four astral code points
@@ -219,7 +242,7 @@ def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
     ref1.write_bytes(b"the cat\nsat up\nhello\n")
     ref2.write_bytes(b"the cat\n\nhello there\n")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files([hyp], [ref1, ref2])
+        window.run_actions.open_files([hyp], [ref1, ref2])
     notes = window.inspect.header.notes_label.text()
     assert window.inspect.header.notes_label.isVisible()
     assert "byte order mark (BOM) at the start was removed" in notes
@@ -254,7 +277,7 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
     window.show()
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files(systems[:1], refs)
+        window.run_actions.open_files(systems[:1], refs)
     header = window.inspect.header
     assert header.badges.isVisible() and header.reset_button.isVisible()
     assert "tokenizer: ko-mecab" in header.badges.text() and "lowercased" in header.badges.text()
@@ -268,7 +291,7 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
 def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
     systems, refs = demo_paths("ko")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files(systems[:1], refs)
+        window.run_actions.open_files(systems[:1], refs)
     bar = window.bars.advice
     assert bar.isVisible() and "Korean script" in bar.label.text() and bar.button.text() == "Use ko-mecab"
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
@@ -299,7 +322,7 @@ def test_a_misaligned_candidate_gets_a_bar_that_shows_the_line(qtbot, window, tm
     broken = tmp_path / "sys1-dropped.txt"
     broken.write_text("\n".join(hyp[:500] + hyp[501:] + ["(end)"]) + "\n", encoding="utf-8")
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
-        window.actions.open_files([broken], sorted(folder.glob("ref*.txt")))
+        window.run_actions.open_files([broken], sorted(folder.glob("ref*.txt")))
     bar = window.bars.alignment
     assert bar.isVisible() and "misaligned from line 501" in bar.label.text() and bar.button.text() == "Show me"
     bar.button.click()
@@ -317,7 +340,7 @@ def test_same_named_files_get_distinct_names_and_can_be_renamed(qtbot, window, t
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "hyp.txt").write_bytes(source.read_bytes())
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files([tmp_path / "exp1" / "hyp.txt", tmp_path / "exp2" / "hyp.txt"], refs)
+        window.run_actions.open_files([tmp_path / "exp1" / "hyp.txt", tmp_path / "exp2" / "hyp.txt"], refs)
     assert [s.name for s in window.controller.run.systems] == ["exp1/hyp.txt", "exp2/hyp.txt"]
     view = window.compare_view
     assert view.b_combo.currentText() == "exp2/hyp.txt"
@@ -360,7 +383,7 @@ def test_before_any_data_charts_show_no_axes_and_the_header_says_scoring(qtbot, 
     assert all(c.placeholder.isVisible() and not c.plot.isVisible() for c in charts)
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files(systems[:1], refs)
+        window.run_actions.open_files(systems[:1], refs)
         assert window.inspect.header.corpus_label.text() == "Scoring…"
     assert all(c.plot.isVisible() and not c.placeholder.isVisible() for c in charts)
 
@@ -372,15 +395,15 @@ def test_an_added_system_is_decoded_like_the_shown_run(qtbot, window, tmp_path):
     hyp.write_bytes("le être façade été\n".encode("latin-1"))
     more.write_bytes("naïve café\n".encode("latin-1"))  # alone, detection guesses cp1006 for it
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.open_files([hyp], [ref])
+        window.run_actions.open_files([hyp], [ref])
     codec = window.controller.run.baseline.file.encoding
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.actions.add_systems([more])
+        window.run_actions.add_systems([more])
     added = window.controller.run.systems[1].file
     assert added.encoding == codec and added.detected
     assert added.lines == ["naïve café".encode("latin-1").decode(codec)]
     with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
-        window.actions.add_systems([ref])
+        window.run_actions.add_systems([ref])
     assert "given as a system and as a reference" in blocker.args[0]
 
 
@@ -413,7 +436,7 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None, timeout=5000)
     assert not window.tabs.isTabEnabled(1)
     # Its charts' copies go too: a scatter of a million sentences held ~150-220 MB of its own.
-    assert len(scatter.points.data) == 0 and len(scatter.x) == 0
+    assert len(scatter.points.data) == 0 and len(scatter.xs) == 0
 
 
 def test_each_sentence_lies_in_a_drawn_cell_whose_point_is_its_first_sentence():

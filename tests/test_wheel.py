@@ -32,7 +32,7 @@ WINDOW_SCRIPT = textwrap.dedent("""
     window.run_changed.connect(lambda run: (shown.append(run), app.quit()))
     window.error_shown.connect(lambda message: (print("ERROR", message), app.quit()))
     QTimer.singleShot(60_000, app.quit)
-    window.actions.open_demo()
+    window.run_actions.open_demo()
     app.exec()
     run = shown[0]
     systems, refs = demo_paths()

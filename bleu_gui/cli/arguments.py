@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import Any
 
 from ..core import BleuConfig, InputError
 from ..core.analysis.pair_matrix import CORRECTIONS
 from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES
 from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.inputs.tables import ROLES
-from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS, VARIANTS
-from ..core.metrics.bleu_variant import get_variant
+from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS
+from ..core.metrics.bleu_variant import VARIANTS, get_variant
 from ..core.metrics.tokenizers import TOKENIZER_NAMES
 
 PROG = "bleu-score"
@@ -82,7 +83,7 @@ _FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercas
            "nltk_smoothing": "nltk_smoothing", "auto_reweigh": "auto_reweigh", "empty_refs": "empty_refs"}
 
 
-def scoring_flags_given(args: argparse.Namespace) -> dict[str, object]:
+def scoring_flags_given(args: argparse.Namespace) -> dict[str, Any]:
     """The :class:`BleuConfig` fields that scoring flags set on the command line (flags not given are absent)."""
     return {field: getattr(args, dest) for dest, field in _FIELDS.items() if getattr(args, dest) is not None}
 
@@ -95,7 +96,7 @@ def config_from_args(args: argparse.Namespace, base: BleuConfig) -> BleuConfig:
         if "max_order" in given and given["max_order"] != len(given["weights"]):
             raise InputError(f"--max-ngram-order {given['max_order']} with {len(given['weights'])} weights: give one "
                              "weight per order (the weights set the order)")
-    variant_name = given.get("variant", base.variant)
+    variant_name = str(given.get("variant", base.variant))
     variant = get_variant(variant_name)
     for field, flag in _VARIANT_FLAGS.items():
         if field in given and field not in variant.settings:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import os
 import sys
@@ -19,7 +20,7 @@ from .checks import check_exports, check_output, check_tests, check_views
 from .printing import emit, print_paired, print_tables, print_view
 
 
-def _significance(args, n_systems: int) -> Significance | None:
+def _significance(args: argparse.Namespace, n_systems: int) -> Significance | None:
     """The paired tests this command needs: the one asked for, and both when a report compares systems."""
     report = bool(args.report) and n_systems >= 2
     both = report or args.all_pairs
@@ -30,11 +31,11 @@ def _significance(args, n_systems: int) -> Significance | None:
     return Significance(bootstrap, approximate, seed_from_env())
 
 
-def _targets(args) -> list[str]:
+def _targets(args: argparse.Namespace) -> list[str]:
     return [t for t in (args.export_sentences, args.report) if t]
 
 
-def _exports(args, run: Run) -> None:
+def _exports(args: argparse.Namespace, run: Run) -> None:
     """Write the requested report and sentence table (before printing anything)."""
     from ..core.output.exports import sentences_text, write_atomic
 
@@ -78,8 +79,8 @@ def run(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG}: note: {scored.slice.summary}; the whole corpus scored {whole}", file=sys.stderr)
         if scored.advice is not None:
             print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)
-        for i, where in scored.misaligned:
-            print(f"{PROG}: warning: {where.describe(scored.systems[i].name)}", file=sys.stderr)
+        for i, misalignment in scored.misaligned:
+            print(f"{PROG}: warning: {misalignment.describe(scored.systems[i].name)}", file=sys.stderr)
         _exports(args, scored)
         if args.explain is not None or args.tokenizer_table:
             print_view(args, scored)

@@ -9,7 +9,7 @@ from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES, MAX_AR_TRIALS, M
 from ..core.output.exports import check_sentences_target
 
 
-def check_output(args) -> None:
+def check_output(args: argparse.Namespace) -> None:
     """Output flags that would be silently ignored in this combination are refused."""
     if not 0 <= args.width <= 16:
         raise InputError(f"-w/--width must be 0..16 decimals, got {args.width}")
@@ -33,7 +33,7 @@ def check_output(args) -> None:
         raise InputError("--all-pairs prints the pair matrix: not with -b, --confidence or --format multi-bleu")
 
 
-def check_tests(args, cfg: BleuConfig, n_systems: int) -> None:
+def check_tests(args: argparse.Namespace, cfg: BleuConfig, n_systems: int) -> None:
     if (args.paired_bs or args.paired_ar or args.all_pairs or args.confidence) and not cfg.scorer.significance:
         raise InputError(f"significance tests and confidence intervals follow sacreBLEU and need the sacrebleu "
                          f"variant (not {cfg.variant})")
@@ -48,7 +48,7 @@ def check_tests(args, cfg: BleuConfig, n_systems: int) -> None:
         check_resamples(flag, n, ceiling)
 
 
-def _check_counts_used(args, n_systems: int) -> None:
+def _check_counts_used(args: argparse.Namespace, n_systems: int) -> None:
     """A resample count is refused when nothing would use it; then the defaults fill those not given."""
     report = bool(args.report) and n_systems >= 2  # a report comparing systems runs both tests
     used = (("--paired-bs-n", args.paired_bs_n, args.paired_bs or args.all_pairs or report,
@@ -64,7 +64,7 @@ def _check_counts_used(args, n_systems: int) -> None:
     args.confidence_n = BS_SAMPLES if args.confidence_n is None else args.confidence_n
 
 
-def check_exports(args) -> None:
+def check_exports(args: argparse.Namespace) -> None:
     if args.export_sentences:
         check_sentences_target(args.export_sentences)
     if args.report_top < 1:

@@ -17,7 +17,7 @@ def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Sc
     return [run.metrics[metric].sentence_score(stats, i) for i in range(len(stats))]
 
 
-def emit(args, run: Run, corpus: list[Score], confidences: list[tuple[float, float]] | None = None) -> None:
+def emit(args: argparse.Namespace, run: Run, corpus: list[Score], confidences: list[tuple[float, float]] | None = None) -> None:
     out = sys.stdout
     names = [s.name for s in run.systems]
     sentences = [_sentence_scores(run, s) for s in run.systems] if args.sentence_level else None
@@ -45,15 +45,18 @@ def emit(args, run: Run, corpus: list[Score], confidences: list[tuple[float, flo
             print(prefix + line, file=out)
 
 
-def print_paired(args, run: Run) -> None:
+def print_paired(args: argparse.Namespace, run: Run) -> None:
     key = "bs" if args.paired_bs else "ar"
-    comparison, significance = run.comparison, run.comparison.significance
+    comparison = run.comparison
+    assert comparison is not None and comparison.significance is not None  # checked before scoring (check_tests)
+    significance = comparison.significance
     by = comparison.by_metric[0]
     results = by.bootstrap if args.paired_bs else by.approximate
+    assert results is not None
     n = significance.bootstrap if args.paired_bs else significance.approximate
     signature = run.metrics[0].signature(resampling={key: n, "seed": str(significance.seed).lower()})
     if args.format == "json":
-        objs = []
+        objs: list[dict[str, object]] = []
         for system, r in zip(run.systems, results):
             obj = score_text.score_dict(system.results[0].corpus, system.name)
             obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
@@ -87,7 +90,7 @@ def print_paired(args, run: Run) -> None:
     print(f" - BLEU       {signature}")
 
 
-def print_tables(args, run: Run) -> None:
+def print_tables(args: argparse.Namespace, run: Run) -> None:
     """``--all-pairs`` (text, JSON or LaTeX) and ``--format latex`` (the systems table)."""
     from ..core.output import rankings
 

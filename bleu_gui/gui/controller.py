@@ -136,8 +136,7 @@ class Controller(QObject):
         """Show nothing (the window closes, or a run failed to open with nothing shown before)."""
         self.shown = self.whole = None
 
-    def _set(self, **change: object) -> bool:
-        state = replace(self.state, **change)
+    def _set(self, state: ViewState) -> bool:
         if state == self.state:
             return False
         self.state = state
@@ -145,28 +144,28 @@ class Controller(QObject):
 
     def set_system(self, system: int) -> None:
         run = self.run
-        if run is not None and 0 <= system < len(run.systems) and self._set(system=system):
+        if run is not None and 0 <= system < len(run.systems) and self._set(replace(self.state, system=system)):
             self.system_changed.emit(system)
 
     def set_sentence(self, sentence: int) -> None:
         run = self.run
-        if run is not None and 0 <= sentence < run.n_sentences and self._set(sentence=sentence):
+        if run is not None and 0 <= sentence < run.n_sentences and self._set(replace(self.state, sentence=sentence)):
             self.sentence_changed.emit(sentence)
 
     def set_b(self, b: int) -> None:
         run = self.run
-        if run is not None and 0 < b < len(run.systems) and self._set(b=b):
+        if run is not None and 0 < b < len(run.systems) and self._set(replace(self.state, b=b)):
             self.b_changed.emit(b)
 
     def set_metric(self, metric: int) -> None:
         run = self.run
-        if run is not None and 0 <= metric < len(run.metrics) and self._set(metric=metric):
+        if run is not None and 0 <= metric < len(run.metrics) and self._set(replace(self.state, metric=metric)):
             self.metric_changed.emit(metric)
 
     def set_order(self, order: int) -> None:
-        if self._set(order=order):
+        if self._set(replace(self.state, order=order)):
             self.order_changed.emit(order)
 
     def set_ranking(self, ranking: Ranking) -> None:
-        if self._set(ranking=ranking):
+        if self._set(replace(self.state, ranking=ranking)):
             self.ranking_changed.emit(ranking)

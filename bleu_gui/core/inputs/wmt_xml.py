@@ -61,7 +61,7 @@ def _reference_field(translator: str | None) -> str:
 
 def _add_document(path: Path, doc: Element, out: _Fields) -> None:
     doc_id = doc.get("id", "")
-    parts = {"src": [], "ref": [], "hyp": []}  # type: dict[str, list[Element]]
+    parts: dict[str, list[Element]] = {"src": [], "ref": [], "hyp": []}
     for child in doc:
         name = local_name(child)
         if name in parts:
@@ -72,17 +72,7 @@ def _add_document(path: Path, doc: Element, out: _Fields) -> None:
     refs = {(name := _reference_field(r.get("translator"))): _segments(path, r, doc_id, name, out)
             for r in parts["ref"]}
     hyps = {(system := h.get("system", "")): _segments(path, h, doc_id, system, out) for h in parts["hyp"]}
-    for name in refs:
-        if name not in out.references:
-            out.references[name] = [""] * len(out.source)  # a translator first seen here had no earlier segment
-    for system in hyps:
-        if system not in out.systems:
-            out.systems[system] = []
-            if out.source:
-                out.missing.setdefault(system, []).append("(every earlier document)")
-    for system in out.systems:
-        if system not in hyps and source:
-            out.missing.setdefault(system, []).append(doc_id)
+    _note_fields(doc_id, bool(source), refs, hyps, out)
     for seg_id in sorted(source):
         # sacreBLEU tests the raw text: a reference of whitespace only keeps its segment (and reads as empty).
         if not any(r.get(seg_id, "") for r in refs.values()):
@@ -98,6 +88,22 @@ def _add_document(path: Path, doc: Element, out: _Fields) -> None:
         out.docs.append(doc_id)
         out.origlang.append(doc.get("origlang", ""))
         out.domain.append(doc.get("domain", ""))
+
+
+def _note_fields(doc_id: str, has_source: bool, refs: dict[str, dict[int, str]], hyps: dict[str, dict[int, str]],
+                 out: _Fields) -> None:
+    """Make room for translators and systems a document brings, and note systems that miss whole documents."""
+    for name in refs:
+        if name not in out.references:
+            out.references[name] = [""] * len(out.source)  # a translator first seen here had no earlier segment
+    for system in hyps:
+        if system not in out.systems:
+            out.systems[system] = []
+            if out.source:
+                out.missing.setdefault(system, []).append("(every earlier document)")
+    for system in out.systems:
+        if system not in hyps and has_source:
+            out.missing.setdefault(system, []).append(doc_id)
 
 
 def read_wmt_xml(path: Path, data: bytes) -> Corpus:

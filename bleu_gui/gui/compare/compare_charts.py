@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
-from PySide6.QtWidgets import QLabel
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ...core.analysis.significance import delta_interval
 from ...core.output import palette, svg
@@ -23,7 +25,7 @@ class _SelectBox(pg.ViewBox):
 
     rect_selected = Signal(object)  # QRectF in data coordinates
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._band = pg.QtWidgets.QGraphicsRectItem(0, 0, 1, 1)
         self._band.setPen(pg.mkPen(palette.ACCENT, width=1))
@@ -31,7 +33,7 @@ class _SelectBox(pg.ViewBox):
         self._band.hide()
         self.addItem(self._band, ignoreBounds=True)
 
-    def mouseDragEvent(self, ev, axis=None):
+    def mouseDragEvent(self, ev: Any, axis: int | None = None) -> None:  # pyqtgraph's untyped MouseDragEvent
         if ev.button() != pg.QtCore.Qt.MouseButton.LeftButton:
             super().mouseDragEvent(ev, axis)
             return
@@ -76,7 +78,7 @@ class ScatterChart(ChartBox):
     point_clicked = Signal(int)
     region_selected = Signal(float, float, float, float)  # x0, x1, y0, y1
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         self._box = _SelectBox()
         super().__init__("Sentence BLEU: A vs B", parent, view_box=self._box, tip=(
             "One point per sentence: A's sentence BLEU across, B's up. Above the diagonal B scores higher. "
@@ -98,10 +100,10 @@ class ScatterChart(ChartBox):
         self.selected = pg.ScatterPlotItem(size=13, pen=pg.mkPen(palette.MARKER, width=2), brush=None)
         p.addItem(self.selected)
         self._box.rect_selected.connect(self.on_rect_selected)
-        self.x = self.y = np.zeros(0)
+        self.xs = self.ys = np.zeros(0)
 
     def svg_text(self) -> str | None:
-        if not len(self.x):
+        if not len(self.xs):
             return None
         # What the screen shows: the cells of a long file.
         x, y = (np.concatenate(axis) for axis in zip(*(layer.getData() for layer in self.layers)))
@@ -116,13 +118,13 @@ class ScatterChart(ChartBox):
     def update_values(self, a: np.ndarray, b: np.ndarray, names: tuple[str, str] = ("A", "B")) -> None:
         self.show_data()
         self.names = names
-        self.x, self.y = np.nan_to_num(a), np.nan_to_num(b)
+        self.xs, self.ys = np.nan_to_num(a), np.nan_to_num(b)
         if len(a) <= EXACT_POINTS:
-            x, y, first, counts = self.x, self.y, np.arange(len(a)), np.ones(len(a), np.int64)
+            x, y, first, counts = self.xs, self.ys, np.arange(len(a)), np.ones(len(a), np.int64)
             self.title_label.setText(f"<b>{self.title}</b>")
             self.title_label.setToolTip("")
         else:
-            x, y, first, counts = plotted_cells(self.x, self.y)
+            x, y, first, counts = plotted_cells(self.xs, self.ys)
             self.title_label.setText(f"<b>{self.title}</b> — {len(a):,} sentences as {len(x):,} points")
             self.title_label.setToolTip(f"One point per occupied {CELL:g} × {CELL:g} square of scores, darker where "
                                         "it holds two or more sentences; a click picks the first sentence in it")
@@ -133,18 +135,18 @@ class ScatterChart(ChartBox):
 
     def clear(self) -> None:
         """Let go of the points and the sentences' scores."""
-        self.x = self.y = np.zeros(0)
+        self.xs = self.ys = np.zeros(0)
         for layer in self.layers:
             layer.clear()
         self.selected.clear()
 
     def mark(self, sentence: int | None) -> None:
-        if sentence is None or not 0 <= sentence < len(self.x):
+        if sentence is None or not 0 <= sentence < len(self.xs):
             self.selected.setData([], [])
         else:
-            self.selected.setData([self.x[sentence]], [self.y[sentence]])
+            self.selected.setData([self.xs[sentence]], [self.ys[sentence]])
 
-    def on_points_clicked(self, _item, points, *_args) -> None:
+    def on_points_clicked(self, _item: object, points: Any, *_args: object) -> None:
         if len(points):
             self.point_clicked.emit(int(points[0].data()))
 
@@ -160,7 +162,7 @@ class DotStrips(ChartBox):
 
     LEGEND_MAX = 6
 
-    def __init__(self, title: str, x_label: str, y_label: str, parent=None, tip: str = ""):
+    def __init__(self, title: str, x_label: str, y_label: str, parent: QWidget | None = None, tip: str = "") -> None:
         super().__init__(title, parent, tip=tip)
         self.x_label, self.y_label = x_label, y_label
         self.plot.setLabel("bottom", x_label)
@@ -173,7 +175,9 @@ class DotStrips(ChartBox):
         self.legend = QLabel("")
         styled(self.legend, "hint")
         self.legend.setWordWrap(True)
-        self.layout().insertWidget(1, self.legend)
+        box = self.layout()
+        assert isinstance(box, QVBoxLayout)  # ChartBox lays itself out in one
+        box.insertWidget(1, self.legend)
         self._ticks: list[str] = []
 
     def svg_text(self) -> str | None:
@@ -221,7 +225,7 @@ class DotStrips(ChartBox):
         step = max(1, math.ceil(need / room))
         self.plot.getAxis("bottom").setTicks([[(i, t) for i, t in enumerate(self._ticks) if i % step == 0]])
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._apply_ticks()
 
@@ -229,7 +233,7 @@ class DotStrips(ChartBox):
 class DeltaChart(ChartBox):
     """Bootstrap distribution of ΔBLEU (B − A) with its 2.5% and 97.5% points and the p-value."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Bootstrap ΔBLEU (B − A)", parent, tip=(
             "Corpus BLEU of B minus A over paired bootstrap resamples (sacreBLEU's seed and sample count): "
             "the spread says how much of the difference survives resampling"))

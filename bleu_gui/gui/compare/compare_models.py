@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from ...core import Run
 from ...core.analysis.compare import NgramDifference
+from ...core.analysis.pair_matrix import PairMatrix
 from ...core.output import palette
 from ...core.output.rankings import Ranking, SystemRow, system_rows
 from ...core.output.score_text import IDENTICAL, IDENTICAL_NOTE, delta_text, p_text, score_text
@@ -24,7 +25,7 @@ class SystemsTableModel(QAbstractTableModel):
     HEAD = ["Rank", "System", "BLEU", "μ ± 95% CI", "Δ vs baseline", "p (bootstrap)", "p (AR)", "B / = / A",
             "sign p"]
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.run: Run | None = None
         self.ranking = Ranking()
@@ -50,13 +51,13 @@ class SystemsTableModel(QAbstractTableModel):
     def _headers(self) -> list[str]:
         return self._header_names
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._headers())
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if orientation != Qt.Orientation.Horizontal:
             return None
         headers = self._headers()
@@ -68,7 +69,7 @@ class SystemsTableModel(QAbstractTableModel):
             return _HEADER_TIPS.get(headers[section], self.ranking.describe(self._matrix()) if section == 0 else None)
         return None
 
-    def _matrix(self):
+    def _matrix(self) -> PairMatrix | None:
         if self.run is None or self.run.comparison is None:
             return None
         return self.run.comparison.by_metric[self.metric].matrix
@@ -79,10 +80,11 @@ class SystemsTableModel(QAbstractTableModel):
 
     def _row_cells(self, row: int) -> list[tuple[str, object]]:
         """(shown text, sort key) of each cell of a row."""
-        r = self.rows[row]
-        s = self.run.systems[r.index]
+        r, run = self.rows[row], self.run
+        assert run is not None and run.comparison is not None  # rows exist only for a compared run
+        s = run.systems[r.index]
         score = s.results[self.metric].corpus
-        by = self.run.comparison.by_metric[self.metric]
+        by = run.comparison.by_metric[self.metric]
         bs = by.bootstrap[r.index] if by.bootstrap else None
         alpha = self.ranking.alpha
         wtl = "–" if r.wins is None else f"{r.wins} / {r.ties} / {r.losses}"
@@ -100,7 +102,7 @@ class SystemsTableModel(QAbstractTableModel):
         ]
         return cells
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         r = self.rows[index.row()]
@@ -119,7 +121,7 @@ class SystemsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if r.identical and index.column() in (1, 5, 6, 8):
                 return f"{r.name}: {IDENTICAL_NOTE}"
-            if index.column() == 1:
+            if index.column() == 1 and self.run is not None:
                 return str(self.run.systems[r.index].file.path)
             if index.column() in (7, 8) and r.wins is not None:
                 return (f"{r.wins} sentences where {r.name} scores higher than the baseline, {r.ties} equal, "
@@ -153,7 +155,7 @@ class PairTableModel(QAbstractTableModel):
     HEADERS = ["#", "BLEU A", "BLEU B", "B − A", "LOO ΔBLEU"]
     ALL, B_BETTER, A_BETTER, EQUAL = range(4)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.a = self.b = self.loo = np.zeros(0)
         self.numbers: np.ndarray | None = None
@@ -231,18 +233,18 @@ class PairTableModel(QAbstractTableModel):
         rows = np.flatnonzero(self._visible == sentence)
         return int(rows[0]) if len(rows) else None
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._visible)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 5:
             return self.HEADERS[section].replace("BLEU", self.metric)
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._visible):
             return None
         i = int(self._visible[index.row()])
@@ -260,7 +262,7 @@ class PairTableModel(QAbstractTableModel):
             return i
         return None
 
-    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(self.HEADERS):
             return
         self.layoutAboutToBeChanged.emit()
@@ -282,7 +284,7 @@ class NgramTableModel(QAbstractTableModel):
 
     HEADERS = ["n-gram", "A", "B", "B − A"]
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.items: list[NgramDifference] = []
 
@@ -291,18 +293,18 @@ class NgramTableModel(QAbstractTableModel):
         self.items = list(items)
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.items)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else 4
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
             return self.HEADERS[section]
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self.items):
             return None
         d = self.items[index.row()]

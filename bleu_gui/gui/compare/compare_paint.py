@@ -6,7 +6,8 @@ from PySide6.QtGui import QFont, QTextCharFormat
 
 from ...core.metrics.bleu_details import ALL_ORDERS, MATCHED, SentenceDetails, token_statuses
 from ..widgets import colors
-from ..widgets.panes import STATUS_PROPERTY, TextPane, shown_text, status_format
+from ..widgets.panes import STATUS_PROPERTY, shown_text, status_format
+from ..widgets.text_pane import TextPane
 
 ONLY_PROPERTY = STATUS_PROPERTY + 10
 ONLY_HERE = colors.ONLY_HERE
@@ -58,7 +59,8 @@ def paint_reference(pane: TextPane, r: int, da: SentenceDetails, db: SentenceDet
     shown = shown_text(da.references[r], da.ref_tokens[r], da.ref_spans[r], False)
     pane.setPlainText(shown.text)
     orders = range(1, da.max_order + 1) if order == ALL_ORDERS else [order]
-    by_a, by_b = set(), set()
+    by_a: set[int] = set()
+    by_b: set[int] = set()
     for n in orders:
         for span in da.ref_matches[r].get(n, []):
             by_a.update(range(span.start, span.end))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QVBoxLayout, QWidget
 
@@ -25,21 +26,21 @@ class PairMatrixModel(QAbstractTableModel):
     """Systems best first on both axes; cell (r, c) holds the Δ score of row − column and is coloured by the p-value
     of ``test`` (under the ranking's correction). ``UserRole`` of a cell: (row system, column system) run indices."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.matrix: PairMatrix | None = None
         self.order: list[int] = []
         self.ranking = Ranking()
         self.test = "ar"
-        self._p = None
-        self._apart = None   # which pairs are significant at the ranking's alpha
+        self._p: np.ndarray | None = None
+        self._apart: np.ndarray | None = None   # which pairs are significant at the ranking's alpha
         self._ranks: list[int] = []
-        self.metric = "BLEU"
+        self.metric_name = "BLEU"
 
     def set_matrix(self, matrix: PairMatrix | None, ranking: Ranking, test: str | None = None,
                    metric: str = "BLEU") -> None:
         self.beginResetModel()
-        self.matrix, self.ranking, self.metric = matrix, ranking, metric
+        self.matrix, self.ranking, self.metric_name = matrix, ranking, metric
         self.order = matrix.by_score() if matrix is not None else []
         if matrix is not None:
             tests = matrix.tests
@@ -49,13 +50,13 @@ class PairMatrixModel(QAbstractTableModel):
             self._ranks = matrix.ranks(ranking.alpha, ranking.correction) or []
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.order)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return self.rowCount(parent)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if self.matrix is None or not 0 <= section < len(self.order):
             return None
         i = self.order[section]
@@ -64,19 +65,19 @@ class PairMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{section + 1}" if orientation == Qt.Orientation.Horizontal else f"{section + 1} {rank}{elide(name)}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{section + 1}: {name} — {self.metric} {score_text(self.matrix.scores[i])}" + (
+            return f"{section + 1}: {name} — {self.metric_name} {score_text(self.matrix.scores[i])}" + (
                 f", rank {self._ranks[i]}" if self._ranks else "")
         if role == Qt.ItemDataRole.DecorationRole and orientation == Qt.Orientation.Vertical:
             return QColor(palette.SYSTEMS[i % len(palette.SYSTEMS)])
         return None
 
-    def pair_at(self, index: QModelIndex) -> tuple[int, int]:
+    def pair_at(self, index: QModelIndex | QPersistentModelIndex) -> tuple[int, int]:
         return self.order[index.row()], self.order[index.column()]
 
     def significant(self, a: int, b: int) -> bool:
         return self._apart is not None and bool(self._apart[a, b])
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if self.matrix is None or not index.isValid():
             return None
         a, b = self.pair_at(index)
@@ -101,16 +102,18 @@ class PairMatrixModel(QAbstractTableModel):
 
     def tooltip(self, a: int, b: int) -> str:
         m = self.matrix
+        assert m is not None  # asked for by data(), which has a matrix
         if a == b:
-            return f"{m.names[a]}: {self.metric} {score_text(m.scores[a])}"
+            return f"{m.names[a]}: {self.metric_name} {score_text(m.scores[a])}"
         corrected = " (Holm-corrected)" if self.ranking.correction == "holm" else ""
-        lines = [f"{m.names[a]} − {m.names[b]}: Δ{self.metric} {delta_text(float(m.scores[a] - m.scores[b]))}"]
+        lines = [f"{m.names[a]} − {m.names[b]}: Δ{self.metric_name} {delta_text(float(m.scores[a] - m.scores[b]))}"]
         for test in m.tests:
             p = m.p(test, self.ranking.correction)
-            lines.append(f"p ({TEST_NAMES[test]}){corrected}: {p[a, b]:.4f}")
+            if p is not None:
+                lines.append(f"p ({TEST_NAMES[test]}){corrected}: {p[a, b]:.4f}")
         interval = m.interval(b, a)
         if interval is not None:
-            lines.append(f"95% interval of Δ{self.metric} (bootstrap): [{delta_text(interval[0])}, "
+            lines.append(f"95% interval of Δ{self.metric_name} (bootstrap): [{delta_text(interval[0])}, "
                          f"{delta_text(interval[1])}]")
         lines.append("Click to compare this pair (row as A, column as B)")
         return "\n".join(lines)
@@ -123,7 +126,7 @@ class MatrixPanel(QWidget):
     pair_clicked = Signal(int, int)
     ranking_changed = Signal(object)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = PairMatrixModel(self)
         self.view = Table()
@@ -149,7 +152,7 @@ class MatrixPanel(QWidget):
         self.correction.addItem("Holm", "holm")
         self.correction.setToolTip("Correct the p-values for testing every pair (Holm–Bonferroni)")
         self.correction.currentIndexChanged.connect(self.on_ranking_edited)
-        self.metric = "BLEU"
+        self.metric_name = "BLEU"
         self.caption = QLabel("")
         styled(self.caption, "hint")
         self.caption.setWordWrap(True)
@@ -164,7 +167,7 @@ class MatrixPanel(QWidget):
         return Ranking(round(self.alpha.value(), 6), self.correction.currentData())
 
     def set_matrix(self, matrix: PairMatrix | None, metric: str = "BLEU") -> None:
-        self.metric = metric
+        self.metric_name = metric
         self.test_combo.blockSignals(True)
         current = self.test_combo.currentData()
         self.test_combo.clear()
@@ -177,7 +180,7 @@ class MatrixPanel(QWidget):
 
     def _refresh(self, matrix: PairMatrix | None) -> None:
         ranking = self.ranking()
-        self.model.set_matrix(matrix, ranking, self.test_combo.currentData(), self.metric)
+        self.model.set_matrix(matrix, ranking, self.test_combo.currentData(), self.metric_name)
         if matrix is None:
             self.caption.setText("Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them.")
             return
@@ -187,7 +190,7 @@ class MatrixPanel(QWidget):
                              f"{'; '.join(r for r in runs if r)}, seed {matrix.seed}. {ranking.describe(matrix)}.")
 
     @Slot()
-    def on_ranking_edited(self, *_args) -> None:
+    def on_ranking_edited(self, *_args: object) -> None:
         self._refresh(self.model.matrix)
         self.ranking_changed.emit(self.ranking())
 

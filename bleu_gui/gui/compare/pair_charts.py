@@ -83,6 +83,6 @@ class PairCharts(QWidget):
 
     @Slot(float, float, float, float)
     def on_region_selected(self, x0: float, x1: float, y0: float, y1: float) -> None:
-        a, b = self.scatter.x, self.scatter.y
+        a, b = self.scatter.xs, self.scatter.ys
         keep = np.flatnonzero((a >= x0) & (a <= x1) & (b >= y0) & (b <= y1))
         self.region_selected.emit(keep, f"{len(keep)} sentences in the dragged region")

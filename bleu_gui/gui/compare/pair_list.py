@@ -4,7 +4,7 @@ sentence's leave-one-out contribution; filtered by side, by a dragged region of 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Slot
+from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex, Qt, Slot
 from PySide6.QtWidgets import QComboBox, QHeaderView, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ..controller import Controller
@@ -13,7 +13,7 @@ from ..widgets.style import styled
 from .compare_models import PairTableModel
 
 
-def compare_table(model) -> Table:
+def compare_table(model: QAbstractItemModel) -> Table:
     """A read-only, row-selecting table of the Compare tab."""
     view = Table()
     view.setModel(model)

@@ -25,7 +25,7 @@ class SystemsPanel(QWidget):
     pair_requested = Signal(int, int)
     rename_requested = Signal(int)
 
-    def __init__(self, controller: Controller, parent=None):
+    def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.model = SystemsTableModel(self)

@@ -69,7 +69,7 @@ class CandidateEditor(QObject):
         row.setStretchFactor(self.summary, 1)
         row.setContentsMargins(0, 0, 0, 0)
         self.bar.setLayout(row)
-        QShortcut(QKeySequence("F2"), detail, activated=self.edit_button.toggle)
+        QShortcut(QKeySequence("F2"), detail, self.edit_button.toggle)
         detail.panes.candidate_edited.connect(self.on_typed)
         self._update_summary()
 

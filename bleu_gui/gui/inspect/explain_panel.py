@@ -35,7 +35,7 @@ and exp smoothing (the k-th order with no match counts as 1/(2^k · n-grams)).</
 class ExplainPanel(QWidget):
     """The account of the sentence on screen, recomputed whenever it changes (also while it is edited)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = QLabel("Why this score")
         styled(self.title, "paneTitle")

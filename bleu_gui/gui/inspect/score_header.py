@@ -21,7 +21,7 @@ class ScoreHeader(QWidget):
     message = Signal(str)
     reset_requested = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.score: Score | None = None
         self.corpus_label = QLabel("No files open")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ...core import Run
@@ -17,7 +17,7 @@ from ...core.run import bleu_lines
 from ..controller import Controller
 from ..widgets.charts import BrevityChart, PrecisionChart
 from ..widgets.context_pane import ContextPane
-from ..widgets.layout import STRETCH, fill_orders, hrow
+from ..widgets.layout import STRETCH, fill_orders, hrow, single_shot
 from ..widgets.panes import SentencePanes
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
@@ -48,7 +48,7 @@ class SentenceDetail(QWidget):
         self.editor = CandidateEditor(controller, self, list_model)
         self._chart_line: ScoredLine | None = None
         self._charts_left: list[Callable[[Run, ScoredLine], None]] = []  # drawn one per turn of the event loop
-        self._chart_timer = QTimer(self, singleShot=True, interval=150, timeout=self._draw_next_chart)
+        self._chart_timer = single_shot(self, 150, self._draw_next_chart)
         self._assemble()
         self.fill_order_combo(4)
         controller.run_changed.connect(self.on_run_changed)

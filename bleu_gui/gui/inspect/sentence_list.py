@@ -4,12 +4,14 @@ the score histogram under the list and the document table beside it."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -21,9 +23,31 @@ from PySide6.QtWidgets import (
 
 from ..controller import Controller
 from ..widgets.charts import HistogramChart
-from ..widgets.layout import STRETCH, hrow, sentence_table
-from .sentence_model import SentenceTableModel
+from ..widgets.layout import STRETCH, Table, hrow, single_shot
+from .sentence_model import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .slice_panel import SlicePanel
+
+
+def sentence_table(model: SentenceTableModel, row_height: int) -> Table:
+    """The Inspect tab's sentence list: sortable, one row selected at a time, rows ``row_height`` high."""
+    table = Table()
+    table.setModel(model)
+    table.setSortingEnabled(True)
+    table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setWordWrap(False)
+    table.setAlternatingRowColors(True)
+    vh = table.verticalHeader()
+    vh.setVisible(False)
+    vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    vh.setDefaultSectionSize(row_height)
+    hh = table.horizontalHeader()
+    hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    hh.setStretchLastSection(True)
+    for col, width in ((COL_INDEX, 56), (COL_BLEU, 64), (COL_RATIO, 72)):
+        table.setColumnWidth(col, width)
+    return table
 
 
 class SentenceList(QWidget):
@@ -39,7 +63,7 @@ class SentenceList(QWidget):
         self._mismatches: list[int] = []  # sentences whose candidate's tags differ from the source/reference
         self._score_when_filtered = False  # "Score the list" was asked for while its text search ran
         self._opening: int | None = None    # the sentence a new run opens on, on the next turn of the event loop
-        self._open_timer = QTimer(self, singleShot=True, interval=0, timeout=self._open)
+        self._open_timer = single_shot(self, 0, self._open)
         self._build()
         self._assemble()
         controller.run_changed.connect(self.on_run_changed)
@@ -80,15 +104,15 @@ class SentenceList(QWidget):
         self.slice_panel.whole_requested.connect(self.whole_requested)
         self.histogram = HistogramChart()
         self.histogram.bin_clicked.connect(self.on_histogram_bin_clicked)
-        self._filter_timer = QTimer(self, singleShot=True, interval=200, timeout=self.apply_filter)
+        self._filter_timer = single_shot(self, 200, self.apply_filter)
         self.filter_edit.textChanged.connect(self._filter_timer.start)
         self.score_low.valueChanged.connect(self._filter_timer.start)
         self.score_high.valueChanged.connect(self._filter_timer.start)
-        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.filter_edit.setFocus)
+        QShortcut(QKeySequence.StandardKey.Find, self, self.filter_edit.setFocus)
         # j/k only while the list has focus, so they can still be typed in the filter box.
         # Home/End go to the first/last sentence (QTableView alone moves between columns).
         for key, step in (("J", +1), ("K", -1), ("Home", -10**12), ("End", 10**12)):
-            shortcut = QShortcut(QKeySequence(key), self.table, activated=lambda step=step: self.move_selection(step))
+            shortcut = QShortcut(QKeySequence(key), self.table, lambda step=step: self.move_selection(step))
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def _assemble(self) -> None:

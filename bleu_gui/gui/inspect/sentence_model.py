@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
 from ...core.analysis.orders import SentenceOrders, casefolded, ordered, text_matches
@@ -36,7 +36,7 @@ class SentenceTableModel(QAbstractTableModel):
 
     filter_applied = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._search = JobController(self)
         self._matches: np.ndarray | None = None  # lines that hold the filter text (None: no text filter)
@@ -46,7 +46,9 @@ class SentenceTableModel(QAbstractTableModel):
         self._visible = np.zeros(0, np.int64)
         self._orders = SentenceOrders(*(np.zeros(0, np.int64),) * 3, np.zeros(0), np.zeros(10, np.int64))
         self._sort_column, self._sort_order = COL_INDEX, Qt.SortOrder.AscendingOrder
-        self._text, self._low, self._high = "", None, None
+        self._text = ""
+        self._low: float | None = None
+        self._high: float | None = None
         self._numbers: np.ndarray | None = None  # line numbers in the inputs (a slice keeps the original's)
         self._only: np.ndarray | None = None     # a flag mask (e.g. tag mismatches) the list is limited to
         self._only_rule = ""
@@ -190,18 +192,18 @@ class SentenceTableModel(QAbstractTableModel):
         return rows
 
     # -- Qt model interface -----------------------------------------------------------
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._visible)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
             return self.metric if section == COL_BLEU else COLUMNS[section]
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._visible):
             return None
         i = int(self._visible[index.row()])
@@ -234,7 +236,7 @@ class SentenceTableModel(QAbstractTableModel):
             return i
         return None
 
-    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS):
             return
         self.layoutAboutToBeChanged.emit()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QSizePolicy, QWidget
 
 from ...core.analysis.documents import DocumentScores
@@ -27,7 +27,7 @@ class DocumentModel(QAbstractTableModel):
 
     HEADERS = ("Document", "Segments", "BLEU", "Δ vs A")
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ids: list[str] = []
         self.rows: list[np.ndarray] = []
@@ -45,13 +45,13 @@ class DocumentModel(QAbstractTableModel):
             self.deltas = docs.scores[system] - docs.scores[0] if system > 0 else None
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.ids)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else (4 if self.deltas is not None else 3)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.metric if section == 2 else self.HEADERS[section]
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section >= 2:
@@ -59,7 +59,7 @@ class DocumentModel(QAbstractTableModel):
                     "sentence scores")
         return None
 
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         r, c = index.row(), index.column()
@@ -77,13 +77,22 @@ class DocumentModel(QAbstractTableModel):
         elif role == Qt.ItemDataRole.TextAlignmentRole and c > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         elif role == Qt.ItemDataRole.UserRole:  # the sort key
-            return [self.ids[r], len(self.rows[r]), float(self.scores[r]),
-                    float(self.deltas[r]) if self.deltas is not None else 0.0][c]
+            return self.ids[r] if c == 0 else self._number(r, c)
         return None
 
-    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
-        keys = [self.data(self.index(r, column), Qt.ItemDataRole.UserRole) for r in range(len(self.ids))]
-        ranked = sorted(range(len(self.ids)), key=keys.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder)
+    def _number(self, r: int, column: int) -> float:
+        """The sort key of a number column: segments, score, Δ."""
+        if column == 1:
+            return float(len(self.rows[r]))
+        if column == 2:
+            return float(self.scores[r])
+        return float(self.deltas[r]) if self.deltas is not None else 0.0
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        descending = order == Qt.SortOrder.DescendingOrder
+        rows = range(len(self.ids))
+        ranked = (sorted(rows, key=self.ids.__getitem__, reverse=descending) if column == 0
+                  else sorted(rows, key=lambda r: self._number(r, column), reverse=descending))
         self.layoutAboutToBeChanged.emit()
         self.ids = [self.ids[i] for i in ranked]
         self.rows = [self.rows[i] for i in ranked]
@@ -103,7 +112,7 @@ class SlicePanel(QWidget):
     slice_requested = Signal(object, str)
     whole_requested = Signal()
 
-    def __init__(self, controller: Controller, parent=None):
+    def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.combo = QComboBox()

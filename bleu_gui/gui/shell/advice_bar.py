@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from ...core.output import palette
 
@@ -13,7 +13,7 @@ class AdviceBar(QFrame):
 
     accepted = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("adviceBar")
         self.setStyleSheet(f"QFrame#adviceBar {{ background: {palette.ADVICE}; border-bottom: 1px solid "

@@ -70,9 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(settings, encoding=args.encoding, config=config)
     window.show()
     if args.demo:
-        window.actions.open_demo(args.demo)
+        window.run_actions.open_demo(args.demo)
     elif args.references:
-        window.actions.open_files(args.systems, args.references, args.labels, source=args.src)
+        window.run_actions.open_files(args.systems, args.references, args.labels, source=args.src)
     return app.exec()
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QMenu
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QDialog, QMenu
 
 from ..inspect.explain_panel import show_help
 from .tokenizer_table_view import TokenizerTableDialog
 
+if TYPE_CHECKING:
+    from .main_window import MainWindow
 
-def add_menus(window) -> None:
+
+def add_menus(window: MainWindow) -> None:
     """Edit, Tools and Help menus after File; each action does nothing until a run is shown."""
     editor = window.inspect.detail.editor
     edit = QMenu("&Edit", window)
@@ -23,7 +28,7 @@ def add_menus(window) -> None:
         window.menuBar().addMenu(menu)
 
 
-def open_tokenizer_table(window) -> TokenizerTableDialog | None:
+def open_tokenizer_table(window: MainWindow) -> TokenizerTableDialog | None:
     """Score the shown run under every tokenizer × case in a worker; A/B from Compare when systems are compared."""
     run = window.controller.run
     if run is None:
@@ -41,7 +46,7 @@ def open_tokenizer_table(window) -> TokenizerTableDialog | None:
     return dialog
 
 
-def open_help(window):
+def open_help(window: MainWindow) -> QDialog:
     """Help ▸ How BLEU is computed, with the numbers of the sentence on screen."""
     c, run = window.controller, window.controller.run
     sentence = c.sentence

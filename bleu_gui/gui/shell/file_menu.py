@@ -37,8 +37,11 @@ class FileMenu(QMenu):
         self._action("&Quit", on_quit, QKeySequence.StandardKey.Quit)
         self.set_run_shown(False)
 
-    def _action(self, text: str, slot: Callable[[], object], shortcut=None) -> QAction:
-        action = QAction(text, self, shortcut=shortcut) if shortcut is not None else QAction(text, self)
+    def _action(self, text: str, slot: Callable[[], object],
+                shortcut: QKeySequence.StandardKey | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
         action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)
         return action

@@ -25,7 +25,7 @@ class ProgressBar(QProgressBar):
     lines).
     """
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setRange(0, _STEPS)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -44,7 +44,7 @@ class ProgressBar(QProgressBar):
 class JobProgress(QWidget):
     """Shows while a job of ``jobs`` runs; Cancel cancels it."""
 
-    def __init__(self, jobs: JobController, parent=None):
+    def __init__(self, jobs: JobController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bar = ProgressBar()
         self.cancel_button = QPushButton("Cancel")

@@ -7,9 +7,10 @@ exports; it remembers settings and recent runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget
 
@@ -25,7 +26,7 @@ from ..controller import Controller
 from ..inspect.inspect_view import InspectView
 from ..jobs import JobController
 from ..prepared import Prepared
-from ..widgets.layout import stacked
+from ..widgets.layout import single_shot, stacked
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import add_menus
 from .file_drops import FileDrops
@@ -64,14 +65,14 @@ class MainWindow(QMainWindow):
         self.controller = Controller(self)
         self.jobs = JobController(self)
         self.settings_panel = SettingsPanel(config if config is not None else saved)
-        self.actions = RunActions(self.controller, self.jobs, lambda: self.choice.run_config(), self)
-        self.actions.encoding = encoding
+        self.run_actions = RunActions(self.controller, self.jobs, lambda: self.choice.run_config(), self)
+        self.run_actions.encoding = encoding
         # Where the settings of the run shown came from (said beside any that are not the defaults).
-        self.choice = SettingsChoice(self.settings_panel, self.settings, self.actions, "from the command line"
+        self.choice = SettingsChoice(self.settings_panel, self.settings, self.run_actions, "from the command line"
                                      if config is not None else "remembered from an earlier session", self)
-        self.drops = FileDrops(self, self.controller, self.actions)
+        self.drops = FileDrops(self, self.controller, self.run_actions)
         self.exports = ExportActions(self)
-        self._finish_show = QTimer(self, singleShot=True, interval=0, timeout=self._shown)
+        self._finish_show = single_shot(self, 0, self._shown)
         self.inspect = InspectView(self.controller)
         self.compare_view = CompareView(self.controller)
         self.bars = RunBars()
@@ -98,20 +99,20 @@ class MainWindow(QMainWindow):
         self.jobs.cancelled.connect(self.on_job_cancelled)
         self.jobs.finished.connect(lambda _job_id: self._job_ended())
         self.controller.run_changed.connect(self.on_run_changed)
-        self.actions.shown.connect(self.on_run_shown)
-        self.actions.opened.connect(lambda: self.inspect.detail.editor.forget())
-        self.actions.refused.connect(self.show_error)
+        self.run_actions.shown.connect(self.on_run_shown)
+        self.run_actions.opened.connect(lambda: self.inspect.detail.editor.forget())
+        self.run_actions.refused.connect(self.show_error)
         self.exports.exported.connect(self.on_exported)
         self.exports.failed.connect(self.show_error)
         self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.inspect.header.reset_requested.connect(self.choice.reset)
-        self.inspect.slice_requested.connect(self.actions.apply_slice)
-        self.inspect.whole_requested.connect(self.actions.clear_slice)
+        self.inspect.slice_requested.connect(self.run_actions.apply_slice)
+        self.inspect.whole_requested.connect(self.run_actions.clear_slice)
         self.bars.use_tokenizer.connect(self.choice.use_tokenizer)
         self.bars.reset_settings.connect(self.choice.reset)
         self.bars.show_line.connect(self.on_show_misalignment)
         self.compare_view.rename_requested.connect(self.on_rename_requested)
-        self.compare_view.pair_requested.connect(self.actions.compare_pair)
+        self.compare_view.pair_requested.connect(self.run_actions.compare_pair)
         self.choice.refused.connect(self.show_error)
 
     def _build_status(self) -> None:
@@ -123,7 +124,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         controller, editor = self.controller, self.inspect.detail.editor
         self.file_menu = FileMenu(
-            self, self.settings, on_open=self.on_open_triggered, on_demo=lambda: self.actions.open_demo("en"),
+            self, self.settings, on_open=self.on_open_triggered, on_demo=lambda: self.run_actions.open_demo("en"),
             on_add_system=self.on_add_system_triggered,
             on_export_report=lambda: self.exports.ask_report(controller.run, self.report_view()),
             on_export_sentences=lambda: self.exports.ask_sentences(controller.run, controller.b),
@@ -153,21 +154,21 @@ class MainWindow(QMainWindow):
     def current_session(self) -> Session:
         run = self.controller.run
         assert run is not None  # the menu entries that ask for it are enabled only with a run shown
-        return session_of(run, self.controller.b, self.actions.encoding)
+        return session_of(run, self.controller.b, self.run_actions.encoding)
 
     def open_session(self, session: Session | None) -> int | None:
         """Open a saved run as it was: its files, labels, B, encoding and settings."""
         if session is None:
             return None
         self.choice.from_session(session.config)
-        return self.actions.open_session(session)
+        return self.run_actions.open_session(session)
 
     def _remember(self) -> None:  # Open Recent keeps the run as it is now (settings, names, B)
         if self.controller.run is not None:
             self.settings.add_recent(self.current_session())
             self.file_menu.recent.refresh()
 
-    def _guarded(self, action) -> None:
+    def _guarded(self, action: Callable[[], object]) -> None:
         try:
             action()
         except (InputError, ExportError) as exc:
@@ -223,14 +224,14 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def on_open_triggered(self) -> None:
-        self._guarded(lambda: (chosen := OpenDialog.ask(self)) and self.actions.open_files(chosen[0], chosen[1],
+        self._guarded(lambda: (chosen := OpenDialog.ask(self)) and self.run_actions.open_files(chosen[0], chosen[1],
                                                                                          source=chosen[2]))
 
     @Slot()
     def on_add_system_triggered(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Add system outputs to compare with the baseline")
         if paths:
-            self.actions.add_systems(paths)
+            self.run_actions.add_systems(paths)
 
     # -- jobs --------------------------------------------------------------------------
     @Slot(int)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QGridLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from ...core import InputError
 
@@ -12,7 +12,7 @@ class OpenDialog(QDialog):
     and a source file. A WMT XML file (or a TSV/JSONL with a system column) holds systems and references:
     give it as the reference and leave the systems empty."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Open system outputs and references")
         self.systems = QLineEdit()
@@ -68,7 +68,7 @@ class OpenDialog(QDialog):
             self.references.setText(path)
 
     @classmethod
-    def ask(cls, parent) -> tuple[list[str], list[str], str | None] | None:
+    def ask(cls, parent: QWidget) -> tuple[list[str], list[str], str | None] | None:
         """Show the dialog; (systems, references, source) when the user opened some, else None."""
         dialog = cls(parent)
         if dialog.exec() != QDialog.DialogCode.Accepted:

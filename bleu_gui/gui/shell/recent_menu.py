@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from ...core.output.sessions import Session
 from .settings import Settings
@@ -16,7 +16,7 @@ class RecentMenu(QMenu):
 
     open_requested = Signal(object)
 
-    def __init__(self, settings: Settings, parent=None):
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__("Open &Recent", parent)
         self.settings = settings
         self.setToolTipsVisible(True)

@@ -48,17 +48,18 @@ class RunActions(QObject):
         self.encoding = "auto"
 
     # -- helpers ------------------------------------------------------------------------------------
-    def _whole_now(self) -> Callable[[Progress], Prepared]:
+    def _whole_now(self) -> Callable[[Progress | None], Prepared]:
         """The whole run under the settings the panel holds (scored again in the worker when they differ)."""
         whole, cfg = self.controller.whole, self.config()
         assert whole is not None
 
-        def make(progress: Progress) -> Prepared:
+        def make(progress: Progress | None) -> Prepared:
             return whole if whole.run.config == cfg else prepare(rescore(whole.run, config=cfg, progress=progress))
 
         return make
 
-    def _reslice(self, make: Callable[[Run, Progress], Run]) -> Callable[[Progress], tuple[Prepared, Prepared]]:
+    def _reslice(self, make: Callable[[Run, Progress | None], Run]
+                 ) -> Callable[[Progress], tuple[Prepared, Prepared]]:
         """``make`` on the whole run (under the panel's settings), followed by the shown slice again when one is
         shown: the job gives (the new whole run, the run to show)."""
         run = self.controller.run
@@ -128,7 +129,7 @@ class RunActions(QObject):
             return None
         new = [str(p) for p in paths]
 
-        def make(base: Run, progress: Progress) -> Run:
+        def make(base: Run, progress: Progress | None) -> Run:
             extra = read_more_systems(new, [s.file for s in whole.systems], whole.references)
             return rescore(base, extra=extra, progress=progress)
 

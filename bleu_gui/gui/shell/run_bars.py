@@ -19,7 +19,7 @@ class RunBars(QWidget):
     use_tokenizer = Signal(str)
     reset_settings = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.alignment = AdviceBar()
         self.alignment.accepted.connect(self._on_show)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -54,9 +56,10 @@ class Settings:
         """The scoring settings the user last chose in the window; the defaults for any value that cannot be
         read (and the whole set when they do not go together)."""
         s, d = self._s, BleuConfig()
-        fields = {"variant": str, "tokenizer": _optional_str, "lowercase": _bool, "smooth_method": str,
-                  "smooth_value": _optional_float, "max_order": int, "nltk_smoothing": int}
-        values = {}
+        fields: dict[str, Callable[[Any], object]] = {
+            "variant": str, "tokenizer": _optional_str, "lowercase": _bool, "smooth_method": str,
+            "smooth_value": _optional_float, "max_order": int, "nltk_smoothing": int}
+        values: dict[str, Any] = {}  # each read by its field's reader, so BleuConfig gets the types it wants
         for name, read in fields.items():
             key = f"scoring/{name}"
             if not s.contains(key):
@@ -125,14 +128,14 @@ class Settings:
         self._s.endArray()
 
 
-def _paths(value) -> list[str]:
+def _paths(value: object) -> list[str]:
     """A stored list of paths (QSettings gives a lone string for a one-element list)."""
     if isinstance(value, str):
         return [value] if value else []
-    return [str(v) for v in value or []]
+    return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
 
 
-def _bool(value) -> bool:
+def _bool(value: object) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).lower()
@@ -143,7 +146,7 @@ def _bool(value) -> bool:
     raise ValueError(f"not a yes/no value: {value!r}")
 
 
-def _optional_str(value) -> str | None:
+def _optional_str(value: object) -> str | None:
     if value in ("", None):
         return None
     if not isinstance(value, str):
@@ -151,5 +154,9 @@ def _optional_str(value) -> str | None:
     return value
 
 
-def _optional_float(value) -> float | None:
-    return None if value in ("", None) else float(value)
+def _optional_float(value: object) -> float | None:
+    if value in ("", None):
+        return None
+    if not isinstance(value, (str, int, float)):
+        raise TypeError(f"not a number: {value!r}")
+    return float(value)

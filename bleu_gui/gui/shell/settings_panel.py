@@ -29,7 +29,7 @@ class SettingsPanel(QWidget):
 
     changed = Signal(object)
 
-    def __init__(self, config: BleuConfig, parent=None):
+    def __init__(self, config: BleuConfig, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.variant = QComboBox()
         self.variant.addItems(VARIANTS)
@@ -104,7 +104,7 @@ class SettingsPanel(QWidget):
         self.nltk_method.setEnabled("nltk_smoothing" in reads)
         self.hint.setText(f"{variant.hint} Default tokenizer: {variant.default_tokenizer}.")
 
-    def on_edited(self, *_args) -> None:
+    def on_edited(self, *_args: object) -> None:
         if self._loading:
             return
         if self.sender() is self.smooth:

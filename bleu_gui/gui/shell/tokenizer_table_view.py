@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QCloseEvent, QColor, QFont
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -144,6 +144,6 @@ class TokenizerTableDialog(QDialog):
         self.jobs.shutdown()
         super().done(result)
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.jobs.shutdown()
         super().closeEvent(event)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -25,8 +27,8 @@ DEFAULT_DPI = 300
 def render_png(box: ChartBox, width_px: int, dpi: int = DEFAULT_DPI) -> bytes:
     """The chart as laid out on screen, scaled to ``width_px`` wide, with its title above and the scoring
     signature below; ``dpi`` is written into the file (it sets the printed size, not the layout)."""
-    from PySide6.QtCore import QBuffer, QIODevice, QRectF
-    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
+    from PySide6.QtGui import QColor, QImage, QImageWriter, QPainter
 
     if not 100 <= width_px <= 12000 or not 30 <= dpi <= 2400:
         raise ExportError(f"a PNG must be 100-12000 pixels wide at 30-2400 dpi, not {width_px} px at {dpi} dpi")
@@ -59,14 +61,15 @@ def render_png(box: ChartBox, width_px: int, dpi: int = DEFAULT_DPI) -> bytes:
     image.setDotsPerMeterY(round(dpi / 0.0254))
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    return bytes(buffer.data())
+    QImageWriter(buffer, QByteArray(b"PNG")).write(image)
+    return bytes(buffer.data().data())
 
 
 class ChartBox(QWidget):
     """A titled plot with a Save button (PNG or SVG)."""
 
-    def __init__(self, title: str, parent=None, view_box: pg.ViewBox | None = None, tip: str = ""):
+    def __init__(self, title: str, parent: QWidget | None = None, view_box: pg.ViewBox | None = None,
+                 tip: str = "") -> None:
         """``view_box``: a view box with its own mouse handling (the default one ignores the mouse); ``tip``:
         what the chart shows, as its tooltip."""
         super().__init__(parent)
@@ -157,7 +160,7 @@ class ChartBox(QWidget):
 class PrecisionChart(ChartBox):
     """Per-order modified precision of the selected sentence beside the corpus values."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Modified precision", parent, tip=(
             "Clipped n-gram precision p_n per order: the selected sentence's (matched/total above each bar) "
             "beside the corpus's, which sums every sentence's counts first"))
@@ -179,7 +182,8 @@ class PrecisionChart(ChartBox):
         counts, totals, corpus = self._data
         return svg.precision_chart(corpus, counts, totals)
 
-    def update_values(self, sentence_counts, sentence_totals, corpus_precisions) -> None:
+    def update_values(self, sentence_counts: Sequence[int] | np.ndarray, sentence_totals: Sequence[int] | np.ndarray,
+                      corpus_precisions: Sequence[float]) -> None:
         self.show_data()
         self._data = ([int(c) for c in sentence_counts], [int(t) for t in sentence_totals],
                       [float(p) for p in corpus_precisions])
@@ -209,7 +213,7 @@ class PrecisionChart(ChartBox):
 class BrevityChart(ChartBox):
     """BP = exp(1 - r/c) over r/c, with the sentence and the corpus marked."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Brevity penalty", parent, tip=(
             "BP = exp(1 − r/c) when the candidate (c tokens) is not longer than the effective reference length r; "
             "the curve over r/c, with the sentence and the corpus on it"))
@@ -228,7 +232,7 @@ class BrevityChart(ChartBox):
         self.plot.setYRange(0, 1.05)
 
     @staticmethod
-    def _point(c: int, r: int):
+    def _point(c: int, r: int) -> tuple[list[float], list[float]]:
         if c <= 0:
             return [], []
         ratio = r / c
@@ -258,7 +262,7 @@ class HistogramChart(ChartBox):
     bin_clicked = Signal(float, float)
     BINS = np.linspace(0, 100, 11)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Sentence BLEU histogram", parent, tip=(
             "How many sentences score in each 10-point band. Click a bar to list only those sentences. "
             "Corpus BLEU is not the mean of these scores"))
@@ -271,17 +275,17 @@ class HistogramChart(ChartBox):
         p.setXRange(0, 100, padding=0.02)
         p.scene().sigMouseClicked.connect(self.on_scene_clicked)
         self.counts = np.zeros(10, np.int64)
-        self.metric = "BLEU"
+        self.metric_name = "BLEU"
 
     def svg_text(self) -> str | None:
         if not hasattr(self, "_scores"):
             return None
-        return svg.histogram_chart(self._scores.tolist(), f"Sentence {self.metric} histogram", self.metric)
+        return svg.histogram_chart(self._scores.tolist(), f"Sentence {self.metric_name} histogram", self.metric_name)
 
     def update_values(self, scores: np.ndarray, bands: np.ndarray, metric: str = "BLEU") -> None:
         """``bands``: the sentences in each 10-point band of ``scores`` (see :func:`score_bands`), sentence scores
         of ``metric``."""
-        self.metric = metric
+        self.metric_name = metric
         self.set_title(f"Sentence {metric} histogram")
         self.plot.setLabel("bottom", f"sentence {metric} (click a bar to filter)")
         self.show_data()
@@ -296,7 +300,7 @@ class HistogramChart(ChartBox):
         i = min(int(x // 10), 9)
         return float(self.BINS[i]), float(self.BINS[i + 1])
 
-    def on_scene_clicked(self, event) -> None:
+    def on_scene_clicked(self, event: Any) -> None:  # pyqtgraph's MouseClickEvent, which has no types
         if event.button() != Qt.MouseButton.LeftButton:
             return
         vb = self.plot.getPlotItem().vb

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QW
 
 from ...core import Run
 from ...core.inputs.markup import Tag
+from ...core.inputs.text_files import SegmentFile
 from ...core.output import palette
 from .style import styled
 
@@ -36,14 +37,14 @@ def with_chips(text: str, tags: tuple[Tag, ...] | None) -> str:
     return "".join(out)
 
 
-def _tags(f, i: int) -> tuple[Tag, ...] | None:
+def _tags(f: SegmentFile | None, i: int) -> tuple[Tag, ...] | None:
     return f.tags[i] if f is not None and f.tags is not None else None
 
 
 class ContextPane(QWidget):
     """Source and document context of one sentence; hidden when the run has neither."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = QLabel("Source")
         styled(self.title, "paneTitle")

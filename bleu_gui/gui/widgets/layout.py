@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPainter, QPalette
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QTableView,
     QVBoxLayout,
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.metrics.bleu_details import ALL_ORDERS
-from ..inspect.sentence_model import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 
 STRETCH = None  # put a stretch here in :func:`hrow`
 
@@ -33,7 +32,7 @@ class Table(QTableView):
 
     empty_text = ""  # said in the middle of the list when it has no rows (a blank table looks still loading)
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         model = self.model()
         if self.empty_text and model is not None and model.rowCount() == 0:
@@ -111,23 +110,10 @@ def fill_orders(combo: QComboBox, max_order: int, all_orders: bool) -> None:
     combo.blockSignals(False)
 
 
-def sentence_table(model: SentenceTableModel, row_height: int) -> Table:
-    """The Inspect tab's sentence list: sortable, one row selected at a time, rows ``row_height`` high."""
-    table = Table()
-    table.setModel(model)
-    table.setSortingEnabled(True)
-    table.sortByColumn(COL_INDEX, Qt.SortOrder.AscendingOrder)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setWordWrap(False)
-    table.setAlternatingRowColors(True)
-    vh = table.verticalHeader()
-    vh.setVisible(False)
-    vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-    vh.setDefaultSectionSize(row_height)
-    hh = table.horizontalHeader()
-    hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    hh.setStretchLastSection(True)
-    for col, width in ((COL_INDEX, 56), (COL_BLEU, 64), (COL_RATIO, 72)):
-        table.setColumnWidth(col, width)
-    return table
+def single_shot(parent: QObject, interval: int, slot: Callable[[], object]) -> QTimer:
+    """A timer that calls ``slot`` once, ``interval`` ms after each start()."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(interval)
+    timer.timeout.connect(slot)
+    return timer

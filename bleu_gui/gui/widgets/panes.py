@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QFont, QTextCharFormat
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolTip, QVBoxLayout, QWidget
 
@@ -29,11 +29,12 @@ class ShownText:
     spans: list[tuple[int, int] | None]
 
 
-def shown_text(original: str, tokens: list[str], spans, show_tokens: bool) -> ShownText:
+def shown_text(original: str, tokens: list[str], spans: list[tuple[int, int] | None], show_tokens: bool) -> ShownText:
     """Original text with the core's character spans, or the tokens joined by spaces."""
     if not show_tokens and all(s is not None for s in spans):
         return ShownText(original, list(spans))
-    out, pos = [], 0
+    out: list[tuple[int, int] | None] = []
+    pos = 0
     for tok in tokens:
         out.append((pos, pos + len(tok)))
         pos += len(tok) + 1
@@ -77,7 +78,7 @@ def candidate_bars(d: SentenceDetails, spans: list[tuple[int, int] | None]) -> l
 
 def reference_bars(d: SentenceDetails, r: int, spans: list[tuple[int, int] | None]) -> list[TokenBars]:
     """Per reference token, "matched" at every order where a matched n-gram of the candidate covers it."""
-    covered = [set() for _ in range(d.max_order)]
+    covered: list[set[int]] = [set() for _ in range(d.max_order)]
     for n in range(1, d.max_order + 1):
         for span in d.ref_matches[r].get(n, []):
             covered[n - 1].update(range(span.start, span.end))
@@ -93,7 +94,7 @@ class SentencePanes(QWidget):
 
     candidate_edited = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.details: SentenceDetails | None = None
         self.ref_names: list[str] = []
@@ -221,10 +222,11 @@ class SentencePanes(QWidget):
             pane.paint_ranges(self._reference_ranges(r, shown))
             pane.set_marks(reference_bars(d, r, shown.spans) if all_orders else [], token_edges(shown.spans))
 
-    def _reference_ranges(self, r: int, shown: ShownText):
+    def _reference_ranges(self, r: int, shown: ShownText) -> list[tuple[int, int, QTextCharFormat]]:
         d = self.details
+        assert d is not None  # painted only with a sentence shown
         orders = range(1, d.max_order + 1) if self.order == ALL_ORDERS else [self.order]
-        marked = {}
+        marked: dict[int, int] = {}
         for n in orders:
             for span in d.ref_matches[r].get(n, []):
                 for t in range(span.start, span.end):
@@ -277,7 +279,7 @@ class SentencePanes(QWidget):
                 f"{'' if occ.max_ref is None else ' in ' + _escape(holder)}<br>"
                 f"this occurrence: <b>{occ.status}</b>")
 
-    def on_candidate_hovered(self, char_pos: int, global_pos) -> None:
+    def on_candidate_hovered(self, char_pos: int, global_pos: QPoint) -> None:
         occ = self.occurrence_at(char_pos)
         if occ is None:
             QToolTip.hideText()

@@ -13,9 +13,18 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QFrame, QTextEdit
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+)
+from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
 
 from ...core.metrics.bleu_details import CLIPPED, MATCHED, UNMATCHED
 from ...core.output import palette
@@ -61,7 +70,7 @@ class TextPane(QTextEdit):
     clicked = Signal(int)
     edited = Signal(str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
         self.setMouseTracking(True)
@@ -102,7 +111,7 @@ class TextPane(QTextEdit):
             self.edited.emit(self.toPlainText())
 
     # -- pointer ----------------------------------------------------------------------
-    def _char_at(self, pos) -> int:
+    def _char_at(self, pos: QPoint) -> int:
         """The Python index of the character under a point of the viewport."""
         cursor = self.cursorForPosition(pos)
         rect = self.cursorRect(cursor)
@@ -112,11 +121,11 @@ class TextPane(QTextEdit):
             p -= 1
         return bisect_right(utf16_offsets(self.toPlainText()), p) - 1
 
-    def mouseMoveEvent(self, event):
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         self.hovered.emit(self._char_at(event.position().toPoint()), event.globalPosition().toPoint())
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event):
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
             self.clicked.emit(self._char_at(event.position().toPoint()))
         super().mouseReleaseEvent(event)
@@ -185,7 +194,7 @@ class TextPane(QTextEdit):
         cursor.setPosition(unit)
         return cursor
 
-    def paintEvent(self, event):
+    def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         if not self.bars and not self.edges:
             return
