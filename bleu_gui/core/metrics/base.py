@@ -18,11 +18,21 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 Progress = Callable[[float], None]
+
+# sacreBLEU's bootstrap turns statistics into float32 and computes scores from them with Python numbers: NumPy 2
+# keeps that arithmetic in float32 (NEP 50), NumPy 1 promoted it to float64. Follow whichever NumPy is installed.
+_FLOAT32_STAYS = (100.0 * np.float32(1.0)).dtype == np.float32
+
+
+def resampled_float(float32: bool) -> type[np.floating[Any]]:
+    """The float type a score is computed in: float32 for sacreBLEU's bootstrap sums (``float32``) where NumPy
+    keeps it, else float64."""
+    return np.float32 if float32 and _FLOAT32_STAYS else np.float64
 
 
 @dataclass(frozen=True, kw_only=True)

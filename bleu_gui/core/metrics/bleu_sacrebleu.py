@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ConfigError
+from .base import resampled_float
 from .bleu_variant import SentenceRow, Variant, reference_fields
 from .sacrebleu_parts import sacrebleu_version
 from .scores import RowScores
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
     from .bleu_config import BleuConfig
 
 _MY_LOG_ZERO = -9999999999.0
-# sacreBLEU's bootstrap turns statistics into float32 and then computes
-# ``100. * correct / total``: NumPy 2 keeps that in float32 (NEP 50), NumPy 1
-# promoted it to float64. Follow whichever NumPy is installed.
-_FLOAT32_STAYS = (100.0 * np.float32(1.0)).dtype == np.float32
 
 
 _ROWS = 1 << 16  # rows scored at a time: a million rows at once held ~100 MB of temporaries at the peak
@@ -55,7 +52,7 @@ def _score_block(stats: np.ndarray, cfg: BleuConfig, effective_order: bool,
     took ~0.35 s that way). Each element goes through the same operations, in the same order, as in
     sacreBLEU's loop, so every number is the same.
     """
-    ftype = np.float32 if float32 and _FLOAT32_STAYS else np.float64
+    ftype = resampled_float(float32)
     N = cfg.max_order
     sys_len = stats[:, 0].astype(np.float64)
     ref_len = stats[:, 1].astype(np.float64)

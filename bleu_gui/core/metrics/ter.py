@@ -1,0 +1,192 @@
+"""TER, translation edit rate (Snover et al. 2006), as sacreBLEU 2.x computes it (``sacrebleu/metrics/ter.py``).
+
+A segment's statistics are [the fewest edits over its references, the mean length of its references]; the
+corpus TER is the summed edits over the summed mean lengths, times 100 (lower is better). What is matched,
+as sacreBLEU has it:
+
+- words are sacreBLEU's Tercom tokenizer's (lowercased unless case-sensitive; normalised, punctuation removed,
+  Asian characters split only when asked); a reference line goes through the tokenizer twice (sacreBLEU
+  pre-processes references when it caches them, then again when it reads their words), a hypothesis once;
+- the edits are those of sacreBLEU's greedy shift search and beam edit distance (:mod:`.ter_search`);
+- an empty reference counts every hypothesis word as an edit; edits over no reference words score 100
+  (1.0), no edits over none 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .base import Metric, Score, resampled_float
+from .sacrebleu_parts import sacrebleu_module, sacrebleu_version
+from .ter_search import edit_counts
+
+if TYPE_CHECKING:
+    from .ter_evidence import TerEvidence
+
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class TerConfig:
+    """TER's settings, named as sacreBLEU's ``--ter-*`` flags name them."""
+
+    case_sensitive: bool = False
+    asian_support: bool = False
+    no_punct: bool = False
+    normalized: bool = False
+
+    key = "ter"
+    name = "TER"
+
+    def validated(self) -> TerConfig:
+        return self
+
+    def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
+             like: Metric | None = None) -> Ter:
+        return Ter(references, self, progress, like if isinstance(like, Ter) else None)
+
+    def signature(self, nrefs: int | str, resampling: dict[str, object] | None = None) -> str:
+        """sacreBLEU's TER signature, e.g. ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0``."""
+        extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
+        yes = {True: "yes", False: "no"}
+        return "|".join([f"nrefs:{nrefs}", *extra, f"case:{'mixed' if self.case_sensitive else 'lc'}",
+                         "tok:tercom", f"norm:{yes[self.normalized]}", f"punct:{yes[not self.no_punct]}",
+                         f"asian:{yes[self.asian_support]}", f"version:{sacrebleu_version()}"])
+
+    def tokenizer(self) -> Callable[[str], str]:
+        """sacreBLEU's Tercom tokenizer with these settings."""
+        module = sacrebleu_module("tokenizers.tokenizer_ter")
+        tok: Callable[[str], str] = module.TercomTokenizer(normalized=self.normalized, no_punct=self.no_punct,
+                                                           asian_support=self.asian_support,
+                                                           case_sensitive=self.case_sensitive)
+        return tok
+
+
+@dataclass(frozen=True, kw_only=True)
+class TerScore(Score):
+    """One TER figure: edits over the (mean) reference length."""
+
+    metric: str = "TER"
+    num_edits: float
+    ref_length: float
+
+    def fields(self) -> dict[str, object]:
+        return {"num_edits": self.num_edits, "ref_length": self.ref_length}
+
+    def columns(self) -> list[tuple[str, str]]:
+        return [("edits", f"{self.num_edits:g}"), ("ref_len", f"{self.ref_length:g}")]
+
+
+def ter_of_sums(sums: np.ndarray, float32: bool = False) -> np.ndarray:
+    """TER (0-100) of rows of summed [edits, reference length], as sacreBLEU's ``_compute_score_from_stats``
+    (in float32 when the sums are sacreBLEU's bootstrap's)."""
+    sums = np.atleast_2d(sums)
+    ftype = resampled_float(float32)
+    edits, length = sums[:, 0].astype(ftype), sums[:, 1].astype(ftype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.where(length > 0, edits / np.where(length > 0, length, 1), np.where(edits > 0, 1.0, 0.0))
+    return np.asarray(ftype(100) * rate.astype(ftype), ftype)
+
+
+class _Words:
+    """Word ids shared by references and hypotheses (the shift search compares ids, not strings)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+
+    def encode(self, text: str) -> np.ndarray:
+        ids = self.ids
+        return np.array([ids.setdefault(w, len(ids)) for w in text.split()], np.int64)
+
+    def decode(self, ids: np.ndarray) -> list[str]:
+        names = list(self.ids)  # a dict keeps insertion order: the word of id i is the i-th key
+        return [names[i] for i in ids.tolist()]
+
+
+class Ter(Metric):
+    """TER against one set of references (see the module)."""
+
+    key = "ter"
+    name = "TER"
+    higher_is_better = False
+
+    def __init__(self, references: Sequence[Sequence[str]], config: TerConfig = TerConfig(),
+                 progress: Progress | None = None, like: Ter | None = None):
+        self.config = config.validated()
+        self.tokenize = self.config.tokenizer()
+        self.reference_lines = [list(r) for r in references]
+        self._n_lines = len(references[0]) if references else 0
+        self.nrefs: int | str = len(references)
+        self._words = _Words()
+        tok = self.tokenize
+        self.reference_words = []
+        for k, lines in enumerate(references):
+            if progress is not None:
+                progress(k / max(len(references), 1))
+            self.reference_words.append([self._words.encode(tok(tok(line.rstrip()).rstrip())) for line in lines])
+        lengths = np.array([[len(w) for w in ref] for ref in self.reference_words], np.int64).reshape(
+            len(references), self._n_lines)
+        # sacreBLEU's statistic is the mean reference length, a float; with one reference, or lengths that
+        # divide evenly, every statistic is a whole number and resampled sums are exact.
+        self.mean_lengths = lengths.sum(axis=0) / max(len(references), 1)
+        self.integer_statistics = bool(np.all(self.mean_lengths == np.round(self.mean_lengths)))
+
+    @property
+    def n_lines(self) -> int:
+        return self._n_lines
+
+    def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
+        return self.config.signature(self.nrefs, resampling)
+
+    def hypothesis_words(self, line: str) -> np.ndarray:
+        """A hypothesis line as the shift search reads it (tokenized once)."""
+        return self._words.encode(self.tokenize(line.rstrip()))
+
+    def words(self, ids: np.ndarray) -> list[str]:
+        """The words of word ids (of :meth:`hypothesis_words` or :attr:`reference_words`)."""
+        return self._words.decode(ids)
+
+    def statistics(self, lines: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+        if len(lines) != self._n_lines:
+            raise ValueError(f"system has {len(lines)} lines, references have {self._n_lines}")
+        hyps = [self.hypothesis_words(line) for line in lines]
+        best = np.full(len(lines), np.iinfo(np.int64).max, np.int64)
+        for k, refs in enumerate(self.reference_words):
+            def part(f: float, k: int = k) -> None:
+                if progress is not None:
+                    progress((k + f) / len(self.reference_words))
+
+            best = np.minimum(best, edit_counts(hyps, refs, part))
+        stats = np.empty((len(lines), 2), np.float64)
+        stats[:, 0] = best
+        stats[:, 1] = self.mean_lengths
+        return stats
+
+    def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
+        return ter_of_sums(sums, float32)
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return ter_of_sums(stats)
+
+    def _score(self, edits: float, length: float, sentence_level: bool) -> TerScore:
+        value = float(ter_of_sums(np.array([[edits, length]]))[0])
+        return TerScore(score=value, signature=self.signature(sentence_level), num_edits=edits, ref_length=length)
+
+    def corpus_score(self, stats: np.ndarray) -> TerScore:
+        total = stats.sum(axis=0)
+        return self._score(float(total[0]), float(total[1]), False)
+
+    def sentence_score(self, stats: np.ndarray, index: int) -> TerScore:
+        return self._score(float(stats[index, 0]), float(stats[index, 1]), True)
+
+    def evidence(self, index: int, hypothesis: str) -> TerEvidence:
+        from .ter_evidence import ter_evidence
+
+        return ter_evidence(self, index, hypothesis)
+
+    def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
+        return ["edits", "ref_len"], stats

@@ -1,0 +1,390 @@
+"""TER's edit count as sacreBLEU 2.x finds it (``sacrebleu/metrics/lib_ter.py``, after Tercom), for many
+sentence pairs at once.
+
+sacreBLEU's number is not the true minimum of shifts + edits: it is what Tercom's greedy search reaches, and
+this module reaches the very same number by the very same steps:
+
+- the edit distance is a beam search around a pseudo-diagonal (``floor(i · m/n)`` ± 25 reference words, more
+  when the lengths differ wildly), the whole last row, and cells outside the beam at "infinity";
+- ties in the distance matrix go to a match or substitution, then to a hypothesis word dropped, then to a
+  reference word added; the trace walks back from the last cell;
+- shift candidates are every hypothesis span of 1..10 words that equals a reference span starting at most 50
+  words away, in the order (hypothesis start, reference start, length), skipped when the hypothesis span has
+  no error, when the reference span has no error, or when the reference start is aligned inside the span;
+  each is tried at the insertion points the alignment gives for the reference positions start-1 .. end-1;
+- the best candidate by (distance gained, length, earlier start, earlier target) is applied while it gains,
+  and after 1,000 candidates tried for one sentence pair the search stops without applying its last best.
+
+How it is computed here: a round of the search (one shift) runs for every unfinished sentence pair of a block
+at once, and every distance is numpy arrays a matrix row at a time (the row's insertions are a running
+minimum). A candidate's rows before its first moved word are the current hypothesis' rows (sacreBLEU's
+prefix cache), so only the rows after it are computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_SHIFT_SIZE = 10
+MAX_SHIFT_DIST = 50
+BEAM_WIDTH = 25
+MAX_CANDIDATES = 1000
+# sacreBLEU's "infinity" (1e16) only needs to exceed every real distance plus a sentence's length: an
+# int32 one halves the memory of the matrices.
+INF = np.int32(1 << 30)
+
+# Operations of the distance matrix, rewriting the hypothesis into the reference.
+NOP, SUB, INS, DEL, UNDEF = 0, 1, 2, 3, 4  # INS: a reference word the hypothesis lacks; DEL: a hypothesis word
+OP_NAMES = {NOP: "=", SUB: "S", INS: "I", DEL: "D"}
+
+_BLOCK = 512  # sentence pairs searched together (their padding is that of the longest)
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class Shift:
+    """One applied shift: ``length`` words from ``start`` moved to insertion point ``target`` (sacreBLEU's
+    ``_perform_shift`` arguments; :attr:`landing` says where the block starts afterwards)."""
+
+    start: int
+    length: int
+    target: int
+    n_words: int
+
+    @property
+    def landing(self) -> int:
+        """The block's first position in the shifted hypothesis."""
+        if self.target < self.start:
+            return self.target
+        if self.target > self.start + self.length:
+            return self.target - self.length
+        return self.start + min(self.target - self.start, self.n_words - self.start - self.length)
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """How one sentence pair's edits were found: the shifts in order, then the alignment of the shifted
+    hypothesis with the reference as (operation, hypothesis index or -1, reference index or -1) in order."""
+
+    edits: int
+    shifts: list[Shift]
+    words: list[int]                       # the shifted hypothesis (word ids)
+    alignment: list[tuple[int, int, int]]
+
+
+def shifted_positions(start: np.ndarray, length: np.ndarray, target: np.ndarray, n: np.ndarray,
+                      width: int) -> np.ndarray:
+    """For each shift, the position of the unshifted hypothesis each position of the shifted one takes its word
+    from (shifts × width; positions past a hypothesis' end map to themselves)."""
+    p = np.arange(width)[None, :]
+    h, ln, t = start[:, None], length[:, None], target[:, None]
+    before = np.where(p < t, p, np.where(p < t + ln, h + p - t, np.where(p < h + ln, p - ln, p)))
+    after = np.where(p < h, p, np.where(p < t - ln, p + ln, np.where(p < t, h + p - (t - ln), p)))
+    k = np.minimum(t - h, n[:, None] - h - ln)  # sacreBLEU's third case: the block lands k words further on
+    within = np.where(p < h, p, np.where(p < h + k, p + ln, np.where(p < h + k + ln, p - k, p)))
+    src = np.where(t < h, before, np.where(t > h + ln, after, within))
+    return np.clip(src, 0, width - 1)
+
+
+class _Pairs:
+    """One block of sentence pairs, padded: hypothesis word ids ``hyp`` (pairs × N, -1 past the end) and
+    reference ids ``ref`` (pairs × M, -2 past the end), with their lengths and beam geometry."""
+
+    def __init__(self, hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]):
+        self.n = np.array([len(h) for h in hyps], np.int64)
+        self.m = np.array([len(r) for r in refs], np.int64)
+        self.N, self.M = int(self.n.max(initial=0)), int(self.m.max(initial=0))
+        self.hyp = np.full((len(hyps), max(self.N, 1)), -1, np.int64)
+        self.ref = np.full((len(refs), max(self.M, 1)), -2, np.int64)
+        for k, (h, r) in enumerate(zip(hyps, refs)):
+            self.hyp[k, :len(h)] = h
+            self.ref[k, :len(r)] = r
+        # sacreBLEU: the ratio of lengths sets the pseudo-diagonal, and a beam half as wide as the ratio when
+        # that is wider than 25 words ("crazy sentences").
+        self.ratio = np.where(self.n > 0, self.m / np.maximum(self.n, 1), 1.0)
+        self.beam = np.where(BEAM_WIDTH < self.ratio / 2, np.ceil(self.ratio / 2 + BEAM_WIDTH), float(BEAM_WIDTH))
+
+
+def _band(i: np.ndarray, n: np.ndarray, m: np.ndarray, ratio: np.ndarray, beam: np.ndarray,
+          cols: np.ndarray) -> np.ndarray | None:
+    """Which cells of row ``i`` the beam computes (rows × columns); None when it computes them all."""
+    diag = np.floor(i * ratio)
+    lo = np.maximum(diag - beam, 0)
+    hi = np.where(i == n, m + 1, np.minimum(m + 1, diag + beam))
+    if not lo.any() and (hi >= m + 1).all():
+        return None
+    return (cols >= lo[:, None]) & (cols < hi[:, None])
+
+
+def _row(prev: np.ndarray, mismatch: np.ndarray, inside: np.ndarray | None,
+         cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One row of the beam edit distance from the row above: (values, the best of substitution and deletion
+    before insertions, and the substitution costs), cells outside the beam (``inside``; None: none) at INF."""
+    sub = prev[:, :-1] + mismatch
+    t = np.empty_like(prev)
+    t[:, 0] = prev[:, 0] + 1
+    np.minimum(sub, prev[:, 1:] + 1, out=t[:, 1:])
+    if inside is not None:
+        t = np.where(inside, np.minimum(t, INF), INF)
+    # Insertions run along the row: value[j] = min over k <= j of t[k] + (j - k), a running minimum.
+    t -= cols
+    values = np.minimum.accumulate(t, axis=1)
+    values += cols
+    t += cols
+    if inside is not None:
+        values = np.where(inside, np.minimum(values, INF), INF)
+    return values, t, sub
+
+
+def _row_ops(prev: np.ndarray, values: np.ndarray, t: np.ndarray, sub: np.ndarray, mismatch: np.ndarray,
+             inside: np.ndarray | None) -> np.ndarray:
+    """The operation sacreBLEU keeps in each cell: a match or substitution, else a deletion if strictly
+    cheaper, else an insertion if strictly cheaper still; UNDEF where nothing is finite."""
+    dele = prev[:, 1:] + 1
+    ops = np.full(values.shape, UNDEF, np.int8)
+    ops[:, 0] = DEL
+    tsd = t[:, 1:]
+    diagonal = np.where(mismatch, SUB, NOP)
+    kept = np.where(tsd >= INF, UNDEF, np.where(dele < sub, DEL, diagonal))
+    ops[:, 1:] = np.where(values[:, :-1] + 1 < tsd, INS, kept)
+    return ops if inside is None else np.where(inside, ops, UNDEF).astype(np.int8)
+
+
+def _forward(pairs: _Pairs, rows: np.ndarray, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The whole distance matrix, values and operations, of hypotheses ``words`` (of pairs ``rows``):
+    (pairs × (N+1) × (M+1)) each."""
+    n, m, ratio, beam = pairs.n[rows], pairs.m[rows], pairs.ratio[rows], pairs.beam[rows]
+    ref = pairs.ref[rows]
+    width = pairs.M + 1
+    cols = np.arange(width, dtype=np.int32)
+    values = np.full((len(rows), pairs.N + 1, width), INF, np.int32)
+    ops = np.full((len(rows), pairs.N + 1, width), UNDEF, np.int8)
+    values[:, 0, :] = cols
+    ops[:, 0, :] = INS
+    order = np.argsort(-n, kind="stable")  # the pairs still computing are a prefix
+    n_sorted = n[order]
+    for i in range(1, pairs.N + 1):
+        a = int(np.searchsorted(-n_sorted, -i, side="right"))
+        live = order[:a]
+        prev = values[live, i - 1]
+        mismatch = words[live, i - 1][:, None] != ref[live]
+        inside = _band(np.full(a, i), n[live], m[live], ratio[live], beam[live], cols)
+        row, t, sub = _row(prev, mismatch, inside, cols)
+        values[live, i] = row
+        ops[live, i] = _row_ops(prev, row, t, sub, mismatch, inside)
+    return values, ops
+
+
+@dataclass(frozen=True)
+class _Alignment:
+    hyp_err: np.ndarray  # pairs × N: 1 where the hypothesis word is not matched
+    ref_err: np.ndarray  # pairs × M: 1 where the reference word is not matched
+    align: np.ndarray    # pairs × M: the hypothesis position each reference word is aligned to (-1: before all)
+
+
+def _walk(ops: np.ndarray, n: np.ndarray, m: np.ndarray, width_n: int, width_m: int,
+          keep: bool = False) -> tuple[_Alignment, list[list[tuple[int, int, int]]]]:
+    """Walk each matrix back from its last cell: the alignment sacreBLEU derives from the flipped trace, and
+    with ``keep`` the trace itself in order as (op, hypothesis index or -1, reference index or -1)."""
+    count = len(n)
+    hyp_err = np.zeros((count, width_n + 1), np.int64)
+    ref_err = np.zeros((count, width_m + 1), np.int64)
+    align = np.zeros((count, width_m + 1), np.int64)
+    i, j = n.copy(), m.copy()
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    while True:
+        live = np.flatnonzero((i > 0) | (j > 0))
+        if not len(live):
+            break
+        ii, jj = i[live], j[live]
+        op = ops[live, ii, jj]
+        if (op == UNDEF).any():
+            raise AssertionError("the edit distance trace left the beam")
+        uses_hyp = (op == NOP) | (op == SUB) | (op == DEL)
+        uses_ref = (op == NOP) | (op == SUB) | (op == INS)
+        h_at, r_at = np.where(uses_hyp, ii - 1, width_n), np.where(uses_ref, jj - 1, width_m)  # spare column
+        hyp_err[live, h_at] = op != NOP
+        ref_err[live, r_at] = op != NOP
+        align[live, r_at] = ii - 1
+        if keep:
+            steps.append((live, op, np.where(uses_hyp, ii - 1, -1), np.where(uses_ref, jj - 1, -1)))
+        i[live] -= uses_hyp
+        j[live] -= uses_ref
+    traces: list[list[tuple[int, int, int]]] = [[] for _ in range(count)]
+    for live, op, hs, rs in reversed(steps):
+        for k, o, h, r in zip(live.tolist(), op.tolist(), hs.tolist(), rs.tolist()):
+            traces[k].append((o, h, r))
+    return _Alignment(hyp_err[:, :width_n], ref_err[:, :width_m], align[:, :width_m]), traces
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    pair: np.ndarray    # local index of the pair (into the round's rows)
+    start: np.ndarray
+    length: np.ndarray
+    target: np.ndarray
+
+
+def _candidates(words: np.ndarray, ref: np.ndarray, n: np.ndarray, m: np.ndarray,
+                al: _Alignment) -> tuple[_Candidates, np.ndarray]:
+    """Every shift sacreBLEU tries this round, in its order, and how many each pair tries."""
+    count, width_n = words.shape
+    width_m = ref.shape[1]
+    eq = words[:, :, None] == ref[:, None, :]
+    run = np.zeros((count, width_n + 1, width_m + 1), np.int8)
+    for row in range(width_n - 1, -1, -1):  # matching words in a row from (h, r), at most MAX_SHIFT_SIZE
+        run[:, row, :width_m] = np.where(eq[:, row], np.minimum(run[:, row + 1, 1:] + 1, MAX_SHIFT_SIZE), 0)
+    near = np.abs(np.arange(width_m)[None, :] - np.arange(width_n)[:, None]) <= MAX_SHIFT_DIST
+    starts = np.nonzero(eq & near[None])
+    longest = run[starts].astype(np.int64)
+    s, h, r = (np.repeat(x, longest) for x in starts)
+    first = np.cumsum(longest) - longest
+    length = np.arange(len(s)) - np.repeat(first, longest) + 1
+    hyp_wrong = np.concatenate([np.zeros((count, 1), np.int64), np.cumsum(al.hyp_err, axis=1)], axis=1)
+    ref_wrong = np.concatenate([np.zeros((count, 1), np.int64), np.cumsum(al.ref_err, axis=1)], axis=1)
+    aligned = al.align[s, r]
+    ok = ((hyp_wrong[s, h + length] > hyp_wrong[s, h]) & (ref_wrong[s, r + length] > ref_wrong[s, r])
+          & ~((h <= aligned) & (aligned < h + length)))
+    s, h, r, length = s[ok], h[ok], r[ok], length[ok]
+    # Insertion points: before everything for the position before the span, else after the hypothesis word
+    # each reference position of the span (and the one before it) is aligned to; a point equal to the one
+    # just tried is skipped.
+    offsets = np.arange(-1, MAX_SHIFT_SIZE)[None, :]
+    q = r[:, None] + offsets
+    target = np.where(q < 0, 0, np.take_along_axis(al.align[s], np.clip(q, 0, width_m - 1), axis=1) + 1)
+    tried = offsets < length[:, None]
+    tried[:, 1:] &= target[:, 1:] != target[:, :-1]
+    which, _ = np.nonzero(tried)
+    cands = _Candidates(s[which], h[which], length[which], target[tried])
+    return cands, np.bincount(cands.pair, minlength=count)
+
+
+def _candidate_distances(pairs: _Pairs, rows: np.ndarray, words: np.ndarray, values: np.ndarray,
+                         cands: _Candidates) -> tuple[np.ndarray, np.ndarray]:
+    """The beam edit distance of every candidate's shifted hypothesis, and the shifted word positions
+    (candidates × N). Rows before the first moved word are the current hypothesis' rows."""
+    pair = cands.pair
+    g = rows[pair]
+    n = pairs.n[g]
+    src = shifted_positions(cands.start, cands.length, cands.target, n, words.shape[1])
+    first = np.minimum(cands.start, cands.target)
+    todo = n - first
+    order = np.argsort(-todo, kind="stable")
+    pair_o, first_o, todo_o, src_o = pair[order], first[order], todo[order], src[order]
+    g_o = g[order]
+    n_o, m_o, ratio_o, beam_o = pairs.n[g_o], pairs.m[g_o], pairs.ratio[g_o], pairs.beam[g_o]
+    ref_o = pairs.ref[g_o]
+    words_o = words[pair_o]
+    cols = np.arange(pairs.M + 1, dtype=np.int32)
+    prev = values[pair_o, first_o]
+    out = np.empty(len(order), np.int64)
+    steps = int(todo_o.max(initial=0))
+    for k in range(steps):
+        a = int(np.searchsorted(-todo_o, -(k + 1), side="right"))
+        i = first_o[:a] + 1 + k
+        word = words_o[np.arange(a), src_o[np.arange(a), i - 1]]
+        mismatch = word[:, None] != ref_o[:a]
+        inside = _band(i, n_o[:a], m_o[:a], ratio_o[:a], beam_o[:a], cols)
+        prev, _, _ = _row(prev[:a], mismatch, inside, cols)
+        done = np.flatnonzero(todo_o[:a] == k + 1)
+        out[done] = prev[done, m_o[done]]
+    distances = np.empty_like(out)
+    distances[order] = out
+    return distances, src
+
+
+def _best(cands: _Candidates, gain: np.ndarray, pairs_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair, the candidate sacreBLEU keeps (the highest gain, then the longest, the earliest start, the
+    earliest target, then the first tried), as (pairs having one, its candidate index)."""
+    order = np.lexsort((np.arange(len(gain)), cands.target, cands.start, -cands.length, -gain, cands.pair))
+    first = np.ones(len(order), bool)
+    first[1:] = cands.pair[order][1:] != cands.pair[order][:-1]
+    chosen = order[first]
+    return cands.pair[chosen], chosen
+
+
+def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
+                  record: bool = False) -> tuple[np.ndarray, list[SearchRecord]]:
+    """The edits of each pair of one block (no empty reference), and with ``record`` how they were found."""
+    pairs = _Pairs(hyps, refs)
+    count = len(hyps)
+    words = pairs.hyp.copy()
+    shifts = np.zeros(count, np.int64)
+    checked = np.zeros(count, np.int64)
+    edits = np.zeros(count, np.int64)
+    applied: list[list[Shift]] = [[] for _ in range(count)]
+    traces: list[list[tuple[int, int, int]]] = [[] for _ in range(count)]
+    live = np.arange(count)
+    while len(live):
+        values, ops = _forward(pairs, live, words[live])
+        n, m = pairs.n[live], pairs.m[live]
+        here = np.arange(len(live))
+        before = values[here, n, m].astype(np.int64)
+        al, trace = _walk(ops, n, m, pairs.N, pairs.M, keep=record)
+        cands, tried = _candidates(words[live], pairs.ref[live], n, m, al)
+        checked[live] += tried
+        # sacreBLEU stops a pair once 1,000 candidates are tried, without applying that round's best.
+        searching = (checked[live] < MAX_CANDIDATES) & (tried > 0)
+        keep = searching[cands.pair]
+        cands = _Candidates(cands.pair[keep], cands.start[keep], cands.length[keep], cands.target[keep])
+        distances, src = _candidate_distances(pairs, live, words[live], values, cands)
+        gain = before[cands.pair] - distances
+        owners, chosen = _best(cands, gain, len(live))
+        improving = owners[gain[chosen] > 0]
+        moves = chosen[gain[chosen] > 0]
+        finished = np.ones(len(live), bool)
+        finished[improving] = False
+        for k in np.flatnonzero(finished):
+            edits[live[k]] = before[k] + shifts[live[k]]
+            if record:
+                traces[live[k]] = trace[k]
+        for k, c in zip(improving.tolist(), moves.tolist()):
+            g = live[k]
+            words[g] = words[g, src[c]]
+            shifts[g] += 1
+            if record:
+                applied[g].append(Shift(int(cands.start[c]), int(cands.length[c]), int(cands.target[c]),
+                                        int(pairs.n[g])))
+        live = live[~finished]
+    records = [SearchRecord(int(edits[k]), applied[k], words[k, :pairs.n[k]].tolist(), traces[k])
+               for k in range(count)] if record else []
+    return edits, records
+
+
+def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
+                progress: Progress | None = None) -> np.ndarray:
+    """sacreBLEU's number of edits (shifts + insertions + deletions + substitutions) of each hypothesis
+    against its reference, both as arrays of word ids; an empty reference counts every hypothesis word, an empty
+    hypothesis every reference word (as ``translation_edit_rate``). ``progress`` is called between blocks.
+
+    One thread: the arrays of a block are small, so the interpreter's share of the work is large and a second
+    thread waits for the lock as long as it works (measured: 1.85 s on two threads, 1.73 s on one)."""
+    count = len(hyps)
+    out = np.zeros(count, np.int64)
+    n = np.array([len(h) for h in hyps], np.int64)
+    m = np.array([len(r) for r in refs], np.int64)
+    out[m == 0] = n[m == 0]
+    out[(n == 0) & (m > 0)] = m[(n == 0) & (m > 0)]
+    todo = np.flatnonzero((n > 0) & (m > 0))
+    # Pairs of like lengths searched together: less padding, and the longest rounds in few blocks.
+    todo = todo[np.lexsort((n[todo], m[todo]))]
+    for a in range(0, len(todo), _BLOCK):
+        if progress is not None:
+            progress(a / max(len(todo), 1))
+        block = todo[a:a + _BLOCK]
+        out[block] = _search_block([hyps[k] for k in block], [refs[k] for k in block])[0]
+    if progress is not None:
+        progress(1.0)
+    return out
+
+
+def search(hyp: np.ndarray, ref: np.ndarray) -> SearchRecord:
+    """How one pair's edits are found (see :class:`SearchRecord`); an empty side has no shifts, and its
+    alignment is every word inserted or deleted."""
+    if not len(hyp) or not len(ref):
+        alignment = [(DEL, h, -1) for h in range(len(hyp))] + [(INS, -1, r) for r in range(len(ref))]
+        return SearchRecord(max(len(hyp), len(ref)), [], hyp.tolist(), alignment)
+    return _search_block([hyp], [ref], record=True)[1][0]

@@ -1,0 +1,200 @@
+"""chrF, chrF++ and TER against sacreBLEU's own classes: random corpora, every setting, every shared data set;
+the TER evidence replayed into the reference."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import CHRF, TER
+
+from bleu_gui.core.metrics.chrf import Chrf, ChrfConfig
+from bleu_gui.core.metrics.ter import Ter, TerConfig
+
+from .conftest import data_set
+from .strategies import corpus, sentence
+
+# Few words, so that spans repeat and shifts pay; punctuation and CJK for the tokenizer's options.
+FEW = ["a", "b", "c", "d", "A", "e.", ",", "the", "&amp;", "猫", "日本語", "x"]
+
+
+@st.composite
+def shifty(draw, max_words: int = 30):
+    return " ".join(draw(st.lists(st.sampled_from(FEW), min_size=0, max_size=max_words)))
+
+
+@st.composite
+def shifty_corpus(draw, max_lines: int = 4, max_refs: int = 3, max_words: int = 30):
+    n = draw(st.integers(1, max_lines))
+    n_refs = draw(st.integers(1, max_refs))
+    return ([draw(shifty(max_words)) for _ in range(n)],
+            [[draw(shifty(max_words)) for _ in range(n)] for _ in range(n_refs)])
+
+
+def _sacrebleu_ter(cfg: TerConfig, refs=None) -> TER:
+    return TER(normalized=cfg.normalized, no_punct=cfg.no_punct, asian_support=cfg.asian_support,
+               case_sensitive=cfg.case_sensitive, references=refs)
+
+
+def _sacrebleu_chrf(cfg: ChrfConfig, refs=None) -> CHRF:
+    return CHRF(char_order=cfg.char_order, word_order=cfg.word_order, beta=cfg.beta, lowercase=cfg.lowercase,
+                whitespace=cfg.whitespace, eps_smoothing=cfg.eps_smoothing, references=refs)
+
+
+TER_CONFIGS = [TerConfig(*flags) for flags in itertools.product([False, True], repeat=4)]
+CHRF_CONFIGS = [ChrfConfig(), ChrfConfig(word_order=2), ChrfConfig(char_order=3, word_order=1, beta=1),
+                ChrfConfig(lowercase=True), ChrfConfig(whitespace=True), ChrfConfig(eps_smoothing=True),
+                ChrfConfig(word_order=2, eps_smoothing=True, lowercase=True), ChrfConfig(beta=0),
+                ChrfConfig(char_order=0, word_order=2)]
+
+
+def _check_ter(hyps, refs, cfg: TerConfig) -> None:
+    ours = Ter(refs, cfg)
+    stats = ours.statistics(hyps)
+    theirs = _sacrebleu_ter(cfg, refs)
+    assert ours.corpus_score(stats).score == pytest.approx(theirs.corpus_score(hyps, None).score, abs=1e-9)
+    assert ours.signature() == theirs.get_signature().format()
+    one = _sacrebleu_ter(cfg)
+    for i, hyp in enumerate(hyps):
+        expected = one.sentence_score(hyp, [r[i] for r in refs])
+        assert ours.sentence_score(stats, i).score == pytest.approx(expected.score, abs=1e-9), (hyp, refs)
+        assert stats[i, 0] == expected.num_edits
+
+
+@settings(max_examples=300)
+@given(shifty_corpus(), st.sampled_from(TER_CONFIGS))
+def test_ter_equals_sacrebleu_where_shifts_pay(data, cfg):
+    _check_ter(*data, cfg)
+
+
+@given(corpus(), st.sampled_from(TER_CONFIGS))
+def test_ter_equals_sacrebleu_on_tricky_text(data, cfg):
+    _check_ter(*data, cfg)
+
+
+@settings(max_examples=40)
+@given(shifty_corpus(max_lines=2, max_refs=1, max_words=140))
+def test_ter_equals_sacrebleu_on_long_segments(data):
+    """Long segments: the beam leaves cells out, spans sit more than 50 words apart, and a search tries 1,000
+    candidates and stops."""
+    _check_ter(*data, TerConfig())
+
+
+def test_ter_beam_with_lengths_far_apart():
+    """A hypothesis ten times shorter than its reference: the beam widens (sacreBLEU's 'crazy sentences')."""
+    rng = np.random.default_rng(7)
+    refs = [[" ".join(rng.choice(FEW[:5], 130)) for _ in range(3)]]
+    hyps = [" ".join(rng.choice(FEW[:5], 12)) for _ in range(3)]
+    _check_ter(hyps, refs, TerConfig())
+    _check_ter(refs[0], [hyps], TerConfig())
+
+
+def _replay(evidence) -> list[str]:
+    """Apply the evidence's shifts to the hypothesis words and check every step; the shifted words."""
+    words = list(evidence.hypothesis)
+    for shift in evidence.shifts:
+        assert words[shift.start:shift.start + len(shift.words)] == shift.words
+        rest = words[:shift.start] + words[shift.start + len(shift.words):]
+        words = rest[:shift.landing] + shift.words + rest[shift.landing:]
+    return words
+
+
+@settings(max_examples=300)
+@given(shifty_corpus(max_lines=1, max_refs=3), st.sampled_from(TER_CONFIGS[:4]))
+def test_ter_evidence_replays_into_the_reference(data, cfg):
+    hyps, refs = data
+    metric = Ter(refs, cfg)
+    evidence = metric.evidence(0, hyps[0])
+    shifted = _replay(evidence)
+    assert shifted == evidence.shifted
+    ref = evidence.reference_words
+    hyp_seen, ref_seen = [], []
+    for step in evidence.alignment:
+        if step.op in "=S":
+            assert (shifted[step.hyp] == ref[step.ref]) == (step.op == "=")
+        if step.op == "I":
+            assert step.hyp is None
+        if step.op == "D":
+            assert step.ref is None
+        hyp_seen += [step.hyp] if step.hyp is not None else []
+        ref_seen += [step.ref] if step.ref is not None else []
+    assert hyp_seen == list(range(len(shifted))) and ref_seen == list(range(len(ref)))
+    edits = len(evidence.shifts) + sum(evidence.count(op) for op in "SID")
+    theirs = _sacrebleu_ter(cfg).sentence_score(hyps[0], [r[0] for r in refs])
+    assert edits == evidence.edits == theirs.num_edits
+    assert evidence.score == pytest.approx(theirs.score, abs=1e-9)
+
+
+def _check_chrf(hyps, refs, cfg: ChrfConfig) -> None:
+    ours = Chrf(refs, cfg)
+    stats = ours.statistics(hyps)
+    theirs = _sacrebleu_chrf(cfg, refs)
+    assert ours.corpus_score(stats).score == pytest.approx(theirs.corpus_score(hyps, None).score, abs=1e-9)
+    assert ours.signature() == theirs.get_signature().format()
+    assert ours.name == theirs.corpus_score(hyps, None).name
+    one = _sacrebleu_chrf(cfg)
+    for i, hyp in enumerate(hyps):
+        expected = one.sentence_score(hyp, [r[i] for r in refs]).score
+        assert ours.sentence_score(stats, i).score == pytest.approx(expected, abs=1e-9), (hyp, refs)
+
+
+@given(corpus(), st.sampled_from(CHRF_CONFIGS))
+def test_chrf_equals_sacrebleu(data, cfg):
+    _check_chrf(*data, cfg)
+
+
+@given(st.lists(sentence(), min_size=1, max_size=3), st.lists(sentence(), min_size=1, max_size=3))
+def test_chrf_evidence_counts_are_sacrebleus_statistics(hyps, refs):
+    """The evidence's per-order counts are sacreBLEU's own segment statistics, and its shading covers exactly
+    the characters chrF reads."""
+    n = min(len(hyps), len(refs))
+    hyps, refs = hyps[:n], refs[:n]
+    cfg = ChrfConfig(word_order=2)
+    metric = Chrf([refs], cfg)
+    theirs = _sacrebleu_chrf(cfg, [refs])
+    stats = theirs._extract_corpus_statistics(hyps, None)
+    for i, hyp in enumerate(hyps):
+        evidence = metric.evidence(i, hyp)
+        assert [x for o in evidence.orders for x in (o.hyp_total, o.ref_total, o.matched)] == list(stats[i])
+        chars = "".join(hyp.split())
+        assert sum(c > 0 for c in evidence.hypothesis.covered) == (len(chars) if evidence.orders[0].ref_total else 0)
+
+
+TER_SETS = ["wmt22-en-ja", "wmt22-zh-en-2ref", "wmt21-en-de-3ref", "cmt-ted-sk-en", "sacrebleu-wmt17-en-de"]
+CHRF_SETS = [*TER_SETS, "cmt-multited-ja", "kor-sacrebleu-doc1-en-ko", "mtce-en-cs-medium",
+             "opusmt-flores101-en-ko-first100", "wmt22-en-zh-2ref", "wmt22-ja-en"]
+
+
+def _shared(name: str, lines: int | None = None) -> tuple[list[str], list[list[str]]]:
+    folder = data_set(name)
+    read = lambda p: p.read_text(encoding="utf-8").split("\n")[:-1][:lines]  # noqa: E731
+    refs = [read(p) for p in sorted(folder.glob("ref*.txt"))]
+    return read(folder / "sys1.txt"), refs
+
+
+@pytest.mark.parametrize("name", TER_SETS)
+def test_ter_equals_sacrebleu_on_shared_sets(name):
+    # sacreBLEU's own search takes about a millisecond a segment, far more on CJK split into characters.
+    target = name.split("-")[2]
+    for cfg, lines in ((TerConfig(), 150),
+                       (TerConfig(asian_support=target in ("ja", "zh"), normalized=True, case_sensitive=True), 60)):
+        hyps, refs = _shared(name, lines)
+        ours = Ter(refs, cfg)
+        stats = ours.statistics(hyps)
+        theirs = _sacrebleu_ter(cfg, refs)
+        assert np.array_equal(stats, np.array(theirs._extract_corpus_statistics(hyps, None), np.float64))
+        assert ours.corpus_score(stats).score == pytest.approx(theirs.corpus_score(hyps, None).score, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", CHRF_SETS)
+def test_chrf_equals_sacrebleu_on_shared_sets(name):
+    hyps, refs = _shared(name, 800)
+    for cfg in (ChrfConfig(), ChrfConfig(word_order=2)):
+        ours = Chrf(refs, cfg)
+        stats = ours.statistics(hyps)
+        theirs = _sacrebleu_chrf(cfg, refs)
+        assert np.array_equal(stats, np.array(theirs._extract_corpus_statistics(hyps, None)))
+        assert ours.corpus_score(stats).score == pytest.approx(theirs.corpus_score(hyps, None).score, abs=1e-9)
