@@ -6,20 +6,27 @@ import argparse
 import dataclasses
 from typing import Any
 
-from ..core import BleuConfig, InputError
+from ..core import BleuConfig, InputError, MetricConfig
 from ..core.analysis.pair_matrix import CORRECTIONS
 from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES
 from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.inputs.tables import ROLES
 from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS
 from ..core.metrics.bleu_variant import VARIANTS, get_variant
+from ..core.metrics.chrf import ChrfConfig
+from ..core.metrics.ter import TerConfig
 from ..core.metrics.tokenizers import TOKENIZER_NAMES
 
 PROG = "bleu-score"
 
 
+METRICS = ("bleu", "chrf", "ter")
+
+
 def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> None:
     """The flags that change a number, shared by ``bleu-score`` and ``bleu-gui``; not given means None."""
+    p.add_argument("-m", "--metrics", nargs="+", choices=METRICS, default=None, metavar="METRIC",
+                   help="metrics to compute, in this order: bleu, chrf, ter (default: bleu)")
     p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
                    help="sacreBLEU tokenizer (default: 13a for sacrebleu, none = whitespace for nltk and d2l)")
     p.add_argument("-lc", "--lowercase", action="store_true", default=None, help="lowercase before tokenizing")
@@ -40,6 +47,27 @@ def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> 
     p.add_argument("-e", "--encoding", default=default_encoding,
                    help="input encoding, or 'auto' to detect one legacy encoding for all files "
                         f"(default {default_encoding})")
+    chrf = p.add_argument_group("chrF (with -m chrf; sacreBLEU's flags and defaults)")
+    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=None, metavar="N",
+                      help="character n-gram order (default 6)")
+    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=None, metavar="N",
+                      help="word n-gram order (default 0; 2 gives chrF++)")
+    chrf.add_argument("--chrf-beta", type=int, default=None, metavar="B",
+                      help="recall is B times as important as precision (default 2)")
+    chrf.add_argument("--chrf-whitespace", action="store_true", default=None,
+                      help="keep whitespace in character n-grams")
+    chrf.add_argument("--chrf-lowercase", action="store_true", default=None, help="lowercase before chrF")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true", default=None,
+                      help="average the orders' F-scores with epsilon smoothing (chrF++.py, NLTK and Moses)")
+    ter = p.add_argument_group("TER (with -m ter; sacreBLEU's flags and defaults)")
+    ter.add_argument("--ter-case-sensitive", action="store_true", default=None,
+                     help="do not lowercase before TER")
+    ter.add_argument("--ter-asian-support", action="store_true", default=None,
+                     help="split Chinese and Japanese characters (with --ter-normalized) and drop their punctuation "
+                          "(with --ter-no-punct)")
+    ter.add_argument("--ter-no-punct", action="store_true", default=None, help="remove punctuation before TER")
+    ter.add_argument("--ter-normalized", action="store_true", default=None,
+                     help="Tercom's normalisation: XML entities, punctuation split off, hyphenation joined")
 
 
 
@@ -86,6 +114,43 @@ _FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercas
 def scoring_flags_given(args: argparse.Namespace) -> dict[str, Any]:
     """The :class:`BleuConfig` fields that scoring flags set on the command line (flags not given are absent)."""
     return {field: getattr(args, dest) for dest, field in _FIELDS.items() if getattr(args, dest) is not None}
+
+
+_CHRF_FIELDS = {"chrf_char_order": "char_order", "chrf_word_order": "word_order", "chrf_beta": "beta",
+                "chrf_whitespace": "whitespace", "chrf_lowercase": "lowercase", "chrf_eps_smoothing": "eps_smoothing"}
+_TER_FIELDS = {"ter_case_sensitive": "case_sensitive", "ter_asian_support": "asian_support",
+               "ter_no_punct": "no_punct", "ter_normalized": "normalized"}
+
+
+def _given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
+    return {field: getattr(args, dest) for dest, field in fields.items() if getattr(args, dest) is not None}
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def metric_configs(args: argparse.Namespace, base: BleuConfig) -> tuple[MetricConfig, ...]:
+    """The metrics ``-m`` asks for (BLEU alone by default), each with the flags given for it; a metric's flag
+    without that metric is refused, never ignored."""
+    names = list(args.metrics or ["bleu"])
+    if len(set(names)) != len(names):
+        raise InputError(f"-m/--metrics: each metric once, got {' '.join(names)}")
+    for key, fields in (("bleu", _FIELDS), ("chrf", _CHRF_FIELDS), ("ter", _TER_FIELDS)):
+        unused = [_BLEU_FLAG_NAMES.get(dest, _flag(dest)) for dest in fields if getattr(args, dest) is not None]
+        if unused and key not in names:
+            metric = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER"}[key]
+            raise InputError(f"{', '.join(unused)}: {'a ' if len(unused) == 1 else ''}{metric} setting"
+                             f"{'s' if len(unused) > 1 else ''}, and {metric} is not among the metrics "
+                             f"(-m {' '.join(names)}); add {key} to -m or leave the flag out")
+    made: dict[str, MetricConfig] = {}
+    if "bleu" in names:
+        made["bleu"] = config_from_args(args, base)
+    if "chrf" in names:
+        made["chrf"] = dataclasses.replace(ChrfConfig(), **_given(args, _CHRF_FIELDS)).validated()
+    if "ter" in names:
+        made["ter"] = dataclasses.replace(TerConfig(), **_given(args, _TER_FIELDS)).validated()
+    return tuple(made[name] for name in names)
 
 
 def config_from_args(args: argparse.Namespace, base: BleuConfig) -> BleuConfig:
@@ -163,6 +228,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+
+# How the BLEU flags are named on the command line (for messages).
+_BLEU_FLAG_NAMES = {"tokenize": "-tok/--tokenize", "lowercase": "-lc/--lowercase", "smooth_method": "-s/--smooth-method",
+                    "smooth_value": "-sv/--smooth-value", "max_ngram_order": "--max-ngram-order",
+                    "weights": "--weights", "variant": "--variant", "nltk_smoothing": "--nltk-smoothing",
+                    "auto_reweigh": "--auto-reweigh", "empty_refs": "--empty-refs"}
 
 # Settings that only some variants read: giving one to another variant is refused, never ignored.
 _VARIANT_FLAGS = {"smooth_method": "-s/--smooth-method", "smooth_value": "-sv/--smooth-value",

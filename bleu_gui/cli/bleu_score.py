@@ -15,7 +15,7 @@ from ..core.errors import ExportError
 from ..core.inputs.run_inputs import read_run_inputs
 from ..core.output.exports import check_targets
 from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
-from .arguments import PROG, build_parser, config_from_args, read_options
+from .arguments import PROG, build_parser, metric_configs, read_options
 from .checks import check_exports, check_output, check_tests, check_views
 from .printing import emit, print_paired, print_tables, print_view
 
@@ -52,7 +52,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        cfg = config_from_args(args, BleuConfig())
+        metrics = metric_configs(args, BleuConfig())
         check_output(args)
         check_views(args)
         check_exports(args)
@@ -62,12 +62,12 @@ def run(argv: Sequence[str] | None = None) -> int:
                                  stdin_system=not sys.stdin.isatty())
         hyps, refs = inputs.systems, inputs.references
         where = parse_conditions(args.where)
-        check_tests(args, cfg, len(hyps))
+        check_tests(args, metrics, len(hyps))
         protected = [f.path for f in [*hyps, *refs]] + [p for p in (args.src, args.docs) if p]
         check_targets(_targets(args), protected)
         names = check_labels(args.labels, len(hyps)) if args.labels else None
         significance = _significance(args, len(hyps))
-        config = RunConfig(metrics=(cfg,), significance=None if where else significance, ngram_diffs=False)
+        config = RunConfig(metrics=metrics, significance=None if where else significance, ngram_diffs=False)
         scored = score_run(hyps, refs, config, names=names, context=inputs.context)
         if where:  # the whole corpus is scored without tests, then the slice with them
             rows = select(scored.context, scored.n_sentences, where)
@@ -75,7 +75,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         for note in scored.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
         if scored.slice is not None:
-            whole = ", ".join(f"{s.name} {w:.{args.width}f}" for s, w in zip(scored.systems, scored.slice.whole[0]))
+            named = len(scored.metrics) > 1
+            whole = "; ".join(f"{m.name} " * named + ", ".join(f"{s.name} {w:.{args.width}f}"
+                                                               for s, w in zip(scored.systems, ws))
+                              for m, ws in zip(scored.metrics, scored.slice.whole))
             print(f"{PROG}: note: {scored.slice.summary}; the whole corpus scored {whole}", file=sys.stderr)
         if scored.advice is not None:
             print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)
@@ -91,13 +94,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.paired_bs or args.paired_ar:
             print_paired(args, scored)
             return 0
-        corpus = [s.results[0].corpus for s in scored.systems]
+        corpus = [[s.results[k].corpus for k in range(len(scored.metrics))] for s in scored.systems]
         cis = None
         if args.confidence:
             seed = seed_from_env()
-            cis = confidences(scored, n=args.confidence_n, seed=seed)
-            sig = scored.metrics[0].signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
-            corpus = [dataclasses.replace(c, signature=sig) for c in corpus]
+            cis = [confidences(scored, k, n=args.confidence_n, seed=seed) for k in range(len(scored.metrics))]
+            sigs = [m.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
+                    for m in scored.metrics]
+            corpus = [[dataclasses.replace(c, signature=sig) for c, sig in zip(row, sigs)] for row in corpus]
     except (InputError, ExportError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core import BleuConfig, InputError
+from ..core import BleuConfig, InputError, MetricConfig
 from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES, MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples
 from ..core.output.exports import check_sentences_target
 
@@ -19,6 +19,11 @@ def check_output(args: argparse.Namespace) -> None:
         raise InputError("--confidence has no place in -b or --format multi-bleu output")
     if args.confidence and (args.paired_bs or args.paired_ar):
         raise InputError("--confidence is shown by --paired-bs itself (μ ± 95% CI); give one of them")
+    metrics = args.metrics or ["bleu"]
+    if args.format == "multi-bleu" and metrics != ["bleu"]:
+        raise InputError("--format multi-bleu is Moses' BLEU line: give -m bleu alone")
+    if args.tokenizer_table and "bleu" not in metrics:
+        raise InputError("--tokenizer-table compares BLEU scores: add bleu to -m")
     if args.format == "multi-bleu" and (args.paired_bs or args.paired_ar):
         raise InputError("--paired-bs/--paired-ar print a table: not with --format multi-bleu")
     tables = args.all_pairs or args.format == "latex"
@@ -33,10 +38,12 @@ def check_output(args: argparse.Namespace) -> None:
         raise InputError("--all-pairs prints the pair matrix: not with -b, --confidence or --format multi-bleu")
 
 
-def check_tests(args: argparse.Namespace, cfg: BleuConfig, n_systems: int) -> None:
-    if (args.paired_bs or args.paired_ar or args.all_pairs or args.confidence) and not cfg.scorer.significance:
+def check_tests(args: argparse.Namespace, metrics: tuple[MetricConfig, ...], n_systems: int) -> None:
+    bleu = next((m for m in metrics if isinstance(m, BleuConfig)), None)
+    tests = args.paired_bs or args.paired_ar or args.all_pairs or args.confidence
+    if tests and bleu is not None and not bleu.scorer.significance:
         raise InputError(f"significance tests and confidence intervals follow sacreBLEU and need the sacrebleu "
-                         f"variant (not {cfg.variant})")
+                         f"variant (not {bleu.variant})")
     if (args.paired_bs or args.paired_ar or args.all_pairs) and n_systems < 2:
         raise InputError("paired tests need a baseline and at least one more system (-i BASELINE SYSTEM ...)")
     if (args.paired_bs or args.paired_ar or args.all_pairs or args.confidence) and args.sentence_level:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from ..core import InputError, Run, Score
 from ..core.analysis.pair_matrix import DEFAULT_ALPHA
 from ..core.output import score_text
 from ..core.run import ScoredSystem, bleu_lines, scored_already
+
+if TYPE_CHECKING:
+    from ..core.analysis.explain import Explanation
 
 
 def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Score]:
@@ -17,29 +21,38 @@ def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Sc
     return [run.metrics[metric].sentence_score(stats, i) for i in range(len(stats))]
 
 
-def emit(args: argparse.Namespace, run: Run, corpus: list[Score], confidences: list[tuple[float, float]] | None = None) -> None:
+def emit(args: argparse.Namespace, run: Run, corpus: list[list[Score]],
+         confidences: list[list[tuple[float, float]]] | None = None) -> None:
+    """The score lines: ``corpus[system][metric]``; ``confidences[metric][system]`` with ``--confidence``."""
     out = sys.stdout
     names = [s.name for s in run.systems]
-    sentences = [_sentence_scores(run, s) for s in run.systems] if args.sentence_level else None
+    metrics = range(len(run.metrics))
+    sentences = ([[_sentence_scores(run, s, k) for k in metrics] for s in run.systems] if args.sentence_level
+                 else None)
     if args.format == "json":
         objs = []
         for i, name in enumerate(names):
-            obj = score_text.score_dict(corpus[i], name)
-            if confidences is not None:
-                obj["mean"], obj["ci"] = confidences[i]
-            if sentences is not None:
-                obj["sentences"] = [score_text.score_dict(s) for s in sentences[i]]
-            objs.append(obj)
+            for k in metrics:
+                obj = score_text.score_dict(corpus[i][k], name)
+                if confidences is not None:
+                    obj["mean"], obj["ci"] = confidences[k][i]
+                if sentences is not None:
+                    obj["sentences"] = [score_text.score_dict(s) for s in sentences[i][k]]
+                objs.append(obj)
         print(score_text.dumps(objs[0] if len(objs) == 1 else objs), file=out)
         return
     for i, name in enumerate(names):
-        scores = sentences[i] if sentences is not None else [corpus[i]]
-        if args.score_only:
-            lines = [score_text.score_only(s, args.width) for s in scores]
-        elif confidences is not None and args.format == "text":
-            lines = [score_text.text_line(scores[0], args.width, confidences[i])]
-        else:
-            lines = score_text.render(scores, args.format, args.width)
+        lines = []
+        for k in metrics:
+            scores = sentences[i][k] if sentences is not None else [corpus[i][k]]
+            if args.score_only:
+                lines += [score_text.score_only(s, args.width) for s in scores]
+            elif confidences is not None and args.format == "text":
+                lines.append(score_text.text_line(scores[0], args.width, confidences[k][i]))
+            else:
+                lines += score_text.render(scores, args.format, args.width)
+        if sentences is None and not args.score_only and args.format == "text":
+            lines = score_text.aligned(lines)
         prefix = f"{name}: " if len(names) > 1 and not args.score_only else ""
         for line in lines:
             print(prefix + line, file=out)
@@ -50,24 +63,34 @@ def print_paired(args: argparse.Namespace, run: Run) -> None:
     comparison = run.comparison
     assert comparison is not None and comparison.significance is not None  # checked before scoring (check_tests)
     significance = comparison.significance
-    by = comparison.by_metric[0]
-    results = by.bootstrap if args.paired_bs else by.approximate
-    assert results is not None
+    tests = [by.bootstrap if args.paired_bs else by.approximate for by in comparison.by_metric]
     n = significance.bootstrap if args.paired_bs else significance.approximate
-    signature = run.metrics[0].signature(resampling={key: n, "seed": str(significance.seed).lower()})
+    signatures = [m.signature(resampling={key: n, "seed": str(significance.seed).lower()}) for m in run.metrics]
     if args.format == "json":
         objs: list[dict[str, object]] = []
-        for system, r in zip(run.systems, results):
-            obj = score_text.score_dict(system.results[0].corpus, system.name)
-            obj.update({"signature": signature, "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
-            if comparison.identical[len(objs)]:
-                obj["identical_to_baseline"] = True
-            objs.append(obj)
+        for i, system in enumerate(run.systems):
+            for k, results in enumerate(tests):
+                assert results is not None
+                r = results[i]
+                obj = score_text.score_dict(system.results[k].corpus, system.name)
+                obj.update({"signature": signatures[k], "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
+                if comparison.identical[i]:
+                    obj["identical_to_baseline"] = True
+                objs.append(obj)
         print(score_text.dumps(objs))
         return
-    rows = [(("Baseline: " if i == 0 else "") + r.name, r.score, r.p_value, r.mean, r.ci, comparison.identical[i])
-            for i, r in enumerate(results)]
-    print(score_text.paired_table(rows, args.width, bootstrap=args.paired_bs))
+    names = [m.name for m in run.metrics]
+    cells = []
+    for i in range(len(run.systems)):
+        row = []
+        for results in tests:
+            assert results is not None
+            r = results[i]
+            row.append((r.score, r.p_value, r.mean, r.ci))
+        cells.append(row)
+    rows = [(("Baseline: " if i == 0 else "") + s.name, cells[i], comparison.identical[i])
+            for i, s in enumerate(run.systems)]
+    print(score_text.paired_table(names, rows, args.width, bootstrap=args.paired_bs))
     title = (f"Paired bootstrap resampling, {n} resamples" if args.paired_bs
              else f"Paired approximate randomization, {n} trials")
     print()
@@ -76,8 +99,8 @@ def print_paired(args: argparse.Namespace, run: Run) -> None:
     print("-" * len(title))
     print(f" - Every system is compared with the baseline, {run.baseline.name}.")
     if args.paired_bs:
-        print("   Shown: the system's BLEU, then the bootstrap mean ± half-width of the 95% interval.")
-    print(" - p is the chance of an absolute BLEU difference at least this large if both outputs")
+        print("   Shown: the system's score, then the bootstrap mean ± half-width of the 95% interval.")
+    print(" - p is the chance of an absolute score difference at least this large if both outputs")
     print("   came from the same system; * marks p <= 0.05. A small p says the difference is")
     print("   replicable, not which system is better.")
     for system, identical in zip(run.systems, comparison.identical):
@@ -87,7 +110,8 @@ def print_paired(args: argparse.Namespace, run: Run) -> None:
     print("-----------------")
     print("Metric signatures")
     print("-----------------")
-    print(f" - BLEU       {signature}")
+    for name, signature in zip(names, signatures):
+        print(f" - {name:<10} {signature}")
 
 
 def print_tables(args: argparse.Namespace, run: Run) -> None:
@@ -95,13 +119,15 @@ def print_tables(args: argparse.Namespace, run: Run) -> None:
     from ..core.output import rankings
 
     ranking = rankings.Ranking(args.alpha if args.alpha is not None else DEFAULT_ALPHA, args.correction or "none")
+    metrics = range(len(run.metrics))
     if args.format == "latex":
-        print(rankings.matrix_latex(run, ranking) if args.all_pairs else rankings.systems_latex(run, ranking,
-                                                                                             args.width))
+        print("\n\n".join(rankings.matrix_latex(run, ranking, k) if args.all_pairs
+                          else rankings.systems_latex(run, ranking, args.width, k) for k in metrics))
     elif args.format == "json":
-        print(rankings.matrix_json(run, ranking))
+        tables = [json.loads(rankings.matrix_json(run, ranking, k)) for k in metrics]
+        print(score_text.dumps(tables[0] if len(tables) == 1 else tables))
     else:
-        print(rankings.matrix_text(run, ranking, args.width))
+        print("\n\n".join(rankings.matrix_text(run, ranking, args.width, k) for k in metrics))
 
 
 def print_view(args: argparse.Namespace, run: Run) -> None:
@@ -118,11 +144,31 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
     n = args.explain
     if n > run.n_sentences:
         raise InputError(f"--explain {n}: the files have {run.n_sentences:,} sentences")
-    accounts = [(s.name, scored_line(bleu_lines(run, i), n - 1).explanation) for i, s in enumerate(run.systems)]
+    from ..core.analysis.why import segment_account
+
+    accounts = []
+    for i, s in enumerate(run.systems):
+        parts: list[tuple[str, Explanation, dict[str, object] | None]] = []
+        for k, metric in enumerate(run.metrics):
+            if k == run.bleu_index:
+                parts.append(("bleu", scored_line(bleu_lines(run, i), n - 1).explanation, None))
+            else:
+                account, evidence = segment_account(metric, n - 1, s.lines[n - 1], run.reference_names)
+                parts.append((metric.key, account, evidence))
+        accounts.append((s.name, parts))
     if args.format == "json":
-        print(json.dumps([{"system": name, "sentence": n, "headline": e.headline,
-                           "sections": [{"title": s.title, "lines": s.lines} for s in e.sections]}
-                          for name, e in accounts], ensure_ascii=False, indent=2))
+        out = []
+        for name, parts in accounts:
+            obj: dict[str, object] = {"system": name, "sentence": n}
+            for key, e, found in parts:
+                if found is None:  # BLEU's account: its headline and sections, as before there were other metrics
+                    obj.update({"headline": e.headline, "sections": [{"title": x.title, "lines": x.lines}
+                                                                     for x in e.sections]})
+                else:
+                    obj[key] = {**found, "headline": e.headline,
+                                "sections": [{"title": x.title, "lines": x.lines} for x in e.sections]}
+            out.append(obj)
+        print(json.dumps(out, ensure_ascii=False, indent=2))
         return
-    for k, (name, e) in enumerate(accounts):
-        print(("\n" if k else "") + f"Sentence {n} — {name}\n{e.text()}")
+    for k, (name, parts) in enumerate(accounts):
+        print(("\n" if k else "") + f"Sentence {n} — {name}\n" + "\n\n".join(e.text() for _key, e, _ in parts))

@@ -235,14 +235,45 @@ def _bootstrap_p(resampled: np.ndarray, real: np.ndarray) -> np.ndarray:
     return p
 
 
+def _ar_p_fractional(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n: int, seed: int | None,
+                     progress: Progress | None) -> np.ndarray:
+    """AR for statistics that are not whole numbers (TER's mean reference lengths), in sacreBLEU's arithmetic:
+    a trial's pseudo-systems are ``pos @ S_i + ~pos @ S_j`` and ``~pos @ S_i + pos @ S_j``. Differences of sums
+    would round otherwise, and a trial whose difference ties the observed one to the last bit (it happens when
+    both systems' lengths are the same fractions) would count differently."""
+    k = len(stats)
+    first, second = _pairs(k)
+    observed = np.abs(real[first] - real[second])
+    counts = np.zeros(len(first), np.int64)
+    floats = [s.astype(np.float64) for s in stats]
+    done = 0
+    for pos in ar_chunks(len(stats[0]), n, seed):
+        if progress is not None:
+            progress(done / n)
+        neg = ~pos
+        taken = [pos @ s for s in floats]
+        left = [neg @ s for s in floats]
+        for x, (i, j) in enumerate(zip(first, second)):
+            a = metric.scores_of_sums(taken[i] + left[j])
+            b = metric.scores_of_sums(left[i] + taken[j])
+            counts[x] += int(np.sum(np.abs(a - b) > observed[x]))
+        done += len(pos)
+        if progress is not None:
+            progress(done / n)
+    p = np.full((k, k), np.nan)
+    p[first, second] = p[second, first] = (counts + 1) / (n + 1)
+    return p
+
+
 def _ar_p(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n: int, seed: int | None,
           progress: Progress | None) -> np.ndarray:
+    if not metric.integer_statistics:
+        return _ar_p_fractional(stats, metric, real, n, seed, progress)
     k, cols = len(stats), stats[0].shape[1]
-    exact = metric.integer_statistics
-    dtype = np.int64 if exact else np.float64
+    dtype = np.int64
     # Only differences to system 0 are multiplied: P_i − P_j = pos @ (S_i − S_0) − pos @ (S_j − S_0), so
     # k systems cost k − 1 systems' columns (two systems: one product, as a single pair test needs).
-    side = SideBySide([s.astype(dtype) - stats[0] for s in stats[1:]], exact)  # signed, whatever the dtype
+    side = SideBySide([s.astype(dtype) - stats[0] for s in stats[1:]])  # signed
     totals = np.stack([s.sum(axis=0) for s in stats]).astype(dtype)
     first, second = _pairs(k)
     observed = np.abs(real[first] - real[second])

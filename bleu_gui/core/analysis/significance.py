@@ -116,18 +116,17 @@ _FLOAT32_EXACT = 2**24  # every integer of smaller magnitude is a float32, and s
 
 
 class SideBySide:
-    """Several systems' statistics side by side (sentences × systems·columns): one BLAS product resamples all.
+    """Several systems' whole-number statistics side by side (sentences × systems·columns): one BLAS product
+    resamples all.
 
-    Whole-number statistics are summed exactly: in float32 when no partial sum can reach 2^24 (then every
-    partial sum BLAS forms, in any order, is an integer a float32 holds exactly), twice the speed of float64
-    at half the memory; otherwise in float64, exact below 2^53. Other statistics (a mean reference length,
-    an imported score) are summed in float64.
+    Sums are exact: in float32 when no partial sum can reach 2^24 (then every partial sum BLAS forms, in any
+    order, is an integer a float32 holds exactly), twice the speed of float64 at half the memory; otherwise in
+    float64, exact below 2^53. (Statistics that are not whole numbers are summed as sacreBLEU sums them, see
+    :func:`bootstrap_scores`.)
     """
 
-    def __init__(self, systems: Sequence[np.ndarray], integers: bool = True):
-        self.integers = integers
-        self.stats = np.concatenate([s.astype(np.int64 if integers else np.float64, copy=False) for s in systems],
-                                    axis=1)
+    def __init__(self, systems: Sequence[np.ndarray]):
+        self.stats = np.concatenate([s.astype(np.int64, copy=False) for s in systems], axis=1)
         # The largest column sum of magnitudes, a slice of rows at a time: np.abs of the whole matrix would
         # write a temporary as large as it (48 MB at 300k lines and two systems, ~150 ms of fresh pages).
         column_totals = np.zeros(self.stats.shape[1], self.stats.dtype)
@@ -143,9 +142,7 @@ class SideBySide:
 
     def sums(self, weights: np.ndarray, largest_weight: int) -> np.ndarray:
         """Column sums of each resample (``weights``: resamples × sentences, none above ``largest_weight``),
-        exact integers for whole-number statistics."""
-        if not self.integers:
-            return weights.astype(np.float64, copy=False) @ self._matrix(np.float64)
+        exact integers."""
         exact32 = largest_weight * self.abs_total < _FLOAT32_EXACT
         dtype = np.float32 if exact32 else np.float64
         product = weights.astype(dtype, copy=False) @ self._matrix(dtype)
@@ -165,16 +162,26 @@ def bootstrap_scores(systems: Sequence[np.ndarray], metric: Metric, n: int = BS_
     k, cols = len(systems), systems[0].shape[1]
     if progress is not None:
         progress(0.0)  # a cancel check before the matrix is put together, and another before the first draw
-    side = SideBySide(systems, metric.integer_statistics)
+    # Statistics that are not whole numbers (TER's mean reference lengths) are summed as sacreBLEU sums them:
+    # float32 values added one resampled row after another, whose rounding a product in another order would not
+    # repeat.
+    as_float32 = None if metric.integer_statistics else [s.astype(np.float32) for s in systems]
+    side = SideBySide(systems) if as_float32 is None else None
     if progress is not None:
         progress(0.0)
     out, done = [], 0
     for idx in bootstrap_chunks(len(systems[0]), n, seed):
-        weights = resample_weights(idx)
-        if progress is not None:
-            progress(done / n)  # the first chunk writes to fresh memory (~0.3 s at 300k lines): a check halfway
-        sums = side.sums(weights, int(weights.max()))
-        per_system = sums.reshape(len(idx), k, cols).transpose(1, 0, 2).reshape(k * len(idx), cols)
+        if as_float32 is not None:
+            if progress is not None:
+                progress(done / n)
+            per_system = np.concatenate([s[idx].sum(axis=1) for s in as_float32])
+        else:
+            weights = resample_weights(idx)
+            if progress is not None:
+                progress(done / n)  # the first chunk writes to fresh memory (~0.3 s at 300k lines): a check halfway
+            assert side is not None
+            sums = side.sums(weights, int(weights.max()))
+            per_system = sums.reshape(len(idx), k, cols).transpose(1, 0, 2).reshape(k * len(idx), cols)
         out.append(metric.scores_of_sums(per_system, float32=True).reshape(k, len(idx)))
         done += len(idx)
         if progress is not None:

@@ -16,6 +16,15 @@ def text_line(score: Score, width: int = 2, confidence: tuple[float, float] | No
     return score.text(width, confidence)
 
 
+def aligned(lines: list[str]) -> list[str]:
+    """Several metrics' lines aligned on their `` = `` as sacreBLEU prints them (one line stays as it is)."""
+    if len(lines) < 2:
+        return lines
+    cut = [line.find(" = ") for line in lines]
+    width = max(cut)
+    return [line[:c].rjust(width) + line[c:] if c >= 0 else line for line, c in zip(lines, cut)]
+
+
 def multi_bleu_line(score: BleuScore) -> str:
     """Moses' multi-bleu.perl line: ``BLEU = 7.08, 28.6/11.0/4.4/1.8 (BP=1.000, ratio=1.005, hyp_len=2127, ref_len=2117)``."""
     precisions = "/".join(f"{p:.1f}" for p in score.precisions)
@@ -79,22 +88,27 @@ def p_text(p: float | None, identical: bool = False, alpha: float = 0.05) -> str
     return f"{p:.4f}" + ("*" if p <= alpha and not identical else "")
 
 
-def paired_table(rows: list[tuple[str, float, float | None, float | None, float | None, bool]], width: int,
-                 bootstrap: bool) -> str:
-    """The system table of ``sacrebleu --paired-bs/--paired-ar`` (fancy grid, p-values under the scores).
+def paired_table(metrics: Sequence[str],
+                 rows: list[tuple[str, list[tuple[float, float | None, float | None, float | None]], bool]],
+                 width: int, bootstrap: bool) -> str:
+    """The system table of ``sacrebleu --paired-bs/--paired-ar`` (fancy grid, one column per metric, p-values under
+    the scores).
 
-    ``rows``: (system, score, p_value, mean, ci, identical to the baseline), baseline first.
+    ``rows``: (system, per metric (score, p_value, mean, ci), identical to the baseline), baseline first.
     """
     from tabulate import tabulate
 
-    cells = []
-    for _name, score, p, mean, ci, identical in rows:
-        text = f"{score:.{width}f}"
-        if mean is not None:
-            text += f" ({mean:.{width}f} ± {ci:.{width}f})"
-        if p is not None:
-            text += f"\n(p = {p_text(p, identical)})" + (f"\n{IDENTICAL}" if identical else "")
-        cells.append(text)
-    header = "BLEU (μ ± 95% CI)" if bootstrap else "BLEU"
-    return tabulate({"System": [r[0] for r in rows], header: cells}, headers="keys", tablefmt="fancy_grid",
-                    colalign=("right",), stralign="center", numalign="center")
+    columns: dict[str, list[str]] = {"System": [r[0] for r in rows]}
+    for k, metric in enumerate(metrics):
+        cells = []
+        for _name, per_metric, identical in rows:
+            score, p, mean, ci = per_metric[k]
+            text = f"{score:.{width}f}"
+            if mean is not None:
+                text += f" ({mean:.{width}f} ± {ci:.{width}f})"
+            if p is not None:
+                text += f"\n(p = {p_text(p, identical)})" + (f"\n{IDENTICAL}" if identical else "")
+            cells.append(text)
+        columns[f"{metric} (μ ± 95% CI)" if bootstrap else metric] = cells
+    return tabulate(columns, headers="keys", tablefmt="fancy_grid", colalign=("right",), stralign="center",
+                    numalign="center")
