@@ -99,7 +99,7 @@ def test_edits_follow_a_settings_change(qtbot, window):
     cfg = BleuConfig(lowercase=True)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.settings_panel.set_config(cfg)
-        window.choice.on_changed(cfg)
+        window.choice.on_changed((cfg,))
     edited = lines(system)
     edited[3] = "the museum will reopen"
     expected = sacre_corpus(edited, [lines(r) for r in refs], cfg).score

@@ -127,7 +127,7 @@ def test_a_session_whose_b_is_the_baseline_is_refused():
 # -- 18. a flag is that run's only --------------------------------------------------------------------------------
 def test_a_tokenizer_flag_is_not_remembered_for_the_next_run(qtbot, settings_file):
     saved = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
-    first = MainWindow(saved, config=BleuConfig(tokenizer="zh"))
+    first = MainWindow(saved, config=(BleuConfig(tokenizer="zh"),))
     qtbot.addWidget(first)
     assert first.settings_panel.config().tokenizer == "zh"
     first.close()
@@ -159,7 +159,7 @@ def test_a_setting_changed_in_the_window_is_remembered_and_said_in_the_advice_ba
 def test_a_cjk_tokenizer_on_latin_text_gets_advice(qtbot, settings_file):
     systems, refs = demo_paths()  # English
     w = MainWindow(Settings(QSettings(str(settings_file), QSettings.Format.IniFormat)),
-                   config=BleuConfig(tokenizer="zh"))
+                   config=(BleuConfig(tokenizer="zh"),))
     qtbot.addWidget(w)
     w.show()
     open_and_wait(qtbot, w, systems[0], refs)

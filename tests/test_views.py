@@ -302,14 +302,19 @@ def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
 
 def test_bleu_gui_flags_win_over_saved_settings(tmp_path):
     from bleu_gui.core import InputError
+    from bleu_gui.core.metrics.chrf import ChrfConfig
+    from bleu_gui.core.metrics.ter import TerConfig
     from bleu_gui.gui.shell.app import build_parser, initial_config
 
     saved = BleuConfig(tokenizer="ko-mecab", lowercase=True)
     parse = build_parser().parse_args
     assert initial_config(parse(["--demo"]), saved) is None  # no flag: the saved settings, badged
     cfg = initial_config(parse(["--demo", "-tok", "13a", "--max-ngram-order", "2"]), saved)
-    assert cfg == BleuConfig(tokenizer="13a", lowercase=True, max_order=2)
-    assert initial_config(parse(["--demo", "--variant", "nltk", "--nltk-smoothing", "3"]), saved).nltk_smoothing == 3
+    assert cfg == (BleuConfig(tokenizer="13a", lowercase=True, max_order=2),)
+    assert initial_config(parse(["--demo", "--variant", "nltk", "--nltk-smoothing", "3"]), saved)[0].nltk_smoothing == 3
+    # The window always computes BLEU, first; chrF and TER beside it with their flags.
+    assert initial_config(parse(["--demo", "-m", "ter", "chrf", "--chrf-word-order", "2"]), saved) == (
+        saved, TerConfig(), ChrfConfig(word_order=2))
     with pytest.raises(InputError, match="applies to the nltk variant only"):
         initial_config(parse(["--demo", "--nltk-smoothing", "3"]), BleuConfig())
 

@@ -13,6 +13,7 @@ from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.inputs.tables import ROLES
 from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS
 from ..core.metrics.bleu_variant import VARIANTS, get_variant
+from ..core.metrics.catalog import KEYS
 from ..core.metrics.chrf import ChrfConfig
 from ..core.metrics.ter import TerConfig
 from ..core.metrics.tokenizers import TOKENIZER_NAMES
@@ -20,12 +21,11 @@ from ..core.metrics.tokenizers import TOKENIZER_NAMES
 PROG = "bleu-score"
 
 
-METRICS = ("bleu", "chrf", "ter")
 
 
 def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> None:
     """The flags that change a number, shared by ``bleu-score`` and ``bleu-gui``; not given means None."""
-    p.add_argument("-m", "--metrics", nargs="+", choices=METRICS, default=None, metavar="METRIC",
+    p.add_argument("-m", "--metrics", nargs="+", choices=KEYS, default=None, metavar="METRIC",
                    help="metrics to compute, in this order: bleu, chrf, ter (default: bleu)")
     p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
                    help="sacreBLEU tokenizer (default: 13a for sacrebleu, none = whitespace for nltk and d2l)")
@@ -111,15 +111,16 @@ _FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercas
            "nltk_smoothing": "nltk_smoothing", "auto_reweigh": "auto_reweigh", "empty_refs": "empty_refs"}
 
 
-def scoring_flags_given(args: argparse.Namespace) -> dict[str, Any]:
-    """The :class:`BleuConfig` fields that scoring flags set on the command line (flags not given are absent)."""
-    return {field: getattr(args, dest) for dest, field in _FIELDS.items() if getattr(args, dest) is not None}
-
-
 _CHRF_FIELDS = {"chrf_char_order": "char_order", "chrf_word_order": "word_order", "chrf_beta": "beta",
                 "chrf_whitespace": "whitespace", "chrf_lowercase": "lowercase", "chrf_eps_smoothing": "eps_smoothing"}
 _TER_FIELDS = {"ter_case_sensitive": "case_sensitive", "ter_asian_support": "asian_support",
                "ter_no_punct": "no_punct", "ter_normalized": "normalized"}
+
+
+def metric_flags_given(args: argparse.Namespace) -> bool:
+    """Whether any flag chooses metrics or sets one's settings."""
+    return bool(args.metrics) or any(getattr(args, dest) is not None
+                                     for fields in (_FIELDS, _CHRF_FIELDS, _TER_FIELDS) for dest in fields)
 
 
 def _given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
@@ -155,7 +156,7 @@ def metric_configs(args: argparse.Namespace, base: BleuConfig) -> tuple[MetricCo
 
 def config_from_args(args: argparse.Namespace, base: BleuConfig) -> BleuConfig:
     """``base`` with every scoring flag that was given; a flag the variant does not read is refused."""
-    given = scoring_flags_given(args)
+    given = _given(args, _FIELDS)
     if "weights" in given:
         given["weights"] = tuple(given["weights"])
         if "max_order" in given and given["max_order"] != len(given["weights"]):

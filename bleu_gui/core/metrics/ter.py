@@ -189,4 +189,4 @@ class Ter(Metric):
         return ter_evidence(self, index, hypothesis)
 
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
-        return ["edits", "ref_len"], stats
+        return ["edits", "mean_ref_len"], stats

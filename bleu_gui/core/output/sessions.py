@@ -16,7 +16,9 @@ from typing import Any
 
 from ..errors import InputError
 from ..inputs.text_files import SegmentFile
+from ..metrics.base import MetricConfig
 from ..metrics.bleu_config import BleuConfig
+from ..metrics.catalog import config_from_dict, config_to_dict
 from ..run import Run
 from .exports import write_atomic
 
@@ -35,6 +37,7 @@ class Session:
     system_fields: list[str] | None = None
     reference_fields: list[str] | None = None
     source: str | None = None          # a source file given apart from the systems and references
+    metrics: tuple[MetricConfig, ...] = ()  # the metrics scored beside BLEU (chrF, TER), with their settings
 
     def missing(self) -> list[str]:
         """The session's files that no longer exist."""
@@ -54,7 +57,7 @@ class Session:
         return {"format": FORMAT, "systems": self.systems, "references": self.references, "labels": self.labels,
                 "b": self.b, "encoding": self.encoding, "config": dataclasses.asdict(self.config),
                 "system_fields": self.system_fields, "reference_fields": self.reference_fields,
-                "source": self.source}
+                "source": self.source, "metrics": [config_to_dict(m) for m in self.metrics]}
 
 
 def _fields(files: list[SegmentFile]) -> list[str] | None:
@@ -69,7 +72,7 @@ def session_of(run: Run, b: int, encoding: str) -> Session:
     apart = str(source.path.absolute()) if source is not None and source.path.absolute() not in paths else None
     return Session([str(f.path.absolute()) for f in systems], [str(r.path.absolute()) for r in refs],
                    [s.name for s in run.systems], b, encoding, run.config.bleu or BleuConfig(), _fields(systems),
-                   _fields(refs), apart)
+                   _fields(refs), apart, tuple(m for m in run.config.metrics if not isinstance(m, BleuConfig)))
 
 
 def session_from_dict(data: Any, where: str = "session") -> Session:
@@ -93,7 +96,8 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
                           encoding=str(data.get("encoding", "auto")), config=BleuConfig(**config).validated(),
                           system_fields=_strings(data.get("system_fields")),
                           reference_fields=_strings(data.get("reference_fields")),
-                          source=str(Path(data["source"]).absolute()) if data.get("source") else None)
+                          source=str(Path(data["source"]).absolute()) if data.get("source") else None,
+                          metrics=_metrics(data.get("metrics"), where))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
     if not session.systems or not session.references:
@@ -102,6 +106,22 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
         raise InputError(f"{where}: b is {session.b}, but the session has {len(session.systems)} systems (b counts "
                          "from 0, the baseline)")
     return session
+
+
+def _metrics(value: Any, where: str) -> tuple[MetricConfig, ...]:
+    """The metrics beside BLEU (a session written before there were any has none)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InputError(f"{where}: metrics must be a list of metric settings, got {json.dumps(value)[:80]}")
+    try:
+        metrics = tuple(config_from_dict(m) for m in value)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    keys = [m.key for m in metrics]
+    if "bleu" in keys or len(set(keys)) != len(keys):
+        raise InputError(f"{where}: metrics lists the metrics beside BLEU, each once, got {', '.join(keys)}")
+    return metrics
 
 
 def _paths(value: Any, where: str, what: str) -> list[str]:

@@ -6,8 +6,8 @@ import argparse
 import os
 import sys
 
-from ...cli.arguments import add_scoring_arguments, config_from_args, scoring_flags_given
-from ...core import BleuConfig, InputError
+from ...cli.arguments import add_scoring_arguments, metric_configs, metric_flags_given
+from ...core import BleuConfig, InputError, MetricConfig
 from ...demo import LANGUAGES
 from .startup import startup_problem
 
@@ -25,11 +25,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def initial_config(args: argparse.Namespace, saved: BleuConfig) -> BleuConfig | None:
-    """The scoring settings flags ask for, on top of the saved ones (None when no flag was given)."""
-    if not scoring_flags_given(args):
+def initial_config(args: argparse.Namespace, saved: BleuConfig) -> tuple[MetricConfig, ...] | None:
+    """The metrics and settings flags ask for, BLEU's on top of the saved ones (None when no flag was given).
+    The window always computes BLEU (its evidence, what-if edits and n-gram wins are BLEU's): first, when -m
+    leaves it out."""
+    if not metric_flags_given(args):
         return None
-    return config_from_args(args, saved)
+    if args.metrics and "bleu" not in args.metrics:
+        args.metrics = ["bleu", *args.metrics]
+    return metric_configs(args, saved)
 
 
 def holds_a_run(path: str) -> bool:

@@ -14,7 +14,7 @@ from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget
 
-from ...core import BleuConfig, InputError
+from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
 from ...core.metrics.word_split import preload_arrow
 from ...core.output.report import ReportView
@@ -51,13 +51,14 @@ class MainWindow(QMainWindow):
     exported = Signal(str)
     error_shown = Signal(str)
 
-    def __init__(self, settings: Settings | None = None, encoding: str = "auto", config: BleuConfig | None = None):
-        """``config``: scoring settings given on the command line: they win over the saved ones for this run
-        only (the saved settings change only when the user changes them in the window)."""
+    def __init__(self, settings: Settings | None = None, encoding: str = "auto",
+                 config: tuple[MetricConfig, ...] | None = None):
+        """``config``: the metrics and settings given on the command line: they win over the saved ones for this
+        run only (the saved settings change only when the user changes them in the window)."""
         super().__init__()
         preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
         self.settings = settings or Settings()
-        saved = self.settings.config()
+        saved = (self.settings.config(), *self.settings.other_metrics())
         self.tokenizer_dialog: QDialog | None = None
         self.help_dialog: QDialog | None = None
         self.error_box: QMessageBox | None = None
@@ -160,7 +161,7 @@ class MainWindow(QMainWindow):
         """Open a saved run as it was: its files, labels, B, encoding and settings."""
         if session is None:
             return None
-        self.choice.from_session(session.config)
+        self.choice.from_session(session)
         return self.run_actions.open_session(session)
 
     def _remember(self) -> None:  # Open Recent keeps the run as it is now (settings, names, B)

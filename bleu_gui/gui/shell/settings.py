@@ -8,7 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from ...core import BleuConfig, InputError
+from ...core import BleuConfig, InputError, MetricConfig
+from ...core.metrics.catalog import config_from_dict, config_to_dict
 from ...core.output.sessions import Session, session_from_dict
 
 ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
@@ -27,6 +28,7 @@ class Settings:
         self._s = qsettings or QSettings(ORGANISATION, APPLICATION)
         self.problems: list[str] = []
         self.config()  # read every stored value once now: what cannot be read is reported and removed
+        self.other_metrics()
         self.recent()
 
     def sync(self) -> None:
@@ -85,6 +87,28 @@ class Settings:
         s.setValue("scoring/smooth_value", "" if cfg.smooth_value is None else cfg.smooth_value)
         s.setValue("scoring/max_order", cfg.max_order)
         s.setValue("scoring/nltk_smoothing", cfg.nltk_smoothing)
+
+    def other_metrics(self) -> tuple[MetricConfig, ...]:
+        """The metrics the user last chose to compute beside BLEU (chrF, TER), with their settings."""
+        raw = self._s.value("scoring/other_metrics", "")
+        if not raw:
+            return ()
+        try:
+            metrics = tuple(config_from_dict(m) for m in json.loads(str(raw)))
+            if any(isinstance(m, BleuConfig) for m in metrics) or len({m.key for m in metrics}) != len(metrics):
+                raise InputError("BLEU, or a metric twice")
+            return metrics
+        except (InputError, ValueError, TypeError) as exc:
+            self._problem(f"the metrics beside BLEU ({exc})")
+            self._s.remove("scoring/other_metrics")
+            return ()
+
+    def set_metrics(self, metrics: tuple[MetricConfig, ...]) -> None:
+        """Remember BLEU's settings and the metrics computed beside it."""
+        bleu = next((m for m in metrics if isinstance(m, BleuConfig)), BleuConfig())
+        self.set_config(bleu)
+        others = [config_to_dict(m) for m in metrics if not isinstance(m, BleuConfig)]
+        self._s.setValue("scoring/other_metrics", json.dumps(others))
 
     # -- recent runs -------------------------------------------------------------
     def recent(self) -> list[Session]:

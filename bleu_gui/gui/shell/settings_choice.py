@@ -12,7 +12,8 @@ from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from ...core import BleuConfig, Run, RunConfig
+from ...core import MetricConfig, Run, RunConfig
+from ...core.output.sessions import Session
 from .run_actions import RunActions
 from .settings import Settings
 from .settings_panel import SettingsPanel
@@ -28,49 +29,50 @@ class SettingsChoice(QObject):
         super().__init__(parent)
         self.panel, self.settings, self.actions = panel, settings, actions
         self.origin = origin  # where the shown run's settings came from ("from the command line", ...)
-        self._chosen: BleuConfig | None = None  # chosen in the window, remembered once a run shows them
+        # Chosen in the window (BLEU's settings first, then chrF's and TER's), remembered once a run shows them.
+        self._chosen: tuple[MetricConfig, ...] | None = None
         panel.changed.connect(self.on_changed)
 
     def run_config(self) -> RunConfig:
         """What a job scores with now: the settings the panel holds."""
-        return RunConfig((self.panel.config(),))
+        return RunConfig(self.panel.metrics())
 
-    def from_session(self, config: BleuConfig) -> None:
-        self.panel.set_config(config)
+    def from_session(self, session: Session) -> None:
+        self.panel.set_metrics((session.config, *session.metrics))
         self.origin = "from the session"
 
     def shown(self, run: Run) -> None:
         """A run is shown: settings chosen in the window are remembered once they gave it."""
-        if self._chosen is not None and run.config.bleu == self._chosen:
-            self.settings.set_config(self._chosen)
+        if self._chosen is not None and run.config.metrics == self._chosen:
+            self.settings.set_metrics(self._chosen)
             self._chosen, self.origin = None, "chosen in the window"
 
     def jobs_ended(self, run: Run | None) -> None:
         """No job runs any more: the panel shows the settings of the numbers shown (a re-score may have been
         cancelled or failed)."""
         self._chosen = None
-        shown = run.config.bleu if run is not None else None
-        if shown is not None and self.panel.config() != shown:
-            self.panel.set_config(shown)
+        if run is not None and self.panel.metrics() != run.config.metrics:
+            self.panel.set_metrics(run.config.metrics)
 
     @Slot(object)
-    def on_changed(self, cfg: BleuConfig) -> None:
+    def on_changed(self, metrics: tuple[MetricConfig, ...]) -> None:
         try:
-            cfg = cfg.validated()
+            metrics = tuple(m.validated() for m in metrics)
         except Exception as exc:  # noqa: BLE001 - shown to the user
             self.refused.emit(str(exc))
             return
-        self._chosen = cfg
+        self._chosen = metrics
         self.actions.rescore()
 
     @Slot()
     def reset(self) -> None:
-        """Score again with the defaults."""
-        self.panel.set_config(BleuConfig())
-        self.on_changed(BleuConfig())
+        """Score again with the defaults: BLEU's, and the same metrics beside it with their defaults."""
+        metrics = tuple(type(m)() for m in self.panel.metrics())
+        self.panel.set_metrics(metrics)
+        self.on_changed(metrics)
 
     @Slot(str)
     def use_tokenizer(self, tokenizer: str) -> None:
         cfg = replace(self.panel.config(), tokenizer=tokenizer)
         self.panel.set_config(cfg)
-        self.on_changed(cfg)
+        self.on_changed(self.panel.metrics())

@@ -1,4 +1,5 @@
-"""The scoring settings: variant, tokenizer, lowercase, smoothing, max order."""
+"""The scoring settings: BLEU's (variant, tokenizer, lowercase, smoothing, max order), and whether chrF and TER
+are computed beside it, with theirs (sacreBLEU's flags)."""
 
 from __future__ import annotations
 
@@ -9,27 +10,123 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QDoubleSpinBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
     QMainWindow,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
-from ...core import BleuConfig
+from ...core import BleuConfig, MetricConfig
 from ...core.metrics.bleu_config import SMOOTH_DEFAULTS, SMOOTH_METHODS
 from ...core.metrics.bleu_variant import VARIANTS, get_variant
+from ...core.metrics.chrf import ChrfConfig
+from ...core.metrics.ter import TerConfig
 from ...core.metrics.tokenizers import TOKENIZER_NAMES
 from ..widgets.style import styled
 
 _DEFAULT = "(variant default)"
 
 
+def _spin(low: int, high: int, tip: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setToolTip(tip)
+    return spin
+
+
+class ChrfSettings(QGroupBox):
+    """chrF's settings in a group whose check box says whether chrF is computed."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("chrF", parent)
+        self.setCheckable(True)
+        self.setToolTip("Character n-gram F-score (Popović 2015) as sacreBLEU computes it; word order 2 gives chrF++")
+        self.char_order = _spin(0, 20, "--chrf-char-order: character n-gram orders 1..N (default 6)")
+        self.word_order = _spin(0, 20, "--chrf-word-order: word n-gram orders 1..N (default 0; 2 is chrF++)")
+        self.beta = _spin(0, 10, "--chrf-beta: recall counts β times as much as precision (default 2)")
+        self.lowercase = QCheckBox("lowercase")
+        self.whitespace = QCheckBox("keep whitespace")
+        self.eps = QCheckBox("eps smoothing")
+        form = QFormLayout(self)
+        form.addRow("Char order", self.char_order)
+        form.addRow("Word order", self.word_order)
+        form.addRow("β", self.beta)
+        for box in (self.lowercase, self.whitespace, self.eps):
+            form.addRow("", box)
+        self.set_config(None)
+
+    def set_config(self, cfg: ChrfConfig | None) -> None:
+        self.setChecked(cfg is not None)
+        cfg = cfg or ChrfConfig()
+        self.char_order.setValue(cfg.char_order)
+        self.word_order.setValue(cfg.word_order)
+        self.beta.setValue(cfg.beta)
+        self.lowercase.setChecked(cfg.lowercase)
+        self.whitespace.setChecked(cfg.whitespace)
+        self.eps.setChecked(cfg.eps_smoothing)
+
+    def config(self) -> ChrfConfig | None:
+        if not self.isChecked():
+            return None
+        return ChrfConfig(self.char_order.value(), self.word_order.value(), self.beta.value(),
+                          self.whitespace.isChecked(), self.lowercase.isChecked(), self.eps.isChecked())
+
+    def watch(self, slot: object) -> None:
+        self.toggled.connect(slot)
+        for spin in (self.char_order, self.word_order, self.beta):
+            spin.valueChanged.connect(slot)
+        for box in (self.lowercase, self.whitespace, self.eps):
+            box.toggled.connect(slot)
+
+
+class TerSettings(QGroupBox):
+    """TER's settings in a group whose check box says whether TER is computed."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("TER", parent)
+        self.setCheckable(True)
+        self.setToolTip("Translation edit rate with sacreBLEU's Tercom shifts (lower is better)")
+        self.case_sensitive = QCheckBox("case-sensitive")
+        self.normalized = QCheckBox("normalized")
+        self.normalized.setToolTip("--ter-normalized: XML entities, punctuation split off, hyphenation joined")
+        self.no_punct = QCheckBox("no punctuation")
+        self.asian = QCheckBox("Asian support")
+        self.asian.setToolTip("--ter-asian-support: split Chinese and Japanese characters (with normalized), drop "
+                              "their punctuation (with no punctuation)")
+        box = QVBoxLayout(self)
+        for check in (self.case_sensitive, self.normalized, self.no_punct, self.asian):
+            box.addWidget(check)
+        self.set_config(None)
+
+    def set_config(self, cfg: TerConfig | None) -> None:
+        self.setChecked(cfg is not None)
+        cfg = cfg or TerConfig()
+        self.case_sensitive.setChecked(cfg.case_sensitive)
+        self.normalized.setChecked(cfg.normalized)
+        self.no_punct.setChecked(cfg.no_punct)
+        self.asian.setChecked(cfg.asian_support)
+
+    def config(self) -> TerConfig | None:
+        if not self.isChecked():
+            return None
+        return TerConfig(self.case_sensitive.isChecked(), self.asian.isChecked(), self.no_punct.isChecked(),
+                         self.normalized.isChecked())
+
+    def watch(self, slot: object) -> None:
+        self.toggled.connect(slot)
+        for check in (self.case_sensitive, self.normalized, self.no_punct, self.asian):
+            check.toggled.connect(slot)
+
+
 class SettingsPanel(QWidget):
-    """Emits ``changed(BleuConfig)`` whenever the user changes a setting."""
+    """Emits ``changed(tuple of metric settings)`` whenever the user changes a setting: BLEU's first, then chrF's
+    and TER's when they are computed."""
 
     changed = Signal(object)
 
-    def __init__(self, config: BleuConfig, parent: QWidget | None = None) -> None:
+    def __init__(self, metrics: tuple[MetricConfig, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.variant = QComboBox()
         self.variant.addItems(VARIANTS)
@@ -49,7 +146,16 @@ class SettingsPanel(QWidget):
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         styled(self.hint, "hint")
-        form = QFormLayout(self)
+        self.chrf, self.ter = ChrfSettings(), TerSettings()
+        bleu = QGroupBox("BLEU")
+        bleu.setToolTip("BLEU is always computed: the window's n-gram evidence, what-if edits and n-gram wins are BLEU's")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.addWidget(bleu)
+        outer.addWidget(self.chrf)
+        outer.addWidget(self.ter)
+        outer.addStretch(1)
+        form = QFormLayout(bleu)
         form.addRow("Variant", self.variant)
         form.addRow("Tokenizer", self.tokenizer)
         form.addRow("", self.lowercase)
@@ -59,7 +165,9 @@ class SettingsPanel(QWidget):
         form.addRow("Max order", self.max_order)
         form.addRow(self.hint)
         self._loading = False
-        self.set_config(config)
+        self.set_metrics(metrics)
+        self.chrf.watch(self.on_edited)
+        self.ter.watch(self.on_edited)
         for w in (self.variant, self.tokenizer, self.smooth, self.nltk_method):
             w.currentIndexChanged.connect(self.on_edited)
         self.lowercase.toggled.connect(self.on_edited)
@@ -75,6 +183,18 @@ class SettingsPanel(QWidget):
                          | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         return dock
+
+    def set_metrics(self, metrics: tuple[MetricConfig, ...]) -> None:
+        """Show these settings: BLEU's (the defaults when absent), and chrF and TER checked when present."""
+        self._loading = True
+        self.chrf.set_config(next((m for m in metrics if isinstance(m, ChrfConfig)), None))
+        self.ter.set_config(next((m for m in metrics if isinstance(m, TerConfig)), None))
+        self._loading = False
+        self.set_config(next((m for m in metrics if isinstance(m, BleuConfig)), BleuConfig()))
+
+    def metrics(self) -> tuple[MetricConfig, ...]:
+        """The settings shown: BLEU's, then chrF's and TER's when they are checked."""
+        return (self.config(), *(m for m in (self.chrf.config(), self.ter.config()) if m is not None))
 
     def set_config(self, cfg: BleuConfig) -> None:
         self._loading = True
@@ -114,4 +234,4 @@ class SettingsPanel(QWidget):
                 self.smooth_value.setValue(default)
                 self._loading = False
         self._update_enabled()
-        self.changed.emit(self.config())
+        self.changed.emit(self.metrics())
