@@ -97,8 +97,11 @@ class PairMatrix:
         return sorted(range(self.size), key=lambda i: sign * float(self.scores[i]))
 
     def deltas(self, a: int, b: int) -> np.ndarray | None:
-        """Δ (b − a) in every bootstrap resample."""
-        return None if self.resampled is None else self.resampled[b] - self.resampled[a]
+        """Δ (b − a) in every bootstrap resample (in float64: chrF's and TER's resampled scores are float32, as
+        sacreBLEU's are, and their difference is for showing, not for a p-value)."""
+        if self.resampled is None:
+            return None
+        return self.resampled[b].astype(np.float64) - self.resampled[a].astype(np.float64)
 
     def interval(self, a: int, b: int) -> tuple[float, float] | None:
         """The 95% interval of Δ (b − a) by sacreBLEU's rule (see :func:`significance.delta_interval`)."""

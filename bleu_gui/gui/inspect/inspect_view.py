@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QFrame, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ..controller import Controller
+from .metric_evidence import MetricEvidence
 from .score_header import ScoreHeader
 from .sentence_detail import SentenceDetail
 from .sentence_list import SentenceList
@@ -28,15 +29,24 @@ class InspectView(QWidget):
         self.sentences.slice_requested.connect(self.slice_requested)
         self.sentences.whole_requested.connect(self.whole_requested)
         self.detail = SentenceDetail(controller, self.sentences.model)
+        self.evidence = MetricEvidence(controller, self.detail.editor)
         self._assemble()
         controller.run_changed.connect(self.on_header_changed)
         controller.system_changed.connect(self.on_header_changed)
         controller.metric_changed.connect(self.on_header_changed)
+        controller.run_changed.connect(self.on_metric_shown)
+        controller.metric_changed.connect(self.on_metric_shown)
 
     def _assemble(self) -> None:
+        # BLEU's panes, or chrF's and TER's evidence, as the chosen metric asks.
+        self.top_stack, self.bottom_stack = QStackedWidget(), QStackedWidget()
+        self.top_stack.addWidget(self.detail)
+        self.top_stack.addWidget(self.evidence)
+        self.bottom_stack.addWidget(self.detail.bottom)
+        self.bottom_stack.addWidget(self.evidence.bottom)
         self.right_split = QSplitter(Qt.Orientation.Vertical)
-        self.right_split.addWidget(self.detail)
-        self.right_split.addWidget(self.detail.bottom)
+        self.right_split.addWidget(self.top_stack)
+        self.right_split.addWidget(self.bottom_stack)
         self.right_split.setStretchFactor(0, 3)
         self.right_split.setStretchFactor(1, 2)
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
@@ -54,6 +64,14 @@ class InspectView(QWidget):
         box.addWidget(self.header)
         box.addWidget(line)
         box.addWidget(self.main_split, 1)
+
+    @Slot()
+    def on_metric_shown(self, *_args: object) -> None:
+        page = 1 if self.evidence.active else 0
+        self.top_stack.setCurrentIndex(page)
+        self.bottom_stack.setCurrentIndex(page)
+        if page:
+            self.evidence.refresh()
 
     @Slot()
     def on_header_changed(self) -> None:

@@ -32,6 +32,7 @@ from .extra_menus import add_menus
 from .file_drops import FileDrops
 from .file_menu import FileMenu
 from .job_progress import JobProgress
+from .metric_chooser import MetricChooser
 from .open_dialog import OpenDialog
 from .run_actions import RunActions
 from .run_bars import RunBars
@@ -83,6 +84,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.inspect, "Inspect")
         self.tabs.addTab(self.compare_view, "Compare")
         self.tabs.setTabEnabled(COMPARE_TAB, False)
+        self.metric_chooser = MetricChooser(self.controller)
+        self.tabs.setCornerWidget(self.metric_chooser)
         self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
         self.setCentralWidget(stacked(self.bars, self.tabs))
         self.settings_panel.in_dock(self)

@@ -310,3 +310,40 @@ class HistogramChart(ChartBox):
         rng = self.bin_range(point.x())
         if rng is not None:
             self.bin_clicked.emit(*rng)
+
+
+class GroupedBars(ChartBox):
+    """A few labelled categories, one bar per series in each (chrF's orders, TER's kinds of edit)."""
+
+    def __init__(self, title: str, tip: str, parent: QWidget | None = None) -> None:
+        super().__init__(title, parent, tip=tip)
+        self.plot.addLegend(offset=(5, 2))
+        self.series: list[pg.BarGraphItem] = []
+        self.values: tuple[list[str], list[str], list[list[float]]] | None = None
+
+    def update_values(self, categories: list[str], names: list[str], values: list[list[float]], y_label: str,
+                      top: float | None = None) -> None:
+        """``values[s][c]``: series ``s`` (named ``names[s]``) in category ``c``; ``top``: the y axis' end."""
+        self.show_data()
+        self.values = (categories, names, values)
+        brushes = [colors.SENTENCE_BAR, colors.CORPUS_BAR]
+        while len(self.series) < len(names):
+            k = len(self.series)
+            bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=brushes[k % len(brushes)], name=names[k])
+            self.plot.addItem(bars)
+            self.series.append(bars)
+        width = 0.8 / max(len(names), 1)
+        x = np.arange(len(categories), dtype=float)
+        for k, bars in enumerate(self.series):
+            if k < len(names):
+                bars.setOpts(x=x - 0.4 + width * (k + 0.5), height=np.asarray(values[k], float), width=width * 0.95)
+            bars.setVisible(k < len(names))
+        self.plot.setLabel("left", y_label)
+        self.plot.getAxis("bottom").setTicks([[(float(i), c) for i, c in enumerate(categories)]])
+        highest = max((max(v) for v in values if v), default=0.0)
+        end = top if top is not None else max(1.0, highest)
+        step = max(1, int(np.ceil(end / 5))) if top is None else 20
+        self.plot.getAxis("left").setTicks([[(float(v), str(v)) for v in range(0, int(end) + 1, step)]])
+        # Room above the highest bar for the legend.
+        self.plot.setYRange(0, end * (1.3 if len(names) > 1 else 1.15), padding=0)
+        self.plot.setXRange(-0.6, len(categories) - 0.4, padding=0)
