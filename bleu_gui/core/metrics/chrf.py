@@ -14,7 +14,6 @@ purpose, as sacreBLEU has them:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,6 +22,8 @@ import numpy as np
 
 from ..errors import ConfigError
 from .base import Metric, Score, resampled_float
+from .chrf_counts import ReferenceNgrams, Units
+from .parallel import in_order
 from .sacrebleu_parts import sacrebleu_version
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ Progress = Callable[[float], None]
 # sacreBLEU's chrF punctuation: string.punctuation, split off a word's first or last character.
 _PUNCTS = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 _EPS = 1e-16
-_CHECK_EVERY = 2000  # segments between progress reports (and cancel checks)
+_BLOCK = 512  # segments whose n-grams are counted together (and between progress reports and cancel checks)
+_KEEP_LINES = 60_000  # the references' counts are kept for corpora up to this many segments (~1 GB)
 
 
 @dataclass(frozen=True)
@@ -107,31 +109,19 @@ def char_text(line: str, whitespace: bool) -> str:
     return line if whitespace else "".join(line.split())
 
 
-def segment_ngrams(line: str, cfg: ChrfConfig) -> list[Counter[str]]:
-    """Character n-grams of orders 1..char_order, then word n-grams of orders 1..word_order (already cased)."""
-    chars = char_text(line, cfg.whitespace)
-    out = [Counter([chars[i:i + n] for i in range(len(chars) - n + 1)]) for n in range(1, cfg.char_order + 1)]
-    if cfg.word_order:
-        words = remove_punctuation(line)
-        out += [Counter([" ".join(words[i:i + n]) for i in range(len(words) - n + 1)])
-                for n in range(1, cfg.word_order + 1)]
-    return out
+def _char_units(lines: Sequence[str]) -> Units:
+    """Every character of the lines as its code point, the lines one after another."""
+    codes = np.frombuffer("".join(lines).encode("utf-32-le"), np.uint32).astype(np.int64)
+    return Units.of(codes, np.array([len(line) for line in lines], np.int64))
 
 
-@dataclass(frozen=True)
-class _Reference:
-    """One reference segment's n-grams per order and their totals."""
-
-    ngrams: list[Counter[str]]
-    totals: list[int]
-
-
-def _match_statistics(hyp: list[Counter[str]], hyp_totals: list[int], ref: _Reference) -> list[int]:
-    row: list[int] = []
-    for h, total, r, r_total in zip(hyp, hyp_totals, ref.ngrams, ref.totals):
-        matched = sum((h & r).values()) if r else 0  # clipped: each n-gram at most as often as the reference has it
-        row += [total if r else 0, r_total, matched]
-    return row
+def _word_units(lines: Sequence[list[str]], vocabulary: dict[str, int], grow: bool) -> Units:
+    """Every word of the lines as its id in ``vocabulary`` (new words added when ``grow``, else -1)."""
+    if grow:
+        ids = [vocabulary.setdefault(w, len(vocabulary)) for words in lines for w in words]
+    else:
+        ids = [vocabulary.get(w, -1) for words in lines for w in words]
+    return Units.of(np.array(ids, np.int64), np.array([len(words) for words in lines], np.int64))
 
 
 def f_scores(stats: np.ndarray, cfg: ChrfConfig, float32: bool = False) -> np.ndarray:
@@ -182,16 +172,22 @@ class Chrf(Metric):
         self.name = config.name
         self._n_lines = len(references[0]) if references else 0
         self.reference_lines = [list(r) for r in references]
-        self._refs: list[list[_Reference]] = []
-        for i, lines in enumerate(zip(*references)):
-            if progress is not None and i % _CHECK_EVERY == 0:
-                progress(i / max(self._n_lines, 1))
-            refs = []
-            for line in lines:
-                ngrams = segment_ngrams(line.lower() if config.lowercase else line, config)
-                refs.append(_Reference(ngrams, [sum(c.values()) for c in ngrams]))
-            self._refs.append(refs)
         self.nrefs: int | str = len(references)
+        self._words: dict[str, int] = {}
+        # The references' n-grams a block of segments at a time, kept while they take little memory (a block is
+        # built again for each system past that).
+        self._blocks: dict[int, tuple[ReferenceNgrams | None, ReferenceNgrams | None]] = {}
+        self._keep_blocks = self._n_lines <= _KEEP_LINES
+        if self._keep_blocks:
+            # Every reference word gets its id first: the blocks then only read the vocabulary, on two threads.
+            if config.word_order:
+                for ref in self.reference_lines:
+                    _word_units([remove_punctuation(line) for line in self._prepared(ref)], self._words, grow=True)
+            count = (self._n_lines + _BLOCK - 1) // _BLOCK
+            for b, block in in_order(self._reference_block, range(count), workers=2):
+                self._blocks[b] = block
+                if progress is not None:
+                    progress((b + 1) / count)
 
     @property
     def n_lines(self) -> int:
@@ -200,31 +196,69 @@ class Chrf(Metric):
     def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
         return self.config.signature(self.nrefs, resampling)
 
+    def _prepared(self, lines: Sequence[str]) -> list[str]:
+        return [line.lower() for line in lines] if self.config.lowercase else list(lines)
+
+    def _units(self, lines: Sequence[str], grow: bool) -> tuple[Units, Units]:
+        cfg, prepared = self.config, self._prepared(lines)
+        chars = _char_units([char_text(line, cfg.whitespace) for line in prepared])
+        words = _word_units([remove_punctuation(line) for line in prepared] if cfg.word_order else [[]] * len(lines),
+                            self._words, grow)
+        return chars, words
+
+    def _reference_block(self, b: int) -> tuple[ReferenceNgrams | None, ReferenceNgrams | None]:
+        cfg, lo = self.config, b * _BLOCK
+        hi = min(lo + _BLOCK, self._n_lines)
+        units = [self._units(ref[lo:hi], grow=True) for ref in self.reference_lines]
+        chars = ReferenceNgrams([u[0] for u in units], cfg.char_order) if cfg.char_order else None
+        words = ReferenceNgrams([u[1] for u in units], cfg.word_order) if cfg.word_order else None
+        return chars, words
+
+    def _block(self, b: int) -> tuple[ReferenceNgrams | None, ReferenceNgrams | None]:
+        if b not in self._blocks:
+            if not self._keep_blocks:
+                self._blocks.clear()  # one block at a time past the memory bound
+            self._blocks[b] = self._reference_block(b)
+        return self._blocks[b]
+
+    def _rows(self, b: int, segments: np.ndarray, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Statistics of ``lines``, the candidates of block ``b``'s segments ``segments`` (block-local, in
+        order), against the reference whose own F is highest (the first of equals), and that reference."""
+        chars_ref, words_ref = self._block(b)
+        chars, words = self._units(lines, grow=False)
+        per_reference = [np.zeros((len(lines), 0), np.int64)] * len(self.reference_lines)
+        for ngrams, units in ((chars_ref, chars), (words_ref, words)):
+            if ngrams is not None:
+                per_reference = [np.concatenate([a, r], axis=1)
+                                 for a, r in zip(per_reference, ngrams.rows(units, segments))]
+        if len(per_reference) == 1:
+            return per_reference[0], np.zeros(len(lines), np.int64)
+        f = np.stack([f_scores(rows, self.config) for rows in per_reference])
+        best = np.argmax(f, axis=0)  # the first of equally good references, as sacreBLEU keeps it
+        stacked = np.stack(per_reference)
+        return stacked[best, np.arange(len(lines))], best
+
     def segment_statistics(self, index: int, hypothesis: str) -> tuple[list[int], int]:
         """Segment ``index``'s statistics row for ``hypothesis`` and the reference it was taken against."""
-        cfg = self.config
-        hyp = segment_ngrams(hypothesis.lower() if cfg.lowercase else hypothesis, cfg)
-        totals = [sum(c.values()) for c in hyp]
-        best: list[int] = []
-        best_f, best_ref = -1.0, 0
-        for k, ref in enumerate(self._refs[index]):
-            row = _match_statistics(hyp, totals, ref)
-            f = float(f_scores(np.asarray([row]), cfg)[0])
-            if f > best_f:  # the first of equally good references, as sacreBLEU keeps it
-                best, best_f, best_ref = row, f, k
-        return best, best_ref
+        rows, best = self._rows(index // _BLOCK, np.array([index % _BLOCK]), [hypothesis])
+        return rows[0].tolist(), int(best[0])
 
     def statistics(self, lines: Sequence[str], progress: Progress | None = None) -> np.ndarray:
         if len(lines) != self._n_lines:
             raise ValueError(f"system has {len(lines)} lines, references have {self._n_lines}")
         width = 3 * (self.config.char_order + self.config.word_order)
         out = np.zeros((len(lines), width), np.int64)
-        for i, line in enumerate(lines):
-            if progress is not None and i % _CHECK_EVERY == 0:
-                progress(i / max(len(lines), 1))
-            row, _ = self.segment_statistics(i, line)
-            if row:
-                out[i] = row
+
+        def block(b: int) -> np.ndarray:
+            part = lines[b * _BLOCK:(b + 1) * _BLOCK]
+            return self._rows(b, np.arange(len(part)), part)[0]
+
+        # Blocks on two threads: their sorts and searches run without the interpreter lock.
+        blocks = range((len(lines) + _BLOCK - 1) // _BLOCK)
+        for b, rows in in_order(block, blocks, workers=2 if self._keep_blocks else 1):
+            out[b * _BLOCK:b * _BLOCK + len(rows)] = rows
+            if progress is not None:
+                progress(min((b + 1) * _BLOCK, len(lines)) / max(len(lines), 1))
         return out
 
     def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:

@@ -41,6 +41,7 @@ NOP, SUB, INS, DEL, UNDEF = 0, 1, 2, 3, 4  # INS: a reference word the hypothesi
 OP_NAMES = {NOP: "=", SUB: "S", INS: "I", DEL: "D"}
 
 _BLOCK = 512  # sentence pairs searched together (their padding is that of the longest)
+_CELLS = 1 << 23  # matrix cells of a block at most (its distance matrices take 5 bytes a cell)
 Progress = Callable[[float], None]
 
 
@@ -354,6 +355,23 @@ def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
     return edits, records
 
 
+def _blocks(order: np.ndarray, n: np.ndarray, m: np.ndarray) -> list[np.ndarray]:
+    """``order`` (pairs sorted by length) cut into blocks of at most _BLOCK pairs whose matrices (pairs × longest
+    hypothesis × longest reference) stay within _CELLS: a few pairs of a thousand words each get blocks of their own."""
+    out, start = [], 0
+    while start < len(order):
+        end, longest_n, longest_m = start, 0, 0
+        while end < len(order) and end - start < _BLOCK:
+            k = order[end]
+            wider_n, wider_m = max(longest_n, int(n[k])), max(longest_m, int(m[k]))
+            if end > start and (end - start + 1) * (wider_n + 1) * (wider_m + 1) > _CELLS:
+                break
+            longest_n, longest_m, end = wider_n, wider_m, end + 1
+        out.append(order[start:end])
+        start = end
+    return out
+
+
 def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
                 progress: Progress | None = None) -> np.ndarray:
     """sacreBLEU's number of edits (shifts + insertions + deletions + substitutions) of each hypothesis
@@ -371,11 +389,12 @@ def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
     todo = np.flatnonzero((n > 0) & (m > 0))
     # Pairs of like lengths searched together: less padding, and the longest rounds in few blocks.
     todo = todo[np.lexsort((n[todo], m[todo]))]
-    for a in range(0, len(todo), _BLOCK):
+    done = 0
+    for block in _blocks(todo, n, m):
         if progress is not None:
-            progress(a / max(len(todo), 1))
-        block = todo[a:a + _BLOCK]
+            progress(done / max(len(todo), 1))
         out[block] = _search_block([hyps[k] for k in block], [refs[k] for k in block])[0]
+        done += len(block)
     if progress is not None:
         progress(1.0)
     return out
