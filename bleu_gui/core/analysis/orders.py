@@ -54,8 +54,9 @@ def sentence_orders(lines: Sequence[str], scores: np.ndarray, hyp_len: np.ndarra
 
 
 def score_bands(scores: np.ndarray) -> np.ndarray:
-    """How many sentence scores fall in each 10-point band [0, 10), [10, 20), ..., [90, 100] (undefined scores
-    are left out). The window's histogram and the report's chart count alike."""
+    """How many sentence scores fall in each 10-point band [0, 10), [10, 20), ..., [90, 100] — the last band
+    also holds TER's scores past 100 (more edits than reference words); undefined scores are left out. The
+    window's histogram and the report's chart count alike."""
     finite = scores[np.isfinite(scores)]
     # Floor division of a float by 10 is exact at the band edges (multiples of 10), as comparisons would be.
     band = np.minimum(np.maximum(finite, 0.0) // 10, 9).astype(np.int64)

@@ -248,7 +248,7 @@ def _charts(run: Run, view: ReportView, pairs: list[int], bootstrap: Sequence[Sy
             parts.append(_inline(svg.precision_chart(corpus.precisions)))
         else:
             precisions = [_bleu(s, k).precisions for s in systems]
-            parts.append(_inline(svg.dot_strips_chart("Precision per order", "n-gram order", "p_n (%)", names,
+            parts.append(_inline(svg.dot_strips_chart("BLEU precision per order", "n-gram order", "p_n (%)", names,
                                                         precisions, [str(n) for n in range(1, len(precisions[0]) + 1)],
                                                         palette.SYSTEMS)))
         parts.append(_inline(svg.brevity_chart((corpus.sys_len, corpus.ref_len))))

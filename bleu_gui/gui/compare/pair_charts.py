@@ -23,7 +23,7 @@ class PairCharts(QWidget):
         self.scatter = ScatterChart()
         self.scatter.point_clicked.connect(controller.set_sentence)
         self.scatter.region_selected.connect(self.on_region_selected)
-        self.precision_dots = DotStrips("Precision per order", "n-gram order", "p_n (%)", tip=(
+        self.precision_dots = DotStrips("BLEU precision per order", "n-gram order", "p_n (%)", tip=(
             "Each system's corpus BLEU precision p_n at each n-gram order; hover a dot for its system"))
         self.delta_chart = DeltaChart()
         self.bucket_dots = DotStrips("BLEU by reference length", "reference length (tokens)", "BLEU", tip=(
