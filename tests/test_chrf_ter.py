@@ -198,3 +198,24 @@ def test_chrf_equals_sacrebleu_on_shared_sets(name):
         theirs = _sacrebleu_chrf(cfg, refs)
         assert np.array_equal(stats, np.array(theirs._extract_corpus_statistics(hyps, None)))
         assert ours.corpus_score(stats).score == pytest.approx(theirs.corpus_score(hyps, None).score, abs=1e-9)
+
+
+@pytest.mark.parametrize("make", [lambda refs: Ter(refs), lambda refs: Chrf(refs, ChrfConfig(word_order=2))])
+def test_a_cancel_stops_scoring_between_blocks(make):
+    """The window cancels a job by raising from its progress callback: chrF and TER stop at the next block."""
+    from bleu_gui.core.errors import Cancelled
+
+    rng = np.random.default_rng(3)
+    refs = [[" ".join(rng.choice(FEW, 12)) for _ in range(3000)]]
+    hyps = [" ".join(rng.choice(FEW, 12)) for _ in range(3000)]
+    metric = make(refs)
+    calls = []
+
+    def progress(fraction: float) -> None:
+        calls.append(fraction)
+        if len(calls) > 1:
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        metric.statistics(hyps, progress)
+    assert len(calls) == 2 and calls[1] < 1.0
