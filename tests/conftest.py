@@ -100,3 +100,14 @@ def gate():
     g = Gate()
     yield g
     g.opened.set()  # never leave a worker waiting
+
+
+@pytest.fixture
+def views(qtbot):
+    """The Inspect and Compare views on a controller of their own (see tests/views.py)."""
+    from .views import Views
+
+    widget = Views()
+    qtbot.addWidget(widget)
+    widget.show()
+    return widget

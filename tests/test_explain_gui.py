@@ -22,6 +22,14 @@ def open_demo_b(qtbot, window):
     return systems[1], refs
 
 
+def show_demo_b(qtbot, views):
+    """The demo's system B alone, on views over a controller (no window), at sentence 4."""
+    systems, refs = demo_paths()
+    views.show_run(qtbot, [systems[1]], refs)
+    views.inspect.sentences.select_sentence(3)  # "The the the the the museum museum will reopen."
+    return systems[1], refs
+
+
 def type_over(qtbot, pane, text):
     """Select the pane's text and type ``text`` key by key, as a user would."""
     pane.setFocus()
@@ -32,9 +40,9 @@ def type_over(qtbot, pane, text):
     qtbot.keyClicks(pane, text)
 
 
-def test_explanation_panel_shows_the_scorers_account(qtbot, window):
-    open_demo_b(qtbot, window)
-    panel = window.inspect.detail.explain_panel
+def test_explanation_panel_shows_the_scorers_account(qtbot, views):
+    show_demo_b(qtbot, views)
+    panel = views.inspect.detail.explain_panel
     text = panel.view.toPlainText()
     theirs = BLEU(effective_order=True).sentence_score(
         lines(demo_paths()[0][1])[3], [lines(r)[3] for r in demo_paths()[1]])
@@ -43,9 +51,9 @@ def test_explanation_panel_shows_the_scorers_account(qtbot, window):
     assert "'the' ×4 but at most 1 in one reference (ref1.txt): 3 clipped" in text
 
 
-def test_typing_an_edit_rescores_sentence_and_corpus_as_sacrebleu(qtbot, window, tmp_path):
-    system, refs = open_demo_b(qtbot, window)
-    view = window.inspect
+def test_typing_an_edit_rescores_sentence_and_corpus_as_sacrebleu(qtbot, views, tmp_path):
+    system, refs = show_demo_b(qtbot, views)
+    view = views.inspect
     qtbot.keyClick(view, Qt.Key.Key_F2)
     assert view.detail.panes.editing and view.detail.editor.edit_button.isChecked()
     new = "The museum will reopen to visitors in early spring."
@@ -79,14 +87,14 @@ def test_typing_an_edit_rescores_sentence_and_corpus_as_sacrebleu(qtbot, window,
     # Save edited candidate as…: a new file with the edit; an input is refused.
     target = tmp_path / "edited.txt"
     with qtbot.waitSignal(view.detail.editor.saved):
-        view.detail.editor.save(str(target), window.controller.whole_run, 0)
+        view.detail.editor.save(str(target), views.controller.whole_run, 0)
     assert target.read_text(encoding="utf-8").splitlines()[3] == new[:-1]
     assert lines(system)[3] != new[:-1]  # the input is untouched
     with qtbot.waitSignal(view.detail.editor.failed):
-        view.detail.editor.save(str(system), window.controller.whole_run, 0)
+        view.detail.editor.save(str(system), views.controller.whole_run, 0)
     # Revert all: the file's numbers again.
     view.detail.editor.revert_all()
-    assert view.detail.editor.whatif.corpus() == window.controller.run.systems[0].results[0].corpus
+    assert view.detail.editor.whatif.corpus() == views.controller.run.systems[0].results[0].corpus
     assert not view.sentences.model.index(row, 0).data().startswith("✎")
     assert view.detail.panes.candidate.toPlainText() == lines(system)[3]
 
@@ -106,14 +114,14 @@ def test_edits_follow_a_settings_change(qtbot, window):
     assert view.detail.editor.whatif.corpus().score == pytest.approx(expected, abs=1e-9)
 
 
-def test_all_orders_bars_and_token_edges(qtbot, window):
-    open_demo_b(qtbot, window)
-    view = window.inspect
+def test_all_orders_bars_and_token_edges(qtbot, views):
+    show_demo_b(qtbot, views)
+    view = views.inspect
     combo = view.detail.order_combo
     combo.setCurrentIndex(combo.findData(ALL_ORDERS))
     assert view.detail.bars_legend.isVisibleTo(view) and not view.detail.status_legend.isVisibleTo(view)
     pane = view.detail.panes.candidate
-    details = window.controller.run.details(0, 3)
+    details = views.controller.run.details(0, 3)
     per_order = [token_statuses(details, n) for n in range(1, 5)]
     assert [b.statuses for b in pane.bars] == [[o[t][0] for o in per_order] for t in range(len(details.hyp_tokens))]
     assert pane.bars[0].statuses == ["unmatched"] * 4  # "The": no reference has it
@@ -160,8 +168,8 @@ def test_help_page_walks_through_the_selected_sentence(qtbot, window):
     dialog.close()
 
 
-def test_charts_and_legend_chips_have_tooltips(qtbot, window):
-    view = window.inspect
+def test_charts_and_legend_chips_have_tooltips(qtbot, views):
+    view = views.inspect
     for chart in (view.detail.precision_chart, view.detail.bp_chart, view.sentences.histogram):
         assert len(chart.toolTip()) > 40
     for chip in view.detail.status_legend.findChildren(type(view.detail.sentence_label)):

@@ -5,12 +5,11 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDropEvent, QTextCursor
+from PySide6.QtGui import QDropEvent
 
 from bleu_gui.core import BleuConfig
-from bleu_gui.core.metrics.bleu_details import CLIPPED, MATCHED
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.inspect.sentence_model import COL_BLEU, SentenceTableModel
+from bleu_gui.gui.inspect.sentence_model import SentenceTableModel
 from bleu_gui.gui.prepared import prepare
 from bleu_gui.gui.shell.main_window import MainWindow
 from bleu_gui.gui.shell.settings import Settings
@@ -93,46 +92,6 @@ def pane_statuses(pane):
     return runs
 
 
-def test_candidate_colours_equal_core_details(qtbot, window, tmp_path):
-    cand = tmp_path / "cand.txt"
-    cand.write_text("the the the the the the the\n", encoding="utf-8")
-    r1, r2 = tmp_path / "r1.txt", tmp_path / "r2.txt"
-    r1.write_text("the cat is on the mat\n", encoding="utf-8")
-    r2.write_text("there is a cat on the mat\n", encoding="utf-8")
-    open_and_wait(qtbot, window, cand, [r1, r2])
-    runs = pane_statuses(window.inspect.detail.panes.candidate)
-    # Adjacent tokens with the same status merge into one fragment; count per token instead.
-    per_token = []
-    text = window.inspect.detail.panes.candidate.toPlainText()
-    for _start, end in window.inspect.detail.panes._hyp_shown.spans:
-        cursor = QTextCursor(window.inspect.detail.panes.candidate.document())
-        cursor.setPosition(end)
-        per_token.append(cursor.charFormat().property(STATUS_PROPERTY))
-    assert text == "the the the the the the the"
-    assert per_token == [MATCHED] * 2 + [CLIPPED] * 5
-    details = window.controller.run.details(0, 0)
-    assert [o.status for o in details.occurrences[1]] == per_token
-    assert runs  # the document really carries formats
-    # Reference panes mark what the candidate matched: both "the" in ref 1, one in ref 2.
-    ref_runs = [r for r in pane_statuses(window.inspect.detail.panes.ref_panes[0]) if r[1] == MATCHED]
-    assert [r[0] for r in ref_runs] == ["the", "the"]
-
-
-def test_hover_tooltip_and_click_marks_references(qtbot, window, tmp_path):
-    cand = tmp_path / "cand.txt"
-    cand.write_text("the cat sat on the mat\n", encoding="utf-8")
-    ref = tmp_path / "ref.txt"
-    ref.write_text("the cat is on the mat\n", encoding="utf-8")
-    open_and_wait(qtbot, window, cand, [ref])
-    occ = window.inspect.detail.panes.occurrence_at(5)  # inside "cat"
-    assert occ.ngram == ("cat",) and occ.status == MATCHED
-    described = window.inspect.detail.panes.describe(occ)
-    assert "Max_Ref_Count 1" in described and "ref.txt" in described
-    window.inspect.detail.panes.on_candidate_clicked(1)  # "the"
-    selected = [r for r in pane_statuses(window.inspect.detail.panes.ref_panes[0]) if r[1] == "selected"]
-    assert [r[0] for r in selected] == ["the", "the"]
-
-
 def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept(qtbot, window):
     # The list and header come first; the opening sentence's panes and charts one event-loop turn later (two
     # shorter repaints). A sentence chosen in between (the Compare tab, "Show me") must not be replaced.
@@ -157,71 +116,12 @@ def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept
     assert window.inspect.detail.bp_chart._data[0] == (int(stats[0]), int(stats[1]))
 
 
-def test_a_filter_that_keeps_the_sentence_does_not_redraw_it(qtbot, window, monkeypatch):
-    open_baseline(qtbot, window)
-    view = window.inspect
-    view.sentences.select_sentence(2)
-    shown = []
-    monkeypatch.setattr(view.detail, "show_line", lambda *a, **k: shown.append(a[0]))
-    score = window.controller.run.baseline.results[0].sentences[2]
-    view.sentences.score_low.setValue(max(score - 1, 0.0))  # keeps sentence 3 (index 2)
-    view.sentences.apply_filter()
-    view.sentences.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
-    assert view.controller.sentence == 2 and shown == []
-    assert view.sentences.model.sentence_at(view.sentences.table.currentIndex().row()) == 2
-    view.sentences.score_low.setValue(min(score + 1, 100.0))  # hides it: the first sentence left is shown
-    view.sentences.apply_filter()
-    assert shown and shown[-1] != 2
-
-
 def test_the_window_keeps_interpreter_lock_handoffs_short(qtbot, window):
     # Each call from Qt into Python waits for the lock while a worker holds it; at the default 5 ms a repaint
     # of the list during a search took most of a second.
     import sys
 
     assert sys.getswitchinterval() <= 0.0005
-
-
-def test_the_precision_labels_sit_inside_the_chart(qtbot, window):
-    # The first bar's "12/12" was cut by the left axis for a perfect sentence (the demo's first).
-    open_baseline(qtbot, window)
-    window.inspect.sentences.select_sentence(0)
-    chart = window.inspect.detail.precision_chart
-    qtbot.waitUntil(lambda: chart.plot.isVisible())
-    window.repaint()
-    view_box = chart.plot.getPlotItem().vb.sceneBoundingRect()
-    shown = [label for label in chart.labels if label.isVisible()]
-    assert [label.textItem.toPlainText() for label in shown][0] == "12/12"
-    for label in shown:
-        assert view_box.contains(label.sceneBoundingRect()), label.textItem.toPlainText()
-
-
-def test_stepping_shows_the_text_at_once_and_the_charts_follow(qtbot, window):
-    # The charts' scenes repaint the window on their own: they follow a step on the next turn of the event loop.
-    open_baseline(qtbot, window)
-    view = window.inspect
-    view.sentences.move_selection(+1)
-    assert view.controller.sentence == 1 and view.detail.sentence_label.text().startswith("Sentence 2 ·")
-    stats, N = window.controller.run.baseline.results[0].stats[1], window.controller.run.config.bleu.max_order
-    width = (len(stats) - 2) // 2
-    want = ([int(c) for c in stats[2:2 + N]], [int(t) for t in stats[2 + width:2 + width + N]])
-    qtbot.waitUntil(lambda: view.detail.precision_chart._data[:2] == want, timeout=3000)
-    assert view.detail.bp_chart.isVisible()
-
-
-def test_sorting_and_filtering(qtbot, window):
-    open_baseline(qtbot, window)
-    view = window.inspect
-    model = view.sentences.model
-    model.sort(COL_BLEU, Qt.SortOrder.DescendingOrder)
-    scores = [float(model.data(model.index(r, COL_BLEU))) for r in range(model.rowCount())]
-    assert scores == sorted(scores, reverse=True)
-    view.sentences.filter_edit.setText("museum")
-    view.sentences.apply_filter()
-    assert model.rowCount() == 1 and "museum" in model.data(model.index(0, 3))
-    view.sentences.filter_edit.setText("")
-    view.sentences.on_histogram_bin_clicked(90.0, 100.0)
-    assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
 
 
 def test_model_passes_qtmodeltester(qtmodeltester):
@@ -453,67 +353,6 @@ def test_adding_a_system_shows_the_comparison(qtbot, window):
     assert model.cell(1, 2) == f"{theirs['BLEU'][1].score:.2f}"
 
 
-def test_sorting_by_delta_and_side_filters(qtbot, window):
-    c = open_compare(qtbot, window)
-    view = window.compare_view
-    model = view.pairs.model
-    model.sort(3, Qt.SortOrder.DescendingOrder)
-    deltas = [float(model.data(model.index(r, 3))) for r in range(model.rowCount())]
-    assert deltas == sorted(deltas, reverse=True) and len(deltas) == 12
-    view.pairs.side.setCurrentIndex(model.B_BETTER)
-    a, b = c.systems[0].results[0].sentences, c.systems[1].results[0].sentences
-    assert model.rowCount() == int((b > a).sum())
-    view.pairs.side.setCurrentIndex(model.A_BETTER)
-    assert model.rowCount() == int((b < a).sum())
-
-
-def test_clicking_a_scatter_point_selects_that_sentence(qtbot, window):
-    open_compare(qtbot, window)
-    view = window.compare_view
-    points = view.charts.scatter.points.points()
-    target = [p for p in points if p.data() == 6][0]
-    with qtbot.waitSignal(window.controller.sentence_changed, timeout=2000) as blocker:
-        view.charts.scatter.points.sigClicked.emit(view.charts.scatter.points, [target], None)
-    assert blocker.args == [6]
-    assert view.pairs.model.sentence_at(view.pairs.view.currentIndex().row()) == 6
-    assert window.controller.sentence == 6  # the Inspect tab follows
-    view.charts.on_region_selected(90.0, 101.0, 90.0, 101.0)
-    both_high = [i for i in range(12) if view.charts.scatter.xs[i] >= 90 and view.charts.scatter.ys[i] >= 90]
-    assert sorted(view.pairs.model.sentence_at(r) for r in range(view.pairs.model.rowCount())) == both_high
-
-
-def test_ngram_filter(qtbot, window):
-    c = open_compare(qtbot, window)
-    view = window.compare_view
-    assert view.ngrams.wins_a.rowCount() > 0
-    item = view.ngrams.wins_a.items[0]
-    view.ngrams.on_ngram_clicked(view.ngrams.wins_a.index(0, 0))
-    shown = [view.pairs.model.sentence_at(r) for r in range(view.pairs.model.rowCount())]
-    expected = c.comparison.ngram_wins[0].ngrams.sentences_with(item.order, item.ngram).tolist()
-    assert shown == expected and shown
-    lines_a = c.systems[0].lines
-    lines_b = c.systems[1].lines
-    assert all(item.ngram.lower() in (lines_a[i] + " " + lines_b[i]).lower() for i in shown)
-
-
-def test_only_in_one_system_tokens_are_marked(qtbot, window):
-    open_compare(qtbot, window)
-    view = window.compare_view
-    view.controller.set_sentence(3)  # A: "She said the museum ...", B: "The the the the the museum ..."
-    from bleu_gui.gui.compare.compare_paint import ONLY_PROPERTY
-
-    doc = view.panes.pane_a.document()
-    marked = []
-    for _start, end in [(0, 3), (4, 8)]:
-        cursor = QTextCursor(doc)
-        cursor.setPosition(end)
-        marked.append(bool(cursor.charFormat().property(ONLY_PROPERTY)))
-    assert marked == [True, True]  # "She", "said": matched by A only
-    cursor = QTextCursor(view.panes.pane_b.document())
-    cursor.setPosition(len("The the the the the museum"))
-    assert not cursor.charFormat().property(ONLY_PROPERTY)  # "museum" is matched by both
-
-
 def test_cancel_during_a_bootstrap(qtbot, window, gate):
     from PySide6.QtCore import QCoreApplication
 
@@ -543,24 +382,6 @@ def test_cancel_during_a_bootstrap(qtbot, window, gate):
     assert window.jobs.pool.waitForDone(10_000)
     QCoreApplication.processEvents()
     assert shown == [] and window.controller.run is None
-
-
-def test_keyboard_navigation_and_filter_typing(qtbot, window):
-    open_baseline(qtbot, window)
-    view = window.inspect
-    view.sentences.table.setFocus()
-    qtbot.waitUntil(view.sentences.table.hasFocus, timeout=2000)
-    view.sentences.select_sentence(0)
-    qtbot.keyClick(view.sentences.table, Qt.Key.Key_J)
-    assert view.controller.sentence == 1
-    qtbot.keyClick(view.sentences.table, Qt.Key.Key_K)
-    assert view.controller.sentence == 0
-    qtbot.keyClick(view.sentences.table, Qt.Key.Key_End)
-    assert view.controller.sentence == 11
-    view.sentences.filter_edit.setFocus()
-    qtbot.waitUntil(view.sentences.filter_edit.hasFocus, timeout=2000)
-    qtbot.keyClicks(view.sentences.filter_edit, "jk")
-    assert view.sentences.filter_edit.text() == "jk" and view.controller.sentence == 11
 
 
 def test_charts_save_png_and_svg(qtbot, window, tmp_path):
@@ -600,48 +421,6 @@ def test_export_report_and_sentences_from_the_window(qtbot, window, tmp_path):
         window.exports.export_report(run, systems[0])
     assert "refusing to overwrite an input file" in blocker.args[0]
     assert window.controller.run is run
-
-
-def test_copy_signature(qtbot, window):
-    from PySide6.QtGui import QGuiApplication
-
-    open_baseline(qtbot, window)
-    window.inspect.header.on_copy_signature_clicked()
-    assert QGuiApplication.clipboard().text() == window.controller.run.baseline.results[0].corpus.signature
-    window.inspect.header.on_copy_clicked()
-    assert QGuiApplication.clipboard().text().startswith("BLEU|nrefs:2")
-
-
-def test_clicking_a_histogram_bar_filters_the_list(qtbot, window):
-    from PySide6.QtCore import QPointF
-
-    open_baseline(qtbot, window)
-    plot = window.inspect.sentences.histogram.plot
-    vb = plot.getPlotItem().vb
-    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
-    scene_point = vb.mapViewToScene(QPointF(95.0, 0.5))
-    widget_point = plot.mapFromScene(scene_point)
-    with qtbot.waitSignal(window.inspect.sentences.histogram.bin_clicked, timeout=3000) as blocker:
-        qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_point)
-    assert blocker.args == [90.0, 100.0]
-    model = window.inspect.sentences.model
-    assert model.rowCount() > 0
-    assert all(float(model.data(model.index(r, COL_BLEU))) >= 90 for r in range(model.rowCount()))
-
-
-def test_real_click_on_a_scatter_point(qtbot, window):
-    from PySide6.QtCore import QPointF
-
-    open_compare(qtbot, window)
-    view = window.compare_view
-    plot = view.charts.scatter.plot
-    vb = plot.getPlotItem().vb
-    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=5000)
-    target = 9  # sentence 10: A 39.28, B 17.11 — a point with no neighbour under the cursor
-    point = plot.mapFromScene(vb.mapViewToScene(QPointF(view.charts.scatter.xs[target], view.charts.scatter.ys[target])))
-    with qtbot.waitSignal(window.controller.sentence_changed, timeout=3000) as blocker:
-        qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
-    assert blocker.args == [target]
 
 
 def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbot, monkeypatch):

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from sacrebleu.metrics import CHRF, TER
 
-from bleu_gui.core import BleuConfig
+from bleu_gui.core import BleuConfig, RunConfig
 from bleu_gui.core.metrics.chrf import ChrfConfig
 from bleu_gui.core.metrics.ter import TerConfig
 from bleu_gui.core.output.sessions import session_from_dict
@@ -21,17 +21,6 @@ from .test_explain_gui import type_over
 from .test_gui import lines
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    w = MainWindow(Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)),
-                   config=(BleuConfig(), ChrfConfig(word_order=2), TerConfig()))
-    qtbot.addWidget(w)
-    w.resize(1300, 800)
-    w.show()
-    yield w
-    w.jobs.shutdown()
-
-
 def open_demo(qtbot, window):
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.run_actions.open_demo()
@@ -39,50 +28,57 @@ def open_demo(qtbot, window):
     return [lines(s) for s in systems], [lines(r) for r in refs]
 
 
-def test_the_chooser_lists_the_metrics_and_everything_follows_it(qtbot, window):
-    systems, refs = open_demo(qtbot, window)
-    chooser = window.metric_chooser
+def show_demo(qtbot, views):
+    """The demo scored with BLEU, chrF++ and TER, shown by views on a controller (no window)."""
+    views.show_demo(qtbot, config=RunConfig((BleuConfig(), ChrfConfig(word_order=2), TerConfig())))
+    systems, refs = demo_paths()
+    return [lines(s) for s in systems], [lines(r) for r in refs]
+
+
+def test_the_chooser_lists_the_metrics_and_everything_follows_it(qtbot, views):
+    systems, refs = show_demo(qtbot, views)
+    chooser = views.metric_chooser
     assert [chooser.combo.itemText(i) for i in range(chooser.combo.count())] == [
         "BLEU", "chrF2++", "TER (lower is better)"]
     assert chooser.isEnabled()
-    with qtbot.waitSignal(window.controller.metric_changed):
+    with qtbot.waitSignal(views.controller.metric_changed):
         chooser.combo.activated.emit(2)
-    header = window.inspect.header
+    header = views.inspect.header
     theirs = TER().corpus_score(systems[0], refs).score
     assert header.corpus_label.text() == f"TER {theirs:.2f}"
     assert "tok:tercom" in header.signature_label.text()
-    model = window.inspect.sentences.model
+    model = views.inspect.sentences.model
     assert model.headerData(1, Qt.Orientation.Horizontal) == "TER"
-    assert window.inspect.top_stack.currentWidget() is window.inspect.evidence
+    assert views.inspect.top_stack.currentWidget() is views.inspect.evidence
 
 
-def test_each_sentence_shows_its_ter_evidence(qtbot, window):
-    systems, refs = open_demo(qtbot, window)
-    window.controller.set_metric(2)
-    window.controller.set_system(1)
-    window.controller.set_sentence(3)
-    evidence = window.inspect.evidence
+def test_each_sentence_shows_its_ter_evidence(qtbot, views):
+    systems, refs = show_demo(qtbot, views)
+    views.controller.set_metric(2)
+    views.controller.set_system(1)
+    views.controller.set_sentence(3)
+    evidence = views.inspect.evidence
     expected = TER().sentence_score(systems[1][3], [r[3] for r in refs])
     assert evidence.evidence.edits == expected.num_edits
     assert f"sentence TER {expected.score:.2f}" in evidence.sentence_label.text()
     text = evidence.edits.toPlainText()
     assert all(w in text for w in evidence.evidence.shifted)  # every word of the shifted candidate is on screen
-    assert evidence.edits_box.isVisibleTo(window)
+    assert evidence.edits_box.isVisibleTo(views)
     assert evidence.explain_panel.explanation.headline.startswith(f"TER = {expected.num_edits} edits")
 
 
-def test_each_sentence_shows_its_chrf_evidence_and_an_edit_follows(qtbot, window):
-    systems, refs = open_demo(qtbot, window)
-    view = window.inspect
-    window.controller.set_sentence(3)
+def test_each_sentence_shows_its_chrf_evidence_and_an_edit_follows(qtbot, views):
+    systems, refs = show_demo(qtbot, views)
+    view = views.inspect
+    views.controller.set_sentence(3)
     view.detail.editor.set_editing(True)
     type_over(qtbot, view.detail.panes.candidate, "She said the museum will reopen.")
-    window.controller.set_metric(1)
+    views.controller.set_metric(1)
     evidence = view.evidence
     theirs = CHRF(word_order=2).sentence_score("She said the museum will reopen.", [r[3] for r in refs]).score
     assert f"sentence chrF2++ {theirs:.2f} (edited)" in evidence.sentence_label.text()
     assert evidence.candidate.toPlainText() == "She said the museum will reopen."
-    assert not evidence.edits_box.isVisibleTo(window)
+    assert not evidence.edits_box.isVisibleTo(views)
     categories, names, _values = evidence.chart.values
     assert categories == ["c1", "c2", "c3", "c4", "c5", "c6", "w1", "w2"] and names == ["precision", "recall"]
 

@@ -5,14 +5,10 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QItemSelectionModel, QObject, QSettings, Qt, SignalInstance
-from PySide6.QtGui import QColor, QPixmap
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, QSettings, Qt, SignalInstance
 
 from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
-from bleu_gui.core.analysis.significance import delta_interval
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.compare.compare_models import NgramTableModel, PairTableModel, SystemsTableModel
 from bleu_gui.gui.prepared import prepare
@@ -49,22 +45,6 @@ def test_every_compare_model_passes_qtmodeltester(qtmodeltester):
     qtmodeltester.check(ngrams)
 
 
-def test_sorting_the_compare_table_keeps_the_selected_sentence(qtbot, window):
-    show(qtbot, window, demo_run())
-    view = window.compare_view
-    view.controller.set_sentence(3)
-    view.pairs.model.sort(3, Qt.SortOrder.DescendingOrder)
-    current = view.pairs.view.currentIndex()
-    selected = view.pairs.view.selectionModel().selectedRows()
-    assert view.pairs.model.sentence_at(current.row()) == 3 == view.controller.sentence
-    assert [view.pairs.model.sentence_at(i.row()) for i in selected] == [3]
-    # Moving on from the sorted position shows the sentence below it, not a stale row.
-    below = view.pairs.model.index(current.row() + 1, 0)
-    view.pairs.view.selectionModel().setCurrentIndex(below, QItemSelectionModel.SelectionFlag.ClearAndSelect
-                                                    | QItemSelectionModel.SelectionFlag.Rows)
-    assert view.controller.sentence == view.pairs.model.sentence_at(current.row() + 1)
-
-
 def _qt_base(cls: type) -> type:
     """The first class of ``cls``'s ancestry that Qt defines."""
     return next(c for c in cls.__mro__ if c.__module__.startswith("PySide6"))
@@ -84,76 +64,6 @@ def test_nothing_of_ours_shadows_a_qt_method(qtbot, window):
     assert shadowed == []
 
 
-def test_views_keep_qwidget_render(qtbot, window):
-    show(qtbot, window, demo_run())
-    for widget in (window.compare_view, window.inspect.detail.panes, window.inspect):
-        assert type(widget).render is QWidget.render  # not a method of ours of the same name
-        pixmap = QPixmap(200, 100)
-        pixmap.fill(QColor("#123456"))
-        widget.render(pixmap)
-        assert pixmap.toImage().pixelColor(100, 50) != QColor("#123456")  # it painted
-
-
-@pytest.mark.parametrize("order", [2, 6])
-def test_compare_view_follows_the_run_order(qtbot, window, order):
-    run = demo_run(BleuConfig(max_order=order))
-    show(qtbot, window, run)
-    view = window.compare_view
-    assert [view.ngrams.order.itemData(i) for i in range(view.ngrams.order.count())] == list(range(1, order + 1))
-    assert view.panes.order.count() == order + 1  # and "all orders"
-    assert view.systems.model.columnCount() == 9 + order + 4
-    view.ngrams.order.setCurrentIndex(order - 1)
-    expected = run.comparison.ngram_wins[0].wins[order]
-    assert view.ngrams.wins_b.items == expected[0] and view.ngrams.wins_a.items == expected[1]
-    view.panes.order.setCurrentIndex(order - 1)
-    view.controller.set_sentence(2)
-
-
-def test_delta_chart_its_svg_and_the_interval_agree(qtbot, window, tmp_path):
-    run = demo_run()
-    show(qtbot, window, run)
-    chart = window.compare_view.charts.delta_chart
-    deltas = run.comparison.by_metric[0].bootstrap[1].deltas
-    low, high = delta_interval(deltas)
-    ordered = np.sort(deltas)
-    assert (low, high) == (ordered[len(deltas) // 40], ordered[len(deltas) - len(deltas) // 40 - 1])
-    assert (chart.low.value(), chart.high.value()) == (low, high)
-    # The interval is said in numbers, once: labels on the two lines overlapped when the interval was narrow.
-    stated = f"95%: {low:.2f} to {high:.2f}"
-    assert stated in chart.text.textItem.toPlainText() and f"p = {run.comparison.by_metric[0].bootstrap[1].p_value:.4f}" in \
-        chart.text.textItem.toPlainText()
-    assert not [c for line in (chart.low, chart.high) for c in line.childItems() if isinstance(c, pg.InfLineLabel)]
-    chart.save(tmp_path / "d.svg")
-    svg = (tmp_path / "d.svg").read_text(encoding="utf-8")
-    assert svg.count(stated) == 1 and "2.5%" not in svg and "97.5%" not in svg
-    lines = [float(x) for x in re.findall(r'<line x1="([-0-9.]+)" x2="\1" [^>]*stroke="#e8590c"', svg)]
-    # The saved chart draws its lines where the interval is, on its own axis (see svg.SvgChart).
-    span = ordered[-1] - ordered[0]
-    left, right = min(ordered[0], 0.0) - 0.05 * span, max(ordered[-1], 0.0) + 0.05 * span
-    expected = [52 + (v - left) / (right - left) * (420 - 52 - 14) for v in (low, high)]
-    assert lines == pytest.approx(expected, abs=0.06)
-
-
-def test_an_undefined_sentence_score_reads_the_same_everywhere(qtbot, window, tmp_path):
-    # NLTK's method6 refuses a sentence without a trigram match: its score is undefined.
-    hyps = [["the cat sat on the mat today", "a b"], ["the cat sat on the mat now", "a c"]]
-    refs = ["the cat sat on the mat today", "a b c"]
-    files = [SegmentFile(Path(f"sys{i}.txt"), h, "utf-8") for i, h in enumerate(hyps)]
-    run = score_run(files, [SegmentFile(Path("ref.txt"), refs, "utf-8")],
-                    RunConfig((BleuConfig(variant="nltk", nltk_smoothing=6),)))
-    assert np.isnan(run.systems[0].results[0].sentences[1])
-    show(qtbot, window, run)
-    inspect = window.inspect
-    inspect.sentences.select_sentence(1)
-    assert inspect.sentences.model.data(inspect.sentences.model.index(inspect.sentences.model.row_of(1), 1)) == "n/a"
-    assert "sentence BLEU n/a" in inspect.detail.sentence_label.text()
-    view = window.compare_view
-    view.controller.set_sentence(1)
-    row = view.pairs.model.row_of(1)
-    assert [view.pairs.model.data(view.pairs.model.index(row, c)) for c in (1, 2, 3)] == ["n/a", "n/a", "n/a"]
-    assert "A n/a · B n/a · B − A n/a" in view.panes.sentence_label.text()
-
-
 def test_no_colour_outside_the_palette():
     pattern = re.compile(r"#[0-9a-fA-F]{6}\b|\"(?:w|white|black)\"")
     offenders = []
@@ -164,38 +74,6 @@ def test_no_colour_outside_the_palette():
             if pattern.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert offenders == []
-
-
-def test_highlighting_and_hover_after_characters_outside_the_bmp(qtbot, window, tmp_path):
-    from PySide6.QtGui import QTextCursor
-
-    from bleu_gui.core.metrics.bleu_details import MATCHED, UNMATCHED
-    from bleu_gui.gui.widgets.panes import STATUS_PROPERTY, utf16_offsets
-
-    text = "😀 the 𠀀 cat 🇯🇵 sat"
-    cand, ref = tmp_path / "cand.txt", tmp_path / "ref.txt"
-    cand.write_text(text + "\n", encoding="utf-8")
-    ref.write_text("the cat sat\n", encoding="utf-8")
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.run_actions.open_files([cand], [ref])
-    pane = window.inspect.detail.panes.candidate
-    units = utf16_offsets(text)
-    assert pane.toPlainText() == text and units[-1] == len(text) + 4  # four astral code points
-    statuses = {}
-    for word in ("😀", "the", "𠀀", "cat", "🇯🇵", "sat"):
-        start = text.index(word)
-        cursor = QTextCursor(pane.document())
-        cursor.setPosition(units[start + len(word)])  # the format of the character before the cursor
-        statuses[word] = cursor.charFormat().property(STATUS_PROPERTY)
-    assert statuses == {"😀": UNMATCHED, "the": MATCHED, "𠀀": UNMATCHED, "cat": MATCHED, "🇯🇵": UNMATCHED,
-                        "sat": MATCHED}
-    # Hovering the middle of "sat" (found by Qt's own layout) names the n-gram "sat".
-    cursor = QTextCursor(pane.document())
-    cursor.setPosition(units[text.index("sat") + 1])
-    rect = pane.cursorRect(cursor)
-    index = pane._char_at(rect.center() + type(rect.center())(2, 0))
-    assert text[index] == "a"
-    assert window.inspect.detail.panes.occurrence_at(index).ngram == ("sat",)
 
 
 def test_exports_run_side_by_side_and_each_reports_its_outcome(qtbot, window, tmp_path):
@@ -250,22 +128,6 @@ def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
     assert "ref2.txt: 1 empty line (line 2) read as an empty reference" in notes
     assert "encoding utf-8 detected for all 3 files together" in notes
     assert "BOM" in window.statusBar().currentMessage()
-
-
-def test_the_systems_table_labels_a_copy_of_the_baseline(qtbot, window):
-    systems, refs = demo_paths()
-    texts = [p.read_text(encoding="utf-8").splitlines() for p in [systems[0], systems[0], systems[1], *refs]]
-    files = [SegmentFile(Path(n), t, "utf-8") for n, t in zip(["a.txt", "twin.txt", "b.txt", "r1", "r2"], texts)]
-    run = score_run(files[:3], files[3:], RunConfig((BleuConfig(),)))
-    show(qtbot, window, run)
-    model = window.compare_view.systems.model
-    assert run.comparison.by_metric[0].bootstrap[1].p_value <= 0.05
-    assert model.cell(1, 5).endswith("(identical to baseline)") and "*" not in model.cell(1, 5)
-    assert "*" not in model.cell(1, 6)
-    assert "never starred" in model.data(model.index(1, 5), Qt.ItemDataRole.ToolTipRole)
-    # A copy is never "significantly worse" than its original: the two share a rank.
-    assert model.cell(0, 0) == model.cell(1, 0) == "1"
-    assert not run.comparison.identical[2]
 
 
 def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path):
@@ -412,16 +274,6 @@ def test_an_added_system_is_decoded_like_the_shown_run(qtbot, window, tmp_path):
     assert "given as a system and as a reference" in blocker.args[0]
 
 
-def test_every_compare_chart_swaps_its_placeholder_for_the_plot(qtbot, window):
-    view = window.compare_view
-    charts = [view.charts.scatter, view.charts.precision_dots, view.charts.delta_chart, view.charts.bucket_dots]
-    show(qtbot, window, demo_run())
-    window.tabs.setCurrentIndex(1)
-    for chart in charts:
-        assert chart.plot.isVisible() and not chart.placeholder.isVisible(), chart.title
-        assert chart.layout().indexOf(chart.plot) >= 0  # the plot shown is the one in the layout
-
-
 def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     """A compared run (two systems of a million lines hold over a gigabyte) must not outlive its display: the
     Compare tab lets go of it when the next run has nothing to compare."""
@@ -486,21 +338,3 @@ def test_a_long_scatter_draws_cells_and_says_so(qtbot):
     assert len(chart.points.points()) == 300 and not any(len(layer.points()) for layer in chart.layers[1:])
     assert "points" not in chart.title_label.text() and not chart.title_label.toolTip()
 
-
-def test_an_empty_ngram_list_says_so(qtbot, window):
-    """B matches no n-gram more often than A (A is the reference itself, B a shorter copy): the list says that, not a
-    blank table that looks like a view still loading."""
-    ref = ["the cat sat on the mat today", "a dog ran in the park at noon"]
-    a, b, r = (SegmentFile(Path(name), lines, "utf-8") for name, lines in
-               (("a.txt", ref), ("b.txt", [" ".join(x.split()[:3]) for x in ref]), ("ref.txt", ref)))
-    run = score_run([a, b], [r], RunConfig((BleuConfig(),)))
-    show(qtbot, window, run)
-    window.tabs.setCurrentWidget(window.compare_view)
-    view = window.compare_view
-    assert view.ngrams.wins_b.rowCount() == 0 and view.ngrams.wins_a.rowCount() > 0
-    assert view.ngrams.wins_b_view.empty_text == "B matches no 1-gram more often than A"
-    image = view.ngrams.wins_b_view.viewport().grab().toImage()
-    inked = sum(image.pixelColor(x, y).lightness() < 128 for x in range(image.width()) for y in range(image.height()))
-    assert inked > 20  # the sentence is painted in the empty list
-    filled = view.ngrams.wins_a_view.viewport().grab().toImage()
-    assert view.ngrams.wins_a_view.empty_text == "A matches no 1-gram more often than B" and filled.width() > 0
