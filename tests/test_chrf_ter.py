@@ -219,3 +219,18 @@ def test_a_cancel_stops_scoring_between_blocks(make):
     with pytest.raises(Cancelled):
         metric.statistics(hyps, progress)
     assert len(calls) == 2 and calls[1] < 1.0
+
+
+def test_chrf_shading_keeps_a_combining_mark_with_its_base_and_leaves_whitespace_plain():
+    from bleu_gui.core.output.evidence_html import chrf_html
+
+    metric = Chrf([["cafe noir"]])  # "e" and its accent match in different shares: each has a shade of its own
+    evidence = metric.evidence(0, "cafe\u0301  noir")
+    own = [m / c for m, c in zip(evidence.hypothesis.matched, evidence.hypothesis.covered) if c]
+    assert own[3] != own[4]
+    html = chrf_html(evidence.hypothesis)
+    assert ">\u0301" not in html  # never the start of a span of its own: it stays with its "e"
+    plain = [i for i, ch in enumerate(evidence.hypothesis.text) if ch.isspace()]
+    assert all(evidence.hypothesis.covered[i] == 0 for i in plain)
+    assert all(evidence.hypothesis.covered[i] > 0 for i in range(len("cafe\u0301")))
+    assert evidence.score == pytest.approx(CHRF().sentence_score("cafe\u0301  noir", ["cafe noir"]).score, abs=1e-9)
