@@ -338,3 +338,11 @@ def test_a_long_scatter_draws_cells_and_says_so(qtbot):
     assert len(chart.points.points()) == 300 and not any(len(layer.points()) for layer in chart.layers[1:])
     assert "points" not in chart.title_label.text() and not chart.title_label.toolTip()
 
+
+
+def test_the_window_fits_a_1366_pixel_screen(qtbot, window):
+    """A laptop's 1366×768: every view and the settings dock with chrF and TER open fit (the Compare view asked
+    1,181 px and the window 1,457 before its legends could wrap and its chart titles take two lines)."""
+    window.settings_panel.chrf.setChecked(True)
+    window.settings_panel.ter.setChecked(True)
+    assert window.minimumSizeHint().width() <= 1366 and window.minimumSizeHint().height() <= 740

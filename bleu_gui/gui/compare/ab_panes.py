@@ -38,6 +38,7 @@ class ABPanes(QWidget):
         self.pane_a, self.pane_b = TextPane(), TextPane()
         self.label_a, self.label_b = QLabel("A"), QLabel("B")
         self.sentence_label = QLabel("")
+        self.sentence_label.setWordWrap(True)
         for label in (self.label_a, self.label_b, self.sentence_label):
             styled(label, "paneTitle")
         self.sentence_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

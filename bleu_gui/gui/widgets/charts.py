@@ -81,14 +81,15 @@ class ChartBox(QWidget):
         self.plot.hideButtons()
         self.plot.setMinimumHeight(150)
         label = self.title_label = QLabel(f"<b>{title}</b>")
+        label.setWordWrap(True)  # a narrow chart takes its title on two lines instead of widening the view
+        label.setMinimumWidth(60)
         save = QToolButton()
         save.setText("Save…")
         save.setToolTip("Save this chart as PNG or SVG")
         save.clicked.connect(self.on_save_clicked)
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
-        head.addWidget(label)
-        head.addStretch(1)
+        head.addWidget(label, 1)  # the title takes the room (a wrapping label beside a stretch would be squeezed)
         head.addWidget(save)
         # Until there is data, a line of text instead of axes with made-up ticks.
         self.placeholder = QLabel("No data yet")

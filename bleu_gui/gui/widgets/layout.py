@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLayout,
+    QLayoutItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -80,17 +82,73 @@ LEGEND_TIPS = {
 }
 
 
-def legend(entries: list[tuple[str, str]], tips: dict[str, str] | None = None) -> QHBoxLayout:
-    """A row of labels, each styled with its CSS (the colours of the panes) and explained by a tooltip."""
+class FlowLayout(QLayout):
+    """Widgets left to right, wrapping onto the next line when the width runs out (Qt's flow layout example):
+    a legend asks for the width of its widest chip, not of all its chips in a row."""
+
+    def __init__(self, spacing: int = 6) -> None:
+        super().__init__()
+        self._items: list[QLayoutItem] = []
+        self._spacing = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._arrange(QRect(0, 0, width, 0), place=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._arrange(rect, place=True)
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _arrange(self, rect: QRect, place: bool) -> int:
+        x, y, line = rect.x(), rect.y(), 0
+        for item in self._items:
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() + 1 and line > 0:
+                x, y, line = rect.x(), y + line + self._spacing, 0
+            if place:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._spacing
+            line = max(line, hint.height())
+        return y + line - rect.y()
+
+
+def legend(entries: list[tuple[str, str]], tips: dict[str, str] | None = None) -> FlowLayout:
+    """Labels, each styled with its CSS (the colours of the panes) and explained by a tooltip, wrapping onto a
+    second line when the view is narrow."""
     tips = {**LEGEND_TIPS, **(tips or {})}
-    row = QHBoxLayout()
-    row.setContentsMargins(0, 0, 0, 0)
+    row = FlowLayout()
     for text, style in entries:
         label = QLabel(text)
         label.setStyleSheet(f"{style}; padding:2px 6px; border-radius:3px;")
         label.setToolTip(tips.get(text, ""))
         row.addWidget(label)
-    row.addStretch(1)
     return row
 
 
