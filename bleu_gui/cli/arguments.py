@@ -236,6 +236,7 @@ _BLEU_FLAG_NAMES = {"tokenize": "-tok/--tokenize", "lowercase": "-lc/--lowercase
                     "weights": "--weights", "variant": "--variant", "nltk_smoothing": "--nltk-smoothing",
                     "auto_reweigh": "--auto-reweigh", "empty_refs": "--empty-refs"}
 
-# Settings that only some variants read: giving one to another variant is refused, never ignored.
-_VARIANT_FLAGS = {"smooth_method": "-s/--smooth-method", "smooth_value": "-sv/--smooth-value",
-                  "nltk_smoothing": "--nltk-smoothing", "weights": "--weights", "auto_reweigh": "--auto-reweigh"}
+# Settings that only some variants read (their flags set the field of the same name): giving one to another
+# variant is refused, never ignored.
+_VARIANT_FLAGS = {field: _BLEU_FLAG_NAMES[field]
+                  for field in ("smooth_method", "smooth_value", "nltk_smoothing", "weights", "auto_reweigh")}

@@ -154,7 +154,7 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
                 parts.append(("bleu", scored_line(bleu_lines(run, i), n - 1).explanation, None))
             else:
                 account, evidence = segment_account(metric, n - 1, s.lines[n - 1], run.reference_names)
-                parts.append((metric.key, account, evidence))
+                parts.append((metric.key, account, evidence.to_dict()))
         accounts.append((s.name, parts))
     if args.format == "json":
         out = []

@@ -238,54 +238,42 @@ def _bootstrap_p(resampled: np.ndarray, real: np.ndarray) -> np.ndarray:
     return p
 
 
-def _ar_p_fractional(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n: int, seed: int | None,
-                     progress: Progress | None) -> np.ndarray:
-    """AR for statistics that are not whole numbers (TER's mean reference lengths), in sacreBLEU's arithmetic:
-    a trial's pseudo-systems are ``pos @ S_i + ~pos @ S_j`` and ``~pos @ S_i + pos @ S_j``. Differences of sums
-    would round otherwise, and a trial whose difference ties the observed one to the last bit (it happens when
-    both systems' lengths are the same fractions) would count differently."""
-    k = len(stats)
-    first, second = _pairs(k)
-    observed = np.abs(real[first] - real[second])
-    counts = np.zeros(len(first), np.int64)
+Exceeding = Callable[[np.ndarray], np.ndarray]  # a chunk's coin flips -> per pair, trials past the observed Δ
+
+
+def _fractional_trials(stats: Sequence[np.ndarray], metric: Metric, observed: np.ndarray) -> Exceeding:
+    """AR trials for statistics that are not whole numbers (TER's mean reference lengths), in sacreBLEU's
+    arithmetic: a trial's pseudo-systems are ``pos @ S_i + ~pos @ S_j`` and ``~pos @ S_i + pos @ S_j``. Differences
+    of sums would round otherwise, and a trial whose difference ties the observed one to the last bit (it happens
+    when both systems' lengths are the same fractions) would count differently."""
+    first, second = _pairs(len(stats))
     floats = [s.astype(np.float64) for s in stats]
-    done = 0
-    for pos in ar_chunks(len(stats[0]), n, seed):
-        if progress is not None:
-            progress(done / n)
+
+    def exceeding(pos: np.ndarray) -> np.ndarray:
         neg = ~pos
         taken = [pos @ s for s in floats]
         left = [neg @ s for s in floats]
+        counts = np.zeros(len(first), np.int64)
         for x, (i, j) in enumerate(zip(first, second)):
             a = metric.scores_of_sums(taken[i] + left[j])
             b = metric.scores_of_sums(left[i] + taken[j])
-            counts[x] += int(np.sum(np.abs(a - b) > observed[x]))
-        done += len(pos)
-        if progress is not None:
-            progress(done / n)
-    p = np.full((k, k), np.nan)
-    p[first, second] = p[second, first] = (counts + 1) / (n + 1)
-    return p
+            counts[x] = int(np.sum(np.abs(a - b) > observed[x]))
+        return counts
+
+    return exceeding
 
 
-def _ar_p(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n: int, seed: int | None,
-          progress: Progress | None) -> np.ndarray:
-    if not metric.integer_statistics:
-        return _ar_p_fractional(stats, metric, real, n, seed, progress)
+def _integer_trials(stats: Sequence[np.ndarray], metric: Metric, observed: np.ndarray) -> Exceeding:
+    """AR trials for whole-number statistics, with exact integer sums: only differences to system 0 are
+    multiplied, P_i − P_j = pos @ (S_i − S_0) − pos @ (S_j − S_0), so k systems cost k − 1 systems' columns (two
+    systems: one product, as a single pair test needs)."""
     k, cols = len(stats), stats[0].shape[1]
-    dtype = np.int64
-    # Only differences to system 0 are multiplied: P_i − P_j = pos @ (S_i − S_0) − pos @ (S_j − S_0), so
-    # k systems cost k − 1 systems' columns (two systems: one product, as a single pair test needs).
-    side = SideBySide([s.astype(dtype) - stats[0] for s in stats[1:]])  # signed
-    totals = np.stack([s.sum(axis=0) for s in stats]).astype(dtype)
+    side = SideBySide([s.astype(np.int64) - stats[0] for s in stats[1:]])  # signed
+    totals = np.stack([s.sum(axis=0) for s in stats]).astype(np.int64)
     first, second = _pairs(k)
-    observed = np.abs(real[first] - real[second])
-    counts = np.zeros(len(first), np.int64)
-    done = 0
-    for pos in ar_chunks(len(stats[0]), n, seed):
-        if progress is not None:
-            progress(done / n)  # between the draw and the product, each about half of a chunk's time
-        moved_all = np.zeros((len(pos), k, cols), dtype)
+
+    def exceeding(pos: np.ndarray) -> np.ndarray:
+        moved_all = np.zeros((len(pos), k, cols), np.int64)
         moved_all[:, 1:] = side.sums(pos, 1).reshape(len(pos), k - 1, cols)
         # Pair (i, j) as sacreBLEU with i the baseline: the trial swaps where the coin says so, moving
         # pos @ (stats_i - stats_j) from i to j.
@@ -293,7 +281,23 @@ def _ar_p(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n: int,
         a = (totals[second][None] + moved).reshape(-1, cols)
         b = (totals[first][None] - moved).reshape(-1, cols)
         diff = np.abs(metric.scores_of_sums(a) - metric.scores_of_sums(b)).reshape(len(pos), -1)
-        counts += np.sum(diff > observed[None], axis=0)
+        return np.sum(diff > observed[None], axis=0)
+
+    return exceeding
+
+
+def _ar_p(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n: int, seed: int | None,
+          progress: Progress | None) -> np.ndarray:
+    k = len(stats)
+    first, second = _pairs(k)
+    observed = np.abs(real[first] - real[second])
+    trials = (_integer_trials if metric.integer_statistics else _fractional_trials)(stats, metric, observed)
+    counts = np.zeros(len(first), np.int64)
+    done = 0
+    for pos in ar_chunks(len(stats[0]), n, seed):
+        if progress is not None:
+            progress(done / n)  # between the draw and the product, each about half of a chunk's time
+        counts += trials(pos)
         done += len(pos)
         if progress is not None:
             progress(done / n)

@@ -46,3 +46,14 @@ def config_from_dict(data: object) -> MetricConfig:
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{data['metric']}: {exc}") from None
     return config
+
+
+def other_metrics(values: object) -> tuple[MetricConfig, ...]:
+    """The metrics beside BLEU (chrF, TER) from a list of their JSON forms: each once, BLEU not among them."""
+    if not isinstance(values, list):
+        raise ConfigError(f"the metrics beside BLEU must be a list of metric settings, got {str(values)[:80]}")
+    metrics = tuple(config_from_dict(m) for m in values)
+    keys = [m.key for m in metrics]
+    if "bleu" in keys or len(set(keys)) != len(keys):
+        raise ConfigError(f"the metrics beside BLEU, each once, got {', '.join(keys)}")
+    return metrics

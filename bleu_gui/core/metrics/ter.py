@@ -97,14 +97,16 @@ class _Words:
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
+        self._names: list[str] = []  # the word of each id, taken from ``ids`` when a word is decoded
 
     def encode(self, text: str) -> np.ndarray:
         ids = self.ids
         return np.array([ids.setdefault(w, len(ids)) for w in text.split()], np.int64)
 
     def decode(self, ids: np.ndarray) -> list[str]:
-        names = list(self.ids)  # a dict keeps insertion order: the word of id i is the i-th key
-        return [names[i] for i in ids.tolist()]
+        if len(self._names) < len(self.ids):  # a dict keeps insertion order: the word of id i is the i-th key
+            self._names += list(self.ids)[len(self._names):]
+        return [self._names[i] for i in ids.tolist()]
 
 
 class Ter(Metric):

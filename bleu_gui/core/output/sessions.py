@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..inputs.text_files import SegmentFile
 from ..metrics.base import MetricConfig
 from ..metrics.bleu_config import BleuConfig
-from ..metrics.catalog import config_from_dict, config_to_dict
+from ..metrics.catalog import config_to_dict, other_metrics
 from ..run import Run
 from .exports import write_atomic
 
@@ -112,16 +112,10 @@ def _metrics(value: Any, where: str) -> tuple[MetricConfig, ...]:
     """The metrics beside BLEU (a session written before there were any has none)."""
     if value is None:
         return ()
-    if not isinstance(value, list):
-        raise InputError(f"{where}: metrics must be a list of metric settings, got {json.dumps(value)[:80]}")
     try:
-        metrics = tuple(config_from_dict(m) for m in value)
+        return other_metrics(value)
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
-    keys = [m.key for m in metrics]
-    if "bleu" in keys or len(set(keys)) != len(keys):
-        raise InputError(f"{where}: metrics lists the metrics beside BLEU, each once, got {', '.join(keys)}")
-    return metrics
 
 
 def _paths(value: Any, where: str, what: str) -> list[str]:

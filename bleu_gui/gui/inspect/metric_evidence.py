@@ -126,8 +126,7 @@ class MetricEvidence(QWidget):
         system = run.systems[c.system]
         edited = self.editor.scored(sentence)
         text = edited.text if edited is not None else system.lines[sentence]
-        account, _ = segment_account(metric, sentence, text, run.reference_names)
-        evidence = metric.evidence(sentence, text)
+        account, evidence = segment_account(metric, sentence, text, run.reference_names)
         self.evidence = evidence
         where = f"Sentence {run.line_number(sentence)}"
         self.sentence_label.setText(f"{where} · {sentence + 1} of {run.n_sentences:,} · sentence {metric.name} "

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from ...core import BleuConfig, InputError, MetricConfig
-from ...core.metrics.catalog import config_from_dict, config_to_dict
+from ...core.metrics.catalog import config_to_dict, other_metrics
 from ...core.output.sessions import Session, session_from_dict
 
 ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
@@ -94,10 +94,7 @@ class Settings:
         if not raw:
             return ()
         try:
-            metrics = tuple(config_from_dict(m) for m in json.loads(str(raw)))
-            if any(isinstance(m, BleuConfig) for m in metrics) or len({m.key for m in metrics}) != len(metrics):
-                raise InputError("BLEU, or a metric twice")
-            return metrics
+            return other_metrics(json.loads(str(raw)))
         except (InputError, ValueError, TypeError) as exc:
             self._problem(f"the metrics beside BLEU ({exc})")
             self._s.remove("scoring/other_metrics")
