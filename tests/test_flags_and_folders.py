@@ -102,7 +102,6 @@ def test_a_flag_that_would_be_ignored_is_refused(two, capsys, extra, message):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--langs", "en", "de"], "--langs applies to TMX"),
     (["--column", "candidate=hyp"], "--column applies to TSV and JSONL"),
     (["--keep-tags"], "--keep-tags applies to XLIFF and TMX"),
 ])

@@ -83,7 +83,8 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
                    help="references to use by translator or field (A, ref:A), or a system of a long table "
                         "(Human-A.0) taken as the reference (default: every reference)")
     g.add_argument("--systems", nargs="+", metavar="NAME", help="systems to score, in this order (default: all)")
-    g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"), help="TMX: the source and target languages")
+    g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"), help="the source and target languages: a TMX file's two to read, and the target "
+                        "language that chooses BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
     g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
                    help=f"TSV/JSONL: the column of a role ({', '.join(ROLES)}); repeat for several")
     g.add_argument("--keep-tags", action="store_true",

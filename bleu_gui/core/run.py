@@ -256,7 +256,8 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     names = list(names) if names is not None else file_names(systems)
     if len(set(names)) != len(names):
         raise InputError(f"two systems have the same name: {', '.join(names)}")
-    bound = list(metrics) if metrics is not None else _bind(cfg, references, previous,
+    language = context.target_language
+    bound = list(metrics) if metrics is not None else _bind(cfg, references, previous, language,
                                                            scaled_progress(progress, 0.0, 0.3))
     comparing = len(systems) > 1
     bleu_index = next((k for k, m in enumerate(bound) if isinstance(m, Bleu)), None)
@@ -283,16 +284,29 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
                              scaled_progress(progress, 1.0, 0.0)) if cfg.check_alignment else []  # cancel checks only
     if progress is not None:
         progress(1.0)
-    advice = tokenizer_advice([r.lines for r in references], cfg.bleu) if cfg.bleu is not None else None
-    notes = input_notes(systems, references, bound) + context.notes
+    bleu = next((m for m in bound if isinstance(m, Bleu)), None)
+    advice = tokenizer_advice([r.lines for r in references], bleu.config) if bleu is not None else None
+    notes = _language_note(cfg, bleu, context) + input_notes(systems, references, bound) + context.notes
     return Run(scored, list(references), tuple(bound), cfg, comparison, file_names(references), advice, misaligned,
                notes, context)
 
 
-def _bind(config: RunConfig, references: Sequence[SegmentFile], previous: Run | None,
+def _language_note(config: RunConfig, bleu: Bleu | None, context: Context) -> tuple[str, ...]:
+    """What the target language chose, when it chose BLEU's tokenizer (said, never silent)."""
+    asked = config.bleu
+    if bleu is None or asked is None or asked.tokenizer is not None or bleu.config.tokenizer is None:
+        return ()
+    source, target = context.languages or ("", "")
+    primary = target.replace("_", "-").split("-")[0].lower()
+    return (f"tokenizer {bleu.config.tokenizer} for target language {target} ({context.languages_from}), as "
+            f"sacrebleu -l {source or 'xx'}-{primary} chooses it; -tok overrides",)
+
+
+def _bind(config: RunConfig, references: Sequence[SegmentFile], previous: Run | None, language: str,
           progress: Progress | None) -> list[Metric]:
     """Each metric of ``config`` bound to ``references``; a metric of ``previous`` with the same settings and the
-    same reference files is reused as it is."""
+    same reference files is reused as it is. BLEU without a tokenizer takes the one its variant picks for the
+    target ``language`` (sacreBLEU's zh, ja-mecab, ko-mecab)."""
     lines = [r.lines for r in references]
     same_references = previous is not None and len(previous.references) == len(references) and all(
         a is b for a, b in zip(previous.references, references))
@@ -305,7 +319,9 @@ def _bind(config: RunConfig, references: Sequence[SegmentFile], previous: Run | 
         if earlier is not None and earlier[0] == metric_config:
             out.append(earlier[1])
         else:
-            out.append(metric_config.bind(lines, part, earlier[1] if earlier is not None else None))
+            chosen = metric_config.for_target_language(language) if isinstance(metric_config, BleuConfig) \
+                else metric_config
+            out.append(chosen.bind(lines, part, earlier[1] if earlier is not None else None))
     return out
 
 

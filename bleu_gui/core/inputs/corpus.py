@@ -26,6 +26,14 @@ class Context:
     docs: tuple[str, ...] | None = None             # document id per segment
     meta: dict[str, tuple[str, ...]] = field(default_factory=dict)  # origlang, domain, ... per segment
     notes: tuple[str, ...] = ()                     # where each part came from, when not given explicitly
+    # (source, target) languages as the input declares them ('' where it does not), and where that was said.
+    languages: tuple[str, str] | None = None
+    languages_from: str = ""
+
+    @property
+    def target_language(self) -> str:
+        """The declared target language ('' when unknown)."""
+        return self.languages[1] if self.languages is not None else ""
 
     def columns(self) -> dict[str, tuple[str, ...]]:
         """Every per-segment value a slice can select by, ``doc`` first."""
@@ -71,6 +79,7 @@ class Corpus:
     translations: list[SegmentFile] = field(default_factory=list)
     context: Context = Context()
     notes: tuple[str, ...] = ()
+    languages: tuple[str, str] | None = None  # (source, target) as the file declares them, '' where it does not
 
 
 def field_file(path: Path, name: str, lines: list[str], tags: list[tuple[Tag, ...]] | None = None, *,

@@ -179,7 +179,8 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         _check_options_used(options, corpora)
         context, docs_note = _docs(input_path(docs) if docs is not None else None, encoding, corpora)
         notes = [n for c in corpora for n in c.notes] + [n for n in (src_note, docs_note) if n]
-        context = Context(src, context.docs, context.meta, tuple(notes))
+        languages, languages_from = _languages(options, corpora)
+        context = Context(src, context.docs, context.meta, tuple(notes), languages, languages_from)
         check_same_length([*systems, *references_found, *([src] if src is not None else [])])
         context.check_length(len(systems[0].lines))
         if not allow_identical:
@@ -198,8 +199,19 @@ def _read_stdin(read: list[SegmentFile | Corpus], encoding: str) -> SegmentFile:
     return decode_text_files([STDIN], [data], encoding)[0]
 
 
+def _languages(options: ReadOptions, corpora: list[Corpus]) -> tuple[tuple[str, str] | None, str]:
+    """(source, target) languages and who declared them: the languages given (they also pick a TMX file's two,
+    and declare plain text's as ``sacrebleu -l`` does), else the first input that declares a target language."""
+    if options.langs is not None:
+        return options.langs, "given"
+    for corpus in corpora:
+        if corpus.languages is not None and corpus.languages[1]:
+            return corpus.languages, f"declared in {corpus.path.name}"
+    return None, ""
+
+
 # Options of ReadOptions that only some formats read: given with none of them among the inputs, they are refused.
-_OPTION_FORMATS = (("langs", "--langs", "TMX", ("tmx",)), ("columns", "--column", "TSV and JSONL", ("tsv", "jsonl")),
+_OPTION_FORMATS = (("columns", "--column", "TSV and JSONL", ("tsv", "jsonl")),
                    ("keep_tags", "--keep-tags", "XLIFF and TMX", ("xliff", "tmx")))
 
 

@@ -60,7 +60,7 @@ def read_tmx(path: Path, data: bytes, langs: tuple[str, str] | None = None, keep
     if len(kept) < len(units):
         notes.append(f"{len(units) - len(kept)} translation unit(s) without both languages left out")
     return Corpus(path, "tmx", translations=[side(target_lang, "target")], context=Context(side(source_lang, "source")),
-                  notes=tuple(f"{path.name}: {n}" for n in notes))
+                  notes=tuple(f"{path.name}: {n}" for n in notes), languages=(spelled[source_lang], spelled[target_lang]))
 
 
 def _choose(path: Path, langs: tuple[str, str] | None, header_source: str, seen: list[str]) -> tuple[str, str]:

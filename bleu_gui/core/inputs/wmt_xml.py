@@ -35,6 +35,8 @@ class _Fields:
     skipped_docs: int = 0    # test-suite documents
     dropped: int = 0         # segments no reference has text for
     n_docs: int = 0
+    source_lang: str = ""    # the first lang attribute of a <src>, and of a <ref> or <hyp>
+    target_lang: str = ""
 
 
 def _segments(path: Path, part: Element, doc_id: str, name: str, out: _Fields) -> dict[int, str]:
@@ -73,6 +75,9 @@ def _add_document(path: Path, doc: Element, out: _Fields) -> None:
             for r in parts["ref"]}
     hyps = {(system := h.get("system", "")): _segments(path, h, doc_id, system, out) for h in parts["hyp"]}
     _note_fields(doc_id, bool(source), refs, hyps, out)
+    out.source_lang = out.source_lang or next((p.get("lang", "") for p in parts["src"] if p.get("lang")), "")
+    out.target_lang = out.target_lang or next((p.get("lang", "") for p in parts["ref"] + parts["hyp"]
+                                               if p.get("lang")), "")
     for seg_id in sorted(source):
         # sacreBLEU tests the raw text: a reference of whitespace only keeps its segment (and reads as empty).
         if not any(r.get(seg_id, "") for r in refs.values()):
@@ -142,4 +147,5 @@ def read_wmt_xml(path: Path, data: bytes) -> Corpus:
         systems=[field_file(path, name, lines, encoding=encoding) for name, lines in out.systems.items()],
         references=[field_file(path, name, lines, encoding=encoding) for name, lines in sorted(out.references.items())],
         context=Context(source, tuple(out.docs), meta),
-        notes=tuple(f"{path.name}: {n}" for n in notes))
+        notes=tuple(f"{path.name}: {n}" for n in notes),
+        languages=(out.source_lang, out.target_lang) if out.source_lang or out.target_lang else None)

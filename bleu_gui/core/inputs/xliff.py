@@ -120,7 +120,7 @@ def read_xliff(path: Path, data: bytes, keep_tags: bool = False) -> Corpus:
                              sides.source_tags, encoding=encoding)
     return Corpus(path, f"xliff-{version}", translations=[target_file],
                   context=Context(source_file, tuple(sides.docs) if any(sides.docs) else None),
-                  notes=tuple(f"{path.name}: {n}" for n in _notes(sides)))
+                  notes=tuple(f"{path.name}: {n}" for n in _notes(sides)), languages=langs if any(langs) else None)
 
 
 def _notes(sides: _Sides) -> list[str]:

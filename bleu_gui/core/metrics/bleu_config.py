@@ -74,6 +74,14 @@ class BleuConfig:
         # sacreBLEU's default is 13a; NLTK and d2l are fed whitespace-split tokens in their tutorials.
         return self.tokenizer or self.scorer.default_tokenizer
 
+    def for_target_language(self, language: str) -> BleuConfig:
+        """The config with the tokenizer the variant picks for a target language when none is given (sacreBLEU:
+        zh, ja-mecab, ko-mecab, as ``sacrebleu -l en-ja``); itself when a tokenizer is given or the language has
+        none. A region or script subtag is ignored (zh-CN, zh_Hant are zh): the input declares Chinese."""
+        primary = language.replace("_", "-").split("-")[0].lower()
+        wanted = self.scorer.language_tokenizers.get(primary)
+        return self if self.tokenizer is not None or wanted is None else replace(self, tokenizer=wanted)
+
     @property
     def smoothing_value(self) -> float | None:
         """The smoothing value in effect for sacreBLEU's ``floor`` and ``add-k``."""

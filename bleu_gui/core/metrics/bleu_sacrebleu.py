@@ -8,6 +8,7 @@ huge negative number so that any zero precision gives 0.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -116,6 +117,8 @@ class SacreBleu(Variant):
 
     name = "sacrebleu"
     default_tokenizer = "13a"
+    # sacreBLEU 2.x BLEU.__init__: zh, ja-mecab or ko-mecab when trg_lang is one of them and no tokenizer is given.
+    language_tokenizers = MappingProxyType({"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"})
     hint = "sacreBLEU 2.x BLEU; sentence scores use effective order (as sacrebleu -sl)."
     significance = True
     corpus_is_sum = True

@@ -9,8 +9,9 @@ The implementations live beside their arithmetic in ``bleu_sacrebleu``,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -45,6 +46,8 @@ class Variant(ABC):
 
     name: str = ""
     default_tokenizer: str = "13a"
+    # The tokenizer by the target language when none is given (sacreBLEU's BLEU with trg_lang, ``sacrebleu -l``).
+    language_tokenizers: Mapping[str, str] = MappingProxyType({})
     hint: str = ""
     significance: bool = False
     # True when the corpus score is a function of the summed statistics alone (one summed row scores the same

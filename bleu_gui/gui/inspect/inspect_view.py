@@ -83,4 +83,5 @@ class InspectView(QWidget):
         corpus = system.results[k].corpus
         slice_note = ([f"{run.slice.summary}: {corpus.metric} {corpus.score:.2f} here, "
                        f"{run.slice.whole[k][c.system]:.2f} on the whole corpus"] if run.slice is not None else [])
-        self.header.set_score(corpus, system.name, slice_note + list(run.notes), run.config.bleu)
+        bleu = run.bleu.config if run.bleu is not None else None  # as scored: the target language may choose
+        self.header.set_score(corpus, system.name, slice_note + list(run.notes), bleu)

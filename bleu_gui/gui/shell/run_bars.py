@@ -48,7 +48,7 @@ class RunBars(QWidget):
             self.advice.show_advice(why[:1].upper() + why[1:] + ".", name, f"Use {name}")
         else:
             self.advice.hide()
-        changed = non_default_settings(run.config.bleu) if run.config.bleu is not None else []
+        changed = non_default_settings(run.bleu.config) if run.bleu is not None else []
         if changed:
             self.settings.show_advice(f"Scored with settings that are not the defaults ({settings_origin}): "
                                       f"{', '.join(changed)}.", "", "Reset to defaults")
