@@ -8,7 +8,7 @@ import pytest
 import sacrebleu
 from PySide6.QtCore import Qt
 
-from bleu_gui.core.inputs.run_inputs import read_run_inputs
+from bleu_gui.core.inputs.run_inputs import InputRequest, read_run_inputs
 from bleu_gui.gui.shell.drops import read_drop
 from bleu_gui.gui.widgets.context_pane import with_chips
 
@@ -16,6 +16,14 @@ from .conftest import data_set
 
 LIV = "wmt-xml-wmt22-liv-en/wmttest2022.liv-en.all.xml"
 RU_EN = "wmt-xml-wmt21-ru-en/newstest2021.ru-en.all.xml"
+
+
+def open_request(qtbot, window, request):
+    from bleu_gui.gui.shell.run_actions import OpenChoice
+
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_inputs(OpenChoice(request))
+    return window.controller.run
 
 
 def open_and_wait(qtbot, window, *args, **kwargs):
@@ -43,7 +51,8 @@ def test_xml_file_alone_opens_every_system_with_its_source(qtbot, window):
 
 def test_document_click_slices_and_show_all_returns(qtbot, window):
     path = data_set("formats") / RU_EN
-    whole = open_and_wait(qtbot, window, [], [path], refs_wanted=["A"], systems_wanted=["Online-B", "NiuTrans"])
+    whole = open_request(qtbot, window, InputRequest((), (str(path),), refs_wanted=("A",),
+                                                     systems_wanted=("Online-B", "NiuTrans")))
     panel = window.inspect.sentences.slice_panel
     model = panel.model
     assert model.rowCount() == len(set(whole.context.docs)) == 107
@@ -131,9 +140,11 @@ def test_session_of_an_xml_run_opens_the_same_fields(qtbot, window, tmp_path):
     from bleu_gui.core.output.sessions import load_session, save_session
 
     path = data_set("formats") / LIV
-    run = open_and_wait(qtbot, window, [], [path], systems_wanted=["TartuNLP", "NiuTrans"])
+    run = open_request(qtbot, window, InputRequest((), (str(path),), systems_wanted=("TartuNLP", "NiuTrans")))
     saved = load_session(save_session(tmp_path / "s.json", window.current_session()))
-    assert saved.opening() == ([], [str(path.absolute())], ["TartuNLP", "NiuTrans"], ["ref"])
+    opening = saved.opening()
+    assert (opening.systems, opening.references) == ((), (str(path.absolute()),))
+    assert (opening.systems_wanted, opening.refs_wanted) == (("TartuNLP", "NiuTrans"), ("ref",))
     window.jobs.shutdown()
     assert [s.name for s in run.systems] == ["TartuNLP", "NiuTrans"]
     assert run.systems[0].results[0].corpus.score == pytest.approx(29.894010692923466, abs=1e-9)

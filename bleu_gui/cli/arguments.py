@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import BleuConfig, InputError, MetricConfig
 from ..core.analysis.pair_matrix import CORRECTIONS
 from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES
 from ..core.inputs.format_table import FORMATS, ReadOptions
+from ..core.inputs.run_inputs import InputRequest
 from ..core.inputs.tables import ROLES
 from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS
 from ..core.metrics.bleu_variant import VARIANTS, get_variant
@@ -28,7 +30,8 @@ def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> 
     p.add_argument("-m", "--metrics", nargs="+", choices=KEYS, default=None, metavar="METRIC",
                    help="metrics to compute, in this order: bleu, chrf, ter (default: bleu)")
     p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
-                   help="sacreBLEU tokenizer (default: 13a for sacrebleu, none = whitespace for nltk and d2l)")
+                   help="sacreBLEU tokenizer (default: 13a for sacrebleu, or zh, ja-mecab, ko-mecab when the input declares that "
+                        "target language; none = whitespace for nltk and d2l)")
     p.add_argument("-lc", "--lowercase", action="store_true", default=None, help="lowercase before tokenizing")
     p.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default=None,
                    help="sacreBLEU smoothing (default: exp)")
@@ -82,17 +85,28 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--refs", nargs="+", metavar="NAME", dest="refs_wanted",
                    help="references to use by translator or field (A, ref:A), or a system of a long table "
                         "(Human-A.0) taken as the reference (default: every reference)")
-    g.add_argument("--systems", nargs="+", metavar="NAME", help="systems to score, in this order (default: all)")
-    g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"), help="the source and target languages: a TMX file's two to read, and the target "
-                        "language that chooses BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
+    g.add_argument("--systems", nargs="+", metavar="NAME", dest="systems_wanted",
+                   help="systems to score, in this order (default: all)")
+    g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"),
+                   help="the source and target languages: a TMX file's two to read, and the target language "
+                        "that picks BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
     g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
                    help=f"TSV/JSONL: the column of a role ({', '.join(ROLES)}); repeat for several")
     g.add_argument("--keep-tags", action="store_true",
                    help="XLIFF/TMX: score inline tags as tokens (default: tags are not words and are taken out)")
+    g.add_argument("--allow-identical-refs", action="store_true",
+                   help="score even when a reference equals a system line for line (refused by default)")
     g.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                    help="score only the segments with this document (doc=ID) or metadata value (origlang=en); "
                         "repeat to narrow")
 
+
+
+def input_request(args: argparse.Namespace, systems: Sequence[str], references: Sequence[str]) -> InputRequest:
+    """The files and the input flags as one :class:`InputRequest` (``bleu-score`` and ``bleu-gui`` alike)."""
+    return InputRequest(tuple(systems), tuple(references), args.encoding, args.src, args.docs, read_options(args),
+                        tuple(args.refs_wanted) if args.refs_wanted else None,
+                        tuple(args.systems_wanted) if args.systems_wanted else None, args.allow_identical_refs)
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
@@ -198,8 +212,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", nargs="+", metavar="NAME",
                    help="display names of the systems, one per -i file (default: the shortest path suffix "
                         "that tells the files apart)")
-    p.add_argument("--allow-identical-refs", action="store_true",
-                   help="score even when a reference equals a system line for line (refused by default)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score only")
     p.add_argument("-w", "--width", type=int, default=2, help="decimals in text output (default 2)")
     p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu", "latex"), default="text",

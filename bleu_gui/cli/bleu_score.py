@@ -12,10 +12,10 @@ from ..core import BleuConfig, InputError
 from ..core.analysis.significance import seed_from_env
 from ..core.analysis.slices import describe, parse_conditions, select
 from ..core.errors import ExportError
-from ..core.inputs.run_inputs import read_run_inputs
+from ..core.inputs.run_inputs import read_request
 from ..core.output.exports import check_targets
 from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
-from .arguments import PROG, build_parser, metric_configs, read_options
+from .arguments import PROG, build_parser, input_request, metric_configs
 from .checks import check_exports, check_output, check_tests, check_views
 from .printing import emit, print_paired, print_tables, print_view
 
@@ -56,10 +56,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         check_output(args)
         check_views(args)
         check_exports(args)
-        inputs = read_run_inputs(args.input, args.refs, args.encoding, source=args.src, docs=args.docs,
-                                 options=read_options(args), refs_wanted=args.refs_wanted,
-                                 systems_wanted=args.systems, allow_identical=args.allow_identical_refs,
-                                 stdin_system=not sys.stdin.isatty())
+        inputs = read_request(input_request(args, args.input, args.refs), stdin_system=not sys.stdin.isatty())
         hyps, refs = inputs.systems, inputs.references
         where = parse_conditions(args.where)
         check_tests(args, metrics, len(hyps))

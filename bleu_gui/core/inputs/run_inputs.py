@@ -134,6 +134,36 @@ def _docs(path: Path | None, encoding: str, corpora: list[Corpus]) -> tuple[Cont
     return Context(), ""
 
 
+@dataclass(frozen=True)
+class InputRequest:
+    """What to read and how: ``bleu-score``'s input flags, the window's Open dialog and a session hold one.
+
+    ``systems`` may be empty when a reference file holds systems (WMT XML, a TSV with a system column).
+    """
+
+    systems: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+    encoding: str = "utf-8"
+    source: str | None = None
+    docs: str | None = None
+    options: ReadOptions = ReadOptions()
+    refs_wanted: tuple[str, ...] | None = None
+    systems_wanted: tuple[str, ...] | None = None
+    allow_identical: bool = False
+
+    def paths(self) -> list[str]:
+        """Every file the request names."""
+        return [*self.systems, *self.references, *(p for p in (self.source, self.docs) if p)]
+
+
+def read_request(request: InputRequest, *, stdin_system: bool = False, progress: Progress | None = None) -> Inputs:
+    """:func:`read_run_inputs` of a request."""
+    return read_run_inputs(request.systems, request.references, request.encoding, source=request.source,
+                           docs=request.docs, options=request.options, refs_wanted=request.refs_wanted,
+                           systems_wanted=request.systems_wanted, allow_identical=request.allow_identical,
+                           stdin_system=stdin_system, progress=progress)
+
+
 def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path], encoding: str = "utf-8", *,
                     source: str | Path | None = None, docs: str | Path | None = None,
                     options: ReadOptions = ReadOptions(), refs_wanted: Sequence[str] | None = None,
@@ -172,6 +202,12 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         if not systems:
             raise InputError("every system was taken as a reference; nothing is left to score")
         if not references_found:
+            named = [s.field for s in systems if s.field] if not hyp_paths else []
+            named.sort(key=lambda n: not any(w in n.lower() for w in ("ref", "human")))  # likely references first
+            if named:  # a long table (MQM) holds its reference as one of its systems
+                shown = ", ".join(named[:8]) + (" …" if len(named) > 8 else "")
+                raise InputError(f"no reference: the inputs hold no reference text; take one of the table's systems "
+                                 f"as the reference with --refs NAME (it has {shown}), or give a reference file")
             raise InputError("no reference: the inputs hold no reference text (give a reference file)")
         corpora = [c for c in read if isinstance(c, Corpus)]
         _check_same_documents(corpora)
@@ -179,7 +215,9 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         _check_options_used(options, corpora)
         context, docs_note = _docs(input_path(docs) if docs is not None else None, encoding, corpora)
         notes = [n for c in corpora for n in c.notes] + [n for n in (src_note, docs_note) if n]
-        languages, languages_from = _languages(options, corpora)
+        # The references' declared language first: they are what BLEU's tokenizer must suit (sacreBLEU's trg_lang).
+        by_role = [c for c in ref_read if isinstance(c, Corpus)] + [c for c in hyp_read if isinstance(c, Corpus)]
+        languages, languages_from = _languages(options, by_role)
         context = Context(src, context.docs, context.meta, tuple(notes), languages, languages_from)
         check_same_length([*systems, *references_found, *([src] if src is not None else [])])
         context.check_length(len(systems[0].lines))

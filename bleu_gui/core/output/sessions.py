@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..inputs.format_table import FORMATS, ReadOptions
+from ..inputs.run_inputs import InputRequest
 from ..inputs.text_files import SegmentFile
 from ..metrics.base import MetricConfig
 from ..metrics.bleu_config import BleuConfig
@@ -38,41 +40,76 @@ class Session:
     reference_fields: list[str] | None = None
     source: str | None = None          # a source file given apart from the systems and references
     metrics: tuple[MetricConfig, ...] = ()  # the metrics scored beside BLEU (chrF, TER), with their settings
+    docs: str | None = None            # a file of document ids given apart
+    options: ReadOptions = ReadOptions()  # how structured files were read (format, tags, languages, columns)
+    allow_identical: bool = False      # a reference equal to a system was allowed
 
     def missing(self) -> list[str]:
         """The session's files that no longer exist."""
-        return [p for p in [*self.systems, *self.references, *([self.source] if self.source else [])]
+        return [p for p in [*self.systems, *self.references, *(f for f in (self.source, self.docs) if f)]
                 if not Path(p).exists()]
 
-    def opening(self) -> tuple[list[str], list[str], list[str] | None, list[str] | None]:
-        """(system files, reference files, systems wanted, references wanted) that open the session again:
-        a file holding both (WMT XML) is given once, as a reference file, and its fields are picked by name."""
+    def opening(self) -> InputRequest:
+        """What opens the session again: a file holding both systems and references (WMT XML) is given once, as
+        a reference file, and its fields are picked by name."""
         if self.system_fields is None and self.reference_fields is None:
-            return list(self.systems), list(self.references), None, None  # plain files, each given as it was
-        refs = list(dict.fromkeys(self.references))
-        systems = [p for p in dict.fromkeys(self.systems) if p not in refs]
-        return systems, refs, self.system_fields, self.reference_fields
+            systems, refs = list(self.systems), list(self.references)  # plain files, each given as it was
+        else:
+            refs = list(dict.fromkeys(self.references))
+            systems = [p for p in dict.fromkeys(self.systems) if p not in refs]
+        return InputRequest(tuple(systems), tuple(refs), self.encoding, self.source, self.docs, self.options,
+                            _tuple(self.reference_fields), _tuple(self.system_fields), self.allow_identical)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "systems": self.systems, "references": self.references, "labels": self.labels,
                 "b": self.b, "encoding": self.encoding, "config": dataclasses.asdict(self.config),
                 "system_fields": self.system_fields, "reference_fields": self.reference_fields,
-                "source": self.source, "metrics": [config_to_dict(m) for m in self.metrics]}
+                "source": self.source, "metrics": [config_to_dict(m) for m in self.metrics], "docs": self.docs,
+                "options": _options_to_dict(self.options), "allow_identical": self.allow_identical}
+
+
+def _tuple(names: list[str] | None) -> tuple[str, ...] | None:
+    return tuple(names) if names is not None else None
+
+
+def _options_to_dict(options: ReadOptions) -> dict[str, Any]:
+    return {"input_format": options.input_format, "keep_tags": options.keep_tags,
+            "langs": list(options.langs) if options.langs else None, "columns": dict(options.columns)}
+
+
+def _options(value: Any, where: str) -> ReadOptions:
+    """How the session's files were read (a session written before it was kept reads them as sniffed)."""
+    if value is None:
+        return ReadOptions()
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: options must be an object, got {json.dumps(value)[:80]}")
+    fmt, langs, columns = value.get("input_format"), value.get("langs"), value.get("columns") or {}
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"{where}: input_format must be one of {', '.join(FORMATS)}, got {json.dumps(fmt)}")
+    if langs is not None and not (isinstance(langs, list) and len(langs) == 2 and all(isinstance(x, str) for x in langs)):
+        raise InputError(f"{where}: langs must be two language codes, got {json.dumps(langs)[:80]}")
+    if not (isinstance(columns, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in columns.items())):
+        raise InputError(f"{where}: columns must map roles to column names, got {json.dumps(columns)[:80]}")
+    return ReadOptions(fmt, bool(value.get("keep_tags")), (langs[0], langs[1]) if langs else None, dict(columns))
 
 
 def _fields(files: list[SegmentFile]) -> list[str] | None:
     return [f.field for f in files] if all(f.field for f in files) else None
 
 
-def session_of(run: Run, b: int, encoding: str) -> Session:
-    """The session that opens ``run`` again as shown (its names, B, encoding and the fields it took)."""
+def session_of(run: Run, b: int, request: InputRequest) -> Session:
+    """The session that opens ``run`` again as shown (its names, B, the fields it took) and as it was read
+    (``request``: encoding, documents, reading options)."""
     systems, refs = [s.file for s in run.systems], run.references
     paths = {f.path.absolute() for f in [*systems, *refs]}
     source = run.context.source
     apart = str(source.path.absolute()) if source is not None and source.path.absolute() not in paths else None
     return Session([str(f.path.absolute()) for f in systems], [str(r.path.absolute()) for r in refs],
-                   [s.name for s in run.systems], b, encoding, run.config.bleu or BleuConfig(), _fields(systems),
-                   _fields(refs), apart, tuple(m for m in run.config.metrics if not isinstance(m, BleuConfig)))
+                   [s.name for s in run.systems], b, request.encoding, run.config.bleu or BleuConfig(),
+                   _fields(systems), _fields(refs), apart,
+                   tuple(m for m in run.config.metrics if not isinstance(m, BleuConfig)),
+                   str(Path(request.docs).absolute()) if request.docs else None, request.options,
+                   request.allow_identical)
 
 
 def session_from_dict(data: Any, where: str = "session") -> Session:
@@ -97,7 +134,10 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
                           system_fields=_strings(data.get("system_fields")),
                           reference_fields=_strings(data.get("reference_fields")),
                           source=str(Path(data["source"]).absolute()) if data.get("source") else None,
-                          metrics=_metrics(data.get("metrics"), where))
+                          metrics=_metrics(data.get("metrics"), where),
+                          docs=str(Path(data["docs"]).absolute()) if data.get("docs") else None,
+                          options=_options(data.get("options"), where),
+                          allow_identical=bool(data.get("allow_identical", False)))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
     if not session.systems or not session.references:

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QFrame, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ..controller import Controller
+from ..window_terms import in_window_terms
 from .metric_evidence import MetricEvidence
 from .score_header import ScoreHeader
 from .sentence_detail import SentenceDetail
@@ -84,4 +85,4 @@ class InspectView(QWidget):
         slice_note = ([f"{run.slice.summary}: {corpus.metric} {corpus.score:.2f} here, "
                        f"{run.slice.whole[k][c.system]:.2f} on the whole corpus"] if run.slice is not None else [])
         bleu = run.bleu.config if run.bleu is not None else None  # as scored: the target language may choose
-        self.header.set_score(corpus, system.name, slice_note + list(run.notes), bleu)
+        self.header.set_score(corpus, system.name, slice_note + [in_window_terms(n) for n in run.notes], bleu)

@@ -5,10 +5,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
+from pathlib import Path
 
-from ...cli.arguments import add_scoring_arguments, metric_configs, metric_flags_given
+from ...cli.arguments import (
+    add_input_arguments,
+    add_scoring_arguments,
+    input_request,
+    metric_configs,
+    metric_flags_given,
+)
 from ...core import BleuConfig, InputError, MetricConfig
+from ...core.analysis.slices import parse_conditions
 from ...demo import LANGUAGES
+from .screenshot_order import TABS, ScreenshotOrder, window_size
 from .startup import startup_problem
 
 
@@ -20,9 +30,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", nargs="?", const="en", choices=LANGUAGES,
                    help="open the bundled demo data: en (default) or ko")
     p.add_argument("--labels", nargs="+", metavar="NAME", help="display names of the systems, one per SYSTEM")
-    p.add_argument("--src", metavar="FILE", help="source file (text, or the source side of XLIFF/TMX/SGML/TSV)")
+    add_input_arguments(p)
     add_scoring_arguments(p, default_encoding="auto")
+    shot = p.add_argument_group("screenshot (render the window after the first complete run, then exit)")
+    shot.add_argument("--screenshot", metavar="OUT.png",
+                      help="write OUT.png and OUT.json (the inputs, scores, signatures, tokenizer and versions behind "
+                           "it) and exit 0; bad input: one line on stderr, exit 2. Needs no display")
+    shot.add_argument("--size", type=window_size, metavar="WxH", help="window size (default 1400x860)")
+    shot.add_argument("--tab", choices=TABS, help="the tab shown (default inspect)")
+    shot.add_argument("--sentence", type=int, metavar="N", help="the sentence selected (1-based)")
     return p
+
+
+def screenshot_order(args: argparse.Namespace) -> ScreenshotOrder | None:
+    """The screenshot asked for (None without --screenshot); its options without it are refused."""
+    if args.screenshot is None:
+        given = [flag for flag, value in (("--size", args.size), ("--tab", args.tab), ("--sentence", args.sentence))
+                 if value is not None]
+        if given:
+            raise InputError(f"{', '.join(given)}: with --screenshot OUT.png only")
+        return None
+    if not (args.demo or args.references):
+        raise InputError("--screenshot needs something to show: files, or --demo")
+    return ScreenshotOrder(Path(args.screenshot), args.size or (1400, 860), args.tab or "inspect", args.sentence)
 
 
 def initial_config(args: argparse.Namespace, saved: BleuConfig) -> tuple[MetricConfig, ...] | None:
@@ -38,8 +68,6 @@ def initial_config(args: argparse.Namespace, saved: BleuConfig) -> tuple[MetricC
 
 def holds_a_run(path: str) -> bool:
     """A file that holds systems and references together (WMT XML, a TSV/JSONL)."""
-    from pathlib import Path
-
     from ...core.inputs.format_table import sniff_file
 
     return sniff_file(Path(path)) in ("wmt-xml", "tsv", "jsonl")
@@ -53,30 +81,48 @@ def main(argv: list[str] | None = None) -> int:
             args.systems, args.references = [], args.systems  # WMT XML, a TSV/JSONL with systems: a whole run
         else:
             parser.error("give the references with -r REF [REF ...]")
+    try:
+        order = screenshot_order(args)
+    except InputError as exc:
+        parser.error(str(exc))
+    if order is not None and "QT_QPA_PLATFORM" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen, and no window pops up
     problem = startup_problem()
     if problem is not None:
         print(f"bleu-gui: {problem}", file=sys.stderr)
         return 2
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow
+    from .run_actions import OpenChoice
+    from .screenshot import Screenshot, quiet_offscreen_notes
     from .settings import Settings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("bleu-gui")
     app.setOrganizationName("bleu-gui")
-    settings = Settings()
+    # A screenshot starts from a fresh settings file: nothing from an earlier session changes its numbers.
+    settings = Settings() if order is None else Settings(QSettings(str(Path(tempfile.mkdtemp()) / "shot.ini"),
+                                                                   QSettings.Format.IniFormat))
     try:
         config = initial_config(args, settings.config())
+        request = input_request(args, args.systems, args.references)
+        parse_conditions(args.where)
     except InputError as exc:
         parser.error(str(exc))
     window = MainWindow(settings, encoding=args.encoding, config=config)
+    if order is not None:
+        quiet_offscreen_notes()
+        Screenshot(window, order, app.exit)
+        window.resize(*order.size)
     window.show()
     if args.demo:
         window.run_actions.open_demo(args.demo)
     elif args.references:
-        window.run_actions.open_files(args.systems, args.references, args.labels, source=args.src)
+        window.run_actions.open_inputs(OpenChoice(request, tuple(args.labels) if args.labels else None,
+                                                  tuple(args.where)))
     return app.exec()
 
 

@@ -1,12 +1,19 @@
-"""The Edit, Tools and Help menus: what-if editing, the tokenizer × case table, how BLEU is computed."""
+"""The Edit, Tools and Help menus: what-if editing, the tokenizer × case table, getting started, shortcuts,
+how BLEU is computed, the documentation and About."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QMenu
 
 from ..inspect.explain_panel import show_help
+from .help_pages import DOC_PAGES, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
 from .tokenizer_table_view import TokenizerTableDialog
 
 if TYPE_CHECKING:
@@ -23,7 +30,19 @@ def add_menus(window: MainWindow) -> None:
     tools = QMenu("&Tools", window)
     tools.addAction("Tokenizer × case table…", lambda: open_tokenizer_table(window))
     help_menu = QMenu("&Help", window)
-    help_menu.addAction("How BLEU is computed", lambda: open_help(window))
+    help_menu.addAction("&Getting started", lambda: open_page(window, "getting-started"))
+    help_menu.addAction("&Keyboard shortcuts", lambda: open_page(window, "shortcuts"))
+    help_menu.addAction("How &BLEU is computed", lambda: open_help(window))
+    docs = help_menu.addMenu("&Documentation")
+    folder = docs_folder()
+    for name, title in DOC_PAGES:
+        page = (folder or Path(sys.prefix) / "share" / "bleu-gui" / "docs") / name
+        action = docs.addAction(title, _opener(page))
+        action.setEnabled(page.is_file())
+    if folder is None:
+        docs.setToolTip("The pages are in the docs/ folder of the source repository")
+    help_menu.addSeparator()
+    help_menu.addAction("&About bleu-gui", lambda: open_page(window, "about"))
     for menu in (edit, tools, help_menu):
         window.menuBar().addMenu(menu)
 
@@ -43,6 +62,32 @@ def open_tokenizer_table(window: MainWindow) -> TokenizerTableDialog | None:
     dialog.failed.connect(window.show_error)
     dialog.show()
     window.tokenizer_dialog = dialog
+    return dialog
+
+
+def _opener(page: Path) -> Callable[[], None]:
+    def open_it() -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(page)))
+    return open_it
+
+
+_PAGES = {"getting-started": ("Getting started", getting_started_html), "shortcuts": ("Keyboard shortcuts", shortcuts_html),
+          "about": ("About bleu-gui", about_html)}
+
+
+def open_page(window: MainWindow, page: str) -> HelpPage:
+    """Show a help page; its links can open the demo or File ▸ Open."""
+    title, html = _PAGES[page]
+
+    def act(name: str) -> None:
+        if name == "open-demo":
+            window.run_actions.open_demo("en")
+        elif name == "open-files":
+            window.on_open_triggered()
+
+    dialog = HelpPage(window, title, html(), act)
+    dialog.show()
+    window.help_dialog = dialog
     return dialog
 
 

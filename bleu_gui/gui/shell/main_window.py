@@ -27,6 +27,7 @@ from ..inspect.inspect_view import InspectView
 from ..jobs import JobController
 from ..prepared import Prepared
 from ..widgets.layout import single_shot, stacked
+from ..window_terms import in_window_terms
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import add_menus
 from .file_drops import FileDrops
@@ -63,6 +64,7 @@ class MainWindow(QMainWindow):
         self.tokenizer_dialog: QDialog | None = None
         self.help_dialog: QDialog | None = None
         self.error_box: QMessageBox | None = None
+        self.on_error: Callable[[str], None] | None = None  # set: errors go there instead of a dialog (--screenshot)
         self._held: list[Prepared] = []  # what the controller holds, let go of once replaced
         self.controller = Controller(self)
         self.jobs = JobController(self)
@@ -158,7 +160,7 @@ class MainWindow(QMainWindow):
     def current_session(self) -> Session:
         run = self.controller.run
         assert run is not None  # the menu entries that ask for it are enabled only with a run shown
-        return session_of(run, self.controller.b, self.run_actions.encoding)
+        return session_of(run, self.controller.b, self.run_actions.opened_with.request)
 
     def open_session(self, session: Session | None) -> int | None:
         """Open a saved run as it was: its files, labels, B, encoding and settings."""
@@ -199,7 +201,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
         self.bars.show_for(run, self.choice.origin)
         metric_notes = {note for m in run.metrics for note in m.notes}
-        notes = [n for n in run.notes if n not in metric_notes]
+        notes = [in_window_terms(n) for n in run.notes if n not in metric_notes]
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
                                                      else ""), 15000)
@@ -228,8 +230,10 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def on_open_triggered(self) -> None:
-        self._guarded(lambda: (chosen := OpenDialog.ask(self)) and self.run_actions.open_files(chosen[0], chosen[1],
-                                                                                         source=chosen[2]))
+        earlier = self.run_actions.opened_with if self.controller.run is not None else None
+        chosen = OpenDialog.ask(self, earlier)
+        if chosen is not None:
+            self.run_actions.open_inputs(chosen)
 
     @Slot()
     def on_add_system_triggered(self) -> None:
@@ -265,6 +269,10 @@ class MainWindow(QMainWindow):
         self.show_error(message, details)
 
     def show_error(self, message: str, details: str = "") -> None:
+        if self.on_error is not None:
+            self.on_error(message)  # a command's error: its flags are the right words there
+            return
+        message = in_window_terms(message)  # the field that fixes it, never a flag the window does not have
         self.error_shown.emit(message)
         box = QMessageBox(QMessageBox.Icon.Warning, "bleu-gui", message, QMessageBox.StandardButton.Ok, self)
         if details:

@@ -11,12 +11,14 @@ asked for right after a change of settings) scores with the new settings too.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from ...core import Run, RunConfig, rescore, score_run, subset_run
-from ...core.inputs.run_inputs import read_more_systems, read_run_inputs
+from ...core.analysis.slices import describe, parse_conditions, select
+from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.metrics.bleu import scaled_progress
 from ...core.output.sessions import Session
 from ...core.run import check_labels
@@ -27,6 +29,15 @@ from ..jobs import JobController
 from ..prepared import Prepared, prepare
 
 Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class OpenChoice:
+    """What to open: the request (files and how to read them), the systems' display names, a slice to show."""
+
+    request: InputRequest
+    labels: tuple[str, ...] | None = None
+    where: tuple[str, ...] = ()
 
 
 class RunActions(QObject):
@@ -45,7 +56,8 @@ class RunActions(QObject):
                  parent: QObject | None = None):
         super().__init__(parent)
         self.controller, self.jobs, self.config = controller, jobs, config
-        self.encoding = "auto"
+        self.encoding = "auto"  # how files opened without a request of their own are decoded
+        self.opened_with = OpenChoice(InputRequest(encoding=self.encoding))  # what the shown run was opened from
 
     # -- helpers ------------------------------------------------------------------------------------
     def _whole_now(self) -> Callable[[Progress | None], Prepared]:
@@ -84,38 +96,46 @@ class RunActions(QObject):
 
     # -- actions ------------------------------------------------------------------------------------
     def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path],
-                   labels: Sequence[str] | None = None, b: int = 1, source: str | Path | None = None,
-                   systems_wanted: Sequence[str] | None = None, refs_wanted: Sequence[str] | None = None) -> int:
-        """Read and score system outputs (the first is the baseline) against references, in the worker;
-        ``systems`` may be empty when a reference file holds systems (WMT XML, a TSV with a system column);
-        ``labels``: display names; ``source``: a source file. Errors come back as a dialog; the shown run stays.
-        """
-        paths, refs = [str(p) for p in systems], [str(r) for r in references]
-        cfg, encoding = self.config(), self.encoding
+                   labels: Sequence[str] | None = None, b: int = 1, source: str | Path | None = None) -> int:
+        """:meth:`open_inputs` of files read as sniffed, in the window's encoding (dropped files, the demo)."""
+        request = InputRequest(tuple(str(p) for p in systems), tuple(str(r) for r in references), self.encoding,
+                               str(source) if source is not None else None)
+        return self.open_inputs(OpenChoice(request, tuple(labels) if labels else None), b)
 
-        def work(progress: Progress) -> Prepared:
-            inputs = read_run_inputs(paths, refs, encoding, source=source, systems_wanted=systems_wanted,
-                                     refs_wanted=refs_wanted, progress=scaled_progress(progress, 0, 0.05))
+    def open_inputs(self, choice: OpenChoice, b: int = 1) -> int:
+        """Read and score what ``choice`` names (the first system is the baseline) under its display names, and
+        show its slice, in the worker. Errors come back as a dialog; the shown run stays."""
+        cfg, request, labels = self.config(), choice.request, choice.labels
+        conditions = parse_conditions(choice.where)
+
+        def work(progress: Progress) -> tuple[Prepared, Prepared]:
+            inputs = read_request(request, progress=scaled_progress(progress, 0, 0.05))
             names = check_labels(labels, len(inputs.systems)) if labels else None
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
-            return prepare(score_run(inputs.systems, inputs.references, cfg, names=names, context=inputs.context,
-                                     progress=scaled_progress(progress, 0.05, 0.95)))
+            span = 0.65 if conditions else 0.95
+            run = score_run(inputs.systems, inputs.references, cfg, names=names, context=inputs.context,
+                            progress=scaled_progress(progress, 0.05, span))
+            whole = prepare(run)
+            if not conditions:
+                return whole, whole
+            rows = select(run.context, run.n_sentences, conditions)
+            return whole, prepare(subset_run(run, rows, describe(conditions), progress=scaled_progress(progress, 0.7, 0.3)))
 
-        def done(prepared: Prepared) -> None:
+        def done(result: tuple[Prepared, Prepared]) -> None:
+            self.opened_with = choice
             self.opened.emit()  # files opened afresh: no edits carried over
-            self.controller.show(prepared)
+            self.controller.show(result[1], result[0])
             self.controller.set_b(b)
             self.shown.emit(False)
 
         return self.jobs.submit(work, done)
 
     def open_session(self, session: Session | None) -> int | None:
-        """Open a saved run as it was: its files, labels, B, encoding (the caller sets the settings)."""
+        """Open a saved run as it was: its files, how they were read, labels, B (the caller sets the settings)."""
         if session is None:
             return None
-        self.encoding = session.encoding
-        systems, refs, systems_wanted, refs_wanted = session.opening()
-        return self.open_files(systems, refs, session.labels, session.b, session.source, systems_wanted, refs_wanted)
+        return self.open_inputs(OpenChoice(session.opening(), tuple(session.labels) if session.labels else None),
+                                session.b)
 
     def open_demo(self, language: str = "en") -> int:
         systems, references = demo_paths(language)

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ...core import Run
 from ...core.analysis.advice import non_default_settings
+from ..window_terms import in_window_terms
 from .advice_bar import AdviceBar
 
 
@@ -45,10 +46,10 @@ class RunBars(QWidget):
             self.alignment.hide()
         if run.advice is not None:
             name, why = run.advice
-            self.advice.show_advice(why[:1].upper() + why[1:] + ".", name, f"Use {name}")
+            self.advice.show_advice(in_window_terms(why[:1].upper() + why[1:]) + ".", name, f"Use {name}")
         else:
             self.advice.hide()
-        changed = non_default_settings(run.bleu.config) if run.bleu is not None else []
+        changed = non_default_settings(run.config.bleu) if run.config.bleu is not None else []  # as asked
         if changed:
             self.settings.show_advice(f"Scored with settings that are not the defaults ({settings_origin}): "
                                       f"{', '.join(changed)}.", "", "Reset to defaults")

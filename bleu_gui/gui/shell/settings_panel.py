@@ -3,6 +3,8 @@ are computed beside it, with theirs (sacreBLEU's flags)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -27,6 +29,8 @@ from ...core.metrics.tokenizers import TOKENIZER_NAMES
 from ..widgets.style import styled
 
 _DEFAULT = "(variant default)"
+# How an empty reference line is read, in words (BleuConfig.empty_refs).
+EMPTY_REF_LABELS = {"empty": "an empty reference (sacreBLEU)", "missing": "no reference for that sentence"}
 
 
 def _spin(low: int, high: int, tip: str) -> QSpinBox:
@@ -143,6 +147,12 @@ class SettingsPanel(QWidget):
         self.nltk_method.addItems([f"method{i}" for i in range(8)])
         self.max_order = QSpinBox()
         self.max_order.setRange(1, 9)
+        self.empty_refs = QComboBox()
+        for rule, label in EMPTY_REF_LABELS.items():
+            self.empty_refs.addItem(label, rule)
+        self.empty_refs.setToolTip("How an empty line of a reference file is read: as an empty reference (sacreBLEU's "
+                                   "command line) or as a reference missing for that sentence (sacreBLEU's API, None)")
+        self._shown = BleuConfig()  # the settings last shown: those the panel has no field for are kept from it
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         styled(self.hint, "hint")
@@ -163,12 +173,13 @@ class SettingsPanel(QWidget):
         form.addRow("Smoothing value", self.smooth_value)
         form.addRow("NLTK smoothing", self.nltk_method)
         form.addRow("Max order", self.max_order)
+        form.addRow("Empty ref line", self.empty_refs)
         form.addRow(self.hint)
         self._loading = False
         self.set_metrics(metrics)
         self.chrf.watch(self.on_edited)
         self.ter.watch(self.on_edited)
-        for w in (self.variant, self.tokenizer, self.smooth, self.nltk_method):
+        for w in (self.variant, self.tokenizer, self.smooth, self.nltk_method, self.empty_refs):
             w.currentIndexChanged.connect(self.on_edited)
         self.lowercase.toggled.connect(self.on_edited)
         self.smooth_value.valueChanged.connect(self.on_edited)
@@ -205,6 +216,8 @@ class SettingsPanel(QWidget):
         self.smooth_value.setValue(cfg.smoothing_value or 0.0)
         self.nltk_method.setCurrentIndex(cfg.nltk_smoothing)
         self.max_order.setValue(cfg.max_order)
+        self.empty_refs.setCurrentIndex(self.empty_refs.findData(cfg.empty_refs))
+        self._shown = cfg
         self._loading = False
         self._update_enabled()
 
@@ -212,9 +225,16 @@ class SettingsPanel(QWidget):
         method = self.smooth.currentText()
         value = self.smooth_value.value() if SMOOTH_DEFAULTS[method] is not None else None
         tok = self.tokenizer.currentText()
-        return BleuConfig(variant=self.variant.currentText(), tokenizer=None if tok == _DEFAULT else tok,
-                          lowercase=self.lowercase.isChecked(), smooth_method=method, smooth_value=value,
-                          max_order=self.max_order.value(), nltk_smoothing=self.nltk_method.currentIndex())
+        # Weights, auto_reweigh and NLTK's smoothing parameters have no field here: kept as given (command line,
+        # session), never dropped silently, while the variant reads them.
+        variant = self.variant.currentText()
+        kept = self._shown if variant == self._shown.variant else BleuConfig(empty_refs=self._shown.empty_refs)
+        if kept.weights is not None and self.max_order.value() != len(kept.weights):
+            kept = replace(kept, weights=None)  # the order was changed: uniform weights of the new order
+        return replace(kept, variant=variant, tokenizer=None if tok == _DEFAULT else tok,
+                       lowercase=self.lowercase.isChecked(), smooth_method=method, smooth_value=value,
+                       max_order=self.max_order.value(), nltk_smoothing=self.nltk_method.currentIndex(),
+                       empty_refs=str(self.empty_refs.currentData()))
 
     def _update_enabled(self) -> None:
         variant = get_variant(self.variant.currentText())
@@ -222,7 +242,9 @@ class SettingsPanel(QWidget):
         self.smooth.setEnabled("smooth_method" in reads)
         self.smooth_value.setEnabled("smooth_value" in reads and SMOOTH_DEFAULTS[self.smooth.currentText()] is not None)
         self.nltk_method.setEnabled("nltk_smoothing" in reads)
-        self.hint.setText(f"{variant.hint} Default tokenizer: {variant.default_tokenizer}.")
+        by_language = ", ".join(f"{tok} for {lang}" for lang, tok in variant.language_tokenizers.items())
+        self.hint.setText(f"{variant.hint} Default tokenizer: {variant.default_tokenizer}"
+                          + (f" ({by_language} when the input declares its target language)." if by_language else "."))
 
     def on_edited(self, *_args: object) -> None:
         if self._loading:

@@ -17,6 +17,7 @@ _RULES = {
     "signature": f"font-family: monospace; color: {palette.MUTED};",
     "paneTitle": f"font-weight: 600; color: {palette.TITLE}; margin-top: 4px;",
     "hint": f"color: {palette.MUTED};",
+    "warning": f"color: {palette.CLIPPED_LINE}; font-weight: 600;",
 }
 
 

@@ -1,0 +1,134 @@
+"""Help ▸ Getting started, Keyboard shortcuts, Documentation and About: what a newcomer needs, in the window."""
+
+from __future__ import annotations
+
+import platform
+import sys
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import Qt, QUrl, qVersion
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+from ...core.metrics.tokenizers import install_hint
+
+# Links inside the pages that act in the window instead of opening a URL.
+ACTIONS = ("open-demo", "open-files")
+
+# (keys, what they do), as the window binds them.
+SHORTCUTS = (
+    ("Ctrl+O", "File ▸ Open: system outputs, references and how to read them"),
+    ("Ctrl+Shift+E", "File ▸ Export figure: the Compare view (or the Inspect view) as PNG, SVG or PDF"),
+    ("Ctrl+Q", "Quit"),
+    ("Ctrl+F", "Filter the sentence list by words of the candidate"),
+    ("J / K", "Next / previous sentence (with the list focused)"),
+    ("Home / End", "First / last sentence (with the list focused)"),
+    ("F2", "Edit the candidate in place: every score follows the edit (what-if)"),
+    ("Click a histogram bar", "List only the sentences in that score range"),
+    ("Click an n-gram", "Show where it matched in the references, or why it was clipped"),
+    ("Double-click a system", "Rename it (Compare ▸ systems table)"),
+)
+
+DOC_PAGES = (("window.md", "The window, tab by tab"), ("cli.md", "bleu-score, the command line"),
+             ("metrics.md", "BLEU, chrF and TER: definitions and what matches sacreBLEU"),
+             ("formats.md", "Input formats: WMT XML, SGML, TSV/JSONL, XLIFF, TMX"),
+             ("performance.md", "Speed and memory, measured"))
+
+
+def _version(package: str) -> str:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def docs_folder() -> Path | None:
+    """Where the documentation pages are: a source checkout's docs/, or the copy a wheel installs under
+    ``<prefix>/share/bleu-gui/docs``; None when neither is there."""
+    for folder in (Path(__file__).resolve().parents[3] / "docs", Path(sys.prefix) / "share" / "bleu-gui" / "docs"):
+        if (folder / "window.md").is_file():
+            return folder
+    return None
+
+
+def getting_started_html() -> str:
+    return f"""
+<h2>Getting started</h2>
+<p>bleu-gui shows <i>why</i> a translation gets its score and <i>where</i> systems differ. Every number equals
+sacreBLEU's and says what produced it: the signature under each score names the metric and its settings.</p>
+<h3>1. Open the demo</h3>
+<p><a href="open-demo">Open the demo data</a> (File ▸ Open demo data): two systems, two references, twelve
+sentences.</p>
+<h3>2. Open your own files, or a WMT XML file</h3>
+<p><a href="open-files">File ▸ Open…</a> asks for the <b>System outputs</b> (the first is the baseline) and the
+<b>References</b>. A WMT XML file (e.g. <code>wmttest2022.en-zh.all.xml</code>) holds the source, the references
+and every system: give it as <b>References</b> and leave <b>System outputs</b> empty; pick systems and
+references by name under <i>How to read them</i>. Its target language picks BLEU's tokenizer as
+<code>sacrebleu -l</code> does (zh, ja-mecab, ko-mecab). You can also drop files on the window.</p>
+<h3>3. Five things to try</h3>
+<ol>
+<li>Click a sentence: the candidate's n-grams are coloured (matched, clipped, unmatched) and
+<b>Why this score</b> walks through its sentence BLEU.</li>
+<li>Click an n-gram in the candidate to see where it matched in the references.</li>
+<li>Press <b>F2</b> and edit the candidate: every score follows your edit; revert with one click.</li>
+<li>Open the <b>Compare</b> tab (two or more systems): paired bootstrap and approximate randomization as
+sacreBLEU runs them, the pair matrix, and the sentences where B gains or loses most.</li>
+<li>Tick <b>chrF</b> or <b>TER</b> in the scoring settings and choose the metric beside the tabs: each shows
+its own evidence (characters matched, TER's shifts and edits).</li>
+</ol>
+<h3>Japanese and Korean</h3>
+<p>Their tokenizers need an extra: <code>{install_hint("ja-mecab")}</code>, and for Korean
+<code>{install_hint("ko-mecab")}</code>.</p>
+"""
+
+
+def shortcuts_html() -> str:
+    rows = "".join(f"<tr><td><b>{keys}</b>&nbsp;&nbsp;</td><td>{what}</td></tr>" for keys, what in SHORTCUTS)
+    return f"<h2>Keyboard shortcuts</h2><table cellpadding='3'>{rows}</table>"
+
+
+def about_html() -> str:
+    versions = [("bleu-gui", _version("bleu-gui")), ("sacreBLEU", _version("sacrebleu")), ("Qt", qVersion()),
+                ("PySide6", pyside_version), ("pyqtgraph", _version("pyqtgraph")), ("NumPy", _version("numpy")),
+                ("Python", platform.python_version())]
+    rows = "".join(f"<tr><td>{name}&nbsp;&nbsp;</td><td>{v}</td></tr>" for name, v in versions)
+    folder = docs_folder()
+    docs = (f"<p>Documentation: <a href='{QUrl.fromLocalFile(str(folder)).toString()}'>{folder}</a></p>"
+            if folder is not None else "<p>Documentation: the docs/ folder of the source repository.</p>")
+    return (f"<h2>bleu-gui {_version('bleu-gui')}</h2><p>See why a machine translation gets its score and where "
+            f"MT systems differ. BLEU, chrF and TER equal sacreBLEU's.</p><table>{rows}</table>{docs}"
+            "<p>Licence: MIT. sacreBLEU is Apache-2.0; Qt for Python (PySide6) is LGPL-3.0; pyqtgraph is MIT.</p>")
+
+
+class HelpPage(QDialog):
+    """One help page; a link named in :data:`ACTIONS` calls ``act(name)``, any other opens in the system's
+    browser or viewer."""
+
+    def __init__(self, parent: QWidget | None, title: str, html: str,
+                 act: Callable[[str], None] | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName("helpPage")
+        self.browser = QTextBrowser()
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self.on_link)
+        self.browser.setHtml(html)
+        self.act = act
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        box = QVBoxLayout(self)
+        box.addWidget(self.browser, 1)
+        box.addWidget(buttons)
+        self.resize(680, 620)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def on_link(self, url: QUrl) -> None:
+        name = url.toString()
+        if name in ACTIONS and self.act is not None:
+            self.act(name)
+            self.close()
+            return
+        QDesktopServices.openUrl(url)
