@@ -169,26 +169,3 @@ def test_delta_chart_clears_its_interval_without_data(shown):
     chart.update_values(None, None)
     assert not chart.low.isVisible() and not chart.high.isVisible()
     assert not chart.plot.getAxis("bottom").autoSIPrefix
-
-
-def test_png_export_has_the_chosen_size_dpi_and_layout(shown, tmp_path):
-    from PySide6.QtGui import QImage
-
-    from bleu_gui.gui.widgets.charts import SIGNATURE_HEIGHT, TITLE_HEIGHT
-
-    window, run = shown
-    chart = window.compare_view.charts.bucket_dots
-    assert chart.signature == run.metrics[0].signature()
-    chart.save(tmp_path / "c.png", width_px=1800, dpi=300)
-    image = QImage(str(tmp_path / "c.png"))
-    plot = chart.plot
-    assert image.width() == 1800
-    assert image.height() == round((plot.height() + TITLE_HEIGHT + SIGNATURE_HEIGHT) * 1800 / plot.width())
-    assert round(image.dotsPerMeterX() * 0.0254) == 300
-    # The title band is drawn: some dark pixels in the top strip, none in the margin under the title text.
-    top = [image.pixelColor(x, y).lightness() for x in range(0, 900, 3) for y in range(5, 50, 3)]
-    assert min(top) < 120
-    from bleu_gui.core.errors import ExportError
-
-    with pytest.raises(ExportError, match="pixels wide"):
-        chart.save(tmp_path / "d.png", width_px=50)

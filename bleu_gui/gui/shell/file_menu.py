@@ -17,7 +17,8 @@ class FileMenu(QMenu):
     def __init__(self, parent: QWidget, settings: Settings, on_open: Callable[[], object],
                  on_demo: Callable[[], object], on_add_system: Callable[[], object],
                  on_export_report: Callable[[], object], on_export_sentences: Callable[[], object],
-                 on_export_table: Callable[[], object], on_save_edited: Callable[[], object],
+                 on_export_table: Callable[[], object], on_export_figure: Callable[[], object],
+                 on_save_edited: Callable[[], object],
                  on_open_session: Callable[[], object], on_save_session: Callable[[], object],
                  on_quit: Callable[[], object]):
         super().__init__("&File", parent)
@@ -32,13 +33,15 @@ class FileMenu(QMenu):
         self.export_report = self._action("Export &report (HTML)…", on_export_report)
         self.export_sentences = self._action("Export &sentences (CSV or JSON)…", on_export_sentences)
         self.export_table = self._action("Export systems &table (CSV, JSON or LaTeX)…", on_export_table)
+        self.export_figure = self._action("Export &figure (PNG, SVG or PDF)…", on_export_figure,
+                                          QKeySequence("Ctrl+Shift+E"))
         self.save_edited = self._action("Save &edited candidate as…", on_save_edited)
         self.addSeparator()
         self._action("&Quit", on_quit, QKeySequence.StandardKey.Quit)
         self.set_run_shown(False)
 
     def _action(self, text: str, slot: Callable[[], object],
-                shortcut: QKeySequence.StandardKey | None = None) -> QAction:
+                shortcut: QKeySequence.StandardKey | QKeySequence | None = None) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
@@ -47,6 +50,6 @@ class FileMenu(QMenu):
         return action
 
     def set_run_shown(self, shown: bool) -> None:
-        for action in (self.add_system, self.export_report, self.export_sentences, self.export_table,
+        for action in (self.add_system, self.export_report, self.export_sentences, self.export_table, self.export_figure,
                        self.save_edited, self.save_session):
             action.setEnabled(shown)

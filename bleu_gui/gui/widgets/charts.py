@@ -9,60 +9,16 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from ...core.errors import ExportError
 from ...core.output import palette, svg
 from ...core.output.exports import write_atomic
 from . import colors
+from .figures import PRESETS, FigureSize, write_figure
 from .style import styled
 
 pg.setConfigOptions(antialias=True, background=palette.BACKGROUND, foreground=palette.TEXT)
-
-
-TITLE_HEIGHT, SIGNATURE_HEIGHT = 26, 30  # logical pixels above and below the plot in a saved PNG
-DEFAULT_DPI = 300
-
-
-def render_png(box: ChartBox, width_px: int, dpi: int = DEFAULT_DPI) -> bytes:
-    """The chart as laid out on screen, scaled to ``width_px`` wide, with its title above and the scoring
-    signature below; ``dpi`` is written into the file (it sets the printed size, not the layout)."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
-    from PySide6.QtGui import QColor, QImage, QImageWriter, QPainter
-
-    if not 100 <= width_px <= 12000 or not 30 <= dpi <= 2400:
-        raise ExportError(f"a PNG must be 100-12000 pixels wide at 30-2400 dpi, not {width_px} px at {dpi} dpi")
-    plot = box.plot
-    w, h = max(plot.width(), 1), max(plot.height(), 1)
-    scale = width_px / w
-    image = QImage(width_px, round((h + TITLE_HEIGHT + SIGNATURE_HEIGHT) * scale), QImage.Format.Format_ARGB32)
-    image.fill(QColor(palette.BACKGROUND))
-    painter = QPainter(image)
-    try:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.scale(scale, scale)
-        font = box.font()
-        font.setBold(True)
-        painter.setFont(font)
-        painter.setPen(QColor(palette.INK))
-        painter.drawText(QRectF(6, 0, w - 12, TITLE_HEIGHT), int(Qt.AlignmentFlag.AlignVCenter), box.title)
-        # The view's visible area, drawn as vectors into the scaled painter: the screen's layout, sharp at any size.
-        plot.render(painter, QRectF(0, TITLE_HEIGHT, w, h), plot.viewport().rect())
-        font.setBold(False)
-        font.setPointSizeF(max(font.pointSizeF() * 0.8, 6))
-        painter.setFont(font)
-        painter.setPen(QColor(palette.MUTED))
-        painter.drawText(QRectF(6, TITLE_HEIGHT + h, w - 12, SIGNATURE_HEIGHT),
-                         int(Qt.AlignmentFlag.AlignVCenter) | int(Qt.TextFlag.TextWrapAnywhere), box.signature)
-    finally:
-        painter.end()
-    # Only now: fonts are sized by the image's resolution while painting, and must match the screen's.
-    image.setDotsPerMeterX(round(dpi / 0.0254))
-    image.setDotsPerMeterY(round(dpi / 0.0254))
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    QImageWriter(buffer, QByteArray(b"PNG")).write(image)
-    return bytes(buffer.data().data())
 
 
 class ChartBox(QWidget):
@@ -81,11 +37,13 @@ class ChartBox(QWidget):
         self.plot.hideButtons()
         self.plot.setMinimumHeight(150)
         label = self.title_label = QLabel(f"<b>{title}</b>")
+        label.setObjectName("chartTitle")  # a figure draws its own title
         label.setWordWrap(True)  # a narrow chart takes its title on two lines instead of widening the view
         label.setMinimumWidth(60)
         save = QToolButton()
+        save.setObjectName("chartSave")  # figures of a whole view leave these buttons out
         save.setText("Save…")
-        save.setToolTip("Save this chart as PNG or SVG")
+        save.setToolTip("Save this chart as PNG, SVG or PDF")
         save.clicked.connect(self.on_save_clicked)
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
@@ -119,41 +77,28 @@ class ChartBox(QWidget):
         """The chart drawn from its current data as SVG (None before there is data)."""
         return None
 
-    def save(self, path: str | Path, width_px: int | None = None, dpi: int = DEFAULT_DPI) -> None:
-        """Save as PNG (``width_px`` wide, default twice the screen size) or SVG, by the file's extension
-        (raises ExportError)."""
+    def save(self, path: str | Path, size: FigureSize = PRESETS[0]) -> None:
+        """Save as SVG (drawn from the chart's data) or as a PNG or PDF figure of ``size``, by the file's
+        extension, with the title above and the signature below (raises ExportError)."""
         path = Path(path)
-        suffix = path.suffix.lower()
-        if suffix == ".svg":
+        if path.suffix.lower() == ".svg":
             text = self.svg_text()
             if text is None:
                 raise ExportError(f"{path}: this chart has nothing to save yet")
             write_atomic(path, text)
-        elif suffix == ".png":
-            write_atomic(path, render_png(self, width_px or 2 * self.plot.width(), dpi))
         else:
-            raise ExportError(f"{path}: charts are saved as .png or .svg")
+            write_figure(self, path, size, self.title, self.signature)  # the plot with its legend
 
     def on_save_clicked(self) -> None:
-        from PySide6.QtWidgets import QInputDialog, QMessageBox
+        from PySide6.QtWidgets import QMessageBox
 
-        name = self.title.lower().replace(" ", "-")
-        path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title}", f"{name}.png",
-                                              "PNG image (*.png);;SVG image (*.svg)")
-        if not path:
+        from .figure_dialog import FigureDialog
+
+        chosen = FigureDialog.ask(self, f"chart: {self.title}", self.title.lower().replace(" ", "-") + ".png", self)
+        if chosen is None:
             return
-        width, dpi = None, DEFAULT_DPI
-        if path.lower().endswith(".png"):
-            width, ok = QInputDialog.getInt(self, "PNG size", "Width in pixels (the layout is the screen's):",
-                                            2 * self.plot.width(), 100, 12000, 100)
-            if not ok:
-                return
-            dpi, ok = QInputDialog.getInt(self, "PNG resolution", "Dots per inch (sets the printed size):",
-                                          DEFAULT_DPI, 30, 2400, 50)
-            if not ok:
-                return
         try:
-            self.save(path, width, dpi)
+            self.save(*chosen)
         except ExportError as exc:
             QMessageBox.warning(self, "Cannot save chart", str(exc))
 
