@@ -30,7 +30,7 @@ _TERMS: tuple[tuple[str, str], ...] = (
     (r"--where(?= )", f"{FIELDS['where']} ({_OPEN})"),
     (r"-i FILE", f"{FIELDS['systems']} ({_OPEN})"),
     (r"-e (NAME|auto|[\w-]+)", rf"{FIELDS['encoding']} \1 ({_OPEN})"),
-    (r"--empty-refs (missing|empty)", rf"Empty ref line: \1 ({_SETTINGS})"),
+    (r"--empty-refs (missing|empty)", rf"Empty ref: \1 ({_SETTINGS})"),
     (r"-tok overrides", f"the Tokenizer of {_SETTINGS} overrides"),
     (r"-tok ([\w-]+)", r"tokenizer \1"),
     (r"-lc", f"lowercase ({_SETTINGS})"),

@@ -16,6 +16,7 @@ from ...core.output import palette, svg
 from ..widgets.charts import ChartBox
 from ..widgets.style import styled
 from .matrix_view import elide
+from .system_legend import SHAPE_CHARS, colour_of, shape_of
 
 SYSTEM_COLOURS = palette.SYSTEMS
 
@@ -157,10 +158,9 @@ class ScatterChart(ChartBox):
 
 class DotStrips(ChartBox):
     """A dot per system at each category, side by side (a dot plot): readable at 20 systems where 20 bars per
-    category are not. Colours are the systems table's; a legend above the plot names up to six systems, and
-    hovering a dot names its system."""
-
-    LEGEND_MAX = 6
+    category are not. Each system keeps its colour (the systems table's) and a shape; hovering a dot names its
+    system, and :meth:`highlight` brings one system forward. The window's legend is shared by the charts
+    (:class:`.SystemLegend`); the chart's own legend line appears only in a figure of the chart alone."""
 
     def __init__(self, title: str, x_label: str, y_label: str, parent: QWidget | None = None, tip: str = "") -> None:
         super().__init__(title, parent, tip=tip)
@@ -173,8 +173,11 @@ class DotStrips(ChartBox):
                                        tip=lambda x, y, data: f"{data[0]}\n{data[1]}: {y:.2f}")
         self.plot.addItem(self.dots)
         self.legend = QLabel("")
+        self.legend.setObjectName("figureLegend")  # shown in a figure of this chart alone
         styled(self.legend, "hint")
         self.legend.setWordWrap(True)
+        self.legend.setVisible(False)
+        self.highlighted = -1
         box = self.layout()
         assert isinstance(box, QVBoxLayout)  # ChartBox lays itself out in one
         box.insertWidget(1, self.legend)
@@ -193,27 +196,38 @@ class DotStrips(ChartBox):
         self.show_data()
         values = np.asarray(values, float)
         self._data = (list(names), values, list(ticks))
-        xs, ys, brushes, data = [], [], [], []
-        for s, offset in enumerate(svg.strip_offsets(len(names))):
-            brush = pg.mkBrush(SYSTEM_COLOURS[s % len(SYSTEM_COLOURS)])
-            for i, v in enumerate(values[s]):
-                if np.isfinite(v):
-                    xs.append(i + offset)
-                    ys.append(v)
-                    brushes.append(brush)
-                    data.append((names[s], tips[i] if tips else ticks[i]))
-        self.dots.setData(x=xs, y=ys, brush=brushes, data=data)
+        self._tips = list(tips) if tips else None
+        self._draw()
         self._ticks = list(ticks)
         self._apply_ticks()
         self.plot.setYRange(*svg.value_range(values), padding=0)
         self.plot.setXRange(-0.6, len(ticks) - 0.4, padding=0)
-        if len(names) <= self.LEGEND_MAX:
-            self.legend.setText(" ".join(
-                f'<span style="color:{SYSTEM_COLOURS[i % len(SYSTEM_COLOURS)]}">●</span> {elide(n, 18)}'
-                for i, n in enumerate(names)))
-        else:
-            self.legend.setText(f"{len(names)} systems, coloured as in the systems table; hover a dot for its name")
+        self.legend.setText(" ".join(
+            f'<span style="color:{colour_of(i)}">{SHAPE_CHARS[shape_of(i)]}</span> {elide(n, 24)}'
+            for i, n in enumerate(names)))
         self.legend.setToolTip("\n".join(names))
+
+    def highlight(self, system: int) -> None:
+        """Draw ``system``'s dots large and the others faint (-1: all alike)."""
+        self.highlighted = system
+        if hasattr(self, "_data"):
+            self._draw()
+
+    def _draw(self) -> None:
+        names, values, ticks = self._data
+        spots = []
+        for s, offset in enumerate(svg.strip_offsets(len(names))):
+            faint = self.highlighted >= 0 and s != self.highlighted
+            colour = pg.mkColor(colour_of(s))
+            if faint:
+                colour.setAlpha(45)
+            brush = pg.mkBrush(colour)
+            size = 12 if s == self.highlighted else 9
+            for i, v in enumerate(values[s]):
+                if np.isfinite(v):
+                    spots.append({"pos": (i + offset, v), "brush": brush, "symbol": shape_of(s), "size": size,
+                                  "data": (names[s], self._tips[i] if self._tips else ticks[i])})
+        self.dots.setData(spots=spots)
 
     def _apply_ticks(self) -> None:
         """Label every category, or every k-th one when the labels would otherwise overlap."""
@@ -238,7 +252,7 @@ class DeltaChart(ChartBox):
             "Corpus BLEU of B minus A over paired bootstrap resamples (sacreBLEU's seed and sample count): "
             "the spread says how much of the difference survives resampling"))
         p = self.plot
-        p.setLabel("bottom", "ΔBLEU in a resample (BLEU points)")
+        p.setLabel("bottom", "ΔBLEU per resample")
         p.setLabel("left", "resamples")
         for axis in ("bottom", "left"):
             p.getAxis(axis).enableAutoSIPrefix(False)  # BLEU points, never "(x0.001)"
@@ -255,6 +269,13 @@ class DeltaChart(ChartBox):
         self.text = pg.TextItem(anchor=(1, 0), color=palette.INK, fill=pg.mkBrush(palette.BACKGROUND))
         p.addItem(self.text)
 
+    def _wrap_text(self) -> None:
+        self.text.textItem.setTextWidth(max(self.plot.getViewBox().width() - 8, 60))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._wrap_text()
+
     def svg_text(self) -> str | None:
         deltas, p = getattr(self, "_data", (None, None))
         return svg.delta_chart(deltas.tolist(), p) if deltas is not None and len(deltas) else None
@@ -262,7 +283,7 @@ class DeltaChart(ChartBox):
     def set_metric(self, metric: str) -> None:
         """Differences of ``metric``'s corpus scores."""
         self.set_title(f"Bootstrap Δ{metric} (B − A)")
-        self.plot.setLabel("bottom", f"Δ{metric} in a resample ({metric} points)")
+        self.plot.setLabel("bottom", f"Δ{metric} per resample")
 
     def update_values(self, deltas: np.ndarray | None, p_value: float | None) -> None:
         self.show_data()
@@ -280,6 +301,7 @@ class DeltaChart(ChartBox):
             line.setVisible(True)
         self.low.setValue(lo)
         self.high.setValue(hi)
+        self._wrap_text()  # the corner text wraps inside a narrow plot instead of running off its left edge
         p_line = f"p = {p_value:.4f}<br>" if p_value is not None else ""
         self.text.setHtml(f'<div style="text-align: right; color: {palette.INK}">{p_line}'
                           f'<span style="color: {palette.MARKER}">{svg.interval_text(lo, hi)}</span></div>')

@@ -32,6 +32,7 @@ class SystemsTableModel(QAbstractTableModel):
         self.metric = 0
         self.rows: list[SystemRow] = []
         self._cells: list[list[tuple[str, object]]] = []
+        self._place: list[float] = []
         self._header_names = list(self.HEAD)
 
     def set_run(self, run: Run | None, ranking: Ranking | None = None, metric: int = 0) -> None:
@@ -44,9 +45,23 @@ class SystemsTableModel(QAbstractTableModel):
         head[2] = run.metrics[metric].name if run else head[2]
         self._header_names = head + own
         self.rows = system_rows(run, self.ranking, metric) if run is not None and run.comparison is not None else []
+        # Best first within a rank: the rank column sorts by (rank, place by score), so the table starts ranked.
+        self._place = self._places()
         # Every cell once, here: views ask for each cell many times (sizing, sorting, painting).
         self._cells = [self._row_cells(r) for r in range(len(self.rows))]
         self.endResetModel()
+
+    def _places(self) -> list[float]:
+        """Each row's place by score, best first, as a fraction below 1 (the rank column's tie-breaker)."""
+        if self.run is None or not self.rows:
+            return []
+        sign = -1.0 if self.run.metrics[self.metric].higher_is_better else 1.0
+        scores = [sign * self.run.systems[r.index].results[self.metric].corpus.score for r in self.rows]
+        order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
+        place = [0.0] * len(scores)
+        for position, i in enumerate(order):
+            place[i] = position / (len(scores) + 1)
+        return place
 
     def _headers(self) -> list[str]:
         return self._header_names
@@ -89,7 +104,7 @@ class SystemsTableModel(QAbstractTableModel):
         alpha = self.ranking.alpha
         wtl = "–" if r.wins is None else f"{r.wins} / {r.ties} / {r.losses}"
         cells: list[tuple[str, object]] = [
-            ("–" if r.rank is None else str(r.rank), r.rank if r.rank is not None else 0),
+            ("–" if r.rank is None else str(r.rank), (r.rank or 0) + self._place[row]),
             (("baseline: " if r.index == 0 else "") + r.name, r.name.lower()),
             (score_text(score.score), score.score),
             (f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–", bs.mean if bs and bs.mean else 0.0),

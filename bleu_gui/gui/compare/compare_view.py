@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from ..controller import Controller
@@ -26,6 +27,7 @@ class CompareView(QWidget):
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
+        self._upper = 220  # the height the systems table asks for (set per run)
         self.systems = SystemsPanel(controller)
         self.systems.pair_requested.connect(self.pair_requested)
         self.systems.rename_requested.connect(self.rename_requested)
@@ -53,7 +55,7 @@ class CompareView(QWidget):
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.panes)
         right.addWidget(self.charts)
-        right.setSizes([380, 320])
+        right.setSizes([300, 420])  # the charts need the height more than the A/B panes (they scroll)
         middle = QSplitter(Qt.Orientation.Horizontal)
         middle.addWidget(left)
         middle.addWidget(right)
@@ -84,9 +86,8 @@ class CompareView(QWidget):
             return
         rows = min(len(run.systems), 12)  # past 12 the table scrolls
         row_height = self.systems.table.verticalHeader().defaultSectionSize()
-        upper = 90 + rows * row_height + (40 if len(run.systems) > 2 else 0)  # the matrix caption
-        total = sum(self.outer_split.sizes())
-        self.outer_split.setSizes([upper, max(total - upper, 400)])
+        self._upper = 90 + rows * row_height + (40 if len(run.systems) > 2 else 0)  # the matrix caption
+        self._size_upper()
         k = self.controller.metric
         whole = (f"{run.slice.summary}; on the whole corpus A scored {run.slice.whole[k][0]:.2f}. "
                  if run.slice is not None else "")
@@ -99,6 +100,17 @@ class CompareView(QWidget):
         self.b_combo.setCurrentIndex(self.controller.b - 1)
         self.b_combo.blockSignals(False)
         self.pairs.refresh()
+
+    def _size_upper(self) -> None:
+        """The systems table as tall as its rows (up to 12), never more than 42% of the view: at 768 px high the
+        charts below need the rest (the table scrolls)."""
+        total = self.outer_split.height() or sum(self.outer_split.sizes())
+        upper = min(self._upper, round(0.42 * total))
+        self.outer_split.setSizes([upper, max(total - upper, 1)])
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._size_upper()  # sizes set while the tab was hidden do not hold
 
     @Slot(int)
     def on_b_changed(self, b: int) -> None:

@@ -11,15 +11,26 @@ from ...core.analysis.pair_matrix import TEST_NAMES, PairMatrix, significant
 from ...core.output import palette
 from ...core.output.rankings import Ranking
 from ...core.output.score_text import delta_text, score_text
-from ..widgets.layout import STRETCH, Table, hrow
+from ..widgets.layout import FlowLayout, Table, hrow
 from ..widgets.style import styled
 
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 NAME_CHARS = 22  # row labels longer than this are elided (the tooltip has the whole name)
 
 
+COLUMN_CHARS = 10  # column labels: the start and the end of the name (experiment names differ at their ends)
+
+
 def elide(name: str, chars: int = NAME_CHARS) -> str:
     return name if len(name) <= chars else name[:chars - 1] + "…"
+
+
+def elide_middle(name: str, chars: int) -> str:
+    """``name`` cut in the middle to ``chars`` characters: ``expe…s2.txt``."""
+    if len(name) <= chars:
+        return name
+    head = (chars - 1) // 2
+    return name[:head] + "…" + name[len(name) - (chars - 1 - head):]
 
 
 class PairMatrixModel(QAbstractTableModel):
@@ -63,11 +74,13 @@ class PairMatrixModel(QAbstractTableModel):
         name = self.matrix.names[i]
         rank = f"[{self._ranks[i]}] " if self._ranks else ""
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{section + 1}" if orientation == Qt.Orientation.Horizontal else f"{section + 1} {rank}{elide(name)}"
+            if orientation == Qt.Orientation.Horizontal:  # the number ties it to its row; the name says who
+                return f"{section + 1}\n{elide_middle(name, COLUMN_CHARS)}"
+            return f"{section + 1} {rank}{elide(name)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{section + 1}: {name} — {self.metric_name} {score_text(self.matrix.scores[i])}" + (
                 f", rank {self._ranks[i]}" if self._ranks else "")
-        if role == Qt.ItemDataRole.DecorationRole and orientation == Qt.Orientation.Vertical:
+        if role == Qt.ItemDataRole.DecorationRole:
             return QColor(palette.SYSTEMS[i % len(palette.SYSTEMS)])
         return None
 
@@ -158,8 +171,19 @@ class MatrixPanel(QWidget):
         self.caption.setWordWrap(True)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addLayout(hrow("<b>All pairs</b> (row − column)", STRETCH, "colour by", self.test_combo, "α",
-                           self.alpha, self.correction))
+        self.test_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # never "approxim…"
+        # The controls wrap under the title when the panel is narrow (1366 px with the settings shown).
+        head = QWidget()
+        flow = FlowLayout(spacing=6)
+        flow.setContentsMargins(0, 0, 0, 0)
+        head.setLayout(flow)
+        for part in (hrow("<b>All pairs</b> (row − column)"), hrow("colour by", self.test_combo),
+                     hrow("α", self.alpha, self.correction)):
+            holder = QWidget()
+            part.setContentsMargins(0, 0, 0, 0)
+            holder.setLayout(part)
+            flow.addWidget(holder)
+        box.addWidget(head)
         box.addWidget(self.view, 1)
         box.addWidget(self.caption)
 
@@ -186,8 +210,13 @@ class MatrixPanel(QWidget):
             return
         n_bs, n_ar = matrix.bs_samples, matrix.ar_trials
         runs = [f"bootstrap {n_bs:,} resamples" if n_bs else "", f"AR {n_ar:,} trials" if n_ar else ""]
-        self.caption.setText(f"Green: p ≤ α (dark: p ≤ α/10) by {TEST_NAMES[self.model.test]}. "
-                             f"{'; '.join(r for r in runs if r)}, seed {matrix.seed}. {ranking.describe(matrix)}.")
+        whole = (f"Green: p ≤ α (dark: p ≤ α/10) by {TEST_NAMES[self.model.test]}. "
+                 f"{'; '.join(r for r in runs if r)}, seed {matrix.seed}. {ranking.describe(matrix)}.")
+        # Shown in two lines at most (the matrix needs the room at 768 px high); the whole of it in the tooltip.
+        self.caption.setText(f"Green: p ≤ α (dark: ≤ α/10), {TEST_NAMES[self.model.test]}"
+                             f"{', Holm-corrected' if ranking.correction == 'holm' else ''}; "
+                             f"seed {matrix.seed}. Hover for how ranks are made.")
+        self.caption.setToolTip(whole)
 
     @Slot()
     def on_ranking_edited(self, *_args: object) -> None:

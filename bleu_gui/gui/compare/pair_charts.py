@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from ...core.metrics.scores import BleuScore
 from ..controller import Controller
 from .compare_charts import DeltaChart, DotStrips, ScatterChart
+from .system_legend import SystemLegend
 
 
 class PairCharts(QWidget):
@@ -26,12 +27,19 @@ class PairCharts(QWidget):
         self.precision_dots = DotStrips("BLEU precision per order", "n-gram order", "p_n (%)", tip=(
             "Each system's corpus BLEU precision p_n at each n-gram order; hover a dot for its system"))
         self.delta_chart = DeltaChart()
-        self.bucket_dots = DotStrips("BLEU by reference length", "reference length (tokens)", "BLEU", tip=(
+        self.bucket_dots = DotStrips("BLEU by reference length", "ref. length (tokens)", "BLEU", tip=(
             "The corpus score of the sentences in each reference-length band, per system"))
-        box = QHBoxLayout(self)
-        box.setContentsMargins(0, 0, 0, 0)
+        self.legend = SystemLegend()
+        self.legend.highlighted.connect(self.on_highlighted)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
         for chart in (self.scatter, self.precision_dots, self.delta_chart, self.bucket_dots):
-            box.addWidget(chart)
+            row.addWidget(chart)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.legend)
+        box.addLayout(row, 1)
         controller.run_changed.connect(self.on_run_changed)
         controller.metric_changed.connect(self.on_run_changed)
         controller.b_changed.connect(self.show_pair)
@@ -46,6 +54,9 @@ class PairCharts(QWidget):
         for chart in (self.scatter, self.delta_chart, self.bucket_dots):
             chart.signature = metric.signature()
         names = [s.name for s in run.systems]
+        if names != self.legend.names:
+            self.legend.set_systems(names)
+            self.on_highlighted(-1)
         bleu_k = run.bleu_index
         self.precision_dots.setVisible(bleu_k is not None)
         if bleu_k is not None:
@@ -77,6 +88,11 @@ class PairCharts(QWidget):
         bootstrap = run.comparison.by_metric[k].bootstrap
         bs = bootstrap[c.b] if bootstrap else None
         self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None)
+
+    @Slot(int)
+    def on_highlighted(self, system: int) -> None:
+        for chart in (self.precision_dots, self.bucket_dots):
+            chart.highlight(system)
 
     def release(self) -> None:
         self.scatter.clear()

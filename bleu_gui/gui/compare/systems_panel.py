@@ -35,7 +35,7 @@ class SystemsPanel(QWidget):
         self.table = Table()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
-        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the run's order until a header is clicked
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # ranked, best first, until a header is clicked
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)

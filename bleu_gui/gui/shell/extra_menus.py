@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu
 
 from ..inspect.explain_panel import show_help
@@ -27,6 +27,10 @@ def add_menus(window: MainWindow) -> None:
     edit.addAction("Edit candidate in place (F2)", lambda: editor.edit_button.toggle())
     edit.addAction("Revert this sentence", editor.revert_sentence)
     edit.addAction("Revert all edits of this system", editor.revert_all)
+    view = QMenu("&View", window)
+    show_settings = window.settings_dock.toggleViewAction()
+    show_settings.setShortcut(QKeySequence("F9"))
+    view.addAction(show_settings)
     tools = QMenu("&Tools", window)
     tools.addAction("Tokenizer × case table…", lambda: open_tokenizer_table(window))
     help_menu = QMenu("&Help", window)
@@ -43,7 +47,7 @@ def add_menus(window: MainWindow) -> None:
         docs.setToolTip("The pages are in the docs/ folder of the source repository")
     help_menu.addSeparator()
     help_menu.addAction("&About bleu-gui", lambda: open_page(window, "about"))
-    for menu in (edit, tools, help_menu):
+    for menu in (edit, view, tools, help_menu):
         window.menuBar().addMenu(menu)
 
 

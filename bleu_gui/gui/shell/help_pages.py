@@ -23,6 +23,7 @@ SHORTCUTS = (
     ("Ctrl+O", "File ▸ Open: system outputs, references and how to read them"),
     ("Ctrl+Shift+E", "File ▸ Export figure: the Compare view (or the Inspect view) as PNG, SVG or PDF"),
     ("Ctrl+Q", "Quit"),
+    ("F9", "View ▸ Scoring settings: show or hide the settings (more room for the views)"),
     ("Ctrl+F", "Filter the sentence list by words of the candidate"),
     ("J / K", "Next / previous sentence (with the list focused)"),
     ("Home / End", "First / last sentence (with the list focused)"),

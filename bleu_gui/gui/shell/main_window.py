@@ -93,7 +93,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCornerWidget(self.metric_chooser)
         self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
         self.setCentralWidget(stacked(self.bars, self.tabs))
-        self.settings_panel.in_dock(self)
+        self.settings_dock = self.settings_panel.in_dock(self)
         self._build_status()
         self._build_menus()
         self._restore_window()

@@ -30,7 +30,7 @@ from ..widgets.style import styled
 
 _DEFAULT = "(variant default)"
 # How an empty reference line is read, in words (BleuConfig.empty_refs).
-EMPTY_REF_LABELS = {"empty": "an empty reference (sacreBLEU)", "missing": "no reference for that sentence"}
+EMPTY_REF_LABELS = {"empty": "empty reference", "missing": "missing reference"}
 
 
 def _spin(low: int, high: int, tip: str) -> QSpinBox:
@@ -124,6 +124,23 @@ class TerSettings(QGroupBox):
             check.toggled.connect(slot)
 
 
+def _empty_refs_combo() -> QComboBox:
+    """How an empty reference line is read (BleuConfig.empty_refs), in words."""
+    combo = QComboBox()
+    for rule, label in EMPTY_REF_LABELS.items():
+        combo.addItem(label, rule)
+    combo.setToolTip("How an empty line of a reference file is read: as an empty reference (sacreBLEU's command "
+                     "line, the default) or as a reference missing for that sentence (sacreBLEU's API, None)")
+    return combo
+
+
+def _narrow(*combos: QComboBox) -> None:
+    """Combos as narrow as their shortest useful text: the dock leaves the views the room at 1366 px."""
+    for combo in combos:
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(9)
+
+
 class SettingsPanel(QWidget):
     """Emits ``changed(tuple of metric settings)`` whenever the user changes a setting: BLEU's first, then chrF's
     and TER's when they are computed."""
@@ -147,12 +164,9 @@ class SettingsPanel(QWidget):
         self.nltk_method.addItems([f"method{i}" for i in range(8)])
         self.max_order = QSpinBox()
         self.max_order.setRange(1, 9)
-        self.empty_refs = QComboBox()
-        for rule, label in EMPTY_REF_LABELS.items():
-            self.empty_refs.addItem(label, rule)
-        self.empty_refs.setToolTip("How an empty line of a reference file is read: as an empty reference (sacreBLEU's "
-                                   "command line) or as a reference missing for that sentence (sacreBLEU's API, None)")
+        self.empty_refs = _empty_refs_combo()
         self._shown = BleuConfig()  # the settings last shown: those the panel has no field for are kept from it
+        _narrow(self.variant, self.tokenizer, self.smooth, self.nltk_method, self.empty_refs)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         styled(self.hint, "hint")
@@ -173,7 +187,7 @@ class SettingsPanel(QWidget):
         form.addRow("Smoothing value", self.smooth_value)
         form.addRow("NLTK smoothing", self.nltk_method)
         form.addRow("Max order", self.max_order)
-        form.addRow("Empty ref line", self.empty_refs)
+        form.addRow("Empty ref", self.empty_refs)
         form.addRow(self.hint)
         self._loading = False
         self.set_metrics(metrics)
@@ -191,7 +205,8 @@ class SettingsPanel(QWidget):
         dock.setObjectName("settingsDock")
         dock.setWidget(self)
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)  # View ▸ Scoring settings brings it back
         parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         return dock
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from ...core.errors import ExportError
@@ -55,13 +56,24 @@ class ChartBox(QWidget):
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setMinimumHeight(150)
         self.plot.setVisible(False)
+        # What the marks mean, one line above the plot (a legend inside a small plot covers its bars).
+        self.key = QLabel("")
+        styled(self.key, "hint")
+        self.key.setWordWrap(True)
+        self.key.setVisible(False)
         box = QVBoxLayout(self)
         box.setContentsMargins(2, 2, 2, 2)
         box.addLayout(head)
+        box.addWidget(self.key)
         box.addWidget(self.plot, 1)
         box.addWidget(self.placeholder, 1)
         self.title = title
         self.signature = ""  # the scoring signature, written under the chart in a saved PNG
+
+    def set_key(self, entries: list[tuple[str, str, str]]) -> None:
+        """Show the key line: (mark, colour, what it stands for) per entry."""
+        self.key.setText("  ".join(f'<span style="color:{colour}">{mark}</span> {text}' for mark, colour, text in entries))
+        self.key.setVisible(True)
 
     def set_title(self, title: str) -> None:
         self.title = title
@@ -111,10 +123,10 @@ class PrecisionChart(ChartBox):
             "Clipped n-gram precision p_n per order: the selected sentence's (matched/total above each bar) "
             "beside the corpus's, which sums every sentence's counts first"))
         p = self.plot
-        p.setYRange(0, 135)
+        p.setYRange(0, 112)
         p.setLabel("left", "p_n (%)")
         p.setLabel("bottom", "n-gram order")
-        p.addLegend(offset=(5, 2))
+        self.set_key([("■", palette.SENTENCE, "sentence"), ("■", palette.CORPUS, "corpus")])
         p.getAxis("left").setTicks([[(v, str(v)) for v in range(0, 101, 20)]])
         self.sentence_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.SENTENCE_BAR, name="sentence")
         self.corpus_bars = pg.BarGraphItem(x=[], height=[], width=0.38, brush=colors.CORPUS_BAR, name="corpus")
@@ -153,7 +165,22 @@ class PrecisionChart(ChartBox):
                 item.setText(f"{int(counts[i])}/{int(totals[i])}")
                 item.setPos(x[i] - 0.2, sent[i] + 1)
         self.plot.getAxis("bottom").setTicks([[(int(v), str(int(v))) for v in x]])
-        self.plot.setXRange(0.15, n + 0.6, padding=0)  # room on the left for the first bar's "12/12" label
+        self.plot.setXRange(0.4, n + 0.6, padding=0)
+        self._fit_labels()
+
+    def _fit_labels(self) -> None:
+        """The "matched/total" labels only where each fits over its bar's pair (never over the next bars)."""
+        shown = [item for item in self.labels if item.toPlainText()][: len(getattr(self, "_data", ([],))[0])]
+        if not shown:
+            return
+        room = self.plot.getViewBox().width() / (len(shown) + 0.2)  # pixels per order
+        widest = max(QFontMetrics(item.textItem.font()).horizontalAdvance(item.toPlainText()) for item in shown)
+        for item in shown:
+            item.setVisible(widest + 4 <= room)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_labels()
 
 
 class BrevityChart(ChartBox):
@@ -166,7 +193,7 @@ class BrevityChart(ChartBox):
         p = self.plot
         p.setLabel("left", "BP")
         p.setLabel("bottom", "r / c")
-        p.addLegend(offset=(5, -5))
+        self.set_key([("●", palette.SENTENCE, "sentence"), ("■", palette.CORPUS, "corpus")])
         self.curve = p.plot(pen=pg.mkPen(palette.AXIS, width=2))
         self.sentence_point = p.plot(pen=None, symbol="o", symbolSize=11, symbolBrush=colors.SENTENCE_BAR, name="sentence")
         self.corpus_point = p.plot(pen=None, symbol="s", symbolSize=10, symbolBrush=colors.CORPUS_BAR, name="corpus")

@@ -144,10 +144,15 @@ class _Resized:
 
     def __enter__(self) -> QWidget:
         buttons = self.widget.findChildren(QWidget, "chartSave")
-        own_title = self.widget.findChildren(QWidget, "chartTitle", Qt.FindChildOption.FindDirectChildrenOnly)
+        own = Qt.FindChildOption.FindDirectChildrenOnly
+        own_title = self.widget.findChildren(QWidget, "chartTitle", own)
         self.hidden = [w for w in buttons + own_title if w.isVisible()]
         for button in self.hidden:  # a figure has no buttons, and draws its own title
             button.hide()
+        # A chart alone brings its own legend (in the window, one legend serves several charts).
+        self.shown = [w for w in self.widget.findChildren(QWidget, "figureLegend", own) if not w.isVisible()]
+        for legend in self.shown:
+            legend.show()
         self.widget.resize(self.size)
         self._lay_out()
         return self.widget
@@ -155,6 +160,8 @@ class _Resized:
     def __exit__(self, *_exc: object) -> None:
         for button in self.hidden:
             button.show()
+        for legend in self.shown:
+            legend.hide()
         self.widget.resize(self.old)
         self._lay_out()
 

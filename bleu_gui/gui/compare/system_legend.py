@@ -1,0 +1,86 @@
+"""Who is who in the Compare tab's dot charts: each system's colour *and* shape (15 systems stay apart even where
+two colours look alike), and a legend whose entries highlight their system's dots when clicked."""
+
+from __future__ import annotations
+
+from pyqtgraph.graphicsItems.ScatterPlotItem import Symbols
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
+from PySide6.QtWidgets import QToolButton, QWidget
+
+from ...core.output import palette
+from ..widgets.layout import FlowLayout
+from .matrix_view import elide_middle
+
+# Five shapes that differ at 8 px, cycled against the twenty colours: no two of the first twenty share a pair.
+SHAPES = ("o", "s", "t", "d", "star")
+# The same shapes as characters, for text (a figure's legend, an SVG).
+SHAPE_CHARS = {"o": "●", "s": "■", "t": "▼", "d": "◆", "star": "★"}
+
+
+def colour_of(system: int) -> str:
+    return palette.SYSTEMS[system % len(palette.SYSTEMS)]
+
+
+def shape_of(system: int) -> str:
+    return SHAPES[system % len(SHAPES)]
+
+
+def marker_icon(system: int, size: int = 12) -> QIcon:
+    """The system's marker as an icon: its shape filled with its colour."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(colour_of(system)))
+    transform = QTransform().translate(size / 2, size / 2).scale(size * 0.9, size * 0.9)
+    painter.drawPath(transform.map(Symbols[shape_of(system)]))
+    painter.end()
+    return QIcon(pixmap)
+
+
+class SystemLegend(QWidget):
+    """One entry per system (marker and name), wrapping over as many lines as it needs. Clicking an entry
+    highlights that system (``highlighted(index)``); clicking it again, or another, moves or clears it
+    (``highlighted(-1)``)."""
+
+    highlighted = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.flow = FlowLayout(spacing=2)
+        self.flow.setContentsMargins(0, 0, 0, 0)
+        self.setLayout(self.flow)
+        self.buttons: list[QToolButton] = []
+        self.names: list[str] = []
+        self.current = -1
+
+    def set_systems(self, names: list[str]) -> None:
+        """Entries for these systems (run order); a highlight from an earlier run is cleared."""
+        for button in self.buttons:
+            self.flow.removeWidget(button)
+            button.deleteLater()
+        self.buttons, self.names = [], list(names)
+        for i, name in enumerate(names):
+            button = QToolButton()
+            button.setIcon(marker_icon(i))
+            button.setText(elide_middle(name, 22))
+            button.setToolTip(f"{name}: click to highlight its dots (again to clear)")
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            button.setAutoRaise(True)
+            button.setCheckable(True)
+            button.setIconSize(QSize(10, 10))
+            button.setStyleSheet("QToolButton { padding: 0px 2px; }")  # fifteen entries in two lines at 1366 px
+            button.clicked.connect(lambda _checked=False, i=i: self.toggle(i))
+            self.flow.addWidget(button)
+            self.buttons.append(button)
+        self.current = -1
+        self.flow.invalidate()
+
+    def toggle(self, system: int) -> None:
+        self.current = -1 if self.current == system else system
+        for i, button in enumerate(self.buttons):
+            button.setChecked(i == self.current)
+        self.highlighted.emit(self.current)
+
