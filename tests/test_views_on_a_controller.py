@@ -85,6 +85,8 @@ def test_the_precision_labels_sit_inside_the_chart(qtbot, views):
     views.inspect.sentences.select_sentence(0)
     chart = views.inspect.detail.precision_chart
     qtbot.waitUntil(lambda: chart.plot.isVisible())
+    views.resize(2400, 1000)  # room for the labels (a narrow chart leaves them out rather than overlap)
+    qtbot.waitUntil(lambda: chart.labels[0].isVisible(), timeout=3000)
     views.repaint()
     view_box = chart.plot.getPlotItem().vb.sceneBoundingRect()
     shown = [label for label in chart.labels if label.isVisible()]

@@ -221,11 +221,26 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         context = Context(src, context.docs, context.meta, tuple(notes), languages, languages_from)
         check_same_length([*systems, *references_found, *([src] if src is not None else [])])
         context.check_length(len(systems[0].lines))
+        _check_something_to_score(systems, references_found)
         if not allow_identical:
             check_not_identical(systems, references_found)
         references_found = [replace(f, notes=(folder_notes[f.path].note, *f.notes)) if f.path in folder_notes
                             else f for f in references_found]
         return Inputs(systems, references_found, context)
+
+
+def _check_something_to_score(systems: list[SegmentFile], references: list[SegmentFile]) -> None:
+    """An input whose every segment is empty (an XLIFF never translated, a table's empty column) is said to hold
+    nothing to score, not scored 0.00."""
+    def empty(f: SegmentFile) -> bool:
+        return not any(line.strip() for line in f.lines)
+
+    for role, files in (("system output", systems), ("reference", references)):
+        blank = [f for f in files if empty(f)]
+        if blank and (role == "system output" or len(blank) == len(files)):
+            names = ", ".join(f.name for f in blank)
+            raise InputError(f"nothing to score: every segment of the {role} {names} is empty"
+                             + (" (a file never translated?)" if role == "system output" else ""))
 
 
 def _read_stdin(read: list[SegmentFile | Corpus], encoding: str) -> SegmentFile:

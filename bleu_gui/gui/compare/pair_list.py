@@ -73,8 +73,16 @@ class PairList(QWidget):
         self.model.set_pair(a.sentences, b.sentences, run.comparison.by_metric[k].pairwise[c.b - 1].loo, numbers,
                             metric.name, metric.higher_is_better)
         self.filter_label.setText("")
+        self._fit_headers()
         if c.sentence is not None:
             self.on_sentence_changed(c.sentence)
+
+    def _fit_headers(self) -> None:
+        """Score columns at least as wide as their headers ("chrF2++ A" was cut to "hrF2++")."""
+        metrics, header = self.view.fontMetrics(), self.view.horizontalHeader()
+        for col in range(1, 4):
+            text = str(self.model.headerData(col, Qt.Orientation.Horizontal))
+            header.resizeSection(col, max(header.sectionSize(col), metrics.horizontalAdvance(text) + 24))
 
     def release(self) -> None:
         empty = np.zeros(0)

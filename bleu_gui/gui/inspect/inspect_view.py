@@ -84,5 +84,7 @@ class InspectView(QWidget):
         corpus = system.results[k].corpus
         slice_note = ([f"{run.slice.summary}: {corpus.metric} {corpus.score:.2f} here, "
                        f"{run.slice.whole[k][c.system]:.2f} on the whole corpus"] if run.slice is not None else [])
-        bleu = run.bleu.config if run.bleu is not None else None  # as scored: the target language may choose
-        self.header.set_score(corpus, system.name, slice_note + [in_window_terms(n) for n in run.notes], bleu)
+        # Badges mark the settings asked for that are not the defaults (a tokenizer the target language chose is
+        # the default's doing, said in the notes: "Reset to defaults" would not change it).
+        self.header.set_score(corpus, system.name, slice_note + [in_window_terms(n) for n in run.notes],
+                              run.config.bleu)

@@ -41,11 +41,15 @@ class TokenizerTableDialog(QDialog):
     def __init__(self, parent: QWidget, run: Run, pair: tuple[int, int] | None = None):
         super().__init__(parent)
         self.setObjectName("tokenizerTableDialog")
-        self.setWindowTitle("Tokenizer × case")
+        # On a slice the numbers are the slice's: the title and the note say which one.
+        self.scope = (f"the slice {run.slice.description} ({run.n_sentences:,} of {run.slice.total:,} sentences)"
+                      if run.slice is not None else f"the whole corpus ({run.n_sentences:,} sentences)")
+        self.setWindowTitle("Tokenizer × case — " + (f"slice {run.slice.description}" if run.slice is not None
+                                                     else "whole corpus"))
         self.run, self.pair = run, pair
         self.table: TokenizerTable | None = None
-        self.note = QLabel(f"Corpus BLEU of {len(run.systems)} system(s) under each tokenizer, cased and lowercased "
-                           f"({run.n_sentences:,} sentences; scoring…)")
+        self.note = QLabel(f"Corpus BLEU of {len(run.systems)} system(s) under each tokenizer, cased and lowercased, "
+                           f"on {self.scope} (scoring…)")
         self.note.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
@@ -86,8 +90,9 @@ class TokenizerTableDialog(QDialog):
         pair_text = (f"; rows in red: the winner between {names[self.pair[0]]} and {names[self.pair[1]]} is not the "
                      "one under the current setting") if self.pair is not None else ""
         rank_text = "; a yellow ranking differs from the current one" if len(names) > 1 else ""
-        self.note.setText(f"Corpus BLEU under each tokenizer; (±) is the change from the current setting, the row in "
-                          f"bold{pair_text}{rank_text}. Each row is what sacreBLEU prints with that -tok and -lc.")
+        self.note.setText(f"Corpus BLEU on {self.scope} under each tokenizer; (±) is the change from the current "
+                          f"setting, the row in bold{pair_text}{rank_text}. Each row is what sacreBLEU prints with "
+                          "that -tok and -lc.")
         headers = ["tokenizer", "case", *names] + (["ranking"] if len(names) > 1 else [])
         self.grid.setColumnCount(len(headers))
         self.grid.setHorizontalHeaderLabels(headers)

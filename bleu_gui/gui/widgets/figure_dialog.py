@@ -34,7 +34,7 @@ class FigureDialog(QDialog):
         super().__init__(parent)
         self.widget = widget
         self.setWindowTitle(f"Export {what}")
-        self.path = QLineEdit(file_name)
+        self.path = QLineEdit(str(Path(file_name) if Path(file_name).is_absolute() else Path.home() / file_name))
         self.path.setToolTip("The format follows the extension: " + ", ".join(FORMATS))
         browse = QPushButton("Browse…")
         browse.clicked.connect(self.on_browse)
@@ -56,6 +56,7 @@ class FigureDialog(QDialog):
         self.scale.setToolTip("Text and lines this many times their size on screen")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        self.summary.setMinimumHeight(3 * self.summary.fontMetrics().height())  # room for the warning's lines
         styled(self.summary, "hint")
         self.problem = QLabel()
         styled(self.problem, "warning")

@@ -1,0 +1,85 @@
+"""Help ▸ Getting started, Keyboard shortcuts, About; the small things a newcomer meets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QAction, QKeySequence
+
+from bleu_gui.cli.bleu_score import run as bleu_score
+from bleu_gui.core.metrics.tokenizers import install_hint
+from bleu_gui.gui.shell.extra_menus import open_page
+from bleu_gui.gui.shell.help_pages import SHORTCUTS, docs_folder
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_getting_started_opens_the_demo_from_its_link(qtbot, window):
+    page = open_page(window, "getting-started")
+    text = page.browser.toPlainText()
+    assert "Open the demo" in text and "WMT XML" in text and "Five things to try" in text
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        page.browser.anchorClicked.emit(QUrl("open-demo"))
+    assert window.controller.run is not None and window.controller.run.n_sentences == 12
+
+
+def test_help_and_readme_give_the_same_install_hints(window):
+    text = open_page(window, "getting-started").browser.toPlainText()
+    readme = README.read_text(encoding="utf-8")
+    for tokenizer, extra in (("ja-mecab", "ja"), ("ko-mecab", "ko")):
+        assert install_hint(tokenizer) in text
+        assert f"pip install 'bleu-gui[{extra}]'" in readme and f"pip install -e '.[{extra}]'" in readme
+
+
+def test_every_shortcut_of_the_window_is_listed(window):
+    listed = {keys for keys, _ in SHORTCUTS}
+    bound = {a.shortcut().toString(QKeySequence.SequenceFormat.PortableText)
+             for a in window.findChildren(QAction) if not a.shortcut().isEmpty()}
+    assert bound and bound <= listed, bound - listed
+    shortcuts_text = open_page(window, "shortcuts").browser.toPlainText()
+    assert all(keys in shortcuts_text for keys in listed)
+
+
+def test_about_names_the_versions_and_the_docs(window):
+    import sacrebleu
+    from PySide6.QtCore import qVersion
+
+    text = open_page(window, "about").browser.toPlainText()
+    cells = [line.strip() for line in text.splitlines()]  # the versions table: a name, then its version
+    assert cells[cells.index("sacreBLEU") + 1] == sacrebleu.__version__
+    assert qVersion() in text and "MIT" in text
+    folder = docs_folder()
+    assert folder is not None and (folder / "window.md").is_file()  # a source checkout has docs/
+
+
+def test_an_input_with_every_segment_empty_has_nothing_to_score(capsys, tmp_path, qtbot, window):
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "untranslated.txt"
+    ref.write_text("a b c\nd e\n", encoding="utf-8")
+    hyp.write_text("\n \n", encoding="utf-8")
+    assert bleu_score([str(ref), "-i", str(hyp)]) == 2
+    assert "nothing to score: every segment of the system output untranslated.txt is empty" in capsys.readouterr().err
+    with qtbot.waitSignal(window.error_shown, timeout=30_000) as shown:
+        window.run_actions.open_files([hyp], [ref])
+    assert "nothing to score" in shown.args[0]
+
+
+@pytest.mark.parametrize("with_slice", [False, True])
+def test_the_tokenizer_table_says_which_slice_it_scores(qtbot, window, with_slice):
+    from bleu_gui.gui.shell.extra_menus import open_tokenizer_table
+
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.run_actions.open_demo()
+    if with_slice:
+        with qtbot.waitSignal(window.run_changed, timeout=30_000):
+            window.run_actions.apply_slice([0, 1, 2], "the first three")
+    dialog = open_tokenizer_table(window)
+    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+        pass
+    if with_slice:
+        assert "slice the first three" in dialog.windowTitle()
+        assert "the slice the first three (3 of 12 sentences)" in dialog.note.text()
+    else:
+        assert dialog.windowTitle().endswith("whole corpus") and "whole corpus (12 sentences)" in dialog.note.text()
+    dialog.close()
