@@ -17,6 +17,7 @@ from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_MET
 from ..core.metrics.bleu_variant import VARIANTS, get_variant
 from ..core.metrics.catalog import KEYS
 from ..core.metrics.chrf import ChrfConfig
+from ..core.metrics.imported import ImportedConfig
 from ..core.metrics.ter import TerConfig
 from ..core.metrics.tokenizers import TOKENIZER_NAMES
 
@@ -27,8 +28,9 @@ PROG = "bleu-score"
 
 def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> None:
     """The flags that change a number, shared by ``bleu-score`` and ``bleu-gui``; not given means None."""
-    p.add_argument("-m", "--metrics", nargs="+", choices=KEYS, default=None, metavar="METRIC",
-                   help="metrics to compute, in this order: bleu, chrf, ter (default: bleu)")
+    p.add_argument("-m", "--metrics", nargs="+", default=None, metavar="METRIC",
+                   help="metrics to compute, in this order: bleu, chrf, ter, or a column of --scores (default: bleu, "
+                        "and every column of --scores)")
     p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
                    help="sacreBLEU tokenizer (default: 13a for sacrebleu, or zh, ja-mecab, ko-mecab when the input declares that "
                         "target language; none = whitespace for nltk and d2l)")
@@ -96,6 +98,13 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
                    help="XLIFF/TMX: score inline tags as tokens (default: tags are not words and are taken out)")
     g.add_argument("--allow-identical-refs", action="store_true",
                    help="score even when a reference equals a system line for line (refused by default)")
+    g.add_argument("--scores", action="append", default=[], metavar="FILE",
+                   help="segment scores from outside (COMET, MetricX, MQM): a TSV, CSV or JSONL with a system column, "
+                        "seg_id or segment (1-based line), and a numeric column per metric; repeatable")
+    g.add_argument("--lower-better", action="append", default=[], metavar="NAME",
+                   help="an imported metric whose lower scores are better (MetricX); repeatable")
+    g.add_argument("--scores-partial", action="store_true",
+                   help="read a scores file that lacks a system or segment of the run (those scores are missing)")
     g.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                    help="score only the segments with this document (doc=ID) or metadata value (origlang=en); "
                         "repeat to narrow")
@@ -146,12 +155,18 @@ def _flag(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
 
-def metric_configs(args: argparse.Namespace, base: BleuConfig) -> tuple[MetricConfig, ...]:
-    """The metrics ``-m`` asks for (BLEU alone by default), each with the flags given for it; a metric's flag
-    without that metric is refused, never ignored."""
-    names = list(args.metrics or ["bleu"])
+def metric_configs(args: argparse.Namespace, base: BleuConfig,
+                   imported: Sequence[ImportedConfig] = ()) -> tuple[MetricConfig, ...]:
+    """The metrics ``-m`` asks for (BLEU and every ``imported`` metric by default), each with the flags given
+    for it; a metric's flag without that metric is refused, never ignored."""
+    by_name = {m.name: m for m in imported}
+    names = list(args.metrics or ["bleu", *by_name])
     if len(set(names)) != len(names):
         raise InputError(f"-m/--metrics: each metric once, got {' '.join(names)}")
+    unknown = [n for n in names if n not in KEYS and n not in by_name]
+    if unknown:
+        columns = f", or a column of --scores: {', '.join(by_name)}" if by_name else " (or a column of --scores FILE)"
+        raise InputError(f"-m/--metrics: unknown metric {', '.join(unknown)}; choose {', '.join(KEYS)}{columns}")
     for key, fields in (("bleu", _FIELDS), ("chrf", _CHRF_FIELDS), ("ter", _TER_FIELDS)):
         unused = [_BLEU_FLAG_NAMES.get(dest, _flag(dest)) for dest in fields if getattr(args, dest) is not None]
         if unused and key not in names:
@@ -166,6 +181,7 @@ def metric_configs(args: argparse.Namespace, base: BleuConfig) -> tuple[MetricCo
         made["chrf"] = dataclasses.replace(ChrfConfig(), **_given(args, _CHRF_FIELDS)).validated()
     if "ter" in names:
         made["ter"] = dataclasses.replace(TerConfig(), **_given(args, _TER_FIELDS)).validated()
+    made.update({name: by_name[name] for name in names if name in by_name})
     return tuple(made[name] for name in names)
 
 

@@ -273,7 +273,7 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
                 stats, rows = metric.matched_statistics(f.lines, step)
                 matched.append(rows)
             else:
-                stats = metric.statistics(f.lines, step)
+                stats = metric.system_statistics(f, step)
             results.append(MetricResult(stats, metric.sentence_scores(stats), metric.corpus_score(stats)))
         scored.append(ScoredSystem(names[i], f, tuple(results)))
     comparison = None

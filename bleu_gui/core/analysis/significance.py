@@ -165,7 +165,8 @@ def bootstrap_scores(systems: Sequence[np.ndarray], metric: Metric, n: int = BS_
     # Statistics that are not whole numbers (TER's mean reference lengths) are summed as sacreBLEU sums them:
     # float32 values added one resampled row after another, whose rounding a product in another order would not
     # repeat.
-    as_float32 = None if metric.integer_statistics else [s.astype(np.float32) for s in systems]
+    summed_as = np.float32 if metric.bootstrap_float32 else np.float64
+    as_float32 = None if metric.integer_statistics else [s.astype(summed_as) for s in systems]
     side = SideBySide(systems) if as_float32 is None else None
     if progress is not None:
         progress(0.0)

@@ -26,6 +26,7 @@ class Context:
     docs: tuple[str, ...] | None = None             # document id per segment
     meta: dict[str, tuple[str, ...]] = field(default_factory=dict)  # origlang, domain, ... per segment
     notes: tuple[str, ...] = ()                     # where each part came from, when not given explicitly
+    segment_ids: tuple[str, ...] | None = None      # each segment's id in its input (WMT XML, TSV, JSONL)
     # (source, target) languages as the input declares them ('' where it does not), and where that was said.
     languages: tuple[str, str] | None = None
     languages_from: str = ""
@@ -44,6 +45,8 @@ class Context:
         if self.source is not None and len(self.source.lines) != n:
             raise InputError(f"the source {self.source.name} has {len(self.source.lines):,} segments, "
                              f"the systems {n:,}")
+        if self.segment_ids is not None and len(self.segment_ids) != n:
+            raise InputError(f"{len(self.segment_ids):,} segment ids for {n:,} segments")
         for name, values in self.columns().items():
             if len(values) != n:
                 raise InputError(f"the {name} column has {len(values):,} values for {n:,} segments")
@@ -53,13 +56,15 @@ class Context:
         source = None if self.source is None else subset_file(self.source, rows)
         docs = None if self.docs is None else tuple(self.docs[i] for i in rows)
         meta = {k: tuple(v[i] for i in rows) for k, v in self.meta.items()}
-        return replace(self, source=source, docs=docs, meta=meta)
+        ids = None if self.segment_ids is None else tuple(self.segment_ids[i] for i in rows)
+        return replace(self, source=source, docs=docs, meta=meta, segment_ids=ids)
 
 
 def subset_file(f: SegmentFile, rows: list[int]) -> SegmentFile:
     """The segments ``rows`` of a file (and their tags), as a file of its own."""
     tags = None if f.tags is None else tuple(f.tags[i] for i in rows)
-    return replace(f, lines=[f.lines[i] for i in rows], tags=tags)
+    scores = {name: tuple(values[i] for i in rows) for name, values in f.scores.items()}
+    return replace(f, lines=[f.lines[i] for i in rows], tags=tags, scores=scores)
 
 
 @dataclass(frozen=True)

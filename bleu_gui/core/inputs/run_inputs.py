@@ -129,7 +129,7 @@ def _docs(path: Path | None, encoding: str, corpora: list[Corpus]) -> tuple[Cont
         return Context(docs=tuple(decode_text_files([path], [read_bytes(path, encoding)], encoding)[0].lines)), ""
     for corpus in corpora:
         if corpus.context.docs is not None or corpus.context.meta:
-            return (Context(docs=corpus.context.docs, meta=corpus.context.meta),
+            return (Context(docs=corpus.context.docs, meta=corpus.context.meta, segment_ids=corpus.context.segment_ids),
                     f"documents and metadata from {corpus.path.name}")
     return Context(), ""
 
@@ -218,7 +218,8 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         # The references' declared language first: they are what BLEU's tokenizer must suit (sacreBLEU's trg_lang).
         by_role = [c for c in ref_read if isinstance(c, Corpus)] + [c for c in hyp_read if isinstance(c, Corpus)]
         languages, languages_from = _languages(options, by_role)
-        context = Context(src, context.docs, context.meta, tuple(notes), languages, languages_from)
+        context = Context(src, context.docs, context.meta, tuple(notes), segment_ids=context.segment_ids,
+                          languages=languages, languages_from=languages_from)
         check_same_length([*systems, *references_found, *([src] if src is not None else [])])
         context.check_length(len(systems[0].lines))
         _check_something_to_score(systems, references_found)

@@ -328,4 +328,5 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
     systems = [field(system, column(system, candidates)) for system in by_system] if candidates else []
     return Corpus(path, kind, systems=systems if table.system_col else [],
                   references=references, translations=[] if table.system_col else systems,
-                  context=Context(source, docs, kept), notes=tuple(f"{path.name}: {n}" for n in notes))
+                  context=Context(source, docs, kept, segment_ids=tuple(k[1] for k in order) if table.seg_col else None),
+                  notes=tuple(f"{path.name}: {n}" for n in notes))

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field  # SegmentFile has a field named 'field'
 from pathlib import Path
 
 from ..errors import InputError
@@ -32,6 +33,9 @@ class SegmentFile:
     notes: tuple[str, ...] = ()  # what reading changed, for stderr and the status bar
     field: str = ""  # which part of a structured file: a system, a translator's reference, "source", ...
     tags: tuple[tuple[Tag, ...], ...] | None = None  # inline tags per segment (XLIFF, TMX), taken out of lines
+    # Segment scores given from outside (COMET, MQM, ...), by metric name: one value per segment, NaN where the
+    # score is missing. Attached by :mod:`.score_files`; not part of the file's identity.
+    scores: Mapping[str, tuple[float, ...]] = dataclass_field(default_factory=dict, compare=False, repr=False)
 
     @property
     def name(self) -> str:

@@ -28,6 +28,7 @@ class _Fields:
     references: dict[str, list[str]] = field(default_factory=dict)
     systems: dict[str, list[str]] = field(default_factory=dict)
     docs: list[str] = field(default_factory=list)
+    seg_ids: list[str] = field(default_factory=list)  # each kept segment's id within its document
     origlang: list[str] = field(default_factory=list)
     domain: list[str] = field(default_factory=list)
     missing: dict[str, list[str]] = field(default_factory=dict)  # system -> documents it lacks
@@ -91,6 +92,7 @@ def _add_document(path: Path, doc: Element, out: _Fields) -> None:
                 raise InputError(f"{path}: system {system!r} lacks segment {seg_id} of document {doc_id!r}")
             out.systems[system].append(clean(segments[seg_id]))
         out.docs.append(doc_id)
+        out.seg_ids.append(str(seg_id))
         out.origlang.append(doc.get("origlang", ""))
         out.domain.append(doc.get("domain", ""))
 
@@ -146,6 +148,6 @@ def read_wmt_xml(path: Path, data: bytes) -> Corpus:
         path, "wmt-xml",
         systems=[field_file(path, name, lines, encoding=encoding) for name, lines in out.systems.items()],
         references=[field_file(path, name, lines, encoding=encoding) for name, lines in sorted(out.references.items())],
-        context=Context(source, tuple(out.docs), meta),
+        context=Context(source, tuple(out.docs), meta, segment_ids=tuple(out.seg_ids)),
         notes=tuple(f"{path.name}: {n}" for n in notes),
         languages=(out.source_lang, out.target_lang) if out.source_lang or out.target_lang else None)

@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..inputs.text_files import SegmentFile
+
 Progress = Callable[[float], None]
 
 # sacreBLEU's bootstrap turns statistics into float32 and computes scores from them with Python numbers: NumPy 2
@@ -83,6 +85,9 @@ class Metric(ABC):
     significance: bool = True
     # Whether every statistic is a whole number, so that sums of resampled rows are exact integers.
     integer_statistics: bool = True
+    # Statistics that are not whole numbers are resampled as sacreBLEU resamples its own metrics': summed in
+    # float32 (a metric sacreBLEU does not have, a mean of imported scores, sums in float64).
+    bootstrap_float32: bool = True
 
     @property
     @abstractmethod
@@ -109,6 +114,10 @@ class Metric(ABC):
         """One row of sufficient statistics per segment of a system's ``lines`` (segments × columns).
 
         ``progress(fraction)`` is called along the way; it may raise to stop."""
+
+    def system_statistics(self, system: SegmentFile, progress: Progress | None = None) -> np.ndarray:
+        """:meth:`statistics` of a system's file (a metric of imported scores reads them from the file)."""
+        return self.statistics(system.lines, progress)
 
     @abstractmethod
     def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:

@@ -1,0 +1,327 @@
+"""Segment scores from outside — COMET, MetricX, human MQM — read from TSV, CSV or JSONL and attached to the
+systems of a run, one metric per numeric column.
+
+A row names its ``system`` and its segment: by ``seg_id`` (with ``doc`` when ids repeat across documents) when
+the scored input has segment ids (WMT XML, TSV, JSONL), or by ``segment``, the 1-based line number. Real files
+are untidy, and the reader takes them as they are (Google's MQM files: a space-separated header over rows
+separated by a tab and then a space; ``None`` for an unrated segment):
+
+- a header with tabs splits every line at tabs; a header without tabs splits every line at runs of spaces
+  and tabs (then no field may hold a space), and every row must have the header's number of fields;
+- ``None``, ``NaN``, ``null``, ``NA``, ``-`` and an empty field are a missing score: not zero, left out of that
+  metric's means and tests, and counted;
+- a column with other text is not a metric (said in a note); a system of the file the run does not hold (the
+  reference, ``ref-A``) and rows of segments the run does not hold (unrated segments absent from the input) are
+  left out and counted;
+- a system or segment of the run with no row is an error naming it, unless partial scores are allowed (then
+  its scores are missing).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..errors import InputError
+from .corpus import Context
+from .raw_input import read_bytes
+from .text_files import SegmentFile, decode_text_files
+
+MISSING = frozenset({"", "none", "nan", "null", "na", "n/a", "-"})
+SYSTEM_NAMES = ("system", "sys", "system_name")
+ID_NAMES = ("seg_id", "segment_id", "segid", "sid")
+LINE_NAMES = ("segment", "line", "seg")
+DOC_NAMES = ("doc", "doc_id", "docid", "document")
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    line: int          # 1-based line of the file
+    system: str
+    doc: str
+    segment: str       # the segment id or the 1-based line number, as written
+    values: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """A score file's rows: the key columns it has, and the columns that may be metrics."""
+
+    path: Path
+    rows: list[ScoreRow]
+    by_id: bool         # rows name segments by id (else by 1-based line number)
+    has_doc: bool
+    columns: list[str]  # the other columns, in file order
+
+
+@dataclass(frozen=True)
+class ImportedColumn:
+    """One metric of a score file: its name (the column's), the file, and how many values were missing."""
+
+    name: str
+    path: Path
+    missing: int
+    total: int
+
+
+def _cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """Header and rows of a TSV or whitespace-separated file (see the module)."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise InputError(f"{path}: empty: no header and no scores")
+    head_line = lines[0][1]
+    tabs = "\t" in head_line
+
+    def split(line: str) -> list[str]:
+        return [c.strip() for c in line.split("\t")] if tabs else line.split()
+
+    header = split(head_line)
+    rows = []
+    for n, line in lines[1:]:
+        cells = split(line)
+        if len(cells) != len(header):
+            how = "tabs" if tabs else "spaces and tabs (the header has no tab)"
+            raise InputError(f"{path}: line {n}: {len(cells)} fields split at {how}, the header has {len(header)} "
+                             f"({' '.join(header)})")
+        rows.append((n, cells))
+    return header, rows
+
+
+def _csv_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    reader = csv.reader(io.StringIO(text))
+    try:
+        table = [(reader.line_num, row) for row in reader if any(c.strip() for c in row)]
+    except csv.Error as exc:
+        raise InputError(f"{path}: line {reader.line_num}: not CSV ({exc})") from None
+    if not table:
+        raise InputError(f"{path}: empty: no header and no scores")
+    header = [c.strip() for c in table[0][1]]
+    for n, row in table[1:]:
+        if len(row) != len(header):
+            raise InputError(f"{path}: line {n}: {len(row)} fields, the header has {len(header)}")
+    return header, [(n, [c.strip() for c in row]) for n, row in table[1:]]
+
+
+def _jsonl_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    header: list[str] = []
+    objects = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{path}: line {n}: a JSON object per line is expected")
+        header += [k for k in obj if k not in header]
+        objects.append((n, obj))
+    if not objects:
+        raise InputError(f"{path}: empty: no scores")
+
+    def cell(value: object) -> str:
+        return "" if value is None else str(value)
+
+    return header, [(n, [cell(obj.get(k)) for k in header]) for n, obj in objects]
+
+
+def _find(header: list[str], names: Sequence[str]) -> str | None:
+    lowered = {h.lower(): h for h in header}
+    return next((lowered[n] for n in names if n in lowered), None)
+
+
+def read_score_file(path: str | Path, encoding: str = "utf-8") -> ScoreTable:
+    """Read a score file (TSV, CSV by ``.csv``, JSONL by ``.jsonl``/``.json``); :class:`InputError` names the
+    line and what is wrong."""
+    path = Path(path)
+    text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
+    body = "\n".join(text.lines)
+    suffix = path.suffix.lower()
+    reader = _csv_cells if suffix == ".csv" else _jsonl_cells if suffix in (".jsonl", ".json") else _cells
+    header, cells = reader(path, body)
+    system_col = _find(header, SYSTEM_NAMES)
+    if system_col is None:
+        raise InputError(f"{path}: no system column (name one of {', '.join(SYSTEM_NAMES)}; columns: "
+                         f"{', '.join(header)})")
+    id_col, line_col, doc_col = _find(header, ID_NAMES), _find(header, LINE_NAMES), _find(header, DOC_NAMES)
+    segment_col = id_col or line_col
+    if segment_col is None:
+        raise InputError(f"{path}: no segment column: seg_id (the input's segment ids) or segment (the 1-based "
+                         f"line number); columns: {', '.join(header)}")
+    keys = {system_col, segment_col, *([doc_col] if doc_col and id_col else [])}
+    position = {h: i for i, h in enumerate(header)}
+    rows = []
+    for n, row in cells:
+        system, segment = row[position[system_col]], row[position[segment_col]]
+        if not system or not segment:
+            raise InputError(f"{path}: line {n}: no {'system' if not system else 'segment'} given")
+        doc = row[position[doc_col]] if doc_col and id_col else ""
+        rows.append(ScoreRow(n, system, doc, segment, {h: row[position[h]] for h in header if h not in keys}))
+    return ScoreTable(path, rows, id_col is not None, bool(doc_col and id_col), [h for h in header if h not in keys])
+
+
+def _number(value: str) -> float | None:
+    """The score a field holds: a float, NaN when missing, None when it is not a number."""
+    if value.strip().lower() in MISSING:
+        return math.nan
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def metric_columns(table: ScoreTable) -> tuple[list[str], list[str]]:
+    """(the columns that are metrics, the columns that are not: some field is text)."""
+    metrics: list[str] = []
+    text: list[str] = []
+    for col in table.columns:
+        (metrics if all(_number(r.values[col]) is not None for r in table.rows) else text).append(col)
+    return metrics, text
+
+
+def _system_of(table: ScoreTable, systems: Sequence[SegmentFile], names: Sequence[str]) -> dict[str, int]:
+    """Each file system name that is a system of the run → its index: by display name, field, file name or
+    file stem."""
+    found: dict[str, int] = {}
+    in_file = dict.fromkeys(r.system for r in table.rows)
+    for i, (f, name) in enumerate(zip(systems, names)):
+        spellings = {name, f.field, f.path.name, f.path.stem} - {""}
+        hits = [s for s in in_file if s in spellings]
+        if len(hits) > 1:
+            raise InputError(f"{table.path}: system {name} is named in the file as {' and as '.join(hits)}")
+        if hits:
+            if hits[0] in found:
+                raise InputError(f"{table.path}: {hits[0]!r} names two systems of the run")
+            found[hits[0]] = i
+    return found
+
+
+def _segment_keys(table: ScoreTable, context: Context, n: int) -> dict[tuple[str, str], int]:
+    """(doc, segment) as the file names segments → the run's segment index."""
+    if not table.by_id:
+        return {("", str(i + 1)): i for i in range(n)}
+    ids = context.segment_ids
+    if ids is None:
+        raise InputError(f"{table.path}: rows name segments by seg_id, but the input has no segment ids (plain "
+                         "text): name them by segment, the 1-based line number")
+    if table.has_doc:
+        docs = context.docs or ("",) * n
+        return {(docs[i], ids[i]): i for i in range(n)}
+    keys = {("", s): i for i, s in enumerate(ids)}
+    if len(keys) < n:
+        raise InputError(f"{table.path}: segment ids repeat across the input's documents and the file has no doc "
+                         "column: add one, or name segments by their 1-based line number (segment)")
+    return keys
+
+
+@dataclass
+class _Matched:
+    values: dict[str, list[list[float]]]  # metric -> system -> segment values
+    seen: list[set[int]]                  # per system, the segments with a row
+    other_systems: dict[str, int]         # a file system the run does not hold -> its rows
+    other_segments: int                   # rows of the run's systems for segments the run does not hold
+
+
+def _match(table: ScoreTable, metrics: list[str], systems: dict[str, int], keys: dict[tuple[str, str], int],
+           k: int, n: int) -> _Matched:
+    values = {m: [[math.nan] * n for _ in range(k)] for m in metrics}
+    seen: list[set[int]] = [set() for _ in range(k)]
+    where: dict[tuple[int, int], int] = {}
+    other_systems: dict[str, int] = {}
+    other_segments = 0
+    for row in table.rows:
+        system = systems.get(row.system)
+        if system is None:
+            other_systems[row.system] = other_systems.get(row.system, 0) + 1
+            continue
+        segment = keys.get((row.doc, row.segment))
+        if segment is None:
+            other_segments += 1
+            continue
+        if (system, segment) in where:
+            raise InputError(f"{table.path}: lines {where[system, segment]} and {row.line} both score system "
+                             f"{row.system!r}, segment {row.segment}")
+        where[system, segment] = row.line
+        seen[system].add(segment)
+        for m in metrics:
+            number = _number(row.values[m])
+            values[m][system][segment] = math.nan if number is None else number
+    return _Matched(values, seen, other_systems, other_segments)
+
+
+def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
+                  context: Context, partial: bool = False,
+                  encoding: str = "utf-8") -> tuple[list[SegmentFile], list[ImportedColumn], list[str]]:
+    """The systems with the score files' metrics attached (see the module), the metrics, and notes on what was
+    left out. ``names``: the systems' display names (a file may use them)."""
+    files = list(systems)
+    columns: list[ImportedColumn] = []
+    notes: list[str] = []
+    n = len(systems[0].lines) if systems else 0
+    taken: set[str] = set()
+    for path in paths:
+        table = read_score_file(path, encoding)
+        metrics, text = metric_columns(table)
+        if not metrics:
+            raise InputError(f"{table.path}: no numeric column to read as a metric (columns: "
+                             f"{', '.join(table.columns) or 'none beside the keys'})")
+        for m in metrics:
+            if m in taken:
+                raise InputError(f"{table.path}: a metric named {m!r} was read already (from another file)")
+            taken.add(m)
+        found = _system_of(table, files, names)
+        matched = _match(table, metrics, found, _segment_keys(table, context, n), len(files), n)
+        _check_every_segment(table, files, names, found, matched, partial, notes)
+        name = table.path.name
+        if text:
+            notes.append(f"{name}: column(s) {', '.join(text)} hold text, not scores: not read as metrics")
+        if matched.other_systems:
+            listing = ", ".join(f"{s} ({c:,})" for s, c in matched.other_systems.items())
+            notes.append(f"{name}: rows of systems the run does not hold left out: {listing}")
+        if matched.other_segments:
+            notes.append(f"{name}: {matched.other_segments:,} rows of segments the run does not hold left out")
+        for m in metrics:
+            missing = sum(math.isnan(v) for per_system in matched.values[m] for v in per_system)
+            columns.append(ImportedColumn(m, table.path, missing, n * len(files)))
+        files = [replace(f, scores={**f.scores, **{m: tuple(matched.values[m][i]) for m in metrics}})
+                 for i, f in enumerate(files)]
+    return files, columns, notes
+
+
+def _check_every_segment(table: ScoreTable, files: Sequence[SegmentFile], names: Sequence[str],
+                         found: dict[str, int], matched: _Matched, partial: bool, notes: list[str]) -> None:
+    """Every system and segment of the run has a row, or (``partial``) the gaps are said."""
+    n = len(files[0].lines)
+    holes = []
+    in_file = list(dict.fromkeys(r.system for r in table.rows))
+    for i, name in enumerate(names):
+        if i not in found.values():
+            holes.append(f"system {name} has no row (the file has {', '.join(in_file[:8])}"
+                         f"{' …' if len(in_file) > 8 else ''})")
+        elif len(matched.seen[i]) < n:
+            absent = [str(j + 1) for j in range(n) if j not in matched.seen[i]]
+            holes.append(f"system {name} has no row for {len(absent):,} of {n:,} segments (segment "
+                         f"{', '.join(absent[:5])}{' …' if len(absent) > 5 else ''})")
+    if not holes:
+        return
+    if not partial:
+        raise InputError(f"{table.path}: {holes[0]}" + (f"; and {len(holes) - 1} more" if len(holes) > 1 else "")
+                         + " (--scores-partial reads the scores there are, the rest as missing)")
+    notes.extend(f"{table.path.name}: {h}: read as missing" for h in holes)
+
+
+_WORD = re.compile(r"^[A-Za-z_][\w.+-]*$")
+
+
+def check_metric_name(name: str) -> str:
+    """A metric name from a column: usable on the command line (``-m NAME``)."""
+    if not _WORD.match(name):
+        raise InputError(f"column {name!r}: a metric name must start with a letter and hold no spaces")
+    return name

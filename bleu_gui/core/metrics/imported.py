@@ -1,0 +1,156 @@
+"""Segment scores given from outside (COMET, MetricX, human MQM) as a metric like the others.
+
+The scores are read, not computed (:mod:`..inputs.score_files` attaches them to each system's file). A
+segment's statistics are ``[score, 1]``, or ``[0, 0]`` when its score is missing; they sum over a corpus, and
+the corpus score is their mean: sum of scores over scores present. So documents, slices, leave-one-out and
+both of sacreBLEU's paired tests serve them unchanged — its procedure applied to the mean, in float64 (a
+mean is not one of sacreBLEU's metrics, and its float32 sums would only add rounding).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..inputs.score_files import ImportedColumn
+from ..inputs.text_files import SegmentFile
+from .base import Metric, Progress, Score
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportedScore(Score):
+    """The mean of a system's imported segment scores, and how many were present."""
+
+    present: int
+    missing: int
+
+    def fields(self) -> dict[str, object]:
+        return {"segments": self.present, "missing": self.missing}
+
+    def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
+        return f"{super().text(width, confidence)} {self.breakdown()}"
+
+    def breakdown(self) -> str:
+        return f"(mean of {self.present:,} segment scores{f'; {self.missing:,} missing' if self.missing else ''})"
+
+    def columns(self) -> list[tuple[str, str]]:
+        return [("scored", f"{self.present:,}"), ("missing", f"{self.missing:,}")]
+
+
+@dataclass(frozen=True)
+class ImportedConfig:
+    """A column of a score file: the metric's name (the column's), whether higher is better, and the file."""
+
+    name: str
+    higher_is_better: bool = True
+    source: str = ""  # the file's name, for the signature
+
+    @property
+    def key(self) -> str:
+        return self.name
+
+    def validated(self) -> ImportedConfig:
+        if not self.name:
+            raise ConfigError("an imported metric needs a name")
+        return self
+
+    def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
+             like: Metric | None = None) -> ImportedMetric:
+        return ImportedMetric(self, len(references[0]) if references else 0)
+
+
+@dataclass(frozen=True)
+class ImportedEvidence:
+    """What an imported segment score is: the value (None when missing) and where it came from."""
+
+    metric: str
+    value: float | None
+    source: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"metric": self.metric, "value": self.value, "source": self.source}
+
+
+class ImportedMetric(Metric):
+    """Segment scores read from a file (see the module); ``statistics`` of bare lines cannot exist."""
+
+    integer_statistics = False
+    bootstrap_float32 = False
+
+    def __init__(self, config: ImportedConfig, n_lines: int):
+        self.config = config
+        self.name = self.key = config.name
+        self.higher_is_better = config.higher_is_better
+        self._n = n_lines
+
+    @property
+    def n_lines(self) -> int:
+        return self._n
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return (f"{self.name}: segment scores from {self.config.source}, not computed from the text (an edit does "
+                "not change them); the corpus score is their mean",)
+
+    def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
+        parts = [f"file:{self.config.source}", f"column:{self.name}", "mean",
+                 "higher-better" if self.higher_is_better else "lower-better"]
+        if resampling:
+            parts += [f"{k}:{v}" for k, v in resampling.items()]
+        return "|".join(parts)
+
+    def statistics(self, lines: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+        raise ConfigError(f"{self.name}: imported scores are read from their file, not computed from text")
+
+    def system_statistics(self, system: SegmentFile, progress: Progress | None = None) -> np.ndarray:
+        values = system.scores.get(self.name)
+        if values is None:
+            raise ConfigError(f"{self.name}: no scores for {system.name} (import them from a scores file)")
+        column = np.asarray(values, dtype=np.float64)
+        present = ~np.isnan(column)
+        return np.stack([np.where(present, column, 0.0), present.astype(np.float64)], axis=1)
+
+    def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
+        sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return np.where(stats[:, 1] > 0, stats[:, 0], np.nan)
+
+    def corpus_score(self, stats: np.ndarray) -> Score:
+        present = int(stats[:, 1].sum())
+        return ImportedScore(metric=self.name, score=float(self.scores_of_sums(stats.sum(axis=0))[0]),
+                             signature=self.signature(), present=present, missing=len(stats) - present)
+
+    def sentence_score(self, stats: np.ndarray, index: int) -> Score:
+        present = int(stats[index, 1])
+        return ImportedScore(metric=self.name, score=float(stats[index, 0]) if present else math.nan,
+                             signature=self.signature(True), present=present, missing=1 - present)
+
+    def evidence(self, index: int, hypothesis: str) -> object:
+        return ImportedEvidence(self.name, None, self.config.source)
+
+    def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
+        return ["score", "present"], stats
+
+
+RESERVED = frozenset({"bleu", "chrf", "ter", "chrf2", "chrf2++"})
+
+
+def imported_configs(columns: Sequence[ImportedColumn], lower_better: Sequence[str] = ()) -> list[ImportedConfig]:
+    """The metrics of imported score columns; ``lower_better``: the names whose lower scores are better (each
+    must be one of the columns)."""
+    names = [c.name for c in columns]
+    unknown = [n for n in lower_better if n not in names]
+    if unknown:
+        raise ConfigError(f"--lower-better {' '.join(unknown)}: not a column of the scores files "
+                          f"({', '.join(names) or 'none read'})")
+    for name in names:
+        if name.lower() in RESERVED:
+            raise ConfigError(f"a scores column is named {name!r}, as a built-in metric: rename the column")
+    return [ImportedConfig(c.name, c.name not in lower_better, c.path.name) for c in columns]
