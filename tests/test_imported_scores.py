@@ -204,3 +204,46 @@ def test_a_slice_is_scored_on_its_own_segments(capsys):
     rows = {r["system"]: r for r in json.loads(out)}
     for system in ("Nemo", "UEdin"):
         assert rows[system]["score"] == pytest.approx(np.nanmean(expected[system][keep]), abs=1e-12)
+
+
+def test_the_window_imports_scores_and_keeps_them_through_a_change_of_settings(qtbot, window, tmp_path):
+    from bleu_gui.core.analysis.orders import score_bands
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.core.metrics.imported import ImportedConfig
+    from bleu_gui.core.output.sessions import load_session, save_session
+    from bleu_gui.gui.shell.run_actions import OpenChoice
+
+    rated, scores = mqm_files()
+    request = InputRequest((), (str(rated),), refs_wanted=("ref",), systems_wanted=("Nemo", "UEdin"))
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_inputs(OpenChoice(request))
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.import_scores([str(scores)])
+    run = window.controller.run
+    assert [m.name for m in run.metrics] == ["BLEU", "mqm_avg_score"]
+    expected = oracle_scores(scores, rated)
+    assert run.systems[1].results[1].corpus.score == pytest.approx(np.nanmean(expected["UEdin"]), abs=1e-12)
+    scale = window.controller.shown.orders[1][0].scale
+    assert scale == (-25.0, 0.0)  # the histogram and the score filter span the scores' own range
+    window.controller.set_metric(1)
+    assert (window.inspect.sentences.score_low.minimum(), window.inspect.sentences.score_high.maximum()) == scale
+    assert score_bands(np.array([-25.0, -12.5, -0.1, 0.0]), scale).tolist() == [1, 0, 0, 0, 0, 1, 0, 0, 0, 2]
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.settings_panel.lowercase.setChecked(True)  # a change of settings scores again: the scores stay
+    run = window.controller.run
+    assert run.config.bleu.lowercase and any(isinstance(m, ImportedConfig) for m in run.config.metrics)
+    assert [m.name for m in run.metrics] == ["BLEU", "mqm_avg_score"]
+    saved = load_session(save_session(tmp_path / "s.json", window.current_session()))
+    assert saved.scores == [str(scores.absolute())] and saved.opening().scores == (str(scores.absolute()),)
+    assert not any(isinstance(m, ImportedConfig) for m in saved.metrics)
+
+
+def test_a_bad_scores_file_in_the_window_names_the_field(qtbot, window, plain):
+    folder, ref, a, b = plain
+    scores = write(folder / "s.tsv", "system\tsegment\tX\na\t1\t1\n")
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.run_actions.open_files([a, b], [ref])
+    with qtbot.waitSignal(window.error_shown, timeout=30_000) as shown:
+        window.import_scores([str(scores)])
+    assert "has no row" in shown.args[0] and "Partial scores (File ▸ Open)" in shown.args[0]
+    assert [m.name for m in window.controller.run.metrics] == ["BLEU"]  # the run shown stays

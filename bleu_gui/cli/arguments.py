@@ -115,7 +115,8 @@ def input_request(args: argparse.Namespace, systems: Sequence[str], references: 
     """The files and the input flags as one :class:`InputRequest` (``bleu-score`` and ``bleu-gui`` alike)."""
     return InputRequest(tuple(systems), tuple(references), args.encoding, args.src, args.docs, read_options(args),
                         tuple(args.refs_wanted) if args.refs_wanted else None,
-                        tuple(args.systems_wanted) if args.systems_wanted else None, args.allow_identical_refs)
+                        tuple(args.systems_wanted) if args.systems_wanted else None, args.allow_identical_refs,
+                        tuple(args.scores), tuple(args.lower_better), args.scores_partial)
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:

@@ -7,18 +7,14 @@ import dataclasses
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..core import BleuConfig, InputError
 from ..core.analysis.significance import seed_from_env
 from ..core.analysis.slices import describe, parse_conditions, select
 from ..core.errors import ExportError
-from ..core.inputs.corpus import Context
 from ..core.inputs.names import file_names
 from ..core.inputs.run_inputs import read_request
-from ..core.inputs.score_files import attach_scores
-from ..core.inputs.text_files import SegmentFile
-from ..core.metrics.imported import ImportedConfig, imported_configs
+from ..core.metrics.imported import attach_imported
 from ..core.output.exports import check_targets
 from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
 from .arguments import PROG, build_parser, input_request, metric_configs
@@ -54,17 +50,6 @@ def _exports(args: argparse.Namespace, run: Run) -> None:
         write_atomic(args.report, build_report(run, top=args.report_top), protected)
 
 
-def imported_scores(args: argparse.Namespace, systems: list[SegmentFile], names: list[str] | None,
-                    context: Context) -> tuple[list[SegmentFile], Context, list[ImportedConfig]]:
-    """The systems with the --scores files' metrics attached, the context with the notes on what was left
-    out, and the imported metrics (none without --scores)."""
-    if not args.scores:
-        return systems, context, []
-    attached, columns, notes = attach_scores(args.scores, systems, names or file_names(systems), context,
-                                             args.scores_partial, args.encoding)
-    return attached, replace(context, notes=context.notes + tuple(notes)), imported_configs(columns, args.lower_better)
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -72,14 +57,13 @@ def run(argv: Sequence[str] | None = None) -> int:
         check_output(args)
         check_views(args)
         check_exports(args)
-        if (args.lower_better or args.scores_partial) and not args.scores:
-            raise InputError("--lower-better and --scores-partial apply to --scores FILE")
         if not args.scores:  # bad metric flags are refused before any file is read (-m may name a column)
             metric_configs(args, BleuConfig())
-        inputs = read_request(input_request(args, args.input, args.refs), stdin_system=not sys.stdin.isatty())
+        request = input_request(args, args.input, args.refs)
+        inputs = read_request(request, stdin_system=not sys.stdin.isatty())
         hyps, refs = inputs.systems, inputs.references
         names = check_labels(args.labels, len(hyps)) if args.labels else None
-        hyps, context, imported = imported_scores(args, hyps, names, inputs.context)
+        hyps, context, imported = attach_imported(request, hyps, names or file_names(hyps), inputs.context)
         metrics = metric_configs(args, BleuConfig(), imported)
         where = parse_conditions(args.where)
         check_tests(args, metrics, len(hyps))

@@ -46,7 +46,11 @@ def prepare(run: Run) -> Prepared:
     """Everything :class:`Prepared` holds for ``run`` (call it in the worker)."""
     texts = [text_order(s.lines) for s in run.systems]  # the costly order, the same for every metric
     lengths = [_lengths(run, i) for i in range(len(run.systems))]
-    orders = tuple(tuple(sentence_orders(s.lines, s.results[k].sentences, *lengths[i], text=texts[i])
+    # One scale per metric for every system: their histograms and filters line up.
+    scales = [m.score_scale(np.concatenate([s.results[k].sentences for s in run.systems]))
+              for k, m in enumerate(run.metrics)]
+    orders = tuple(tuple(sentence_orders(s.lines, s.results[k].sentences, *lengths[i], text=texts[i],
+                                         scale=scales[k])
                          for i, s in enumerate(run.systems)) for k in range(len(run.metrics)))
     documents = tuple(document_scores(run.context.docs, [s.results[k].stats for s in run.systems], metric)
                       for k, metric in enumerate(run.metrics))

@@ -12,7 +12,8 @@ import re
 FIELDS = {"systems": "System outputs", "references": "References", "source": "Source", "docs": "Documents",
           "encoding": "Encoding", "format": "Format", "langs": "Languages", "refs_wanted": "References to use",
           "systems_wanted": "Systems to score", "columns": "Columns", "keep_tags": "Keep inline tags",
-          "allow_identical": "Identical reference", "labels": "Display names", "where": "Slice"}
+          "allow_identical": "Identical reference", "labels": "Display names", "where": "Slice",
+          "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores"}
 _OPEN = "File ▸ Open"
 _SETTINGS = "Scoring settings"
 
@@ -28,6 +29,10 @@ _TERMS: tuple[tuple[str, str], ...] = (
     (r"--src(?: FILE)?", f"{FIELDS['source']} ({_OPEN})"),
     (r"--docs(?: FILE)?", f"{FIELDS['docs']} ({_OPEN})"),
     (r"--where(?= )", f"{FIELDS['where']} ({_OPEN})"),
+    (r"--scores-partial", f"{FIELDS['scores_partial']} ({_OPEN})"),
+    (r"--scores(?: FILE)?", f"{FIELDS['scores']} ({_OPEN})"),
+    (r"--lower-better(?: NAME)?", f"{FIELDS['lower_better']} ({_OPEN})"),
+    (r"-m/--metrics", "the Metric list"),
     (r"-i FILE", f"{FIELDS['systems']} ({_OPEN})"),
     (r"-e (NAME|auto|[\w-]+)", rf"{FIELDS['encoding']} \1 ({_OPEN})"),
     (r"--empty-refs (missing|empty)", rf"Empty ref: \1 ({_SETTINGS})"),

@@ -31,6 +31,7 @@ class SentenceOrders:
     ratio: np.ndarray
     ratios: np.ndarray
     bands: np.ndarray
+    scale: tuple[float, float] = (0.0, 100.0)  # the scores' range, split into the ten bands
 
 
 def length_ratios(hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
@@ -45,21 +46,25 @@ def value_order(values: np.ndarray) -> np.ndarray:
 
 
 def sentence_orders(lines: Sequence[str], scores: np.ndarray, hyp_len: np.ndarray,
-                    ref_len: np.ndarray, text: np.ndarray | None = None) -> SentenceOrders:
-    """The three orders of a system's sentences, its length ratios and score bands (what a list shows);
-    ``text``: the text order when it is known already (it is the same under every metric)."""
+                    ref_len: np.ndarray, text: np.ndarray | None = None,
+                    scale: tuple[float, float] = (0.0, 100.0)) -> SentenceOrders:
+    """The three orders of a system's sentences, its length ratios and score bands on ``scale`` (what a list
+    shows); ``text``: the text order when it is known already (it is the same under every metric)."""
     ratios = length_ratios(hyp_len, ref_len)
     return SentenceOrders(text_order(lines) if text is None else text, value_order(scores), value_order(ratios),
-                          ratios, score_bands(scores))
+                          ratios, score_bands(scores, scale), scale)
 
 
-def score_bands(scores: np.ndarray) -> np.ndarray:
-    """How many sentence scores fall in each 10-point band [0, 10), [10, 20), ..., [90, 100] — the last band
-    also holds TER's scores past 100 (more edits than reference words); undefined scores are left out. The
-    window's histogram and the report's chart count alike."""
+def score_bands(scores: np.ndarray, scale: tuple[float, float] = (0.0, 100.0)) -> np.ndarray:
+    """How many sentence scores fall in each tenth of ``scale`` — [0, 10), [10, 20), ..., [90, 100] for the
+    0-100 metrics, whose last band also holds TER's scores past 100 (more edits than reference words); a score
+    outside the scale counts in the band at its end; undefined scores are left out. The window's histogram and
+    the report's chart count alike."""
+    low, high = scale
+    step = (high - low) / 10
     finite = scores[np.isfinite(scores)]
-    # Floor division of a float by 10 is exact at the band edges (multiples of 10), as comparisons would be.
-    band = np.minimum(np.maximum(finite, 0.0) // 10, 9).astype(np.int64)
+    # Floor division by the band's width is exact at the band edges of 0-100 (multiples of 10).
+    band = np.minimum(np.maximum((finite - low) // step, 0), 9).astype(np.int64)
     return np.bincount(band, minlength=10)
 
 

@@ -250,9 +250,11 @@ def _fractional_trials(stats: Sequence[np.ndarray], metric: Metric, observed: np
     floats = [s.astype(np.float64) for s in stats]
 
     def exceeding(pos: np.ndarray) -> np.ndarray:
-        neg = ~pos
-        taken = [pos @ s for s in floats]
-        left = [neg @ s for s in floats]
+        # The coin flips as 0.0/1.0 once per chunk: ``pos @ s`` would convert them again for every system (the
+        # products, and so their rounding, are the same).
+        taken_by, left_by = pos.astype(np.float64), (~pos).astype(np.float64)
+        taken = [taken_by @ s for s in floats]
+        left = [left_by @ s for s in floats]
         counts = np.zeros(len(first), np.int64)
         for x, (i, j) in enumerate(zip(first, second)):
             a = metric.scores_of_sums(taken[i] + left[j])

@@ -150,10 +150,13 @@ class InputRequest:
     refs_wanted: tuple[str, ...] | None = None
     systems_wanted: tuple[str, ...] | None = None
     allow_identical: bool = False
+    scores: tuple[str, ...] = ()        # files of segment scores from outside (see score_files)
+    lower_better: tuple[str, ...] = ()  # imported metrics whose lower scores are better
+    scores_partial: bool = False        # a score file may lack systems or segments of the run
 
     def paths(self) -> list[str]:
         """Every file the request names."""
-        return [*self.systems, *self.references, *(p for p in (self.source, self.docs) if p)]
+        return [*self.systems, *self.references, *(p for p in (self.source, self.docs) if p), *self.scores]
 
 
 def read_request(request: InputRequest, *, stdin_system: bool = False, progress: Progress | None = None) -> Inputs:

@@ -141,6 +141,11 @@ class Metric(ABC):
     def evidence(self, index: int, hypothesis: str) -> object:
         """What segment ``index``'s number is made of when its candidate is ``hypothesis`` (computed now)."""
 
+    def score_scale(self, sentence_scores: np.ndarray) -> tuple[float, float]:
+        """The range a histogram and a score filter of this metric's sentence scores span (0-100 for the metrics
+        that score in points)."""
+        return 0.0, 100.0
+
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
         """The statistics as exports write them: column names and the columns (all of them, by default)."""
         return [f"stat_{i + 1}" for i in range(stats.shape[1])], stats

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import ConfigError
-from ..inputs.score_files import ImportedColumn
+from ..inputs.corpus import Context
+from ..inputs.run_inputs import InputRequest
+from ..inputs.score_files import ImportedColumn, attach_scores
 from ..inputs.text_files import SegmentFile
 from .base import Metric, Progress, Score
 
@@ -138,6 +140,14 @@ class ImportedMetric(Metric):
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
         return ["score", "present"], stats
 
+    def score_scale(self, sentence_scores: np.ndarray) -> tuple[float, float]:
+        """The scores' own range, widened to whole numbers (MQM: -25 to 0; COMET: 0 to 1)."""
+        finite = sentence_scores[np.isfinite(sentence_scores)]
+        if not len(finite):
+            return 0.0, 1.0
+        low, high = math.floor(float(finite.min())), math.ceil(float(finite.max()))
+        return float(low), float(high if high > low else low + 1)
+
 
 RESERVED = frozenset({"bleu", "chrf", "ter", "chrf2", "chrf2++"})
 
@@ -154,3 +164,17 @@ def imported_configs(columns: Sequence[ImportedColumn], lower_better: Sequence[s
         if name.lower() in RESERVED:
             raise ConfigError(f"a scores column is named {name!r}, as a built-in metric: rename the column")
     return [ImportedConfig(c.name, c.name not in lower_better, c.path.name) for c in columns]
+
+
+def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names: Sequence[str],
+                    context: Context) -> tuple[list[SegmentFile], Context, tuple[ImportedConfig, ...]]:
+    """The request's score files read onto ``systems`` (``names``: their display names), the context with the
+    notes on what was left out, and the imported metrics (none when the request has no score files)."""
+    if not request.scores:
+        if request.lower_better or request.scores_partial:
+            raise ConfigError("--lower-better and --scores-partial apply to --scores FILE")
+        return list(systems), context, ()
+    attached, columns, notes = attach_scores(request.scores, systems, names, context, request.scores_partial,
+                                             request.encoding)
+    configs = tuple(imported_configs(columns, request.lower_better))
+    return attached, replace(context, notes=context.notes + tuple(notes)), configs

@@ -55,7 +55,7 @@ def score_text(value: float | None, width: int = 2) -> str:
     """A score for display: ``31.12``, or ``n/a`` where the variant gives no number (NaN or None)."""
     if value is None or math.isnan(value):
         return UNDEFINED
-    return f"{value:.{width}f}"
+    return f"{value + 0.0:.{width}f}"  # + 0.0: a score of -0.0 (an MQM score) shows as 0.00
 
 
 def delta_text(value: float | None, width: int = 2) -> str:

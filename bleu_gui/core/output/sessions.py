@@ -21,6 +21,7 @@ from ..inputs.text_files import SegmentFile
 from ..metrics.base import MetricConfig
 from ..metrics.bleu_config import BleuConfig
 from ..metrics.catalog import config_to_dict, other_metrics
+from ..metrics.imported import ImportedConfig
 from ..run import Run
 from .exports import write_atomic
 
@@ -43,11 +44,14 @@ class Session:
     docs: str | None = None            # a file of document ids given apart
     options: ReadOptions = ReadOptions()  # how structured files were read (format, tags, languages, columns)
     allow_identical: bool = False      # a reference equal to a system was allowed
+    scores: list[str] = field(default_factory=list)        # files of segment scores from outside
+    lower_better: list[str] = field(default_factory=list)  # imported metrics whose lower scores are better
+    scores_partial: bool = False
 
     def missing(self) -> list[str]:
         """The session's files that no longer exist."""
-        return [p for p in [*self.systems, *self.references, *(f for f in (self.source, self.docs) if f)]
-                if not Path(p).exists()]
+        return [p for p in [*self.systems, *self.references, *(f for f in (self.source, self.docs) if f),
+                            *self.scores] if not Path(p).exists()]
 
     def opening(self) -> InputRequest:
         """What opens the session again: a file holding both systems and references (WMT XML) is given once, as
@@ -58,14 +62,16 @@ class Session:
             refs = list(dict.fromkeys(self.references))
             systems = [p for p in dict.fromkeys(self.systems) if p not in refs]
         return InputRequest(tuple(systems), tuple(refs), self.encoding, self.source, self.docs, self.options,
-                            _tuple(self.reference_fields), _tuple(self.system_fields), self.allow_identical)
+                            _tuple(self.reference_fields), _tuple(self.system_fields), self.allow_identical,
+                            tuple(self.scores), tuple(self.lower_better), self.scores_partial)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "systems": self.systems, "references": self.references, "labels": self.labels,
                 "b": self.b, "encoding": self.encoding, "config": dataclasses.asdict(self.config),
                 "system_fields": self.system_fields, "reference_fields": self.reference_fields,
                 "source": self.source, "metrics": [config_to_dict(m) for m in self.metrics], "docs": self.docs,
-                "options": _options_to_dict(self.options), "allow_identical": self.allow_identical}
+                "options": _options_to_dict(self.options), "allow_identical": self.allow_identical,
+                "scores": self.scores, "lower_better": self.lower_better, "scores_partial": self.scores_partial}
 
 
 def _tuple(names: list[str] | None) -> tuple[str, ...] | None:
@@ -107,9 +113,10 @@ def session_of(run: Run, b: int, request: InputRequest) -> Session:
     return Session([str(f.path.absolute()) for f in systems], [str(r.path.absolute()) for r in refs],
                    [s.name for s in run.systems], b, request.encoding, run.config.bleu or BleuConfig(),
                    _fields(systems), _fields(refs), apart,
-                   tuple(m for m in run.config.metrics if not isinstance(m, BleuConfig)),
+                   tuple(m for m in run.config.metrics if not isinstance(m, BleuConfig | ImportedConfig)),
                    str(Path(request.docs).absolute()) if request.docs else None, request.options,
-                   request.allow_identical)
+                   request.allow_identical, [str(Path(p).absolute()) for p in request.scores],
+                   list(request.lower_better), request.scores_partial)
 
 
 def session_from_dict(data: Any, where: str = "session") -> Session:
@@ -137,7 +144,10 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
                           metrics=_metrics(data.get("metrics"), where),
                           docs=str(Path(data["docs"]).absolute()) if data.get("docs") else None,
                           options=_options(data.get("options"), where),
-                          allow_identical=bool(data.get("allow_identical", False)))
+                          allow_identical=bool(data.get("allow_identical", False)),
+                          scores=_paths(data.get("scores") or [], where, "scores"),
+                          lower_better=_strings(data.get("lower_better")) or [],
+                          scores_partial=bool(data.get("scores_partial", False)))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
     if not session.systems or not session.references:

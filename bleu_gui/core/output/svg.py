@@ -197,8 +197,9 @@ def value_range(values: Sequence[Sequence[float]] | np.ndarray, pad: float = 0.1
     if not finite:
         return 0.0, 1.0
     lo, hi = min(finite), max(finite)
-    span = max(hi - lo, 1.0)
-    return max(0.0, lo - pad * span), hi + pad * span
+    span = max(hi - lo, 1.0) if hi - lo >= 1.0 or max(abs(lo), abs(hi)) >= 1.0 else max(hi - lo, 0.01)
+    low = lo - pad * span
+    return (max(0.0, low) if lo >= 0 else low), hi + pad * span  # below zero only for scores that go there (MQM)
 
 
 def dot_strips_chart(title: str, x_label: str, y_label: str, names: Sequence[str],

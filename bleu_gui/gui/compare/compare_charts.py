@@ -87,9 +87,10 @@ class ScatterChart(ChartBox):
         p = self.plot
         p.setLabel("bottom", "BLEU A (baseline)")
         p.setLabel("left", "BLEU B")
+        self.scale = (0.0, 100.0)  # the metric's score range on both axes
         p.setXRange(0, 100, padding=0.03)
         p.setYRange(0, 100, padding=0.03)
-        p.plot([0, 100], [0, 100], pen=pg.mkPen(palette.CORPUS, style=pg.QtCore.Qt.PenStyle.DashLine))
+        self.diagonal = p.plot([0, 100], [0, 100], pen=pg.mkPen(palette.CORPUS, style=pg.QtCore.Qt.PenStyle.DashLine))
         # A cell of one sentence, of two, and of three or more: as dark as that many points on one spot. One item
         # each, since a brush per point made pyqtgraph take most of a second over 40,000 cells.
         self.layers = [pg.ScatterPlotItem(size=7, pen=None, brush=pg.mkBrush(51, 154, 240, alpha), hoverable=True)
@@ -110,8 +111,12 @@ class ScatterChart(ChartBox):
         x, y = (np.concatenate(axis) for axis in zip(*(layer.getData() for layer in self.layers)))
         return svg.scatter_chart(x.tolist(), y.tolist(), *self.names)
 
-    def set_metric(self, metric: str) -> None:
-        """Sentence scores of ``metric`` on both axes."""
+    def set_metric(self, metric: str, scale: tuple[float, float] = (0.0, 100.0)) -> None:
+        """Sentence scores of ``metric`` on both axes, which span ``scale``."""
+        self.scale = scale
+        self.plot.setXRange(*scale, padding=0.03)
+        self.plot.setYRange(*scale, padding=0.03)
+        self.diagonal.setData(list(scale), list(scale))
         self.set_title(f"Sentence {metric}: A vs B")
         self.plot.setLabel("bottom", f"{metric} A (baseline)")
         self.plot.setLabel("left", f"{metric} B")
@@ -125,7 +130,10 @@ class ScatterChart(ChartBox):
             self.title_label.setText(f"<b>{self.title}</b>")
             self.title_label.setToolTip("")
         else:
-            x, y, first, counts = plotted_cells(self.xs, self.ys)
+            low, high = self.scale  # cells on the 0-100 plane of the metric's scale
+            unit = (high - low) / 100
+            x, y, first, counts = plotted_cells((self.xs - low) / unit, (self.ys - low) / unit)
+            x, y = x * unit + low, y * unit + low
             self.title_label.setText(f"<b>{self.title}</b> — {len(a):,} sentences as {len(x):,} points")
             self.title_label.setToolTip(f"One point per occupied {CELL:g} × {CELL:g} square of scores, darker where "
                                         "it holds two or more sentences; a click picks the first sentence in it")

@@ -72,7 +72,8 @@ class PairCharts(QWidget):
         self.bucket_dots.set_title(f"{metric.name} by reference length")
         self.bucket_dots.plot.setLabel("left", metric.name)
         self.bucket_dots.update_values(names, comparison.by_metric[k].bucket_scores[:, used], ticks, tips)
-        self.scatter.set_metric(metric.name)
+        shown = c.shown
+        self.scatter.set_metric(metric.name, shown.orders[k][0].scale if shown is not None else (0.0, 100.0))
         self.delta_chart.set_metric(metric.name)
         self.show_pair()
 

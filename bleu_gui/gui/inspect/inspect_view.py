@@ -73,6 +73,8 @@ class InspectView(QWidget):
         self.bottom_stack.setCurrentIndex(page)
         if page:
             self.evidence.refresh()
+        elif self.controller.sentence is not None:
+            self.detail.show_sentence(self.controller.sentence)  # its line names the chosen metric's score
 
     @Slot()
     def on_header_changed(self) -> None:

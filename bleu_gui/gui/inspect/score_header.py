@@ -31,6 +31,10 @@ class ScoreHeader(QWidget):
         self.verbose_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.signature_label = QLabel("")
         styled(self.signature_label, "signature")
+        # Both wrap when narrow (a signature after its "|" fields, by Unicode's line breaking): a long one (an
+        # imported metric's file and column) must not widen the window past 1366 px.
+        for label in (self.verbose_label, self.signature_label):
+            label.setWordWrap(True)
         self.signature_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes_label = QLabel("")
         styled(self.notes_label, "hint")

@@ -5,19 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core import Run
 from ...core.analysis.whatif import ScoredLine, scored_line
 from ...core.metrics.bleu_details import ALL_ORDERS
+from ...core.metrics.imported import ImportedMetric
 from ...core.metrics.scores import BleuScore
 from ...core.output import score_text
 from ...core.run import bleu_lines
 from ..controller import Controller
 from ..widgets.charts import BrevityChart, PrecisionChart
 from ..widgets.context_pane import ContextPane
-from ..widgets.layout import STRETCH, fill_orders, hrow, single_shot
+from ..widgets.layout import fill_orders, hrow, single_shot
 from ..widgets.panes import SentencePanes
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
@@ -40,6 +51,8 @@ class SentenceDetail(QWidget):
         self.show_tokens.toggled.connect(self.panes.set_show_tokens)
         self.sentence_label = QLabel("")
         styled(self.sentence_label, "paneTitle")
+        # A long line (an imported score's source) is cut here, never allowed to widen the window.
+        self.sentence_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status_legend, self.bars_legend = status_legend(), bars_legend()
         self.bars_legend.setVisible(False)
         self.explain_panel = ExplainPanel()
@@ -59,7 +72,9 @@ class SentenceDetail(QWidget):
     def _assemble(self) -> None:
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.order_combo, self.show_tokens))
+        title_row = hrow(self.sentence_label, "n-gram order", self.order_combo, self.show_tokens)
+        title_row.setStretchFactor(self.sentence_label, 1)  # the title takes the room (and is cut, not wrapped)
+        box.addLayout(title_row)
         box.addWidget(self.status_legend)
         box.addWidget(self.bars_legend)
         box.addWidget(self.context_pane)
@@ -135,6 +150,16 @@ class SentenceDetail(QWidget):
         line = self.editor.scored(sentence) or scored_line(bleu_lines(run, system), sentence)
         self.show_line(sentence, line)
 
+    def _imported_text(self, sentence: int) -> str:
+        """With an imported metric chosen: its score of this segment, said to be read, not computed."""
+        c, run = self.controller, self.controller.run
+        metric = c.metric_object
+        if run is None or not isinstance(metric, ImportedMetric):
+            return ""
+        value = run.systems[c.system].results[c.metric].sentences[sentence]
+        shown = "missing" if np.isnan(value) else score_text.score_text(float(value))
+        return f" · {metric.name} {shown} (read from {metric.config.source})"
+
     def show_line(self, sentence: int, line: ScoredLine, typing: bool = False) -> None:
         """Show sentence ``sentence`` as ``line`` scores it (the file's text, or an edit being typed)."""
         run = self.controller.run
@@ -144,7 +169,8 @@ class SentenceDetail(QWidget):
         where = f"Sentence {run.line_number(sentence)}"
         self.sentence_label.setText(f"{where} · {sentence + 1} of {run.n_sentences:,}"
                                     f"{' in the slice' if run.slice is not None else ''} · sentence BLEU "
-                                    f"{score_text.score_text(line.score)}{' (edited)' if edited else ''}")
+                                    f"{score_text.score_text(line.score)}{' (edited)' if edited else ''}"
+                                    f"{self._imported_text(sentence)}")
         self.panes.set_details(line.details, f"Candidate — {system.name}")  # an edit being typed keeps its text
         self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
                                                              f"{' (edited)' if edited else ''}")

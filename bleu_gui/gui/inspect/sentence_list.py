@@ -83,6 +83,7 @@ class SentenceList(QWidget):
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter candidates (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
+        self._scale = (0.0, 100.0)  # the range of the shown metric's sentence scores (see Metric.score_scale)
         self.score_low, self.score_high = QDoubleSpinBox(), QDoubleSpinBox()
         for box, value in ((self.score_low, 0.0), (self.score_high, 100.0)):
             box.setRange(0.0, 100.0)
@@ -191,7 +192,9 @@ class SentenceList(QWidget):
             self._limit_to_flags()
         self._update_count()
         self.histogram.signature = metric.signature()
-        self.histogram.update_values(system.results[k].sentences, shown.orders[k][i].bands, metric.name)
+        self._set_scale(shown.orders[k][i].scale)
+        self.histogram.update_values(system.results[k].sentences, shown.orders[k][i].bands, metric.name,
+                                     shown.orders[k][i].scale)
         kept = c.opening if opening else c.sentence
         target = kept if kept is not None else 0
         if self.model.row_of(target) is None and self.model.rowCount():
@@ -256,11 +259,26 @@ class SentenceList(QWidget):
         name = run.systems[self.controller.system].name
         self.slice_requested.emit(rows, f"{name}: {', '.join(self.model.rules())}")
 
+    def _set_scale(self, scale: tuple[float, float]) -> None:
+        """The score filter spans the metric's scale; on another scale (another metric) it starts open again."""
+        if scale == self._scale:
+            return
+        self._scale = scale
+        for box, value in ((self.score_low, scale[0]), (self.score_high, scale[1])):
+            box.blockSignals(True)
+            box.setRange(*scale)
+            box.setDecimals(1 if scale[1] - scale[0] >= 10 else 2)
+            box.setSingleStep((scale[1] - scale[0]) / 100)
+            box.setValue(value)
+            box.blockSignals(False)
+        self.apply_filter()
+
     @Slot()
     def apply_filter(self) -> None:
         self._limit_to_flags()
         low, high = self.score_low.value(), self.score_high.value()
-        self.model.set_filter(self.filter_edit.text(), low if low > 0 else None, high if high < 100 else None)
+        self.model.set_filter(self.filter_edit.text(), low if low > self._scale[0] else None,
+                              high if high < self._scale[1] else None)
 
     @Slot()
     def _list_filtered(self) -> None:

@@ -16,6 +16,7 @@ class FileMenu(QMenu):
 
     def __init__(self, parent: QWidget, settings: Settings, on_open: Callable[[], object],
                  on_demo: Callable[[], object], on_add_system: Callable[[], object],
+                 on_import_scores: Callable[[], object],
                  on_export_report: Callable[[], object], on_export_sentences: Callable[[], object],
                  on_export_table: Callable[[], object], on_export_figure: Callable[[], object],
                  on_save_edited: Callable[[], object],
@@ -25,6 +26,7 @@ class FileMenu(QMenu):
         self._action("&Open…", on_open, QKeySequence.StandardKey.Open)
         self._action("Open &demo data", on_demo)
         self.add_system = self._action("&Add system…", on_add_system)
+        self.import_scores = self._action("&Import segment scores (COMET, MQM)…", on_import_scores)
         self.recent = RecentMenu(settings, self)
         self.addMenu(self.recent)
         self._action("Open &session…", on_open_session)
@@ -50,6 +52,7 @@ class FileMenu(QMenu):
         return action
 
     def set_run_shown(self, shown: bool) -> None:
-        for action in (self.add_system, self.export_report, self.export_sentences, self.export_table, self.export_figure,
+        for action in (self.add_system, self.import_scores, self.export_report, self.export_sentences,
+                       self.export_table, self.export_figure,
                        self.save_edited, self.save_session):
             action.setEnabled(shown)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDialog, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget
 
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
@@ -27,12 +26,11 @@ from ..controller import Controller
 from ..inspect.inspect_view import InspectView
 from ..jobs import JobController
 from ..prepared import Prepared
-from ..widgets.figure_dialog import FigureDialog
-from ..widgets.figures import FigureSize, write_figure
 from ..widgets.layout import single_shot, stacked
 from ..window_terms import in_window_terms
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import add_menus
+from .figure_export import ask_export_figure
 from .file_drops import FileDrops
 from .file_menu import FileMenu
 from .job_progress import JobProgress
@@ -134,12 +132,12 @@ class MainWindow(QMainWindow):
         controller, editor = self.controller, self.inspect.detail.editor
         self.file_menu = FileMenu(
             self, self.settings, on_open=self.on_open_triggered, on_demo=lambda: self.run_actions.open_demo("en"),
-            on_add_system=self.on_add_system_triggered,
+            on_add_system=self.on_add_system_triggered, on_import_scores=self.on_import_scores_triggered,
             on_export_report=lambda: self.exports.ask_report(controller.run, self.report_view()),
             on_export_sentences=lambda: self.exports.ask_sentences(controller.run, controller.b),
             on_export_table=lambda: self.exports.ask_systems_table(controller.run, controller.ranking,
                                                                    controller.metric),
-            on_export_figure=self.ask_export_figure,
+            on_export_figure=lambda: ask_export_figure(self),
             on_save_edited=editor.ask_save,
             on_open_session=lambda: self._guarded(lambda: self.open_session(ask_open_session(self))),
             on_save_session=lambda: self._guarded(lambda: ask_save_session(self, self.current_session())),
@@ -239,34 +237,19 @@ class MainWindow(QMainWindow):
         if chosen is not None:
             self.run_actions.open_inputs(chosen)
 
-    def figure_of_view(self) -> tuple[QWidget, str, str]:
-        """The view a figure shows (Compare when it is the tab shown, else Inspect), its title and signature."""
-        run, c = self.controller.run, self.controller
-        assert run is not None
-        metric = run.metrics[c.metric]
-        if self.tabs.currentIndex() == COMPARE_TAB:
-            title = f"{metric.name}: {run.baseline.name} (A) vs {run.systems[c.b].name} (B), {len(run.systems)} systems"
-            return self.compare_view, title, metric.signature()
-        sentence = f", sentence {run.line_number(c.sentence)}" if c.sentence is not None else ""
-        return self.inspect, f"{metric.name}: {run.systems[c.system].name}{sentence}", metric.signature()
+    @Slot()
+    def on_import_scores_triggered(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Segment scores of the shown systems (COMET, MQM, ...)", "",
+                                                "Scores (*.tsv *.csv *.jsonl *.json *.txt);;All files (*)")
+        if paths:
+            self.import_scores(paths)
 
-    def export_figure(self, path: str | Path, size: FigureSize) -> Path:
-        """Write the shown view as one figure (PNG, SVG or PDF by extension); ExportError says why not."""
-        run = self.controller.run
-        assert run is not None
-        widget, title, signature = self.figure_of_view()
-        written = write_figure(widget, path, size, title, signature, run.input_paths())
-        self.on_exported(str(written))
-        return written
-
-    def ask_export_figure(self) -> None:
-        if self.controller.run is None:
-            return
-        which = "Compare view" if self.tabs.currentIndex() == COMPARE_TAB else "Inspect view"
-        chosen = FigureDialog.ask(self, f"figure of the {which}", which.lower().replace(" ", "-") + ".png",
-                                  self.figure_of_view()[0])
-        if chosen is not None:
-            self._guarded(lambda: self.export_figure(*chosen))
+    def import_scores(self, paths: list[str]) -> int:
+        """Open the shown run again with these score files' metrics beside its own (File ▸ Open sets which are
+        lower-better and whether partial scores are read)."""
+        earlier = self.run_actions.opened_with
+        request = replace(earlier.request, scores=earlier.request.scores + tuple(paths))
+        return self.run_actions.open_inputs(replace(earlier, request=request), self.controller.b)
 
     @Slot()
     def on_add_system_triggered(self) -> None:

@@ -55,6 +55,10 @@ class OpenDialog(QDialog):
         self.source = self._line("optional: a text file, or the source side of XLIFF/TMX/SGML/TSV "
                                  "(default: the source inside a structured input)")
         self.docs = self._line("optional: a text file with the document id of each segment, one per line")
+        self.scores = self._line("optional: segment scores from outside (COMET, MQM): TSV, CSV or JSONL files "
+                                 "separated by ';', with system, seg_id or segment, and a column per metric")
+        self.lower_better = self._line("optional: imported metrics whose lower scores are better, e.g. MetricX")
+        self.scores_partial = QCheckBox("read a scores file that lacks some systems or segments (those are missing)")
         self.encoding = QComboBox()
         self.encoding.setEditable(True)
         self.encoding.addItems(ENCODINGS)
@@ -76,7 +80,8 @@ class OpenDialog(QDialog):
             (FIELDS["references"], self._browsed(self.references, ("Files…", self.on_browse_references),
                                                  ("Folder…", self.on_browse_folder))),
             (FIELDS["source"], self._browsed(self.source, ("File…", self._file_into(self.source, "Source file")))),
-            (FIELDS["docs"], self._browsed(self.docs, ("File…", self._file_into(self.docs, "Document ids"))))]))
+            (FIELDS["docs"], self._browsed(self.docs, ("File…", self._file_into(self.docs, "Document ids")))),
+            (FIELDS["scores"], self._browsed(self.scores, ("Files…", self.on_browse_scores)))]))
         languages = QWidget()
         row = QHBoxLayout(languages)
         row.setContentsMargins(0, 0, 0, 0)
@@ -89,7 +94,8 @@ class OpenDialog(QDialog):
             (FIELDS["encoding"], self.encoding), (FIELDS["format"], self.format), (FIELDS["langs"], languages),
             (FIELDS["refs_wanted"], self.refs_wanted), (FIELDS["systems_wanted"], self.systems_wanted),
             (FIELDS["columns"], self.columns), (FIELDS["keep_tags"], self.keep_tags),
-            (FIELDS["allow_identical"], self.allow_identical)]))
+            (FIELDS["allow_identical"], self.allow_identical), (FIELDS["lower_better"], self.lower_better),
+            (FIELDS["scores_partial"], self.scores_partial)]))
         layout.addWidget(self._group("What to show", [(FIELDS["labels"], self.labels), (FIELDS["where"], self.where)]))
         self.problem = QLabel()
         self.problem.setWordWrap(True)
@@ -149,6 +155,12 @@ class OpenDialog(QDialog):
         if paths:
             self.references.setText(";".join(paths))
 
+    def on_browse_scores(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Segment scores", "",
+                                                "Scores (*.tsv *.csv *.jsonl *.json *.txt);;All files (*)")
+        if paths:
+            self.scores.setText(";".join(_split(self.scores.text()) + paths))
+
     def on_browse_folder(self) -> None:
         path = QFileDialog.getExistingDirectory(self, "Reference folder")
         if path:
@@ -171,6 +183,9 @@ class OpenDialog(QDialog):
         self.columns.setText(";".join(f"{role}={name}" for role, name in o.columns.items()))
         self.keep_tags.setChecked(o.keep_tags)
         self.allow_identical.setChecked(r.allow_identical)
+        self.scores.setText(";".join(r.scores))
+        self.lower_better.setText(";".join(r.lower_better))
+        self.scores_partial.setChecked(r.scores_partial)
         self.labels.setText(";".join(choice.labels or ()))
         self.where.setText(";".join(choice.where))
 
@@ -196,7 +211,9 @@ class OpenDialog(QDialog):
                                self.encoding.currentText().strip() or "auto", self.source.text().strip() or None,
                                self.docs.text().strip() or None, options,
                                tuple(_split(self.refs_wanted.text())) or None,
-                               tuple(_split(self.systems_wanted.text())) or None, self.allow_identical.isChecked())
+                               tuple(_split(self.systems_wanted.text())) or None, self.allow_identical.isChecked(),
+                               tuple(_split(self.scores.text())), tuple(_split(self.lower_better.text())),
+                               self.scores_partial.isChecked())
         return OpenChoice(request, tuple(_split(self.labels.text())) or None, tuple(_split(self.where.text())))
 
     def on_accept(self) -> None:

@@ -11,15 +11,17 @@ asked for right after a change of settings) scores with the new settings too.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from ...core import Run, RunConfig, rescore, score_run, subset_run
 from ...core.analysis.slices import describe, parse_conditions, select
+from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.metrics.bleu import scaled_progress
+from ...core.metrics.imported import ImportedConfig, attach_imported
 from ...core.output.sessions import Session
 from ...core.run import check_labels
 from ...core.runtime import out_of_gc_passes
@@ -58,11 +60,17 @@ class RunActions(QObject):
         self.controller, self.jobs, self.config = controller, jobs, config
         self.encoding = "auto"  # how files opened without a request of their own are decoded
         self.opened_with = OpenChoice(InputRequest(encoding=self.encoding))  # what the shown run was opened from
+        self.imported: tuple[ImportedConfig, ...] = ()  # the metrics of its score files (no settings of their own)
 
     # -- helpers ------------------------------------------------------------------------------------
+    def run_config(self) -> RunConfig:
+        """The settings to score with now: the panel's, and the metrics of the shown run's score files."""
+        own = self.config()
+        return replace(own, metrics=own.metrics + self.imported)
+
     def _whole_now(self) -> Callable[[Progress | None], Prepared]:
         """The whole run under the settings the panel holds (scored again in the worker when they differ)."""
-        whole, cfg = self.controller.whole, self.config()
+        whole, cfg = self.controller.whole, self.run_config()
         assert whole is not None
 
         def make(progress: Progress | None) -> Prepared:
@@ -105,15 +113,20 @@ class RunActions(QObject):
     def open_inputs(self, choice: OpenChoice, b: int = 1) -> int:
         """Read and score what ``choice`` names (the first system is the baseline) under its display names, and
         show its slice, in the worker. Errors come back as a dialog; the shown run stays."""
-        cfg, request, labels = self.config(), choice.request, choice.labels
+        own, request, labels = self.config(), choice.request, choice.labels
         conditions = parse_conditions(choice.where)
+        imported: list[tuple[ImportedConfig, ...]] = []
 
         def work(progress: Progress) -> tuple[Prepared, Prepared]:
             inputs = read_request(request, progress=scaled_progress(progress, 0, 0.05))
             names = check_labels(labels, len(inputs.systems)) if labels else None
+            systems, context, configs = attach_imported(request, inputs.systems, names or file_names(inputs.systems),
+                                                        inputs.context)
+            imported.append(configs)
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
             span = 0.65 if conditions else 0.95
-            run = score_run(inputs.systems, inputs.references, cfg, names=names, context=inputs.context,
+            cfg = replace(own, metrics=own.metrics + configs)
+            run = score_run(systems, inputs.references, cfg, names=names, context=context,
                             progress=scaled_progress(progress, 0.05, span))
             whole = prepare(run)
             if not conditions:
@@ -122,7 +135,7 @@ class RunActions(QObject):
             return whole, prepare(subset_run(run, rows, describe(conditions), progress=scaled_progress(progress, 0.7, 0.3)))
 
         def done(result: tuple[Prepared, Prepared]) -> None:
-            self.opened_with = choice
+            self.opened_with, self.imported = choice, imported[0]
             self.opened.emit()  # files opened afresh: no edits carried over
             self.controller.show(result[1], result[0])
             self.controller.set_b(b)
@@ -192,7 +205,7 @@ class RunActions(QObject):
         whole = self.controller.whole
         if whole is None or self.controller.shown is whole:
             return
-        if whole.run.config != self.config():
+        if whole.run.config != self.run_config():
             self.jobs.submit(lambda p: self._whole_now()(p), lambda prepared: self._show((prepared, prepared)))
             return
         self._show((whole, whole))

@@ -13,10 +13,16 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ...core import MetricConfig, Run, RunConfig
+from ...core.metrics.imported import ImportedConfig
 from ...core.output.sessions import Session
 from .run_actions import RunActions
 from .settings import Settings
 from .settings_panel import SettingsPanel
+
+
+def own_metrics(run: Run) -> tuple[MetricConfig, ...]:
+    """The run's metrics that have settings in the panel (imported scores have none: they come with the files)."""
+    return tuple(m for m in run.config.metrics if not isinstance(m, ImportedConfig))
 
 
 class SettingsChoice(QObject):
@@ -43,7 +49,7 @@ class SettingsChoice(QObject):
 
     def shown(self, run: Run) -> None:
         """A run is shown: settings chosen in the window are remembered once they gave it."""
-        if self._chosen is not None and run.config.metrics == self._chosen:
+        if self._chosen is not None and own_metrics(run) == self._chosen:
             self.settings.set_metrics(self._chosen)
             self._chosen, self.origin = None, "chosen in the window"
 
@@ -51,8 +57,8 @@ class SettingsChoice(QObject):
         """No job runs any more: the panel shows the settings of the numbers shown (a re-score may have been
         cancelled or failed)."""
         self._chosen = None
-        if run is not None and self.panel.metrics() != run.config.metrics:
-            self.panel.set_metrics(run.config.metrics)
+        if run is not None and self.panel.metrics() != own_metrics(run):
+            self.panel.set_metrics(own_metrics(run))
 
     @Slot(object)
     def on_changed(self, metrics: tuple[MetricConfig, ...]) -> None:

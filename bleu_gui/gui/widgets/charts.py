@@ -233,16 +233,17 @@ class HistogramChart(ChartBox):
     """Sentence BLEU over the corpus in 10-point bins; clicking a bar asks to filter the list to it."""
 
     bin_clicked = Signal(float, float)
-    BINS = np.linspace(0, 100, 11)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Sentence BLEU histogram", parent, tip=(
-            "How many sentences score in each 10-point band. Click a bar to list only those sentences. "
+            "How many sentences score in each tenth of the score range (10-point bands for BLEU, chrF and TER). "
+            "Click a bar to list only those sentences. "
             "Corpus BLEU is not the mean of these scores"))
         p = self.plot
         p.setLabel("left", "sentences")
         p.setLabel("bottom", "sentence BLEU (click a bar to filter)")
-        self.bars = pg.BarGraphItem(x0=self.BINS[:-1], x1=self.BINS[1:], height=np.zeros(10),
+        self.edges = np.linspace(0, 100, 11)  # the bands' edges: the metric's scale in tenths
+        self.bars = pg.BarGraphItem(x0=self.edges[:-1], x1=self.edges[1:], height=np.zeros(10),
                                     brush=colors.SENTENCE_BAR, pen=pg.mkPen(palette.BACKGROUND))
         p.addItem(self.bars)
         p.setXRange(0, 100, padding=0.02)
@@ -255,10 +256,15 @@ class HistogramChart(ChartBox):
             return None
         return svg.histogram_chart(self._scores.tolist(), f"Sentence {self.metric_name} histogram", self.metric_name)
 
-    def update_values(self, scores: np.ndarray, bands: np.ndarray, metric: str = "BLEU") -> None:
-        """``bands``: the sentences in each 10-point band of ``scores`` (see :func:`score_bands`), sentence scores
-        of ``metric``."""
+    def update_values(self, scores: np.ndarray, bands: np.ndarray, metric: str = "BLEU",
+                      scale: tuple[float, float] = (0.0, 100.0)) -> None:
+        """``bands``: the sentences in each tenth of ``scale`` (see :func:`score_bands`), sentence scores of
+        ``metric``."""
         self.metric_name = metric
+        if scale != (float(self.edges[0]), float(self.edges[-1])):
+            self.edges = np.linspace(scale[0], scale[1], 11)
+            self.bars.setOpts(x0=self.edges[:-1], x1=self.edges[1:])
+            self.plot.setXRange(scale[0], scale[1], padding=0.02)
         self.set_title(f"Sentence {metric} histogram")
         self.plot.setLabel("bottom", f"sentence {metric} (click a bar to filter)")
         self.show_data()
@@ -268,10 +274,11 @@ class HistogramChart(ChartBox):
         self.plot.setYRange(0, max(1, int(self.counts.max()) if len(self.counts) else 1) * 1.08)
 
     def bin_range(self, x: float) -> tuple[float, float] | None:
-        if not 0 <= x <= 100:
+        low, high = float(self.edges[0]), float(self.edges[-1])
+        if not low <= x <= high:
             return None
-        i = min(int(x // 10), 9)
-        return float(self.BINS[i]), float(self.BINS[i + 1])
+        i = min(int((x - low) // ((high - low) / 10)), 9)
+        return float(self.edges[i]), float(self.edges[i + 1])
 
     def on_scene_clicked(self, event: Any) -> None:  # pyqtgraph's MouseClickEvent, which has no types
         if event.button() != Qt.MouseButton.LeftButton:
