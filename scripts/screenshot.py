@@ -106,13 +106,11 @@ def main() -> int:
         print("the demo data did not load", file=sys.stderr)
         return 1
     if args.where:
-        from bleu_gui.core.analysis.slices import parse_conditions, select
+        from bleu_gui.core.where import where_rows
 
         loop2 = QEventLoop()
         window.run_changed.connect(loop2.quit)
-        conditions = parse_conditions([args.where])
-        run = window.controller.run
-        window.run_actions.apply_slice(select(run.context, run.n_sentences, conditions), args.where.replace("=", " = "))
+        window.run_actions.apply_slice(*where_rows(window.controller.run, [args.where]))
         QTimer.singleShot(60_000, loop2.quit)
         loop2.exec()
     if args.documents:

@@ -247,3 +247,16 @@ def test_a_bad_scores_file_in_the_window_names_the_field(qtbot, window, plain):
         window.import_scores([str(scores)])
     assert "has no row" in shown.args[0] and "Partial scores (File ▸ Open)" in shown.args[0]
     assert [m.name for m in window.controller.run.metrics] == ["BLEU"]  # the run shown stays
+
+
+def test_explain_says_an_imported_score_is_read_from_its_file(capsys):
+    rated, scores = mqm_files()
+    expected = oracle_scores(scores, rated)
+    code, out, err = cli(capsys, rated, "--refs", "ref", "--scores", scores, "--systems", "Nemo", "--explain", "3",
+                         "-m", "mqm_avg_score", "-f", "json")
+    assert code == 0, err
+    obj = json.loads(out)[0]
+    account = obj["mqm_avg_score"]
+    assert (account["value"], account["source"]) == (expected["Nemo"][2], "mqm_ted_ende.avg_seg_scores.tsv")
+    code, out, err = cli(capsys, rated, "--refs", "ref", "--scores", scores, "--systems", "Nemo", "--explain", "3")
+    assert code == 0 and "read from mqm_ted_ende.avg_seg_scores.tsv" in out and "Traceback" not in err

@@ -12,10 +12,10 @@ import sacrebleu
 
 from bleu_gui.cli.bleu_score import run as cli
 from bleu_gui.core import BleuConfig, InputError, RunConfig, Significance, score_run
-from bleu_gui.core.analysis.slices import select
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 from bleu_gui.core.output.exports import sentences_text
 from bleu_gui.core.run import subset_run
+from bleu_gui.core.where import where_rows
 
 from .conftest import data_set
 from .test_significance import assert_same, sacre_paired
@@ -33,7 +33,7 @@ def test_a_domain_slice_equals_sacrebleu_on_the_subset(en_zh):
     cfg = BleuConfig(tokenizer="zh")
     whole = score_run(en_zh.systems, en_zh.references, RunConfig((cfg,), significance=Significance(1000, 10000)),
                       context=en_zh.context)
-    rows = select(whole.context, whole.n_sentences, [("domain", "news")])
+    rows, _said = where_rows(whole, ["domain=news"])
     assert 0 < len(rows) < whole.n_sentences
     part = subset_run(whole, rows, "domain = news")
     hyps = [[s.lines[i] for i in rows] for s in en_zh.systems]
@@ -53,7 +53,7 @@ def test_slice_export_keeps_line_numbers_text_and_says_which_slice(en_zh):
     whole = score_run(en_zh.systems, en_zh.references, RunConfig((BleuConfig(tokenizer="zh"),), significance=None),
                       context=en_zh.context)
     doc = whole.context.docs[-1]
-    part = subset_run(whole, select(whole.context, whole.n_sentences, [("doc", doc)]), f"doc = {doc}")
+    part = subset_run(whole, where_rows(whole, [f"doc = '{doc}'"])[0], f"doc = {doc}")
     rows = list(csv.DictReader(io.StringIO(sentences_text(part, "x.csv"))))
     first = whole.context.docs.index(doc)
     assert rows[0]["index"] == str(first + 1) and rows[0]["doc"] == doc
@@ -68,10 +68,10 @@ def test_slice_export_keeps_line_numbers_text_and_says_which_slice(en_zh):
 def test_select_names_the_columns_it_has(en_zh):
     whole = score_run(en_zh.systems, en_zh.references, RunConfig((BleuConfig(),), significance=None),
                       context=en_zh.context)
-    with pytest.raises(InputError, match=r"no column 'genre' to select by \(columns: doc, origlang, domain\)"):
-        select(whole.context, whole.n_sentences, [("genre", "news")])
+    with pytest.raises(InputError, match=r"no field 'genre': not a metadata column \(doc, origlang, domain\)"):
+        where_rows(whole, ["genre=news"])
     with pytest.raises(InputError, match="no segment has domain = poetry"):
-        select(whole.context, whole.n_sentences, [("domain", "poetry")])
+        where_rows(whole, ["domain=poetry"])
 
 
 def test_cli_scores_every_system_of_an_xml_file_as_json(capsys):
@@ -97,7 +97,7 @@ def test_cli_where_prints_the_slice_beside_the_whole(capsys):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--where", "origlang"], "give KEY=VALUE"),
+    (["--where", "origlang"], "at position 9: expected an operator"),
     (["--column", "colour=x"], "ROLE one of source, candidate"),
     (["--systems", "Nobody"], "no system named 'Nobody'"),
 ])

@@ -105,9 +105,10 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
                    help="an imported metric whose lower scores are better (MetricX); repeatable")
     g.add_argument("--scores-partial", action="store_true",
                    help="read a scores file that lacks a system or segment of the run (those scores are missing)")
-    g.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
-                   help="score only the segments with this document (doc=ID) or metadata value (origlang=en); "
-                        "repeat to narrow")
+    g.add_argument("--where", action="append", default=[], metavar="EXPR",
+                   help="score only the segments where EXPR holds, as a corpus of their own: doc=ID, origlang=en, "
+                        "or comparisons joined by and/or/not over metadata, ref_words, src_words, hyp_words[NAME], "
+                        "bleu[NAME], chrf[NAME], ter[NAME], an imported COMET[NAME], delta_bleu; repeat to narrow")
 
 
 
@@ -207,6 +208,10 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views = p.add_argument_group("explanations (instead of the score lines)")
     views.add_argument("--explain", type=int, metavar="N",
                        help="why sentence N (1-based) scores what it scores, for every system")
+    views.add_argument("--disagree", nargs=2, metavar=("M1", "M2"),
+                       help="the segments whose places differ most between two metrics of the run (each system), "
+                            "with Spearman's rho; e.g. --disagree bleu COMET")
+    views.add_argument("--top", type=int, metavar="N", help="segments listed by --disagree (default 10)")
     views.add_argument("--tokenizer-table", action="store_true",
                        help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
                             "each cell's signature (--format json: a list of objects; latex: a booktabs table)")

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 
 from ..core import BleuConfig, InputError
 from ..core.analysis.significance import seed_from_env
-from ..core.analysis.slices import describe, parse_conditions, select
 from ..core.errors import ExportError
 from ..core.inputs.names import file_names
 from ..core.inputs.run_inputs import read_request
 from ..core.metrics.imported import attach_imported
 from ..core.output.exports import check_targets
 from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
+from ..core.where import check_where, where_rows
 from .arguments import PROG, build_parser, input_request, metric_configs
 from .checks import check_exports, check_output, check_tests, check_views
 from .printing import emit, print_paired, print_tables, print_view
@@ -65,16 +65,16 @@ def run(argv: Sequence[str] | None = None) -> int:
         names = check_labels(args.labels, len(hyps)) if args.labels else None
         hyps, context, imported = attach_imported(request, hyps, names or file_names(hyps), inputs.context)
         metrics = metric_configs(args, BleuConfig(), imported)
-        where = parse_conditions(args.where)
+        check_where(args.where)
         check_tests(args, metrics, len(hyps))
         protected = [f.path for f in [*hyps, *refs]] + [p for p in (args.src, args.docs, *args.scores) if p]
         check_targets(_targets(args), protected)
         significance = _significance(args, len(hyps))
-        config = RunConfig(metrics=metrics, significance=None if where else significance, ngram_diffs=False)
+        config = RunConfig(metrics=metrics, significance=None if args.where else significance, ngram_diffs=False)
         scored = score_run(hyps, refs, config, names=names, context=context)
-        if where:  # the whole corpus is scored without tests, then the slice with them
-            rows = select(scored.context, scored.n_sentences, where)
-            scored = subset_run(scored, rows, describe(where), significance=significance or Significance(None, None))
+        if args.where:  # the whole corpus is scored without tests, then the slice with them
+            rows, said = where_rows(scored, args.where)
+            scored = subset_run(scored, rows, said, significance=significance or Significance(None, None))
         for note in scored.notes:
             print(f"{PROG}: note: {note}", file=sys.stderr)
         if scored.slice is not None:
@@ -88,7 +88,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         for i, misalignment in scored.misaligned:
             print(f"{PROG}: warning: {misalignment.describe(scored.systems[i].name)}", file=sys.stderr)
         _exports(args, scored)
-        if args.explain is not None or args.tokenizer_table:
+        if args.explain is not None or args.tokenizer_table or args.disagree:
             print_view(args, scored)
             return 0
         if args.all_pairs or args.format == "latex":

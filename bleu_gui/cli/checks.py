@@ -80,18 +80,24 @@ def check_exports(args: argparse.Namespace) -> None:
 
 def check_views(args: argparse.Namespace) -> None:
     """Refuse combinations whose other output would be silently dropped."""
-    if args.explain is None and not args.tokenizer_table:
+    views = [flag for flag, on in (("--explain", args.explain is not None), ("--tokenizer-table", args.tokenizer_table),
+                                   ("--disagree", args.disagree is not None)) if on]
+    if args.top is not None and not args.disagree:
+        raise InputError("--top applies to --disagree")
+    if not views:
         return
-    flag = "--explain" if args.explain is not None else "--tokenizer-table"
-    if args.explain is not None and args.tokenizer_table:
-        raise InputError("give --explain or --tokenizer-table, not both")
+    if len(views) > 1:
+        raise InputError(f"give one of {', '.join(views)}, not several")
+    flag = views[0]
+    if args.disagree is not None and args.top is not None and args.top < 1:
+        raise InputError(f"--top {args.top}: list at least one segment")
     others = [name for name, on in (("-b", args.score_only), ("-sl", args.sentence_level),
                                     ("--confidence", args.confidence), ("--paired-bs", args.paired_bs),
                                     ("--paired-ar", args.paired_ar), ("--all-pairs", args.all_pairs),
-                                    ("--where", bool(args.where))) if on]
+                                    ("--where", bool(args.where) and flag != "--disagree")) if on]
     if others:
         raise InputError(f"{flag} prints its own view: not with {', '.join(others)}")
-    if args.format == "multi-bleu" or (args.format == "latex" and args.explain is not None):
+    if args.format == "multi-bleu" or (args.format == "latex" and flag != "--tokenizer-table"):
         raise InputError(f"{flag} has no {args.format} form")
     if args.explain is not None and args.explain < 1:
         raise InputError(f"--explain takes a sentence number from 1, got {args.explain}")

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..core import InputError, Run, Score
 from ..core.analysis.pair_matrix import DEFAULT_ALPHA
 from ..core.output import score_text
@@ -130,8 +132,53 @@ def print_tables(args: argparse.Namespace, run: Run) -> None:
         print("\n\n".join(rankings.matrix_text(run, ranking, args.width, k) for k in metrics))
 
 
+def print_disagree(args: argparse.Namespace, run: Run) -> None:
+    """``--disagree M1 M2``: per system, Spearman's rho and the segments whose places differ most."""
+    from ..core.analysis.disagree import disagreements, spearman
+
+    found = []
+    for name in args.disagree:
+        try:
+            found.append(run.metric_index(name))
+        except KeyError:
+            have = ", ".join(m.key for m in run.metrics)
+            raise InputError(f"--disagree {name}: not a metric of the run ({have}; add it with -m)") from None
+    (i, first), (j, second) = ((k, run.metrics[k]) for k in found)
+    if i == j:
+        raise InputError("--disagree: give two different metrics")
+    out = []
+    for s in run.systems:
+        a, b = s.results[i].sentences, s.results[j].sentences
+        rho = spearman(a, b, first.higher_is_better, second.higher_is_better)
+        rows = disagreements(a, b, first.higher_is_better, second.higher_is_better, args.top or 10)
+        out.append((s.name, rho, rows))
+    if args.format == "json":
+        print(score_text.dumps({"disagree": {"metrics": [first.name, second.name], "systems": [
+            {"system": name, "spearman": None if np.isnan(rho) else rho, "segments": [
+                {"segment": run.line_number(d.segment), first.name: _number(d.first), second.name: _number(d.second),
+                 f"place_{first.name}": d.place_first, f"place_{second.name}": d.place_second,
+                 "difference": d.difference} for d in rows]} for name, rho, rows in out]}}))
+        return
+    w, n1, n2 = args.width, max(10, len(first.name)), max(10, len(second.name))
+    for name, rho, rows in out:
+        print(f"{name}: {first.name} against {second.name}: Spearman's rho {rho:.3f}; the segments whose places "
+              "differ most (place: 0 worst, 1 best)")
+        print(f"  {'line':>6}  {first.name:>{n1}}  {second.name:>{n2}}  {'place 1':>7}  {'place 2':>7}  {'gap':>5}")
+        for d in rows:
+            a, b = score_text.score_text(d.first, w), score_text.score_text(d.second, w)
+            print(f"  {run.line_number(d.segment):>6}  {a:>{n1}}  {b:>{n2}}  {d.place_first:>7.3f}  "
+                  f"{d.place_second:>7.3f}  {d.difference:>5.3f}")
+
+
+def _number(value: float) -> float | None:
+    return None if np.isnan(value) else value
+
+
 def print_view(args: argparse.Namespace, run: Run) -> None:
     """Print the view ``args`` asked for (after :func:`check_views`)."""
+    if args.disagree:
+        print_disagree(args, run)
+        return
     if args.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table
 
@@ -153,7 +200,8 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
             if k == run.bleu_index:
                 parts.append(("bleu", scored_line(bleu_lines(run, i), n - 1).explanation, None))
             else:
-                account, evidence = segment_account(metric, n - 1, s.lines[n - 1], run.reference_names)
+                account, evidence = segment_account(metric, n - 1, s.lines[n - 1], run.reference_names,
+                                                    float(s.results[k].sentences[n - 1]))
                 parts.append((metric.key, account, evidence.to_dict()))
         accounts.append((s.name, parts))
     if args.format == "json":

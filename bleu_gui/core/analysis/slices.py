@@ -9,11 +9,7 @@ the numbers equal sacreBLEU's on the same subset of lines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-
-from ..errors import InputError
-from ..inputs.corpus import Context
 
 
 @dataclass(frozen=True)
@@ -28,34 +24,3 @@ class Slice:
     @property
     def summary(self) -> str:
         return f"slice: {self.description} ({len(self.rows):,} of {self.total:,} segments)"
-
-
-def parse_conditions(texts: Sequence[str]) -> list[tuple[str, str]]:
-    """``KEY=VALUE`` conditions (``--where``), as pairs."""
-    out = []
-    for text in texts:
-        key, sep, value = text.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"--where {text!r}: give KEY=VALUE, e.g. doc=abc-123 or origlang=en")
-        out.append((key.strip(), value.strip()))
-    return out
-
-
-def select(context: Context, n: int, conditions: Sequence[tuple[str, str]]) -> list[int]:
-    """Of ``n`` segments, those whose metadata equals every condition (``doc`` and the input's columns, e.g.
-    ``origlang``)."""
-    columns = context.columns()
-    rows = list(range(n))
-    for key, value in conditions:
-        if key not in columns:
-            have = ", ".join(columns) or "none (the input has no documents or metadata)"
-            raise InputError(f"no column {key!r} to select by (columns: {have})")
-        values = columns[key]
-        rows = [i for i in rows if values[i] == value]
-    if not rows:
-        raise InputError(f"no segment has {' and '.join(f'{k} = {v}' for k, v in conditions)}")
-    return rows
-
-
-def describe(conditions: Sequence[tuple[str, str]]) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in conditions)

@@ -21,6 +21,7 @@ class InspectView(QWidget):
 
     slice_requested = Signal(object, str)
     whole_requested = Signal()
+    where_requested = Signal(str)
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
@@ -29,6 +30,7 @@ class InspectView(QWidget):
         self.sentences = SentenceList(controller)
         self.sentences.slice_requested.connect(self.slice_requested)
         self.sentences.whole_requested.connect(self.whole_requested)
+        self.sentences.where_requested.connect(self.where_requested)
         self.detail = SentenceDetail(controller, self.sentences.model)
         self.evidence = MetricEvidence(controller, self.detail.editor)
         self._assemble()

@@ -127,6 +127,7 @@ class MetricEvidence(QWidget):
         edited = self.editor.scored(sentence)
         text = edited.text if edited is not None else system.lines[sentence]
         account, evidence = segment_account(metric, sentence, text, run.reference_names)
+        assert isinstance(evidence, ChrfEvidence | TerEvidence)  # chrF and TER compute theirs from the text
         self.evidence = evidence
         where = f"Sentence {run.line_number(sentence)}"
         self.sentence_label.setText(f"{where} · {sentence + 1} of {run.n_sentences:,} · sentence {metric.name} "

@@ -56,6 +56,7 @@ class SentenceList(QWidget):
 
     slice_requested = Signal(object, str)
     whole_requested = Signal()
+    where_requested = Signal(str)
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
@@ -103,6 +104,7 @@ class SentenceList(QWidget):
         self.slice_panel = SlicePanel(self.controller)
         self.slice_panel.slice_requested.connect(self.slice_requested)
         self.slice_panel.whole_requested.connect(self.whole_requested)
+        self.slice_panel.where_requested.connect(self.where_requested)
         self.histogram = HistogramChart()
         self.histogram.bin_clicked.connect(self.on_histogram_bin_clicked)
         self._filter_timer = single_shot(self, 200, self.apply_filter)

@@ -10,10 +10,9 @@ from collections import Counter
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core.analysis.documents import DocumentScores
-from ...core.analysis.slices import select
 from ...core.output.score_text import score_text
 from ..controller import Controller
 from ..widgets.layout import Table, hrow
@@ -111,10 +110,20 @@ class SlicePanel(QWidget):
 
     slice_requested = Signal(object, str)
     whole_requested = Signal()
+    where_requested = Signal(str)
 
     def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
+        self.expression = QLineEdit()
+        self.expression.setPlaceholderText("Slice by expression, e.g. ref_words >= 20 and bleu[B] > bleu[A] (Enter)")
+        self.expression.setToolTip(
+            "Score the segments where this holds, as a corpus of their own. Fields: doc and the input's metadata "
+            "columns, ref_words, src_words, hyp_words[NAME], a metric's sentence score of a system (bleu[NAME], "
+            "chrf[NAME], ter[NAME], an imported COMET[NAME]), delta_bleu (the second system minus the first); "
+            "= != < <= > >=, joined by and, or, not and parentheses")
+        self.expression.setClearButtonEnabled(True)
+        self.expression.returnPressed.connect(self.on_expression)
         self.combo = QComboBox()
         self.combo.setToolTip("Score only the segments with this metadata value, as a corpus of their own "
                               "(BLEU and the paired tests of the slice)")
@@ -136,10 +145,14 @@ class SlicePanel(QWidget):
         self.documents.verticalHeader().setVisible(False)
         self.documents.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.documents.clicked.connect(self.on_document_clicked)
-        row = hrow("Slice", self.combo, self.status)
+        self.menu_label = QLabel("Slice")
+        row = hrow(self.menu_label, self.combo, self.status)
         row.setStretch(2, 1)
-        self.setLayout(row)
-        row.setContentsMargins(0, 0, 0, 0)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(2)
+        box.addLayout(row)
+        box.addWidget(self.expression)
 
         controller.run_changed.connect(self.refresh)
         controller.system_changed.connect(self.refresh)
@@ -172,7 +185,10 @@ class SlicePanel(QWidget):
                                    "corpus")
         else:
             self.status.setText("")
-        self.setVisible(self.combo.count() > 1 or run.slice is not None)
+        # The menu when there are documents or metadata to choose from; the expression box always.
+        menu = self.combo.count() > 1 or run.slice is not None
+        for widget in (self.combo, self.status, self.menu_label):
+            widget.setVisible(menu)
         self.model.set_documents(whole.documents[k] if whole is not None else None, system, name)
 
     @Slot(int)
@@ -182,8 +198,16 @@ class SlicePanel(QWidget):
             self.whole_requested.emit()
         elif data != "current" and self.controller.whole_run is not None:
             key, value = data
-            whole = self.controller.whole_run
-            self.slice_requested.emit(select(whole.context, whole.n_sentences, [(key, value)]), f"{key} = {value}")
+            values = self.controller.whole_run.context.columns()[key]
+            self.slice_requested.emit([i for i, v in enumerate(values) if v == value], f"{key} = {value}")
+
+    @Slot()
+    def on_expression(self) -> None:
+        text = self.expression.text().strip()
+        if text:
+            self.where_requested.emit(text)
+        else:
+            self.whole_requested.emit()
 
     @Slot(QModelIndex)
     def on_document_clicked(self, index: QModelIndex) -> None:

@@ -16,8 +16,8 @@ from ...cli.arguments import (
     metric_flags_given,
 )
 from ...core import BleuConfig, InputError, MetricConfig
-from ...core.analysis.slices import parse_conditions
-from ...demo import LANGUAGES
+from ...core.where import check_where
+from ...demo import LANGUAGES, demo_paths
 from .screenshot_order import TABS, ScreenshotOrder, window_size
 from .startup import startup_problem
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = initial_config(args, settings.config())
         request = input_request(args, args.systems, args.references)
-        parse_conditions(args.where)
+        check_where(args.where)
     except InputError as exc:
         parser.error(str(exc))
     window = MainWindow(settings, encoding=args.encoding, config=config)
@@ -119,8 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         window.resize(*order.size)
     window.show()
     if args.demo:
-        window.run_actions.open_demo(args.demo)
-    elif args.references:
+        systems, references = demo_paths(args.demo)
+        args.systems, args.references = [str(p) for p in systems], [str(p) for p in references]
+        request = input_request(args, args.systems, args.references)
+    if args.references:
         window.run_actions.open_inputs(OpenChoice(request, tuple(args.labels) if args.labels else None,
                                                   tuple(args.where)))
     return app.exec()

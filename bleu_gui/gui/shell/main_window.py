@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         self.inspect.header.reset_requested.connect(self.choice.reset)
         self.inspect.slice_requested.connect(self.run_actions.apply_slice)
         self.inspect.whole_requested.connect(self.run_actions.clear_slice)
+        self.inspect.where_requested.connect(self.run_actions.apply_where)
         self.bars.use_tokenizer.connect(self.choice.use_tokenizer)
         self.bars.reset_settings.connect(self.choice.reset)
         self.bars.show_line.connect(self.on_show_misalignment)

@@ -16,8 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from ...core import Run, RunConfig, rescore, score_run, subset_run
-from ...core.analysis.slices import describe, parse_conditions, select
+from ...core import InputError, Run, RunConfig, rescore, score_run, subset_run
 from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.metrics.bleu import scaled_progress
@@ -25,6 +24,7 @@ from ...core.metrics.imported import ImportedConfig, attach_imported
 from ...core.output.sessions import Session
 from ...core.run import check_labels
 from ...core.runtime import out_of_gc_passes
+from ...core.where import check_where, where_rows
 from ...demo import demo_paths
 from ..controller import Controller
 from ..jobs import JobController
@@ -114,7 +114,7 @@ class RunActions(QObject):
         """Read and score what ``choice`` names (the first system is the baseline) under its display names, and
         show its slice, in the worker. Errors come back as a dialog; the shown run stays."""
         own, request, labels = self.config(), choice.request, choice.labels
-        conditions = parse_conditions(choice.where)
+        check_where(choice.where)
         imported: list[tuple[ImportedConfig, ...]] = []
 
         def work(progress: Progress) -> tuple[Prepared, Prepared]:
@@ -124,15 +124,15 @@ class RunActions(QObject):
                                                         inputs.context)
             imported.append(configs)
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
-            span = 0.65 if conditions else 0.95
+            span = 0.65 if choice.where else 0.95
             cfg = replace(own, metrics=own.metrics + configs)
             run = score_run(systems, inputs.references, cfg, names=names, context=context,
                             progress=scaled_progress(progress, 0.05, span))
             whole = prepare(run)
-            if not conditions:
+            if not choice.where:
                 return whole, whole
-            rows = select(run.context, run.n_sentences, conditions)
-            return whole, prepare(subset_run(run, rows, describe(conditions), progress=scaled_progress(progress, 0.7, 0.3)))
+            rows, said = where_rows(run, choice.where)
+            return whole, prepare(subset_run(run, rows, said, progress=scaled_progress(progress, 0.7, 0.3)))
 
         def done(result: tuple[Prepared, Prepared]) -> None:
             self.opened_with, self.imported = choice, imported[0]
@@ -197,6 +197,25 @@ class RunActions(QObject):
             whole = base(scaled_progress(progress, 0.0, 0.5))
             part = subset_run(whole.run, keep, description, progress=scaled_progress(progress, 0.5, 0.5))
             return whole, prepare(part)
+
+        return self.jobs.submit(work, self._show)
+
+    def apply_where(self, text: str) -> int | None:
+        """Show the segments of the whole run where a slice expression holds (found and scored in the worker;
+        a bad expression or a field the run lacks comes back as a dialog)."""
+        if self.controller.whole is None:
+            return None
+        try:
+            check_where([text])
+        except InputError as exc:
+            self.refused.emit(str(exc))
+            return None
+        base = self._whole_now()
+
+        def work(progress: Progress) -> tuple[Prepared, Prepared]:
+            whole = base(scaled_progress(progress, 0.0, 0.4))
+            rows, said = where_rows(whole.run, [text])
+            return whole, prepare(subset_run(whole.run, rows, said, progress=scaled_progress(progress, 0.5, 0.5)))
 
         return self.jobs.submit(work, self._show)
 

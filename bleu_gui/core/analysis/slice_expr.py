@@ -1,0 +1,233 @@
+"""Slice expressions: which segments to score as a corpus of their own, said as comparisons over segment fields
+joined by ``and``, ``or`` and ``not`` (``--where``, the window's slice box).
+
+    ref_words >= 20 and bleu[B] > bleu[A]
+    origlang = en and not (doc = abc-1 or doc = abc-2)
+    delta_bleu < -10 or COMET[B] < 0.5
+
+A field is a metadata column (``doc``, ``origlang``, ``domain``, any column of the input), a count of words
+(``ref_words``, ``src_words``, ``hyp_words[NAME]``), a system's sentence score under a metric (``bleu[NAME]``,
+``chrf[NAME]``, ``ter[NAME]``, an imported ``COMET[NAME]``) or a difference of the second system's and the
+first's (``delta_bleu``, ``delta_chrf``, …). Text values may be quoted; a bare word that is not a field is
+text, so ``doc=abc-123`` reads as before. Comparisons are ``= == != < <= > >=``; a text column compares as
+numbers when every value is one. A bad expression is an :class:`InputError` with its position and what was
+expected there.
+
+The parser knows nothing of runs: :func:`evaluate` asks a ``fields`` function for each field's values (one per
+segment) and gives the segments where the expression holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+
+OPERATORS = ("<=", ">=", "==", "!=", "=", "<", ">")
+KEYWORDS = ("and", "or", "not")
+_TOKEN = re.compile(r"""\s*(?:(?P<op><=|>=|==|!=|=|<|>)|(?P<paren>[()\[\]])|(?P<string>'[^']*'|"[^"]*")|"""
+                    r"""(?P<number>-?\d+(?:\.\d+)?(?![\w.-]))|(?P<word>[^\s()\[\]=<>!'"]+))""")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A segment field: ``name``, or ``name[system]``."""
+
+    name: str
+    system: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.name}[{self.system}]" if self.system is not None else self.name
+
+
+@dataclass(frozen=True)
+class Compare:
+    left: Field | float | str
+    op: str
+    right: Field | float | str
+
+
+@dataclass(frozen=True)
+class Logic:
+    op: str  # "and", "or", "not"
+    parts: tuple[Expression, ...]
+
+
+Expression = Compare | Logic
+Fields = Callable[[Field], np.ndarray]
+
+
+@dataclass
+class _Token:
+    kind: str
+    text: str
+    at: int  # 0-based position in the expression
+
+
+def _tokens(text: str) -> list[_Token]:
+    out, at = [], 0
+    while at < len(text):
+        if text[at:].strip() == "":
+            break
+        m = _TOKEN.match(text, at)
+        if m is None or m.end() == at:
+            raise InputError(_where(text, at + len(text[at:]) - len(text[at:].lstrip()), "a field, a value or an "
+                                    "operator", text[at:].strip()[:1]))
+        kind = m.lastgroup or ""
+        value = m.group(kind)
+        out.append(_Token(kind, value, m.start(kind)))
+        at = m.end()
+    return out
+
+
+def _where(text: str, at: int, expected: str, found: str) -> str:
+    found_text = f"found {found!r}" if found else "found the end"
+    return f"--where {text!r}: at position {at + 1}: expected {expected}, {found_text}\n  {text}\n  {' ' * at}^"
+
+
+class _Parser:
+    def __init__(self, text: str, is_field: Callable[[str], bool]):
+        self.text, self.is_field = text, is_field
+        self.tokens = _tokens(text)
+        self.i = 0
+
+    def peek(self) -> _Token | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def fail(self, expected: str) -> InputError:
+        token = self.peek()
+        return InputError(_where(self.text, token.at if token else len(self.text), expected,
+                                 token.text if token else ""))
+
+    def take(self, kind: str, text: str | None = None) -> _Token | None:
+        token = self.peek()
+        if token is not None and token.kind == kind and (text is None or token.text.lower() == text):
+            self.i += 1
+            return token
+        return None
+
+    def parse(self) -> Expression:
+        expr = self.disjunction()
+        if self.peek() is not None:
+            raise self.fail("'and', 'or' or the end")
+        return expr
+
+    def disjunction(self) -> Expression:
+        parts = [self.conjunction()]
+        while self.take("word", "or"):
+            parts.append(self.conjunction())
+        return parts[0] if len(parts) == 1 else Logic("or", tuple(parts))
+
+    def conjunction(self) -> Expression:
+        parts = [self.negation()]
+        while self.take("word", "and"):
+            parts.append(self.negation())
+        return parts[0] if len(parts) == 1 else Logic("and", tuple(parts))
+
+    def negation(self) -> Expression:
+        if self.take("word", "not"):
+            return Logic("not", (self.negation(),))
+        if self.take("paren", "("):
+            inner = self.disjunction()
+            if not self.take("paren", ")"):
+                raise self.fail("')'")
+            return inner
+        return self.comparison()
+
+    def comparison(self) -> Compare:
+        left = self.operand(left=True)
+        op = self.take("op")
+        if op is None:
+            raise self.fail(f"an operator ({' '.join(OPERATORS)})")
+        return Compare(left, "==" if op.text == "=" else op.text, self.operand(left=False))
+
+    def operand(self, left: bool) -> Field | float | str:
+        token = self.peek()
+        if token is None or token.kind not in ("word", "number", "string") or token.text.lower() in KEYWORDS:
+            raise self.fail("a field" if left else "a value or a field")
+        self.i += 1
+        if token.kind == "number":
+            return float(token.text)
+        if token.kind == "string":
+            return token.text[1:-1]
+        if self.take("paren", "["):
+            system = self.peek()
+            if system is None or system.kind not in ("word", "number", "string"):
+                raise self.fail("a system name")
+            self.i += 1
+            if not self.take("paren", "]"):
+                raise self.fail("']'")
+            name = system.text[1:-1] if system.kind == "string" else system.text
+            return Field(token.text, name)
+        if left or self.is_field(token.text):
+            return Field(token.text)
+        return token.text  # a bare value: doc=abc-123
+
+
+def parse_where(texts: list[str] | tuple[str, ...], is_field: Callable[[str], bool]) -> Expression | None:
+    """The expressions of ``--where`` (each one given; several must all hold), or None without any.
+    ``is_field(word)``: whether a bare word on the right of a comparison is a field (else it is text)."""
+    parsed = [_Parser(text, is_field).parse() for text in texts if text.strip()]
+    if not parsed:
+        return None
+    return parsed[0] if len(parsed) == 1 else Logic("and", tuple(parsed))
+
+
+def describe(expr: Expression) -> str:
+    """The expression written out again, e.g. ``ref_words >= 20 and bleu[B] > bleu[A]``."""
+    if isinstance(expr, Compare):
+        def side(value: Field | float | str) -> str:
+            if isinstance(value, float):
+                return f"{value:g}"
+            return str(value) if isinstance(value, Field) else (value if re.fullmatch(r"[\w.-]+", value) else
+                                                                repr(value))
+        return f"{side(expr.left)} {'=' if expr.op == '==' else expr.op} {side(expr.right)}"
+    if expr.op == "not":
+        inner = expr.parts[0]
+        return f"not ({describe(inner)})" if isinstance(inner, Logic) else f"not {describe(inner)}"
+    return f" {expr.op} ".join(f"({describe(p)})" if isinstance(p, Logic) and p.op != "not" else describe(p)
+                               for p in expr.parts)
+
+
+def _values(side: Field | float | str, fields: Fields, n: int) -> np.ndarray:
+    if isinstance(side, Field):
+        return fields(side)
+    return np.full(n, side, dtype=np.float64 if isinstance(side, float) else object)
+
+
+def _as_numbers(values: np.ndarray, what: str) -> np.ndarray:
+    if values.dtype.kind == "f":
+        return values
+    try:
+        return np.asarray([float(v) for v in values], dtype=np.float64)
+    except ValueError:
+        raise InputError(f"--where: {what} holds text, not numbers: compare it with = or !=") from None
+
+
+def _compare(expr: Compare, fields: Fields, n: int) -> np.ndarray:
+    left, right = _values(expr.left, fields, n), _values(expr.right, fields, n)
+    numeric = left.dtype.kind == "f" or right.dtype.kind == "f"
+    if expr.op in ("==", "!=") and not numeric:
+        equal = left.astype(str) == right.astype(str)
+        return equal if expr.op == "==" else ~equal
+    a, b = _as_numbers(left, str(expr.left)), _as_numbers(right, str(expr.right))
+    with np.errstate(invalid="ignore"):  # NaN (a missing score) satisfies no comparison
+        result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[expr.op]
+    return np.asarray(result, dtype=bool)
+
+
+def evaluate(expr: Expression, fields: Fields, n: int) -> np.ndarray:
+    """Whether the expression holds for each of ``n`` segments (``fields(field)``: its values per segment)."""
+    if isinstance(expr, Compare):
+        return _compare(expr, fields, n)
+    masks = [evaluate(p, fields, n) for p in expr.parts]
+    if expr.op == "not":
+        return ~masks[0]
+    out = masks[0].copy()
+    for mask in masks[1:]:
+        out = out & mask if expr.op == "and" else out | mask
+    return out

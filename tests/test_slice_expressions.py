@@ -1,0 +1,124 @@
+"""Slice expressions (--where): the parser's messages, and slices whose scores and paired tests equal sacreBLEU's
+on the same subset of lines (the subset chosen here by hand from the same fields)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU, CHRF
+
+from bleu_gui.cli.bleu_score import run
+from bleu_gui.core.analysis.slice_expr import Compare, Field, Logic, describe, evaluate, parse_where
+from bleu_gui.core.errors import InputError
+from bleu_gui.core.metrics.tokenizers import load_tokenizer
+
+from .conftest import data_set
+
+
+def cli(capsys, *argv):
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def parse(text, fields=("doc",)):
+    return parse_where([text], lambda word: word in fields)
+
+
+def test_the_grammar_reads_and_or_not_parentheses_and_bare_values():
+    expr = parse("ref_words >= 20 and not (doc = abc-1 or doc = 'a b') or bleu[B] > bleu[A]")
+    assert isinstance(expr, Logic) and expr.op == "or"
+    first = expr.parts[0]
+    assert isinstance(first, Logic) and first.op == "and"
+    assert first.parts[0] == Compare(Field("ref_words"), ">=", 20.0)
+    assert expr.parts[1] == Compare(Field("bleu", "B"), ">", Field("bleu", "A"))
+    assert describe(expr) == "(ref_words >= 20 and not (doc = abc-1 or doc = 'a b')) or bleu[B] > bleu[A]"
+    assert parse("doc=abc-123") == Compare(Field("doc"), "==", "abc-123")  # KEY=VALUE reads as before
+    assert parse("delta_bleu < -10") == Compare(Field("delta_bleu"), "<", -10.0)
+
+
+@pytest.mark.parametrize(("text", "position", "expected"), [
+    ("ref_words >=", 13, "a value or a field"),
+    ("ref_words 20", 11, "an operator"),
+    ("(doc = a", 9, "')'"),
+    ("doc = a and", 12, "a field"),
+    ("bleu[A > 3", 8, "']'"),
+    ("doc = a doc = b", 9, "'and', 'or' or the end"),
+])
+def test_a_bad_expression_says_where_and_what_was_expected(text, position, expected):
+    with pytest.raises(InputError) as caught:
+        parse(text)
+    message = str(caught.value)
+    assert f"at position {position}: expected {expected}" in message
+    caret = message.splitlines()[-1]
+    assert caret.index("^") - 2 == position - 1  # the caret under that position
+
+
+def test_evaluate_leaves_missing_scores_out_and_compares_text_as_numbers():
+    values = {"x": np.array([1.0, np.nan, 3.0]), "n": np.array(["10", "2", "30"], dtype=object)}
+
+    def fields(field):
+        return values[field.name]
+
+    assert evaluate(parse("x >= 1"), fields, 3).tolist() == [True, False, True]
+    assert evaluate(parse("not x >= 1"), fields, 3).tolist() == [False, True, False]
+    assert evaluate(parse("n > 5"), fields, 3).tolist() == [True, False, True]  # "10" > "5" as numbers
+    with pytest.raises(InputError, match="holds text, not numbers"):
+        evaluate(parse("d > 1"), lambda f: np.array(["a", "b", "c"], dtype=object), 3)
+
+
+@pytest.mark.slow
+def test_a_slice_by_length_and_by_which_system_wins_equals_sacrebleu_on_those_lines(capsys):
+    folder = data_set("sacrebleu-wmt17-en-de")
+    ref = (folder / "ref1.txt").read_text(encoding="utf-8").splitlines()
+    a = (folder / "sys1.txt").read_text(encoding="utf-8").splitlines()
+    b = (folder / "sys2.txt").read_text(encoding="utf-8").splitlines()
+    where = "ref_words >= 20 and bleu[B] > bleu[A]"
+    code, out, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt", folder / "sys2.txt",
+                         "--labels", "A", "B", "-m", "bleu", "chrf", "--where", where, "--paired-bs", "-f", "json")
+    assert code == 0, err
+    # The oracle's subset: 13a word counts of the reference, sacreBLEU's own sentence BLEU of each system.
+    tok = load_tokenizer("13a")
+    sentence = BLEU(effective_order=True)
+    keep = [i for i in range(len(ref)) if len(tok(ref[i]).split()) >= 20
+            and sentence.sentence_score(b[i], [ref[i]]).score > sentence.sentence_score(a[i], [ref[i]]).score]
+    assert 50 < len(keep) < len(ref) // 2
+    rows = json.loads(out)
+    by = {(r["system"], r["metric"]): r for r in rows}
+    for name, lines in (("A", a), ("B", b)):
+        sub_h, sub_r = [lines[i] for i in keep], [[ref[i] for i in keep]]
+        assert by[name, "BLEU"]["score"] == pytest.approx(BLEU().corpus_score(sub_h, sub_r).score, abs=1e-9)
+        assert by[name, "chrF2"]["score"] == pytest.approx(CHRF().corpus_score(sub_h, sub_r).score, abs=1e-9)
+    assert f"slice: {where} ({len(keep):,} of {len(ref):,} segments)" in err
+    assert by["B", "BLEU"]["p_value"] is not None
+
+
+def test_fields_the_run_lacks_are_named(capsys):
+    folder = data_set("sacrebleu-wmt17-en-de")
+    code, out, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt", "--where", "COMET[sys1.txt] > 0")
+    assert code == 2 and "no field 'COMET[sys1.txt]'" in err and "a metric of the run (bleu)" in err
+    code, out, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt", "--where", "bleu[X] > 0")
+    assert code == 2 and "no system 'X' in bleu[X] (systems: sys1.txt)" in err
+    code, out, err = cli(capsys, folder / "ref1.txt", "-i", folder / "sys1.txt", "--where", "src_words > 3")
+    assert code == 2 and "src_words needs the source" in err
+
+
+def test_the_window_slices_by_an_expression_typed_in_its_box(qtbot, window):
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.run_actions.open_demo()
+    whole = window.controller.run
+    a, b = (s.results[0].sentences for s in whole.systems)
+    box = window.inspect.sentences.slice_panel.expression
+    assert box.isVisible()  # the demo has no metadata, the box is there all the same
+    box.setText("bleu[system-b.txt] > bleu[system-a.txt]")
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        box.returnPressed.emit()
+    run = window.controller.run
+    assert run.slice is not None and list(run.slice.rows) == np.flatnonzero(b > a).tolist()
+    assert run.slice.description == "bleu[system-b.txt] > bleu[system-a.txt]"
+    box.setText("bleu[system-b.txt] >")
+    with qtbot.waitSignal(window.error_shown, timeout=30_000) as shown:
+        box.returnPressed.emit()
+    assert "expected a value or a field" in shown.args[0] and window.controller.run is run
