@@ -165,8 +165,8 @@ def print_disagree(args: argparse.Namespace, run: Run) -> None:
               "differ most (place: 0 worst, 1 best)")
         print(f"  {'line':>6}  {first.name:>{n1}}  {second.name:>{n2}}  {'place 1':>7}  {'place 2':>7}  {'gap':>5}")
         for d in rows:
-            a, b = score_text.score_text(d.first, w), score_text.score_text(d.second, w)
-            print(f"  {run.line_number(d.segment):>6}  {a:>{n1}}  {b:>{n2}}  {d.place_first:>7.3f}  "
+            shown_a, shown_b = score_text.score_text(d.first, w), score_text.score_text(d.second, w)
+            print(f"  {run.line_number(d.segment):>6}  {shown_a:>{n1}}  {shown_b:>{n2}}  {d.place_first:>7.3f}  "
                   f"{d.place_second:>7.3f}  {d.difference:>5.3f}")
 
 
