@@ -212,6 +212,11 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
                        help="the segments whose places differ most between two metrics of the run (each system), "
                             "with Spearman's rho; e.g. --disagree bleu COMET")
     views.add_argument("--top", type=int, metavar="N", help="segments listed by --disagree (default 10)")
+    views.add_argument("--word-accuracy", action="store_true",
+                       help="word accuracy by frequency bucket, as compare-mt's: matched, reference and output words, "
+                            "recall, precision and F-measure per bucket and system (tokens of BLEU's tokenizer; -lc)")
+    views.add_argument("--freq-file", metavar="FILE",
+                       help="with --word-accuracy: count word frequencies in this corpus (default: the reference)")
     views.add_argument("--tokenizer-table", action="store_true",
                        help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
                             "each cell's signature (--format json: a list of objects; latex: a booktabs table)")

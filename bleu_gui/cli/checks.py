@@ -81,7 +81,10 @@ def check_exports(args: argparse.Namespace) -> None:
 def check_views(args: argparse.Namespace) -> None:
     """Refuse combinations whose other output would be silently dropped."""
     views = [flag for flag, on in (("--explain", args.explain is not None), ("--tokenizer-table", args.tokenizer_table),
-                                   ("--disagree", args.disagree is not None)) if on]
+                                   ("--disagree", args.disagree is not None),
+                                   ("--word-accuracy", args.word_accuracy)) if on]
+    if args.freq_file and not args.word_accuracy:
+        raise InputError("--freq-file applies to --word-accuracy")
     if args.top is not None and not args.disagree:
         raise InputError("--top applies to --disagree")
     if not views:
@@ -94,7 +97,8 @@ def check_views(args: argparse.Namespace) -> None:
     others = [name for name, on in (("-b", args.score_only), ("-sl", args.sentence_level),
                                     ("--confidence", args.confidence), ("--paired-bs", args.paired_bs),
                                     ("--paired-ar", args.paired_ar), ("--all-pairs", args.all_pairs),
-                                    ("--where", bool(args.where) and flag != "--disagree")) if on]
+                                    ("--where", bool(args.where) and flag not in ("--disagree", "--word-accuracy")))
+              if on]
     if others:
         raise InputError(f"{flag} prints its own view: not with {', '.join(others)}")
     if args.format == "multi-bleu" or (args.format == "latex" and flag != "--tokenizer-table"):

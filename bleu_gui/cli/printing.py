@@ -174,8 +174,45 @@ def _number(value: float) -> float | None:
     return None if np.isnan(value) else value
 
 
+def print_word_accuracy(args: argparse.Namespace, run: Run) -> None:
+    """``--word-accuracy``: compare-mt's word accuracy by frequency bucket, per system."""
+    from ..core.analysis.word_accuracy import frequency_counts, word_accuracy
+    from ..core.inputs.text_files import read_segments
+    from ..core.metrics.tokenizers import load_tokenizer
+
+    bleu = run.bleu
+    tokenize = load_tokenizer(bleu.config.tokenizer_name if bleu is not None else "13a")
+    lowercase = bool(bleu is not None and bleu.config.lowercase)
+
+    def words(lines: list[str]) -> list[list[str]]:
+        return [tokenize(line).split() for line in lines]
+
+    reference = words(run.references[0].lines)
+    corpus = words(read_segments(args.freq_file, args.encoding).lines) if args.freq_file else reference
+    result = word_accuracy(reference, [words(s.lines) for s in run.systems], frequency_counts(corpus, lowercase),
+                           lowercase)
+    matched, ref, out = result.totals()
+    recall, precision, fmeas = result.measures()
+    if args.format == "json":
+        print(score_text.dumps({"word_accuracy": {"buckets": result.labels, "systems": [
+            {"system": s.name, "matched": matched[i].tolist(), "ref": ref.tolist(), "out": out[i].tolist(),
+             "recall": recall[i].tolist(), "precision": precision[i].tolist(), "fmeas": fmeas[i].tolist()}
+            for i, s in enumerate(run.systems)]}}))
+        return
+    source = args.freq_file or f"the reference {run.references[0].name}"
+    for i, s in enumerate(run.systems):
+        print(f"{s.name}: word accuracy by frequency in {source} (compare-mt's buckets)")
+        print(f"  {'bucket':>12} {'matched':>8} {'ref':>8} {'out':>8} {'recall':>7} {'prec':>7} {'F':>7}")
+        for b, label in enumerate(result.labels):
+            print(f"  {label:>12} {matched[i, b]:>8} {ref[b]:>8} {out[i, b]:>8} {recall[i, b]:>7.4f} "
+                  f"{precision[i, b]:>7.4f} {fmeas[i, b]:>7.4f}")
+
+
 def print_view(args: argparse.Namespace, run: Run) -> None:
     """Print the view ``args`` asked for (after :func:`check_views`)."""
+    if args.word_accuracy:
+        print_word_accuracy(args, run)
+        return
     if args.disagree:
         print_disagree(args, run)
         return

@@ -1,0 +1,69 @@
+"""Word accuracy by frequency equals compare-mt 0.2.10's FreqWordBucketer on the same tokens."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from compare_mt.bucketers import FreqWordBucketer
+
+from bleu_gui.cli.bleu_score import run
+from bleu_gui.core.analysis.word_accuracy import bucket_labels, frequency_counts, word_accuracy
+
+from .conftest import data_set
+
+
+def compare_mt(ref, outs, lowercase=False, freq_data=None):
+    bucketer = FreqWordBucketer(freq_data=freq_data or ref, case_insensitive=lowercase)
+    statistics, *_ = bucketer.calc_statistics(ref, outs)
+    return bucketer.bucket_strs, statistics
+
+
+def words(path, n=None):
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
+    return [line.split() for line in lines[:n]]
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_equal_to_compare_mt_on_wmt17(lowercase):
+    folder = data_set("sacrebleu-wmt17-en-de")
+    ref = words(folder / "ref1.txt", 800)
+    outs = [words(folder / f"sys{k}.txt", 800) for k in (1, 2, 6)]
+    labels, expected = compare_mt(ref, outs, lowercase)
+    result = word_accuracy(ref, outs, frequency_counts(ref, lowercase), lowercase)
+    assert result.labels == labels == bucket_labels()
+    matched, reference, output = result.totals()
+    recall, precision, fmeas = result.measures()
+    for s, rows in enumerate(expected):
+        for b, (m, r, o, rec, prec, f) in enumerate(rows):
+            assert (matched[s, b], reference[b], output[s, b]) == (m, r, o)
+            assert (recall[s, b], precision[s, b], fmeas[s, b]) == pytest.approx((rec, prec, f), abs=1e-12)
+
+
+def test_frequencies_from_another_corpus_and_repeated_words():
+    ref = [["the", "the", "cat"], ["a", "dog", "the"]]
+    outs = [[["the", "the", "the", "cat"], ["dog", "dog", "a"]]]
+    corpus = [["the"] * 12 + ["cat"] * 3, ["dog"]]
+    labels, expected = compare_mt(ref, outs, freq_data=corpus)
+    result = word_accuracy(ref, outs, frequency_counts(corpus))
+    matched, reference, output = result.totals()
+    assert [(matched[0, b], reference[b], output[0, b]) for b in range(len(labels))] == \
+        [(m, r, o) for m, r, o, *_ in expected[0]]
+
+
+def test_cli_json_has_the_issue_s_shape(capsys):
+    folder = data_set("sacrebleu-wmt17-en-de")
+    code = run([str(folder / "ref1.txt"), "-i", str(folder / "sys1.txt"), "--word-accuracy", "-tok", "none", "-f",
+                "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    data = json.loads(out)["word_accuracy"]
+    assert data["buckets"] == bucket_labels()
+    system = data["systems"][0]
+    assert set(system) == {"system", "matched", "ref", "out", "recall", "precision", "fmeas"}
+    ref, hyp = words(folder / "ref1.txt"), words(folder / "sys1.txt")
+    _, expected = compare_mt(ref, [hyp])
+    assert system["matched"] == [row[0] for row in expected[0]]
+    assert system["fmeas"] == pytest.approx([row[5] for row in expected[0]], abs=1e-12)
+    assert run([str(folder / "ref1.txt"), "-i", str(folder / "sys1.txt"), "--freq-file", "x.txt"]) == 2
+    assert "--freq-file applies to --word-accuracy" in capsys.readouterr().err
