@@ -74,3 +74,23 @@ def test_disagree_on_mqm_lists_bleu_against_human_scores(capsys):
     assert -1 <= system["spearman"] <= 1
     code = run([str(folder / "mqm_ted_ende.tsv"), "--refs", "ref", "--systems", "Nemo", "--disagree", "bleu", "COMET"])
     assert code == 2 and "--disagree COMET: not a metric of the run" in capsys.readouterr().err
+
+
+def test_the_window_shows_disagreements_and_opens_a_segment(qtbot, window):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.shell.extra_menus import open_disagree
+    from bleu_gui.gui.shell.run_actions import OpenChoice
+
+    folder = data_set("formats") / "scores-mqm-ted-ende"
+    request = InputRequest((), (str(folder / "mqm_ted_ende.tsv"),), refs_wanted=("ref",),
+                           systems_wanted=("Nemo", "UEdin"), scores=(str(folder / "mqm_ted_ende.avg_seg_scores.tsv"),))
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_inputs(OpenChoice(request))
+    dialog = open_disagree(window)
+    assert dialog is not None and dialog.table.rowCount() == 20
+    run = window.controller.run
+    expected = disagreements(run.systems[0].results[0].sentences, run.systems[0].results[1].sentences, top=20)
+    assert [int(dialog.table.item(r, 0).text()) for r in range(20)] == [run.line_number(d.segment) for d in expected]
+    dialog.on_cell_clicked(1, 2)
+    assert (window.controller.system, window.controller.sentence) == (0, expected[1].segment)
+    dialog.close()

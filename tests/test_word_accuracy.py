@@ -67,3 +67,24 @@ def test_cli_json_has_the_issue_s_shape(capsys):
     assert system["fmeas"] == pytest.approx([row[5] for row in expected[0]], abs=1e-12)
     assert run([str(folder / "ref1.txt"), "-i", str(folder / "sys1.txt"), "--freq-file", "x.txt"]) == 2
     assert "--freq-file applies to --word-accuracy" in capsys.readouterr().err
+
+
+def test_the_window_shows_word_accuracy_per_bucket(qtbot, window):
+    from bleu_gui.gui.shell.extra_menus import open_word_accuracy
+
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.run_actions.open_demo()
+    dialog = open_word_accuracy(window)
+    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+        pass
+    run = window.controller.run
+    from bleu_gui.core.metrics.tokenizers import load_tokenizer
+
+    tok = load_tokenizer("13a")
+    ref = [tok(line).split() for line in run.references[0].lines]
+    outs = [[tok(line).split() for line in s.lines] for s in run.systems]
+    _, expected = compare_mt(ref, outs)
+    assert dialog.table.rowCount() == len(bucket_labels())
+    for b, row in enumerate(expected[1]):
+        assert dialog.table.item(b, 2).text().startswith(f"{row[5]:.3f} [")  # system 2's F in its column
+    dialog.close()

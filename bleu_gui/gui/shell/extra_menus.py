@@ -13,8 +13,10 @@ from PySide6.QtGui import QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu
 
 from ..inspect.explain_panel import show_help
+from .disagree_view import DisagreeDialog
 from .help_pages import DOC_PAGES, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
 from .tokenizer_table_view import TokenizerTableDialog
+from .word_accuracy_view import WordAccuracyDialog
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -33,6 +35,8 @@ def add_menus(window: MainWindow) -> None:
     view.addAction(show_settings)
     tools = QMenu("&Tools", window)
     tools.addAction("Tokenizer × case table…", lambda: open_tokenizer_table(window))
+    tools.addAction("Where metrics disagree…", lambda: open_disagree(window))
+    tools.addAction("Word accuracy by frequency…", lambda: open_word_accuracy(window))
     help_menu = QMenu("&Help", window)
     help_menu.addAction("&Getting started", lambda: open_page(window, "getting-started"))
     help_menu.addAction("&Keyboard shortcuts", lambda: open_page(window, "shortcuts"))
@@ -92,6 +96,38 @@ def open_page(window: MainWindow, page: str) -> HelpPage:
     dialog = HelpPage(window, title, html(), act)
     dialog.show()
     window.help_dialog = dialog
+    return dialog
+
+
+def open_disagree(window: MainWindow) -> DisagreeDialog | None:
+    """Two metrics' segment scores of a system against each other; a click opens the segment in Inspect."""
+    run = window.controller.run
+    if run is None or len(run.metrics) < 2:
+        window.statusBar().showMessage("Where metrics disagree needs two metrics: add chrF or TER in the settings, "
+                                       "or import segment scores (File ▸ Import segment scores…)", 6000)
+        return None
+
+    def open_segment(system: int, sentence: int) -> None:
+        window.tabs.setCurrentIndex(0)
+        window.controller.set_system(system)
+        window.controller.set_sentence(sentence)
+
+    dialog = DisagreeDialog(window, run, open_segment, window.controller.system)
+    dialog.show()
+    window.tool_dialog = dialog
+    return dialog
+
+
+def open_word_accuracy(window: MainWindow) -> WordAccuracyDialog | None:
+    """compare-mt's word accuracy by frequency of the shown run, computed in a worker."""
+    run = window.controller.run
+    if run is None:
+        window.statusBar().showMessage("Open files first: word accuracy compares the systems with a reference", 4000)
+        return None
+    dialog = WordAccuracyDialog(window, run)
+    dialog.failed.connect(window.show_error)
+    dialog.show()
+    window.tool_dialog = dialog
     return dialog
 
 

@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         saved = (self.settings.config(), *self.settings.other_metrics())
         self.tokenizer_dialog: QDialog | None = None
         self.help_dialog: QDialog | None = None
+        self.tool_dialog: QDialog | None = None  # the last Tools dialog opened (kept alive while shown)
         self.error_box: QMessageBox | None = None
         self.on_error: Callable[[str], None] | None = None  # set: errors go there instead of a dialog (--screenshot)
         self._held: list[Prepared] = []  # what the controller holds, let go of once replaced

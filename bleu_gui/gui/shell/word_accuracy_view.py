@@ -1,0 +1,87 @@
+"""Tools ▸ Word accuracy by frequency: compare-mt's buckets, each system's F-measure per bucket (a dot each) with
+its bootstrap interval in the table, computed in the worker."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QDialog, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+from ...core import Run
+from ...core.analysis.word_accuracy import WordAccuracy, frequency_counts, word_accuracy
+from ...core.metrics.tokenizers import load_tokenizer
+from ..compare.compare_charts import DotStrips
+from ..jobs import JobController
+from ..widgets.style import styled
+
+
+def compute(run: Run) -> tuple[WordAccuracy, tuple[np.ndarray, np.ndarray]]:
+    """Word accuracy of every system against the first reference, on BLEU's tokens, with F's intervals."""
+    bleu = run.bleu
+    tokenize = load_tokenizer(bleu.config.tokenizer_name if bleu is not None else "13a")
+    lowercase = bool(bleu is not None and bleu.config.lowercase)
+    reference = [tokenize(line).split() for line in run.references[0].lines]
+    result = word_accuracy(reference, [[tokenize(line).split() for line in s.lines] for s in run.systems],
+                           frequency_counts(reference, lowercase), lowercase)
+    return result, result.intervals()
+
+
+class WordAccuracyDialog(QDialog):
+    """Signals: ``ready()`` once shown, ``failed(str)``."""
+
+    ready = Signal()
+    failed = Signal(str)
+
+    def __init__(self, parent: QWidget, run: Run):
+        super().__init__(parent)
+        self.setWindowTitle("Word accuracy by frequency")
+        self.setObjectName("wordAccuracyDialog")
+        self.run = run
+        self.note = QLabel(f"Computing on {run.n_sentences:,} sentences…")
+        self.note.setWordWrap(True)
+        styled(self.note, "hint")
+        self.chart = DotStrips("F-measure by word frequency", "frequency of the reference word", "F-measure", tip=(
+            "compare-mt's word accuracy: reference words bucketed by how often they occur in the reference; per "
+            "bucket the F-measure of each system's matched words"))
+        self.chart.legend.setVisible(True)  # one chart here: its own legend names the systems
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        box = QVBoxLayout(self)
+        box.addWidget(self.note)
+        box.addWidget(self.chart, 3)
+        box.addWidget(self.table, 2)
+        self.resize(900, 640)
+        self.jobs = JobController(self)
+        self.jobs.failed.connect(lambda message, _details: self._failed(message))
+        self.jobs.submit(lambda _progress: compute(run), self.show_result)
+
+    def _failed(self, message: str) -> None:
+        self.note.setText(f"Word accuracy could not be computed: {message}")
+        self.failed.emit(message)
+
+    def show_result(self, computed: tuple[WordAccuracy, tuple[np.ndarray, np.ndarray]]) -> None:
+        result, (low, high) = computed
+        names = [s.name for s in self.run.systems]
+        recall, precision, fmeas = result.measures()
+        matched, reference, output = result.totals()
+        tips = [f"{label}: {int(reference[b]):,} reference words" for b, label in enumerate(result.labels)]
+        self.chart.update_values(names, fmeas, result.labels, tips)
+        bleu = self.run.bleu
+        self.note.setText(f"Reference words of {self.run.references[0].name} bucketed by how often they occur in it "
+                          f"(compare-mt's buckets; tokens of {bleu.config.tokenizer_name if bleu else '13a'}). "
+                          "F-measure of each system's matched words per bucket, with the 95% interval of 1,000 "
+                          "bootstrap resamples of the sentences (seed 12345). bleu-score --word-accuracy prints it.")
+        self.table.setRowCount(len(result.labels))
+        self.table.setColumnCount(1 + 2 * len(names))
+        self.table.setHorizontalHeaderLabels(["ref words", *(f"{n}: F [95%]" for n in names),
+                                              *(f"{n}: matched/out" for n in names)])
+        self.table.setVerticalHeaderLabels(result.labels)
+        for b in range(len(result.labels)):
+            self.table.setItem(b, 0, QTableWidgetItem(f"{int(reference[b]):,}"))
+            for s in range(len(names)):
+                self.table.setItem(b, 1 + s, QTableWidgetItem(
+                    f"{fmeas[s, b]:.3f} [{low[s, b]:.3f}, {high[s, b]:.3f}]"))
+                self.table.setItem(b, 1 + len(names) + s, QTableWidgetItem(
+                    f"{int(matched[s, b]):,}/{int(output[s, b]):,}"))
+        self.table.resizeColumnsToContents()
+        self.ready.emit()
