@@ -103,7 +103,7 @@ def test_cli_explain(capsys):
     (["--explain", "0"], "from 1"),
     (["--explain", "99999"], "sentences"),
     (["--explain", "2", "-sl"], "not with -sl"),
-    (["--explain", "2", "--tokenizer-table"], "not both"),
+    (["--explain", "2", "--tokenizer-table"], "not several"),
     (["--tokenizer-table", "-f", "multi-bleu"], "no multi-bleu form"),
 ])
 def test_cli_views_refuse_what_they_would_drop(capsys, extra, message):

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core import BleuConfig, InputError, MetricConfig
 from ..core.analysis.pair_matrix import CORRECTIONS
+from ..core.analysis.qa import CHECKS as QA_CHECKS
 from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES
 from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.inputs.run_inputs import InputRequest
@@ -217,6 +218,11 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
                             "recall, precision and F-measure per bucket and system (tokens of BLEU's tokenizer; -lc)")
     views.add_argument("--freq-file", metavar="FILE",
                        help="with --word-accuracy: count word frequencies in this corpus (default: the reference)")
+    views.add_argument("--qa", nargs="*", choices=QA_CHECKS, metavar="CHECK",
+                       help=f"translator QA checks per segment and system ({', '.join(QA_CHECKS)}; default all), with "
+                            "what each system fixes and introduces against the baseline")
+    views.add_argument("--glossary", metavar="FILE",
+                       help="with --qa: a TSV of source term and target term(s) for the glossary check")
     views.add_argument("--tokenizer-table", action="store_true",
                        help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
                             "each cell's signature (--format json: a list of objects; latex: a booktabs table)")

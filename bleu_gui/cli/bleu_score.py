@@ -67,7 +67,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         metrics = metric_configs(args, BleuConfig(), imported)
         check_where(args.where)
         check_tests(args, metrics, len(hyps))
-        protected = [f.path for f in [*hyps, *refs]] + [p for p in (args.src, args.docs, args.freq_file, *args.scores)
+        protected = [f.path for f in [*hyps, *refs]] + [p for p in (args.src, args.docs, args.freq_file, args.glossary,
+                                                                     *args.scores)
                                                         if p]
         check_targets(_targets(args), protected)
         significance = _significance(args, len(hyps))
@@ -89,7 +90,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         for i, misalignment in scored.misaligned:
             print(f"{PROG}: warning: {misalignment.describe(scored.systems[i].name)}", file=sys.stderr)
         _exports(args, scored)
-        if args.explain is not None or args.tokenizer_table or args.disagree or args.word_accuracy:
+        if args.explain is not None or args.tokenizer_table or args.disagree or args.word_accuracy or args.qa is not None:
             print_view(args, scored)
             return 0
         if args.all_pairs or args.format == "latex":

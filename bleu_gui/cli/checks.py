@@ -82,7 +82,9 @@ def check_views(args: argparse.Namespace) -> None:
     """Refuse combinations whose other output would be silently dropped."""
     views = [flag for flag, on in (("--explain", args.explain is not None), ("--tokenizer-table", args.tokenizer_table),
                                    ("--disagree", args.disagree is not None),
-                                   ("--word-accuracy", args.word_accuracy)) if on]
+                                   ("--word-accuracy", args.word_accuracy), ("--qa", args.qa is not None)) if on]
+    if args.glossary and args.qa is None:
+        raise InputError("--glossary applies to --qa")
     if args.freq_file and not args.word_accuracy:
         raise InputError("--freq-file applies to --word-accuracy")
     if args.top is not None and not args.disagree:
@@ -97,7 +99,7 @@ def check_views(args: argparse.Namespace) -> None:
     others = [name for name, on in (("-b", args.score_only), ("-sl", args.sentence_level),
                                     ("--confidence", args.confidence), ("--paired-bs", args.paired_bs),
                                     ("--paired-ar", args.paired_ar), ("--all-pairs", args.all_pairs),
-                                    ("--where", bool(args.where) and flag not in ("--disagree", "--word-accuracy")))
+                                    ("--where", bool(args.where) and flag not in ("--disagree", "--word-accuracy", "--qa")))
               if on]
     if others:
         raise InputError(f"{flag} prints its own view: not with {', '.join(others)}")

@@ -13,6 +13,7 @@ from ..core import InputError, Run, Score
 from ..core.analysis.pair_matrix import DEFAULT_ALPHA
 from ..core.output import score_text
 from ..core.run import ScoredSystem, bleu_lines, scored_already
+from .arguments import PROG
 
 if TYPE_CHECKING:
     from ..core.analysis.explain import Explanation
@@ -208,8 +209,45 @@ def print_word_accuracy(args: argparse.Namespace, run: Run) -> None:
                   f"{precision[i, b]:>7.4f} {fmeas[i, b]:>7.4f}")
 
 
+def print_qa(args: argparse.Namespace, run: Run) -> None:
+    """``--qa``: every flag of the checks asked for, per system, and what each system fixes and introduces
+    against the baseline."""
+    from ..core.analysis.qa import CHECKS, fixed_and_introduced, read_glossary, run_checks, skipped_checks
+    from ..core.inputs.markup import mismatched_tags
+    from ..core.inputs.text_files import read_segments
+
+    checks = args.qa or list(CHECKS)
+    glossary = read_glossary(args.glossary, "\n".join(read_segments(args.glossary, args.encoding).lines)) \
+        if args.glossary else None
+    source = run.context.source
+    others = ([source.tags] if source is not None else []) + [r.tags for r in run.references]
+    flags = [run_checks(s.name, s.lines, source.lines if source is not None else None, checks, glossary,
+                        mismatched_tags(s.file.tags, others)) for s in run.systems]
+    for note in skipped_checks(checks, source is not None, glossary is not None):
+        print(f"{PROG}: note: qa: {note}", file=sys.stderr)
+    if args.format == "json":
+        print(score_text.dumps({"qa": [{"system": f.system, "segment": run.line_number(f.segment), "check": f.check,
+                                        "detail": f.detail} for per_system in flags for f in per_system]}))
+        return
+    for s, found in zip(run.systems, flags):
+        counts = {c: sum(f.check == c for f in found) for c in checks}
+        listing = ", ".join(f"{c} {n}" for c, n in counts.items() if n) or "nothing flagged"
+        print(f"{s.name}: {listing}")
+        for f in found[:20]:
+            print(f"  {run.line_number(f.segment):>6}  {f.check:<15} {f.detail}")
+        if len(found) > 20:
+            print(f"  … and {len(found) - 20:,} more (-f json lists them all)")
+    for s, found in list(zip(run.systems, flags))[1:]:
+        changes = fixed_and_introduced(flags[0], found)
+        said = "; ".join(f"{c}: fixes {len(fx)}, introduces {len(intro)}" for c, (fx, intro) in changes.items())
+        print(f"{s.name} against {run.baseline.name}: {said or 'the same flags'}")
+
+
 def print_view(args: argparse.Namespace, run: Run) -> None:
     """Print the view ``args`` asked for (after :func:`check_views`)."""
+    if args.qa is not None:
+        print_qa(args, run)
+        return
     if args.word_accuracy:
         print_word_accuracy(args, run)
         return

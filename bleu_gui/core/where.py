@@ -7,8 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .analysis.qa import run_checks
 from .analysis.slice_expr import Field, describe, evaluate, parse_where
 from .errors import InputError
+from .inputs.markup import mismatched_tags
 from .metrics.tokenizers import load_tokenizer
 from .run import Run
 
@@ -67,8 +69,24 @@ class RunFields:
                 raise InputError(f"--where: {name} is the second system's score minus the first's: give two systems")
             k = self._metric(name[len("delta_"):], field)
             return run.systems[1].results[k].sentences - run.systems[0].results[k].sentences
+        if name == "qa" and field.system is not None:
+            return self._qa(self._system(field.system, field))
         k = self._metric(name, field)
         return run.systems[self._system(field.system, field)].results[k].sentences
+
+    def _qa(self, system: int) -> np.ndarray:
+        """The QA checks that flag each segment of a system (all checks but the glossary's)."""
+        run = self.run
+        source = run.context.source
+        others = ([source.tags] if source is not None else []) + [r.tags for r in run.references]
+        s = run.systems[system]
+        found: list[set[str]] = [set() for _ in range(run.n_sentences)]
+        for flag in run_checks(s.name, s.lines, source.lines if source is not None else None,
+                               tags=mismatched_tags(s.file.tags, others)):
+            found[flag.segment].add(flag.check)
+        out = np.empty(run.n_sentences, dtype=object)
+        out[:] = [frozenset(f) for f in found]
+        return out
 
 
 def where_rows(run: Run, texts: Sequence[str]) -> tuple[list[int], str]:

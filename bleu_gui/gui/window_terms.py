@@ -33,6 +33,7 @@ _TERMS: tuple[tuple[str, str], ...] = (
     (r"--scores(?: FILE)?", f"{FIELDS['scores']} ({_OPEN})"),
     (r"--lower-better(?: NAME)?", f"{FIELDS['lower_better']} ({_OPEN})"),
     (r"-m/--metrics", "the Metric list"),
+    (r"--glossary(?: FILE)?", "Glossary… (Tools ▸ QA checks)"),
     (r"-i FILE", f"{FIELDS['systems']} ({_OPEN})"),
     (r"-e (NAME|auto|[\w-]+)", rf"{FIELDS['encoding']} \1 ({_OPEN})"),
     (r"--empty-refs (missing|empty)", rf"Empty ref: \1 ({_SETTINGS})"),

@@ -4,11 +4,13 @@ joined by ``and``, ``or`` and ``not`` (``--where``, the window's slice box).
     ref_words >= 20 and bleu[B] > bleu[A]
     origlang = en and not (doc = abc-1 or doc = abc-2)
     delta_bleu < -10 or COMET[B] < 0.5
+    'number' in qa[B] and not 'number' in qa[A]
 
 A field is a metadata column (``doc``, ``origlang``, ``domain``, any column of the input), a count of words
 (``ref_words``, ``src_words``, ``hyp_words[NAME]``), a system's sentence score under a metric (``bleu[NAME]``,
 ``chrf[NAME]``, ``ter[NAME]``, an imported ``COMET[NAME]``) or a difference of the second system's and the
-first's (``delta_bleu``, ``delta_chrf``, …). Text values may be quoted; a bare word that is not a field is
+first's (``delta_bleu``, ``delta_chrf``, …); ``'CHECK' in qa[NAME]`` holds where that QA check flags the
+system's segment. Text values may be quoted; a bare word that is not a field is
 text, so ``doc=abc-123`` reads as before. Comparisons are ``= == != < <= > >=``; a text column compares as
 numbers when every value is one. A bad expression is an :class:`InputError` with its position and what was
 expected there.
@@ -28,7 +30,7 @@ import numpy as np
 from ..errors import InputError
 
 OPERATORS = ("<=", ">=", "==", "!=", "=", "<", ">")
-KEYWORDS = ("and", "or", "not")
+KEYWORDS = ("and", "or", "not", "in")
 _TOKEN = re.compile(r"""\s*(?:(?P<op><=|>=|==|!=|=|<|>)|(?P<paren>[()\[\]])|(?P<string>'[^']*'|"[^"]*")|"""
                     r"""(?P<number>-?\d+(?:\.\d+)?(?![\w.-]))|(?P<word>[^\s()\[\]=<>!'"]+))""")
 
@@ -139,6 +141,12 @@ class _Parser:
         return self.comparison()
 
     def comparison(self) -> Compare:
+        token = self.peek()
+        if token is not None and token.kind == "string":  # 'number' in qa[B]
+            self.i += 1
+            if not self.take("word", "in"):
+                raise self.fail("'in'")
+            return Compare(token.text[1:-1], "in", self.operand(left=False))
         left = self.operand(left=True)
         op = self.take("op")
         if op is None:
@@ -179,6 +187,8 @@ def parse_where(texts: list[str] | tuple[str, ...], is_field: Callable[[str], bo
 
 def describe(expr: Expression) -> str:
     """The expression written out again, e.g. ``ref_words >= 20 and bleu[B] > bleu[A]``."""
+    if isinstance(expr, Compare) and expr.op == "in":
+        return f"{expr.left!r} in {expr.right}"
     if isinstance(expr, Compare):
         def side(value: Field | float | str) -> str:
             if isinstance(value, float):
@@ -209,6 +219,11 @@ def _as_numbers(values: np.ndarray, what: str) -> np.ndarray:
 
 
 def _compare(expr: Compare, fields: Fields, n: int) -> np.ndarray:
+    if expr.op == "in":  # a name among a field's names per segment (the QA checks that flag it)
+        if not isinstance(expr.right, Field):
+            raise InputError(f"--where: 'in' takes a field on its right, e.g. qa[B]; got {expr.right!r}")
+        sets = fields(expr.right)
+        return np.asarray([expr.left in names for names in sets], dtype=bool)
     left, right = _values(expr.left, fields, n), _values(expr.right, fields, n)
     numeric = left.dtype.kind == "f" or right.dtype.kind == "f"
     if expr.op in ("==", "!=") and not numeric:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDialog, QMenu
 from ..inspect.explain_panel import show_help
 from .disagree_view import DisagreeDialog
 from .help_pages import DOC_PAGES, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
+from .qa_view import QADialog
 from .tokenizer_table_view import TokenizerTableDialog
 from .word_accuracy_view import WordAccuracyDialog
 
@@ -37,6 +38,7 @@ def add_menus(window: MainWindow) -> None:
     tools.addAction("Tokenizer × case table…", lambda: open_tokenizer_table(window))
     tools.addAction("Where metrics disagree…", lambda: open_disagree(window))
     tools.addAction("Word accuracy by frequency…", lambda: open_word_accuracy(window))
+    tools.addAction("QA checks…", lambda: open_qa(window))
     help_menu = QMenu("&Help", window)
     help_menu.addAction("&Getting started", lambda: open_page(window, "getting-started"))
     help_menu.addAction("&Keyboard shortcuts", lambda: open_page(window, "shortcuts"))
@@ -99,6 +101,27 @@ def open_page(window: MainWindow, page: str) -> HelpPage:
     return dialog
 
 
+def _open_segment(window: MainWindow) -> Callable[[int, int], None]:
+    def open_segment(system: int, sentence: int) -> None:
+        window.tabs.setCurrentIndex(0)
+        window.controller.set_system(system)
+        window.controller.set_sentence(sentence)
+    return open_segment
+
+
+def open_qa(window: MainWindow) -> QADialog | None:
+    """The translator QA checks of the shown run, computed in a worker; a click opens the flagged segment."""
+    run = window.controller.run
+    if run is None:
+        window.statusBar().showMessage("Open files first: the QA checks read the systems and their source", 4000)
+        return None
+    dialog = QADialog(window, run, _open_segment(window))
+    dialog.failed.connect(window.show_error)
+    dialog.show()
+    window.tool_dialog = dialog
+    return dialog
+
+
 def open_disagree(window: MainWindow) -> DisagreeDialog | None:
     """Two metrics' segment scores of a system against each other; a click opens the segment in Inspect."""
     run = window.controller.run
@@ -107,12 +130,7 @@ def open_disagree(window: MainWindow) -> DisagreeDialog | None:
                                        "or import segment scores (File ▸ Import segment scores…)", 6000)
         return None
 
-    def open_segment(system: int, sentence: int) -> None:
-        window.tabs.setCurrentIndex(0)
-        window.controller.set_system(system)
-        window.controller.set_sentence(sentence)
-
-    dialog = DisagreeDialog(window, run, open_segment, window.controller.system)
+    dialog = DisagreeDialog(window, run, _open_segment(window), window.controller.system)
     dialog.show()
     window.tool_dialog = dialog
     return dialog

@@ -35,7 +35,8 @@ SHORTCUTS = (
 
 DOC_PAGES = (("window.md", "The window, tab by tab"), ("cli.md", "bleu-score, the command line"),
              ("metrics.md", "BLEU, chrF and TER: definitions and what matches sacreBLEU"),
-             ("formats.md", "Input formats: WMT XML, SGML, TSV/JSONL, XLIFF, TMX"),
+             ("formats.md", "Input formats: WMT XML, SGML, TSV/JSONL, XLIFF, TMX; slice expressions"),
+             ("qa.md", "Translator QA checks and their false alarms"),
              ("performance.md", "Speed and memory, measured"))
 
 

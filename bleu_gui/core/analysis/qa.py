@@ -1,0 +1,296 @@
+"""Translator QA: the checks translators run (Xbench, translate-toolkit's pofilter — read for what users expect,
+none of their code), per segment and system, so they can be joined to the scores.
+
+Each check looks at a candidate beside its source (and, for ``tag``, the inline tags of both), flags a segment
+with a one-line detail, and is tuned for few false alarms: a clean human reference read as a candidate is
+flagged in at most 5% of segments per check on the WMT sets (``scripts/qa_false_alarms.py``; docs/qa.md has the
+figures). A check a segment cannot be judged by (no source, no tags) is skipped and said.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..errors import InputError
+
+CHECKS = ("number", "untranslated", "repeated_word", "brackets", "tag", "url", "email", "punctuation_end",
+          "length", "whitespace", "inconsistent", "glossary")
+NEEDS_SOURCE = frozenset(CHECKS) - {"repeated_word", "whitespace", "tag"}
+
+
+@dataclass(frozen=True)
+class QAFlag:
+    """One finding: the system, the segment (0-based), the check and what it found."""
+
+    system: str
+    segment: int
+    check: str
+    detail: str
+
+
+# Numbers: digit groups joined by . or , (3.5, 1,000.25), or thousands split by spaces (1 000 000), not inside a
+# Latin word (#Product2#, COVID-19's 19 stays: a hyphen is not a letter). Their digits alone are compared, so
+# 3.5 = 3,5 and 1,000 = 1.000 = 1 000 (locales write them so); full-width digits are digits (NFKC). Numbers of
+# one digit are left out: translations spell them as words ("3 people" → "three people").
+_NUMBER = re.compile(r"(?<![A-Za-z])(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d)|\d+(?:[.,]\d+)*)(?![A-Za-z])")
+_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'()]+[^\s<>\"'().,;:!?]")
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_WORD = re.compile(r"\w+")
+_REPEAT = re.compile(r"\b(\w{2,})(\s+)\1\b", re.IGNORECASE)
+_PAIRS = {"(": ")", "[": "]", "{": "}", "「": "」", "『": "』", "（": "）"}
+_QUOTES = (("«", "»"), ("„", "“"))
+_CLOSING = {v: k for k, v in _PAIRS.items()}
+# Sentence-final marks by kind, across scripts.
+_END = {".": ".", "。": ".", "．": ".", "!": "!", "！": "!", "?": "?", "？": "?", ":": ":", "：": ":", "…": ".",
+        ";": ";", "；": ";"}
+_TRAILING = "\"'”’“‘»«」』)）]"  # closing quotes of every typography (German closes with “)
+
+
+def _digits(text: str) -> Counter[str]:
+    digits = (re.sub(r"\D", "", m.group()) for m in _NUMBER.finditer(unicodedata.normalize("NFKC", text)))
+    return Counter(d for d in digits if len(d) > 1)
+
+
+def check_number(source: str, candidate: str) -> str:
+    missing = _digits(source) - _digits(candidate)
+    if not missing:
+        return ""
+    return "source numbers missing or changed: " + ", ".join(sorted(missing))
+
+
+def _letters(text: str) -> bool:
+    return any(ch.isalpha() for ch in text)
+
+
+def check_untranslated(source: str, candidate: str) -> str:
+    if not _letters(candidate):
+        return ""
+    if " ".join(source.split()) == " ".join(candidate.split()):
+        return "the candidate is the source"
+    words = [w.lower() for w in _WORD.findall(candidate) if len(w) > 3 and not w.isdigit()]
+    source_words = {w.lower() for w in _WORD.findall(source)}
+    if len(words) >= 6:
+        copied = sum(w in source_words for w in words) / len(words)
+        if copied >= 0.85:
+            return f"{copied:.0%} of the candidate's words are the source's"
+    return ""
+
+
+def check_repeated_word(source: str, candidate: str) -> str:
+    for m in _REPEAT.finditer(candidate):
+        word = m.group(1)
+        if word.isdigit() or re.search(rf"\b{re.escape(word)}\s+{re.escape(word)}\b", source, re.IGNORECASE):
+            continue  # "1 1", or repeated in the source too ("bye bye")
+        return f"'{m.group(0)}'"
+    return ""
+
+
+def _balance(text: str) -> str:
+    """The first unbalanced bracket of ``text`` ('' when all pair up). Quotes that typographies write either way
+    round (German »…«, „…“ against English “…”) are checked by count only."""
+    for opening, closing in _QUOTES:
+        if opening == "„" and opening not in text:
+            continue  # “ alone opens English quotes
+        if text.count(opening) != text.count(closing):
+            return opening if text.count(opening) > text.count(closing) else closing
+    stack: list[str] = []
+    for ch in text:
+        if ch in _PAIRS:
+            stack.append(ch)
+        elif ch in _CLOSING:
+            if not stack or stack[-1] != _CLOSING[ch]:
+                return ch
+            stack.pop()
+    return stack[-1] if stack else ""
+
+
+def check_brackets(source: str, candidate: str) -> str:
+    found = _balance(candidate)
+    if not found or (source and _balance(source)):
+        return ""  # an unbalanced source is not the translator's doing
+    quote = any(found in pair for pair in _QUOTES)
+    if quote and (source.count('"') % 2 or source.count("“") != source.count("”")):
+        return ""  # a quotation that runs on past the segment in the source too
+    return f"unbalanced {found!r}"
+
+
+def check_url(source: str, candidate: str) -> str:
+    missing = [u for u in _URL.findall(source) if u not in candidate]
+    return f"not copied exactly: {', '.join(missing)}" if missing else ""
+
+
+def check_email(source: str, candidate: str) -> str:
+    missing = [e for e in _EMAIL.findall(source) if e not in candidate]
+    return f"not copied exactly: {', '.join(missing)}" if missing else ""
+
+
+def _end(text: str) -> str:
+    stripped = text.rstrip().rstrip(_TRAILING).rstrip()
+    return _END.get(stripped[-1], "") if stripped else ""
+
+
+def check_punctuation_end(source: str, candidate: str) -> str:
+    """A question that is no longer one, or a sentence that lost its final mark (an added full stop, and ! for
+    a full stop, are translators' choices across languages: not flagged)."""
+    a, b = _end(source), _end(candidate)
+    if a == b or not source.strip() or not candidate.strip():
+        return ""
+    said = {"": "no final punctuation", ".": "a full stop", "!": "'!'", "?": "'?'", ":": "':'", ";": "';'"}
+    if (a == "?" and b != "?") or (a and not b):
+        return f"the source ends with {said[a]}, the candidate with {said[b]}"
+    return ""
+
+
+def check_whitespace(source: str, candidate: str) -> str:
+    """Leading spaces, or a double space, the source does not have (trailing spaces are left out: files end
+    lines with them unseen)."""
+    if candidate != candidate.lstrip() and source == source.lstrip():
+        return "leading spaces"
+    if "  " in candidate and "  " not in source:
+        return "double space"
+    return ""
+
+
+def _width(text: str) -> int:
+    """Characters, a wide (CJK) character counting as two: lengths compare across scripts."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text if not ch.isspace())
+
+
+def check_length(sources: Sequence[str], candidates: Sequence[str]) -> list[str]:
+    """Length ratio outliers against the corpus: log(candidate/source width) more than 4 robust deviations
+    (median absolute deviation × 1.4826, at least 0.1) from the corpus's median, on segments of 10 characters
+    or more."""
+    ratios = [math.log(_width(c) / _width(s)) if _width(s) >= 10 and _width(c) else math.nan
+              for s, c in zip(sources, candidates)]
+    finite = sorted(r for r in ratios if not math.isnan(r))
+    out = [""] * len(candidates)
+    if len(finite) < 20:
+        return out
+    median = finite[len(finite) // 2]
+    # At least 0.1 (10% of length): a corpus of near-identical ratios would otherwise flag every small change.
+    spread = max(sorted(abs(r - median) for r in finite)[len(finite) // 2] * 1.4826, 0.1)
+    for i, r in enumerate(ratios):
+        if not math.isnan(r) and abs(r - median) > 4 * spread:
+            out[i] = f"length ratio {math.exp(r):.2f} (the corpus's is {math.exp(median):.2f})"
+    return out
+
+
+def _same_text(text: str) -> str:
+    """A translation as compared for consistency: case, spacing and final punctuation aside."""
+    return " ".join(text.split()).rstrip(".!?。！？ ").lower()
+
+
+def check_inconsistent(sources: Sequence[str], candidates: Sequence[str]) -> list[str]:
+    """A source segment (of 4 words or more) translated otherwise than its most frequent translation in the same
+    output (the first of equals): the segments that differ are flagged, not the one others are measured by."""
+    by_source: dict[str, list[int]] = defaultdict(list)
+    for i, s in enumerate(sources):
+        if len(s.split()) >= 4:
+            by_source[" ".join(s.split())].append(i)
+    out = [""] * len(candidates)
+    for rows in by_source.values():
+        ways = Counter(_same_text(candidates[i]) for i in rows)
+        if len(ways) < 2:
+            continue
+        usual = max(ways, key=lambda w: (ways[w], -min(i for i in rows if _same_text(candidates[i]) == w)))
+        first = min(i for i in rows if _same_text(candidates[i]) == usual)
+        for i in rows:
+            if _same_text(candidates[i]) != usual:
+                out[i] = f"the same source is translated {len(ways)} ways; segment {first + 1} has the usual one"
+    return out
+
+
+Glossary = list[tuple[str, list[str]]]
+
+
+def read_glossary(path: str, text: str) -> Glossary:
+    """A TSV of source term, then target term(s) (tab-separated, or one field split at ``|`` or ``;``)."""
+    entries: Glossary = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = [f.strip() for f in line.split("\t")]
+        targets = [t.strip() for f in fields[1:] for t in re.split(r"[|;]", f) if t.strip()]
+        if not fields[0] or not targets:
+            raise InputError(f"{path}: line {n}: give a source term and its target term(s), separated by a tab")
+        entries.append((fields[0], targets))
+    return entries
+
+
+def _has_term(text: str, term: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+def check_glossary(source: str, candidate: str, glossary: Glossary) -> str:
+    missing = [f"{term} → {' / '.join(targets)}" for term, targets in glossary
+               if _has_term(source, term) and not any(_has_term(candidate, t) for t in targets)]
+    return "; ".join(missing)
+
+
+_PAIRWISE: dict[str, Callable[[str, str], str]] = {
+    "number": check_number, "untranslated": check_untranslated, "repeated_word": check_repeated_word,
+    "brackets": check_brackets, "url": check_url, "email": check_email, "punctuation_end": check_punctuation_end,
+    "whitespace": check_whitespace}
+
+
+def run_checks(system: str, candidates: Sequence[str], sources: Sequence[str] | None,
+               checks: Sequence[str] = CHECKS, glossary: Glossary | None = None,
+               tags: Sequence[int] | None = None) -> list[QAFlag]:
+    """Every flag of ``checks`` on one system's ``candidates`` (with ``sources`` where a check needs them;
+    ``tags``: the segments whose inline tags do not match, from the input)."""
+    src = list(sources) if sources is not None else [""] * len(candidates)
+    flags: list[QAFlag] = []
+    for check in checks:
+        if check in NEEDS_SOURCE and sources is None:
+            continue
+        if check in _PAIRWISE:
+            test = _PAIRWISE[check]
+            details = [test(s, c) for s, c in zip(src, candidates)]
+        elif check == "length":
+            details = check_length(src, candidates)
+        elif check == "inconsistent":
+            details = check_inconsistent(src, candidates)
+        elif check == "glossary":
+            if not glossary:
+                continue
+            details = [check_glossary(s, c, glossary) for s, c in zip(src, candidates)]
+        else:  # tag
+            mismatched = set(tags or ())
+            details = ["another number of inline tags than the source or reference" if i in mismatched else ""
+                       for i in range(len(candidates))]
+        flags += [QAFlag(system, i, check, d) for i, d in enumerate(details) if d]
+    return flags
+
+
+def fixed_and_introduced(baseline: Sequence[QAFlag], other: Sequence[QAFlag]) -> dict[str, tuple[list[int], list[int]]]:
+    """Per check: the segments the baseline is flagged on and the other system is not (fixed), and the reverse
+    (introduced)."""
+    a = {(f.check, f.segment) for f in baseline}
+    b = {(f.check, f.segment) for f in other}
+    out: dict[str, tuple[list[int], list[int]]] = {}
+    for check in CHECKS:
+        fixed = sorted(s for c, s in a - b if c == check)
+        introduced = sorted(s for c, s in b - a if c == check)
+        if fixed or introduced:
+            out[check] = (fixed, introduced)
+    return out
+
+
+def skipped_checks(checks: Sequence[str], has_source: bool, has_glossary: bool) -> list[str]:
+    """What cannot run here, in words."""
+    said = []
+    if not has_source:
+        lacking = [c for c in checks if c in NEEDS_SOURCE]
+        if lacking:
+            several = len(lacking) > 1
+            said.append(f"the {', '.join(lacking)} check{'s' if several else ''} need{'' if several else 's'} the "
+                        "source (--src FILE): skipped")
+    if "glossary" in checks and not has_glossary:
+        said.append("glossary needs --glossary FILE: skipped")
+    return said
+
