@@ -93,4 +93,10 @@ def test_the_window_shows_disagreements_and_opens_a_segment(qtbot, window):
     assert [int(dialog.table.item(r, 0).text()) for r in range(20)] == [run.line_number(d.segment) for d in expected]
     dialog.on_cell_clicked(1, 2)
     assert (window.controller.system, window.controller.sentence) == (0, expected[1].segment)
+    dialog.system.setCurrentIndex(2)  # UEdin − Nemo: B − A on BLEU against B − A on MQM
+    delta = [s.results[k].sentences for s in run.systems for k in (0, 1)]
+    expected = disagreements(delta[2] - delta[0], delta[3] - delta[1], top=20)
+    assert [int(dialog.table.item(r, 0).text()) for r in range(20)] == [run.line_number(d.segment) for d in expected]
+    dialog.on_cell_clicked(0, 0)
+    assert (window.controller.system, window.controller.sentence) == (1, expected[0].segment)
     dialog.close()

@@ -140,6 +140,12 @@ def test_the_window_lists_flags_counts_and_opens_a_segment(qtbot, window):
     assert dialog.counts.item(row, 1).text().endswith(f"(−{len(fixed)} +{len(introduced)})")
     assert not LEFT_OVER.search(dialog.note.text())  # "Glossary… (Tools ▸ QA checks)", not a flag
     dialog.check.setCurrentText("number")
+    dialog.system.setCurrentIndex(1)
+    dialog.which.setCurrentIndex(2)  # introduced by the second system against the baseline
+    assert [int(dialog.list.item(r, 0).text()) for r in range(dialog.list.rowCount())] == \
+        [run.line_number(i) for i in introduced]
+    dialog.system.setCurrentIndex(0)
+    dialog.which.setCurrentIndex(0)
     dialog.on_flag_clicked(0, 0)
     first = next(f for f in expected[0] if f.check == "number")
     assert (window.controller.system, window.controller.sentence) == (0, first.segment)

@@ -88,3 +88,30 @@ def test_the_window_shows_word_accuracy_per_bucket(qtbot, window):
     for b, row in enumerate(expected[1]):
         assert dialog.table.item(b, 2).text().startswith(f"{row[5]:.3f} [")  # system 2's F in its column
     dialog.close()
+
+
+def test_a_bucket_lists_its_words_and_where_they_occur(qtbot, window):
+    from bleu_gui.gui.shell.extra_menus import open_word_accuracy
+
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        window.run_actions.open_demo()
+    dialog = open_word_accuracy(window)
+    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+        pass
+    once = bucket_labels().index("1")
+    dialog.show_words(once)
+    run = window.controller.run
+    from bleu_gui.core.metrics.tokenizers import load_tokenizer
+
+    tok = load_tokenizer("13a")
+    ref = [tok(line).split() for line in run.references[0].lines]
+    counts = frequency_counts(ref)
+    expected = sorted(w for w, c in counts.items() if c == 1)
+    listed = [dialog.words.item(r, 0).text() for r in range(dialog.words.rowCount())]
+    assert sorted(listed) == expected
+    word = listed[0]
+    line = next(i for i, words in enumerate(ref) if word in words)
+    assert dialog.words.item(0, 2).text() == str(line + 1)
+    dialog.on_word_clicked(0, 0)
+    assert (window.controller.system, window.controller.sentence) == (0, line)
+    dialog.close()

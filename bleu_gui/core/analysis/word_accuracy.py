@@ -53,12 +53,20 @@ def _bucket(count: int, cutoffs: Sequence[int]) -> int:
 @dataclass(frozen=True)
 class WordAccuracy:
     """Per sentence and bucket: reference words (sentences × buckets), and per system output words and matched
-    output words (systems × sentences × buckets)."""
+    output words (systems × sentences × buckets); each bucket's reference words and where they occur."""
 
     labels: list[str]
     reference: np.ndarray
     output: np.ndarray
     matched: np.ndarray
+    occurrences: dict[str, list[int]]  # a reference word -> the sentences it occurs in
+    frequency: dict[str, int]          # a reference word -> its count in the frequency source
+    bucket_of: dict[str, int]
+
+    def words(self, bucket: int) -> list[str]:
+        """The reference words of a bucket, most frequent first (then by the word)."""
+        found = [w for w in self.occurrences if self.bucket_of[w] == bucket]
+        return sorted(found, key=lambda w: (-self.frequency[w], w))
 
     def totals(self, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(matched: systems × buckets, reference: buckets, output: systems × buckets) over ``rows`` (all)."""
@@ -94,6 +102,7 @@ def word_accuracy(reference: Sequence[Sequence[str]], systems: Sequence[Sequence
     out_total = np.zeros((k, n, buckets), np.int64)
     matched = np.zeros((k, n, buckets), np.int64)
     bucket_of: dict[str, int] = {}  # each word's bucket, worked out once
+    occurrences: dict[str, list[int]] = {}
 
     def bucket(word: str) -> int:
         b = bucket_of.get(word)
@@ -106,6 +115,9 @@ def word_accuracy(reference: Sequence[Sequence[str]], systems: Sequence[Sequence
         available: Counter[str] = Counter(ref)
         for w in ref:
             ref_total[i, bucket(w)] += 1
+            seen = occurrences.setdefault(w, [])
+            if not seen or seen[-1] != i:
+                seen.append(i)
         for s in range(k):
             left = available.copy()
             for w in systems[s][i]:
@@ -115,4 +127,5 @@ def word_accuracy(reference: Sequence[Sequence[str]], systems: Sequence[Sequence
                 if left[word] > 0:
                     left[word] -= 1
                     matched[s, i, b] += 1
-    return WordAccuracy(bucket_labels(cutoffs), ref_total, out_total, matched)
+    return WordAccuracy(bucket_labels(cutoffs), ref_total, out_total, matched, occurrences,
+                        {w: counts.get(w, 0) for w in occurrences}, bucket_of)

@@ -30,6 +30,8 @@ class DisagreeDialog(QDialog):
         self.run, self.open_segment = run, open_segment
         self.system = QComboBox()
         self.system.addItems([s.name for s in run.systems])
+        # And each pair against the baseline: B − A on one metric against B − A on the other.
+        self.system.addItems([f"{s.name} − {run.baseline.name}" for s in run.systems[1:]])
         self.system.setCurrentIndex(system)
         self.first, self.second = QComboBox(), QComboBox()
         for combo in (self.first, self.second):
@@ -65,13 +67,17 @@ class DisagreeDialog(QDialog):
         self.refresh()
 
     def refresh(self, *_args: object) -> None:
-        s, i, j = self.system.currentIndex(), self.first.currentIndex(), self.second.currentIndex()
+        s, i, j = self._system(), self.first.currentIndex(), self.second.currentIndex()
         first, second = self.run.metrics[i], self.run.metrics[j]
         a, b = (self.run.systems[s].results[k].sentences for k in (i, j))
+        delta = self.system.currentIndex() >= len(self.run.systems)
+        if delta:
+            base = self.run.systems[0].results
+            a, b = a - base[i].sentences, b - base[j].sentences
         shown = np.flatnonzero(np.isfinite(a) & np.isfinite(b))
         self.dots.setData(x=a[shown], y=b[shown], data=shown)
-        self.plot.setLabel("bottom", first.name)
-        self.plot.setLabel("left", second.name)
+        self.plot.setLabel("bottom", f"Δ{first.name} (B − A)" if delta else first.name)
+        self.plot.setLabel("left", f"Δ{second.name} (B − A)" if delta else second.name)
         rho = spearman(a, b, first.higher_is_better, second.higher_is_better)
         rows = disagreements(a, b, first.higher_is_better, second.higher_is_better, TOP)
         self.summary.setText(f"{len(shown):,} segments scored by both. Spearman's ρ {rho:.3f} (each metric read in "
@@ -92,11 +98,16 @@ class DisagreeDialog(QDialog):
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
 
+    def _system(self) -> int:
+        """The system shown (in a B − A row, B)."""
+        index, k = self.system.currentIndex(), len(self.run.systems)
+        return index if index < k else index - k + 1
+
     def on_dots_clicked(self, _item: object, points: list[pg.SpotItem], _event: object) -> None:
         if len(points):
-            self.open_segment(self.system.currentIndex(), int(points[0].data()))
+            self.open_segment(self._system(), int(points[0].data()))
 
     def on_cell_clicked(self, row: int, _column: int) -> None:
         item = self.table.item(row, 0)
         if item is not None:
-            self.open_segment(self.system.currentIndex(), int(item.data(Qt.ItemDataRole.UserRole)))
+            self.open_segment(self._system(), int(item.data(Qt.ItemDataRole.UserRole)))

@@ -142,7 +142,7 @@ def open_word_accuracy(window: MainWindow) -> WordAccuracyDialog | None:
     if run is None:
         window.statusBar().showMessage("Open files first: word accuracy compares the systems with a reference", 4000)
         return None
-    dialog = WordAccuracyDialog(window, run)
+    dialog = WordAccuracyDialog(window, run, _open_segment(window))
     dialog.failed.connect(window.show_error)
     dialog.show()
     window.tool_dialog = dialog

@@ -28,6 +28,7 @@ from ..widgets.style import styled
 from ..window_terms import in_window_terms
 
 ALL = "all"
+WHICH = ("its flags", "fixed against the baseline", "introduced against the baseline")
 
 
 def compute(run: Run, glossary: Glossary | None) -> list[list[QAFlag]]:
@@ -59,6 +60,10 @@ class QADialog(QDialog):
         self.system.addItems([s.name for s in run.systems])
         self.check = QComboBox()
         self.check.addItems([ALL, *CHECKS])
+        self.which = QComboBox()
+        self.which.addItems(WHICH)
+        self.which.setToolTip("Every flag of the system, or against the baseline: the flags it fixes (the baseline "
+                              "has them, it has not) and the flags it introduces")
         self.glossary_button = QPushButton("Glossary…")
         self.glossary_button.setToolTip("A TSV of source term and target term(s): the glossary check")
         self.glossary_button.clicked.connect(self.on_glossary)
@@ -70,9 +75,10 @@ class QADialog(QDialog):
         box = QVBoxLayout(self)
         box.addWidget(self.note)
         box.addWidget(self.counts, 2)
-        box.addLayout(hrow("Flags of", self.system, "check", self.check, STRETCH, self.glossary_button))
+        box.addLayout(hrow("Flags of", self.system, "check", self.check, "show", self.which, STRETCH,
+                           self.glossary_button))
         box.addWidget(self.list, 3)
-        for combo in (self.system, self.check):
+        for combo in (self.system, self.check, self.which):
             combo.currentIndexChanged.connect(self.show_flags)
         self.resize(980, 640)
         self.jobs = JobController(self)
@@ -121,8 +127,14 @@ class QADialog(QDialog):
     def show_flags(self, *_args: object) -> None:
         if not self.flags:
             return
-        s, check = self.system.currentIndex(), self.check.currentText()
+        s, check, which = self.system.currentIndex(), self.check.currentText(), self.which.currentIndex()
         shown = [f for f in self.flags[s] if check == ALL or f.check == check]
+        if which:  # fixed: the baseline's flags this system lacks; introduced: its flags the baseline lacks
+            mine = {(f.check, f.segment) for f in self.flags[s]}
+            theirs = {(f.check, f.segment) for f in self.flags[0]}
+            pool = self.flags[0] if which == 1 else self.flags[s]
+            other = mine if which == 1 else theirs
+            shown = [f for f in pool if (check == ALL or f.check == check) and (f.check, f.segment) not in other]
         self.list.setColumnCount(3)
         self.list.setHorizontalHeaderLabels(["line", "check", "what"])
         self.list.setRowCount(len(shown))

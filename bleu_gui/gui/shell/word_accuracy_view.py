@@ -3,9 +3,11 @@ its bootstrap interval in the table, computed in the worker."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QDialog, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDialog, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...core import Run
 from ...core.analysis.word_accuracy import WordAccuracy, frequency_counts, word_accuracy
@@ -32,8 +34,11 @@ class WordAccuracyDialog(QDialog):
     ready = Signal()
     failed = Signal(str)
 
-    def __init__(self, parent: QWidget, run: Run):
+    def __init__(self, parent: QWidget, run: Run, open_segment: Callable[[int, int], None] | None = None):
+        """``open_segment(system, sentence)``: opens a sentence a word occurs in (clicked in the words' list)."""
         super().__init__(parent)
+        self.open_segment = open_segment
+        self.accuracy: WordAccuracy | None = None
         self.setWindowTitle("Word accuracy by frequency")
         self.setObjectName("wordAccuracyDialog")
         self.run = run
@@ -46,11 +51,27 @@ class WordAccuracyDialog(QDialog):
         self.chart.legend.setVisible(True)  # one chart here: its own legend names the systems
         self.table = QTableWidget()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.cellClicked.connect(lambda row, _col: self.show_words(row))
+        self.words = QTableWidget()
+        self.words.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.words.verticalHeader().setVisible(False)
+        self.words.cellClicked.connect(self.on_word_clicked)
+        self.words_title = QLabel("Click a bucket for its words and the sentences they occur in")
+        styled(self.words_title, "hint")
+        lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.addWidget(self.table)
+        words = QWidget()
+        wbox = QVBoxLayout(words)
+        wbox.setContentsMargins(0, 0, 0, 0)
+        wbox.addWidget(self.words_title)
+        wbox.addWidget(self.words, 1)
+        lower.addWidget(words)
         box = QVBoxLayout(self)
         box.addWidget(self.note)
-        box.addWidget(self.chart, 3)
-        box.addWidget(self.table, 2)
-        self.resize(900, 640)
+        box.addWidget(self.chart, 1)
+        box.addWidget(lower, 1)
+        self.resize(960, 760)
         self.jobs = JobController(self)
         self.jobs.failed.connect(lambda message, _details: self._failed(message))
         self.jobs.submit(lambda _progress: compute(run), self.show_result)
@@ -84,4 +105,30 @@ class WordAccuracyDialog(QDialog):
                 self.table.setItem(b, 1 + len(names) + s, QTableWidgetItem(
                     f"{int(matched[s, b]):,}/{int(output[s, b]):,}"))
         self.table.resizeColumnsToContents()
+        self.accuracy = result
         self.ready.emit()
+
+    def show_words(self, bucket: int) -> None:
+        """The reference words of a bucket, most frequent first, with the sentences they occur in."""
+        result = self.accuracy
+        if result is None:
+            return
+        words = result.words(bucket)
+        self.words_title.setText(f"Bucket {result.labels[bucket]}: {len(words):,} reference words; click one to open "
+                                 "its first sentence")
+        self.words.setColumnCount(3)
+        self.words.setHorizontalHeaderLabels(["word", "frequency", "sentences (lines)"])
+        self.words.setRowCount(len(words))
+        for r, word in enumerate(words):
+            sentences = result.occurrences[word]
+            lines = ", ".join(str(self.run.line_number(i)) for i in sentences[:8]) + (" …" if len(sentences) > 8 else "")
+            for c, text in enumerate((word, f"{result.frequency[word]:,}", lines)):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, sentences[0])
+                self.words.setItem(r, c, item)
+        self.words.resizeColumnsToContents()
+
+    def on_word_clicked(self, row: int, _column: int) -> None:
+        item = self.words.item(row, 0)
+        if item is not None and self.open_segment is not None:
+            self.open_segment(0, int(item.data(Qt.ItemDataRole.UserRole)))
