@@ -73,7 +73,8 @@ class OpenDialog(QDialog):
         self.keep_tags = QCheckBox("score XLIFF/TMX inline tags as tokens (default: taken out)")
         self.allow_identical = QCheckBox("score even when a reference equals a system line for line")
         self.labels = self._line("optional: display names separated by ';', one per system")
-        self.where = self._line("optional: KEY=VALUE separated by ';' — e.g. doc=abc-123; origlang=en")
+        self.where = self._line("optional: doc=abc-123, or an expression: ref_words >= 20 and bleu[B] > bleu[A] "
+                                "(several, all holding: separated by ';')")
         layout = QVBoxLayout(self)
         layout.addWidget(self._group("Files", [
             (FIELDS["systems"], self._browsed(self.systems, ("Files…", self.on_browse_systems))),
