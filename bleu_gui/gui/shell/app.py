@@ -101,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     from .settings import Settings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    if order is not None:
+        quiet_offscreen_notes()  # before the window exists: building it already draws these notes
     app.setApplicationName("bleu-gui")
     app.setOrganizationName("bleu-gui")
     # A screenshot starts from a fresh settings file: nothing from an earlier session changes its numbers.
@@ -114,7 +116,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     window = MainWindow(settings, encoding=args.encoding, config=config)
     if order is not None:
-        quiet_offscreen_notes()
         Screenshot(window, order, app.exit)
         window.resize(*order.size)
     window.show()
