@@ -260,3 +260,34 @@ def test_explain_says_an_imported_score_is_read_from_its_file(capsys):
     assert (account["value"], account["source"]) == (expected["Nemo"][2], "mqm_ted_ende.avg_seg_scores.tsv")
     code, out, err = cli(capsys, rated, "--refs", "ref", "--scores", scores, "--systems", "Nemo", "--explain", "3")
     assert code == 0 and "read from mqm_ted_ende.avg_seg_scores.tsv" in out and "Traceback" not in err
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_CELLS = st.sampled_from(["system", "segment", "seg_id", "doc", "X", "a", "b", "1", "2", "3", "None", "nan", "",
+                          "-1.5", "1e999", "x y", '"q"', "\t", " "])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(_CELLS, min_size=1, max_size=5).map("\t".join), min_size=1, max_size=6),
+       st.sampled_from([".tsv", ".csv", ".jsonl"]))
+def test_any_scores_file_reads_or_says_what_is_wrong(plain, rows, suffix):
+    """A scores file is read or refused with its name; never another exception, never a wrong number."""
+    from bleu_gui.core.errors import InputError
+    from bleu_gui.core.inputs.corpus import Context
+    from bleu_gui.core.inputs.score_files import attach_scores
+    from bleu_gui.core.inputs.text_files import read_segments
+
+    folder, ref, a, b = plain
+    path = write(folder / f"fuzz{suffix}", "\n".join(rows) + "\n")
+    systems = [read_segments(a), read_segments(b)]
+    try:
+        attached, columns, _notes = attach_scores([path], systems, ["a.txt", "b.txt"], Context())
+    except InputError as exc:
+        assert str(path.name) in str(exc) or "--scores" in str(exc) or "fuzz" in str(exc)
+        return
+    for column in columns:
+        for f in attached:
+            values = f.scores[column.name]
+            assert len(values) == 3 and all(math.isnan(v) or math.isfinite(v) for v in values)

@@ -122,3 +122,43 @@ def test_the_window_slices_by_an_expression_typed_in_its_box(qtbot, window):
     with qtbot.waitSignal(window.error_shown, timeout=30_000) as shown:
         box.returnPressed.emit()
     assert "expected a value or a field" in shown.args[0] and window.controller.run is run
+
+
+def test_a_set_field_compared_as_a_value_says_how_to_ask(capsys):
+    from bleu_gui.demo import demo_paths
+
+    systems, refs = demo_paths()
+    code, out, err = cli(capsys, refs[0], "-i", *systems, "--where", "qa[system-a.txt] > 1")
+    assert code == 2 and "ask 'NAME' in qa[system-a.txt], e.g. 'number' in qa[system-a.txt]" in err
+    assert "Traceback" not in err
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(["doc", "=", "==", "!=", "<", ">=", "and", "or", "not", "(", ")", "[", "]", "bleu", "A",
+                           "'x y'", '"q"', "in", "qa", "3.5", "-2", "abc-1", "'", "!", "#", " "])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map(" ".join) | st.text(max_size=30))
+def test_any_text_parses_or_says_what_is_wrong(text):
+    """Never another exception: the user gets a position and what was expected."""
+    try:
+        expr = parse(text)
+    except InputError as exc:
+        assert "--where" in str(exc)
+        return
+    if expr is None:
+        return
+    values = {"doc": np.array(["a", "b"], dtype=object)}
+
+    def fields(field):
+        if field.name in values and field.system is None:
+            return values[field.name]
+        raise InputError(f"--where: no field {field}")
+
+    try:
+        evaluate(expr, fields, 2)
+    except InputError:
+        pass

@@ -214,7 +214,7 @@ def _as_numbers(values: np.ndarray, what: str) -> np.ndarray:
         return values
     try:
         return np.asarray([float(v) for v in values], dtype=np.float64)
-    except ValueError:
+    except (TypeError, ValueError):
         raise InputError(f"--where: {what} holds text, not numbers: compare it with = or !=") from None
 
 
@@ -225,6 +225,10 @@ def _compare(expr: Compare, fields: Fields, n: int) -> np.ndarray:
         sets = fields(expr.right)
         return np.asarray([expr.left in names for names in sets], dtype=bool)
     left, right = _values(expr.left, fields, n), _values(expr.right, fields, n)
+    for side, values in ((expr.left, left), (expr.right, right)):
+        if len(values) and isinstance(values[0], frozenset):
+            raise InputError(f"--where: {side} holds the names that flag a segment, not a value: ask "
+                             f"'NAME' in {side}, e.g. 'number' in {side}")
     numeric = left.dtype.kind == "f" or right.dtype.kind == "f"
     if expr.op in ("==", "!=") and not numeric:
         equal = left.astype(str) == right.astype(str)
