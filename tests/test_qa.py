@@ -150,3 +150,18 @@ def test_the_window_lists_flags_counts_and_opens_a_segment(qtbot, window):
     first = next(f for f in expected[0] if f.check == "number")
     assert (window.controller.system, window.controller.sentence) == (0, first.segment)
     dialog.close()
+
+
+def test_the_sentence_list_filters_by_a_qa_check(qtbot, views):
+    views.show_demo(qtbot)
+    sentences = views.inspect.sentences
+    run = views.controller.run
+    flagged = sorted({f.segment for f in run_checks(run.systems[0].name, run.systems[0].lines, None)
+                      if f.check == "repeated_word"})
+    assert flagged  # the demo's "Please read the the the instructions"
+    sentences.qa.setCurrentIndex(sentences.qa.findData("repeated_word"))
+    qtbot.waitUntil(lambda: sentences.model.rowCount() == len(flagged), timeout=3000)
+    assert [sentences.model.sentence_at(r) for r in range(sentences.model.rowCount())] == flagged
+    assert "QA repeated_word" in ", ".join(sentences.model.rules())
+    sentences.qa.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: sentences.model.rowCount() == run.n_sentences, timeout=3000)

@@ -21,6 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core import Run
+from ...core.analysis.qa import CHECKS as QA_CHECKS
+from ...core.analysis.qa import QAFlag, run_checks
+from ...core.inputs.markup import mismatched_tags
 from ..controller import Controller
 from ..widgets.charts import HistogramChart
 from ..widgets.layout import STRETCH, Table, hrow, single_shot
@@ -97,6 +101,17 @@ class SentenceList(QWidget):
         self.tags_only.setToolTip("Only sentences whose candidate has a different number of inline tags than "
                                   "its source or reference")
         self.tags_only.toggled.connect(self.apply_filter)
+        self.qa = QComboBox()
+        self.qa.addItem("QA: all", None)
+        self.qa.addItem("QA: any flag", "")
+        for check in QA_CHECKS:
+            self.qa.addItem(f"QA: {check}", check)
+        self.qa.setToolTip("Only the sentences a translator QA check flags in this system (Tools ▸ QA checks lists "
+                           "the flags and what each system fixes and introduces)")
+        self.qa.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.qa.setMinimumContentsLength(8)
+        self.qa.currentIndexChanged.connect(self.apply_filter)
+        self._qa_flags: tuple[Run, int, list[QAFlag]] | None = None  # (run, system, flags) last checked
         self.score_list = QPushButton("Score the list")
         self.score_list.setToolTip("Score the sentences the list shows as a corpus of their own (every metric and "
                                    "the paired tests of that slice)")
@@ -126,7 +141,7 @@ class SentenceList(QWidget):
         sentences = QWidget()
         sv = QVBoxLayout(sentences)
         sv.setContentsMargins(0, 4, 0, 0)
-        sv.addLayout(hrow(self.filter_edit, self.score_list))
+        sv.addLayout(hrow(self.filter_edit, self.qa, self.score_list))
         sv.addLayout(hrow(self.score_label, self.score_low, "to", self.score_high, self.tags_only, STRETCH,
                           self.count_label))
         # The histogram filters the list: it sits under it.
@@ -190,7 +205,7 @@ class SentenceList(QWidget):
         self.tags_only.setText(f"tag mismatches ({len(self._mismatches):,})")
         whole = c.whole_run
         self.list_tabs.setTabVisible(1, whole is not None and whole.context.docs is not None)
-        if self.tags_only.isChecked():
+        if self.tags_only.isChecked() or self.qa.currentData() is not None:
             self._limit_to_flags()
         self._update_count()
         self.histogram.signature = metric.signature()
@@ -246,7 +261,25 @@ class SentenceList(QWidget):
         run = self.controller.run
         flagged = run is not None and self.tags_only.isChecked()  # counted, not np.isin (no sort)
         mask = np.bincount(self._mismatches, minlength=run.n_sentences) > 0 if flagged and run is not None else None
-        self.model.set_only(mask, "tag mismatches")
+        rules = ["tag mismatches"] if mask is not None else []
+        check = self.qa.currentData()
+        if check is not None and run is not None:
+            rows = [f.segment for f in self._flags(run) if not check or f.check == check]
+            qa_mask = np.bincount(np.asarray(rows, np.int64), minlength=run.n_sentences) > 0
+            mask = qa_mask if mask is None else mask & qa_mask
+            rules.append(f"QA {check or 'any flag'}")
+        self.model.set_only(mask, ", ".join(rules))
+
+    def _flags(self, run: Run) -> list[QAFlag]:
+        """The QA flags of the shown system (checked once per run and system)."""
+        system = self.controller.system
+        if self._qa_flags is None or self._qa_flags[0] is not run or self._qa_flags[1] != system:
+            s, source = run.systems[system], run.context.source
+            others = ([source.tags] if source is not None else []) + [r.tags for r in run.references]
+            flags = run_checks(s.name, s.lines, source.lines if source is not None else None,
+                               tags=mismatched_tags(s.file.tags, others))
+            self._qa_flags = (run, system, flags)
+        return self._qa_flags[2]
 
     @Slot()
     def on_score_list(self) -> None:
