@@ -185,3 +185,20 @@ def test_a_count_just_over_the_ceiling_is_not_said_to_need_zero_gigabytes():
         check_resamples("--confidence-n", MAX_BS_SAMPLES + 1, MAX_BS_SAMPLES)
     message = str(raised.value)
     assert f"above the ceiling of {MAX_BS_SAMPLES:,}" in message and "0.0 GB" not in message
+
+
+def test_sequential_sums_equal_sacrebleus_row_by_row_sums_bit_for_bit():
+    """Resampled column sums as sacreBLEU forms them (``_s.sum(0)`` of each resample's rows)."""
+    import numpy as np
+
+    from bleu_gui.core.analysis.significance import sequential_sums
+
+    rng = np.random.default_rng(11)
+    n = 700
+    columns = [rng.normal(size=n) * 7, rng.integers(0, 50, n).astype(float), rng.integers(5, 40, n) / 3,
+               np.full(n, 2.0**40)]  # fractions, small whole numbers, and whole numbers whose sums overflow float32
+    for dtype in (np.float32, np.float64):
+        stats = np.stack(columns, axis=1).astype(dtype)
+        idx = np.random.default_rng(12345).choice(n, size=(50, n))
+        oracle = np.array([stats[i].sum(0) for i in idx])
+        assert np.array_equal(sequential_sums(stats, idx), oracle), dtype
