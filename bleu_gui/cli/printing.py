@@ -212,18 +212,14 @@ def print_word_accuracy(args: argparse.Namespace, run: Run) -> None:
 def print_qa(args: argparse.Namespace, run: Run) -> None:
     """``--qa``: every flag of the checks asked for, per system, and what each system fixes and introduces
     against the baseline."""
-    from ..core.analysis.qa import CHECKS, fixed_and_introduced, read_glossary, run_checks, skipped_checks
-    from ..core.inputs.markup import mismatched_tags
+    from ..core.analysis.qa import CHECKS, fixed_and_introduced, read_glossary, skipped_checks
     from ..core.inputs.text_files import read_segments
 
     checks = args.qa or list(CHECKS)
     glossary = read_glossary(args.glossary, "\n".join(read_segments(args.glossary, args.encoding).lines)) \
         if args.glossary else None
-    source = run.context.source
-    others = ([source.tags] if source is not None else []) + [r.tags for r in run.references]
-    flags = [run_checks(s.name, s.lines, source.lines if source is not None else None, checks, glossary,
-                        mismatched_tags(s.file.tags, others)) for s in run.systems]
-    for note in skipped_checks(checks, source is not None, glossary is not None):
+    flags = [run.qa_flags(i, checks, glossary) for i in range(len(run.systems))]
+    for note in skipped_checks(checks, run.context.source is not None, glossary is not None):
         print(f"{PROG}: note: qa: {note}", file=sys.stderr)
     if args.format == "json":
         print(score_text.dumps({"qa": [{"system": f.system, "segment": run.line_number(f.segment), "check": f.check,

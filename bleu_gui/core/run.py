@@ -28,12 +28,15 @@ from .analysis.compare import NgramComparison, NgramDifference, bucket_scores, l
 from .analysis.input_notes import input_notes
 from .analysis.misalignment import Misalignment, MisalignmentCheck
 from .analysis.pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
+from .analysis.qa import CHECKS as QA_CHECKS
+from .analysis.qa import Glossary, QAFlag, run_checks
 from .analysis.significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
 from .analysis.slices import Slice
 from .analysis.tokenizer_table import ScoredAlready
 from .analysis.whatif import BleuLines
 from .errors import ConfigError, InputError
 from .inputs.corpus import Context, subset_file
+from .inputs.markup import mismatched_tags
 from .inputs.names import file_names
 from .inputs.text_files import SegmentFile, check_same_length
 from .metrics.base import Metric, MetricConfig, Score
@@ -213,6 +216,17 @@ class Run:
         if bleu is None:
             raise ValueError("the run has no BLEU")
         return bleu.details(sentence, self.systems[system].lines[sentence])
+
+    def tag_mismatches(self, system: int) -> list[int]:
+        """The segments whose candidate carries another number of inline tags than the source or a reference."""
+        source = [self.context.source.tags] if self.context.source is not None else []
+        return mismatched_tags(self.systems[system].file.tags, source + [r.tags for r in self.references])
+
+    def qa_flags(self, system: int, checks: Sequence[str] = QA_CHECKS, glossary: Glossary | None = None) -> list[QAFlag]:
+        """The translator QA checks' flags on a system's segments (with the source where there is one)."""
+        s, source = self.systems[system], self.context.source
+        return run_checks(s.name, s.lines, source.lines if source is not None else None, checks, glossary,
+                          self.tag_mismatches(system))
 
     def input_paths(self) -> list[Path]:
         """Every file this run read: exports must never overwrite one of them."""

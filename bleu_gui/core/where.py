@@ -7,10 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .analysis.qa import run_checks
 from .analysis.slice_expr import Field, describe, evaluate, parse_where
 from .errors import InputError
-from .inputs.markup import mismatched_tags
 from .metrics.tokenizers import load_tokenizer
 from .run import Run
 
@@ -76,15 +74,10 @@ class RunFields:
 
     def _qa(self, system: int) -> np.ndarray:
         """The QA checks that flag each segment of a system (all checks but the glossary's)."""
-        run = self.run
-        source = run.context.source
-        others = ([source.tags] if source is not None else []) + [r.tags for r in run.references]
-        s = run.systems[system]
-        found: list[set[str]] = [set() for _ in range(run.n_sentences)]
-        for flag in run_checks(s.name, s.lines, source.lines if source is not None else None,
-                               tags=mismatched_tags(s.file.tags, others)):
+        found: list[set[str]] = [set() for _ in range(self.run.n_sentences)]
+        for flag in self.run.qa_flags(system):
             found[flag.segment].add(flag.check)
-        out = np.empty(run.n_sentences, dtype=object)
+        out = np.empty(self.run.n_sentences, dtype=object)
         out[:] = [frozenset(f) for f in found]
         return out
 

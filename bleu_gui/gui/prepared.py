@@ -15,7 +15,6 @@ import numpy as np
 from ..core import Run
 from ..core.analysis.documents import DocumentScores, document_scores
 from ..core.analysis.orders import SentenceOrders, sentence_orders, text_order
-from ..core.inputs.markup import mismatched_tags
 from ..core.runtime import out_of_gc_passes
 
 
@@ -54,8 +53,6 @@ def prepare(run: Run) -> Prepared:
                          for i, s in enumerate(run.systems)) for k in range(len(run.metrics)))
     documents = tuple(document_scores(run.context.docs, [s.results[k].stats for s in run.systems], metric)
                       for k, metric in enumerate(run.metrics))
-    source = [run.context.source.tags] if run.context.source is not None else []
-    others = source + [r.tags for r in run.references]
-    tags = tuple(mismatched_tags(s.file.tags, others) for s in run.systems)
+    tags = tuple(run.tag_mismatches(i) for i in range(len(run.systems)))
     out_of_gc_passes(run.n_sentences * (len(run.systems) + len(run.references)))
     return Prepared(run, orders, documents, tags)

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
 
 from ...core import Run
 from ...core.analysis.qa import CHECKS as QA_CHECKS
-from ...core.analysis.qa import QAFlag, run_checks
-from ...core.inputs.markup import mismatched_tags
+from ...core.analysis.qa import QAFlag
 from ..controller import Controller
+from ..jobs import JobController
 from ..widgets.charts import HistogramChart
 from ..widgets.layout import STRETCH, Table, hrow, single_shot
 from .sentence_model import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
@@ -112,6 +112,7 @@ class SentenceList(QWidget):
         self.qa.setMinimumContentsLength(8)
         self.qa.currentIndexChanged.connect(self.apply_filter)
         self._qa_flags: tuple[Run, int, list[QAFlag]] | None = None  # (run, system, flags) last checked
+        self._qa_jobs = JobController(self)
         self.score_list = QPushButton("Score the list")
         self.score_list.setToolTip("Score the sentences the list shows as a corpus of their own (every metric and "
                                    "the paired tests of that slice)")
@@ -264,22 +265,29 @@ class SentenceList(QWidget):
         rules = ["tag mismatches"] if mask is not None else []
         check = self.qa.currentData()
         if check is not None and run is not None:
-            rows = [f.segment for f in self._flags(run) if not check or f.check == check]
+            flags = self._flags(run)
+            if flags is None:
+                return  # checked in the worker: the filter applies when the flags come back
+            rows = [f.segment for f in flags if not check or f.check == check]
             qa_mask = np.bincount(np.asarray(rows, np.int64), minlength=run.n_sentences) > 0
             mask = qa_mask if mask is None else mask & qa_mask
             rules.append(f"QA {check or 'any flag'}")
         self.model.set_only(mask, ", ".join(rules))
 
-    def _flags(self, run: Run) -> list[QAFlag]:
-        """The QA flags of the shown system (checked once per run and system)."""
+    def _flags(self, run: Run) -> list[QAFlag] | None:
+        """The QA flags of the shown system, or None while they are checked in the worker (once per run and
+        system: about 80 ms per thousand segments, too long for the GUI thread on a long file)."""
         system = self.controller.system
-        if self._qa_flags is None or self._qa_flags[0] is not run or self._qa_flags[1] != system:
-            s, source = run.systems[system], run.context.source
-            others = ([source.tags] if source is not None else []) + [r.tags for r in run.references]
-            flags = run_checks(s.name, s.lines, source.lines if source is not None else None,
-                               tags=mismatched_tags(s.file.tags, others))
+        if self._qa_flags is not None and self._qa_flags[0] is run and self._qa_flags[1] == system:
+            return self._qa_flags[2]
+
+        def done(flags: list[QAFlag]) -> None:
             self._qa_flags = (run, system, flags)
-        return self._qa_flags[2]
+            if self.controller.run is run and self.controller.system == system:
+                self.apply_filter()
+
+        self._qa_jobs.submit(lambda _progress: run.qa_flags(system), done)
+        return None
 
     @Slot()
     def on_score_list(self) -> None:

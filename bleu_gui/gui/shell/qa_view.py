@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core import Run
-from ...core.analysis.qa import CHECKS, Glossary, QAFlag, fixed_and_introduced, read_glossary, run_checks, skipped_checks
-from ...core.inputs.markup import mismatched_tags
+from ...core.analysis.qa import CHECKS, Glossary, QAFlag, fixed_and_introduced, read_glossary, skipped_checks
 from ...core.inputs.text_files import read_segments
 from ..jobs import JobController
 from ..widgets.layout import STRETCH, hrow
@@ -33,10 +32,7 @@ WHICH = ("its flags", "fixed against the baseline", "introduced against the base
 
 def compute(run: Run, glossary: Glossary | None) -> list[list[QAFlag]]:
     """Every system's flags (every check; the glossary's with a glossary)."""
-    source = run.context.source
-    others = ([source.tags] if source is not None else []) + [r.tags for r in run.references]
-    return [run_checks(s.name, s.lines, source.lines if source is not None else None, CHECKS, glossary,
-                       mismatched_tags(s.file.tags, others)) for s in run.systems]
+    return [run.qa_flags(i, CHECKS, glossary) for i in range(len(run.systems))]
 
 
 class QADialog(QDialog):
