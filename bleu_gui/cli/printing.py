@@ -177,21 +177,14 @@ def _number(value: float) -> float | None:
 
 def print_word_accuracy(args: argparse.Namespace, run: Run) -> None:
     """``--word-accuracy``: compare-mt's word accuracy by frequency bucket, per system."""
-    from ..core.analysis.word_accuracy import frequency_counts, word_accuracy
+    from ..core.analysis.word_accuracy import word_accuracy_of_lines
     from ..core.inputs.text_files import read_segments
-    from ..core.metrics.tokenizers import load_tokenizer
 
     bleu = run.bleu
-    tokenize = load_tokenizer(bleu.config.tokenizer_name if bleu is not None else "13a")
-    lowercase = bool(bleu is not None and bleu.config.lowercase)
-
-    def words(lines: list[str]) -> list[list[str]]:
-        return [tokenize(line).split() for line in lines]
-
-    reference = words(run.references[0].lines)
-    corpus = words(read_segments(args.freq_file, args.encoding).lines) if args.freq_file else reference
-    result = word_accuracy(reference, [words(s.lines) for s in run.systems], frequency_counts(corpus, lowercase),
-                           lowercase)
+    corpus = read_segments(args.freq_file, args.encoding).lines if args.freq_file else None
+    result = word_accuracy_of_lines(run.references[0].lines, [s.lines for s in run.systems],
+                                    bleu.config.tokenizer_name if bleu is not None else "13a",
+                                    bool(bleu is not None and bleu.config.lowercase), corpus)
     matched, ref, out = result.totals()
     recall, precision, fmeas = result.measures()
     if args.format == "json":

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..metrics.tokenizers import load_tokenizer
+
 CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 
 
@@ -129,3 +131,17 @@ def word_accuracy(reference: Sequence[Sequence[str]], systems: Sequence[Sequence
                     matched[s, i, b] += 1
     return WordAccuracy(bucket_labels(cutoffs), ref_total, out_total, matched, occurrences,
                         {w: counts.get(w, 0) for w in occurrences}, bucket_of)
+
+
+def word_accuracy_of_lines(reference: Sequence[str], systems: Sequence[Sequence[str]], tokenizer: str = "13a",
+                           lowercase: bool = False, corpus: Sequence[str] | None = None) -> WordAccuracy:
+    """Word accuracy of systems' lines against reference lines, on the words of sacreBLEU's ``tokenizer``;
+    frequencies from ``corpus`` lines (default: the reference's)."""
+    tokenize = load_tokenizer(tokenizer)
+
+    def words(lines: Sequence[str]) -> list[list[str]]:
+        return [tokenize(line).split() for line in lines]
+
+    ref = words(reference)
+    counts = frequency_counts(words(corpus) if corpus is not None else ref, lowercase)
+    return word_accuracy(ref, [words(lines) for lines in systems], counts, lowercase)

@@ -10,8 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...core import Run
-from ...core.analysis.word_accuracy import WordAccuracy, frequency_counts, word_accuracy
-from ...core.metrics.tokenizers import load_tokenizer
+from ...core.analysis.word_accuracy import WordAccuracy, word_accuracy_of_lines
 from ..compare.compare_charts import DotStrips
 from ..jobs import JobController
 from ..widgets.style import styled
@@ -20,11 +19,9 @@ from ..widgets.style import styled
 def compute(run: Run) -> tuple[WordAccuracy, tuple[np.ndarray, np.ndarray]]:
     """Word accuracy of every system against the first reference, on BLEU's tokens, with F's intervals."""
     bleu = run.bleu
-    tokenize = load_tokenizer(bleu.config.tokenizer_name if bleu is not None else "13a")
-    lowercase = bool(bleu is not None and bleu.config.lowercase)
-    reference = [tokenize(line).split() for line in run.references[0].lines]
-    result = word_accuracy(reference, [[tokenize(line).split() for line in s.lines] for s in run.systems],
-                           frequency_counts(reference, lowercase), lowercase)
+    result = word_accuracy_of_lines(run.references[0].lines, [s.lines for s in run.systems],
+                                    bleu.config.tokenizer_name if bleu is not None else "13a",
+                                    bool(bleu is not None and bleu.config.lowercase))
     return result, result.intervals()
 
 
