@@ -60,13 +60,14 @@ class RunActions(QObject):
         self.controller, self.jobs, self.config = controller, jobs, config
         self.encoding = "auto"  # how files opened without a request of their own are decoded
         self.opened_with = OpenChoice(InputRequest(encoding=self.encoding))  # what the shown run was opened from
-        self.imported: tuple[ImportedConfig, ...] = ()  # the metrics of its score files (no settings of their own)
 
     # -- helpers ------------------------------------------------------------------------------------
     def run_config(self) -> RunConfig:
-        """The settings to score with now: the panel's, and the metrics of the shown run's score files."""
-        own = self.config()
-        return replace(own, metrics=own.metrics + self.imported)
+        """The settings to score with now: the panel's, and the metrics of the shown run's score files (they have
+        no settings of their own: they come with its files)."""
+        own, whole = self.config(), self.controller.whole_run
+        imported = tuple(m for m in whole.config.metrics if isinstance(m, ImportedConfig)) if whole is not None else ()
+        return replace(own, metrics=own.metrics + imported)
 
     def _whole_now(self) -> Callable[[Progress | None], Prepared]:
         """The whole run under the settings the panel holds (scored again in the worker when they differ)."""
@@ -115,14 +116,12 @@ class RunActions(QObject):
         show its slice, in the worker. Errors come back as a dialog; the shown run stays."""
         own, request, labels = self.config(), choice.request, choice.labels
         check_where(choice.where)
-        imported: list[tuple[ImportedConfig, ...]] = []
 
         def work(progress: Progress) -> tuple[Prepared, Prepared]:
             inputs = read_request(request, progress=scaled_progress(progress, 0, 0.05))
             names = check_labels(labels, len(inputs.systems)) if labels else None
             systems, context, configs = attach_imported(request, inputs.systems, names or file_names(inputs.systems),
                                                         inputs.context)
-            imported.append(configs)
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
             span = 0.65 if choice.where else 0.95
             cfg = replace(own, metrics=own.metrics + configs)
@@ -135,7 +134,7 @@ class RunActions(QObject):
             return whole, prepare(subset_run(run, rows, said, progress=scaled_progress(progress, 0.7, 0.3)))
 
         def done(result: tuple[Prepared, Prepared]) -> None:
-            self.opened_with, self.imported = choice, imported[0]
+            self.opened_with = choice
             self.opened.emit()  # files opened afresh: no edits carried over
             self.controller.show(result[1], result[0])
             self.controller.set_b(b)
