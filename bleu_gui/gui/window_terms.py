@@ -41,7 +41,6 @@ _TERMS: tuple[tuple[str, str], ...] = (
     (r"-tok ([\w-]+)", r"tokenizer \1"),
     (r"-lc", f"lowercase ({_SETTINGS})"),
 )
-_PATTERN = re.compile("|".join(f"(?<![\\w-])(?:{flag})(?![\\w-])" for flag, _ in _TERMS))
 _EACH = [(re.compile(f"(?<![\\w-])(?:{flag})(?![\\w-])"), words) for flag, words in _TERMS]
 
 # A flag of ours left in a message (sacreBLEU's own "sacrebleu -l en-ja" is its command, quoted as such).
@@ -50,8 +49,6 @@ LEFT_OVER = re.compile(r"(?<![\w-])(?<!sacrebleu )--?[a-z][\w-]*")
 
 def in_window_terms(message: str) -> str:
     """``message`` with each flag replaced by the name of the field that sets it in the window."""
-    if not _PATTERN.search(message):
-        return message
     for pattern, words in _EACH:
         message = pattern.sub(words, message)
     return message

@@ -23,7 +23,6 @@ import csv
 import io
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -315,13 +314,3 @@ def _check_every_segment(table: ScoreTable, files: Sequence[SegmentFile], names:
         raise InputError(f"{table.path}: {holes[0]}" + (f"; and {len(holes) - 1} more" if len(holes) > 1 else "")
                          + " (--scores-partial reads the scores there are, the rest as missing)")
     notes.extend(f"{table.path.name}: {h}: read as missing" for h in holes)
-
-
-_WORD = re.compile(r"^[A-Za-z_][\w.+-]*$")
-
-
-def check_metric_name(name: str) -> str:
-    """A metric name from a column: usable on the command line (``-m NAME``)."""
-    if not _WORD.match(name):
-        raise InputError(f"column {name!r}: a metric name must start with a letter and hold no spaces")
-    return name

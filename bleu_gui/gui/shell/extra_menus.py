@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QKeySequence
@@ -18,6 +18,8 @@ from .help_pages import DOC_PAGES, HelpPage, about_html, docs_folder, getting_st
 from .qa_view import QADialog
 from .tokenizer_table_view import TokenizerTableDialog
 from .word_accuracy_view import WordAccuracyDialog
+
+ToolDialog = TypeVar("ToolDialog", QADialog, WordAccuracyDialog)
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -109,17 +111,21 @@ def _open_segment(window: MainWindow) -> Callable[[int, int], None]:
     return open_segment
 
 
+def _shown(window: MainWindow, dialog: ToolDialog) -> ToolDialog:
+    """A Tools dialog computed in a worker, shown and kept alive; its failure is the window's error dialog."""
+    dialog.failed.connect(window.show_error)
+    dialog.show()
+    window.tool_dialog = dialog
+    return dialog
+
+
 def open_qa(window: MainWindow) -> QADialog | None:
     """The translator QA checks of the shown run, computed in a worker; a click opens the flagged segment."""
     run = window.controller.run
     if run is None:
         window.statusBar().showMessage("Open files first: the QA checks read the systems and their source", 4000)
         return None
-    dialog = QADialog(window, run, _open_segment(window))
-    dialog.failed.connect(window.show_error)
-    dialog.show()
-    window.tool_dialog = dialog
-    return dialog
+    return _shown(window, QADialog(window, run, _open_segment(window)))
 
 
 def open_disagree(window: MainWindow) -> DisagreeDialog | None:
@@ -142,11 +148,7 @@ def open_word_accuracy(window: MainWindow) -> WordAccuracyDialog | None:
     if run is None:
         window.statusBar().showMessage("Open files first: word accuracy compares the systems with a reference", 4000)
         return None
-    dialog = WordAccuracyDialog(window, run, _open_segment(window))
-    dialog.failed.connect(window.show_error)
-    dialog.show()
-    window.tool_dialog = dialog
-    return dialog
+    return _shown(window, WordAccuracyDialog(window, run, _open_segment(window)))
 
 
 def open_help(window: MainWindow) -> QDialog:
