@@ -176,12 +176,17 @@ def _number(value: str) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def metric_columns(table: ScoreTable) -> tuple[list[str], list[str]]:
-    """(the columns that are metrics, the columns that are not: some field is text)."""
-    metrics: list[str] = []
+def metric_columns(table: ScoreTable) -> tuple[dict[str, list[float]], list[str]]:
+    """(each column that is a metric → its value on each row, NaN where missing; the columns that are not:
+    some field is text). Every field is read once."""
+    metrics: dict[str, list[float]] = {}
     text: list[str] = []
     for col in table.columns:
-        (metrics if all(_number(r.values[col]) is not None for r in table.rows) else text).append(col)
+        values = [_number(r.values[col]) for r in table.rows]
+        if all(v is not None for v in values):
+            metrics[col] = [v for v in values if v is not None]
+        else:
+            text.append(col)
     return metrics, text
 
 
@@ -228,14 +233,14 @@ class _Matched:
     other_segments: int                   # rows of the run's systems for segments the run does not hold
 
 
-def _match(table: ScoreTable, metrics: list[str], systems: dict[str, int], keys: dict[tuple[str, str], int],
-           k: int, n: int) -> _Matched:
+def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str, int],
+           keys: dict[tuple[str, str], int], k: int, n: int) -> _Matched:
     values = {m: [[math.nan] * n for _ in range(k)] for m in metrics}
     seen: list[set[int]] = [set() for _ in range(k)]
     where: dict[tuple[int, int], int] = {}
     other_systems: dict[str, int] = {}
     other_segments = 0
-    for row in table.rows:
+    for r, row in enumerate(table.rows):
         system = systems.get(row.system)
         if system is None:
             other_systems[row.system] = other_systems.get(row.system, 0) + 1
@@ -249,9 +254,8 @@ def _match(table: ScoreTable, metrics: list[str], systems: dict[str, int], keys:
                              f"{row.system!r}, segment {row.segment}")
         where[system, segment] = row.line
         seen[system].add(segment)
-        for m in metrics:
-            number = _number(row.values[m])
-            values[m][system][segment] = math.nan if number is None else number
+        for m, column in metrics.items():
+            values[m][system][segment] = column[r]
     return _Matched(values, seen, other_systems, other_segments)
 
 
