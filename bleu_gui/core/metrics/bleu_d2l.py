@@ -18,6 +18,7 @@ import numpy as np
 
 from ... import __version__
 from ..errors import ConfigError
+from . import libm
 from .bleu_variant import SentenceRow, Variant, reference_fields
 from .scores import RowScores
 
@@ -40,14 +41,14 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig) -> RowScores:
     totals = stats[:, 2 + k:2 + 2 * k]
     rows = len(stats)
     pred_f = np.maximum(pred_len, 1).astype(np.float64)
-    bp = np.exp(np.minimum(0.0, 1.0 - label_len / pred_f))
+    bp = libm.exp(np.minimum(0.0, 1.0 - label_len / pred_f))
     score = bp.copy()
     precisions = np.zeros((rows, k))
     for n in range(1, k + 1):
         used = pred_len >= n
         p = np.where(used, counts[:, n - 1] / np.maximum(totals[:, n - 1], 1), 0.0)
         precisions[:, n - 1] = p
-        score = np.where(used, score * np.power(p, 0.5 ** n), score)
+        score = np.where(used, score * libm.power(p, math.pow(0.5, n)), score)
     return RowScores(score=100.0 * score, precisions=100.0 * precisions, bp=bp, counts=counts, totals=totals,
                      sys_len=pred_len, ref_len=label_len, valid=np.ones(rows, bool))
 

@@ -11,17 +11,23 @@ Reproduced on purpose, because users compare against NLTK:
   sentence's figures;
 - ``method6`` asserts a non-zero trigram precision; where NLTK would raise,
   the row is marked invalid instead of inventing a number;
-- ``auto_reweigh`` only applies to the exact default weights (0.25,)*4.
+- ``auto_reweigh`` only applies to the exact default weights (0.25,)*4;
+- NLTK's precisions are ``Fraction``s: methods 5, 6 and 7 average and divide them exactly, so those methods are
+  computed row by row in its own types, and the weighted logs are added with ``math.fsum`` as NLTK adds them —
+  every score equal to NLTK's bit for bit.
 """
 
 from __future__ import annotations
 
+import math
 import sys
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ... import __version__
+from . import libm
 from .bleu_variant import SentenceRow, Variant, reference_fields
 from .scores import RowScores
 
@@ -31,7 +37,7 @@ if TYPE_CHECKING:
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 
 
-def _smooth(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, last_p5: np.ndarray,
+def _smooth(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, last5: np.ndarray,
             last_hyp_len: np.ndarray, cfg: BleuConfig) -> tuple[np.ndarray, np.ndarray]:
     """Return (precisions as fractions of 1, valid-row mask) after NLTK smoothing ``method``."""
     rows, N = num.shape
@@ -49,12 +55,8 @@ def _smooth(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, 
         p = _method3(num, den, raw)
     elif method == 4:
         p = _method4(num, den, raw, hyp_len, cfg.nltk_k)
-    elif method == 5:
-        p = _method5(raw, last_p5)
-    elif method == 6:
-        p, valid = _method6(num, raw, last_hyp_len, cfg.nltk_alpha)
-    elif method == 7:
-        p = _method5(_method4(num, den, raw, hyp_len, cfg.nltk_k), last_p5)
+    else:  # 5, 6, 7 average or divide NLTK's Fractions: row by row, in its own types
+        p, valid = _fraction_methods(method, num, den, hyp_len, last5, last_hyp_len, cfg)
     return p, valid
 
 
@@ -71,8 +73,7 @@ def _method3(num: np.ndarray, den: np.ndarray, raw: np.ndarray) -> np.ndarray:
 def _method4(num: np.ndarray, den: np.ndarray, raw: np.ndarray, hyp_len: np.ndarray, k: float) -> np.ndarray:
     p = raw.copy()
     incvnt = np.ones(len(num))
-    with np.errstate(divide="ignore"):
-        log_len = np.log(np.maximum(hyp_len, 1).astype(np.float64))
+    log_len = libm.log(np.maximum(hyp_len, 1).astype(np.float64))
     for i in range(num.shape[1]):
         z = (num[:, i] == 0) & (hyp_len > 1)
         numerator = 1.0 / (2.0 ** incvnt[z] * k / log_len[z])
@@ -81,30 +82,44 @@ def _method4(num: np.ndarray, den: np.ndarray, raw: np.ndarray, hyp_len: np.ndar
     return p
 
 
-def _method5(p_in: np.ndarray, last_p5: np.ndarray) -> np.ndarray:
-    rows, N = p_in.shape
-    nxt = np.concatenate([p_in[:, 1:], last_p5[:, None]], axis=1)
-    p = p_in.copy()
-    m_prev = p_in[:, 0] + 1
-    for i in range(N):
-        p[:, i] = (m_prev + p_in[:, i] + nxt[:, i]) / 3
-        m_prev = p[:, i]
-    return p
+def _fraction_row(method: int, counts: list[int], totals: list[int], hyp_len: int, five: tuple[int, int],
+                  last_hyp_len: int, cfg: BleuConfig) -> list[float] | None:
+    """NLTK's smoothed precisions of one row for methods 5, 6 and 7, in NLTK's types: its precisions are
+    Fractions (of raw counts), method4 puts floats in their place, method5 averages what it finds (exactly where
+    both are Fractions) and method6 divides them. None where method6 asserts (no trigram match)."""
+    p: list[Fraction | float] = [Fraction(c, t) for c, t in zip(counts, totals)]
+    if method == 7:  # method4 first
+        incvnt = 1
+        for i, c in enumerate(counts):
+            if c == 0 and hyp_len > 1:
+                p[i] = 1 / (2 ** incvnt * cfg.nltk_k / math.log(hyp_len)) / totals[i]
+                incvnt += 1
+    if method in (5, 7):
+        following = [*p[1:], Fraction(*five)]  # NLTK's p_n_plus1: the precisions before this loop changes them
+        previous: Fraction | float = p[0] + 1
+        for i in range(len(p)):
+            p[i] = (previous + p[i] + following[i]) / 3
+            previous = p[i]
+    elif method == 6:
+        if len(p) < 3 or not p[2]:
+            return None
+        for i in range(2, len(p)):
+            pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
+            p[i] = (counts[i] + cfg.nltk_alpha * pi0) / (max(last_hyp_len - i, 0) + cfg.nltk_alpha)
+    return [float(x) for x in p]
 
 
-def _method6(num: np.ndarray, raw: np.ndarray, last_hyp_len: np.ndarray,
-             alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    rows, N = num.shape
-    p = raw.copy()
-    if N < 3:
-        return p, np.zeros(rows, bool)
-    valid = raw[:, 2] != 0
-    for i in range(2, N):
-        prev2, prev1 = p[:, i - 2], p[:, i - 1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pi0 = np.where(prev2 == 0, 0.0, prev1 ** 2 / np.where(prev2 == 0, 1.0, prev2))
-        count = np.maximum(last_hyp_len - i, 0)
-        p[:, i] = (num[:, i] + alpha * pi0) / (count + alpha)
+def _fraction_methods(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, last5: np.ndarray,
+                      last_hyp_len: np.ndarray, cfg: BleuConfig) -> tuple[np.ndarray, np.ndarray]:
+    p = np.zeros(num.shape)
+    valid = np.ones(len(num), bool)
+    for r, (counts, totals) in enumerate(zip(num.astype(np.int64).tolist(), den.astype(np.int64).tolist())):
+        row = _fraction_row(method, counts, totals, int(hyp_len[r]), (int(last5[r, 0]), int(last5[r, 1])),
+                            int(last_hyp_len[r]), cfg)
+        if row is None:
+            valid[r] = False
+        else:
+            p[r] = row
     return p, valid
 
 
@@ -119,11 +134,11 @@ def nltk_statistics(stats: np.ndarray) -> np.ndarray:
     return out
 
 
-def score_rows(stats: np.ndarray, cfg: BleuConfig, last_p5: np.ndarray | None = None,
+def score_rows(stats: np.ndarray, cfg: BleuConfig, last5: np.ndarray | None = None,
                last_hyp_len: np.ndarray | None = None) -> RowScores:
     """NLTK BLEU for every row of statistics made by :func:`nltk_statistics`.
 
-    For sentence rows, ``last_p5``/``last_hyp_len`` are each row's own 5-gram
+    For sentence rows, ``last5``/``last_hyp_len`` are each row's own 5-gram
     precision and length; for a corpus row, those of the corpus's last sentence.
     """
     weights = cfg.nltk_weights
@@ -137,17 +152,19 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, last_p5: np.ndarray | None = 
     rows = len(stats)
     if last_hyp_len is None:
         last_hyp_len = hyp_len
-    if last_p5 is None:
-        last_p5 = np.zeros(rows)
+    if last5 is None:
+        last5 = np.tile(np.array([0, 1], np.int64), (rows, 1))
 
     hyp_f = hyp_len.astype(np.float64)
     ref_f = ref_len.astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        bp = np.where(hyp_len > ref_len, 1.0, np.where(hyp_len == 0, 0.0, np.exp(1.0 - ref_f / hyp_f)))
+        short = (hyp_len <= ref_len) & (hyp_len > 0)
+        bp = np.where(hyp_len > ref_len, 1.0,
+                      np.where(short, libm.exp(np.where(short, 1.0 - ref_f / np.where(short, hyp_f, 1.0), 0.0)), 0.0))
 
     num = counts.astype(np.float64)
     den = totals.astype(np.float64)
-    p, valid = _smooth(cfg.nltk_smoothing, num, den, hyp_len, last_p5, last_hyp_len, cfg)
+    p, valid = _smooth(cfg.nltk_smoothing, num, den, hyp_len, last5, last_hyp_len, cfg)
 
     w = np.tile(np.asarray(weights, np.float64), (rows, 1))
     if cfg.auto_reweigh and tuple(weights) == _DEFAULT_WEIGHTS:
@@ -156,12 +173,9 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, last_p5: np.ndarray | None = 
             w[sel] = 0.0
             w[sel, :length] = 1.0 / length
 
-    with np.errstate(divide="ignore"):
-        logs = np.where(p > 0, np.log(np.where(p > 0, p, 1.0)), 0.0)
-    log_sum = np.zeros(rows)
-    for i in range(N):
-        log_sum += w[:, i] * logs[:, i]
-    score = bp * np.exp(log_sum)
+    logs = np.where(p > 0, libm.log(np.where(p > 0, p, 1.0)), 0.0)
+    # NLTK: bp * math.exp(math.fsum(w_i * math.log(p_i) for p_i > 0)), the weighted logs summed exactly.
+    score = bp * libm.exp(libm.fsum_rows(w * logs))
     no_unigram = counts[:, 0] == 0
     score[no_unigram] = 0.0
     # NLTK returns 0 for "no unigram match" before smoothing, so method6's assertion never fires there.
@@ -183,11 +197,12 @@ def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, versi
 
 
 def _p5(rows: np.ndarray) -> np.ndarray:
-    """Each row's 5-gram precision (what method5/method7 look at), 0 where the rows stop below order 5."""
+    """Each row's 5-gram precision as (matches, n-grams) (what method5/method7 look at), 0/1 where the rows stop
+    below order 5."""
     width = (rows.shape[1] - 2) // 2
     if width < 5:
-        return np.zeros(len(rows))
-    return rows[:, 2 + 4] / rows[:, 2 + width + 4]
+        return np.tile(np.array([0, 1], np.int64), (len(rows), 1))
+    return np.stack([rows[:, 2 + 4], rows[:, 2 + width + 4]], axis=1).astype(np.int64)
 
 
 class NltkBleu(Variant):
@@ -205,12 +220,12 @@ class NltkBleu(Variant):
 
     def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
         rows = nltk_statistics(stats)
-        return score_rows(rows, cfg, last_p5=_p5(rows), last_hyp_len=rows[:, 0])
+        return score_rows(rows, cfg, last5=_p5(rows), last_hyp_len=rows[:, 0])
 
     def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
         rows = nltk_statistics(stats)
         last = rows[-1:]  # corpus_bleu smooths with the last sentence's figures
-        return score_rows(rows.sum(axis=0, keepdims=True), cfg, last_p5=_p5(last), last_hyp_len=last[:, 0])
+        return score_rows(rows.sum(axis=0, keepdims=True), cfg, last5=_p5(last), last_hyp_len=last[:, 0])
 
     def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
         L = len(stats)
@@ -220,7 +235,7 @@ class NltkBleu(Variant):
         # corpus_bleu's smoothing sees the last remaining sentence.
         last = np.full(L, L - 1)
         last[L - 1] = L - 2
-        return score_rows(rows.sum(axis=0)[None, :] - rows, cfg, last_p5=_p5(rows[last]),
+        return score_rows(rows.sum(axis=0)[None, :] - rows, cfg, last5=_p5(rows[last]),
                           last_hyp_len=rows[last, 0]).score
 
     def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,

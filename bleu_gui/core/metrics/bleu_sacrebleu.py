@@ -1,6 +1,7 @@
 """sacreBLEU's BLEU (``sacrebleu.metrics.BLEU.compute_bleu``), vectorised over rows of statistics.
 
-Matches sacreBLEU 2.x detail for detail: the early exit when nothing matches,
+Matches sacreBLEU 2.x detail for detail (exp and log are the C library's, as its ``math`` calls; see
+:mod:`.libm`): the early exit when nothing matches,
 add-k applied from order 2 on, the ``exp`` (NIST) smoothing counter, the break
 at the first order with no n-grams, effective order, and ``my_log(0)`` being a
 huge negative number so that any zero precision gives 0.
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ConfigError
+from . import libm
 from .base import resampled_float
 from .bleu_variant import SentenceRow, Variant, reference_fields
 from .sacrebleu_parts import sacrebleu_version
@@ -61,7 +63,9 @@ def _score_block(stats: np.ndarray, cfg: BleuConfig, effective_order: bool,
     correct: np.ndarray = counts.astype(ftype)
     total: np.ndarray = stats[:, 2 + N:2 + 2 * N].astype(ftype)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0)
+        short = (sys_len < ref_len) & (sys_len > 0)
+        bp = np.where(short, libm.exp(np.where(short, 1.0 - ref_len / np.where(short, sys_len, 1.0), 0.0)),
+                      np.where(sys_len < ref_len, 0.0, 1.0))
         k = cfg.smoothing_value
         if cfg.smooth_method == "add-k":
             correct[:, 1:] += ftype(k)
@@ -82,12 +86,12 @@ def _score_block(stats: np.ndarray, cfg: BleuConfig, effective_order: bool,
 
     precisions = precisions.astype(np.float64)  # logs of the exact (possibly float32) values, in double
     with np.errstate(divide="ignore"):
-        logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _MY_LOG_ZERO)
+        logs = np.where(precisions > 0, libm.log(np.where(precisions > 0, precisions, 1.0)), _MY_LOG_ZERO)
     log_sum = np.zeros(len(stats))
     for n in range(N):  # added order by order, as sacreBLEU sums
         log_sum += np.where(n < eff_order, logs[:, n], 0.0)
     any_match = counts.any(axis=1)
-    score = np.where(any_match, bp * np.exp(log_sum / eff_order), 0.0)
+    score = np.where(any_match, bp * libm.exp(log_sum / eff_order), 0.0)
     precisions[~any_match] = 0.0
     return score, precisions, bp
 
