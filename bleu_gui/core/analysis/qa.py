@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import InputError
+from .qa_numbers import number_problems
 
 CHECKS = ("number", "untranslated", "repeated_word", "brackets", "tag", "url", "email", "punctuation_end",
           "length", "whitespace", "inconsistent", "glossary")
@@ -33,34 +34,29 @@ class QAFlag:
     detail: str
 
 
-# Numbers: digit groups joined by . or , (3.5, 1,000.25), or thousands split by spaces (1 000 000), not inside a
-# Latin word (#Product2#, COVID-19's 19 stays: a hyphen is not a letter). Their digits alone are compared, so
-# 3.5 = 3,5 and 1,000 = 1.000 = 1 000 (locales write them so); full-width digits are digits (NFKC). Numbers of
-# one digit are left out: translations spell them as words ("3 people" → "three people").
-_NUMBER = re.compile(r"(?<![A-Za-z])(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d)|\d+(?:[.,]\d+)*)(?![A-Za-z])")
 _URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'()]+[^\s<>\"'().,;:!?]")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _WORD = re.compile(r"\w+")
 _REPEAT = re.compile(r"\b(\w{2,})(\s+)\1\b", re.IGNORECASE)
-_PAIRS = {"(": ")", "[": "]", "{": "}", "「": "」", "『": "』", "（": "）"}
-_QUOTES = (("«", "»"), ("„", "“"))
+# Brackets nest strictly, in every script.
+_PAIRS = {"(": ")", "[": "]", "{": "}", "「": "」", "『": "』", "（": "）", "《": "》", "〈": "〉", "【": "】", "〔": "〕",
+          "［": "］", "｛": "｝"}
 _CLOSING = {v: k for k, v in _PAIRS.items()}
+# Double quotation marks as typographies write them: English and Chinese “…”, German and Czech „…“, Croatian,
+# Polish, Romanian and Hungarian „…”, French, Russian and Spanish «…», German and Danish »…«, Swedish ”…” and
+# »…», and the single ‹…› and ›…‹. A mark may open in one typography and close in another (“ closes „ in German,
+# opens in English): each quote closes the innermost open one when it can, else opens one when it can.
+_QUOTE_CLOSES = {"“": "„“", "”": "„“”", "»": "«»", "«": "»", "›": "‹›", "‹": "›"}
+_QUOTE_OPENS = {"„": "“”", "“": "”", "«": "»", "»": "«»", "”": "”", "‹": "›", "›": "‹›"}
 # Sentence-final marks by kind, across scripts.
 _END = {".": ".", "。": ".", "．": ".", "!": "!", "！": "!", "?": "?", "？": "?", ":": ":", "：": ":", "…": ".",
         ";": ";", "；": ";"}
 _TRAILING = "\"'”’“‘»«」』)）]"  # closing quotes of every typography (German closes with “)
 
 
-def _digits(text: str) -> Counter[str]:
-    digits = (re.sub(r"\D", "", m.group()) for m in _NUMBER.finditer(unicodedata.normalize("NFKC", text)))
-    return Counter(d for d in digits if len(d) > 1)
-
-
 def check_number(source: str, candidate: str) -> str:
-    missing = _digits(source) - _digits(candidate)
-    if not missing:
-        return ""
-    return "source numbers missing or changed: " + ", ".join(sorted(missing))
+    """Numbers compared as values across scripts and conventions, and codes that change (:mod:`.qa_numbers`)."""
+    return number_problems(source, candidate)
 
 
 def _letters(text: str) -> bool:
@@ -90,32 +86,41 @@ def check_repeated_word(source: str, candidate: str) -> str:
     return ""
 
 
-def _balance(text: str) -> str:
-    """The first unbalanced bracket of ``text`` ('' when all pair up). Quotes that typographies write either way
-    round (German »…«, „…“ against English “…”) are checked by count only."""
-    for opening, closing in _QUOTES:
-        if opening == "„" and opening not in text:
-            continue  # “ alone opens English quotes
-        if text.count(opening) != text.count(closing):
-            return opening if text.count(opening) > text.count(closing) else closing
+def unbalanced_mark(text: str) -> str:
+    """The first unbalanced bracket or quotation mark of ``text`` ('' when all pair up; see the pairs above).
+    Full-width and half-width forms of a bracket are one bracket (NFKC: ``（…)`` is closed); a straight double quote
+    pairs with any double quotation mark (``"…”``); apostrophes and single curly quotes are not checked."""
     stack: list[str] = []
-    for ch in text:
-        if ch in _PAIRS:
+    for ch in unicodedata.normalize("NFKC", text):
+        if ch == '"':
+            if stack and (stack[-1] == '"' or stack[-1] in _QUOTE_OPENS):
+                stack.pop()
+            else:
+                stack.append(ch)
+        elif stack and stack[-1] == '"' and ch in _QUOTE_CLOSES:
+            stack.pop()
+        elif ch in _PAIRS:
             stack.append(ch)
         elif ch in _CLOSING:
             if not stack or stack[-1] != _CLOSING[ch]:
                 return ch
             stack.pop()
+        elif ch in _QUOTE_CLOSES or ch in _QUOTE_OPENS:
+            if stack and stack[-1] in _QUOTE_CLOSES.get(ch, ""):
+                stack.pop()
+            elif ch in _QUOTE_OPENS:
+                stack.append(ch)
+            else:
+                return ch
     return stack[-1] if stack else ""
 
 
 def check_brackets(source: str, candidate: str) -> str:
-    found = _balance(candidate)
-    if not found or (source and _balance(source)):
-        return ""  # an unbalanced source is not the translator's doing
-    quote = any(found in pair for pair in _QUOTES)
-    if quote and (source.count('"') % 2 or source.count("“") != source.count("”")):
-        return ""  # a quotation that runs on past the segment in the source too
+    """An unbalanced bracket or quotation mark in the candidate, when the source's are balanced (a quotation the
+    source leaves open runs past the segment: not the translator's doing)."""
+    found = unbalanced_mark(candidate)
+    if not found or (source and unbalanced_mark(source)):
+        return ""
     return f"unbalanced {found!r}"
 
 
@@ -238,6 +243,26 @@ _PAIRWISE: dict[str, Callable[[str, str], str]] = {
     "whitespace": check_whitespace}
 
 
+def _written_without_spaces(lines: Sequence[str]) -> bool:
+    """Whether most letters of ``lines`` are Chinese characters or kana: text written without spaces between
+    words."""
+    letters = cjk = 0
+    for line in lines[:2000]:
+        for ch in line:
+            if ch.isalpha():
+                letters += 1
+                cjk += "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+    return letters > 0 and cjk / letters >= 0.5
+
+
+def language_limits(checks: Sequence[str], candidates: Sequence[str]) -> list[str]:
+    """Checks that cannot work for the candidates' language, in words (they are skipped, never guessed)."""
+    if "repeated_word" in checks and _written_without_spaces(candidates):
+        return ["repeated_word cannot be checked in text written without spaces between words (Chinese, Japanese): "
+                "skipped"]
+    return []
+
+
 def run_checks(system: str, candidates: Sequence[str], sources: Sequence[str] | None,
                checks: Sequence[str] = CHECKS, glossary: Glossary | None = None,
                tags: Sequence[int] | None = None) -> list[QAFlag]:
@@ -245,8 +270,9 @@ def run_checks(system: str, candidates: Sequence[str], sources: Sequence[str] | 
     ``tags``: the segments whose inline tags do not match, from the input)."""
     src = list(sources) if sources is not None else [""] * len(candidates)
     flags: list[QAFlag] = []
+    unjudged = {note.split()[0] for note in language_limits(checks, candidates)}
     for check in checks:
-        if check in NEEDS_SOURCE and sources is None:
+        if (check in NEEDS_SOURCE and sources is None) or check in unjudged:
             continue
         if check in _PAIRWISE:
             test = _PAIRWISE[check]
@@ -281,9 +307,20 @@ def fixed_and_introduced(baseline: Sequence[QAFlag], other: Sequence[QAFlag]) ->
     return out
 
 
-def skipped_checks(checks: Sequence[str], has_source: bool, has_glossary: bool) -> list[str]:
-    """What cannot run here, in words."""
-    said = []
+def runnable_checks(checks: Sequence[str], has_source: bool, has_glossary: bool,
+                    candidates: Sequence[str] = ()) -> list[str]:
+    """The checks of ``checks`` that can run here (with a source where they need one, with a glossary, in the
+    candidates' language)."""
+    unjudged = {note.split()[0] for note in language_limits(checks, candidates)}
+    return [c for c in checks if (has_source or c not in NEEDS_SOURCE) and (has_glossary or c != "glossary")
+            and c not in unjudged]
+
+
+def skipped_checks(checks: Sequence[str], has_source: bool, has_glossary: bool,
+                   candidates: Sequence[str] = ()) -> list[str]:
+    """What cannot run here, in words (``candidates``: text in the target language, for the checks a language
+    rules out)."""
+    said = language_limits(checks, candidates)
     if not has_source:
         lacking = [c for c in checks if c in NEEDS_SOURCE]
         if lacking:

@@ -1,0 +1,269 @@
+"""Numbers compared as values across scripts and conventions, for the translator QA ``number`` check.
+
+A translation writes the source's numbers in its own conventions, and a number check that compares digit strings
+flags good translations and misses bad ones (``3.5 km`` → ``35 km`` has the same digits). Here every number is
+read as the values it can mean, and a source number is matched by a target number that can mean the same:
+
+- digits of every script are digits: full-width (NFKC), Arabic-Indic ``٢٥``, Devanagari, …;
+- grouping ``1,000`` / ``1.000`` / ``1 000`` / ``1'000`` / Indian ``2,06,737``, decimal comma ``3,5``; a lone
+  separator followed by three digits may be either (``1.000`` is 1000 or 1.000), so both values are kept;
+- leading zeros are not a difference (``04:00`` = ``4:00``); ordinals are their number (``700th`` = ``700.`` =
+  ``第700``); twelve-hour times may become 24-hour ones (``8 p.m.`` = ``20 Uhr``);
+- CJK multipliers: ``2万8000`` = 28,000, ``1億6940万`` = 169,400,000, ``3.5万`` = 35,000 (also Korean 만, 억);
+  a number with a word multiplier means itself or its product (``1.5 billion`` = ``1,5 Milliarden`` = ``15亿``);
+- Chinese and Japanese numerals in characters (``五``, ``二十八``), month names (``December`` = ``12月``) and
+  number words (``twenty`` = ``20``, in English, German, French, Spanish, Russian, Czech, Slovak and Croatian) may
+  match a number of the other side, but are never flagged themselves (``一`` is part of many words);
+- a decade written short is its year (``80-tych``, ``'90s`` = ``1980s``, ``1990er``);
+- a code of letters and digits (``G22``, ``A3``, ``COVID-19``) is a name, not a number: its digits are not
+  compared as numbers; a code the target changes (``G22`` → ``G29``) is flagged.
+
+Flagged: a source number of two digits or more that no target number matches (a one-digit number may be spelled
+out in the target: "3 people" → "three people"), and a target number the source lacks when it has two digits or
+more, or when a source number is unmatched too (``5`` → ``12`` is a changed number).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+# Separators of digit groups: comma, full stop, spaces (no-break, narrow, thin) and the Swiss apostrophe.
+_SPACES = " \u00a0\u202f\u2009"
+_GROUPERS = ",." + _SPACES + "'’"
+_RUN = re.compile(rf"\d+(?:[{re.escape(_GROUPERS)}]\d+)*")
+# A code: an upper-case letter and up to five more letters, an optional hyphen, digits (G22, A3, MP3, COVID-19).
+_CODE = re.compile(r"(?<![\w-])([A-Z][A-Za-z]{0,5})-?(\d{1,5})(?![\d.,]\d)(?![A-Za-z]{2})")
+_CJK_MULTIPLIERS = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12,
+                    "만": 10**4, "억": 10**8, "천": 1000, "조": 10**12}
+_WORD_MULTIPLIERS = {
+    "thousand": 10**3, "million": 10**6, "millions": 10**6, "billion": 10**9, "billions": 10**9,
+    "trillion": 10**12, "tausend": 10**3, "mio": 10**6, "million(en)": 10**6, "millionen": 10**6, "mrd": 10**9,
+    "milliarde": 10**9, "milliarden": 10**9, "milliard": 10**9, "milliards": 10**9, "billionen": 10**12,
+    "тыс": 10**3, "млн": 10**6, "млрд": 10**9, "трлн": 10**12, "тысяч": 10**3, "миллиона": 10**6,
+    "миллионов": 10**6, "миллиард": 10**9, "миллиарда": 10**9, "миллиардов": 10**9,
+    "milijun": 10**6, "milijuna": 10**6, "milijarda": 10**9, "milijardi": 10**9, "tisuća": 10**3,
+    "milion": 10**6, "milionů": 10**6, "miliony": 10**6, "miliard": 10**9, "miliardy": 10**9, "tisíc": 10**3,
+}
+_MULTIPLIER_WORD = re.compile(r"\s?(" + "|".join(sorted((re.escape(w) for w in _WORD_MULTIPLIERS), key=len,
+                                                         reverse=True)) + r")\b\.?", re.IGNORECASE)
+_CJK_CHAIN = re.compile(r"(?:(\d+(?:\.\d+)?)\s?([十百千万萬亿億兆만억천조])\s?)+(\d{1,3}(?:,\d{3})+|\d+)?")
+_KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+                 "两": 2, "兩": 2}
+_KANJI_NUMBER = re.compile("[〇零一二三四五六七八九两兩十百千万萬亿億]+")
+_MONTHS: dict[int, tuple[str, ...]] = {  # names and stems, lower case: English, German, French, Spanish,
+    # Russian, Czech, Croatian (listopad is October in Croatian and November in Czech: both)
+    1: ("january", "jan", "januar", "jänner", "janvier", "enero", "январ", "leden", "ledna", "siječ"),
+    2: ("february", "feb", "februar", "février", "febrero", "феврал", "únor", "února", "veljač"),
+    3: ("march", "mar", "märz", "mars", "marzo", "март", "březen", "března", "ožuj"),
+    4: ("april", "apr", "avril", "abril", "апрел", "duben", "dubna", "travan", "travnj"),
+    5: ("may", "mai", "mayo", "мая", "май", "květen", "května", "svibanj", "svibnj"),
+    6: ("june", "jun", "juni", "juin", "junio", "июн", "červen", "června", "lipanj", "lipnj"),
+    7: ("july", "jul", "juli", "juillet", "julio", "июл", "červenec", "července", "srpanj", "srpnj"),
+    8: ("august", "aug", "août", "agosto", "август", "srpen", "srpna", "kolovoz"),
+    9: ("september", "sep", "sept", "septembre", "septiembre", "сентябр", "září", "rujan", "rujn"),
+    10: ("october", "oct", "oktober", "octobre", "octubre", "октябр", "říjen", "října", "listopad"),
+    11: ("november", "nov", "novembre", "noviembre", "ноябр", "listopad", "studen"),
+    12: ("december", "dec", "dezember", "décembre", "diciembre", "декабр", "prosinec", "prosince", "prosin"),
+}
+_NUMBER_WORDS: dict[str, int] = {}
+for _value, _words in {
+    2: "two zwei deux dos два dva dvě", 3: "three drei trois tres три tri", 4: "four vier quatre cuatro четыре čtyři",
+    5: "five fünf cinq cinco пять pět päť pet", 6: "six sechs seis шесть šest šesť", 7: "seven sieben sept siete семь sedm",
+    8: "eight acht huit ocho восемь osm osem", 9: "nine neun neuf nueve девять devět deväť devet",
+    10: "ten zehn dix diez десять deset desať", 11: "eleven elf onze once одиннадцать jedenáct", 12: "twelve zwölf douze doce",
+    13: "thirteen dreizehn treize trece", 14: "fourteen vierzehn quatorze catorce", 15: "fifteen fünfzehn quinze quince",
+    16: "sixteen sechzehn seize dieciséis", 17: "seventeen siebzehn", 18: "eighteen achtzehn", 19: "nineteen neunzehn",
+    20: "twenty zwanzig vingt veinte двадцать dvacet dvadsať dvadeset", 30: "thirty dreißig trente treinta тридцать",
+    40: "forty vierzig quarante cuarenta сорок", 50: "fifty fünfzig cinquante cincuenta пятьдесят",
+    60: "sixty sechzig soixante sesenta шестьдесят", 70: "seventy siebzig setenta семьдесят",
+    80: "eighty achtzig ochenta восемьдесят", 90: "ninety neunzig noventa девяносто", 100: "hundred hundert cent cien сто",
+    1000: "thousand tausend mille mil тысяча",
+}.items():
+    _NUMBER_WORDS.update(dict.fromkeys(_words.split(), _value))
+_WORDS = re.compile(r"[^\W\d_]+")
+_DECADE_SHORT = re.compile(r"(?<![\d])(?:['’]?(\d{2}))(?=s\b|er\b|-\w|['’]s\b)")
+
+_TWELVE_HOUR = re.compile(r"(?::\d{2})?\s?(?:a\.?m\.?|p\.?m\.?)(?![a-z])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number as written (``text``) and the values it can mean; ``soft``: read from characters (``五``), so it
+    may match a source number but is never flagged itself."""
+
+    text: str
+    values: frozenset[Decimal]
+    digits: int
+    soft: bool = False
+
+
+def _ascii_digits(text: str) -> str:
+    """Every decimal digit as an ASCII digit (full-width by NFKC, Arabic-Indic and others by their value), Arabic
+    decimal and group separators as ``.`` and ``,``."""
+    text = unicodedata.normalize("NFKC", text).replace("\u066b", ".").replace("\u066c", ",")
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text)
+
+
+def _run_values(run: str) -> set[Decimal] | None:
+    """The values a digit run with separators can mean (see the module); None when its separators do not make one
+    number (then each group is a number of its own)."""
+    groups = re.split(rf"[{re.escape(_GROUPERS)}]", run)
+    seps = re.findall(rf"[{re.escape(_GROUPERS)}]", run)
+    if not seps:
+        return {Decimal(run)}
+    values: set[Decimal] = set()
+    tail = groups[1:]
+    same = len(set(seps)) == 1
+    if same and all(len(g) == 3 for g in tail) and len(groups[0]) <= 3:
+        values.add(Decimal("".join(groups)))  # grouped: 1,000 / 1.000 / 1 000 / 1'000
+    if same and seps[0] in ".," and len(seps) == 1:
+        values.add(Decimal(f"{groups[0]}.{groups[1]}"))  # a decimal point or comma: 3.5 / 3,5
+    if same and seps[0] == "," and len(groups) > 2 and len(groups[0]) <= 2 and tail[-1:] and len(tail[-1]) == 3 \
+            and all(len(g) == 2 for g in tail[:-1]):
+        values.add(Decimal("".join(groups)))  # Indian grouping: 2,06,737
+    if not same and seps[-1] in ".," and seps.count(seps[-1]) == 1:
+        whole = groups[:-1]
+        if all(len(g) in (2, 3) for g in whole[1:]) and len(whole[0]) <= 3:
+            values.add(Decimal(f"{''.join(whole)}.{groups[-1]}"))  # 1,000.5 / 1.000,5 / 1 000,5
+    return values or None
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return None
+
+
+def _kanji_value(text: str) -> int | None:
+    """二十八 → 28, 三千五百 → 3500, 五 → 5, 一億二千万 → 120,000,000; None when the characters make no number."""
+    total, section, digit = 0, 0, None
+    for ch in text:
+        if ch in _KANJI_DIGITS:
+            digit = (digit or 0) * 10 + _KANJI_DIGITS[ch] if digit is not None else _KANJI_DIGITS[ch]
+        elif ch in ("十", "百", "千"):
+            section += (digit if digit is not None else 1) * _CJK_MULTIPLIERS[ch]
+            digit = None
+        else:  # 万 億: a section of up to four digits times the multiplier
+            total += (section + (digit or 0)) * _CJK_MULTIPLIERS[ch]
+            section, digit = 0, None
+    return total + section + (digit or 0)
+
+
+def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
+    taken = list(codes)
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    for m in _CJK_CHAIN.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        total = Decimal(0)
+        for part in re.finditer(r"(\d+(?:\.\d+)?)\s?([十百千万萬亿億兆만억천조])", m.group(0)):
+            total += Decimal(part.group(1)) * _CJK_MULTIPLIERS[part.group(2)]
+        if m.group(3):
+            total += Decimal(m.group(3).replace(",", ""))
+        taken.append(m.span())
+        shown = m.group(0).strip()
+        yield Number(shown, frozenset({total}), sum(ch.isdigit() for ch in shown))
+    for m in _RUN.finditer(text):
+        start, end = m.span()
+        if (start and text[start - 1].isalpha() and text[start - 1].isascii()) or not free(start, end):
+            continue  # inside a word of Latin letters: #Product2#
+        run = m.group(0).rstrip(_SPACES + "'’")
+        values = _run_values(run)
+        pieces = [(run, values)] if values is not None else [
+            (g, {Decimal(g)}) for g in re.split(rf"[{re.escape(_GROUPERS)}]", run) if g]
+        after = text[start + len(run):]
+        word = _MULTIPLIER_WORD.match(after)
+        hour = _TWELVE_HOUR.match(after)
+        decade = _DECADE_SHORT.match(text, start - (start > 0 and text[start - 1] in "'’"))
+        for k, (piece, piece_values) in enumerate(pieces):
+            last = k == len(pieces) - 1
+            more = set(piece_values)
+            if decade is not None and len(pieces) == 1:  # 80-tych, '90s: the 1980s, the 1990s
+                more |= {Decimal(1900) + v for v in piece_values} | {Decimal(2000) + v for v in piece_values}
+            if len(piece) == 4 and piece[:2] in ("19", "20") and re.match(r"(?:s|er)\b", after):  # 1980s, 1990er
+                more |= {v % 100 for v in piece_values}
+            if last and word is not None:
+                more |= {v * _WORD_MULTIPLIERS[word.group(1).lower()] for v in piece_values}
+            if k == 0 and hour is not None:
+                more |= {v + 12 for v in piece_values if v < 12} | {v - 12 for v in piece_values if v >= 12}
+            yield Number(piece, frozenset(more), sum(ch.isdigit() for ch in piece))
+    for m in _KANJI_NUMBER.finditer(text):
+        value = _kanji_value(m.group(0))
+        if value is not None and free(*m.span()):
+            yield Number(m.group(0), frozenset({Decimal(value)}), len(str(value)), soft=True)
+    yield from _words_as_numbers(text)
+
+
+def _words_as_numbers(text: str) -> Iterator[Number]:
+    """Month names and number words as soft numbers (see the module)."""
+    for m in _WORDS.finditer(text):
+        word = m.group(0).lower()
+        months = {n for n, names in _MONTHS.items() if any(word.startswith(name) if len(name) > 4 and not name.isascii()
+                                                             else word == name for name in names)}
+        if months:
+            yield Number(m.group(0), frozenset(Decimal(n) for n in months), 2, soft=True)
+        elif word in _NUMBER_WORDS:
+            yield Number(m.group(0), frozenset({Decimal(_NUMBER_WORDS[word])}), 2, soft=True)
+
+
+def codes_in(text: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """The codes of ``text`` (see the module): (letters in upper case, digits, span); ``AM9`` and ``PM9`` are times."""
+    return [(m.group(1).upper(), str(int(m.group(2))), m.span()) for m in _CODE.finditer(text)
+            if m.group(1).upper() not in ("AM", "PM")]
+
+
+def numbers_in(text: str) -> list[Number]:
+    """The numbers of ``text`` with the values each can mean (codes left out)."""
+    text = _ascii_digits(text)
+    return list(_numbers(text, [span for _, _, span in codes_in(text)]))
+
+
+def _match(source: list[Number], target: list[Number]) -> tuple[list[Number], list[Number]]:
+    """(source numbers no target number matches, target numbers matching no source number); fewer meanings first."""
+    left = list(target)
+    unmatched: list[Number] = []
+    for number in sorted(source, key=lambda n: len(n.values)):
+        found = next((t for t in left if t.values & number.values), None)
+        if found is None:
+            unmatched.append(number)
+        else:
+            left.remove(found)
+    return unmatched, left
+
+
+def changed_codes(source: str, target: str) -> list[str]:
+    """Codes of the source that the target writes with other digits (``G22`` → ``G29``)."""
+    src, tgt = codes_in(_ascii_digits(source)), codes_in(_ascii_digits(target))
+    out = []
+    for letters, digits, _ in src:
+        if any(t == (letters, digits) for t in ((a, b) for a, b, _ in tgt)):
+            continue
+        other = [f"{a}{b}" for a, b, _ in tgt if a == letters and b != digits]
+        if other:
+            out.append(f"{letters}{digits} → {other[0]}")
+    return out
+
+
+def number_problems(source: str, target: str) -> str:
+    """What the ``number`` check says of a segment ('' when nothing is wrong; see the module)."""
+    missing, extra = _match(numbers_in(source), numbers_in(target))
+    said = []
+    flagged_missing = [n.text for n in missing if n.digits >= 2 and not n.soft]
+    if flagged_missing:
+        said.append("source numbers missing or changed: " + ", ".join(flagged_missing))
+    hard_missing = [n for n in missing if not n.soft]
+    added = [n.text for n in extra if not n.soft and (n.digits >= 2 or hard_missing)]
+    if added:
+        said.append("numbers the source does not have: " + ", ".join(added))
+    codes = changed_codes(source, target)
+    if codes:
+        said.append("codes changed: " + ", ".join(codes))
+    return "; ".join(said)
