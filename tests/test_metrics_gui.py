@@ -103,7 +103,7 @@ def test_checking_ter_in_the_settings_scores_it_and_is_remembered(qtbot, tmp_pat
     finally:
         window.jobs.shutdown()
     again = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
-    assert again.other_metrics() == (TerConfig(),) and not again.problems
+    assert again.metrics()[1:] == (TerConfig(),) and not again.problems
 
 
 def test_a_bad_stored_metric_is_reported_and_dropped(tmp_path):
@@ -112,5 +112,5 @@ def test_a_bad_stored_metric_is_reported_and_dropped(tmp_path):
     raw.setValue("scoring/other_metrics", json.dumps([{"metric": "chrf", "beta": "two"}]))
     raw.sync()
     settings = Settings(QSettings(str(path), QSettings.Format.IniFormat))
-    assert settings.other_metrics() == ()
+    assert settings.metrics() == (BleuConfig(),)
     assert any("beside BLEU" in p and "beta" in p for p in settings.problems)

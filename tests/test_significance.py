@@ -105,7 +105,7 @@ def test_confidence_interval_equals_sacrebleu(n):
     hyps = ["the cat sat on a mat", "it rains today in the city", "where do you go now", "a b c d e f",
             "we shall see what happens"]
     ev = Bleu(refs)
-    mean, ci = confidence(ev.statistics(hyps), ev, n=n)
+    mean, ci = confidence(ev.statistics(hyps), ev, n=n).pair
     theirs = BLEU().corpus_score(hyps, refs, n_bootstrap=n)
     assert math.isclose(mean, theirs._mean, rel_tol=1e-12) and math.isclose(ci, theirs._ci, rel_tol=1e-9, abs_tol=1e-12)
 

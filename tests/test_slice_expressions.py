@@ -63,7 +63,13 @@ def test_evaluate_leaves_missing_scores_out_and_compares_text_as_numbers():
         return values[field.name]
 
     assert evaluate(parse("x >= 1"), fields, 3).tolist() == [True, False, True]
-    assert evaluate(parse("not x >= 1"), fields, 3).tolist() == [False, True, False]
+    # A comparison with a missing value is false, negated or not (three-valued logic); `is missing` asks for it.
+    assert evaluate(parse("not x >= 1"), fields, 3).tolist() == [False, False, False]
+    assert evaluate(parse("x != 1"), fields, 3).tolist() == [False, False, True]
+    assert evaluate(parse("not (x > 2 or x < 2)"), fields, 3).tolist() == [False, False, False]
+    assert evaluate(parse("x > 2 or not x > 2"), fields, 3).tolist() == [True, False, True]
+    assert evaluate(parse("x is missing"), fields, 3).tolist() == [False, True, False]
+    assert evaluate(parse("x is not missing and x < 2"), fields, 3).tolist() == [True, False, False]
     assert evaluate(parse("n > 5"), fields, 3).tolist() == [True, False, True]  # "10" > "5" as numbers
     with pytest.raises(InputError, match="holds text, not numbers"):
         evaluate(parse("d > 1"), lambda f: np.array(["a", "b", "c"], dtype=object), 3)

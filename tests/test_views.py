@@ -101,7 +101,7 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
     panel = window.settings_panel
     panel.tokenizer.setCurrentText("char")  # starts a re-score ...
     window.jobs.cancel()                    # ... that the user cancels
-    assert panel.config() == run.config.bleu == window.settings.config()
+    assert panel.config() == run.config.bleu == window.settings.metrics()[0]
     assert "tok:13a" in window.inspect.header.signature_label.text()
 
     def broken(*_args):
@@ -111,7 +111,7 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
     with qtbot.waitSignal(window.error_shown, timeout=5000):
         panel.lowercase.setChecked(True)
     assert panel.config() == run.config.bleu and not panel.lowercase.isChecked()
-    assert window.settings.config() == run.config.bleu
+    assert window.settings.metrics()[0] == run.config.bleu
 
 
 def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
@@ -131,9 +131,10 @@ def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
 
 
 def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path):
-    """ko-mecab saved from the Korean demo, then Japanese references opened: the header says so."""
+    """ko-mecab and lowercasing chosen for the Korean demo and remembered: the tokenizer follows the files and is
+    not kept; lowercasing is, and the header says so."""
     settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    settings.set_config(BleuConfig(tokenizer="ko-mecab", lowercase=True))
+    settings.set_metrics((BleuConfig(tokenizer="ko-mecab", lowercase=True),))
     window = MainWindow(settings)
     qtbot.addWidget(window)
     window.show()
@@ -142,11 +143,11 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
         window.run_actions.open_files(systems[:1], refs)
     header = window.inspect.header
     assert header.badges.isVisible() and header.reset_button.isVisible()
-    assert "tokenizer: ko-mecab" in header.badges.text() and "lowercased" in header.badges.text()
+    assert "tokenizer: ko-mecab" not in header.badges.text() and "lowercased" in header.badges.text()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         header.reset_button.click()
     assert window.controller.run.config.bleu == BleuConfig() and not header.badges.isVisible()
-    assert "tok:13a" in header.signature_label.text() and window.settings.config() == BleuConfig()
+    assert "tok:13a" in header.signature_label.text() and window.settings.metrics()[0] == BleuConfig()
     window.jobs.shutdown()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from ..core import BleuConfig, InputError, MetricConfig
 from ..core.analysis.pair_matrix import CORRECTIONS
@@ -18,11 +18,37 @@ from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_MET
 from ..core.metrics.bleu_variant import VARIANTS, get_variant
 from ..core.metrics.catalog import KEYS
 from ..core.metrics.chrf import ChrfConfig
-from ..core.metrics.imported import ImportedConfig
+from ..core.metrics.imported import ImportedConfig, choose_imported
 from ..core.metrics.ter import TerConfig
 from ..core.metrics.tokenizers import TOKENIZER_NAMES
 
 PROG = "bleu-score"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, ``PROG: error: …`` and exit status 2, as every other
+    error of the commands (argparse prints its whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (--help lists the options)\n")
+
+
+class VersionAction(argparse.Action):
+    """``-V/--version``: the program's version and the sacreBLEU it matches, as ``sacrebleu -V`` prints its own;
+    exit 0 (nothing is imported to say it)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version (and sacreBLEU's) and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import version
+
+        from .. import __version__
+
+        print(f"{parser.prog} {__version__} (sacreBLEU {version('sacrebleu')})")
+        parser.exit(0)
 
 
 
@@ -158,18 +184,20 @@ def _flag(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
 
-def metric_configs(args: argparse.Namespace, base: BleuConfig,
-                   imported: Sequence[ImportedConfig] = ()) -> tuple[MetricConfig, ...]:
+def metric_configs(args: argparse.Namespace, base: BleuConfig, imported: Sequence[ImportedConfig] = (),
+                   columns_later: bool = False) -> tuple[MetricConfig, ...]:
     """The metrics ``-m`` asks for (BLEU and every ``imported`` metric by default), each with the flags given
-    for it; a metric's flag without that metric is refused, never ignored."""
+    for it; a metric's flag without that metric is refused, never ignored. ``columns_later``: the score files are
+    read later (the window reads them in its worker): names that are not built in are left to
+    :func:`~..core.metrics.imported.choose_imported` then, and only the built-in metrics are returned."""
     by_name = {m.name: m for m in imported}
     names = list(args.metrics or ["bleu", *by_name])
     if len(set(names)) != len(names):
         raise InputError(f"-m/--metrics: each metric once, got {' '.join(names)}")
-    unknown = [n for n in names if n not in KEYS and n not in by_name]
-    if unknown:
-        columns = f", or a column of --scores: {', '.join(by_name)}" if by_name else " (or a column of --scores FILE)"
-        raise InputError(f"-m/--metrics: unknown metric {', '.join(unknown)}; choose {', '.join(KEYS)}{columns}")
+    if columns_later and args.scores:
+        names = [n for n in names if n in KEYS]
+    else:
+        choose_imported(imported, [n for n in names if n not in KEYS], KEYS)
     for key, fields in (("bleu", _FIELDS), ("chrf", _CHRF_FIELDS), ("ter", _TER_FIELDS)):
         unused = [_BLEU_FLAG_NAMES.get(dest, _flag(dest)) for dest in fields if getattr(args, dest) is not None]
         if unused and key not in names:
@@ -229,10 +257,11 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog=PROG,
         description="BLEU exactly as sacreBLEU (default), NLTK or the d2l textbook compute it.",
         epilog="Exit status: 0 on success, 2 on bad input or bad options.")
+    p.add_argument("-V", "--version", action=VersionAction)
     p.add_argument("refs", nargs="+", metavar="REF",
                    help="reference files or folders; or one file that holds systems and references (WMT XML, "
                         "a TSV/JSONL with a system column), scored without -i")

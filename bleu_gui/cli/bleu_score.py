@@ -15,6 +15,7 @@ from ..core.inputs.names import file_names
 from ..core.inputs.run_inputs import read_request
 from ..core.metrics.imported import attach_imported
 from ..core.output.exports import check_targets
+from ..core.output.score_text import score_text
 from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
 from ..core.where import check_where, where_rows
 from .arguments import PROG, build_parser, input_request, metric_configs
@@ -81,12 +82,12 @@ def run(argv: Sequence[str] | None = None) -> int:
             print(f"{PROG}: note: {note}", file=sys.stderr)
         if scored.slice is not None:
             named = len(scored.metrics) > 1
-            whole = "; ".join(f"{m.name} " * named + ", ".join(f"{s.name} {w:.{args.width}f}"
+            whole = "; ".join(f"{m.name} " * named + ", ".join(f"{s.name} {score_text(w, args.width)}"
                                                                for s, w in zip(scored.systems, ws))
                               for m, ws in zip(scored.metrics, scored.slice.whole))
             print(f"{PROG}: note: {scored.slice.summary}; the whole corpus scored {whole}", file=sys.stderr)
-        if scored.advice is not None:
-            print(f"{PROG}: advice: {scored.advice[1]}", file=sys.stderr)
+        for advice in scored.advice:
+            print(f"{PROG}: advice: {advice.text}", file=sys.stderr)
         for i, misalignment in scored.misaligned:
             print(f"{PROG}: warning: {misalignment.describe(scored.systems[i].name)}", file=sys.stderr)
         _exports(args, scored)

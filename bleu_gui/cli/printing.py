@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core import InputError, Run, Score
-from ..core.analysis.pair_matrix import DEFAULT_ALPHA
+from ..core.analysis.pair_matrix import DEFAULT_ALPHA, PairMatrix
+from ..core.analysis.significance import Interval
+from ..core.json_text import strict_dumps
 from ..core.output import score_text
 from ..core.run import ScoredSystem, bleu_lines, scored_already
 from .arguments import PROG
@@ -25,7 +27,7 @@ def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Sc
 
 
 def emit(args: argparse.Namespace, run: Run, corpus: list[list[Score]],
-         confidences: list[list[tuple[float, float]]] | None = None) -> None:
+         confidences: list[list[Interval]] | None = None) -> None:
     """The score lines: ``corpus[system][metric]``; ``confidences[metric][system]`` with ``--confidence``."""
     out = sys.stdout
     names = [s.name for s in run.systems]
@@ -38,7 +40,10 @@ def emit(args: argparse.Namespace, run: Run, corpus: list[list[Score]],
             for k in metrics:
                 obj = score_text.score_dict(corpus[i][k], name)
                 if confidences is not None:
-                    obj["mean"], obj["ci"] = confidences[k][i]
+                    interval = confidences[k][i]
+                    obj["mean"], obj["ci"] = interval.mean, interval.half_width
+                    if interval.why_none is not None:
+                        obj["why_no_interval"] = interval.why_none
                 if sentences is not None:
                     obj["sentences"] = [score_text.score_dict(s) for s in sentences[i][k]]
                 objs.append(obj)
@@ -51,7 +56,9 @@ def emit(args: argparse.Namespace, run: Run, corpus: list[list[Score]],
             if args.score_only:
                 lines += [score_text.score_only(s, args.width) for s in scores]
             elif confidences is not None and args.format == "text":
-                lines.append(score_text.text_line(scores[0], args.width, confidences[k][i]))
+                interval = confidences[k][i]
+                lines.append(score_text.text_line(scores[0], args.width, interval.pair)
+                             + (f" (no interval: {interval.why_none})" if interval.why_none else ""))
             else:
                 lines += score_text.render(scores, args.format, args.width)
         if sentences is None and not args.score_only and args.format == "text":
@@ -77,6 +84,10 @@ def print_paired(args: argparse.Namespace, run: Run) -> None:
                 r = results[i]
                 obj = score_text.score_dict(system.results[k].corpus, system.name)
                 obj.update({"signature": signatures[k], "p_value": r.p_value, "mean": r.mean, "ci": r.ci})
+                matrix = comparison.by_metric[k].matrix
+                obj.update(_gaps(matrix, i, key))
+                if matrix is not None and key == "bs" and matrix.no_interval(i) is not None:
+                    obj["why_no_interval"] = matrix.no_interval(i)
                 if comparison.identical[i]:
                     obj["identical_to_baseline"] = True
                 objs.append(obj)
@@ -86,22 +97,36 @@ def print_paired(args: argparse.Namespace, run: Run) -> None:
     cells = []
     for i in range(len(run.systems)):
         row = []
-        for results in tests:
+        for k, results in enumerate(tests):
             assert results is not None
-            r = results[i]
-            row.append((r.score, r.p_value, r.mean, r.ci))
+            r, matrix = results[i], comparison.by_metric[k].matrix
+            may_star = matrix is not None and i > 0 and matrix.differ(0, i)
+            row.append((r.score, r.p_value, r.mean, r.ci, may_star))
         cells.append(row)
     rows = [(("Baseline: " if i == 0 else "") + s.name, cells[i], comparison.identical[i])
             for i, s in enumerate(run.systems)]
     print(score_text.paired_table(names, rows, args.width, bootstrap=args.paired_bs))
-    title = (f"Paired bootstrap resampling, {n} resamples" if args.paired_bs
-             else f"Paired approximate randomization, {n} trials")
+    _paired_notes(run, key, n)
+    print()
+    print("-----------------")
+    print("Metric signatures")
+    print("-----------------")
+    for name, signature in zip(names, signatures):
+        print(f" - {name:<10} {signature}")
+
+
+def _paired_notes(run: Run, key: str, n: int | None) -> None:
+    """What the paired table shows, in sacreBLEU's words, and what missing scores and identical outputs did."""
+    comparison = run.comparison
+    assert comparison is not None
+    bootstrap = key == "bs"
+    title = f"Paired bootstrap resampling, {n} resamples" if bootstrap else f"Paired approximate randomization, {n} trials"
     print()
     print("-" * len(title))
     print(title)
     print("-" * len(title))
     print(f" - Every system is compared with the baseline, {run.baseline.name}.")
-    if args.paired_bs:
+    if bootstrap:
         print("   Shown: the system's score, then the bootstrap mean ± half-width of the 95% interval.")
     print(" - p is the chance of an absolute score difference at least this large if both outputs")
     print("   came from the same system; * marks p <= 0.05. A small p says the difference is")
@@ -109,12 +134,34 @@ def print_paired(args: argparse.Namespace, run: Run) -> None:
     for system, identical in zip(run.systems, comparison.identical):
         if identical:
             print(f" - {system.name}: {score_text.IDENTICAL_NOTE}.")
-    print()
-    print("-----------------")
-    print("Metric signatures")
-    print("-----------------")
-    for name, signature in zip(names, signatures):
-        print(f" - {name:<10} {signature}")
+    for k, metric in enumerate(run.metrics):
+        matrix = comparison.by_metric[k].matrix
+        for i, system in enumerate(run.systems):
+            gaps = _gaps(matrix, i, key)
+            named = f"{metric.name}, " * (len(run.metrics) > 1) + system.name
+            if matrix is not None and not matrix.scored(i):
+                print(f" - {named}: no scores: no interval, no p-value, no rank.")
+                continue
+            no_interval = matrix.no_interval(i) if matrix is not None and bootstrap else None
+            if no_interval is not None:
+                print(f" - {named}: no interval: {no_interval}.")
+            if "why_no_p_value" in gaps:
+                print(f" - {named}: no p-value: {gaps['why_no_p_value']}.")
+            elif "tested_on" in gaps:
+                print(f" - {named}: tested on the {gaps['tested_on']:,} segments both it and the baseline scored "
+                      "(segments without a score make no claim).")
+
+
+def _gaps(matrix: PairMatrix | None, i: int, test: str) -> dict[str, object]:
+    """What missing scores did to system ``i``'s test against the baseline: why there is no p-value, or how many
+    segments it was tested on (nothing where every segment counted)."""
+    if matrix is None or i == 0:
+        return {}
+    why = matrix.reason(0, i, test)
+    if why is not None:
+        return {"why_no_p_value": why}
+    tested_on = matrix.tested_on(0, i)
+    return {} if tested_on is None else {"tested_on": tested_on}
 
 
 def print_tables(args: argparse.Namespace, run: Run) -> None:
@@ -205,21 +252,26 @@ def print_word_accuracy(args: argparse.Namespace, run: Run) -> None:
 def print_qa(args: argparse.Namespace, run: Run) -> None:
     """``--qa``: every flag of the checks asked for, per system, and what each system fixes and introduces
     against the baseline."""
-    from ..core.analysis.qa import CHECKS, fixed_and_introduced, read_glossary, skipped_checks
+    from ..core.analysis.qa import CHECKS, fixed_and_introduced, read_glossary, runnable_checks, skipped_checks
     from ..core.inputs.text_files import read_segments
 
     checks = args.qa or list(CHECKS)
     glossary = read_glossary(args.glossary, "\n".join(read_segments(args.glossary, args.encoding).lines)) \
         if args.glossary else None
-    flags = [run.qa_flags(i, checks, glossary) for i in range(len(run.systems))]
-    for note in skipped_checks(checks, run.context.source is not None, glossary is not None):
+    target = run.references[0].lines
+    skipped = skipped_checks(checks, run.context.source is not None, glossary is not None, target)
+    runnable = runnable_checks(checks, run.context.source is not None, glossary is not None, target)
+    if not runnable:
+        raise InputError(f"--qa {' '.join(checks)}: no check can run here: {'; '.join(skipped)}")
+    flags = [run.qa_flags(i, runnable, glossary) for i in range(len(run.systems))]
+    for note in skipped:
         print(f"{PROG}: note: qa: {note}", file=sys.stderr)
     if args.format == "json":
         print(score_text.dumps({"qa": [{"system": f.system, "segment": run.line_number(f.segment), "check": f.check,
                                         "detail": f.detail} for per_system in flags for f in per_system]}))
         return
     for s, found in zip(run.systems, flags):
-        counts = {c: sum(f.check == c for f in found) for c in checks}
+        counts = {c: sum(f.check == c for f in found) for c in runnable}
         listing = ", ".join(f"{c} {n}" for c, n in counts.items() if n) or "nothing flagged"
         print(f"{s.name}: {listing}")
         for f in found[:20]:
@@ -280,7 +332,7 @@ def print_view(args: argparse.Namespace, run: Run) -> None:
                     obj[key] = {**found, "headline": e.headline,
                                 "sections": [{"title": x.title, "lines": x.lines} for x in e.sections]}
             out.append(obj)
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        print(strict_dumps(out, indent=2))
         return
     for k, (name, parts) in enumerate(accounts):
         print(("\n" if k else "") + f"Sentence {n} — {name}\n" + "\n\n".join(e.text() for _key, e, _ in parts))

@@ -23,14 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis.advice import tokenizer_advice
+from .analysis.advice import Advice, ter_advice, tokenizer_advice
 from .analysis.compare import NgramComparison, NgramDifference, bucket_scores, leave_one_out, length_buckets
 from .analysis.input_notes import input_notes
 from .analysis.misalignment import Misalignment, MisalignmentCheck
 from .analysis.pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
 from .analysis.qa import CHECKS as QA_CHECKS
 from .analysis.qa import Glossary, QAFlag, run_checks
-from .analysis.significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, SystemTest, confidence
+from .analysis.significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, Interval, SystemTest, confidence
 from .analysis.slices import Slice
 from .analysis.tokenizer_table import ScoredAlready
 from .analysis.whatif import BleuLines
@@ -45,6 +45,7 @@ from .metrics.bleu_config import BleuConfig
 from .metrics.bleu_details import SentenceDetails
 from .metrics.ngram_stats import MatchedRows
 from .metrics.scores import BleuScore
+from .metrics.ter import TerConfig
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction
@@ -173,7 +174,7 @@ class Run:
     config: RunConfig
     comparison: Comparison | None = None
     reference_names: list[str] = field(default_factory=list)
-    advice: tuple[str, str] | None = None  # (tokenizer, why) when sacreBLEU recommends another tokenizer
+    advice: tuple[Advice, ...] = ()  # settings sacreBLEU recommends for these references (tokenizer, TER)
     misaligned: list[tuple[int, Misalignment]] = field(default_factory=list)  # (system index, where)
     notes: tuple[str, ...] = ()  # what reading the inputs changed, and the metrics' notes (see input_notes)
     context: Context = Context()  # source, documents and metadata of the segments (no score depends on them)
@@ -299,10 +300,26 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     if progress is not None:
         progress(1.0)
     bleu = next((m for m in bound if isinstance(m, Bleu)), None)
-    advice = tokenizer_advice([r.lines for r in references], bleu.config) if bleu is not None else None
+    advice = _advice(cfg, bleu, [r.lines for r in references], context)
     notes = _language_note(cfg, bleu, context) + input_notes(systems, references, bound) + context.notes
     return Run(scored, list(references), tuple(bound), cfg, comparison, file_names(references), advice, misaligned,
                notes, context)
+
+
+def _advice(config: RunConfig, bleu: Bleu | None, references: list[list[str]], context: Context) -> tuple[Advice, ...]:
+    """What sacreBLEU recommends for these references: BLEU's tokenizer for their script, TER's Asian support."""
+    out = []
+    if bleu is not None:
+        found = tokenizer_advice(references, bleu.config)
+        asked = config.bleu
+        if found is not None and asked is not None:
+            out.append(Advice(found[1], f"Use {found[0]}", replace(asked, tokenizer=found[0])))
+    ter = next((m for m in config.metrics if isinstance(m, TerConfig)), None)
+    if ter is not None:
+        said = ter_advice(references, ter, context.target_language)
+        if said is not None:
+            out.append(said)
+    return tuple(out)
 
 
 def _language_note(config: RunConfig, bleu: Bleu | None, context: Context) -> tuple[str, ...]:
@@ -423,7 +440,7 @@ def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSyst
         for s in systems[1:]:
             result = s.results[k]
             loo = leave_one_out(metric, base.stats, result.stats, base.corpus.score, result.corpus.score)
-            wtl = win_tie_loss(base.sentences, result.sentences)
+            wtl = win_tie_loss(base.sentences, result.sentences, _both_scored(metric, base.stats, result.stats))
             if not metric.higher_is_better:  # "B better" means a lower score
                 wtl = (wtl[2], wtl[1], wtl[0])
             pairwise.append(PairDelta(loo, wtl, sign_test(wtl[0], wtl[2])))
@@ -432,6 +449,15 @@ def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSyst
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
     return Comparison(tuple(by_metric), labels, np.array([int(m.sum()) for m in masks]), significance, wins, note,
                       identical)
+
+
+def _both_scored(metric: Metric, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """The segments both systems have a score for (None: every segment)."""
+    scored_a, scored_b = metric.scored(a), metric.scored(b)
+    if scored_a is None and scored_b is None:
+        return None
+    every = np.ones(len(a), bool)
+    return (scored_a if scored_a is not None else every) & (scored_b if scored_b is not None else every)
 
 
 def _ngram_wins(metrics: Sequence[Metric], matched: list[MatchedRows], progress: Progress | None) -> list[NgramWins]:
@@ -520,9 +546,9 @@ def renamed(run: Run, names: Sequence[str]) -> Run:
 
 
 def confidences(run: Run, metric: int = 0, n: int = BS_SAMPLES,
-                seed: int | None = DEFAULT_SEED) -> list[tuple[float, float]]:
-    """``sacrebleu --confidence`` for every system under the run's ``metric``-th metric: (bootstrap mean, 95%
-    half-width)."""
+                seed: int | None = DEFAULT_SEED) -> list[Interval]:
+    """``sacrebleu --confidence`` for every system under the run's ``metric``-th metric: bootstrap mean and 95%
+    half-width, or why there is none."""
     return [confidence(s.results[metric].stats, run.metrics[metric], n=n, seed=seed) for s in run.systems]
 
 

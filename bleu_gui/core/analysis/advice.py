@@ -1,20 +1,58 @@
-"""What the user should know about the settings: which differ from the variant's defaults, and which
-tokenizer sacreBLEU recommends for the references' script."""
+"""What the user should know about the settings: which differ from the defaults, which tokenizer sacreBLEU
+recommends for the references' script, and whether TER can see the words of Chinese and Japanese text."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import string
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from ..errors import ConfigError
+from ..metrics.base import MetricConfig
 from ..metrics.bleu_config import SMOOTH_DEFAULTS, BleuConfig
+from ..metrics.chrf import ChrfConfig
+from ..metrics.ter import TerConfig
 from ..metrics.tokenizers import install_hint
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Advice that would change a number: why (``text``), what following it does (``action``, as a button says
+    it) and the metric's settings that follow it (``config``)."""
+
+    text: str
+    action: str
+    config: MetricConfig
 
 _SAMPLE_LINES = 2000
 
 
-def non_default_settings(cfg: BleuConfig) -> list[str]:
+_CHRF_LABELS = {"char_order": "character order", "word_order": "word order", "beta": "β", "whitespace": "whitespace kept",
+                "lowercase": "lowercased", "eps_smoothing": "eps smoothing"}
+_TER_LABELS = {"case_sensitive": "case-sensitive", "asian_support": "Asian support", "no_punct": "no punctuation",
+               "normalized": "normalized"}
+
+
+def non_default_settings(cfg: MetricConfig) -> list[str]:
+    """A short label for every setting of a metric's ``cfg`` that differs from its default (empty: all default);
+    chrF's and TER's labels name the metric."""
+    if isinstance(cfg, BleuConfig):
+        return _bleu_non_default(cfg)
+    for kind, labels, metric in ((ChrfConfig, _CHRF_LABELS, "chrF"), (TerConfig, _TER_LABELS, "TER")):
+        if isinstance(cfg, kind):
+            default = kind()
+            out = []
+            for f in dataclasses.fields(kind):
+                value = getattr(cfg, f.name)
+                if value != getattr(default, f.name):
+                    out.append(f"{metric} {labels[f.name]}" + ("" if isinstance(value, bool) else f": {value}"))
+            return out
+    return []
+
+
+def _bleu_non_default(cfg: BleuConfig) -> list[str]:
     """A short label for every setting of ``cfg`` that differs from its variant's default (empty: all default)."""
     default = BleuConfig(variant=cfg.variant)
     labels = []
@@ -122,3 +160,35 @@ def tokenizer_advice(references: Sequence[Sequence[str]], cfg: BleuConfig) -> tu
         why += f"; its extra is not installed here, so char (one token per character) stands in: {install_hint(wanted)}"
         wanted = "char"
     return wanted, why
+
+
+_ASIAN = {"zh": "Chinese", "ja": "Japanese"}
+
+
+def ter_advice(references: Sequence[Sequence[str]], cfg: TerConfig, language: str = "") -> Advice | None:
+    """Advice on TER's Asian support for the references' language (``language``: the target language declared or
+    given; else their script decides).
+
+    TER's words are split at spaces: a Chinese or Japanese sentence is one word, so each scores 0 or 100 (the
+    WMT22 en-ja corpus: 109.48). sacreBLEU's ``--ter-asian-support`` splits their characters, and only within
+    ``--ter-normalized`` (alone it changes nothing). Korean is written with spaces (and Hangul is not split).
+    On other text Asian support finds nothing to split: it is said, since the signature then differs from the
+    default's."""
+    primary = language.replace("_", "-").split("-")[0].lower()
+    found = _script(references) if references else None
+    if primary in _ASIAN:
+        named, said = _ASIAN[primary], f"the target language is {_ASIAN[primary]}"
+    elif found is not None and found[0] in _ASIAN.values():
+        named, said = found[0], f"{100 * found[2]:.0f}% of the references' letters are {found[0]} script"
+    else:
+        named, said = None, ""
+    if named is not None and not (cfg.asian_support and cfg.normalized):
+        return Advice(f"{said}: TER splits words at spaces, so a {named} sentence is one word and scores 0 or 100; "
+                      "sacreBLEU's --ter-asian-support with --ter-normalized splits its characters (Asian support "
+                      "alone changes nothing)", "Use Asian support and normalization",
+                      replace(cfg, asian_support=True, normalized=True))
+    if named is None and cfg.asian_support:
+        return Advice("TER's Asian support is on, but the references are not Chinese or Japanese: it changes no "
+                      "number here, and the signature differs from sacreBLEU's default (--ter-asian-support off)",
+                      "Turn Asian support off", replace(cfg, asian_support=False))
+    return None

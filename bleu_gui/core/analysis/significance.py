@@ -229,9 +229,32 @@ def delta_interval(deltas: np.ndarray | Sequence[float]) -> tuple[float, float]:
     return float(ordered[lower]), float(ordered[len(ordered) - lower - 1])
 
 
+@dataclass(frozen=True)
+class Interval:
+    """``sacrebleu --confidence`` of one system: bootstrap mean and 95% half-width, or why there is none."""
+
+    mean: float | None
+    half_width: float | None
+    why_none: str | None = None
+
+    @property
+    def pair(self) -> tuple[float, float] | None:
+        return None if self.mean is None or self.half_width is None else (self.mean, self.half_width)
+
+
 def confidence(stats: np.ndarray, metric: Metric, n: int = BS_SAMPLES, seed: int | None = DEFAULT_SEED,
-               progress: Callable[[float], None] | None = None) -> tuple[float, float]:
-    """``sacrebleu --confidence``: bootstrap mean and 95% half-width of one system."""
-    return estimate_ci(bootstrap_scores([stats], metric, n, seed, progress)[0], exact_mean=True)
+               progress: Callable[[float], None] | None = None) -> Interval:
+    """``sacrebleu --confidence``: bootstrap mean and 95% half-width of one system; none for a system with no
+    scores, or when a resample drew none of its scored segments (a resample's score would be made up)."""
+    scored = metric.scored(stats)
+    if scored is not None and not scored.any():
+        return Interval(None, None, "no scores")
+    resampled = bootstrap_scores([stats], metric, n, seed, progress)[0]
+    unscored = int(np.isnan(resampled).sum())
+    if unscored:
+        have = int(scored.sum()) if scored is not None else len(stats)
+        return Interval(None, None, f"{unscored:,} of {n:,} bootstrap resamples drew none of its {have:,} scored "
+                                    "segments")
+    return Interval(*estimate_ci(resampled, exact_mean=True))
 
 

@@ -13,7 +13,12 @@ first's (``delta_bleu``, ``delta_chrf``, …); ``'CHECK' in qa[NAME]`` holds whe
 system's segment. Text values may be quoted; a bare word that is not a field is
 text, so ``doc=abc-123`` reads as before. Comparisons are ``= == != < <= > >=``; a text column compares as
 numbers when every value is one. A bad expression is an :class:`InputError` with its position and what was
-expected there.
+expected there; parentheses and ``not`` nest at most :data:`MAX_DEPTH` deep.
+
+A missing value (a segment without an imported score, an undefined sentence score, an empty metadata field)
+makes no comparison true, negated or not: ``COMET[A] != 0.5`` and ``not COMET[A] > 0.5`` both leave such a
+segment out (three-valued logic, as SQL's NULL: ``not`` of unknown is unknown, ``and``/``or`` as Kleene's).
+``COMET[A] is missing`` and ``COMET[A] is not missing`` select on purpose.
 
 The parser knows nothing of runs: :func:`evaluate` asks a ``fields`` function for each field's values (one per
 segment) and gives the segments where the expression holds.
@@ -21,6 +26,7 @@ segment) and gives the segments where the expression holds.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +36,8 @@ import numpy as np
 from ..errors import InputError
 
 OPERATORS = ("<=", ">=", "==", "!=", "=", "<", ">")
-KEYWORDS = ("and", "or", "not", "in")
+KEYWORDS = ("and", "or", "not", "in", "is")
+MAX_DEPTH = 100  # nested parentheses and nots: far past any expression a person writes, far below Python's stack
 _TOKEN = re.compile(r"""\s*(?:(?P<op><=|>=|==|!=|=|<|>)|(?P<paren>[()\[\]])|(?P<string>'[^']*'|"[^"]*")|"""
                     r"""(?P<number>-?\d+(?:\.\d+)?(?![\w.-]))|(?P<word>[^\s()\[\]=<>!'"]+))""")
 
@@ -49,7 +56,7 @@ class Field:
 @dataclass(frozen=True)
 class Compare:
     left: Field | float | str
-    op: str
+    op: str                    # an operator, "in", or "missing" / "present" (``is missing``, ``is not missing``)
     right: Field | float | str
 
 
@@ -86,9 +93,18 @@ def _tokens(text: str) -> list[_Token]:
     return out
 
 
+_SHOWN = 36  # characters shown each side of the position in a long expression
+
+
 def _where(text: str, at: int, expected: str, found: str) -> str:
+    """The message for a bad expression: the position, what was expected there, and the expression with a caret
+    (a long one cut to the part around the position)."""
     found_text = f"found {found!r}" if found else "found the end"
-    return f"--where {text!r}: at position {at + 1}: expected {expected}, {found_text}\n  {text}\n  {' ' * at}^"
+    start, end = max(0, at - _SHOWN), min(len(text), at + _SHOWN)
+    shown = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    caret = at - start + (1 if start else 0)
+    quoted = repr(text) if len(text) <= 2 * _SHOWN else f"of {len(text):,} characters"
+    return f"--where {quoted}: at position {at + 1}: expected {expected}, {found_text}\n  {shown}\n  {' ' * caret}^"
 
 
 class _Parser:
@@ -96,6 +112,7 @@ class _Parser:
         self.text, self.is_field = text, is_field
         self.tokens = _tokens(text)
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> _Token | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -131,14 +148,26 @@ class _Parser:
         return parts[0] if len(parts) == 1 else Logic("and", tuple(parts))
 
     def negation(self) -> Expression:
+        token = self.peek()
+        if token is not None and (token.kind, token.text.lower()) in (("word", "not"), ("paren", "(")):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise InputError(_where(self.text, token.at, f"at most {MAX_DEPTH} nested parentheses and nots",
+                                        token.text))
+            try:
+                return self._nested()
+            finally:
+                self.depth -= 1
+        return self.comparison()
+
+    def _nested(self) -> Expression:
         if self.take("word", "not"):
             return Logic("not", (self.negation(),))
-        if self.take("paren", "("):
-            inner = self.disjunction()
-            if not self.take("paren", ")"):
-                raise self.fail("')'")
-            return inner
-        return self.comparison()
+        self.take("paren", "(")
+        inner = self.disjunction()
+        if not self.take("paren", ")"):
+            raise self.fail("')'")
+        return inner
 
     def comparison(self) -> Compare:
         token = self.peek()
@@ -148,9 +177,14 @@ class _Parser:
                 raise self.fail("'in'")
             return Compare(token.text[1:-1], "in", self.operand(left=False))
         left = self.operand(left=True)
+        if self.take("word", "is"):  # FIELD is missing, FIELD is not missing
+            negated = self.take("word", "not") is not None
+            if not isinstance(left, Field) or not self.take("word", "missing"):
+                raise self.fail("'missing' (FIELD is missing, FIELD is not missing)")
+            return Compare(left, "present" if negated else "missing", "")
         op = self.take("op")
         if op is None:
-            raise self.fail(f"an operator ({' '.join(OPERATORS)})")
+            raise self.fail(f"an operator ({' '.join(OPERATORS)}) or 'is missing'")
         return Compare(left, "==" if op.text == "=" else op.text, self.operand(left=False))
 
     def operand(self, left: bool) -> Field | float | str:
@@ -189,6 +223,8 @@ def describe(expr: Expression) -> str:
     """The expression written out again, e.g. ``ref_words >= 20 and bleu[B] > bleu[A]``."""
     if isinstance(expr, Compare) and expr.op == "in":
         return f"{expr.left!r} in {expr.right}"
+    if isinstance(expr, Compare) and expr.op in ("missing", "present"):
+        return f"{expr.left} is {'not ' * (expr.op == 'present')}missing"
     if isinstance(expr, Compare):
         def side(value: Field | float | str) -> str:
             if isinstance(value, float):
@@ -212,41 +248,70 @@ def _values(side: Field | float | str, fields: Fields, n: int) -> np.ndarray:
 def _as_numbers(values: np.ndarray, what: str) -> np.ndarray:
     if values.dtype.kind == "f":
         return values
+    gone = _missing(values)
     try:
-        return np.asarray([float(v) for v in values], dtype=np.float64)
+        return np.asarray([math.nan if g else float(v) for v, g in zip(values, gone)], dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError(f"--where: {what} holds text, not numbers: compare it with = or !=") from None
 
 
-def _compare(expr: Compare, fields: Fields, n: int) -> np.ndarray:
+def _missing(values: np.ndarray) -> np.ndarray:
+    """Which values are missing: NaN, None, or empty text."""
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    return np.asarray([v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and not v.strip())
+                       for v in values], dtype=bool)
+
+
+Truth = tuple[np.ndarray, np.ndarray]  # (holds, fails) per segment: neither where a value is missing
+
+
+def _compare(expr: Compare, fields: Fields, n: int) -> Truth:
+    if expr.op in ("missing", "present"):
+        assert isinstance(expr.left, Field)
+        gone = _missing(fields(expr.left))
+        return (gone, ~gone) if expr.op == "missing" else (~gone, gone)
     if expr.op == "in":  # a name among a field's names per segment (the QA checks that flag it)
         if not isinstance(expr.right, Field):
             raise InputError(f"--where: 'in' takes a field on its right, e.g. qa[B]; got {expr.right!r}")
         sets = fields(expr.right)
-        return np.asarray([expr.left in names for names in sets], dtype=bool)
+        holds = np.asarray([expr.left in names for names in sets], dtype=bool)
+        return holds, ~holds
     left, right = _values(expr.left, fields, n), _values(expr.right, fields, n)
     for side, values in ((expr.left, left), (expr.right, right)):
         if len(values) and isinstance(values[0], frozenset):
             raise InputError(f"--where: {side} holds the names that flag a segment, not a value: ask "
                              f"'NAME' in {side}, e.g. 'number' in {side}")
+    known = ~(_missing(left) | _missing(right))
     numeric = left.dtype.kind == "f" or right.dtype.kind == "f"
     if expr.op in ("==", "!=") and not numeric:
         equal = left.astype(str) == right.astype(str)
-        return equal if expr.op == "==" else ~equal
-    a, b = _as_numbers(left, str(expr.left)), _as_numbers(right, str(expr.right))
-    with np.errstate(invalid="ignore"):  # NaN (a missing score) satisfies no comparison
-        result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[expr.op]
-    return np.asarray(result, dtype=bool)
+        holds = equal if expr.op == "==" else ~equal
+    else:
+        a, b = _as_numbers(left, str(expr.left)), _as_numbers(right, str(expr.right))
+        with np.errstate(invalid="ignore"):
+            holds = np.asarray({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
+                                ">=": a >= b}[expr.op], dtype=bool)
+    return holds & known, ~holds & known
+
+
+def _truth(expr: Expression, fields: Fields, n: int) -> Truth:
+    if isinstance(expr, Compare):
+        return _compare(expr, fields, n)
+    parts = [_truth(p, fields, n) for p in expr.parts]
+    if expr.op == "not":
+        holds, fails = parts[0]
+        return fails, holds
+    holds, fails = parts[0]
+    for h, f in parts[1:]:
+        if expr.op == "and":
+            holds, fails = holds & h, fails | f
+        else:
+            holds, fails = holds | h, fails & f
+    return holds, fails
 
 
 def evaluate(expr: Expression, fields: Fields, n: int) -> np.ndarray:
-    """Whether the expression holds for each of ``n`` segments (``fields(field)``: its values per segment)."""
-    if isinstance(expr, Compare):
-        return _compare(expr, fields, n)
-    masks = [evaluate(p, fields, n) for p in expr.parts]
-    if expr.op == "not":
-        return ~masks[0]
-    out = masks[0].copy()
-    for mask in masks[1:]:
-        out = out & mask if expr.op == "and" else out | mask
-    return out
+    """Whether the expression holds for each of ``n`` segments (``fields(field)``: its values per segment); a
+    segment where it depends on a missing value is left out (see the module)."""
+    return _truth(expr, fields, n)[0]

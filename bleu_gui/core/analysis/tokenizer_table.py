@@ -10,11 +10,11 @@ stand-in.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import ConfigError
+from ..json_text import strict_dumps
 from ..metrics.bleu import Bleu, scaled_progress
 from ..metrics.bleu_config import BleuConfig
 from ..metrics.tokenizers import load_tokenizer
@@ -59,7 +59,7 @@ class TokenizerTable:
                 for tok, lc in self.settings for i, name in enumerate(self.systems)]
 
     def to_json(self) -> str:
-        return json.dumps(self.records(), ensure_ascii=False, indent=2)
+        return strict_dumps(self.records(), indent=2)
 
     def to_csv(self) -> str:
         header = ["tokenizer", "lowercase", "system", "score", "delta", "signature"]

@@ -133,14 +133,22 @@ def word_accuracy(reference: Sequence[Sequence[str]], systems: Sequence[Sequence
                         {w: counts.get(w, 0) for w in occurrences}, bucket_of)
 
 
+def compare_mt_words(line: str) -> list[str]:
+    """A tokenized line's words as compare-mt reads a file of them (``corpus_utils.iterate_tokens``): split at each
+    ASCII space after stripping the line, so U+3000 and no-break spaces stay inside words, and an empty line or a
+    double space gives an empty word, as compare-mt counts them."""
+    return line.strip().split(" ")
+
+
 def word_accuracy_of_lines(reference: Sequence[str], systems: Sequence[Sequence[str]], tokenizer: str = "13a",
                            lowercase: bool = False, corpus: Sequence[str] | None = None) -> WordAccuracy:
-    """Word accuracy of systems' lines against reference lines, on the words of sacreBLEU's ``tokenizer``;
-    frequencies from ``corpus`` lines (default: the reference's)."""
+    """Word accuracy of systems' lines against reference lines, on the words of sacreBLEU's ``tokenizer`` as
+    compare-mt reads a file of them (:func:`compare_mt_words`; with ``none``, the lines as they are); frequencies
+    from ``corpus`` lines (default: the reference's)."""
     tokenize = load_tokenizer(tokenizer)
 
     def words(lines: Sequence[str]) -> list[list[str]]:
-        return [tokenize(line).split() for line in lines]
+        return [compare_mt_words(tokenize(line)) for line in lines]
 
     ref = words(reference)
     counts = frequency_counts(words(corpus) if corpus is not None else ref, lowercase)

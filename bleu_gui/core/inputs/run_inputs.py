@@ -22,7 +22,14 @@ from .corpus import Context, Corpus
 from .format_table import ReadOptions, read_corpus, sniff_format
 from .raw_input import STDIN, input_path, read_bytes, real_path
 from .reference_folders import FolderGave, expand_references
-from .text_files import SegmentFile, check_not_identical, check_same_length, decode_file, decode_text_files
+from .text_files import (
+    SegmentFile,
+    as_sacrebleu_reads,
+    check_not_identical,
+    check_same_length,
+    decode_file,
+    decode_text_files,
+)
 
 Progress = Callable[[float], None]
 
@@ -49,7 +56,8 @@ def _read_all(paths: Sequence[Path], encoding: str, options: ReadOptions,
         datas.append(read_bytes(path, encoding))
     formats = [options.input_format or sniff_format(p, d) for p, d in zip(paths, datas)]
     text = [(p, d) for p, d, f in zip(paths, datas, formats) if f == "text"]
-    texts = iter(decode_text_files([p for p, _ in text], [d for _, d in text], encoding) if text else [])
+    texts = iter([as_sacrebleu_reads(f) for f in decode_text_files([p for p, _ in text], [d for _, d in text], encoding)]
+                 if text else [])
     return [next(texts) if f == "text" else read_corpus(p, f, d, encoding, options)
             for p, d, f in zip(paths, datas, formats)]
 
@@ -252,8 +260,8 @@ def _read_stdin(read: list[SegmentFile | Corpus], encoding: str) -> SegmentFile:
     like = [f for f in read if isinstance(f, SegmentFile)]
     data = read_bytes(STDIN, encoding)
     if like:
-        return decode_file(STDIN, data, like[0].encoding, like[0].detected)
-    return decode_text_files([STDIN], [data], encoding)[0]
+        return as_sacrebleu_reads(decode_file(STDIN, data, like[0].encoding, like[0].detected))
+    return as_sacrebleu_reads(decode_text_files([STDIN], [data], encoding)[0])
 
 
 def _languages(options: ReadOptions, corpora: list[Corpus]) -> tuple[tuple[str, str] | None, str]:
@@ -330,7 +338,7 @@ def read_more_systems(paths: Sequence[str | Path], like: Sequence[SegmentFile], 
         data = read_bytes(path, like[0].encoding)
         fmt = options.input_format or sniff_format(path, data)
         if fmt == "text":
-            files.append(decode_file(path, data, like[0].encoding, like[0].detected))
+            files.append(as_sacrebleu_reads(decode_file(path, data, like[0].encoding, like[0].detected)))
         else:
             files += _systems([read_corpus(path, fmt, data, like[0].encoding, options)], given=True)
     check_same_length([*like, *files])

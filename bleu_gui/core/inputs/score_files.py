@@ -9,8 +9,11 @@ separated by a tab and then a space; ``None`` for an unrated segment):
 - a header with tabs splits every line at tabs; a header without tabs splits every line at runs of spaces
   and tabs (then no field may hold a space), and every row must have the header's number of fields;
 - ``None``, ``NaN``, ``null``, ``NA``, ``-`` and an empty field are a missing score: not zero, left out of that
-  metric's means and tests, and counted;
-- a column with other text is not a metric (said in a note); a system of the file the run does not hold (the
+  metric's means and tests, and counted; a number is written in digits (``0.5``, ``-3``, ``1e-4``): ``inf``,
+  ``1_000`` or a stray word in a column of numbers is refused naming its line, never read as a column of text;
+- a column name appears once (two columns of one name would leave one unread);
+- a column of text (most of its values are not numbers) is not a metric (said in a note); a system of the file
+  the run does not hold (the
   reference, ``ref-A``) and rows of segments the run does not hold (unrated segments absent from the input) are
   left out and counted;
 - a system or segment of the run with no row is an error naming it, unless partial scores are allowed (then
@@ -20,9 +23,11 @@ separated by a tab and then a space; ``None`` for an unrated segment):
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -69,6 +74,21 @@ class ImportedColumn:
     total: int
 
 
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _check_names(path: Path, header: list[str]) -> list[str]:
+    """The header, refused when a name appears twice (case and spaces aside): the file is ambiguous."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(header):
+        key = name.strip().lower()
+        if key in seen:
+            raise InputError(f"{path}: columns {seen[key] + 1} and {i + 1} are both named {name!r}: rename one, so "
+                             "that every score is read from the column meant")
+        seen[key] = i
+    return header
+
+
 def _cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """Header and rows of a TSV or whitespace-separated file (see the module)."""
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
@@ -80,7 +100,7 @@ def _cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[str]]
     def split(line: str) -> list[str]:
         return [c.strip() for c in line.split("\t")] if tabs else line.split()
 
-    header = split(head_line)
+    header = _check_names(path, split(head_line))
     rows = []
     for n, line in lines[1:]:
         cells = split(line)
@@ -100,7 +120,7 @@ def _csv_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[s
         raise InputError(f"{path}: line {reader.line_num}: not CSV ({exc})") from None
     if not table:
         raise InputError(f"{path}: empty: no header and no scores")
-    header = [c.strip() for c in table[0][1]]
+    header = _check_names(path, [c.strip() for c in table[0][1]])
     for n, row in table[1:]:
         if len(row) != len(header):
             raise InputError(f"{path}: line {n}: {len(row)} fields, the header has {len(header)}")
@@ -114,7 +134,8 @@ def _jsonl_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=functools.partial(_unique_keys, path, n),
+                             parse_constant=functools.partial(_no_constant, path, n))
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
         if not isinstance(obj, dict):
@@ -128,6 +149,21 @@ def _jsonl_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list
         return "" if value is None else str(value)
 
     return header, [(n, [cell(obj.get(k)) for k in header]) for n, obj in objects]
+
+
+def _unique_keys(path: Path, n: int, pairs: list[tuple[str, object]]) -> dict[str, object]:
+    keys = [k for k, _ in pairs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise InputError(f"{path}: line {n}: the key {twice[0]!r} appears twice in one object: which score is meant?")
+    return dict(pairs)
+
+
+def _no_constant(path: Path, n: int, word: str) -> object:
+    """Python's json writes NaN for a missing score (read so, as in a TSV); an infinity is no score."""
+    if word == "NaN":
+        return None
+    raise InputError(f"{path}: line {n}: {word} is not a score (write a number, or null for a missing score)")
 
 
 def _find(header: list[str], names: Sequence[str]) -> str | None:
@@ -166,25 +202,33 @@ def read_score_file(path: str | Path, encoding: str = "utf-8") -> ScoreTable:
 
 
 def _number(value: str) -> float | None:
-    """The score a field holds: a float, NaN when missing, None when it is not a number."""
-    if value.strip().lower() in MISSING:
+    """The score a field holds: a float, NaN when missing, None when it is not a number written in digits."""
+    text = value.strip()
+    if text.lower() in MISSING:
         return math.nan
-    try:
-        number = float(value)
-    except ValueError:
+    if not _NUMBER.fullmatch(text):
         return None
-    return number if math.isfinite(number) else None
+    number = float(text)
+    return number if math.isfinite(number) else None  # 1e999
 
 
 def metric_columns(table: ScoreTable) -> tuple[dict[str, list[float]], list[str]]:
     """(each column that is a metric → its value on each row, NaN where missing; the columns that are not:
-    some field is text). Every field is read once."""
+    most of their values are text). Every field is read once; a column of numbers with a value that is not one
+    (``inf``, ``1_000``, ``abc``) is an :class:`InputError` naming its line."""
     metrics: dict[str, list[float]] = {}
     text: list[str] = []
     for col in table.columns:
         values = [_number(r.values[col]) for r in table.rows]
-        if all(v is not None for v in values):
+        bad = [i for i, v in enumerate(values) if v is None]
+        numbers = sum(v is not None and not math.isnan(v) for v in values)
+        if not bad:
             metrics[col] = [v for v in values if v is not None]
+        elif numbers > len(bad):
+            row = table.rows[bad[0]]
+            raise InputError(f"{table.path}: line {row.line}: {row.values[col]!r} in the column {col!r} is not a "
+                             f"score (write a number in digits, such as 0.5 or -3; a missing score is None, NaN or "
+                             f"empty){f'; {len(bad) - 1:,} more such values' if len(bad) > 1 else ''}")
         else:
             text.append(col)
     return metrics, text
@@ -231,6 +275,7 @@ class _Matched:
     seen: list[set[int]]                  # per system, the segments with a row
     other_systems: dict[str, int]         # a file system the run does not hold -> its rows
     other_segments: int                   # rows of the run's systems for segments the run does not hold
+    unmatched: list[tuple[int, str]]      # the first of those: (line, the segment as the file writes it)
 
 
 def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str, int],
@@ -240,6 +285,7 @@ def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str
     where: dict[tuple[int, int], int] = {}
     other_systems: dict[str, int] = {}
     other_segments = 0
+    unmatched: list[tuple[int, str]] = []
     for r, row in enumerate(table.rows):
         system = systems.get(row.system)
         if system is None:
@@ -248,6 +294,8 @@ def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str
         segment = keys.get((row.doc, row.segment))
         if segment is None:
             other_segments += 1
+            if len(unmatched) < 3:
+                unmatched.append((row.line, row.segment))
             continue
         if (system, segment) in where:
             raise InputError(f"{table.path}: lines {where[system, segment]} and {row.line} both score system "
@@ -256,7 +304,7 @@ def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str
         seen[system].add(segment)
         for m, column in metrics.items():
             values[m][system][segment] = column[r]
-    return _Matched(values, seen, other_systems, other_segments)
+    return _Matched(values, seen, other_systems, other_segments, unmatched)
 
 
 def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
@@ -314,6 +362,12 @@ def _check_every_segment(table: ScoreTable, files: Sequence[SegmentFile], names:
                          f"{', '.join(absent[:5])}{' …' if len(absent) > 5 else ''})")
     if not holes:
         return
+    if matched.unmatched:  # rows that name segments the run lacks may be the run's segments written otherwise
+        shown = ", ".join(f"{key!r} (line {line})" for line, key in matched.unmatched)
+        how = ("seg_id as the input writes its segment ids" if table.by_id else
+               f"segment, the 1-based line number written as 1 to {n:,}")
+        holes[0] += (f"; {matched.other_segments:,} rows name segments the run does not have, such as {shown}: "
+                     f"the keys did not match (segments are named by {how})")
     if not partial:
         raise InputError(f"{table.path}: {holes[0]}" + (f"; and {len(holes) - 1} more" if len(holes) > 1 else "")
                          + " (--scores-partial reads the scores there are, the rest as missing)")

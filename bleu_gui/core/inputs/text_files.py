@@ -2,8 +2,9 @@
 
 Rules (they decide what a "segment" is, so they are the same everywhere):
 UTF-8 by default; a UTF-8 BOM is removed; CRLF and CR become LF; a final line
-end does not make an extra segment. Files are only ever read. Whatever reading
-changes (a BOM removed, a lone CR that split a line) is said in the file's
+end does not make an extra segment; a run's segment files lose each line's
+trailing whitespace, as the ``sacrebleu`` command reads them (:func:`as_sacrebleu_reads`).
+Files are only ever read. Whatever reading changes (a BOM removed, a lone CR that split a line) is said in the file's
 ``notes``. With ``-e auto`` one encoding is detected for all the files of a
 run together, never one per file.
 """
@@ -259,6 +260,19 @@ def read_segments(path: str | Path, encoding: str = "utf-8") -> SegmentFile:
     """
     path = input_path(path)
     return decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
+
+
+def as_sacrebleu_reads(file: SegmentFile) -> SegmentFile:
+    """The segments as the ``sacrebleu`` command reads a file: each line's trailing whitespace removed
+    (``line.rstrip()``, any Unicode space), said in a note when a line had any. BLEU and TER strip it again, but
+    chrF with whitespace kept would count it."""
+    stripped = [line.rstrip() for line in file.lines]
+    changed = [i for i, (a, b) in enumerate(zip(file.lines, stripped)) if a is not b]  # rstrip returns itself
+    if not changed:
+        return file
+    note = (f"trailing whitespace removed from {len(changed):,} line(s), the first line {changed[0] + 1}, as the "
+            "sacrebleu command reads lines")
+    return replace(file, lines=stripped, notes=(*file.notes, note))
 
 
 def check_not_identical(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]) -> None:

@@ -55,6 +55,11 @@ class Score:
         """The metric's own unrounded fields for JSON (beside ``metric``, ``score`` and ``signature``)."""
         return {}
 
+    @property
+    def absent(self) -> bool:
+        """Whether there is no score at all (a system none of whose imported scores is present)."""
+        return False
+
     def breakdown(self) -> str:
         """What the score is made of, in one line as sacreBLEU prints it after the score ('' if nothing)."""
         return ""
@@ -141,6 +146,17 @@ class Metric(ABC):
     def evidence(self, index: int, hypothesis: str) -> object:
         """What segment ``index``'s number is made of when its candidate is ``hypothesis`` (computed now)."""
 
+    def scored(self, stats: np.ndarray) -> np.ndarray | None:
+        """Which segments have a score (a boolean per row), or None when every segment has one: a metric computed
+        from the text always has one; imported scores may be missing."""
+        return None
+
+    def keep_only(self, stats: np.ndarray, segments: np.ndarray) -> np.ndarray:
+        """``stats`` with every segment outside the boolean mask ``segments`` made missing (a metric whose
+        :meth:`scored` can be other than None implements it: a paired test of two systems is on the segments both
+        have)."""
+        raise NotImplementedError(f"{self.name}: every segment has a score")
+
     def score_scale(self, sentence_scores: np.ndarray) -> tuple[float, float]:
         """The range a histogram and a score filter of this metric's sentence scores span (0-100 for the metrics
         that score in points)."""
@@ -174,6 +190,10 @@ class MetricConfig(Protocol):
 
     def validated(self) -> MetricConfig:
         """These settings, checked (raise :class:`~..errors.ConfigError`) and normalised."""
+
+    def for_other_files(self) -> MetricConfig:
+        """These settings for files other than those they were chosen for: what follows the files' language or
+        form (BLEU's tokenizer, TER's Asian support) goes back to its default; the rest stays."""
 
     def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
              like: Metric | None = None) -> Metric:

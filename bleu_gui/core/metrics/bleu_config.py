@@ -98,6 +98,11 @@ class BleuConfig:
         """Highest n-gram order the statistics need (NLTK's method5 and method7 also look at 5-grams)."""
         return self.scorer.stats_order(self)
 
+    def for_other_files(self) -> BleuConfig:
+        """The tokenizer suits the files it was chosen for (their language, or their being tokenized already):
+        other files start from their target language's."""
+        return replace(self, tokenizer=None)
+
     def validated(self) -> BleuConfig:
         """Return the config (with weights normalised to a tuple) or raise :class:`ConfigError`."""
         if self.variant not in VARIANTS:

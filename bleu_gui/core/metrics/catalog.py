@@ -57,3 +57,14 @@ def other_metrics(values: object) -> tuple[MetricConfig, ...]:
     if "bleu" in keys or len(set(keys)) != len(keys):
         raise ConfigError(f"the metrics beside BLEU, each once, got {', '.join(keys)}")
     return metrics
+
+
+def metrics_from_list(values: object) -> tuple[MetricConfig, ...]:
+    """Metrics' settings from a list of their JSON forms (:func:`config_to_dict`): each family once."""
+    if not isinstance(values, list):
+        raise ConfigError(f"the metrics must be a list of metric settings, got {str(values)[:80]}")
+    metrics = tuple(config_from_dict(m) for m in values)
+    keys = [m.key for m in metrics]
+    if len(set(keys)) != len(keys):
+        raise ConfigError(f"each metric once, got {', '.join(keys)}")
+    return metrics

@@ -55,6 +55,9 @@ class ChrfConfig:
         """sacreBLEU's name for the metric: ``chrF2``, ``chrF2++``."""
         return f"chrF{self.beta}" + "+" * self.word_order
 
+    def for_other_files(self) -> ChrfConfig:
+        return self
+
     def validated(self) -> ChrfConfig:
         if not 0 <= self.char_order <= 20 or not 0 <= self.word_order <= 20:
             raise ConfigError("chrF orders must be 0..20 (character and word n-grams)")

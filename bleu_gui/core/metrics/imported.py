@@ -33,10 +33,18 @@ class ImportedScore(Score):
     def fields(self) -> dict[str, object]:
         return {"segments": self.present, "missing": self.missing}
 
+    @property
+    def absent(self) -> bool:
+        return self.present == 0
+
     def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
+        if self.absent:
+            return f"{self.metric}|{self.signature} = no scores {self.breakdown()}"
         return f"{super().text(width, confidence)} {self.breakdown()}"
 
     def breakdown(self) -> str:
+        if self.absent:
+            return f"(every one of the {self.missing:,} segment scores is missing)"
         return f"(mean of {self.present:,} segment scores{f'; {self.missing:,} missing' if self.missing else ''})"
 
     def columns(self) -> list[tuple[str, str]]:
@@ -54,6 +62,9 @@ class ImportedConfig:
     @property
     def key(self) -> str:
         return self.name
+
+    def for_other_files(self) -> ImportedConfig:
+        return self
 
     def validated(self) -> ImportedConfig:
         if not self.name:
@@ -140,6 +151,12 @@ class ImportedMetric(Metric):
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
         return ["score", "present"], stats
 
+    def scored(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 1] > 0
+
+    def keep_only(self, stats: np.ndarray, segments: np.ndarray) -> np.ndarray:
+        return np.where(segments[:, None], stats, 0.0)
+
     def score_scale(self, sentence_scores: np.ndarray) -> tuple[float, float]:
         """The scores' own range, widened to whole numbers (MQM: -25 to 0; COMET: 0 to 1)."""
         finite = sentence_scores[np.isfinite(sentence_scores)]
@@ -164,6 +181,20 @@ def imported_configs(columns: Sequence[ImportedColumn], lower_better: Sequence[s
         if name.lower() in RESERVED:
             raise ConfigError(f"a scores column is named {name!r}, as a built-in metric: rename the column")
     return [ImportedConfig(c.name, c.name not in lower_better, c.path.name) for c in columns]
+
+
+def choose_imported(configs: Sequence[ImportedConfig], wanted: Sequence[str] | None,
+                    built_in: Sequence[str] = ()) -> tuple[ImportedConfig, ...]:
+    """The imported metrics ``-m`` names, in its order (every one of ``configs`` when it names none: None);
+    :class:`InputError` for a name that is neither ``built_in`` nor a column read."""
+    if wanted is None:
+        return tuple(configs)
+    by_name = {c.name: c for c in configs}
+    unknown = [n for n in wanted if n not in by_name and n not in built_in]
+    if unknown:
+        columns = f", or a column of --scores: {', '.join(by_name)}" if by_name else " (or a column of --scores FILE)"
+        raise ConfigError(f"-m/--metrics: unknown metric {', '.join(unknown)}; choose {', '.join(built_in)}{columns}")
+    return tuple(by_name[n] for n in wanted if n in by_name)
 
 
 def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names: Sequence[str],

@@ -15,7 +15,7 @@ as sacreBLEU has it:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -41,6 +41,10 @@ class TerConfig:
 
     key = "ter"
     name = "TER"
+
+    def for_other_files(self) -> TerConfig:
+        """Asian support is for Chinese and Japanese text: other files start without it."""
+        return replace(self, asian_support=False)
 
     def validated(self) -> TerConfig:
         return self

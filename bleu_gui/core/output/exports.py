@@ -10,7 +10,6 @@ may write anything: the file's mode says what its owner meant).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import stat
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ExportError
+from ..json_text import strict_dumps
 from ..run import Run
 from ..text_tables import to_csv
 
@@ -176,9 +176,12 @@ def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
 
 
 def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
-    """The per-sentence table as CSV or JSON, chosen by the target's extension."""
+    """The per-sentence table as CSV or JSON, chosen by the target's extension (CSV to a character device such as
+    /dev/stdout)."""
     header, rows = sentence_rows(run, b)
     name = str(target).lower()
+    if _is_device(target) and not name.endswith(".json"):
+        name += ".csv"
     if name.endswith(".json"):
         meta: dict[str, object] = {"metrics": [{"metric": m.name, "signature": m.signature()} for m in run.metrics],
                                    "systems": [s.name for s in run.systems]}
@@ -192,14 +195,20 @@ def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
     raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
 
 
-SENTENCES_SUFFIX_HINT = "give a .csv or .json file name"
+SENTENCES_SUFFIX_HINT = "give a .csv or .json file name (or a device such as /dev/stdout, written as CSV)"
+
+
+def _is_device(target: str | Path) -> bool:
+    try:
+        return stat.S_ISCHR(os.stat(target).st_mode)
+    except OSError:
+        return False
 
 
 def check_sentences_target(target: str | Path) -> None:
-    if not str(target).lower().endswith((".csv", ".json")):
+    if not str(target).lower().endswith((".csv", ".json")) and not _is_device(target):
         raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
 
 
 def to_json(header: list[str], rows: list[list], meta: dict | None = None) -> str:
-    return json.dumps({**(meta or {}), "sentences": [dict(zip(header, row)) for row in rows]},
-                      ensure_ascii=False, indent=1)
+    return strict_dumps({**(meta or {}), "sentences": [dict(zip(header, row)) for row in rows]})

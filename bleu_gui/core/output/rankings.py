@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..analysis.pair_matrix import DEFAULT_ALPHA, TEST_NAMES, PairMatrix, significant
+from ..analysis.pair_matrix import DEFAULT_ALPHA, TEST_NAMES, PairMatrix
 from ..errors import ExportError
+from ..json_text import strict_dumps
 from ..run import Run
 from ..text_tables import latex_escape
-from .score_text import delta_text, score_text
+from .score_text import NO_SCORES, delta_text, score_text
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,8 @@ class SystemRow:
     losses: int | None
     sign_p: float | None
     identical: bool
+    no_p: str | None = None       # why there is no p-value against the baseline (a system with no scores, ...)
+    tested_on: int | None = None  # segments the tests against the baseline used, where not every segment
 
 
 def system_rows(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> list[SystemRow]:
@@ -70,11 +72,13 @@ def system_rows(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> list
         if i > 0 and by is not None:
             pair = by.pairwise[i - 1]
             (wins, ties, losses), sign = pair.sentences, pair.sign_p
-        p_bs, p_ar = (None if m is None or i == 0 else float(m[0, i]) for m in (p["bs"], p["ar"]))
+        p_bs, p_ar = (None if m is None or i == 0 else _num(m[0, i]) for m in (p["bs"], p["ar"]))
         score, base_score = s.results[metric].corpus.score, base.results[metric].corpus.score
-        rows.append(SystemRow(i, s.name, score, None if i == 0 else score - base_score,
+        no_p = matrix.reason(0, i) if matrix is not None and i > 0 else None
+        tested_on = matrix.tested_on(0, i) if matrix is not None and i > 0 else None
+        rows.append(SystemRow(i, s.name, score, None if i == 0 else _num(score - base_score),
                               p_bs, p_ar, ranks[i] if ranks else None, wins, ties, losses, sign,
-                              bool(c.identical[i]) if c is not None and c.identical else False))
+                              bool(c.identical[i]) if c is not None and c.identical else False, no_p, tested_on))
     return rows
 
 
@@ -91,13 +95,18 @@ def pair_rows(matrix: PairMatrix, ranking: Ranking = Ranking()) -> list[dict[str
     for x, i in enumerate(order):
         for j in order[x + 1:]:
             row: dict[str, Any] = {"a": matrix.names[i], "b": matrix.names[j],
-                                   "delta": float(matrix.scores[i] - matrix.scores[j])}
+                                   "delta": _num(float(matrix.scores[i] - matrix.scores[j]))}
             for t in ("bs", "ar"):
                 m = p[t]
                 row[f"p_{t}"] = None if m is None else _num(m[i, j])
+                why = matrix.reason(i, j, t) if m is not None else None
+                if why is not None:
+                    row[f"why_no_p_{t}"] = why
             interval = matrix.interval(j, i)
             if interval is not None:
                 row["ci_low"], row["ci_high"] = interval
+            if matrix.tested_on(i, j) is not None:
+                row["tested_on"] = matrix.tested_on(i, j)
             out.append(row)
     return out
 
@@ -110,9 +119,10 @@ def matrix_json(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:
     obj = {
         "metric": run.metrics[metric].name,
         "systems": [matrix.names[i] for i in order],
-        "scores": {matrix.names[i]: float(matrix.scores[i]) for i in order},
+        "scores": {matrix.names[i]: _num(float(matrix.scores[i])) for i in order},
         "pairs": pair_rows(matrix, ranking),
         "ranks": {matrix.names[i]: ranks[i] for i in order},
+        "unranked": {matrix.names[i]: "no scores" for i in order if not matrix.scored(i)},
         "alpha": ranking.alpha,
         "correction": ranking.correction,
         "rank_test": matrix.rank_test,
@@ -121,7 +131,7 @@ def matrix_json(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:
         "seed": matrix.seed,
         "signature": run.metrics[metric].signature(),
     }
-    return json.dumps(obj, ensure_ascii=False, indent=1)
+    return strict_dumps(obj)
 
 
 def _matrix(run: Run, metric: int) -> PairMatrix:
@@ -135,18 +145,20 @@ def matrix_text(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric: 
     """The ranks table and a p-value matrix: AR above the diagonal, bootstrap below, best system first."""
     matrix = _matrix(run, metric)
     order = matrix.by_score()
-    ranks = matrix.ranks(ranking.alpha, ranking.correction) or [0] * matrix.size
+    ranks: list[int | None] = matrix.ranks(ranking.alpha, ranking.correction) or [0] * matrix.size
     name_w = max(len(n) for n in matrix.names)
-    lines = [f"{'#':>3}  {'rank':>4}  {'system':<{name_w}}  {run.metrics[metric].name:>{width + 4}}"]
+    score_w = max(width + 4, len(NO_SCORES))
+    lines = [f"{'#':>3}  {'rank':>4}  {'system':<{name_w}}  {run.metrics[metric].name:>{score_w}}"]
     previous = None
     for k, i in enumerate(order):
         if previous is not None and ranks[i] != previous:
-            lines.append(" " * 5 + "-" * (name_w + width + 12))  # a cluster ends
+            lines.append(" " * 5 + "-" * (name_w + score_w + 8))  # a cluster ends
         previous = ranks[i]
-        score = score_text(matrix.scores[i], width)
-        lines.append(f"{k + 1:>3}  {ranks[i]:>4}  {matrix.names[i]:<{name_w}}  {score:>{width + 4}}")
+        score = score_text(matrix.scores[i], width) if matrix.scored(i) else NO_SCORES
+        rank = "–" if ranks[i] is None else str(ranks[i])
+        lines.append(f"{k + 1:>3}  {rank:>4}  {matrix.names[i]:<{name_w}}  {score:>{score_w}}")
     p_bs, p_ar = matrix.p("bs", ranking.correction), matrix.p("ar", ranking.correction)
-    starred = {id(m): significant(m, matrix.scores, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
+    starred = {id(m): matrix.apart(m, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
     cell = 9
     lines += ["", "p-values, best system first: " + ("paired AR above the diagonal" if p_ar is not None else "")
               + (", " if p_ar is not None and p_bs is not None else "")
@@ -158,16 +170,39 @@ def matrix_text(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric: 
             m = p_ar if c > r else (p_bs if c < r else None)
             if m is None:
                 cells.append(f"{'·' if c == r else '':>{cell}}")
+            elif math.isnan(float(m[i, j])):
+                cells.append(f"{'–':>{cell - 1}} ")
             else:
                 star = "*" if starred[id(m)][i, j] else " "
                 cells.append(f"{float(m[i, j]):.4f}{star}".rjust(cell))
         lines.append(f"{r + 1:>3} " + "".join(cells))
-    lines += ["", ranking.describe(matrix), f"signature: {run.metrics[metric].signature()}"]
+    lines += ["", ranking.describe(matrix), *_gap_lines(matrix), f"signature: {run.metrics[metric].signature()}"]
     return "\n".join(lines)
 
 
+def _gap_lines(matrix: PairMatrix) -> list[str]:
+    """What the missing scores did to the tests, in words: systems left out of the ranking, pairs with no
+    p-value and why (– in the matrix), and the segments each pair was tested on."""
+    out = [f"{name}: no scores, so no rank and no p-value" for i, name in enumerate(matrix.names)
+           if not matrix.scored(i)]
+    scored = [i for i in range(matrix.size) if matrix.scored(i)]
+    for x, i in enumerate(scored):
+        for j in scored[x + 1:]:
+            for t in matrix.tests:
+                why = matrix.reason(i, j, t)
+                if why is not None:
+                    out.append(f"{matrix.names[i]} – {matrix.names[j]}: no {TEST_NAMES[t]} p-value: {why}")
+    if matrix.common is not None:
+        counts = sorted({int(matrix.common[i, j]) for x, i in enumerate(scored) for j in scored[x + 1:]} - {0})
+        if counts:
+            span = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
+            out.append(f"segments without a score are left out: each pair is tested on the segments both systems "
+                       f"scored ({span})")
+    return out
+
+
 def _p_cell(p: float | None, significant: bool) -> str:
-    if p is None:
+    if p is None or math.isnan(p):
         return "--"
     return f"\\textbf{{{p:.4f}}}" if significant else f"{p:.4f}"
 
@@ -179,7 +214,8 @@ def _starred(p: float | None, row: SystemRow, ranking: Ranking) -> bool:
 def systems_latex(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric: int = 0) -> str:
     """The systems table for a paper: booktabs, best system first, a rule between significance clusters."""
     sign = -1.0 if run.metrics[metric].higher_is_better else 1.0
-    rows = sorted(system_rows(run, ranking, metric), key=lambda r: sign * r.score)
+    rows = sorted(system_rows(run, ranking, metric), key=lambda r: (math.isnan(r.score), sign * r.score
+                                                                    if not math.isnan(r.score) else 0.0))
     has_p = any(r.p_bs is not None or r.p_ar is not None for r in rows)
     has_rank = any(r.rank is not None for r in rows)
     head = (["Rank"] if has_rank else []) + ["System", latex_escape(run.metrics[metric].name)] + (
@@ -193,7 +229,8 @@ def systems_latex(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric
             lines.append(r"\midrule")
         previous = r.rank
         name = latex_escape(r.name) + (" (baseline)" if r.index == 0 and has_p else "")
-        cells = ([str(r.rank)] if has_rank else []) + [name, score_text(r.score, width)]
+        cells = ([str(r.rank) if r.rank is not None else "--"] if has_rank else []) + [
+            name, score_text(r.score, width) if not math.isnan(r.score) else NO_SCORES]
         if has_p:
             cells += ["--" if r.delta is None else delta_text(r.delta, width).replace("−", "-"),
                       _p_cell(r.p_bs, _starred(r.p_bs, r, ranking)), _p_cell(r.p_ar, _starred(r.p_ar, r, ranking))]
@@ -209,7 +246,7 @@ def matrix_latex(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str
     matrix = _matrix(run, metric)
     order = matrix.by_score()
     p_bs, p_ar = matrix.p("bs", ranking.correction), matrix.p("ar", ranking.correction)
-    bold = {id(m): significant(m, matrix.scores, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
+    bold = {id(m): matrix.apart(m, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
     n = len(order)
     lines = [systems_latex(run, ranking, metric=metric), "",
              "% p-values, best system first: AR above the diagonal, bootstrap below; bold: p <= alpha",
@@ -227,12 +264,14 @@ def matrix_latex(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str
 
 def _fields(key: str) -> list[str]:
     """The systems table's columns; the score's is named for the metric's family (``bleu``, ``chrf``, ``ter``)."""
-    return ["rank", "system", key, "delta", "p_bs", "p_ar", "wins", "ties", "losses", "sign_p", "identical"]
+    return ["rank", "system", key, "delta", "p_bs", "p_ar", "wins", "ties", "losses", "sign_p", "identical",
+            "why_no_p", "tested_on"]
 
 
 def _row_dict(r: SystemRow, key: str) -> dict[str, Any]:
-    return {"rank": r.rank, "system": r.name, key: r.score, "delta": r.delta, "p_bs": r.p_bs, "p_ar": r.p_ar,
-            "wins": r.wins, "ties": r.ties, "losses": r.losses, "sign_p": r.sign_p, "identical": r.identical}
+    return {"rank": r.rank, "system": r.name, key: _num(r.score), "delta": r.delta, "p_bs": r.p_bs, "p_ar": r.p_ar,
+            "wins": r.wins, "ties": r.ties, "losses": r.losses, "sign_p": r.sign_p, "identical": r.identical,
+            "why_no_p": r.no_p, "tested_on": r.tested_on}
 
 
 def _matrix_or_none(run: Run, metric: int) -> PairMatrix | None:
@@ -247,7 +286,7 @@ def systems_json(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str
            "alpha": ranking.alpha, "correction": ranking.correction,
            "rank_test": matrix.rank_test if matrix is not None else None,
            "signature": run.metrics[metric].signature()}
-    return json.dumps(obj, ensure_ascii=False, indent=1)
+    return strict_dumps(obj)
 
 
 def systems_csv(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:

@@ -24,7 +24,7 @@ from ..metrics.scores import BleuScore
 from ..run import Run, ScoredSystem
 from . import palette, svg
 from .rankings import Ranking
-from .score_text import IDENTICAL, IDENTICAL_NOTE, p_text, score_text
+from .score_text import IDENTICAL, IDENTICAL_NOTE, NO_SCORES, delta_text, p_text, score_text
 
 MAX_FULL = 3000
 _CLASS = {MATCHED: "m", CLIPPED: "c", UNMATCHED: "u"}
@@ -101,7 +101,7 @@ def reference_html(d: SentenceDetails, r: int, order: int = 1) -> str:
     return highlight(d.references[r], d.ref_tokens[r], d.ref_spans[r], classes)
 
 
-def _corpus_table(run: Run, metric: int, ranks: Sequence[int] | None = None) -> str:
+def _corpus_table(run: Run, metric: int, ranks: Sequence[int | None] | None = None) -> str:
     """One metric's table of corpus scores: the score, against the baseline the tests, then the metric's own
     columns (for BLEU its precisions, BP and lengths)."""
     systems, comparison = run.systems, run.comparison
@@ -115,12 +115,14 @@ def _corpus_table(run: Run, metric: int, ranks: Sequence[int] | None = None) -> 
     rows = []
     for i, s in enumerate(systems):
         c = s.results[metric].corpus
-        cells = ([str(ranks[i])] if ranks else []) + [
-            escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name), score_text(c.score)]
+        rank = ranks[i] if ranks else None
+        cells = ([str(rank) if rank is not None else "–"] if ranks else []) + [
+            escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name),
+            NO_SCORES if c.absent else score_text(c.score)]
         if len(systems) >= 2:
             bs = bootstrap[i] if bootstrap else None
             ar = approximate[i] if approximate else None
-            cells += ["–" if i == 0 else f"{c.score - systems[0].results[metric].corpus.score:+.2f}",
+            cells += ["–" if i == 0 else delta_text(c.score - systems[0].results[metric].corpus.score),
                       f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
                       _p(bs.p_value if bs else None, identical[i]), _p(ar.p_value if ar else None, identical[i])]
         cells += [value for _, value in c.columns()]
@@ -131,7 +133,7 @@ def _corpus_table(run: Run, metric: int, ranks: Sequence[int] | None = None) -> 
             + "".join(rows) + "</tbody></table>")
 
 
-def _ranks(run: Run, ranking: Ranking, metric: int) -> list[int] | None:
+def _ranks(run: Run, ranking: Ranking, metric: int) -> list[int | None] | None:
     matrix = run.comparison.by_metric[metric].matrix if run.comparison is not None else None
     return matrix.ranks(ranking.alpha, ranking.correction) if matrix is not None else None
 

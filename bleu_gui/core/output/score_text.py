@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..json_text import strict_dumps
 from ..metrics.base import Score
 from ..metrics.scores import BleuScore
 
@@ -45,10 +45,12 @@ def score_dict(score: Score, system: str | None = None) -> dict[str, Any]:
 
 
 def dumps(obj: object) -> str:
-    return json.dumps(obj, ensure_ascii=False, indent=1)
+    """Strict JSON (a missing number is null; see :mod:`..json_text`)."""
+    return strict_dumps(obj)
 
 
 UNDEFINED = "n/a"
+NO_SCORES = "no scores"  # a system whose imported scores are all missing
 
 
 def score_text(value: float | None, width: int = 2) -> str:
@@ -59,9 +61,12 @@ def score_text(value: float | None, width: int = 2) -> str:
 
 
 def delta_text(value: float | None, width: int = 2) -> str:
-    """A difference for display, always signed: ``+1.20``, ``-0.35``, or ``n/a``."""
+    """A difference for display, signed: ``+1.20``, ``-0.35``; ``0.00`` when it rounds to zero (never ``-0.00``);
+    or ``n/a``."""
     if value is None or math.isnan(value):
         return UNDEFINED
+    if round(value, width) == 0:
+        return f"{0.0:.{width}f}"
     return f"{value:+.{width}f}"
 
 
@@ -89,12 +94,14 @@ def p_text(p: float | None, identical: bool = False, alpha: float = 0.05) -> str
 
 
 def paired_table(metrics: Sequence[str],
-                 rows: list[tuple[str, list[tuple[float, float | None, float | None, float | None]], bool]],
+                 rows: list[tuple[str, list[tuple[float, float | None, float | None, float | None, bool]], bool]],
                  width: int, bootstrap: bool) -> str:
     """The system table of ``sacrebleu --paired-bs/--paired-ar`` (fancy grid, one column per metric, p-values under
     the scores).
 
-    ``rows``: (system, per metric (score, p_value, mean, ci), identical to the baseline), baseline first.
+    ``rows``: (system, per metric (score, p_value, mean, ci, whether a small p may be starred), identical to the
+    baseline), baseline first. A p-value is starred at 0.05 only where the two systems score differently on the
+    segments they were tested on.
     """
     from tabulate import tabulate
 
@@ -102,12 +109,12 @@ def paired_table(metrics: Sequence[str],
     for k, metric in enumerate(metrics):
         cells = []
         for _name, per_metric, identical in rows:
-            score, p, mean, ci = per_metric[k]
-            text = f"{score:.{width}f}"
+            score, p, mean, ci, may_star = per_metric[k]
+            text = NO_SCORES if math.isnan(score) else f"{score:.{width}f}"
             if mean is not None:
                 text += f" ({mean:.{width}f} ± {ci:.{width}f})"
             if p is not None:
-                text += f"\n(p = {p_text(p, identical)})" + (f"\n{IDENTICAL}" if identical else "")
+                text += f"\n(p = {p_text(p, identical or not may_star)})" + (f"\n{IDENTICAL}" if identical else "")
             cells.append(text)
         columns[f"{metric} (μ ± 95% CI)" if bootstrap else metric] = cells
     return tabulate(columns, headers="keys", tablefmt="fancy_grid", colalign=("right",), stralign="center",

@@ -11,7 +11,7 @@ from ...core.analysis.compare import NgramDifference
 from ...core.analysis.pair_matrix import PairMatrix
 from ...core.output import palette
 from ...core.output.rankings import Ranking, SystemRow, system_rows
-from ...core.output.score_text import IDENTICAL, IDENTICAL_NOTE, delta_text, p_text, score_text
+from ...core.output.score_text import IDENTICAL, IDENTICAL_NOTE, NO_SCORES, delta_text, p_text, score_text
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
@@ -57,7 +57,8 @@ class SystemsTableModel(QAbstractTableModel):
             return []
         sign = -1.0 if self.run.metrics[self.metric].higher_is_better else 1.0
         scores = [sign * self.run.systems[r.index].results[self.metric].corpus.score for r in self.rows]
-        order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
+        order = sorted(range(len(scores)), key=lambda i: (np.isnan(scores[i]), 0.0 if np.isnan(scores[i]) else scores[i],
+                                                          i))
         place = [0.0] * len(scores)
         for position, i in enumerate(order):
             place[i] = position / (len(scores) + 1)
@@ -104,9 +105,9 @@ class SystemsTableModel(QAbstractTableModel):
         alpha = self.ranking.alpha
         wtl = "–" if r.wins is None else f"{r.wins} / {r.ties} / {r.losses}"
         cells: list[tuple[str, object]] = [
-            ("–" if r.rank is None else str(r.rank), (r.rank or 0) + self._place[row]),
+            ("–" if r.rank is None else str(r.rank), (r.rank or len(self.rows) + 1) + self._place[row]),
             (("baseline: " if r.index == 0 else "") + r.name, r.name.lower()),
-            (score_text(score.score), score.score),
+            (NO_SCORES if score.absent else score_text(score.score), float("-inf") if score.absent else score.score),
             (f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–", bs.mean if bs and bs.mean else 0.0),
             ("–" if r.delta is None else delta_text(r.delta), r.delta if r.delta is not None else 0.0),
             (p_text(r.p_bs, r.identical, alpha) + (f" ({IDENTICAL})" if r.identical else ""), _key(r.p_bs)),
@@ -138,6 +139,10 @@ class SystemsTableModel(QAbstractTableModel):
                 return f"{r.name}: {IDENTICAL_NOTE}"
             if index.column() == 1 and self.run is not None:
                 return str(self.run.systems[r.index].file.path)
+            if index.column() in (5, 6) and r.no_p is not None:
+                return f"no p-value: {r.no_p}"
+            if index.column() in (5, 6) and r.tested_on is not None:
+                return f"tested on the {r.tested_on:,} segments both {r.name} and the baseline scored"
             if index.column() in (7, 8) and r.wins is not None:
                 return (f"{r.wins} sentences where {r.name} scores higher than the baseline, {r.ties} equal, "
                         f"{r.losses} lower; sign test (ties left out) p = {r.sign_p:.4g}")

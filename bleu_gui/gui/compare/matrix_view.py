@@ -7,10 +7,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QVBoxLayout, QWidget
 
-from ...core.analysis.pair_matrix import TEST_NAMES, PairMatrix, significant
+from ...core.analysis.pair_matrix import TEST_NAMES, PairMatrix
 from ...core.output import palette
 from ...core.output.rankings import Ranking
-from ...core.output.score_text import delta_text, score_text
+from ...core.output.score_text import NO_SCORES, delta_text, score_text
 from ..widgets.layout import FlowLayout, Table, hrow
 from ..widgets.style import styled
 
@@ -45,7 +45,7 @@ class PairMatrixModel(QAbstractTableModel):
         self.test = "ar"
         self._p: np.ndarray | None = None
         self._apart: np.ndarray | None = None   # which pairs are significant at the ranking's alpha
-        self._ranks: list[int] = []
+        self._ranks: list[int | None] = []
         self.metric_name = "BLEU"
 
     def set_matrix(self, matrix: PairMatrix | None, ranking: Ranking, test: str | None = None,
@@ -57,7 +57,7 @@ class PairMatrixModel(QAbstractTableModel):
             tests = matrix.tests
             self.test = test if test in tests else (matrix.rank_test or "ar")
             self._p = matrix.p(self.test, ranking.correction)
-            self._apart = significant(self._p, matrix.scores, ranking.alpha) if self._p is not None else None
+            self._apart = matrix.apart(self._p, ranking.alpha) if self._p is not None else None
             self._ranks = matrix.ranks(ranking.alpha, ranking.correction) or []
         self.endResetModel()
 
@@ -72,12 +72,14 @@ class PairMatrixModel(QAbstractTableModel):
             return None
         i = self.order[section]
         name = self.matrix.names[i]
-        rank = f"[{self._ranks[i]}] " if self._ranks else ""
+        rank = f"[{self._ranks[i] if self._ranks[i] is not None else '–'}] " if self._ranks else ""
         if role == Qt.ItemDataRole.DisplayRole:
             if orientation == Qt.Orientation.Horizontal:  # the number ties it to its row; the name says who
                 return f"{section + 1}\n{elide_middle(name, COLUMN_CHARS)}"
             return f"{section + 1} {rank}{elide(name)}"
         if role == Qt.ItemDataRole.ToolTipRole:
+            if not self.matrix.scored(i):
+                return f"{section + 1}: {name} — {self.metric_name}: {NO_SCORES}, so no rank and no p-value"
             return f"{section + 1}: {name} — {self.metric_name} {score_text(self.matrix.scores[i])}" + (
                 f", rank {self._ranks[i]}" if self._ranks else "")
         if role == Qt.ItemDataRole.DecorationRole:
@@ -96,7 +98,9 @@ class PairMatrixModel(QAbstractTableModel):
         a, b = self.pair_at(index)
         m = self.matrix
         if role == Qt.ItemDataRole.DisplayRole:
-            return "·" if a == b else delta_text(float(m.scores[a] - m.scores[b]))
+            if a == b:
+                return "·"
+            return delta_text(float(m.scores[a] - m.scores[b])) if m.scored(a) and m.scored(b) else NO_SCORES
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _CENTER
         if role == Qt.ItemDataRole.UserRole:
@@ -122,8 +126,13 @@ class PairMatrixModel(QAbstractTableModel):
         lines = [f"{m.names[a]} − {m.names[b]}: Δ{self.metric_name} {delta_text(float(m.scores[a] - m.scores[b]))}"]
         for test in m.tests:
             p = m.p(test, self.ranking.correction)
-            if p is not None:
+            why = m.reason(a, b, test)
+            if why is not None:
+                lines.append(f"no p-value ({TEST_NAMES[test]}): {why}")
+            elif p is not None:
                 lines.append(f"p ({TEST_NAMES[test]}){corrected}: {p[a, b]:.4f}")
+        if m.tested_on(a, b) is not None:
+            lines.append(f"tested on the {m.tested_on(a, b):,} segments both systems scored")
         interval = m.interval(b, a)
         if interval is not None:
             lines.append(f"95% interval of Δ{self.metric_name} (bootstrap): [{delta_text(interval[0])}, "

@@ -91,4 +91,4 @@ class InspectView(QWidget):
         # Badges mark the settings asked for that are not the defaults (a tokenizer the target language chose is
         # the default's doing, said in the notes: "Reset to defaults" would not change it).
         self.header.set_score(corpus, system.name, slice_note + [in_window_terms(n) for n in run.notes],
-                              run.config.bleu)
+                              run.config.metrics[k])

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from ...core import BleuConfig, Score
+from ...core import MetricConfig, Score
 from ...core.analysis.advice import non_default_settings
 from ...core.output import palette, score_text
 from ..widgets.style import styled
@@ -76,9 +76,9 @@ class ScoreHeader(QWidget):
         self.reset_button.setVisible(bool(labels))
 
     def set_score(self, score: Score, system_name: str, notes: list[str] | None = None,
-                  config: BleuConfig | None = None) -> None:
+                  config: MetricConfig | None = None) -> None:
         """Show one system's corpus score with everything that produced it; ``notes`` say what reading
-        the inputs changed (a BOM removed, empty reference lines, ...); ``config``: BLEU's settings, whose
+        the inputs changed (a BOM removed, empty reference lines, ...); ``config``: the metric's settings, whose
         departures from the defaults get a badge each."""
         self.score = score
         self.corpus_label.setText(f"{score.metric} {score_text.score_only(score)}")

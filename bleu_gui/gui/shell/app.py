@@ -9,6 +9,8 @@ import tempfile
 from pathlib import Path
 
 from ...cli.arguments import (
+    OneLineParser,
+    VersionAction,
     add_input_arguments,
     add_scoring_arguments,
     input_request,
@@ -16,6 +18,7 @@ from ...cli.arguments import (
     metric_flags_given,
 )
 from ...core import BleuConfig, InputError, MetricConfig
+from ...core.metrics.catalog import KEYS
 from ...core.where import check_where
 from ...demo import LANGUAGES, demo_paths
 from .screenshot_order import TABS, ScreenshotOrder, window_size
@@ -23,7 +26,8 @@ from .startup import startup_problem
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bleu-gui", description="See why a machine translation gets its BLEU score.")
+    p = OneLineParser(prog="bleu-gui", description="See why a machine translation gets its BLEU score.")
+    p.add_argument("-V", "--version", action=VersionAction)
     p.add_argument("systems", nargs="*", metavar="SYSTEM",
                    help="system output file(s): the first is the baseline, the others are compared with it")
     p.add_argument("-r", "--references", nargs="+", default=[], metavar="REF", help="reference files or folders")
@@ -63,7 +67,14 @@ def initial_config(args: argparse.Namespace, saved: BleuConfig) -> tuple[MetricC
         return None
     if args.metrics and "bleu" not in args.metrics:
         args.metrics = ["bleu", *args.metrics]
-    return metric_configs(args, saved)
+    return metric_configs(args, saved, columns_later=True)
+
+
+def imported_wanted(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The columns of the score files ``-m`` names (checked once they are read), or None: every column."""
+    if not args.metrics:
+        return None
+    return tuple(name for name in args.metrics if name not in KEYS)
 
 
 def holds_a_run(path: str) -> bool:
@@ -109,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings() if order is None else Settings(QSettings(str(Path(tempfile.mkdtemp()) / "shot.ini"),
                                                                    QSettings.Format.IniFormat))
     try:
-        config = initial_config(args, settings.config())
+        config = initial_config(args, next(m for m in settings.metrics() if isinstance(m, BleuConfig)))
         request = input_request(args, args.systems, args.references)
         check_where(args.where)
     except InputError as exc:
@@ -125,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         request = input_request(args, args.systems, args.references)
     if args.references:
         window.run_actions.open_inputs(OpenChoice(request, tuple(args.labels) if args.labels else None,
-                                                  tuple(args.where)))
+                                                  tuple(args.where), imported_wanted(args)), carry=True)
     return app.exec()
 
 

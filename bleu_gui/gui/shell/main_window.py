@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
         self.settings = settings or Settings()
-        saved = (self.settings.config(), *self.settings.other_metrics())
+        saved = self.settings.metrics()
         self.tokenizer_dialog: QDialog | None = None
         self.help_dialog: QDialog | None = None
         self.tool_dialog: QDialog | None = None  # the last Tools dialog opened (kept alive while shown)
@@ -117,7 +117,7 @@ class MainWindow(QMainWindow):
         self.inspect.slice_requested.connect(self.run_actions.apply_slice)
         self.inspect.whole_requested.connect(self.run_actions.clear_slice)
         self.inspect.where_requested.connect(self.run_actions.apply_where)
-        self.bars.use_tokenizer.connect(self.choice.use_tokenizer)
+        self.bars.use_config.connect(self.choice.use_config)
         self.bars.reset_settings.connect(self.choice.reset)
         self.bars.show_line.connect(self.on_show_misalignment)
         self.compare_view.rename_requested.connect(self.on_rename_requested)
@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
         lower-better and whether partial scores are read)."""
         earlier = self.run_actions.opened_with
         request = replace(earlier.request, scores=earlier.request.scores + tuple(paths))
-        return self.run_actions.open_inputs(replace(earlier, request=request), self.controller.b)
+        return self.run_actions.open_inputs(replace(earlier, request=request), self.controller.b, carry=True)
 
     @Slot()
     def on_add_system_triggered(self) -> None:

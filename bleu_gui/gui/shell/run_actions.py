@@ -17,10 +17,12 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from ...core import InputError, Run, RunConfig, rescore, score_run, subset_run
+from ...core.analysis.advice import non_default_settings
 from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.metrics.bleu import scaled_progress
-from ...core.metrics.imported import ImportedConfig, attach_imported
+from ...core.metrics.catalog import KEYS
+from ...core.metrics.imported import ImportedConfig, attach_imported, choose_imported
 from ...core.output.sessions import Session
 from ...core.run import check_labels
 from ...core.runtime import out_of_gc_passes
@@ -33,6 +35,16 @@ from ..prepared import Prepared, prepare
 Progress = Callable[[float], None]
 
 
+def _left_behind(before: RunConfig, after: RunConfig) -> str:
+    """A note naming the settings that followed other files and were not carried to these ('' when none)."""
+    gone = [label for b, a in zip(before.metrics, after.metrics) for label in non_default_settings(b)
+            if label not in non_default_settings(a)]
+    if not gone:
+        return ""
+    return (f"{', '.join(gone)}: chosen for other files, not carried to these (the tokenizer and TER's Asian support "
+            "follow each file's language)")
+
+
 @dataclass(frozen=True)
 class OpenChoice:
     """What to open: the request (files and how to read them), the systems' display names, a slice to show."""
@@ -40,6 +52,7 @@ class OpenChoice:
     request: InputRequest
     labels: tuple[str, ...] | None = None
     where: tuple[str, ...] = ()
+    imported: tuple[str, ...] | None = None  # the score files' columns to score (-m), None: every one
 
 
 class RunActions(QObject):
@@ -111,17 +124,29 @@ class RunActions(QObject):
                                str(source) if source is not None else None)
         return self.open_inputs(OpenChoice(request, tuple(labels) if labels else None), b)
 
-    def open_inputs(self, choice: OpenChoice, b: int = 1) -> int:
+    def open_inputs(self, choice: OpenChoice, b: int = 1, carry: bool = False) -> int:
         """Read and score what ``choice`` names (the first system is the baseline) under its display names, and
-        show its slice, in the worker. Errors come back as a dialog; the shown run stays."""
+        show its slice, in the worker. Errors come back as a dialog; the shown run stays.
+
+        Settings that follow the files (BLEU's tokenizer, TER's Asian support) chosen for other files are not
+        carried to these unless ``carry`` (a session, the command line's flags, the same files again), and a note
+        says which were left behind."""
         own, request, labels = self.config(), choice.request, choice.labels
         check_where(choice.where)
+        left_behind = ""
+        if not carry and self._other_files(request):
+            fresh = replace(own, metrics=tuple(m.for_other_files() for m in own.metrics))
+            left_behind = _left_behind(own, fresh)
+            own = fresh
 
         def work(progress: Progress) -> tuple[Prepared, Prepared]:
             inputs = read_request(request, progress=scaled_progress(progress, 0, 0.05))
             names = check_labels(labels, len(inputs.systems)) if labels else None
             systems, context, configs = attach_imported(request, inputs.systems, names or file_names(inputs.systems),
                                                         inputs.context)
+            configs = choose_imported(configs, choice.imported, KEYS)
+            if left_behind:
+                context = replace(context, notes=(*context.notes, left_behind))
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
             span = 0.65 if choice.where else 0.95
             cfg = replace(own, metrics=own.metrics + configs)
@@ -142,12 +167,20 @@ class RunActions(QObject):
 
         return self.jobs.submit(work, done)
 
+    def _other_files(self, request: InputRequest) -> bool:
+        """Whether ``request`` names other files than the run shown was read from (the first run takes the
+        settings it starts with: the command line's, or the remembered ones, which hold nothing file-bound)."""
+        if self.controller.whole is None:
+            return False
+        shown = self.opened_with.request
+        return (shown.systems, shown.references) != (request.systems, request.references)
+
     def open_session(self, session: Session | None) -> int | None:
         """Open a saved run as it was: its files, how they were read, labels, B (the caller sets the settings)."""
         if session is None:
             return None
         return self.open_inputs(OpenChoice(session.opening(), tuple(session.labels) if session.labels else None),
-                                session.b)
+                                session.b, carry=True)
 
     def open_demo(self, language: str = "en") -> int:
         systems, references = demo_paths(language)

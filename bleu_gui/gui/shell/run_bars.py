@@ -7,32 +7,36 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ...core import Run
-from ...core.analysis.advice import non_default_settings
+from ...core.analysis.advice import Advice, non_default_settings
 from ..window_terms import in_window_terms
 from .advice_bar import AdviceBar
 
 
 class RunBars(QWidget):
-    """Signals: ``show_line(int, int)`` (system, 1-based line) for "Show me"; ``use_tokenizer(str)``;
-    ``reset_settings()`` for "Reset to defaults"."""
+    """Signals: ``show_line(int, int)`` (system, 1-based line) for "Show me"; ``use_config(object)`` with a
+    metric's settings that follow an advice (one click); ``reset_settings()`` for "Reset to defaults"."""
 
     show_line = Signal(int, int)
-    use_tokenizer = Signal(str)
+    use_config = Signal(object)
     reset_settings = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.alignment = AdviceBar()
         self.alignment.accepted.connect(self._on_show)
-        self.advice = AdviceBar()
-        self.advice.accepted.connect(self._on_use)
+        self.advice = AdviceBar()  # BLEU's tokenizer for the references' script
+        self.advice.accepted.connect(lambda _value: self._on_use(self.advice, 0))
+        self.more_advice = AdviceBar()  # TER's Asian support for Chinese and Japanese
+        self.more_advice.accepted.connect(lambda _value: self._on_use(self.more_advice, 1))
         self.settings = AdviceBar()
         self.settings.accepted.connect(lambda _value: self.reset_settings.emit())
+        self._advice: tuple[Advice, ...] = ()
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
         box.addWidget(self.alignment)
         box.addWidget(self.advice)
+        box.addWidget(self.more_advice)
         box.addWidget(self.settings)
 
     def show_for(self, run: Run, settings_origin: str) -> None:
@@ -44,12 +48,14 @@ class RunBars(QWidget):
                                        "Show me")
         else:
             self.alignment.hide()
-        if run.advice is not None:
-            name, why = run.advice
-            self.advice.show_advice(in_window_terms(why[:1].upper() + why[1:]) + ".", name, f"Use {name}")
-        else:
-            self.advice.hide()
-        changed = non_default_settings(run.config.bleu) if run.config.bleu is not None else []  # as asked
+        self._advice = run.advice
+        for k, bar in enumerate((self.advice, self.more_advice)):
+            if k < len(run.advice):
+                said = run.advice[k]
+                bar.show_advice(in_window_terms(said.text[:1].upper() + said.text[1:]) + ".", str(k), said.action)
+            else:
+                bar.hide()
+        changed = [label for m in run.config.metrics for label in non_default_settings(m)]  # as asked
         if changed:
             self.settings.show_advice(f"Scored with settings that are not the defaults ({settings_origin}): "
                                       f"{', '.join(changed)}.", "", "Reset to defaults")
@@ -60,6 +66,7 @@ class RunBars(QWidget):
         system, line = (int(x) for x in where.split(":"))
         self.show_line.emit(system, line)
 
-    def _on_use(self, tokenizer: str) -> None:
-        self.advice.hide()
-        self.use_tokenizer.emit(tokenizer)
+    def _on_use(self, bar: AdviceBar, k: int) -> None:
+        bar.hide()
+        if k < len(self._advice):
+            self.use_config.emit(self._advice[k].config)

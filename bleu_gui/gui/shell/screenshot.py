@@ -6,7 +6,6 @@ The README's screenshots are made this way, so they always show what the app sho
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from PySide6.QtCore import (
 
 from ...core import InputError
 from ...core.errors import ExportError
+from ...core.json_text import strict_dumps
 from ...core.output.exports import write_atomic
 from ...core.output.provenance import provenance
 from .screenshot_order import ScreenshotOrder
@@ -113,7 +113,7 @@ class Screenshot(QObject):
                 "b": run.systems[w.controller.b].name if run.comparison is not None else None}
         try:
             write_atomic(order.path, bytes(data.data()), run.input_paths())
-            write_atomic(order.json_path, json.dumps(provenance(run, **view), ensure_ascii=False, indent=1) + "\n",
+            write_atomic(order.json_path, strict_dumps(provenance(run, **view)) + "\n",
                          run.input_paths())
         except ExportError as exc:
             self.fail(str(exc))

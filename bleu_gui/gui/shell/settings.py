@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from ...core import BleuConfig, InputError, MetricConfig
-from ...core.metrics.catalog import config_to_dict, other_metrics
+from ...core.metrics.catalog import config_to_dict, metrics_from_list, other_metrics
 from ...core.output.sessions import Session, session_from_dict
 
 ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
@@ -27,8 +27,7 @@ class Settings:
     def __init__(self, qsettings: QSettings | None = None):
         self._s = qsettings or QSettings(ORGANISATION, APPLICATION)
         self.problems: list[str] = []
-        self.config()  # read every stored value once now: what cannot be read is reported and removed
-        self.other_metrics()
+        self.metrics()  # read every stored value once now: what cannot be read is reported and removed
         self.recent()
 
     def sync(self) -> None:
@@ -54,12 +53,33 @@ class Settings:
         if what not in self.problems:
             self.problems.append(what)
 
-    def config(self) -> BleuConfig:
-        """The scoring settings the user last chose in the window; the defaults for any value that cannot be
-        read (and the whole set when they do not go together)."""
-        s, d = self._s, BleuConfig()
+    def metrics(self) -> tuple[MetricConfig, ...]:
+        """The metrics and every one of their settings the user last chose in the window (BLEU's first); BLEU's
+        defaults for what cannot be read, said in :attr:`problems`. Files written before every field was kept
+        (BLEU's seven settings apart, chrF's and TER's in a list) are read as they are."""
+        raw = self._s.value("scoring/metrics", "")
+        if raw:
+            try:
+                found = metrics_from_list(json.loads(str(raw)))
+            except (InputError, ValueError, TypeError) as exc:
+                self._problem(f"the scoring settings ({exc})")
+                self._s.remove("scoring/metrics")
+                return (BleuConfig(),)
+            return found if any(isinstance(m, BleuConfig) for m in found) else (BleuConfig(), *found)
+        return (self._legacy_bleu(), *self._legacy_others())
+
+    def set_metrics(self, metrics: tuple[MetricConfig, ...]) -> None:
+        """Remember the metrics and every field of their settings, but not what followed the files they were
+        chosen for (BLEU's tokenizer, TER's Asian support: see ``for_other_files``)."""
+        self._s.setValue("scoring/metrics", json.dumps([config_to_dict(m.for_other_files()) for m in metrics]))
+        for legacy in ("scoring/variant", "scoring/tokenizer", "scoring/lowercase", "scoring/smooth_method",
+                       "scoring/smooth_value", "scoring/max_order", "scoring/nltk_smoothing", "scoring/other_metrics"):
+            self._s.remove(legacy)
+
+    def _legacy_bleu(self) -> BleuConfig:
+        s = self._s
         fields: dict[str, Callable[[Any], object]] = {
-            "variant": str, "tokenizer": _optional_str, "lowercase": _bool, "smooth_method": str,
+            "variant": str, "lowercase": _bool, "smooth_method": str,
             "smooth_value": _optional_float, "max_order": int, "nltk_smoothing": int}
         values: dict[str, Any] = {}  # each read by its field's reader, so BleuConfig gets the types it wants
         for name, read in fields.items():
@@ -76,20 +96,9 @@ class Settings:
         except InputError as exc:
             self._problem(f"the scoring settings ({exc})")
             s.remove("scoring")
-            return d
+            return BleuConfig()
 
-    def set_config(self, cfg: BleuConfig) -> None:
-        s = self._s
-        s.setValue("scoring/variant", cfg.variant)
-        s.setValue("scoring/tokenizer", cfg.tokenizer or "")
-        s.setValue("scoring/lowercase", cfg.lowercase)
-        s.setValue("scoring/smooth_method", cfg.smooth_method)
-        s.setValue("scoring/smooth_value", "" if cfg.smooth_value is None else cfg.smooth_value)
-        s.setValue("scoring/max_order", cfg.max_order)
-        s.setValue("scoring/nltk_smoothing", cfg.nltk_smoothing)
-
-    def other_metrics(self) -> tuple[MetricConfig, ...]:
-        """The metrics the user last chose to compute beside BLEU (chrF, TER), with their settings."""
+    def _legacy_others(self) -> tuple[MetricConfig, ...]:
         raw = self._s.value("scoring/other_metrics", "")
         if not raw:
             return ()
@@ -99,13 +108,6 @@ class Settings:
             self._problem(f"the metrics beside BLEU ({exc})")
             self._s.remove("scoring/other_metrics")
             return ()
-
-    def set_metrics(self, metrics: tuple[MetricConfig, ...]) -> None:
-        """Remember BLEU's settings and the metrics computed beside it."""
-        bleu = next((m for m in metrics if isinstance(m, BleuConfig)), BleuConfig())
-        self.set_config(bleu)
-        others = [config_to_dict(m) for m in metrics if not isinstance(m, BleuConfig)]
-        self._s.setValue("scoring/other_metrics", json.dumps(others))
 
     # -- recent runs -------------------------------------------------------------
     def recent(self) -> list[Session]:
@@ -165,14 +167,6 @@ def _bool(value: object) -> bool:
     if text in ("0", "false", "no"):
         return False
     raise ValueError(f"not a yes/no value: {value!r}")
-
-
-def _optional_str(value: object) -> str | None:
-    if value in ("", None):
-        return None
-    if not isinstance(value, str):
-        raise TypeError(f"not text: {value!r}")
-    return value
 
 
 def _optional_float(value: object) -> float | None:

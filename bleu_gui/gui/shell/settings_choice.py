@@ -8,8 +8,6 @@ numbers stay, and so must the settings the panel shows.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ...core import MetricConfig, Run, RunConfig
@@ -77,8 +75,9 @@ class SettingsChoice(QObject):
         self.panel.set_metrics(metrics)
         self.on_changed(metrics)
 
-    @Slot(str)
-    def use_tokenizer(self, tokenizer: str) -> None:
-        cfg = replace(self.panel.config(), tokenizer=tokenizer)
-        self.panel.set_config(cfg)
+    @Slot(object)
+    def use_config(self, config: MetricConfig) -> None:
+        """Score again with ``config`` in place of its metric's settings (an advice followed in one click)."""
+        metrics = RunConfig(self.panel.metrics()).with_metric(config).metrics
+        self.panel.set_metrics(metrics)
         self.on_changed(self.panel.metrics())

@@ -97,8 +97,10 @@ class TerSettings(QGroupBox):
         self.normalized.setToolTip("--ter-normalized: XML entities, punctuation split off, hyphenation joined")
         self.no_punct = QCheckBox("no punctuation")
         self.asian = QCheckBox("Asian support")
-        self.asian.setToolTip("--ter-asian-support: split Chinese and Japanese characters (with normalized), drop "
-                              "their punctuation (with no punctuation)")
+        self.asian.setToolTip("--ter-asian-support: split Chinese and Japanese characters into words — only together "
+                              "with normalized (alone it changes nothing) — and drop their punctuation with no "
+                              "punctuation. TER splits words at spaces: without it a Chinese or Japanese sentence is "
+                              "one word. Not carried to other files: it follows their language")
         box = QVBoxLayout(self)
         for check in (self.case_sensitive, self.normalized, self.no_punct, self.asian):
             box.addWidget(check)
