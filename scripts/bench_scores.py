@@ -27,7 +27,7 @@ from bleu_gui.core import RunConfig, score_run
 from bleu_gui.core.inputs.corpus import Context
 from bleu_gui.core.inputs.run_inputs import InputRequest
 from bleu_gui.core.inputs.text_files import SegmentFile
-from bleu_gui.core.metrics.imported import attach_imported
+from bleu_gui.core.metrics.imported.imported import attach_imported
 
 
 def make_files(folder: Path, k: int, n: int, shared: bool) -> tuple[list[SegmentFile], Path, np.ndarray]:

@@ -3,7 +3,7 @@
 import pytest
 
 from bleu_gui.core.analysis.advice import tokenizer_advice
-from bleu_gui.core.metrics.bleu_config import BleuConfig
+from bleu_gui.core.metrics.bleu.config import BleuConfig
 
 
 @pytest.mark.parametrize("line, advised", [

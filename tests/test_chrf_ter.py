@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF, TER
 
-from bleu_gui.core.metrics.chrf import Chrf, ChrfConfig
-from bleu_gui.core.metrics.ter import Ter, TerConfig
+from bleu_gui.core.metrics.chrf.chrf import Chrf, ChrfConfig
+from bleu_gui.core.metrics.ter.ter import Ter, TerConfig
 
 from .conftest import data_set
 from .strategies import corpus, sentence

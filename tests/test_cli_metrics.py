@@ -17,8 +17,8 @@ from sacrebleu.significance import PairedTest
 
 from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core import RunConfig, SegmentFile, Significance, score_run
-from bleu_gui.core.metrics.chrf import ChrfConfig
-from bleu_gui.core.metrics.ter import TerConfig
+from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
+from bleu_gui.core.metrics.ter.ter import TerConfig
 
 from .conftest import data_set
 from .test_chrf_ter import shifty

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.metrics.alignment import char_spans
-from bleu_gui.core.metrics.bleu_details import CLIPPED, MATCHED, UNMATCHED
+from bleu_gui.core.metrics.bleu.details import CLIPPED, MATCHED, UNMATCHED
 
 from .strategies import corpus
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import modified_precision, sentence_bleu
 
 from bleu_gui.core import Bleu, BleuConfig
-from bleu_gui.core.analysis.explain import explain_sentence
+from bleu_gui.core.metrics.bleu.explain import explain_sentence
 
 from .oracles import sacre_metric
 from .strategies import corpus

@@ -6,7 +6,7 @@ from PySide6.QtGui import QTextCursor
 from sacrebleu.metrics import BLEU
 
 from bleu_gui.core import BleuConfig
-from bleu_gui.core.metrics.bleu_details import ALL_ORDERS, token_statuses
+from bleu_gui.core.metrics.bleu.details import ALL_ORDERS, token_statuses
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.shell.extra_menus import open_help, open_tokenizer_table
 from bleu_gui.gui.widgets.text_pane import STATUS_PROPERTY

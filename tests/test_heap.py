@@ -5,8 +5,8 @@ import sys
 import pytest
 
 from bleu_gui.core import runtime
-from bleu_gui.core.metrics import bleu
-from bleu_gui.core.metrics.bleu import Bleu
+from bleu_gui.core.metrics.bleu import metric as bleu
+from bleu_gui.core.metrics.bleu.metric import Bleu
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim is Linux only")

@@ -10,8 +10,8 @@ from PySide6.QtCore import QSettings, Qt
 from sacrebleu.metrics import CHRF, TER
 
 from bleu_gui.core import BleuConfig, RunConfig
-from bleu_gui.core.metrics.chrf import ChrfConfig
-from bleu_gui.core.metrics.ter import TerConfig
+from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
+from bleu_gui.core.metrics.ter.ter import TerConfig
 from bleu_gui.core.output.sessions import session_from_dict
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.shell.main_window import MainWindow

@@ -90,7 +90,7 @@ def test_precision_labels_show_only_where_they_fit(qtbot, views):
 
 def test_pair_list_headers_are_never_cut(qtbot, views):
     from bleu_gui.core import BleuConfig
-    from bleu_gui.core.metrics.chrf import ChrfConfig
+    from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
 
     views.show_demo(qtbot, config=RunConfig((BleuConfig(), ChrfConfig(word_order=2))))
     views.setCurrentIndex(1)

@@ -184,7 +184,7 @@ def test_an_ngram_repeated_beyond_a_small_counter_is_clipped_as_sacrebleu_clips_
 def test_rows_scored_a_block_at_a_time_give_sacrebleus_sentence_scores(data, cfg, rows):
     from unittest import mock
 
-    from bleu_gui.core.metrics import bleu_sacrebleu
+    from bleu_gui.core.metrics.bleu import variant_sacrebleu as bleu_sacrebleu
 
 
     hyps, refs = data

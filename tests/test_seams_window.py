@@ -11,8 +11,8 @@ from sacrebleu.metrics import TER
 from bleu_gui.core import BleuConfig, RunConfig
 from bleu_gui.core.analysis.advice import non_default_settings, ter_advice
 from bleu_gui.core.inputs.run_inputs import InputRequest
-from bleu_gui.core.metrics.chrf import ChrfConfig
-from bleu_gui.core.metrics.ter import TerConfig
+from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
+from bleu_gui.core.metrics.ter.ter import TerConfig
 from bleu_gui.gui.shell.run_actions import OpenChoice
 from bleu_gui.gui.shell.settings import Settings
 
@@ -100,7 +100,7 @@ def test_one_click_follows_the_ter_advice_and_other_files_start_without_it(qtbot
 def test_a_system_with_no_scores_says_so_in_the_compare_table_and_the_report(qtbot, views, tmp_path):
     from bleu_gui.core import score_run
     from bleu_gui.core.inputs.text_files import read_segments
-    from bleu_gui.core.metrics.imported import attach_imported
+    from bleu_gui.core.metrics.imported.imported import attach_imported
     from bleu_gui.core.output.report import build_report
     from bleu_gui.core.run import Significance
 

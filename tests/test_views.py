@@ -165,8 +165,8 @@ def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
 
 def test_bleu_gui_flags_win_over_saved_settings(tmp_path):
     from bleu_gui.core import InputError
-    from bleu_gui.core.metrics.chrf import ChrfConfig
-    from bleu_gui.core.metrics.ter import TerConfig
+    from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
+    from bleu_gui.core.metrics.ter.ter import TerConfig
     from bleu_gui.gui.shell.app import build_parser, initial_config
 
     saved = BleuConfig(tokenizer="ko-mecab", lowercase=True)

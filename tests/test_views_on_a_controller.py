@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QWidget
 
 from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
 from bleu_gui.core.analysis.significance import delta_interval
-from bleu_gui.core.metrics.bleu_details import CLIPPED, MATCHED
+from bleu_gui.core.metrics.bleu.details import CLIPPED, MATCHED
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.inspect.sentence_model import COL_BLEU
 from bleu_gui.gui.widgets.panes import STATUS_PROPERTY
@@ -333,7 +333,7 @@ def test_an_undefined_sentence_score_reads_the_same_everywhere(qtbot, views, tmp
 def test_highlighting_and_hover_after_characters_outside_the_bmp(qtbot, views, tmp_path):
     from PySide6.QtGui import QTextCursor
 
-    from bleu_gui.core.metrics.bleu_details import MATCHED, UNMATCHED
+    from bleu_gui.core.metrics.bleu.details import MATCHED, UNMATCHED
     from bleu_gui.gui.widgets.panes import STATUS_PROPERTY, utf16_offsets
 
     text = "😀 the 𠀀 cat 🇯🇵 sat"

@@ -14,12 +14,12 @@ from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES
 from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.inputs.run_inputs import InputRequest
 from ..core.inputs.tables import ROLES
-from ..core.metrics.bleu_config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS
-from ..core.metrics.bleu_variant import VARIANTS, get_variant
+from ..core.metrics.bleu.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS
+from ..core.metrics.bleu.variant import VARIANTS, get_variant
 from ..core.metrics.catalog import KEYS
-from ..core.metrics.chrf import ChrfConfig
-from ..core.metrics.imported import ImportedConfig, choose_imported
-from ..core.metrics.ter import TerConfig
+from ..core.metrics.chrf.chrf import ChrfConfig
+from ..core.metrics.imported.imported import ImportedConfig, choose_imported
+from ..core.metrics.ter.ter import TerConfig
 from ..core.metrics.tokenizers import TOKENIZER_NAMES
 
 PROG = "bleu-score"

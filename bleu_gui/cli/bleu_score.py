@@ -13,7 +13,7 @@ from ..core.analysis.significance import seed_from_env
 from ..core.errors import ExportError
 from ..core.inputs.names import file_names
 from ..core.inputs.run_inputs import read_request
-from ..core.metrics.imported import attach_imported
+from ..core.metrics.imported.imported import attach_imported
 from ..core.output.exports import check_targets
 from ..core.output.score_text import score_text
 from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run

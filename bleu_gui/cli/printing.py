@@ -18,7 +18,7 @@ from ..core.run import ScoredSystem, bleu_lines, scored_already
 from .arguments import PROG
 
 if TYPE_CHECKING:
-    from ..core.analysis.explain import Explanation
+    from ..core.metrics.bleu.explain import Explanation
 
 
 def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Score]:

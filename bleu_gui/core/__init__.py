@@ -9,10 +9,10 @@ from .errors import Cancelled, ConfigError, InputError
 from .inputs.run_inputs import read_run_inputs
 from .inputs.text_files import SegmentFile, read_segments
 from .metrics.base import Metric, MetricConfig, Score
-from .metrics.bleu import Bleu
-from .metrics.bleu_config import BleuConfig
-from .metrics.bleu_details import SentenceDetails, sentence_details
-from .metrics.scores import BleuScore, RowScores
+from .metrics.bleu.config import BleuConfig
+from .metrics.bleu.details import SentenceDetails, sentence_details
+from .metrics.bleu.metric import Bleu
+from .metrics.bleu.scores import BleuScore, RowScores
 from .run import Run, RunConfig, ScoredSystem, Significance, rescore, score_run, subset_run
 
 __all__ = [

@@ -40,12 +40,12 @@ from .inputs.markup import mismatched_tags
 from .inputs.names import file_names
 from .inputs.text_files import SegmentFile, check_same_length
 from .metrics.base import Metric, MetricConfig, Score
-from .metrics.bleu import Bleu, scaled_progress
-from .metrics.bleu_config import BleuConfig
-from .metrics.bleu_details import SentenceDetails
+from .metrics.bleu.config import BleuConfig
+from .metrics.bleu.details import SentenceDetails
+from .metrics.bleu.metric import Bleu, scaled_progress
+from .metrics.bleu.scores import BleuScore
 from .metrics.ngram_stats import MatchedRows
-from .metrics.scores import BleuScore
-from .metrics.ter import TerConfig
+from .metrics.ter.ter import TerConfig
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction

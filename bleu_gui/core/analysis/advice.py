@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 
 from ..errors import ConfigError
 from ..metrics.base import MetricConfig
-from ..metrics.bleu_config import SMOOTH_DEFAULTS, BleuConfig
-from ..metrics.chrf import ChrfConfig
-from ..metrics.ter import TerConfig
+from ..metrics.bleu.config import SMOOTH_DEFAULTS, BleuConfig
+from ..metrics.chrf.chrf import ChrfConfig
+from ..metrics.ter.ter import TerConfig
 from ..metrics.tokenizers import install_hint
 
 

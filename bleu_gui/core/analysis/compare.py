@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..metrics.base import Metric
-from ..metrics.bleu import Bleu
+from ..metrics.bleu.metric import Bleu
 from ..metrics.chunked import Progress
 from ..metrics.ngram_stats import MatchedRows
 

@@ -7,7 +7,7 @@ from itertools import repeat
 
 from ..inputs.text_files import SegmentFile
 from ..metrics.base import Metric
-from ..metrics.bleu import Bleu
+from ..metrics.bleu.metric import Bleu
 
 TOKENIZED_LINES = 100  # sacreBLEU warns from this many lines ending in " ." (sacrebleu/metrics/base.py)
 _PIECE = 50_000  # lines counted in one C call (~7 ms)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from ..errors import ConfigError
 from ..json_text import strict_dumps
-from ..metrics.bleu import Bleu, scaled_progress
-from ..metrics.bleu_config import BleuConfig
+from ..metrics.bleu.config import BleuConfig
+from ..metrics.bleu.metric import Bleu, scaled_progress
 from ..metrics.tokenizers import load_tokenizer
 from ..text_tables import latex_escape, to_csv
 

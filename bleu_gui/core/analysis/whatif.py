@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..metrics.bleu import Bleu
-from ..metrics.bleu_details import SentenceDetails
-from ..metrics.scores import BleuScore, RowScores
-from .explain import Explanation, explain_sentence
+from ..metrics.bleu.details import SentenceDetails
+from ..metrics.bleu.explain import Explanation, explain_sentence
+from ..metrics.bleu.metric import Bleu
+from ..metrics.bleu.scores import BleuScore, RowScores
 
 
 @dataclass(frozen=True)

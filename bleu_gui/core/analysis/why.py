@@ -7,14 +7,14 @@ import math
 from collections.abc import Sequence
 
 from ..metrics.base import Metric
-from ..metrics.chrf import Chrf
-from ..metrics.chrf_evidence import ChrfEvidence
-from ..metrics.imported import ImportedEvidence, ImportedMetric
-from ..metrics.ter import Ter
-from ..metrics.ter_evidence import TerEvidence
-from .explain import Explanation, Section
-from .explain_chrf import explain_chrf
-from .explain_ter import explain_ter
+from ..metrics.bleu.explain import Explanation, Section
+from ..metrics.chrf.chrf import Chrf
+from ..metrics.chrf.evidence import ChrfEvidence
+from ..metrics.chrf.explain import explain_chrf
+from ..metrics.imported.imported import ImportedEvidence, ImportedMetric
+from ..metrics.ter.evidence import TerEvidence
+from ..metrics.ter.explain import explain_ter
+from ..metrics.ter.ter import Ter
 
 
 def segment_account(metric: Metric, index: int, hypothesis: str, reference_names: Sequence[str],

@@ -8,9 +8,9 @@ from typing import Any
 
 from ..errors import ConfigError
 from .base import MetricConfig
-from .bleu_config import BleuConfig
-from .chrf import ChrfConfig
-from .ter import TerConfig
+from .bleu.config import BleuConfig
+from .chrf.chrf import ChrfConfig
+from .ter.ter import TerConfig
 
 CONFIGS: dict[str, type] = {"bleu": BleuConfig, "chrf": ChrfConfig, "ter": TerConfig}
 KEYS = tuple(CONFIGS)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import unicodedata
 from html import escape
 
-from ..metrics.chrf_evidence import CharHits
-from ..metrics.ter_evidence import TerEvidence
+from ..metrics.chrf.evidence import CharHits
+from ..metrics.ter.evidence import TerEvidence
 from . import palette
 
 # A character's share of matched n-grams: none, half, all (mixed in between).

@@ -19,8 +19,8 @@ import numpy as np
 
 from ... import __version__
 from ..analysis.significance import SystemTest
-from ..metrics.bleu_details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
-from ..metrics.scores import BleuScore
+from ..metrics.bleu.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
+from ..metrics.bleu.scores import BleuScore
 from ..run import Run, ScoredSystem
 from . import palette, svg
 from .rankings import Ranking

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..json_text import strict_dumps
 from ..metrics.base import Score
-from ..metrics.scores import BleuScore
+from ..metrics.bleu.scores import BleuScore
 
 
 def text_line(score: Score, width: int = 2, confidence: tuple[float, float] | None = None) -> str:

@@ -19,9 +19,9 @@ from ..inputs.format_table import FORMATS, ReadOptions
 from ..inputs.run_inputs import InputRequest
 from ..inputs.text_files import SegmentFile
 from ..metrics.base import MetricConfig
-from ..metrics.bleu_config import BleuConfig
+from ..metrics.bleu.config import BleuConfig
 from ..metrics.catalog import config_to_dict, other_metrics
-from ..metrics.imported import ImportedConfig
+from ..metrics.imported.imported import ImportedConfig
 from ..run import Run
 from .exports import write_atomic
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from ...core.metrics.bleu_details import SentenceDetails
+from ...core.metrics.bleu.details import SentenceDetails
 from ...core.output import score_text
 from ..controller import Controller
 from ..widgets import colors

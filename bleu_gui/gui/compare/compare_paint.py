@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QFont, QTextCharFormat
 
-from ...core.metrics.bleu_details import ALL_ORDERS, MATCHED, SentenceDetails, token_statuses
+from ...core.metrics.bleu.details import ALL_ORDERS, MATCHED, SentenceDetails, token_statuses
 from ..widgets import colors
 from ..widgets.panes import STATUS_PROPERTY, shown_text, status_format
 from ..widgets.text_pane import TextPane

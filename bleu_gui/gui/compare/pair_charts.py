@@ -7,7 +7,7 @@ import numpy as np
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
-from ...core.metrics.scores import BleuScore
+from ...core.metrics.bleu.scores import BleuScore
 from ..controller import Controller
 from .compare_charts import DeltaChart, DotStrips, ScatterChart
 from .system_legend import SystemLegend

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
-from ...core.analysis.explain import Explanation
+from ...core.metrics.bleu.explain import Explanation
 from ...core.output import palette
 from ..widgets import colors
 from ..widgets.layout import legend

@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from ...core.analysis.why import segment_account
-from ...core.metrics.chrf import Chrf
-from ...core.metrics.chrf_evidence import ChrfEvidence
-from ...core.metrics.ter import Ter
-from ...core.metrics.ter_evidence import TerEvidence
+from ...core.metrics.chrf.chrf import Chrf
+from ...core.metrics.chrf.evidence import ChrfEvidence
+from ...core.metrics.ter.evidence import TerEvidence
+from ...core.metrics.ter.ter import Ter
 from ...core.output import evidence_html, palette, score_text
 from ..controller import Controller
 from ..widgets.charts import GroupedBars

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
 
 from ...core import Run
 from ...core.analysis.whatif import ScoredLine, scored_line
-from ...core.metrics.bleu_details import ALL_ORDERS
-from ...core.metrics.imported import ImportedMetric
-from ...core.metrics.scores import BleuScore
+from ...core.metrics.bleu.details import ALL_ORDERS
+from ...core.metrics.bleu.scores import BleuScore
+from ...core.metrics.imported.imported import ImportedMetric
 from ...core.output import score_text
 from ...core.run import bleu_lines
 from ..controller import Controller

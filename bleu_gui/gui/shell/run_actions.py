@@ -20,9 +20,9 @@ from ...core import InputError, Run, RunConfig, rescore, score_run, subset_run
 from ...core.analysis.advice import non_default_settings
 from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
-from ...core.metrics.bleu import scaled_progress
+from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.catalog import KEYS
-from ...core.metrics.imported import ImportedConfig, attach_imported, choose_imported
+from ...core.metrics.imported.imported import ImportedConfig, attach_imported, choose_imported
 from ...core.output.sessions import Session
 from ...core.run import check_labels
 from ...core.runtime import out_of_gc_passes

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ...core import MetricConfig, Run, RunConfig
-from ...core.metrics.imported import ImportedConfig
+from ...core.metrics.imported.imported import ImportedConfig
 from ...core.output.sessions import Session
 from .run_actions import RunActions
 from .settings import Settings

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from ...core import BleuConfig, MetricConfig
-from ...core.metrics.bleu_config import SMOOTH_DEFAULTS, SMOOTH_METHODS
-from ...core.metrics.bleu_variant import VARIANTS, get_variant
-from ...core.metrics.chrf import ChrfConfig
-from ...core.metrics.ter import TerConfig
+from ...core.metrics.bleu.config import SMOOTH_DEFAULTS, SMOOTH_METHODS
+from ...core.metrics.bleu.variant import VARIANTS, get_variant
+from ...core.metrics.chrf.chrf import ChrfConfig
+from ...core.metrics.ter.ter import TerConfig
 from ...core.metrics.tokenizers import TOKENIZER_NAMES
 from ..widgets.style import styled
 

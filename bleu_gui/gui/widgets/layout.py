@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.metrics.bleu_details import ALL_ORDERS
+from ...core.metrics.bleu.details import ALL_ORDERS
 
 STRETCH = None  # put a stretch here in :func:`hrow`
 

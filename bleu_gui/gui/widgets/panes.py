@@ -14,7 +14,7 @@ from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QFont, QTextCharFormat
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolTip, QVBoxLayout, QWidget
 
-from ...core.metrics.bleu_details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails, token_statuses
+from ...core.metrics.bleu.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails, token_statuses
 from . import colors
 from .style import styled
 from .text_pane import ORDER_PROPERTY, STATUS_PROPERTY, TextPane, TokenBars, utf16_offsets

@@ -26,7 +26,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
 
-from ...core.metrics.bleu_details import CLIPPED, MATCHED, UNMATCHED
+from ...core.metrics.bleu.details import CLIPPED, MATCHED, UNMATCHED
 from ...core.output import palette
 
 STATUS_PROPERTY = QTextFormat.Property.UserProperty + 1

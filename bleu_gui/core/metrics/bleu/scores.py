@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Score, confidence_text
+from ..base import Score, confidence_text
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ... import __version__
-from . import libm
-from .bleu_variant import SentenceRow, Variant, reference_fields
+from .... import __version__
+from .. import libm
 from .scores import RowScores
+from .variant import SentenceRow, Variant, reference_fields
 
 if TYPE_CHECKING:
-    from .bleu_config import BleuConfig
+    from .config import BleuConfig
 
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 

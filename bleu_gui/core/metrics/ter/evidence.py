@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .search import DEL, INS, NOP, OP_NAMES, SUB, search
 from .ter import ter_of_sums
-from .ter_search import DEL, INS, NOP, OP_NAMES, SUB, search
 
 if TYPE_CHECKING:
     from .ter import Ter

@@ -7,14 +7,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigError
-from .bleu_variant import VARIANTS, Variant, get_variant
-from .ngram_stats import MAX_SUPPORTED_ORDER
-from .tokenizers import TOKENIZER_NAMES
+from ...errors import ConfigError
+from ..ngram_stats import MAX_SUPPORTED_ORDER
+from ..tokenizers import TOKENIZER_NAMES
+from .variant import VARIANTS, Variant, get_variant
 
 if TYPE_CHECKING:
-    from .base import Metric
-    from .bleu import Bleu
+    from ..base import Metric
+    from .metric import Bleu
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 # sacreBLEU's defaults for the smoothing value (Chen & Cherry 2014).
@@ -55,7 +55,7 @@ class BleuConfig:
              like: Metric | None = None) -> Bleu:
         """BLEU with these settings against ``references``; ``like``: a BLEU whose tokenized words are reused
         when it tokenizes alike (a slice of its corpus)."""
-        from .bleu import Bleu
+        from .metric import Bleu
 
         tokenization = None
         if isinstance(like, Bleu):

@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..errors import ConfigError
-from ..inputs.corpus import Context
-from ..inputs.run_inputs import InputRequest
-from ..inputs.score_files import ImportedColumn, attach_scores
-from ..inputs.text_files import SegmentFile
-from .base import Metric, Progress, Score
+from ...errors import ConfigError
+from ...inputs.corpus import Context
+from ...inputs.run_inputs import InputRequest
+from ...inputs.score_files import ImportedColumn, attach_scores
+from ...inputs.text_files import SegmentFile
+from ..base import Metric, Progress, Score
 
 
 @dataclass(frozen=True, kw_only=True)

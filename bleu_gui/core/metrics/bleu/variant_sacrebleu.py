@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ConfigError
-from . import libm
-from .base import resampled_float
-from .bleu_variant import SentenceRow, Variant, reference_fields
-from .sacrebleu_parts import sacrebleu_version
+from ...errors import ConfigError
+from .. import libm
+from ..base import resampled_float
+from ..sacrebleu_parts import sacrebleu_version
 from .scores import RowScores
+from .variant import SentenceRow, Variant, reference_fields
 
 if TYPE_CHECKING:
-    from .bleu_config import BleuConfig
+    from .config import BleuConfig
 
 _MY_LOG_ZERO = -9999999999.0
 

@@ -11,14 +11,14 @@ from collections.abc import Callable, Generator, Sequence
 
 import numpy as np
 
-from ..errors import InputError
-from ..runtime import release_free_memory
-from .base import Metric
-from .bleu_config import BleuConfig
-from .bleu_details import SentenceDetails, sentence_details
-from .ngram_stats import MatchedRows, ReferenceIndex
+from ...errors import InputError
+from ...runtime import release_free_memory
+from ..base import Metric
+from ..ngram_stats import MatchedRows, ReferenceIndex
+from ..tokenizers import CorpusPieces, Tokenization, TokenizedCorpus
+from .config import BleuConfig
+from .details import SentenceDetails, sentence_details
 from .scores import BleuScore, RowScores
-from .tokenizers import CorpusPieces, Tokenization, TokenizedCorpus
 
 
 def scaled_progress(progress: Callable[[float], None] | None, start: float,

@@ -2,8 +2,8 @@
 
 Everything that differs between sacreBLEU's, NLTK's and the d2l textbook's BLEU
 is answered by the variant object; no other module compares variant names.
-The implementations live beside their arithmetic in ``bleu_sacrebleu``,
-``bleu_nltk`` and ``bleu_d2l``.
+The implementations live beside their arithmetic in ``variant_sacrebleu``,
+``variant_nltk`` and ``variant_d2l``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 if TYPE_CHECKING:
-    from .bleu_config import BleuConfig
+    from .config import BleuConfig
     from .scores import RowScores
 
 T = TypeVar("T")
@@ -137,9 +137,9 @@ def reference_fields(cfg: BleuConfig, nrefs: int | str) -> list[str]:
 
 def _registry() -> dict[str, Variant]:
     # Imported here: the implementations import config, which imports this module.
-    from .bleu_d2l import D2lBleu
-    from .bleu_nltk import NltkBleu
-    from .bleu_sacrebleu import SacreBleu
+    from .variant_d2l import D2lBleu
+    from .variant_nltk import NltkBleu
+    from .variant_sacrebleu import SacreBleu
 
     return {v.name: v for v in (SacreBleu(), NltkBleu(), D2lBleu())}
 

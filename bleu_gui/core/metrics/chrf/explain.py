@@ -3,9 +3,9 @@ orders averaged, and F-beta (Popović 2015) — every number one sacreBLEU's sta
 
 from __future__ import annotations
 
-from ..metrics.chrf import ChrfConfig
-from ..metrics.chrf_evidence import ChrfEvidence, OrderCounts
-from .explain import Explanation, Section
+from ..bleu.explain import Explanation, Section
+from .chrf import ChrfConfig
+from .evidence import ChrfEvidence, OrderCounts
 
 
 def _ratio(part: int, whole: int) -> str:

@@ -17,10 +17,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..metrics.bleu_config import BleuConfig
-from ..metrics.bleu_details import CLIPPED, MATCHED, SentenceDetails
-from ..metrics.bleu_variant import SentenceRow
-from ..metrics.scores import RowScores
+from .config import BleuConfig
+from .details import CLIPPED, MATCHED, SentenceDetails
+from .scores import RowScores
+from .variant import SentenceRow
 
 SHOWN_NGRAMS = 8  # n-grams listed per order before "and N more"
 

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .base import Metric, Score, resampled_float
-from .sacrebleu_parts import sacrebleu_module, sacrebleu_version
-from .ter_search import edit_counts
+from ..base import Metric, Score, resampled_float
+from ..sacrebleu_parts import sacrebleu_module, sacrebleu_version
+from .search import edit_counts
 
 if TYPE_CHECKING:
-    from .ter_evidence import TerEvidence
+    from .evidence import TerEvidence
 
 Progress = Callable[[float], None]
 
@@ -190,7 +190,7 @@ class Ter(Metric):
         return self._score(float(stats[index, 0]), float(stats[index, 1]), True)
 
     def evidence(self, index: int, hypothesis: str) -> TerEvidence:
-        from .ter_evidence import ter_evidence
+        from .evidence import ter_evidence
 
         return ter_evidence(self, index, hypothesis)
 

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from ... import __version__
-from ..errors import ConfigError
-from . import libm
-from .bleu_variant import SentenceRow, Variant, reference_fields
+from .... import __version__
+from ...errors import ConfigError
+from .. import libm
 from .scores import RowScores
+from .variant import SentenceRow, Variant, reference_fields
 
 if TYPE_CHECKING:
-    from .bleu_config import BleuConfig
+    from .config import BleuConfig
 
 T = TypeVar("T")
 

@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ConfigError
-from .base import Metric, Score, resampled_float
-from .chrf_counts import ReferenceNgrams, Units
-from .parallel import in_order
-from .sacrebleu_parts import sacrebleu_version
+from ...errors import ConfigError
+from ..base import Metric, Score, resampled_float
+from ..parallel import in_order
+from ..sacrebleu_parts import sacrebleu_version
+from .counts import ReferenceNgrams, Units
 
 if TYPE_CHECKING:
-    from .chrf_evidence import ChrfEvidence
+    from .evidence import ChrfEvidence
 
 Progress = Callable[[float], None]
 # sacreBLEU's chrF punctuation: string.punctuation, split off a word's first or last character.
@@ -282,7 +282,7 @@ class Chrf(Metric):
         return self._score(float(f_scores(stats[index:index + 1], self.config)[0]), True)
 
     def evidence(self, index: int, hypothesis: str) -> ChrfEvidence:
-        from .chrf_evidence import chrf_evidence
+        from .evidence import chrf_evidence
 
         return chrf_evidence(self, index, hypothesis)
 

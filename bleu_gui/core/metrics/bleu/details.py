@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .alignment import Span, char_spans
-from .tokenizers import Tokenization
+from ..alignment import Span, char_spans
+from ..tokenizers import Tokenization
 
 MATCHED, CLIPPED, UNMATCHED = "matched", "clipped", "unmatched"
 

@@ -3,9 +3,9 @@ deletions of the shifted hypothesis against the reference, over the (mean) refer
 
 from __future__ import annotations
 
-from ..metrics.ter import TerConfig
-from ..metrics.ter_evidence import TerEvidence
-from .explain import Explanation, Section
+from ..bleu.explain import Explanation, Section
+from .evidence import TerEvidence
+from .ter import TerConfig
 
 SHOWN = 12  # edits listed per kind before "and N more"
 
