@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 LANGUAGES = ("en", "ko")
@@ -12,6 +11,8 @@ def demo_folder(language: str = "en") -> Path:
     """The folder of one demo set: ``system-a.txt``, ``system-b.txt`` and ``ref*.txt``."""
     if language not in LANGUAGES:
         raise ValueError(f"no demo data for {language!r}; choose one of {', '.join(LANGUAGES)}")
+    from importlib import resources  # here: bleu-score reads the demo's names at every start, not its files
+
     # pip installs packages as plain folders, so the resource is a real path.
     return Path(str(resources.files("bleu_gui").joinpath("demo_data", language)))
 

@@ -2,9 +2,10 @@
 
 Nine systems of WMT17 English→German (``../shared/data/sacrebleu-wmt17-en-de``), their first 1,671 lines, one
 reference: ``bleu-score REF -i SYS1..SYS9 -m ter -f json`` against ``sacrebleu REF -i SYS1..SYS9 -m ter -f json``
-(and the same with chrF, and chrF++). Each run is a whole command in a fresh process (start, imports, reading,
-scoring, printing); runs alternate and the median is printed with the ratio. Every row checks that the two
-commands print the same scores.
+(and the same with chrF, and chrF++). The character edit distance, which sacreBLEU lacks, runs against the script a
+user would write: read the files, rapidfuzz's ``Levenshtein.distance`` segment by segment, sum. Each run is a
+whole command in a fresh process (start, imports, reading, scoring, printing); runs alternate and the median is
+printed with the ratio. Every row checks that the two commands print the same scores.
 
     python scripts/bench_metrics.py [--runs 3] [--lines 1671]
 """
@@ -49,6 +50,20 @@ def timed(command: list[str]) -> tuple[float, str]:
     return elapsed, done.stdout
 
 
+# The anchor of the edit distance: the plain loop a user would write with rapidfuzz, one JSON score per system.
+EDIT_SCRIPT = """
+import json, sys
+from rapidfuzz.distance import Levenshtein
+ref = open(sys.argv[1], encoding="utf-8").read().splitlines()
+out = []
+for path in sys.argv[2:]:
+    hyp = open(path, encoding="utf-8").read().splitlines()
+    edits = sum(Levenshtein.distance(h, r) for h, r in zip(hyp, ref))
+    out.append({"system": path, "edit": edits / sum(len(r) for r in ref) * 100})
+print(json.dumps(out))
+"""
+
+
 def scores(output: str, ours: bool) -> list[float]:
     data = json.loads(output)
     if ours:
@@ -69,11 +84,13 @@ def main() -> int:
         ref, systems = prepare(args.lines, Path(tmp))
         files = [str(s) for s in systems]
         print(f"9 systems x {args.lines:,} lines, one reference (WMT17 en-de); median of {args.runs} whole commands")
-        print(f"{'metric':<10}{'bleu-score':>12}{'sacrebleu':>12}{'ratio':>8}  scores")
+        print(f"{'metric':<10}{'bleu-score':>12}{'anchor':>12}{'ratio':>8}  scores  (anchor: sacrebleu; edit: a "
+              "rapidfuzz loop)")
         for label, flags in (("TER", ["-m", "ter"]), ("chrF2", ["-m", "chrf"]),
-                             ("chrF2++", ["-m", "chrf", "--chrf-word-order", "2"])):
+                             ("chrF2++", ["-m", "chrf", "--chrf-word-order", "2"]), ("edit", ["-m", "edit"])):
             ours_cmd = [str(BIN / "bleu-score"), str(ref), "-i", *files, *flags, "-f", "json"]
-            theirs_cmd = [str(BIN / "sacrebleu"), str(ref), "-i", *files, *flags, "-f", "json", "-w", "9"]
+            theirs_cmd = ([sys.executable, "-c", EDIT_SCRIPT, str(ref), *files] if label == "edit" else
+                          [str(BIN / "sacrebleu"), str(ref), "-i", *files, *flags, "-f", "json", "-w", "9"])
             ours_t, theirs_t = [], []
             ours_out = theirs_out = ""
             for _ in range(args.runs):
@@ -88,7 +105,32 @@ def main() -> int:
             if not same:
                 print(f"  ours   {a}\n  theirs {b}")
                 return 1
+        edit_alone(ref, systems, args.runs)
     return 0
+
+
+def edit_alone(ref: Path, systems: list[Path], runs: int) -> None:
+    """The edit distance's scoring alone, in this process: our statistics (rapidfuzz's ``cpdist`` over blocks, the
+    closest reference) against the loop the anchor runs. A whole command spends most of its time elsewhere:
+    starting, reading, and the check that each system's lines are aligned with the references."""
+    from rapidfuzz.distance import Levenshtein
+
+    from bleu_gui.core.metrics.edit.edit import EditDistance
+
+    refs = ref.read_text(encoding="utf-8").splitlines()
+    hyps = [s.read_text(encoding="utf-8").splitlines() for s in systems]
+    ours, theirs = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        metric = EditDistance([refs])
+        edits_ours = [int(metric.statistics(h)[:, 0].sum()) for h in hyps]
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        edits_theirs = [sum(Levenshtein.distance(a, b) for a, b in zip(h, refs)) for h in hyps]
+        theirs.append(time.perf_counter() - start)
+    mo, mt = statistics.median(ours), statistics.median(theirs)
+    print(f"{'edit alone':<10}{mo:>11.3f}s{mt:>11.3f}s{mo / mt:>8.2f}  "
+          f"{'identical' if edits_ours == edits_theirs else 'DIFFER'}  (scoring only, in one process)")
 
 
 if __name__ == "__main__":

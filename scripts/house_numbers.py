@@ -22,7 +22,10 @@ METRIC_CLASSES = frozenset({
     "Bleu", "BleuConfig", "BleuScore", "SentenceDetails", "Chrf", "ChrfConfig", "ChrfScore", "ChrfEvidence", "Ter",
     "TerConfig", "TerScore", "TerEvidence", "ImportedMetric", "ImportedConfig", "ImportedScore", "ImportedEvidence",
     "EditDistance", "EditConfig", "EditScore", "EditEvidence", "Mqm", "MqmConfig", "MqmScore", "MqmEvidence"})
-FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b|(?<![\w-])-(?:tok|lc|sv|cc|cw|sl|pbs|par|ci|m|i|f|b|e|s|w|V)\b")
+# A flag of ours; sacreBLEU's and pip's own commands, quoted in a message ("as sacrebleu -l en-ja chooses it"), are
+# theirs.
+FLAG = re.compile(r"(?<!sacrebleu )(?<!install )(?<![\w-])(?:--[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b|"
+                  r"-(?:tok|lc|sv|cc|cw|sl|pbs|par|ci|m|i|f|b|e|s|w|V)\b)")
 
 
 def modules(package: Path = PACKAGE) -> Iterator[tuple[str, Path]]:

@@ -53,6 +53,9 @@ def main() -> int:
     p.add_argument("--documents", action="store_true", help="show the Documents list")
     p.add_argument("--order", help="n-gram order shown in the panes: 1..N or 'all'")
     p.add_argument("--edit", metavar="TEXT", help="edit the selected candidate to TEXT (what-if), typed in place")
+    p.add_argument("--metrics", nargs="+", default=[], metavar="KEY",
+                   help="metric families scored beside BLEU (chrf ter edit), with their default settings")
+    p.add_argument("--show", metavar="KEY", help="the metric the window shows (a family's key, e.g. edit)")
     p.add_argument("--dialog", choices=("table", "help"),
                    help="grab Tools ▸ Tokenizer × case table or Help ▸ How BLEU is computed instead of the window")
     args = p.parse_args()
@@ -71,8 +74,12 @@ def main() -> int:
     if args.trust:
         from bleu_gui.core import BleuConfig
 
-        settings.set_config(BleuConfig(lowercase=True))  # as if carried over from an earlier session
+        settings.set_metrics((BleuConfig(lowercase=True),))  # as if carried over from an earlier session
     window = MainWindow(settings)
+    if args.metrics:
+        from bleu_gui.core.metrics.registry import family, in_window
+
+        window.controller.set_scoring(in_window(tuple(family(k).config() for k in args.metrics)), "the picture's")
     window.resize(args.width, args.height)
     window.show()
     loop = QEventLoop()
@@ -93,7 +100,8 @@ def main() -> int:
         if args.tokenize:
             from dataclasses import replace
 
-            window.settings_panel.set_config(replace(window.settings_panel.config(), tokenizer=args.tokenize))
+            metrics = window.controller.scoring.metrics
+            window.controller.choose_scoring((replace(metrics[0], tokenizer=args.tokenize), *metrics[1:]))
         window.run_actions.open_files(args.hyp, args.open, source=args.src)
     elif args.systems:
         window.run_actions.open_files(*wmt17_systems(args.systems, tmp))
@@ -113,6 +121,8 @@ def main() -> int:
         window.run_actions.apply_slice(*where_rows(window.controller.run, [args.where]))
         QTimer.singleShot(60_000, loop2.quit)
         loop2.exec()
+    if args.show:
+        window.controller.set_metric(window.controller.run.metric_index(args.show))
     if args.documents:
         window.inspect.sentences.list_tabs.setCurrentIndex(1)
     if not args.trust:
@@ -138,9 +148,7 @@ def main() -> int:
     for _ in range(5):
         app.processEvents()
     if args.dialog:
-        from bleu_gui.gui.shell.extra_menus import open_help, open_tokenizer_table
-
-        dialog = open_tokenizer_table(window) if args.dialog == "table" else open_help(window)
+        dialog = window.tools.open_tokenizer_table() if args.dialog == "table" else window.tools.open_help()
         if args.dialog == "table":
             loop3 = QEventLoop()
             dialog.ready.connect(loop3.quit)

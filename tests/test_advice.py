@@ -2,8 +2,7 @@
 
 import pytest
 
-from bleu_gui.core.analysis.advice import tokenizer_advice
-from bleu_gui.core.metrics.bleu.config import BleuConfig
+from bleu_gui.core.metrics.bleu.config import BleuConfig, tokenizer_advice
 
 
 @pytest.mark.parametrize("line, advised", [
@@ -30,9 +29,9 @@ def test_no_advice_unless_the_tokenizer_is_13a():
 def test_a_missing_mecab_extra_gets_the_readmes_install_hint(monkeypatch):
     from pathlib import Path
 
-    from bleu_gui.core.analysis import advice
+    from bleu_gui.core.metrics.bleu import config
 
-    monkeypatch.setattr(advice, "_available", lambda name: False)
+    monkeypatch.setattr(config, "tokenizer_available", lambda name: False)
     found = tokenizer_advice([["ひらがなとカタカナ"]], BleuConfig())
     assert found is not None and found[0] == "char"
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")

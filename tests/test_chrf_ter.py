@@ -222,7 +222,7 @@ def test_a_cancel_stops_scoring_between_blocks(make):
 
 
 def test_chrf_shading_keeps_a_combining_mark_with_its_base_and_leaves_whitespace_plain():
-    from bleu_gui.core.output.evidence_html import chrf_html
+    from bleu_gui.core.metrics.chrf.explain import chrf_html
 
     metric = Chrf([["cafe noir"]])  # "e" and its accent match in different shares: each has a shade of its own
     evidence = metric.evidence(0, "cafe\u0301  noir")

@@ -78,15 +78,14 @@ def test_disagree_on_mqm_lists_bleu_against_human_scores(capsys):
 
 def test_the_window_shows_disagreements_and_opens_a_segment(qtbot, window):
     from bleu_gui.core.inputs.run_inputs import InputRequest
-    from bleu_gui.gui.shell.extra_menus import open_disagree
-    from bleu_gui.gui.shell.run_actions import OpenChoice
+    from bleu_gui.gui.state import OpenChoice
 
     folder = data_set("formats") / "scores-mqm-ted-ende"
-    request = InputRequest((), (str(folder / "mqm_ted_ende.tsv"),), refs_wanted=("ref",),
+    request = InputRequest(systems=(), references=(str(folder / "mqm_ted_ende.tsv"),), refs_wanted=("ref",),
                            systems_wanted=("Nemo", "UEdin"), scores=(str(folder / "mqm_ted_ende.avg_seg_scores.tsv"),))
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         window.run_actions.open_inputs(OpenChoice(request))
-    dialog = open_disagree(window)
+    dialog = window.tools.open_disagree()
     assert dialog is not None and dialog.table.rowCount() == 20
     run = window.controller.run
     expected = disagreements(run.systems[0].results[0].sentences, run.systems[0].results[1].sentences, top=20)

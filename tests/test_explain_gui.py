@@ -8,7 +8,6 @@ from sacrebleu.metrics import BLEU
 from bleu_gui.core import BleuConfig
 from bleu_gui.core.metrics.bleu.details import ALL_ORDERS, token_statuses
 from bleu_gui.demo import demo_paths
-from bleu_gui.gui.shell.extra_menus import open_help, open_tokenizer_table
 from bleu_gui.gui.widgets.text_pane import STATUS_PROPERTY
 
 from .oracles import sacre_corpus, sacre_sentences
@@ -106,7 +105,6 @@ def test_edits_follow_a_settings_change(qtbot, window):
     type_over(qtbot, view.detail.panes.candidate, "the museum will reopen")
     cfg = BleuConfig(lowercase=True)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.settings_panel.set_config(cfg)
         window.choice.on_changed((cfg,))
     edited = lines(system)
     edited[3] = "the museum will reopen"
@@ -141,7 +139,7 @@ def test_tokenizer_table_dialog_equals_sacrebleu(qtbot, window, tmp_path):
     systems, refs = demo_paths()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.run_actions.open_demo()
-    dialog = open_tokenizer_table(window)
+    dialog = window.tools.open_tokenizer_table()
     with qtbot.waitSignal(dialog.ready, timeout=120_000):
         pass
     table = dialog.table
@@ -161,7 +159,7 @@ def test_tokenizer_table_dialog_equals_sacrebleu(qtbot, window, tmp_path):
 
 def test_help_page_walks_through_the_selected_sentence(qtbot, window):
     open_demo_b(qtbot, window)
-    dialog = open_help(window)
+    dialog = window.tools.open_help()
     text = dialog.findChild(type(window.inspect.detail.explain_panel.view)).toPlainText()
     assert "Count_clip = min(Count, Max_Ref_Count)" in text
     assert window.inspect.detail.explain_panel.explanation.headline in text

@@ -11,7 +11,6 @@ from PySide6.QtGui import QFont, QFontMetricsF, QImage
 from bleu_gui.core import BleuConfig, RunConfig, score_run
 from bleu_gui.core.errors import ExportError
 from bleu_gui.gui.prepared import prepare
-from bleu_gui.gui.shell.figure_export import export_figure
 from bleu_gui.gui.widgets.figure_dialog import CUSTOM, FigureDialog
 from bleu_gui.gui.widgets.figures import PRESETS, FigureSize, text_points, wrap_at_fields
 
@@ -63,7 +62,7 @@ def test_the_whole_compare_view_as_png_svg_and_pdf(compared, tmp_path):
     size = PRESETS[0]
     before = window.compare_view.size()
     for suffix in (".png", ".svg", ".pdf"):
-        written = export_figure(window, tmp_path / f"compare{suffix}", size)
+        written = window.figures.export(tmp_path / f"compare{suffix}", size)
         data = written.read_bytes()
         assert data[:4] in (b"\x89PNG", b"<?xm", b"%PDF"), suffix
     assert window.compare_view.size() == before  # the view gets its own size back
@@ -74,9 +73,9 @@ def test_the_whole_compare_view_as_png_svg_and_pdf(compared, tmp_path):
     assert "vs" in svg and "tok:13a" in svg  # the title and the signature, as text
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     with pytest.raises(ExportError, match="figures are written as"):
-        export_figure(window, tmp_path / "compare.jpg", size)
+        window.figures.export(tmp_path / "compare.jpg", size)
     with pytest.raises(ExportError, match="100-12000 px wide"):
-        export_figure(window, tmp_path / "c.png", FigureSize("tiny", 50, None, 300, 1.0))
+        window.figures.export(tmp_path / "c.png", FigureSize("tiny", 50, None, 300, 1.0))
 
 
 def test_the_dialog_offers_presets_and_custom_and_says_how_large_text_prints(qtbot, compared):

@@ -109,7 +109,7 @@ def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept
     assert window.controller.sentence == 2
     assert window.inspect.detail.sentence_label.text().startswith("Sentence 3 ·")
     # The charts come one per turn after the text; the run counts as shown once they are drawn.
-    stats, N = run.baseline.results[0].stats[2], run.config.bleu.max_order
+    stats, N = run.baseline.results[0].stats[2], run.bleu.config.max_order
     width = (len(stats) - 2) // 2
     assert window.inspect.detail.precision_chart._data[:2] == ([int(c) for c in stats[2:2 + N]],
                                                          [int(t) for t in stats[2 + width:2 + width + N]])
@@ -202,9 +202,9 @@ def test_switching_tokenizer_twice_shows_only_last(qtbot, window):
 
     open_baseline(qtbot, window)
     shown = []
-    window.run_changed.connect(lambda run: shown.append(run.config.bleu.tokenizer))
-    window.settings_panel.tokenizer.setCurrentText("intl")
-    window.settings_panel.tokenizer.setCurrentText("char")
+    window.run_changed.connect(lambda run: shown.append(run.bleu.config.tokenizer))
+    window.settings_panel.group("bleu").widget("tokenizer").setCurrentText("intl")
+    window.settings_panel.group("bleu").widget("tokenizer").setCurrentText("char")
     qtbot.waitUntil(lambda: bool(shown) and not window.jobs.busy, timeout=20_000)
     assert window.jobs.pool.waitForDone(10_000)  # the intl job has ended too, cancelled: nothing of it may arrive
     QCoreApplication.processEvents()
@@ -301,18 +301,18 @@ def test_settings_persist_across_restart(qtbot, settings_file):
     with qtbot.waitSignal(w.run_changed, timeout=20_000):
         w.run_actions.open_demo()
     with qtbot.waitSignal(w.run_changed, timeout=20_000):
-        w.settings_panel.lowercase.setChecked(True)
+        w.settings_panel.group("bleu").widget("lowercase").setChecked(True)
     w.resize(1333, 811)
     w.inspect.main_split.setSizes([300, 900])
     state = w.inspect.main_split.saveState()
     w.close()
     saved = w.saveGeometry()
     w2 = make_window(qtbot, settings_file, size=None)
-    assert w2.settings_panel.config().lowercase is True
+    assert w2.settings_panel.group("bleu").config().lowercase is True
     recent = w2.settings.recent()[0]
     assert [Path(p).name for p in recent.systems] == ["system-a.txt", "system-b.txt"]
     assert [Path(p).name for p in recent.references] == ["ref1.txt", "ref2.txt"]
-    assert recent.config == BleuConfig(lowercase=True) and recent.labels == ["system-a.txt", "system-b.txt"]
+    assert recent.metrics == (BleuConfig(lowercase=True),) and recent.labels == ["system-a.txt", "system-b.txt"]
     # The offscreen screen is small, so Qt fits the restored window to it: compare what was stored.
     assert w2.settings.geometry() == saved and w2.restoreGeometry(saved)
     assert w2.settings.splitter("main") == state
@@ -322,7 +322,7 @@ def test_settings_persist_across_restart(qtbot, settings_file):
 def test_corrupt_settings_file_falls_back_to_defaults(qtbot, settings_file):
     settings_file.write_text("[scoring]\nmax_order=abc\nsmooth_value=zz\nvariant=sacrebleu\n", encoding="utf-8")
     w = make_window(qtbot, settings_file)
-    assert w.settings_panel.config() == BleuConfig()
+    assert w.settings_panel.group("bleu").config() == BleuConfig()
     w.close()
 
 
@@ -464,12 +464,13 @@ def test_a_long_list_is_not_reset_while_its_search_runs(qtbot, window, monkeypat
 def test_score_the_list_scores_the_rows_its_description_names_even_mid_search(qtbot, window, monkeypatch):
     """A typed filter is applied first; while a long list's search runs, the list is scored once it is done,
     never as the unfiltered rows under the filter's description."""
+    from bleu_gui.gui.actions import Actions
     from bleu_gui.gui.inspect import sentence_model as models
 
     monkeypatch.setattr(models, "_SEARCH_IN_WORKER", 3)
     system, _refs = open_baseline(qtbot, window)
     view, requests = window.inspect, []
-    view.slice_requested.connect(lambda rows, why: requests.append((list(rows), why)))
+    window.controller.actions = Actions(apply_slice=lambda rows, why: requests.append((list(rows), why)))
     view.sentences.filter_edit.setText("the")  # the filter timer is armed: not applied yet
     view.sentences.on_score_list()
     assert requests == []  # the search runs in the worker

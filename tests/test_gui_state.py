@@ -66,24 +66,24 @@ def test_a_slice_asked_for_right_after_a_settings_change_keeps_the_change(qtbot,
     systems, refs = demo_paths()
     open_and_wait(qtbot, window, systems[0], refs)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.settings_panel.lowercase.setChecked(True)  # a re-score starts...
+        window.settings_panel.group("bleu").widget("lowercase").setChecked(True)  # a re-score starts...
         window.run_actions.apply_slice([0, 2, 4], "three sentences")  # ...and is replaced by the slice at once
     cfg = BleuConfig(lowercase=True)
-    assert window.controller.run.config.bleu == cfg and window.controller.whole_run.config.bleu == cfg
+    assert window.controller.run.bleu.config == cfg and window.controller.whole_run.bleu.config == cfg
     hyp = [lines(systems[0])[i] for i in (0, 2, 4)]
     ref = [[lines(r)[i] for i in (0, 2, 4)] for r in refs]
     assert window.controller.run.systems[0].results[0].corpus.score == pytest.approx(sacre_corpus(hyp, ref, cfg).score, abs=1e-9)
-    assert window.settings_panel.config() == cfg
+    assert window.settings_panel.group("bleu").config() == cfg
 
 
 def test_a_system_added_right_after_a_settings_change_keeps_the_change(qtbot, window):
     systems, refs = demo_paths()
     open_and_wait(qtbot, window, systems[0], refs)
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
-        window.settings_panel.lowercase.setChecked(True)
+        window.settings_panel.group("bleu").widget("lowercase").setChecked(True)
         window.run_actions.add_systems([systems[1]])
     cfg = BleuConfig(lowercase=True)
-    assert len(window.controller.run.systems) == 2 and window.controller.run.config.bleu == cfg
+    assert len(window.controller.run.systems) == 2 and window.controller.run.bleu.config == cfg
     for system, path in zip(window.controller.run.systems, systems):
         expected = sacre_corpus(lines(path), [lines(r) for r in refs], cfg).score
         assert system.results[0].corpus.score == pytest.approx(expected, abs=1e-9)
@@ -105,7 +105,7 @@ def test_a_recent_entry_with_a_label_that_is_not_text_never_stops_the_window(qtb
     qs.sync()
     w = make_window(qtbot, settings_file)
     assert [s.systems for s in w.settings.recent()] == [[str(systems[1])]]
-    assert w.settings_panel.config() == BleuConfig()
+    assert w.settings_panel.group("bleu").config() == BleuConfig()
     assert "could not be read" in w.statusBar().currentMessage()
     assert "recent run 1" in w.statusBar().currentMessage()
     w.close()
@@ -129,10 +129,10 @@ def test_a_tokenizer_flag_is_not_remembered_for_the_next_run(qtbot, settings_fil
     saved = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
     first = MainWindow(saved, config=(BleuConfig(tokenizer="zh"),))
     qtbot.addWidget(first)
-    assert first.settings_panel.config().tokenizer == "zh"
+    assert first.settings_panel.group("bleu").config().tokenizer == "zh"
     first.close()
     second = make_window(qtbot, settings_file)
-    assert second.settings_panel.config() == BleuConfig()
+    assert second.settings_panel.group("bleu").config() == BleuConfig()
     second.close()
 
 
@@ -142,17 +142,17 @@ def test_a_setting_changed_in_the_window_is_remembered_and_said_in_the_advice_ba
     open_and_wait(qtbot, first, systems[0], refs)
     assert not first.bars.settings.isVisible()
     with qtbot.waitSignal(first.run_changed, timeout=20_000):
-        first.settings_panel.lowercase.setChecked(True)
+        first.settings_panel.group("bleu").widget("lowercase").setChecked(True)
     assert first.bars.settings.isVisible() and "lowercased" in first.bars.settings.label.text()
     first.close()
     second = make_window(qtbot, settings_file)
-    assert second.settings_panel.config() == BleuConfig(lowercase=True)
+    assert second.settings_panel.group("bleu").config() == BleuConfig(lowercase=True)
     open_and_wait(qtbot, second, systems[0], refs)
     text = second.bars.settings.label.text()
     assert "lowercased" in text and "remembered" in text
     with qtbot.waitSignal(second.run_changed, timeout=20_000):
         second.bars.settings.button.click()  # Reset to defaults
-    assert second.controller.run.config.bleu == BleuConfig() and not second.bars.settings.isVisible()
+    assert second.controller.run.bleu.config == BleuConfig() and not second.bars.settings.isVisible()
     second.close()
 
 

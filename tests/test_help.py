@@ -10,14 +10,13 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from bleu_gui.cli.bleu_score import run as bleu_score
 from bleu_gui.core.metrics.tokenizers import install_hint
-from bleu_gui.gui.shell.extra_menus import open_page
 from bleu_gui.gui.shell.help_pages import SHORTCUTS, docs_folder
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_getting_started_opens_the_demo_from_its_link(qtbot, window):
-    page = open_page(window, "getting-started")
+    page = window.tools.open_page("getting-started")
     text = page.browser.toPlainText()
     assert "Open the demo" in text and "WMT XML" in text and "Five things to try" in text
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
@@ -26,7 +25,7 @@ def test_getting_started_opens_the_demo_from_its_link(qtbot, window):
 
 
 def test_help_and_readme_give_the_same_install_hints(window):
-    text = open_page(window, "getting-started").browser.toPlainText()
+    text = window.tools.open_page("getting-started").browser.toPlainText()
     readme = README.read_text(encoding="utf-8")
     for tokenizer, extra in (("ja-mecab", "ja"), ("ko-mecab", "ko")):
         assert install_hint(tokenizer) in text
@@ -38,7 +37,7 @@ def test_every_shortcut_of_the_window_is_listed(window):
     bound = {a.shortcut().toString(QKeySequence.SequenceFormat.PortableText)
              for a in window.findChildren(QAction) if not a.shortcut().isEmpty()}
     assert bound and bound <= listed, bound - listed
-    shortcuts_text = open_page(window, "shortcuts").browser.toPlainText()
+    shortcuts_text = window.tools.open_page("shortcuts").browser.toPlainText()
     assert all(keys in shortcuts_text for keys in listed)
 
 
@@ -46,7 +45,7 @@ def test_about_names_the_versions_and_the_docs(window):
     import sacrebleu
     from PySide6.QtCore import qVersion
 
-    text = open_page(window, "about").browser.toPlainText()
+    text = window.tools.open_page("about").browser.toPlainText()
     cells = [line.strip() for line in text.splitlines()]  # the versions table: a name, then its version
     assert cells[cells.index("sacreBLEU") + 1] == sacrebleu.__version__
     assert qVersion() in text and "MIT" in text
@@ -67,14 +66,13 @@ def test_an_input_with_every_segment_empty_has_nothing_to_score(capsys, tmp_path
 
 @pytest.mark.parametrize("with_slice", [False, True])
 def test_the_tokenizer_table_says_which_slice_it_scores(qtbot, window, with_slice):
-    from bleu_gui.gui.shell.extra_menus import open_tokenizer_table
 
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.run_actions.open_demo()
     if with_slice:
         with qtbot.waitSignal(window.run_changed, timeout=30_000):
             window.run_actions.apply_slice([0, 1, 2], "the first three")
-    dialog = open_tokenizer_table(window)
+    dialog = window.tools.open_tokenizer_table()
     with qtbot.waitSignal(dialog.ready, timeout=60_000):
         pass
     if with_slice:

@@ -211,10 +211,10 @@ def test_the_window_imports_scores_and_keeps_them_through_a_change_of_settings(q
     from bleu_gui.core.inputs.run_inputs import InputRequest
     from bleu_gui.core.metrics.imported.imported import ImportedConfig
     from bleu_gui.core.output.sessions import load_session, save_session
-    from bleu_gui.gui.shell.run_actions import OpenChoice
+    from bleu_gui.gui.state import OpenChoice
 
     rated, scores = mqm_files()
-    request = InputRequest((), (str(rated),), refs_wanted=("ref",), systems_wanted=("Nemo", "UEdin"))
+    request = InputRequest(systems=(), references=(str(rated),), refs_wanted=("ref",), systems_wanted=("Nemo", "UEdin"))
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         window.run_actions.open_inputs(OpenChoice(request))
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
@@ -229,9 +229,10 @@ def test_the_window_imports_scores_and_keeps_them_through_a_change_of_settings(q
     assert (window.inspect.sentences.score_low.minimum(), window.inspect.sentences.score_high.maximum()) == scale
     assert score_bands(np.array([-25.0, -12.5, -0.1, 0.0]), scale).tolist() == [1, 0, 0, 0, 0, 1, 0, 0, 0, 2]
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
-        window.settings_panel.lowercase.setChecked(True)  # a change of settings scores again: the scores stay
+        # a change of settings scores again: the scores stay
+        window.settings_panel.group("bleu").widget("lowercase").setChecked(True)
     run = window.controller.run
-    assert run.config.bleu.lowercase and any(isinstance(m, ImportedConfig) for m in run.config.metrics)
+    assert run.bleu.config.lowercase and any(isinstance(m, ImportedConfig) for m in run.config.metrics)
     assert [m.name for m in run.metrics] == ["BLEU", "mqm_avg_score"]
     saved = load_session(save_session(tmp_path / "s.json", window.current_session()))
     assert saved.scores == [str(scores.absolute())] and saved.opening().scores == (str(scores.absolute()),)

@@ -116,7 +116,7 @@ def test_tmx_encodings_languages_and_codes():
     assert utf16.translations[0].lines[0] == "Le gros chat noir dors."
     assert utf16.translations[0].lines[5] == "Image:"  # <ph> holds markup, not text; FR-CA matched as fr-ca
     assert utf16.translations[0].lines[6] == "Du texte avec une portion délimitée."  # tuv order inverted
-    with pytest.raises(InputError, match=r"--langs SRC TGT \(the file has en-us, en-gb, ja-jp, fr-ca, es-es\)"):
+    with pytest.raises(InputError, match=r"langs SRC TGT \(the file has en-us, en-gb, ja-jp, fr-ca, es-es\)"):
         corpus_of(kit / "ImportTest1C.tmx", "tmx")
     chosen = corpus_of(kit / "ImportTest1C.tmx", "tmx", ReadOptions(langs=("EN-US", "ja-JP")))
     assert chosen.translations[0].lines[2] == "Third entry in Japanese"

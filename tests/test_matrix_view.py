@@ -130,8 +130,11 @@ def test_context_menu_makes_a_baseline(qtbot, shown, monkeypatch):
     window, run = shown
     panel = window.compare_view.systems
     requests = []
-    panel.pair_requested.connect(lambda a, b: requests.append((a, b)))
     from PySide6.QtWidgets import QMenu
+
+    from bleu_gui.gui.actions import Actions
+
+    window.controller.actions = Actions(compare_pair=lambda a, b: requests.append((a, b)))
 
     monkeypatch.setattr(QMenu, "popup", lambda self, *_: [a.trigger() for a in self.actions()
                                                            if a.text().startswith("Make")])

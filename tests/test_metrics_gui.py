@@ -59,11 +59,12 @@ def test_each_sentence_shows_its_ter_evidence(qtbot, views):
     views.controller.set_sentence(3)
     evidence = views.inspect.evidence
     expected = TER().sentence_score(systems[1][3], [r[3] for r in refs])
-    assert evidence.evidence.edits == expected.num_edits
+    assert sum(evidence.shown.chart.values[0]) == expected.num_edits  # shifts, substitutions, insertions, deletions
     assert f"sentence TER {expected.score:.2f}" in evidence.sentence_label.text()
-    text = evidence.edits.toPlainText()
-    assert all(w in text for w in evidence.evidence.shifted)  # every word of the shifted candidate is on screen
-    assert evidence.edits_box.isVisibleTo(views)
+    text = evidence.panes[1].text.toPlainText()
+    shifted = views.controller.run.metrics[2].evidence(3, systems[1][3]).shifted
+    assert all(w in text for w in shifted)  # every word of the shifted candidate is on screen
+    assert evidence.panes[1].isVisibleTo(views)
     assert evidence.explain_panel.explanation.headline.startswith(f"TER = {expected.num_edits} edits")
 
 
@@ -77,8 +78,8 @@ def test_each_sentence_shows_its_chrf_evidence_and_an_edit_follows(qtbot, views)
     evidence = view.evidence
     theirs = CHRF(word_order=2).sentence_score("She said the museum will reopen.", [r[3] for r in refs]).score
     assert f"sentence chrF2++ {theirs:.2f} (edited)" in evidence.sentence_label.text()
-    assert evidence.candidate.toPlainText() == "She said the museum will reopen."
-    assert not evidence.edits_box.isVisibleTo(views)
+    assert evidence.panes[0].text.toPlainText() == "She said the museum will reopen."
+    assert not evidence.panes[2].isVisibleTo(views)
     categories, names, _values = evidence.chart.values
     assert categories == ["c1", "c2", "c3", "c4", "c5", "c6", "w1", "w2"] and names == ["precision", "recall"]
 
@@ -93,13 +94,13 @@ def test_checking_ter_in_the_settings_scores_it_and_is_remembered(qtbot, tmp_pat
         assert [m.key for m in window.controller.run.metrics] == ["bleu"]  # a newcomer: BLEU alone
         assert not window.metric_chooser.isEnabled()
         with qtbot.waitSignal(window.run_changed, timeout=30_000):
-            window.settings_panel.ter.setChecked(True)
+            window.settings_panel.group("ter").setChecked(True)
         run = window.controller.run
         assert [m.key for m in run.metrics] == ["bleu", "ter"]
         assert run.systems[1].results[1].corpus.score == pytest.approx(TER().corpus_score(systems[1], refs).score,
                                                                        abs=1e-9)
         session = window.current_session()
-        assert [m.key for m in session_from_dict(json.loads(json.dumps(session.to_dict()))).metrics] == ["ter"]
+        assert [m.key for m in session_from_dict(json.loads(json.dumps(session.to_dict()))).metrics] == ["bleu", "ter"]
     finally:
         window.jobs.shutdown()
     again = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))

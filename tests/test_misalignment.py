@@ -70,7 +70,7 @@ def test_a_rescore_reuses_the_misalignment_check(monkeypatch):
     assert [(i, m.line, m.shift) for i, m in first.misaligned] == [(0, 31, 1)]
     monkeypatch.setattr(run.MisalignmentCheck, "find", lambda *a, **k: pytest.fail("scanned again"))
     again = run.rescore(first, config=RunConfig((BleuConfig(lowercase=True),)))
-    assert again.misaligned == first.misaligned and again.config.bleu.lowercase
+    assert again.misaligned == first.misaligned and again.bleu.config.lowercase
 
 
 def _set_overlap(a: str, b: str) -> float:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from bleu_gui.core.output import palette
+from bleu_gui.core import palette
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0, applied to linear RGB.
 SIMULATIONS = {

@@ -122,14 +122,14 @@ def test_cli_json_and_the_slice_language(capsys, tmp_path):
 
 
 def test_the_window_lists_flags_counts_and_opens_a_segment(qtbot, window):
-    from bleu_gui.gui.shell.extra_menus import open_qa
-    from bleu_gui.gui.window_terms import LEFT_OVER
+    from .test_window_inputs import LEFT_OVER
+
 
     root = data_set("wmt21-en-de-3ref")
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         window.run_actions.open_files([root / "sys1.txt", root / "sys2.txt"], [root / "ref1.txt"],
                                       source=root / "src.txt")
-    dialog = open_qa(window)
+    dialog = window.tools.open_qa()
     with qtbot.waitSignal(dialog.ready, timeout=60_000):
         pass
     run = window.controller.run

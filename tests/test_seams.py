@@ -18,6 +18,7 @@ from sacrebleu.significance import _compute_p_value
 from bleu_gui.cli.bleu_score import run
 from bleu_gui.core.analysis.pair_matrix import pair_matrix
 from bleu_gui.core.metrics.imported.imported import ImportedConfig
+from bleu_gui.core.metrics.registry import bind
 
 from .conftest import data_set
 
@@ -113,7 +114,7 @@ def test_each_pair_is_tested_on_the_segments_both_systems_scored():
     for v in values:
         v[rng.random(length) < 0.25] = np.nan  # each system misses other segments
     stats = [np.stack([np.nan_to_num(v), ~np.isnan(v)], axis=1).astype(float) for v in values]
-    metric = ImportedConfig("comet").bind([["x"] * length])
+    metric = bind(ImportedConfig("comet"), [["x"] * length])
     matrix = pair_matrix(stats, metric, ["a", "b", "c"], 1000, 10000)
     for i, j in ((0, 1), (0, 2), (1, 2)):
         both = ~np.isnan(values[i]) & ~np.isnan(values[j])
@@ -254,7 +255,7 @@ def test_the_window_takes_a_scores_column_in_m_as_the_command_does(tmp_path, gap
                     "bleu", "cmt", "--screenshot", out)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == ("bleu-gui: error: -m/--metrics: unknown metric cmt; choose bleu, "
-                                                    "chrf, ter, or a column of --scores: comet")
+                                                    "chrf, ter, edit, or a column of --scores: comet")
 
 
 @pytest.mark.parametrize("size", ["99999x99999", "8193x600", "50x50"])
@@ -322,7 +323,7 @@ def test_math_of_the_interval_of_a_system_that_has_scores():
     """The confidence interval of a system with every score is sacreBLEU's (unchanged by the gaps' handling)."""
     from bleu_gui.core.analysis.significance import confidence
 
-    metric = ImportedConfig("comet").bind([["x"] * 50])
+    metric = bind(ImportedConfig("comet"), [["x"] * 50])
     values = np.linspace(0.1, 0.9, 50)
     interval = confidence(np.stack([values, np.ones(50)], axis=1), metric, n=200)
     assert interval.why_none is None and math.isclose(interval.mean, float(values.mean()), abs_tol=0.05)

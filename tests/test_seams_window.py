@@ -9,26 +9,25 @@ from PySide6.QtCore import QSettings
 from sacrebleu.metrics import TER
 
 from bleu_gui.core import BleuConfig, RunConfig
-from bleu_gui.core.analysis.advice import non_default_settings, ter_advice
 from bleu_gui.core.inputs.run_inputs import InputRequest
 from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
 from bleu_gui.core.metrics.ter.ter import TerConfig
-from bleu_gui.gui.shell.run_actions import OpenChoice
 from bleu_gui.gui.shell.settings import Settings
+from bleu_gui.gui.state import OpenChoice
 
 from .conftest import data_set
 
 
 def test_ter_is_advised_on_japanese_and_chinese_but_not_korean_or_latin_text():
-    said = ter_advice([["これは日本語の文です。"]], TerConfig(), "ja")
+    said = TerConfig().advice([["これは日本語の文です。"]], "ja")
     assert said is not None and said.config == TerConfig(asian_support=True, normalized=True)
     assert "Asian support alone changes nothing" in said.text
-    by_script = ter_advice([["这是中文句子。"] * 3], TerConfig())
+    by_script = TerConfig().advice([["这是中文句子。"] * 3], "")
     assert by_script is not None and "Chinese script" in by_script.text
-    assert ter_advice([["이것은 한국어 문장입니다."]], TerConfig(), "ko") is None  # written with spaces
-    assert ter_advice([["A sentence."]], TerConfig(), "en") is None
-    assert ter_advice([["これは日本語の文です。"]], TerConfig(asian_support=True, normalized=True), "ja") is None
-    off = ter_advice([["A sentence."]], TerConfig(asian_support=True), "en")
+    assert TerConfig().advice([["이것은 한국어 문장입니다."]], "ko") is None  # written with spaces
+    assert TerConfig().advice([["A sentence."]], "en") is None
+    assert TerConfig(asian_support=True, normalized=True).advice([["これは日本語の文です。"]], "ja") is None
+    off = TerConfig(asian_support=True).advice([["A sentence."]], "en")
     assert off is not None and off.config == TerConfig()
 
 
@@ -43,10 +42,9 @@ def test_the_command_advises_asian_support_for_ter_on_japanese(capsys):
 
 
 def test_badges_name_chrf_and_ter_settings_that_are_not_the_defaults():
-    assert non_default_settings(ChrfConfig(word_order=2, lowercase=True)) == ["chrF word order: 2", "chrF lowercased"]
-    assert non_default_settings(TerConfig(asian_support=True, normalized=True)) == ["TER Asian support",
-                                                                                   "TER normalized"]
-    assert non_default_settings(TerConfig()) == non_default_settings(ChrfConfig()) == []
+    assert ChrfConfig(word_order=2, lowercase=True).non_default() == ["chrF word order: 2", "chrF lowercased"]
+    assert TerConfig(asian_support=True, normalized=True).non_default() == ["TER Asian support", "TER normalized"]
+    assert TerConfig().non_default() == ChrfConfig().non_default() == []
 
 
 def test_every_field_of_every_metrics_settings_is_kept_but_what_follows_the_files(tmp_path):
@@ -68,8 +66,8 @@ def test_every_field_of_every_metrics_settings_is_kept_but_what_follows_the_file
 def test_one_click_follows_the_ter_advice_and_other_files_start_without_it(qtbot, window):
     ja = data_set("wmt22-en-ja")
     zh = data_set("wmt22-zh-en-2ref")
-    window.settings_panel.set_metrics((BleuConfig(), TerConfig()))
-    request = InputRequest((str(ja / "sys1.txt"),), (str(ja / "ref1.txt"),))
+    window.controller.choose_scoring((BleuConfig(), TerConfig()))
+    request = InputRequest(systems=(str(ja / "sys1.txt"),), references=(str(ja / "ref1.txt"),))
     with qtbot.waitSignal(window.run_changed, timeout=120_000):
         window.run_actions.open_inputs(OpenChoice(request))
     bar = window.bars.more_advice
@@ -88,13 +86,13 @@ def test_one_click_follows_the_ter_advice_and_other_files_start_without_it(qtbot
     window.controller.set_metric(k)
     assert "TER Asian support" in window.inspect.header.badges.text()
     # Other files: the Asian support chosen for the Japanese ones is not carried, and a note says so.
-    other = InputRequest((str(zh / "sys1.txt"),), (str(zh / "ref1.txt"), str(zh / "ref2.txt")))
+    other = InputRequest(systems=(str(zh / "sys1.txt"),), references=(str(zh / "ref1.txt"), str(zh / "ref2.txt")))
     with qtbot.waitSignal(window.run_changed, timeout=120_000):
         window.run_actions.open_inputs(OpenChoice(other))
     run = window.controller.run
     assert run.config.metrics[run.metric_index("ter")] == TerConfig(normalized=True)
     assert any("TER Asian support: chosen for other files, not carried to these" in n for n in run.notes)
-    assert window.settings_panel.ter.config() == TerConfig(normalized=True)
+    assert window.settings_panel.group("ter").config() == TerConfig(normalized=True)
 
 
 def test_a_system_with_no_scores_says_so_in_the_compare_table_and_the_report(qtbot, views, tmp_path):

@@ -23,7 +23,7 @@ def make_window(qtbot, settings_file):
 def test_a_session_file_round_trips_and_bad_files_say_why(tmp_path):
     systems, refs = demo_paths()
     session = Session([str(p) for p in systems], [str(p) for p in refs], ["A", "B"], 1, "utf-8",
-                      BleuConfig(tokenizer="intl", lowercase=True, max_order=3))
+                      metrics=(BleuConfig(tokenizer="intl", lowercase=True, max_order=3),))
     path = save_session(tmp_path / "s.json", session)
     assert load_session(path) == session
     bad = tmp_path / "bad.json"
@@ -40,7 +40,7 @@ def test_a_session_file_round_trips_and_bad_files_say_why(tmp_path):
 def test_save_and_open_a_session_in_a_new_window(qtbot, tmp_path):
     systems, refs = demo_paths()
     first = make_window(qtbot, tmp_path / "one.ini")
-    first.settings_panel.set_config(BleuConfig(lowercase=True))
+    first.controller.choose_scoring((BleuConfig(lowercase=True),))
     with qtbot.waitSignal(first.run_changed, timeout=30_000):
         first.run_actions.open_files([*systems, systems[1]], refs, labels=["base", "b", "b again"], b=2)
     saved = save_session(tmp_path / "run.json", first.current_session())
@@ -50,10 +50,10 @@ def test_save_and_open_a_session_in_a_new_window(qtbot, tmp_path):
     with qtbot.waitSignal(second.run_changed, timeout=30_000):
         second.open_session(load_session(saved))
     run = second.controller.run
-    assert [s.name for s in run.systems] == ["base", "b", "b again"] and run.config.bleu == BleuConfig(lowercase=True)
+    assert [s.name for s in run.systems] == ["base", "b", "b again"] and run.bleu.config == BleuConfig(lowercase=True)
     assert [s.results[0].corpus.score for s in run.systems] == scores
     assert second.controller.b == 2 and second.compare_view.b_combo.currentText() == "b again"
-    assert second.settings_panel.config() == BleuConfig(lowercase=True)
+    assert second.settings_panel.group("bleu").config() == BleuConfig(lowercase=True)
     second.jobs.shutdown()
 
 
@@ -65,7 +65,7 @@ def test_open_recent_keeps_the_whole_run_and_offers_to_drop_a_missing_one(qtbot,
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.run_actions.open_files([systems[0], copy], refs, labels=["base", "copy"])
     entry = window.settings.recent()[0]
-    assert entry.labels == ["base", "copy"] and entry.b == 1 and entry.config == BleuConfig()
+    assert entry.labels == ["base", "copy"] and entry.b == 1 and entry.metrics == (BleuConfig(),)
     menu = window.file_menu.recent
     assert menu.actions()[0].toolTip().splitlines() == [str(systems[0]), str(copy), *map(str, refs)]
     copy.unlink()

@@ -19,7 +19,7 @@ RU_EN = "wmt-xml-wmt21-ru-en/newstest2021.ru-en.all.xml"
 
 
 def open_request(qtbot, window, request):
-    from bleu_gui.gui.shell.run_actions import OpenChoice
+    from bleu_gui.gui.state import OpenChoice
 
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         window.run_actions.open_inputs(OpenChoice(request))
@@ -51,7 +51,7 @@ def test_xml_file_alone_opens_every_system_with_its_source(qtbot, window):
 
 def test_document_click_slices_and_show_all_returns(qtbot, window):
     path = data_set("formats") / RU_EN
-    whole = open_request(qtbot, window, InputRequest((), (str(path),), refs_wanted=("A",),
+    whole = open_request(qtbot, window, InputRequest(systems=(), references=(str(path),), refs_wanted=("A",),
                                                      systems_wanted=("Online-B", "NiuTrans")))
     panel = window.inspect.sentences.slice_panel
     model = panel.model
@@ -74,12 +74,12 @@ def test_document_click_slices_and_show_all_returns(qtbot, window):
     assert model.rowCount() == 107  # every document stays listed
     # A new setting re-scores the whole corpus, then the slice again: the slice never outlives its numbers.
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
-        window.settings_panel.lowercase.setChecked(True)
+        window.settings_panel.group("bleu").widget("lowercase").setChecked(True)
     again = window.controller.run
     assert again.slice is not None and again.slice.rows == part.slice.rows
     lower = sacrebleu.corpus_bleu(lines, refs, lowercase=True).score
     assert again.systems[0].results[0].corpus.score == pytest.approx(lower, abs=1e-9)
-    assert window.controller.whole_run.slice is None and window.controller.whole_run.config.bleu.lowercase
+    assert window.controller.whole_run.slice is None and window.controller.whole_run.bleu.config.lowercase
     panel.on_choice(0)  # "Whole corpus"
     assert window.controller.run is window.controller.whole_run
 
@@ -140,7 +140,7 @@ def test_session_of_an_xml_run_opens_the_same_fields(qtbot, window, tmp_path):
     from bleu_gui.core.output.sessions import load_session, save_session
 
     path = data_set("formats") / LIV
-    run = open_request(qtbot, window, InputRequest((), (str(path),), systems_wanted=("TartuNLP", "NiuTrans")))
+    run = open_request(qtbot, window, InputRequest(systems=(), references=(str(path),), systems_wanted=("TartuNLP", "NiuTrans")))
     saved = load_session(save_session(tmp_path / "s.json", window.current_session()))
     opening = saved.opening()
     assert (opening.systems, opening.references) == ((), (str(path.absolute()),))

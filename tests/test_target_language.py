@@ -74,9 +74,9 @@ def test_xliff_target_language_with_a_region_is_its_language(capsys):
 
 
 def test_other_languages_and_other_variants_keep_their_default():
-    assert BleuConfig().for_target_language("de").tokenizer is None
-    assert BleuConfig().for_target_language("").tokenizer is None
-    assert BleuConfig(variant="nltk").for_target_language("zh").tokenizer is None
-    assert BleuConfig(tokenizer="char").for_target_language("ja").tokenizer == "char"
-    assert BleuConfig().for_target_language("ko_KR").tokenizer == "ko-mecab"
-    assert BleuConfig().for_target_language("zh-Hant-TW").tokenizer == "zh"
+    assert BleuConfig().for_target_language(("en", "de"))[0].tokenizer is None
+    assert BleuConfig().for_target_language(("en", ""))[0].tokenizer is None
+    assert BleuConfig(variant="nltk").for_target_language(("en", "zh"))[0].tokenizer is None
+    assert BleuConfig(tokenizer="char").for_target_language(("en", "ja"))[0].tokenizer == "char"
+    assert BleuConfig().for_target_language(("en", "ko_KR"))[0].tokenizer == "ko-mecab"
+    assert BleuConfig().for_target_language(("en", "zh-Hant-TW"))[0].tokenizer == "zh"

@@ -98,10 +98,10 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
 
     run = demo_run()
     show(qtbot, window, run)
-    panel = window.settings_panel
-    panel.tokenizer.setCurrentText("char")  # starts a re-score ...
+    panel = window.settings_panel.group("bleu")
+    panel.widget("tokenizer").setCurrentText("char")  # starts a re-score ...
     window.jobs.cancel()                    # ... that the user cancels
-    assert panel.config() == run.config.bleu == window.settings.metrics()[0]
+    assert panel.config() == run.bleu.config == window.settings.metrics()[0]
     assert "tok:13a" in window.inspect.header.signature_label.text()
 
     def broken(*_args):
@@ -109,9 +109,9 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
 
     monkeypatch.setattr(run_actions, "rescore", broken)
     with qtbot.waitSignal(window.error_shown, timeout=5000):
-        panel.lowercase.setChecked(True)
-    assert panel.config() == run.config.bleu and not panel.lowercase.isChecked()
-    assert window.settings.metrics()[0] == run.config.bleu
+        panel.widget("lowercase").setChecked(True)
+    assert panel.config() == run.bleu.config and not panel.widget("lowercase").isChecked()
+    assert window.settings.metrics()[0] == run.bleu.config
 
 
 def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
@@ -146,7 +146,7 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
     assert "tokenizer: ko-mecab" not in header.badges.text() and "lowercased" in header.badges.text()
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         header.reset_button.click()
-    assert window.controller.run.config.bleu == BleuConfig() and not header.badges.isVisible()
+    assert window.controller.run.bleu.config == BleuConfig() and not header.badges.isVisible()
     assert "tok:13a" in header.signature_label.text() and window.settings.metrics()[0] == BleuConfig()
     window.jobs.shutdown()
 
@@ -159,27 +159,30 @@ def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
     assert bar.isVisible() and "Korean script" in bar.label.text() and bar.button.text() == "Use ko-mecab"
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         bar.button.click()
-    assert window.controller.run.config.bleu.tokenizer == "ko-mecab" and not bar.isVisible()
+    assert window.controller.run.bleu.config.tokenizer == "ko-mecab" and not bar.isVisible()
     assert "tok:ko-mecab" in window.inspect.header.signature_label.text()
 
 
 def test_bleu_gui_flags_win_over_saved_settings(tmp_path):
+    from bleu_gui.cli.arguments import build_window_parser, window_options
     from bleu_gui.core import InputError
     from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
     from bleu_gui.core.metrics.ter.ter import TerConfig
-    from bleu_gui.gui.shell.app import build_parser, initial_config
+    from bleu_gui.gui.shell.app import initial_metrics
 
-    saved = BleuConfig(tokenizer="ko-mecab", lowercase=True)
-    parse = build_parser().parse_args
-    assert initial_config(parse(["--demo"]), saved) is None  # no flag: the saved settings, badged
-    cfg = initial_config(parse(["--demo", "-tok", "13a", "--max-ngram-order", "2"]), saved)
-    assert cfg == (BleuConfig(tokenizer="13a", lowercase=True, max_order=2),)
-    assert initial_config(parse(["--demo", "--variant", "nltk", "--nltk-smoothing", "3"]), saved)[0].nltk_smoothing == 3
-    # The window always computes BLEU, first; chrF and TER beside it with their flags.
-    assert initial_config(parse(["--demo", "-m", "ter", "chrf", "--chrf-word-order", "2"]), saved) == (
-        saved, TerConfig(), ChrfConfig(word_order=2))
+    saved = (BleuConfig(tokenizer="ko-mecab", lowercase=True), TerConfig(normalized=True))
+
+    def initial(*flags, base=saved):
+        return initial_metrics(window_options(build_window_parser().parse_args(["--demo", *flags])), base)
+
+    assert initial() is None  # no flag: the saved settings, badged
+    assert initial("-tok", "13a", "--max-ngram-order", "2") == (BleuConfig(tokenizer="13a", lowercase=True, max_order=2),)
+    assert initial("--variant", "nltk", "--nltk-smoothing", "3")[0].nltk_smoothing == 3
+    # The window always computes BLEU, first; chrF and TER beside it with their flags, on top of the saved ones.
+    assert initial("-m", "ter", "chrf", "--chrf-word-order", "2") == (
+        saved[0], saved[1], ChrfConfig(word_order=2))
     with pytest.raises(InputError, match="applies to the nltk variant only"):
-        initial_config(parse(["--demo", "--nltk-smoothing", "3"]), BleuConfig())
+        initial("--nltk-smoothing", "3", base=())
 
 
 def test_a_misaligned_candidate_gets_a_bar_that_shows_the_line(qtbot, window, tmp_path):
@@ -344,6 +347,6 @@ def test_a_long_scatter_draws_cells_and_says_so(qtbot):
 def test_the_window_fits_a_1366_pixel_screen(qtbot, window):
     """A laptop's 1366×768: every view and the settings dock with chrF and TER open fit (the Compare view asked
     1,181 px and the window 1,457 before its legends could wrap and its chart titles take two lines)."""
-    window.settings_panel.chrf.setChecked(True)
-    window.settings_panel.ter.setChecked(True)
+    window.settings_panel.group("chrf").setChecked(True)
+    window.settings_panel.group("ter").setChecked(True)
     assert window.minimumSizeHint().width() <= 1366 and window.minimumSizeHint().height() <= 740

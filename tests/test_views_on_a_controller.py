@@ -101,7 +101,7 @@ def test_stepping_shows_the_text_at_once_and_the_charts_follow(qtbot, views):
     view = views.inspect
     view.sentences.move_selection(+1)
     assert view.controller.sentence == 1 and view.detail.sentence_label.text().startswith("Sentence 2 ·")
-    stats, N = views.controller.run.baseline.results[0].stats[1], views.controller.run.config.bleu.max_order
+    stats, N = views.controller.run.baseline.results[0].stats[1], views.controller.run.bleu.config.max_order
     width = (len(stats) - 2) // 2
     want = ([int(c) for c in stats[2:2 + N]], [int(t) for t in stats[2 + width:2 + width + N]])
     qtbot.waitUntil(lambda: getattr(view.detail.precision_chart, "_data", (None, None))[:2] == want, timeout=3000)

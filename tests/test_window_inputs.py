@@ -3,15 +3,23 @@ the window's messages name the field that fixes a problem, never a flag."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+from bleu_gui.cli.arguments import build_parser, build_window_parser, words
 from bleu_gui.core.inputs.format_table import ReadOptions
 from bleu_gui.core.inputs.run_inputs import InputRequest
+from bleu_gui.core.metrics.registry import FAMILIES
 from bleu_gui.gui.shell.open_dialog import OpenDialog
-from bleu_gui.gui.shell.run_actions import OpenChoice
-from bleu_gui.gui.window_terms import LEFT_OVER, in_window_terms
+from bleu_gui.gui.state import OpenChoice
+from bleu_gui.gui.window_words import FIELDS, in_window_words, window_word
 
 from .conftest import data_set
+
+# A flag of the command line, or a field no one worded: never in a message the window shows.
+LEFT_OVER = re.compile(r"(?<![\w-])(?<!sacrebleu )--?[a-z][\w-]*|⟦")
 
 TMX_3 = "tmx-lisa-compliance-kit/ImportTest1L.tmx"  # en-us, fr and en-gb
 MQM = "tsv-mqm-wmt/mqm_ted_ende.head588lines.tsv"
@@ -33,10 +41,10 @@ def open_choice(qtbot, window, choice: OpenChoice):
 
 def test_a_tmx_with_three_languages_asks_for_them_by_field_then_opens(qtbot, window):
     path = str(data_set("formats") / TMX_3)
-    message = open_choice(qtbot, window, OpenChoice(InputRequest((path,), (path,), allow_identical=True)))
+    message = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(path,), references=(path,), allow_identical=True)))
     assert isinstance(message, str)
     assert "Languages (File ▸ Open)" in message and not LEFT_OVER.search(message), message
-    request = InputRequest((path,), (path,), options=ReadOptions(langs=("en-us", "fr")), allow_identical=True)
+    request = InputRequest(systems=(path,), references=(path,), options=ReadOptions(langs=("en-us", "fr")), allow_identical=True)
     run = open_choice(qtbot, window, OpenChoice(request))
     assert not isinstance(run, str), run
     assert run.n_sentences == 1 and run.references[0].field == "target (fr)"
@@ -45,11 +53,11 @@ def test_a_tmx_with_three_languages_asks_for_them_by_field_then_opens(qtbot, win
 
 def test_an_mqm_table_opens_with_its_ref_system_as_the_reference(qtbot, window):
     path = str(data_set("formats") / MQM)
-    message = open_choice(qtbot, window, OpenChoice(InputRequest((), (path,))))
+    message = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(), references=(path,))))
     assert isinstance(message, str)
     assert "References to use (File ▸ Open)" in message and "it has ref," in message
     assert not LEFT_OVER.search(message), message
-    run = open_choice(qtbot, window, OpenChoice(InputRequest((), (path,), refs_wanted=("ref",),
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(), references=(path,), refs_wanted=("ref",),
                                                              systems_wanted=("Nemo", "UEdin"))))
     assert [s.name for s in run.systems] == ["Nemo", "UEdin"]
     assert run.references[0].field == "ref"
@@ -57,8 +65,8 @@ def test_an_mqm_table_opens_with_its_ref_system_as_the_reference(qtbot, window):
 
 def test_labels_and_a_slice_open_with_the_files(qtbot, window):
     path = str(data_set("formats") / "wmt-xml-wmt22-liv-en" / "wmttest2022.liv-en.all.xml")
-    run = open_choice(qtbot, window, OpenChoice(InputRequest((), (path,), systems_wanted=("TartuNLP", "NiuTrans")),
-                                                labels=("tartu", "niu"), where=("doc=349",)))
+    request = InputRequest(references=(path,), systems_wanted=("TartuNLP", "NiuTrans"))
+    run = open_choice(qtbot, window, OpenChoice(request, labels=("tartu", "niu"), where=("doc=349",)))
     assert not isinstance(run, str), run
     assert [s.name for s in run.systems] == ["tartu", "niu"]
     assert run.slice is not None and "349" in run.slice.description
@@ -84,9 +92,11 @@ def test_the_dialog_makes_the_request_the_fields_say(qtbot):
     dialog.where.setText("doc=d1; origlang=en")
     choice = dialog.choice()
     assert choice == OpenChoice(
-        InputRequest(("a.txt", "b.txt"), ("table.tsv",), "cp949", None, "ids.txt",
-                     ReadOptions("tsv", True, ("en", "ko"), {"candidate": "hyp", "reference": "gold"}), ("ref",),
-                     ("x", "y"), True), ("A", "B"), ("doc=d1", "origlang=en"))
+        InputRequest(systems=("a.txt", "b.txt"), references=("table.tsv",), encoding="cp949", source=None,
+                     docs="ids.txt", options=ReadOptions("tsv", True, ("en", "ko"),
+                                                         {"candidate": "hyp", "reference": "gold"}),
+                     refs_wanted=("ref",), systems_wanted=("x", "y"), allow_identical=True),
+        ("A", "B"), ("doc=d1", "origlang=en"))
     again = OpenDialog(choice=choice)
     qtbot.addWidget(again)
     assert again.choice() == choice  # a dialog filled from the run shown opens the same
@@ -103,29 +113,40 @@ def test_a_bad_field_is_named_and_the_dialog_stays_open(qtbot, field, text, name
     assert dialog.result() == 0 and dialog.problem.text().startswith(named)
 
 
-@pytest.mark.parametrize("message", [
-    "x.tmx: choose the source and target languages with --langs SRC TGT (the file has en-us, fr, en-gb)",
-    "x.txt: given as a system and as a reference (--allow-identical-refs scores it anyway)",
-    "a.txt: not valid utf-8 (choose the file's encoding with -e NAME, or -e auto to detect it)",
-    "read it with -e utf-16-le or utf-16-be)",
-    "name them with --column candidate=NAME)",
-    "source: x.xml:source (inside the input; --src overrides)",
-    "tokenizer zh for target language zh (declared in x.xml), as sacrebleu -l en-zh chooses it; -tok overrides",
-    "2 read as a missing reference (--empty-refs missing)",
-    "use -i FILE, pipe it to standard input",
-    "name the references (--refs NAME ...)",
-    "--keep-tags applies to XLIFF and TMX files",
-])
-def test_no_flag_is_left_in_a_window_message(message):
-    said = in_window_terms(message)
-    assert not LEFT_OVER.search(said), said
-    assert "sacrebleu -l en-zh" in said or "sacrebleu" not in message
+def core_fields() -> set[str]:
+    """Every field the core's messages name (``term("langs")``), and every family's settings."""
+    core = Path(__file__).resolve().parents[1] / "bleu_gui" / "core"
+    named = {m.group(1) for p in core.rglob("*.py")
+             for m in re.finditer(r"term\(['\"]([a-z_.]+)['\"]", p.read_text(encoding="utf-8"))}
+    return named | {f"{fam.key}.{f.name}" for fam in FAMILIES for f in fam.config.fields() if f.setting.cli}
+
+
+def test_every_field_the_core_names_has_a_word_in_the_window_and_a_flag_on_the_command_line():
+    fields = core_fields()
+    assert {"langs", "encoding", "where", "bleu.tokenizer", "ter.asian_support", "chrf.word_order"} <= fields
+    command, window = words(build_parser()), words(build_window_parser())
+    for name in fields:
+        said = window_word(name, "x")
+        assert said != f"{name} x" and not LEFT_OVER.search(said), (name, said)
+        if name not in ("glossary", "labels"):
+            assert command(name, None).startswith(("-", "REF")), (name, command(name, None))
+    for name in FIELDS:
+        if name not in ("systems", "references", "where", "labels"):
+            assert window(name, None).startswith("-"), name  # bleu-gui takes the same input flags
+
+
+def test_no_flag_is_left_in_a_window_message():
+    message = ("x.tmx: choose the source and target languages with ⟦langs=SRC TGT⟧ (the file has en-us, fr); "
+               "tokenizer zh, as sacrebleu -l en-zh chooses it; ⟦bleu.tokenizer⟧ overrides")
+    said = in_window_words(message)
+    assert said == ("x.tmx: choose the source and target languages with Languages (File ▸ Open) (the file has en-us, "
+                    "fr); tokenizer zh, as sacrebleu -l en-zh chooses it; Tokenizer (BLEU, Scoring settings) overrides")
 
 
 def test_bleu_gui_takes_every_input_flag_of_bleu_score():
     from bleu_gui.cli.arguments import build_parser as score_parser
+    from bleu_gui.cli.arguments import build_window_parser as gui_parser
     from bleu_gui.cli.arguments import input_request
-    from bleu_gui.gui.shell.app import build_parser as gui_parser
 
     def input_flags(parser):
         return {s for a in parser._actions for s in a.option_strings
@@ -135,8 +156,9 @@ def test_bleu_gui_takes_every_input_flag_of_bleu_score():
     args = gui_parser().parse_args(["t.tmx", "-r", "t.tmx", "--langs", "en-us", "fr", "--allow-identical-refs",
                                     "--column", "candidate=hyp", "--docs", "ids.txt", "-e", "latin-1"])
     request = input_request(args, args.systems, args.references)
-    assert request == InputRequest(("t.tmx",), ("t.tmx",), "latin-1", None, "ids.txt",
-                                   ReadOptions(None, False, ("en-us", "fr"), {"candidate": "hyp"}), None, None, True)
+    assert request == InputRequest(systems=("t.tmx",), references=("t.tmx",), encoding="latin-1", docs="ids.txt",
+                                   options=ReadOptions(None, False, ("en-us", "fr"), {"candidate": "hyp"}),
+                                   allow_identical=True)
 
 
 def test_a_session_keeps_how_its_files_were_read(tmp_path):

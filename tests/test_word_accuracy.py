@@ -70,11 +70,10 @@ def test_cli_json_has_the_issue_s_shape(capsys):
 
 
 def test_the_window_shows_word_accuracy_per_bucket(qtbot, window):
-    from bleu_gui.gui.shell.extra_menus import open_word_accuracy
 
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.run_actions.open_demo()
-    dialog = open_word_accuracy(window)
+    dialog = window.tools.open_word_accuracy()
     with qtbot.waitSignal(dialog.ready, timeout=60_000):
         pass
     run = window.controller.run
@@ -91,11 +90,10 @@ def test_the_window_shows_word_accuracy_per_bucket(qtbot, window):
 
 
 def test_a_bucket_lists_its_words_and_where_they_occur(qtbot, window):
-    from bleu_gui.gui.shell.extra_menus import open_word_accuracy
 
     with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.run_actions.open_demo()
-    dialog = open_word_accuracy(window)
+    dialog = window.tools.open_word_accuracy()
     with qtbot.waitSignal(dialog.ready, timeout=60_000):
         pass
     once = bucket_labels().index("1")

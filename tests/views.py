@@ -18,6 +18,7 @@ from bleu_gui.gui.controller import Controller
 from bleu_gui.gui.inspect.inspect_view import InspectView
 from bleu_gui.gui.prepared import prepare
 from bleu_gui.gui.shell.metric_chooser import MetricChooser
+from bleu_gui.gui.state import Scoring
 
 
 class Views(QTabWidget):
@@ -25,7 +26,7 @@ class Views(QTabWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.controller = Controller(self)
+        self.controller = Controller(Scoring(RunConfig().metrics, "chosen for the test"), self)
         self.inspect = InspectView(self.controller)
         self.compare_view = CompareView(self.controller)
         self.metric_chooser = MetricChooser(self.controller)

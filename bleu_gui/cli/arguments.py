@@ -1,28 +1,43 @@
-"""The flags of ``bleu-score`` and ``bleu-gui``, defined once: what they read, how they score, what they show."""
+"""The flags of ``bleu-score`` and ``bleu-gui``, defined once, and the one place that reads them.
+
+A metric's flags come from its settings' fields (the registry's families): ``--chrf-word-order`` is chrF's
+``word_order``; BLEU's are sacreBLEU's own names (``-tok/--tokenize``, ``--max-ngram-order``), given in
+:data:`SACREBLEU_NAMES` where they differ from the field's. The parsed Namespace is read here only: it becomes
+typed options (:class:`Options`), and the rest of the command works on those. Messages of the core name fields
+(``langs``, ``bleu.tokenizer``); :func:`words` says them as this command's flags.
+"""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, NoReturn
 
-from ..core import BleuConfig, InputError, MetricConfig
+from ..core import InputError, MetricConfig
 from ..core.analysis.pair_matrix import CORRECTIONS
 from ..core.analysis.qa import CHECKS as QA_CHECKS
-from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES
+from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES, MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples
+from ..core.errors import term, worded
 from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.inputs.run_inputs import InputRequest
-from ..core.inputs.tables import ROLES
-from ..core.metrics.bleu.config import EMPTY_REF_RULES, NLTK_METHODS, SMOOTH_METHODS
-from ..core.metrics.bleu.variant import VARIANTS, get_variant
-from ..core.metrics.catalog import KEYS
-from ..core.metrics.chrf.chrf import ChrfConfig
+from ..core.inputs.tables import ROLES, parse_columns
+from ..core.metrics.base import Family
 from ..core.metrics.imported.imported import ImportedConfig, choose_imported
-from ..core.metrics.ter.ter import TerConfig
-from ..core.metrics.tokenizers import TOKENIZER_NAMES
+from ..core.metrics.registry import ALWAYS_IN_WINDOW, DEFAULT_KEYS, FAMILIES, KEYS, family
+from ..core.metrics.settings import SettingField
+from ..demo import LANGUAGES, demo_paths
+from .screenshot_order import TABS, ScreenshotOrder, window_size
 
 PROG = "bleu-score"
+
+# sacreBLEU's names for BLEU's and chrF's settings, where they are not the family's key and the field's name.
+SACREBLEU_NAMES: dict[str, tuple[str, ...]] = {
+    "bleu.tokenizer": ("-tok", "--tokenize"), "bleu.lowercase": ("-lc", "--lowercase"),
+    "bleu.smooth_method": ("-s", "--smooth-method"), "bleu.smooth_value": ("-sv", "--smooth-value"),
+    "bleu.max_order": ("--max-ngram-order",), "chrf.char_order": ("-cc", "--chrf-char-order"),
+    "chrf.word_order": ("-cw", "--chrf-word-order")}
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -51,63 +66,51 @@ class VersionAction(argparse.Action):
         parser.exit(0)
 
 
+# -- the flags ----------------------------------------------------------------------------------------------
+
+def setting_flags(fam: Family, f: SettingField) -> tuple[str, ...]:
+    """The flags of a family's setting: sacreBLEU's own, or ``--KEY-FIELD`` (``--ter-no-punct``)."""
+    name = f"{fam.key}.{f.name}"
+    if name in SACREBLEU_NAMES:
+        return SACREBLEU_NAMES[name]
+    return ("--" + (f"{fam.key}-" if fam.prefixed else "") + f.name.replace("_", "-"),)
+
+
+def _dest(fam: Family, f: SettingField) -> str:
+    return f"{fam.key}__{f.name}"
 
 
 def add_scoring_arguments(p: argparse.ArgumentParser, default_encoding: str) -> None:
     """The flags that change a number, shared by ``bleu-score`` and ``bleu-gui``; not given means None."""
     p.add_argument("-m", "--metrics", nargs="+", default=None, metavar="METRIC",
-                   help="metrics to compute, in this order: bleu, chrf, ter, or a column of --scores (default: bleu, "
-                        "and every column of --scores)")
-    p.add_argument("-tok", "--tokenize", choices=TOKENIZER_NAMES, default=None,
-                   help="sacreBLEU tokenizer (default: 13a for sacrebleu, or zh, ja-mecab, ko-mecab when the input declares that "
-                        "target language; none = whitespace for nltk and d2l)")
-    p.add_argument("-lc", "--lowercase", action="store_true", default=None, help="lowercase before tokenizing")
-    p.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default=None,
-                   help="sacreBLEU smoothing (default: exp)")
-    p.add_argument("-sv", "--smooth-value", type=float, default=None,
-                   help="value for floor (default 0.1) and add-k (default 1)")
-    p.add_argument("--max-ngram-order", type=int, default=None, metavar="N",
-                   help="highest n-gram order, 1..9 (default 4)")
-    p.add_argument("--weights", type=float, nargs="+", metavar="W", help="n-gram weights (nltk variant)")
-    p.add_argument("--variant", choices=VARIANTS, default=None, help="whose BLEU to compute (default sacrebleu)")
-    p.add_argument("--nltk-smoothing", type=int, choices=NLTK_METHODS, default=None, metavar="0..7",
-                   help="NLTK SmoothingFunction().methodK (default 0)")
-    p.add_argument("--auto-reweigh", action="store_true", default=None, help="NLTK's auto_reweigh")
-    p.add_argument("--empty-refs", choices=EMPTY_REF_RULES, default=None,
-                   help="an empty reference line is an empty reference (default, as sacreBLEU's command line) "
-                        "or a reference missing for that sentence")
-    p.add_argument("-e", "--encoding", default=default_encoding,
+                   help=f"metrics to compute, in this order: {', '.join(KEYS)}, or a column of --scores (default: "
+                        "bleu, and every column of --scores)")
+    p.add_argument("-e", "--encoding", default=default_encoding, metavar="NAME",
                    help="input encoding, or 'auto' to detect one legacy encoding for all files "
                         f"(default {default_encoding})")
-    chrf = p.add_argument_group("chrF (with -m chrf; sacreBLEU's flags and defaults)")
-    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=None, metavar="N",
-                      help="character n-gram order (default 6)")
-    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=None, metavar="N",
-                      help="word n-gram order (default 0; 2 gives chrF++)")
-    chrf.add_argument("--chrf-beta", type=int, default=None, metavar="B",
-                      help="recall is B times as important as precision (default 2)")
-    chrf.add_argument("--chrf-whitespace", action="store_true", default=None,
-                      help="keep whitespace in character n-grams")
-    chrf.add_argument("--chrf-lowercase", action="store_true", default=None, help="lowercase before chrF")
-    chrf.add_argument("--chrf-eps-smoothing", action="store_true", default=None,
-                      help="average the orders' F-scores with epsilon smoothing (chrF++.py, NLTK and Moses)")
-    ter = p.add_argument_group("TER (with -m ter; sacreBLEU's flags and defaults)")
-    ter.add_argument("--ter-case-sensitive", action="store_true", default=None,
-                     help="do not lowercase before TER")
-    ter.add_argument("--ter-asian-support", action="store_true", default=None,
-                     help="split Chinese and Japanese characters (with --ter-normalized) and drop their punctuation "
-                          "(with --ter-no-punct)")
-    ter.add_argument("--ter-no-punct", action="store_true", default=None, help="remove punctuation before TER")
-    ter.add_argument("--ter-normalized", action="store_true", default=None,
-                     help="Tercom's normalisation: XML entities, punctuation split off, hyphenation joined")
-
+    for fam in FAMILIES:
+        group = p.add_argument_group(f"{fam.title} (with -m {fam.key}; sacreBLEU's flags and defaults)")
+        for f in fam.config.fields():
+            if not f.setting.cli:
+                continue
+            kwargs: dict[str, Any] = {"dest": _dest(fam, f), "default": None, "help": f.setting.help}
+            if f.kind is bool:
+                kwargs["action"] = "store_true"
+            else:
+                kwargs["type"] = {int: int, float: float, tuple: float}.get(f.kind, str)
+                kwargs["metavar"] = f.setting.metavar
+                if f.kind is tuple:
+                    kwargs["nargs"] = "+"
+                if f.setting.choices is not None:
+                    kwargs["choices"] = f.setting.choices
+            group.add_argument(*setting_flags(fam, f), **kwargs)
 
 
 def add_input_arguments(p: argparse.ArgumentParser) -> None:
     """How input files are read: formats, source, documents, which fields are systems and references."""
     g = p.add_argument_group("input formats (picked by extension and content; nothing is taken silently)")
     g.add_argument("--input-format", choices=FORMATS, help="read every input in this format (default: sniffed)")
-    g.add_argument("--src", metavar="FILE",
+    g.add_argument("--src", metavar="FILE", dest="source",
                    help="source segments: a text file, or the source side of a structured file (default: the "
                         "source inside a structured input, said in a note)")
     g.add_argument("--docs", metavar="FILE", help="document id of each segment, one per line")
@@ -119,11 +122,11 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"),
                    help="the source and target languages: a TMX file's two to read, and the target language "
                         "that picks BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
-    g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME",
+    g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME", dest="columns",
                    help=f"TSV/JSONL: the column of a role ({', '.join(ROLES)}); repeat for several")
     g.add_argument("--keep-tags", action="store_true",
                    help="XLIFF/TMX: score inline tags as tokens (default: tags are not words and are taken out)")
-    g.add_argument("--allow-identical-refs", action="store_true",
+    g.add_argument("--allow-identical-refs", action="store_true", dest="allow_identical",
                    help="score even when a reference equals a system line for line (refused by default)")
     g.add_argument("--scores", action="append", default=[], metavar="FILE",
                    help="segment scores from outside (COMET, MetricX, MQM): a TSV, CSV or JSONL with a system column, "
@@ -135,102 +138,8 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--where", action="append", default=[], metavar="EXPR",
                    help="score only the segments where EXPR holds, as a corpus of their own: doc=ID, origlang=en, "
                         "or comparisons joined by and/or/not over metadata, ref_words, src_words, hyp_words[NAME], "
-                        "bleu[NAME], chrf[NAME], ter[NAME], an imported COMET[NAME], delta_bleu; repeat to narrow")
-
-
-
-def input_request(args: argparse.Namespace, systems: Sequence[str], references: Sequence[str]) -> InputRequest:
-    """The files and the input flags as one :class:`InputRequest` (``bleu-score`` and ``bleu-gui`` alike)."""
-    return InputRequest(tuple(systems), tuple(references), args.encoding, args.src, args.docs, read_options(args),
-                        tuple(args.refs_wanted) if args.refs_wanted else None,
-                        tuple(args.systems_wanted) if args.systems_wanted else None, args.allow_identical_refs,
-                        tuple(args.scores), tuple(args.lower_better), args.scores_partial)
-
-
-def read_options(args: argparse.Namespace) -> ReadOptions:
-    """The :class:`ReadOptions` of the input flags."""
-    columns = {}
-    for text in args.column:
-        role, sep, name = text.partition("=")
-        if not sep or role.strip() not in ROLES:
-            raise InputError(f"--column {text!r}: give ROLE=NAME with ROLE one of {', '.join(ROLES)}")
-        columns[role.strip()] = name.strip()
-    return ReadOptions(args.input_format, args.keep_tags, tuple(args.langs) if args.langs else None, columns)
-
-
-
-_FIELDS = {"variant": "variant", "tokenize": "tokenizer", "lowercase": "lowercase", "smooth_method": "smooth_method",
-           "smooth_value": "smooth_value", "max_ngram_order": "max_order", "weights": "weights",
-           "nltk_smoothing": "nltk_smoothing", "auto_reweigh": "auto_reweigh", "empty_refs": "empty_refs"}
-
-
-_CHRF_FIELDS = {"chrf_char_order": "char_order", "chrf_word_order": "word_order", "chrf_beta": "beta",
-                "chrf_whitespace": "whitespace", "chrf_lowercase": "lowercase", "chrf_eps_smoothing": "eps_smoothing"}
-_TER_FIELDS = {"ter_case_sensitive": "case_sensitive", "ter_asian_support": "asian_support",
-               "ter_no_punct": "no_punct", "ter_normalized": "normalized"}
-
-
-def metric_flags_given(args: argparse.Namespace) -> bool:
-    """Whether any flag chooses metrics or sets one's settings."""
-    return bool(args.metrics) or any(getattr(args, dest) is not None
-                                     for fields in (_FIELDS, _CHRF_FIELDS, _TER_FIELDS) for dest in fields)
-
-
-def _given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
-    return {field: getattr(args, dest) for dest, field in fields.items() if getattr(args, dest) is not None}
-
-
-def _flag(dest: str) -> str:
-    return "--" + dest.replace("_", "-")
-
-
-def metric_configs(args: argparse.Namespace, base: BleuConfig, imported: Sequence[ImportedConfig] = (),
-                   columns_later: bool = False) -> tuple[MetricConfig, ...]:
-    """The metrics ``-m`` asks for (BLEU and every ``imported`` metric by default), each with the flags given
-    for it; a metric's flag without that metric is refused, never ignored. ``columns_later``: the score files are
-    read later (the window reads them in its worker): names that are not built in are left to
-    :func:`~..core.metrics.imported.choose_imported` then, and only the built-in metrics are returned."""
-    by_name = {m.name: m for m in imported}
-    names = list(args.metrics or ["bleu", *by_name])
-    if len(set(names)) != len(names):
-        raise InputError(f"-m/--metrics: each metric once, got {' '.join(names)}")
-    if columns_later and args.scores:
-        names = [n for n in names if n in KEYS]
-    else:
-        choose_imported(imported, [n for n in names if n not in KEYS], KEYS)
-    for key, fields in (("bleu", _FIELDS), ("chrf", _CHRF_FIELDS), ("ter", _TER_FIELDS)):
-        unused = [_BLEU_FLAG_NAMES.get(dest, _flag(dest)) for dest in fields if getattr(args, dest) is not None]
-        if unused and key not in names:
-            metric = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER"}[key]
-            raise InputError(f"{', '.join(unused)}: {'a ' if len(unused) == 1 else ''}{metric} setting"
-                             f"{'s' if len(unused) > 1 else ''}, and {metric} is not among the metrics "
-                             f"(-m {' '.join(names)}); add {key} to -m or leave the flag out")
-    made: dict[str, MetricConfig] = {}
-    if "bleu" in names:
-        made["bleu"] = config_from_args(args, base)
-    if "chrf" in names:
-        made["chrf"] = dataclasses.replace(ChrfConfig(), **_given(args, _CHRF_FIELDS)).validated()
-    if "ter" in names:
-        made["ter"] = dataclasses.replace(TerConfig(), **_given(args, _TER_FIELDS)).validated()
-    made.update({name: by_name[name] for name in names if name in by_name})
-    return tuple(made[name] for name in names)
-
-
-def config_from_args(args: argparse.Namespace, base: BleuConfig) -> BleuConfig:
-    """``base`` with every scoring flag that was given; a flag the variant does not read is refused."""
-    given = _given(args, _FIELDS)
-    if "weights" in given:
-        given["weights"] = tuple(given["weights"])
-        if "max_order" in given and given["max_order"] != len(given["weights"]):
-            raise InputError(f"--max-ngram-order {given['max_order']} with {len(given['weights'])} weights: give one "
-                             "weight per order (the weights set the order)")
-    variant_name = str(given.get("variant", base.variant))
-    variant = get_variant(variant_name)
-    for field, flag in _VARIANT_FLAGS.items():
-        if field in given and field not in variant.settings:
-            owners = [name for name in VARIANTS if field in get_variant(name).settings]
-            raise InputError(f"{flag} applies to the {' and '.join(owners)} variant only, not {variant_name}")
-    return dataclasses.replace(base, **given).validated()
+                        "bleu[NAME], chrf[NAME], ter[NAME], an imported COMET[NAME], delta_bleu, COMET[NAME] is "
+                        "missing; repeat to narrow")
 
 
 def add_view_arguments(p: argparse.ArgumentParser) -> None:
@@ -265,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("refs", nargs="+", metavar="REF",
                    help="reference files or folders; or one file that holds systems and references (WMT XML, "
                         "a TSV/JSONL with a system column), scored without -i")
-    p.add_argument("-i", "--input", nargs="+", metavar="HYP", default=[],
+    p.add_argument("-i", "--input", nargs="+", metavar="HYP", default=[], dest="systems",
                    help="system output file(s): text, or the target side of XLIFF/TMX/SGML/TSV/JSONL; - is standard "
                         "input (default: standard input when REF holds no system, as sacrebleu reads it)")
     add_input_arguments(p)
@@ -304,14 +213,291 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# -- the one reading of the Namespace ---------------------------------------------------------------------------
 
-# How the BLEU flags are named on the command line (for messages).
-_BLEU_FLAG_NAMES = {"tokenize": "-tok/--tokenize", "lowercase": "-lc/--lowercase", "smooth_method": "-s/--smooth-method",
-                    "smooth_value": "-sv/--smooth-value", "max_ngram_order": "--max-ngram-order",
-                    "weights": "--weights", "variant": "--variant", "nltk_smoothing": "--nltk-smoothing",
-                    "auto_reweigh": "--auto-reweigh", "empty_refs": "--empty-refs"}
+@dataclass(frozen=True)
+class ScoringChoice:
+    """Which metrics ``-m`` names (None: the default) and each family's settings given on the command line."""
 
-# Settings that only some variants read (their flags set the field of the same name): giving one to another
-# variant is refused, never ignored.
-_VARIANT_FLAGS = {field: _BLEU_FLAG_NAMES[field]
-                  for field in ("smooth_method", "smooth_value", "nltk_smoothing", "weights", "auto_reweigh")}
+    metrics: tuple[str, ...] | None = None
+    given: dict[str, dict[str, Any]] = field(default_factory=dict)  # family key -> {field: value}
+
+    @property
+    def any_given(self) -> bool:
+        """Whether any flag chooses metrics or sets one's settings."""
+        return self.metrics is not None or any(self.given.values())
+
+
+@dataclass(frozen=True)
+class Output:
+    """How the scores are written: format, decimals, one score per sentence or a bare score, display names."""
+
+    format: str = "text"
+    width: int = 2
+    score_only: bool = False
+    sentence_level: bool = False
+    labels: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Tests:
+    """The paired tests and intervals asked for, with their resample counts (the defaults filled in)."""
+
+    paired_bs: bool = False
+    paired_ar: bool = False
+    all_pairs: bool = False
+    confidence: bool = False
+    paired_bs_n: int = BS_SAMPLES
+    paired_ar_n: int = AR_TRIALS
+    confidence_n: int = BS_SAMPLES
+    alpha: float | None = None
+    correction: str | None = None
+
+    @property
+    def paired(self) -> bool:
+        return self.paired_bs or self.paired_ar or self.all_pairs
+
+
+@dataclass(frozen=True)
+class Views:
+    """The view that replaces the score lines (at most one) and what it reads."""
+
+    explain: int | None = None
+    disagree: tuple[str, str] | None = None
+    top: int | None = None
+    word_accuracy: bool = False
+    freq_file: str | None = None
+    qa: tuple[str, ...] | None = None
+    glossary: str | None = None
+    tokenizer_table: bool = False
+
+    def asked(self) -> list[str]:
+        """The views asked for, as their flags."""
+        return [flag for flag, on in (("--explain", self.explain is not None), ("--tokenizer-table", self.tokenizer_table),
+                                      ("--disagree", self.disagree is not None), ("--word-accuracy", self.word_accuracy),
+                                      ("--qa", self.qa is not None)) if on]
+
+
+@dataclass(frozen=True)
+class Exports:
+    report: str | None = None
+    report_top: int = 100
+    sentences: str | None = None
+
+    @property
+    def targets(self) -> list[str]:
+        return [t for t in (self.sentences, self.report) if t]
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything ``bleu-score`` was asked, typed: what to read, how to score, what to write and show."""
+
+    request: InputRequest
+    where: tuple[str, ...]
+    scoring: ScoringChoice
+    output: Output
+    tests: Tests
+    views: Views
+    exports: Exports
+
+
+def scoring_choice(args: argparse.Namespace) -> ScoringChoice:
+    """``-m`` and every family's settings flag that was given."""
+    given: dict[str, dict[str, Any]] = {}
+    for fam in FAMILIES:
+        values = {f.name: getattr(args, _dest(fam, f)) for f in fam.config.fields()
+                  if f.setting.cli and getattr(args, _dest(fam, f)) is not None}
+        given[fam.key] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    return ScoringChoice(tuple(args.metrics) if args.metrics else None, given)
+
+
+def input_request(args: argparse.Namespace, systems: Sequence[str], references: Sequence[str]) -> InputRequest:
+    """The files and the input flags as one :class:`InputRequest` (``bleu-score`` and ``bleu-gui`` alike)."""
+    options = ReadOptions(args.input_format, args.keep_tags, tuple(args.langs) if args.langs else None,
+                          parse_columns(args.columns))
+    return InputRequest(systems=tuple(systems), references=tuple(references), encoding=args.encoding,
+                        source=args.source, docs=args.docs, options=options,
+                        refs_wanted=tuple(args.refs_wanted) if args.refs_wanted else None,
+                        systems_wanted=tuple(args.systems_wanted) if args.systems_wanted else None,
+                        allow_identical=args.allow_identical, scores=tuple(args.scores),
+                        lower_better=tuple(args.lower_better), scores_partial=args.scores_partial)
+
+
+def _tests(args: argparse.Namespace) -> Tests:
+    """The tests asked for; a resample count nothing would use is refused, the defaults fill those not given."""
+    report = bool(args.report) and (len(args.systems) > 1 or not args.systems)  # a report comparing systems
+    used = (("--paired-bs-n", args.paired_bs_n, args.paired_bs or args.all_pairs or report,
+             "--paired-bs and --all-pairs (and a report comparing systems)", MAX_BS_SAMPLES),
+            ("--paired-ar-n", args.paired_ar_n, args.paired_ar or args.all_pairs or report,
+             "--paired-ar and --all-pairs (and a report comparing systems)", MAX_AR_TRIALS),
+            ("--confidence-n", args.confidence_n, args.confidence, "--confidence", MAX_BS_SAMPLES))
+    for flag, n, wanted, owners, ceiling in used:
+        if n is not None and not wanted:
+            raise InputError(f"{flag} applies to {owners} only; here it would be ignored")
+        if n is not None:
+            check_resamples(flag, n, ceiling)
+    return Tests(args.paired_bs, args.paired_ar, args.all_pairs, args.confidence,
+                 BS_SAMPLES if args.paired_bs_n is None else args.paired_bs_n,
+                 AR_TRIALS if args.paired_ar_n is None else args.paired_ar_n,
+                 BS_SAMPLES if args.confidence_n is None else args.confidence_n, args.alpha, args.correction)
+
+
+def options(args: argparse.Namespace) -> Options:
+    """``bleu-score``'s parsed flags as typed options (the one reading of its Namespace)."""
+    return Options(
+        request=input_request(args, args.systems, args.refs), where=tuple(args.where), scoring=scoring_choice(args),
+        output=Output(args.format, args.width, args.score_only, args.sentence_level,
+                      tuple(args.labels) if args.labels else None),
+        tests=_tests(args),
+        views=Views(args.explain, tuple(args.disagree) if args.disagree else None, args.top, args.word_accuracy,
+                    args.freq_file, tuple(args.qa) if args.qa is not None else None, args.glossary,
+                    args.tokenizer_table),
+        exports=Exports(args.report, args.report_top, args.export_sentences))
+
+
+# -- from the choice to the metrics -----------------------------------------------------------------------------
+
+def metric_configs(choice: ScoringChoice, imported: Sequence[ImportedConfig] = (), columns_later: bool = False,
+                   base: Sequence[MetricConfig] = ()) -> tuple[MetricConfig, ...]:
+    """The metrics ``-m`` asks for (the registry's default and every ``imported`` metric when it is not given),
+    each with the settings given for it (on top of its family's settings in ``base``: the window's saved ones); a
+    family's setting without that family among the metrics, or one its other settings do not read, is refused,
+    never ignored. ``columns_later``: the score files are read later (the window reads them in its worker): only
+    the families' metrics are returned."""
+    by_name = {m.name: m for m in imported}
+    names = list(choice.metrics or [*DEFAULT_KEYS, *by_name])
+    if len(set(names)) != len(names):
+        raise InputError(f"{term('metrics')}: each metric once, got {' '.join(names)}")
+    if not columns_later:
+        choose_imported(imported, [n for n in names if n not in KEYS], KEYS)
+    for key, values in choice.given.items():
+        if values and key not in names:
+            said = ", ".join(term(f"{key}.{name}") for name in values)
+            title = family(key).title
+            raise InputError(f"{said}: {'a ' if len(values) == 1 else ''}{title} setting{'s' if len(values) > 1 else ''}"
+                             f", and {title} is not among the metrics ({term('metrics')} {' '.join(names)}); add {key} "
+                             f"to {term('metrics')} or leave the flag out")
+    made: dict[str, MetricConfig] = {}
+    for name in names:
+        if name in KEYS:
+            made[name] = _family_config(family(name), choice.given.get(name, {}), base)
+        elif name in by_name:
+            made[name] = by_name[name]
+    return tuple(made[name] for name in names if name in made)
+
+
+def _family_config(fam: Family, given: dict[str, Any], base: Sequence[MetricConfig]) -> MetricConfig:
+    start: Any = next((m for m in base if m.key == fam.key), None) or fam.config()
+    config = replace(start, **given)
+    for name in given:
+        if not config.applies(name):
+            raise InputError(f"{term(f'{fam.key}.{name}')} {config.why_unread(name)}")
+    config.check_given(given)
+    validated: MetricConfig = config.validated()
+    return validated
+
+
+def words(parser: argparse.ArgumentParser) -> Any:
+    """How this command says a field of a message: its flag (``-tok``, ``--langs``), with the value given."""
+    flags: dict[str, list[str]] = {}
+    for action in parser._actions:  # argparse keeps its actions here: the one table of what each flag sets
+        if action.option_strings:
+            flags[action.dest.replace("__", ".")] = list(action.option_strings)
+    flags.setdefault("references", ["REF"])
+
+    def word(name: str, value: str | None) -> str:
+        spellings = flags.get(name, [name])
+        return "/".join(spellings) if value is None else f"{spellings[0]} {value}"
+
+    return word
+
+
+def worded_error(parser: argparse.ArgumentParser, exc: Exception) -> str:
+    """An error's message in this command's words."""
+    raw = exc.raw if isinstance(exc, InputError) else str(exc)
+    return worded(raw, words(parser))
+
+
+# -- bleu-gui ----------------------------------------------------------------------------------------------------
+
+def build_window_parser() -> argparse.ArgumentParser:
+    """``bleu-gui``'s flags: files (or the demo), bleu-score's input and scoring flags, and a screenshot."""
+    p = OneLineParser(prog="bleu-gui", description="See why a machine translation gets its BLEU score.")
+    p.add_argument("-V", "--version", action=VersionAction)
+    p.add_argument("systems", nargs="*", metavar="SYSTEM",
+                   help="system output file(s): the first is the baseline, the others are compared with it")
+    p.add_argument("-r", "--references", nargs="+", default=[], metavar="REF", help="reference files or folders")
+    p.add_argument("--demo", nargs="?", const="en", choices=LANGUAGES,
+                   help="open the bundled demo data: en (default) or ko")
+    p.add_argument("--labels", nargs="+", metavar="NAME", help="display names of the systems, one per SYSTEM")
+    add_input_arguments(p)
+    add_scoring_arguments(p, default_encoding="auto")
+    shot = p.add_argument_group("screenshot (render the window after the first complete run, then exit)")
+    shot.add_argument("--screenshot", metavar="OUT.png",
+                      help="write OUT.png and OUT.json (the inputs, scores, signatures, tokenizer and versions behind "
+                           "it) and exit 0; bad input: one line on stderr, exit 2. Needs no display")
+    shot.add_argument("--size", type=window_size, metavar="WxH", help="window size (default 1400x860)")
+    shot.add_argument("--tab", choices=TABS, help="the tab shown (default inspect)")
+    shot.add_argument("--sentence", type=int, metavar="N", help="the sentence selected (1-based)")
+    return p
+
+
+@dataclass(frozen=True)
+class WindowOptions:
+    """What ``bleu-gui`` was asked: the files to open (None: none) and how, the display names and slice, the
+    metrics and settings flags (``scoring``), the window's encoding, and a screenshot to take."""
+
+    request: InputRequest | None
+    labels: tuple[str, ...] | None
+    where: tuple[str, ...]
+    scoring: ScoringChoice
+    encoding: str
+    screenshot: ScreenshotOrder | None
+
+    def imported_wanted(self) -> tuple[str, ...] | None:
+        """The columns of the score files ``-m`` names (checked once they are read), or None: every column."""
+        if self.scoring.metrics is None:
+            return None
+        return tuple(name for name in self.scoring.metrics if name not in KEYS)
+
+
+def _screenshot(args: argparse.Namespace) -> ScreenshotOrder | None:
+    """The screenshot asked for (None without --screenshot); its options without it are refused."""
+    if args.screenshot is None:
+        given = [flag for flag, value in (("--size", args.size), ("--tab", args.tab), ("--sentence", args.sentence))
+                 if value is not None]
+        if given:
+            raise InputError(f"{', '.join(given)}: with --screenshot OUT.png only")
+        return None
+    if not (args.demo or args.references or args.systems):
+        raise InputError("--screenshot needs something to show: files, or --demo")
+    return ScreenshotOrder(Path(args.screenshot), args.size or (1400, 860), args.tab or "inspect", args.sentence)
+
+
+def _holds_a_run(path: str) -> bool:
+    """A file that holds systems and references together (WMT XML, a TSV/JSONL)."""
+    from ..core.inputs.format_table import sniff_file
+
+    return sniff_file(Path(path)) in ("wmt-xml", "tsv", "jsonl")
+
+
+def window_options(args: argparse.Namespace) -> WindowOptions:
+    """``bleu-gui``'s parsed flags as typed options (the one reading of its Namespace)."""
+    systems, references = list(args.systems), list(args.references)
+    if systems and not references:
+        if len(systems) == 1 and _holds_a_run(systems[0]):
+            systems, references = [], systems  # WMT XML, a TSV/JSONL with systems: a whole run
+        else:
+            raise InputError("give the references with -r REF [REF ...]")
+    if args.demo:
+        demo_systems, demo_references = demo_paths(args.demo)
+        systems, references = [str(p) for p in demo_systems], [str(p) for p in demo_references]
+    choice = scoring_choice(args)
+    if choice.metrics is not None:
+        # The window always computes some families (BLEU: its evidence, what-if edits and n-gram wins): first.
+        missing = tuple(key for key in ALWAYS_IN_WINDOW if key not in choice.metrics)
+        choice = replace(choice, metrics=(*missing, *choice.metrics))
+    return WindowOptions(input_request(args, systems, references) if references else None,
+                         tuple(args.labels) if args.labels else None, tuple(args.where), choice, args.encoding,
+                         _screenshot(args))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
 import sys
 from collections.abc import Sequence
 
-from ..core import BleuConfig, InputError
+from ..core import InputError
 from ..core.analysis.significance import seed_from_env
 from ..core.errors import ExportError
 from ..core.inputs.names import file_names
@@ -18,100 +17,106 @@ from ..core.output.exports import check_targets
 from ..core.output.score_text import score_text
 from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
 from ..core.where import check_where, where_rows
-from .arguments import PROG, build_parser, input_request, metric_configs
+from .arguments import PROG, Options, build_parser, metric_configs, options, worded_error, words
 from .checks import check_exports, check_output, check_tests, check_views
-from .printing import emit, print_paired, print_tables, print_view
+from .printing import Printer
 
 
-def _significance(args: argparse.Namespace, n_systems: int) -> Significance | None:
+def _significance(o: Options, n_systems: int) -> Significance | None:
     """The paired tests this command needs: the one asked for, and both when a report compares systems."""
-    report = bool(args.report) and n_systems >= 2
-    both = report or args.all_pairs
-    bootstrap = args.paired_bs_n if args.paired_bs or both else None
-    approximate = args.paired_ar_n if args.paired_ar or both else None
+    report = bool(o.exports.report) and n_systems >= 2
+    both = report or o.tests.all_pairs
+    bootstrap = o.tests.paired_bs_n if o.tests.paired_bs or both else None
+    approximate = o.tests.paired_ar_n if o.tests.paired_ar or both else None
     if bootstrap is None and approximate is None:
         return None
     return Significance(bootstrap, approximate, seed_from_env())
 
 
-def _targets(args: argparse.Namespace) -> list[str]:
-    return [t for t in (args.export_sentences, args.report) if t]
-
-
-def _exports(args: argparse.Namespace, run: Run) -> None:
+def _exports(o: Options, run: Run) -> None:
     """Write the requested report and sentence table (before printing anything)."""
     from ..core.output.exports import sentences_text, write_atomic
 
     protected = run.input_paths()
-    if args.export_sentences:
-        write_atomic(args.export_sentences, sentences_text(run, args.export_sentences), protected)
-    if args.report:
+    if o.exports.sentences:
+        write_atomic(o.exports.sentences, sentences_text(run, o.exports.sentences), protected)
+    if o.exports.report:
         from ..core.output.report import build_report
 
-        write_atomic(args.report, build_report(run, top=args.report_top), protected)
+        write_atomic(o.exports.report, build_report(run, top=o.exports.report_top), protected)
+
+
+def _scored(o: Options) -> Run:
+    """Read, check and score what ``o`` asks (the whole corpus, then the slice of ``--where`` with its tests)."""
+    check_output(o)
+    check_views(o)
+    check_exports(o)
+    if not o.request.scores:  # bad metric flags are refused before any file is read (-m may name a column)
+        metric_configs(o.scoring)
+    inputs = read_request(o.request, stdin_system=not sys.stdin.isatty())
+    hyps, refs = inputs.systems, inputs.references
+    names = check_labels(o.output.labels, len(hyps)) if o.output.labels else None
+    hyps, context, imported = attach_imported(o.request, hyps, names or file_names(hyps), inputs.context)
+    metrics = metric_configs(o.scoring, imported)
+    check_where(o.where)
+    check_tests(o, metrics, len(hyps))
+    check_targets(o.exports.targets, [f.path for f in [*hyps, *refs]] + [p for p in (
+        o.request.source, o.request.docs, o.views.freq_file, o.views.glossary, *o.request.scores) if p])
+    significance = _significance(o, len(hyps))
+    config = RunConfig(metrics=metrics, significance=None if o.where else significance, ngram_diffs=False)
+    scored = score_run(hyps, refs, config, names=names, context=context)
+    if o.where:  # the whole corpus is scored without tests, then the slice with them
+        rows, said = where_rows(scored, o.where)
+        scored = subset_run(scored, rows, said, significance=significance or Significance(None, None))
+    return scored
+
+
+def _notes(o: Options, run: Run, say: Printer) -> None:
+    """Notes, advice and warnings on stderr, before any output."""
+    for note in run.notes:
+        say.note(note)
+    if run.slice is not None:
+        named = len(run.metrics) > 1
+        whole = "; ".join(f"{m.name} " * named + ", ".join(f"{s.name} {score_text(w, o.output.width)}"
+                                                           for s, w in zip(run.systems, ws))
+                          for m, ws in zip(run.metrics, run.slice.whole))
+        say.note(f"{run.slice.summary}; the whole corpus scored {whole}")
+    for advice in run.advice:
+        say.stderr(f"advice: {advice.text}")
+    for i, misalignment in run.misaligned:
+        say.stderr(f"warning: {misalignment.describe(run.systems[i].name)}")
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    word = words(parser)
     try:
-        check_output(args)
-        check_views(args)
-        check_exports(args)
-        if not args.scores:  # bad metric flags are refused before any file is read (-m may name a column)
-            metric_configs(args, BleuConfig())
-        request = input_request(args, args.input, args.refs)
-        inputs = read_request(request, stdin_system=not sys.stdin.isatty())
-        hyps, refs = inputs.systems, inputs.references
-        names = check_labels(args.labels, len(hyps)) if args.labels else None
-        hyps, context, imported = attach_imported(request, hyps, names or file_names(hyps), inputs.context)
-        metrics = metric_configs(args, BleuConfig(), imported)
-        check_where(args.where)
-        check_tests(args, metrics, len(hyps))
-        protected = [f.path for f in [*hyps, *refs]] + [p for p in (args.src, args.docs, args.freq_file, args.glossary,
-                                                                     *args.scores)
-                                                        if p]
-        check_targets(_targets(args), protected)
-        significance = _significance(args, len(hyps))
-        config = RunConfig(metrics=metrics, significance=None if args.where else significance, ngram_diffs=False)
-        scored = score_run(hyps, refs, config, names=names, context=context)
-        if args.where:  # the whole corpus is scored without tests, then the slice with them
-            rows, said = where_rows(scored, args.where)
-            scored = subset_run(scored, rows, said, significance=significance or Significance(None, None))
-        for note in scored.notes:
-            print(f"{PROG}: note: {note}", file=sys.stderr)
-        if scored.slice is not None:
-            named = len(scored.metrics) > 1
-            whole = "; ".join(f"{m.name} " * named + ", ".join(f"{s.name} {score_text(w, args.width)}"
-                                                               for s, w in zip(scored.systems, ws))
-                              for m, ws in zip(scored.metrics, scored.slice.whole))
-            print(f"{PROG}: note: {scored.slice.summary}; the whole corpus scored {whole}", file=sys.stderr)
-        for advice in scored.advice:
-            print(f"{PROG}: advice: {advice.text}", file=sys.stderr)
-        for i, misalignment in scored.misaligned:
-            print(f"{PROG}: warning: {misalignment.describe(scored.systems[i].name)}", file=sys.stderr)
-        _exports(args, scored)
-        if args.explain is not None or args.tokenizer_table or args.disagree or args.word_accuracy or args.qa is not None:
-            print_view(args, scored)
+        o = options(parser.parse_args(argv))
+        scored = _scored(o)
+        say = Printer(o, word)
+        _notes(o, scored, say)
+        _exports(o, scored)
+        if o.views.asked():
+            say.view(scored)
             return 0
-        if args.all_pairs or args.format == "latex":
-            print_tables(args, scored)
+        if o.tests.all_pairs or o.output.format == "latex":
+            say.tables(scored)
             return 0
-        if args.paired_bs or args.paired_ar:
-            print_paired(args, scored)
+        if o.tests.paired_bs or o.tests.paired_ar:
+            say.paired(scored)
             return 0
         corpus = [[s.results[k].corpus for k in range(len(scored.metrics))] for s in scored.systems]
         cis = None
-        if args.confidence:
+        if o.tests.confidence:
             seed = seed_from_env()
-            cis = [confidences(scored, k, n=args.confidence_n, seed=seed) for k in range(len(scored.metrics))]
-            sigs = [m.signature(resampling={"bs": args.confidence_n, "seed": str(seed).lower()})
+            cis = [confidences(scored, k, n=o.tests.confidence_n, seed=seed) for k in range(len(scored.metrics))]
+            sigs = [m.signature(resampling={"bs": o.tests.confidence_n, "seed": str(seed).lower()})
                     for m in scored.metrics]
             corpus = [[dataclasses.replace(c, signature=sig) for c, sig in zip(row, sigs)] for row in corpus]
     except (InputError, ExportError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {worded_error(parser, exc)}", file=sys.stderr)
         return 2
-    emit(args, scored, corpus, cis)
+    say.scores(scored, corpus, cis)
     return 0
 
 

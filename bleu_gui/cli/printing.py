@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import numpy as np
 
 from ..core import InputError, Run, Score
 from ..core.analysis.pair_matrix import DEFAULT_ALPHA, PairMatrix
 from ..core.analysis.significance import Interval
+from ..core.errors import worded
 from ..core.json_text import strict_dumps
 from ..core.output import score_text
-from ..core.run import ScoredSystem, bleu_lines, scored_already
-from .arguments import PROG
-
-if TYPE_CHECKING:
-    from ..core.metrics.bleu.explain import Explanation
+from ..core.run import ScoredSystem, scored_already
+from .arguments import PROG, Options
 
 
 def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Score]:
@@ -26,15 +23,15 @@ def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Sc
     return [run.metrics[metric].sentence_score(stats, i) for i in range(len(stats))]
 
 
-def emit(args: argparse.Namespace, run: Run, corpus: list[list[Score]],
+def emit(o: Options, run: Run, corpus: list[list[Score]],
          confidences: list[list[Interval]] | None = None) -> None:
     """The score lines: ``corpus[system][metric]``; ``confidences[metric][system]`` with ``--confidence``."""
     out = sys.stdout
     names = [s.name for s in run.systems]
     metrics = range(len(run.metrics))
-    sentences = ([[_sentence_scores(run, s, k) for k in metrics] for s in run.systems] if args.sentence_level
+    sentences = ([[_sentence_scores(run, s, k) for k in metrics] for s in run.systems] if o.output.sentence_level
                  else None)
-    if args.format == "json":
+    if o.output.format == "json":
         objs = []
         for i, name in enumerate(names):
             for k in metrics:
@@ -53,30 +50,30 @@ def emit(args: argparse.Namespace, run: Run, corpus: list[list[Score]],
         lines = []
         for k in metrics:
             scores = sentences[i][k] if sentences is not None else [corpus[i][k]]
-            if args.score_only:
-                lines += [score_text.score_only(s, args.width) for s in scores]
-            elif confidences is not None and args.format == "text":
+            if o.output.score_only:
+                lines += [score_text.score_only(s, o.output.width) for s in scores]
+            elif confidences is not None and o.output.format == "text":
                 interval = confidences[k][i]
-                lines.append(score_text.text_line(scores[0], args.width, interval.pair)
+                lines.append(score_text.text_line(scores[0], o.output.width, interval.pair)
                              + (f" (no interval: {interval.why_none})" if interval.why_none else ""))
             else:
-                lines += score_text.render(scores, args.format, args.width)
-        if sentences is None and not args.score_only and args.format == "text":
+                lines += score_text.render(scores, o.output.format, o.output.width)
+        if sentences is None and not o.output.score_only and o.output.format == "text":
             lines = score_text.aligned(lines)
-        prefix = f"{name}: " if len(names) > 1 and not args.score_only else ""
+        prefix = f"{name}: " if len(names) > 1 and not o.output.score_only else ""
         for line in lines:
             print(prefix + line, file=out)
 
 
-def print_paired(args: argparse.Namespace, run: Run) -> None:
-    key = "bs" if args.paired_bs else "ar"
+def print_paired(o: Options, run: Run) -> None:
+    key = "bs" if o.tests.paired_bs else "ar"
     comparison = run.comparison
     assert comparison is not None and comparison.significance is not None  # checked before scoring (check_tests)
     significance = comparison.significance
-    tests = [by.bootstrap if args.paired_bs else by.approximate for by in comparison.by_metric]
-    n = significance.bootstrap if args.paired_bs else significance.approximate
+    tests = [by.bootstrap if o.tests.paired_bs else by.approximate for by in comparison.by_metric]
+    n = significance.bootstrap if o.tests.paired_bs else significance.approximate
     signatures = [m.signature(resampling={key: n, "seed": str(significance.seed).lower()}) for m in run.metrics]
-    if args.format == "json":
+    if o.output.format == "json":
         objs: list[dict[str, object]] = []
         for i, system in enumerate(run.systems):
             for k, results in enumerate(tests):
@@ -105,7 +102,7 @@ def print_paired(args: argparse.Namespace, run: Run) -> None:
         cells.append(row)
     rows = [(("Baseline: " if i == 0 else "") + s.name, cells[i], comparison.identical[i])
             for i, s in enumerate(run.systems)]
-    print(score_text.paired_table(names, rows, args.width, bootstrap=args.paired_bs))
+    print(score_text.paired_table(names, rows, o.output.width, bootstrap=o.tests.paired_bs))
     _paired_notes(run, key, n)
     print()
     print("-----------------")
@@ -164,28 +161,29 @@ def _gaps(matrix: PairMatrix | None, i: int, test: str) -> dict[str, object]:
     return {} if tested_on is None else {"tested_on": tested_on}
 
 
-def print_tables(args: argparse.Namespace, run: Run) -> None:
+def print_tables(o: Options, run: Run) -> None:
     """``--all-pairs`` (text, JSON or LaTeX) and ``--format latex`` (the systems table)."""
     from ..core.output import rankings
 
-    ranking = rankings.Ranking(args.alpha if args.alpha is not None else DEFAULT_ALPHA, args.correction or "none")
+    ranking = rankings.Ranking(o.tests.alpha if o.tests.alpha is not None else DEFAULT_ALPHA, o.tests.correction or "none")
     metrics = range(len(run.metrics))
-    if args.format == "latex":
-        print("\n\n".join(rankings.matrix_latex(run, ranking, k) if args.all_pairs
-                          else rankings.systems_latex(run, ranking, args.width, k) for k in metrics))
-    elif args.format == "json":
+    if o.output.format == "latex":
+        print("\n\n".join(rankings.matrix_latex(run, ranking, k) if o.tests.all_pairs
+                          else rankings.systems_latex(run, ranking, o.output.width, k) for k in metrics))
+    elif o.output.format == "json":
         tables = [json.loads(rankings.matrix_json(run, ranking, k)) for k in metrics]
         print(score_text.dumps(tables[0] if len(tables) == 1 else tables))
     else:
-        print("\n\n".join(rankings.matrix_text(run, ranking, args.width, k) for k in metrics))
+        print("\n\n".join(rankings.matrix_text(run, ranking, o.output.width, k) for k in metrics))
 
 
-def print_disagree(args: argparse.Namespace, run: Run) -> None:
+def print_disagree(o: Options, run: Run) -> None:
     """``--disagree M1 M2``: per system, Spearman's rho and the segments whose places differ most."""
     from ..core.analysis.disagree import disagreements, spearman
 
     found = []
-    for name in args.disagree:
+    assert o.views.disagree is not None  # the view asked for
+    for name in o.views.disagree:
         try:
             found.append(run.metric_index(name))
         except KeyError:
@@ -198,16 +196,16 @@ def print_disagree(args: argparse.Namespace, run: Run) -> None:
     for s in run.systems:
         a, b = s.results[i].sentences, s.results[j].sentences
         rho = spearman(a, b, first.higher_is_better, second.higher_is_better)
-        rows = disagreements(a, b, first.higher_is_better, second.higher_is_better, args.top or 10)
+        rows = disagreements(a, b, first.higher_is_better, second.higher_is_better, o.views.top or 10)
         out.append((s.name, rho, rows))
-    if args.format == "json":
+    if o.output.format == "json":
         print(score_text.dumps({"disagree": {"metrics": [first.name, second.name], "systems": [
             {"system": name, "spearman": None if np.isnan(rho) else rho, "segments": [
                 {"segment": run.line_number(d.segment), first.name: _number(d.first), second.name: _number(d.second),
                  f"place_{first.name}": d.place_first, f"place_{second.name}": d.place_second,
                  "difference": d.difference} for d in rows]} for name, rho, rows in out]}}))
         return
-    w, n1, n2 = args.width, max(10, len(first.name)), max(10, len(second.name))
+    w, n1, n2 = o.output.width, max(10, len(first.name)), max(10, len(second.name))
     for name, rho, rows in out:
         print(f"{name}: {first.name} against {second.name}: Spearman's rho {rho:.3f}; the segments whose places "
               "differ most (place: 0 worst, 1 best)")
@@ -222,25 +220,25 @@ def _number(value: float) -> float | None:
     return None if np.isnan(value) else value
 
 
-def print_word_accuracy(args: argparse.Namespace, run: Run) -> None:
+def print_word_accuracy(o: Options, run: Run) -> None:
     """``--word-accuracy``: compare-mt's word accuracy by frequency bucket, per system."""
     from ..core.analysis.word_accuracy import word_accuracy_of_lines
     from ..core.inputs.text_files import read_segments
 
     bleu = run.bleu
-    corpus = read_segments(args.freq_file, args.encoding).lines if args.freq_file else None
+    corpus = read_segments(o.views.freq_file, o.request.encoding).lines if o.views.freq_file else None
     result = word_accuracy_of_lines(run.references[0].lines, [s.lines for s in run.systems],
                                     bleu.config.tokenizer_name if bleu is not None else "13a",
                                     bool(bleu is not None and bleu.config.lowercase), corpus)
     matched, ref, out = result.totals()
     recall, precision, fmeas = result.measures()
-    if args.format == "json":
+    if o.output.format == "json":
         print(score_text.dumps({"word_accuracy": {"buckets": result.labels, "systems": [
             {"system": s.name, "matched": matched[i].tolist(), "ref": ref.tolist(), "out": out[i].tolist(),
              "recall": recall[i].tolist(), "precision": precision[i].tolist(), "fmeas": fmeas[i].tolist()}
             for i, s in enumerate(run.systems)]}}))
         return
-    source = args.freq_file or f"the reference {run.references[0].name}"
+    source = o.views.freq_file or f"the reference {run.references[0].name}"
     for i, s in enumerate(run.systems):
         print(f"{s.name}: word accuracy by frequency in {source} (compare-mt's buckets)")
         print(f"  {'bucket':>12} {'matched':>8} {'ref':>8} {'out':>8} {'recall':>7} {'prec':>7} {'F':>7}")
@@ -249,15 +247,15 @@ def print_word_accuracy(args: argparse.Namespace, run: Run) -> None:
                   f"{precision[i, b]:>7.4f} {fmeas[i, b]:>7.4f}")
 
 
-def print_qa(args: argparse.Namespace, run: Run) -> None:
+def print_qa(o: Options, run: Run, say: Printer) -> None:
     """``--qa``: every flag of the checks asked for, per system, and what each system fixes and introduces
     against the baseline."""
     from ..core.analysis.qa import CHECKS, fixed_and_introduced, read_glossary, runnable_checks, skipped_checks
     from ..core.inputs.text_files import read_segments
 
-    checks = args.qa or list(CHECKS)
-    glossary = read_glossary(args.glossary, "\n".join(read_segments(args.glossary, args.encoding).lines)) \
-        if args.glossary else None
+    checks = o.views.qa or list(CHECKS)
+    glossary = read_glossary(o.views.glossary, "\n".join(read_segments(o.views.glossary, o.request.encoding).lines)) \
+        if o.views.glossary else None
     target = run.references[0].lines
     skipped = skipped_checks(checks, run.context.source is not None, glossary is not None, target)
     runnable = runnable_checks(checks, run.context.source is not None, glossary is not None, target)
@@ -265,8 +263,8 @@ def print_qa(args: argparse.Namespace, run: Run) -> None:
         raise InputError(f"--qa {' '.join(checks)}: no check can run here: {'; '.join(skipped)}")
     flags = [run.qa_flags(i, runnable, glossary) for i in range(len(run.systems))]
     for note in skipped:
-        print(f"{PROG}: note: qa: {note}", file=sys.stderr)
-    if args.format == "json":
+        say.note(f"qa: {note}")
+    if o.output.format == "json":
         print(score_text.dumps({"qa": [{"system": f.system, "segment": run.line_number(f.segment), "check": f.check,
                                         "detail": f.detail} for per_system in flags for f in per_system]}))
         return
@@ -284,55 +282,67 @@ def print_qa(args: argparse.Namespace, run: Run) -> None:
         print(f"{s.name} against {run.baseline.name}: {said or 'the same flags'}")
 
 
-def print_view(args: argparse.Namespace, run: Run) -> None:
-    """Print the view ``args`` asked for (after :func:`check_views`)."""
-    if args.qa is not None:
-        print_qa(args, run)
+def print_view(o: Options, run: Run, say: Printer) -> None:
+    """Print the view ``o`` asks for (after :func:`check_views`)."""
+    if o.views.qa is not None:
+        print_qa(o, run, say)
         return
-    if args.word_accuracy:
-        print_word_accuracy(args, run)
+    if o.views.word_accuracy:
+        print_word_accuracy(o, run)
         return
-    if args.disagree:
-        print_disagree(args, run)
+    if o.views.disagree:
+        print_disagree(o, run)
         return
-    if args.tokenizer_table:
+    if o.views.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table
 
         table = tokenizer_table(scored_already(run), [r.lines for r in run.references])
-        text = {"json": table.to_json, "latex": table.to_latex}.get(args.format)
-        print(text() if text is not None else table.to_text(args.width), end="" if text is None else "\n")
+        text = {"json": table.to_json, "latex": table.to_latex}.get(o.output.format)
+        print(text() if text is not None else table.to_text(o.output.width), end="" if text is None else "\n")
         return
-    from ..core.analysis.whatif import scored_line  # only here: the usual scoring command does not pay its import
-
-    n = args.explain
+    n = o.views.explain
+    assert n is not None  # the one view left (check_views)
     if n > run.n_sentences:
         raise InputError(f"--explain {n}: the files have {run.n_sentences:,} sentences")
-    from ..core.analysis.why import segment_account
-
-    accounts = []
-    for i, s in enumerate(run.systems):
-        parts: list[tuple[str, Explanation, dict[str, object] | None]] = []
-        for k, metric in enumerate(run.metrics):
-            if k == run.bleu_index:
-                parts.append(("bleu", scored_line(bleu_lines(run, i), n - 1).explanation, None))
-            else:
-                account, evidence = segment_account(metric, n - 1, s.lines[n - 1], run.reference_names,
-                                                    float(s.results[k].sentences[n - 1]))
-                parts.append((metric.key, account, evidence.to_dict()))
-        accounts.append((s.name, parts))
-    if args.format == "json":
+    accounts = [(s.name, [(metric.key, metric.account(n - 1, s.lines[n - 1], s.results[k].stats[n - 1],
+                                                      run.reference_names)) for k, metric in enumerate(run.metrics)])
+                for s in run.systems]
+    if o.output.format == "json":
         out = []
         for name, parts in accounts:
-            obj: dict[str, object] = {"system": name, "sentence": n}
-            for key, e, found in parts:
-                if found is None:  # BLEU's account: its headline and sections, as before there were other metrics
-                    obj.update({"headline": e.headline, "sections": [{"title": x.title, "lines": x.lines}
-                                                                     for x in e.sections]})
-                else:
-                    obj[key] = {**found, "headline": e.headline,
-                                "sections": [{"title": x.title, "lines": x.lines} for x in e.sections]}
+            # The first metric's account also stands at the top, as BLEU's did before there were other metrics.
+            first = parts[0][1].explanation
+            obj: dict[str, object] = {"system": name, "sentence": n, **first.to_dict()}
+            for key, account in parts:
+                obj[key] = {**account.evidence, **account.explanation.to_dict()}
             out.append(obj)
         print(strict_dumps(out, indent=2))
         return
     for k, (name, parts) in enumerate(accounts):
-        print(("\n" if k else "") + f"Sentence {n} — {name}\n" + "\n\n".join(e.text() for _key, e, _ in parts))
+        print(("\n" if k else "") + f"Sentence {n} — {name}\n"
+              + "\n\n".join(account.explanation.text() for _key, account in parts))
+
+
+class Printer:
+    """What ``bleu-score`` writes, in its own words: ``word`` says a field a core message names as its flag."""
+
+    def __init__(self, o: Options, word: Callable[[str, str | None], str]):
+        self.o, self.word = o, word
+
+    def note(self, text: str) -> None:
+        print(f"{PROG}: note: {worded(text, self.word)}", file=sys.stderr)
+
+    def stderr(self, text: str) -> None:
+        print(f"{PROG}: {worded(text, self.word)}", file=sys.stderr)
+
+    def scores(self, run: Run, corpus: list[list[Score]], confidences: list[list[Interval]] | None) -> None:
+        emit(self.o, run, corpus, confidences)
+
+    def paired(self, run: Run) -> None:
+        print_paired(self.o, run)
+
+    def tables(self, run: Run) -> None:
+        print_tables(self.o, run)
+
+    def view(self, run: Run) -> None:
+        print_view(self.o, run, self)

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis.advice import Advice, ter_advice, tokenizer_advice
 from .analysis.compare import NgramComparison, NgramDifference, bucket_scores, leave_one_out, length_buckets
 from .analysis.input_notes import input_notes
 from .analysis.misalignment import Misalignment, MisalignmentCheck
@@ -39,13 +38,14 @@ from .inputs.corpus import Context, subset_file
 from .inputs.markup import mismatched_tags
 from .inputs.names import file_names
 from .inputs.text_files import SegmentFile, check_same_length
+from .metrics.account import Advice
 from .metrics.base import Metric, MetricConfig, Score
 from .metrics.bleu.config import BleuConfig
 from .metrics.bleu.details import SentenceDetails
-from .metrics.bleu.metric import Bleu, scaled_progress
-from .metrics.bleu.scores import BleuScore
+from .metrics.bleu.metric import Bleu, find_bleu, scaled_progress
+from .metrics.bleu.scores import bleu_score
 from .metrics.ngram_stats import MatchedRows
-from .metrics.ter.ter import TerConfig
+from .metrics.registry import bind
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction
@@ -69,11 +69,6 @@ class RunConfig:
     significance: Significance | None = Significance()
     ngram_diffs: bool = True      # BLEU's n-gram wins and losses between systems (the window's Compare tab)
     check_alignment: bool = True  # look for a line shift between each system and the references
-
-    @property
-    def bleu(self) -> BleuConfig | None:
-        """The BLEU settings of the run (None when BLEU is not one of its metrics)."""
-        return next((m for m in self.metrics if isinstance(m, BleuConfig)), None)
 
     def with_metric(self, config: MetricConfig) -> RunConfig:
         """The same run with ``config`` in place of the metric of its family (added last if there is none)."""
@@ -183,14 +178,14 @@ class Run:
     @property
     def bleu_index(self) -> int | None:
         """Where BLEU is among the run's metrics (None without BLEU)."""
-        return next((k for k, m in enumerate(self.metrics) if isinstance(m, Bleu)), None)
+        found = find_bleu(self.metrics)
+        return found[0] if found is not None else None
 
     @property
     def bleu(self) -> Bleu | None:
         """The run's BLEU (its reference index gives match details, n-gram wins and explanations)."""
-        k = self.bleu_index
-        metric = self.metrics[k] if k is not None else None
-        return metric if isinstance(metric, Bleu) else None
+        found = find_bleu(self.metrics)
+        return found[1] if found is not None else None
 
     def metric_index(self, key: str) -> int:
         """The index of the metric named ``key`` (its family, ``bleu``, or its name, ``BLEU``)."""
@@ -271,12 +266,12 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     names = list(names) if names is not None else file_names(systems)
     if len(set(names)) != len(names):
         raise InputError(f"two systems have the same name: {', '.join(names)}")
-    language = context.target_language
-    bound = list(metrics) if metrics is not None else _bind(cfg, references, previous, language,
+    chosen, language_notes = _chosen(cfg, context)
+    bound = list(metrics) if metrics is not None else _bind(cfg, chosen, references, previous,
                                                            scaled_progress(progress, 0.0, 0.3))
     comparing = len(systems) > 1
-    bleu_index = next((k for k, m in enumerate(bound) if isinstance(m, Bleu)), None)
-    with_rows = comparing and cfg.ngram_diffs and bleu_index is not None
+    found = find_bleu(bound)
+    with_rows = comparing and cfg.ngram_diffs and found is not None
     scoring_span = 0.6 if comparing else 0.7
     scored, matched = [], []
     for i, f in enumerate(systems):
@@ -284,8 +279,8 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
         results = []
         for k, metric in enumerate(bound):
             step = scaled_progress(part, k / len(bound), 1 / len(bound))
-            if with_rows and k == bleu_index and isinstance(metric, Bleu):
-                stats, rows = metric.matched_statistics(f.lines, step)
+            if with_rows and found is not None and k == found[0]:
+                stats, rows = found[1].matched_statistics(f.lines, step)
                 matched.append(rows)
             else:
                 stats = metric.system_statistics(f, step)
@@ -299,67 +294,48 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
                              scaled_progress(progress, 1.0, 0.0)) if cfg.check_alignment else []  # cancel checks only
     if progress is not None:
         progress(1.0)
-    bleu = next((m for m in bound if isinstance(m, Bleu)), None)
-    advice = _advice(cfg, bleu, [r.lines for r in references], context)
-    notes = _language_note(cfg, bleu, context) + input_notes(systems, references, bound) + context.notes
+    lines = [r.lines for r in references]
+    advice = tuple(a for c in chosen if (a := c.advice(lines, context.target_language)) is not None)
+    notes = language_notes + input_notes(systems, references, bound) + context.notes
     return Run(scored, list(references), tuple(bound), cfg, comparison, file_names(references), advice, misaligned,
                notes, context)
 
 
-def _advice(config: RunConfig, bleu: Bleu | None, references: list[list[str]], context: Context) -> tuple[Advice, ...]:
-    """What sacreBLEU recommends for these references: BLEU's tokenizer for their script, TER's Asian support."""
-    out = []
-    if bleu is not None:
-        found = tokenizer_advice(references, bleu.config)
-        asked = config.bleu
-        if found is not None and asked is not None:
-            out.append(Advice(found[1], f"Use {found[0]}", replace(asked, tokenizer=found[0])))
-    ter = next((m for m in config.metrics if isinstance(m, TerConfig)), None)
-    if ter is not None:
-        said = ter_advice(references, ter, context.target_language)
-        if said is not None:
-            out.append(said)
-    return tuple(out)
+def _chosen(config: RunConfig, context: Context) -> tuple[list[MetricConfig], tuple[str, ...]]:
+    """Each metric's settings as the declared target language completes them (BLEU's tokenizer: sacreBLEU's zh,
+    ja-mecab, ko-mecab, as ``sacrebleu -l`` chooses), and notes saying what it chose (never silent)."""
+    chosen, notes = [], []
+    for m in config.metrics:
+        c, note = m.for_target_language(context.languages, context.languages_from)
+        chosen.append(c)
+        notes += [note] if note else []
+    return chosen, tuple(notes)
 
 
-def _language_note(config: RunConfig, bleu: Bleu | None, context: Context) -> tuple[str, ...]:
-    """What the target language chose, when it chose BLEU's tokenizer (said, never silent)."""
-    asked = config.bleu
-    if bleu is None or asked is None or asked.tokenizer is not None or bleu.config.tokenizer is None:
-        return ()
-    source, target = context.languages or ("", "")
-    primary = target.replace("_", "-").split("-")[0].lower()
-    return (f"tokenizer {bleu.config.tokenizer} for target language {target} ({context.languages_from}), as "
-            f"sacrebleu -l {source or 'xx'}-{primary} chooses it; -tok overrides",)
-
-
-def _bind(config: RunConfig, references: Sequence[SegmentFile], previous: Run | None, language: str,
+def _bind(config: RunConfig, chosen: list[MetricConfig], references: Sequence[SegmentFile], previous: Run | None,
           progress: Progress | None) -> list[Metric]:
-    """Each metric of ``config`` bound to ``references``; a metric of ``previous`` with the same settings and the
-    same reference files is reused as it is. BLEU without a tokenizer takes the one its variant picks for the
-    target ``language`` (sacreBLEU's zh, ja-mecab, ko-mecab)."""
+    """Each metric of ``config`` (its settings as ``chosen`` completes them) bound to ``references``; a metric of
+    ``previous`` with the same settings and the same reference files is reused as it is."""
     lines = [r.lines for r in references]
     same_references = previous is not None and len(previous.references) == len(references) and all(
         a is b for a, b in zip(previous.references, references))
     reusable = {m.key: (c, m) for c, m in zip(previous.config.metrics, previous.metrics)} if (
         previous is not None and same_references) else {}
     out = []
-    for k, metric_config in enumerate(config.metrics):
+    for k, (metric_config, settings) in enumerate(zip(config.metrics, chosen)):
         part = scaled_progress(progress, k / len(config.metrics), 1 / len(config.metrics))
         earlier = reusable.get(metric_config.key)
         if earlier is not None and earlier[0] == metric_config:
             out.append(earlier[1])
         else:
-            chosen = metric_config.for_target_language(language) if isinstance(metric_config, BleuConfig) \
-                else metric_config
-            out.append(chosen.bind(lines, part, earlier[1] if earlier is not None else None))
+            out.append(bind(settings, lines, part, earlier[1] if earlier is not None else None))
     return out
 
 
 def _references_used(metrics: Sequence[Metric], references: Sequence[SegmentFile]) -> list[SegmentFile]:
     """The references a misalignment is looked for against: BLEU's own (d2l reads the first only), or all."""
-    bleu = next((m for m in metrics if isinstance(m, Bleu)), None)
-    return bleu.variant.references_used(references) if bleu is not None else list(references)
+    found = find_bleu(metrics)
+    return found[1].variant.references_used(references) if found is not None else list(references)
 
 
 def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], previous: Run | None,
@@ -409,9 +385,9 @@ def _reference_lengths(metrics: Sequence[Metric], systems: list[ScoredSystem], r
                        ) -> np.ndarray:
     """Each sentence's reference length for compare-mt's length buckets: BLEU's effective reference length of
     the baseline where BLEU is a metric of the run, else the first reference's words."""
-    k = next((k for k, m in enumerate(metrics) if isinstance(m, Bleu)), None)
-    if k is not None:
-        return systems[0].results[k].stats[:, 1]
+    found = find_bleu(metrics)
+    if found is not None:
+        return systems[0].results[found[0]].stats[:, 1]
     return np.array([len(line.split()) for line in references[0].lines], np.int64)
 
 
@@ -461,7 +437,9 @@ def _both_scored(metric: Metric, a: np.ndarray, b: np.ndarray) -> np.ndarray | N
 
 
 def _ngram_wins(metrics: Sequence[Metric], matched: list[MatchedRows], progress: Progress | None) -> list[NgramWins]:
-    bleu = next(m for m in metrics if isinstance(m, Bleu))
+    found = find_bleu(metrics)
+    assert found is not None  # matched rows are BLEU's
+    bleu = found[1]
     pairs = len(matched) - 1
     out = []
     for i in range(1, len(matched)):
@@ -511,9 +489,11 @@ def subset_run(run: Run, rows: Sequence[int], description: str, *, significance:
                      ngram_diffs=run.comparison is not None and bool(run.comparison.ngram_wins))
     references = [subset_file(r, keep) for r in run.references]
     lines = [r.lines for r in references]
-    # The whole run did every word of the slice already: each metric continues its work, never starts over.
-    metrics = [c.bind(lines, scaled_progress(progress, 0.3 * k / len(run.metrics), 0.3 / len(run.metrics)), m)
-               for k, (c, m) in enumerate(zip(run.config.metrics, run.metrics))]
+    # The whole run did every word of the slice already: each metric continues its work, never starts over. Its
+    # settings are those the whole run was scored with (a tokenizer the target language chose included).
+    chosen, _ = _chosen(run.config, run.context)
+    metrics = [bind(c, lines, scaled_progress(progress, 0.3 * k / len(run.metrics), 0.3 / len(run.metrics)), m)
+               for k, (c, m) in enumerate(zip(chosen, run.metrics))]
     part = score_run([subset_file(s.file, keep) for s in run.systems], references, config,
                      names=[s.name for s in run.systems], context=run.context.subset(keep), metrics=metrics,
                      progress=scaled_progress(progress, 0.3, 0.7))
@@ -558,9 +538,7 @@ def bleu_lines(run: Run, system: int) -> BleuLines:
     if k is None or bleu is None:
         raise ValueError("the run has no BLEU")
     s = run.systems[system]
-    corpus = s.results[k].corpus
-    assert isinstance(corpus, BleuScore)  # BLEU's results hold BLEU scores
-    return BleuLines(bleu, s.lines, s.results[k].stats, corpus, run.reference_names)
+    return BleuLines(bleu, s.lines, s.results[k].stats, bleu_score(s.results[k].corpus), run.reference_names)
 
 
 def scored_already(run: Run) -> ScoredAlready:

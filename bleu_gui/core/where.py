@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .analysis.slice_expr import Field, describe, evaluate, parse_where
-from .errors import InputError
+from .errors import InputError, term
 from .metrics.tokenizers import load_tokenizer
 from .run import Run
 
@@ -29,13 +29,13 @@ class RunFields:
     def _system(self, name: str | None, field: Field) -> int:
         names = [s.name for s in self.run.systems]
         if name is None:
-            raise InputError(f"--where: {field.name} needs a system: {field.name}[NAME] (systems: {', '.join(names)})")
+            raise InputError(f"{term('where')}: {field.name} needs a system: {field.name}[NAME] (systems: {', '.join(names)})")
         if name in names:
             return names.index(name)
         stems = [i for i, s in enumerate(self.run.systems) if name in (s.file.path.stem, s.file.field)]
         if len(stems) == 1:
             return stems[0]
-        raise InputError(f"--where: no system {name!r} in {field} (systems: {', '.join(names)})")
+        raise InputError(f"{term('where')}: no system {name!r} in {field} (systems: {', '.join(names)})")
 
     def _metric(self, key: str, field: Field) -> int:
         for k, m in enumerate(self.run.metrics):
@@ -43,7 +43,7 @@ class RunFields:
                 return k
         have = ", ".join(m.key for m in self.run.metrics)
         columns = ", ".join(self.run.context.columns()) or "none"
-        raise InputError(f"--where: no field {str(field)!r}: not a metadata column ({columns}), a word count "
+        raise InputError(f"{term('where')}: no field {str(field)!r}: not a metadata column ({columns}), a word count "
                          f"({', '.join(_COUNTS)}) or a metric of the run ({have})")
 
     def _words(self, lines: Sequence[str]) -> np.ndarray:
@@ -58,13 +58,14 @@ class RunFields:
             return self._words(run.references[0].lines)  # the first reference, under BLEU's tokenizer
         if name == "src_words":
             if run.context.source is None:
-                raise InputError("--where: src_words needs the source (--src FILE, or a structured input with one)")
+                raise InputError(f"{term('where')}: src_words needs the source ({term('source')}, or a structured input "
+                                 "with one)")
             return self._words(run.context.source.lines)
         if name == "hyp_words":
             return self._words(run.systems[self._system(field.system, field)].file.lines)
         if name.startswith("delta_") and field.system is None:
             if len(run.systems) < 2:
-                raise InputError(f"--where: {name} is the second system's score minus the first's: give two systems")
+                raise InputError(f"{term('where')}: {name} is the second system's score minus the first's: give two systems")
             k = self._metric(name[len("delta_"):], field)
             return run.systems[1].results[k].sentences - run.systems[0].results[k].sentences
         if name == "qa" and field.system is not None:

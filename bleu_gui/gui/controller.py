@@ -1,36 +1,30 @@
 """The window's state in one place, after spikeinterface-gui's ``controller.py``.
 
 The controller holds the run shown (the whole corpus or a slice of it) and the whole run it was cut from,
-each with what the window computed for it (:class:`~.prepared.Prepared`); the system inspected, the sentence
-shown, B (the system compared with the baseline), the metric and the n-gram order shown, and the ranking's
-α and correction. Every change is a signal; views read the controller when told and keep no copies. Exports
-and sessions read :meth:`Controller.view_state`.
+each with what the window computed for it (:class:`~.prepared.Prepared`), and the Qt-free
+:class:`~.state.WindowState`: what was opened, the scoring settings and where they came from, and the view (the
+system inspected, the sentence shown, B, the metric and n-gram order shown, the ranking's α and correction).
+Every change goes through the controller and is a signal; views read the controller when told and keep no copies.
+Exports and sessions read :meth:`Controller.view_state` and :meth:`Controller.session`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 
 from ..core import Run
-from ..core.metrics.base import Metric
+from ..core.metrics.base import Metric, MetricConfig
+from ..core.metrics.bleu.metric import find_bleu
 from ..core.output.rankings import Ranking
+from ..core.output.sessions import Session
+from ..core.run import RunConfig
+from .actions import Actions
 from .prepared import Prepared
+from .state import OpenChoice, Scoring, ViewState, WindowState
 
 FIRST_SENTENCE = 0
-
-
-@dataclass(frozen=True)
-class ViewState:
-    """What the window shows beyond the run: what exports follow and a session remembers."""
-
-    system: int = 0
-    sentence: int | None = None
-    b: int = 1
-    metric: int = 0
-    order: int = 1
-    ranking: Ranking = Ranking()
 
 
 class Controller(QObject):
@@ -41,7 +35,10 @@ class Controller(QObject):
       :attr:`opening` (the sentence shown before, when the files are the same) on the next turn of the event loop,
       so the list and the sentence's panes are two shorter repaints instead of one long one;
     - ``system_changed(int)``, ``sentence_changed(int)`` (-1: none), ``b_changed(int)``, ``metric_changed(int)``,
-      ``order_changed(int)``, ``ranking_changed(object)``: one part of the view state changed.
+      ``order_changed(int)``, ``ranking_changed(object)``: one part of the view state changed;
+    - ``scoring_changed()``: the scoring settings changed (the settings panel follows);
+    - ``scoring_proven(object)``: settings chosen in the window gave the run now shown (a tuple of metric
+      settings: they are remembered from now on).
     """
 
     run_changed = Signal()
@@ -51,12 +48,15 @@ class Controller(QObject):
     metric_changed = Signal(int)
     order_changed = Signal(int)
     ranking_changed = Signal(object)
+    scoring_changed = Signal()
+    scoring_proven = Signal(object)
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, scoring: Scoring, parent: QObject | None = None):
         super().__init__(parent)
         self.shown: Prepared | None = None
         self.whole: Prepared | None = None
-        self.state = ViewState()
+        self.state = WindowState(scoring)
+        self.actions = Actions()  # what views ask the window to do (the window fills it in)
         self.opening: int | None = None  # the sentence a new run opens on (see run_changed)
 
     # -- what is shown ---------------------------------------------------------------------------------
@@ -70,35 +70,54 @@ class Controller(QObject):
 
     @property
     def system(self) -> int:
-        return self.state.system
+        return self.state.view.system
 
     @property
     def sentence(self) -> int | None:
-        return self.state.sentence
+        return self.state.view.sentence
 
     @property
     def b(self) -> int:
-        return self.state.b
+        return self.state.view.b
 
     @property
     def metric(self) -> int:
-        return self.state.metric
+        return self.state.view.metric
 
     @property
     def order(self) -> int:
-        return self.state.order
+        return self.state.view.order
 
     @property
     def ranking(self) -> Ranking:
-        return self.state.ranking
+        return self.state.view.ranking
 
     @property
     def metric_object(self) -> Metric | None:
         run = self.run
-        return run.metrics[self.state.metric] if run is not None else None
+        return run.metrics[self.state.view.metric] if run is not None else None
 
     def view_state(self) -> ViewState:
-        return self.state
+        return self.state.view
+
+    @property
+    def scoring(self) -> Scoring:
+        return self.state.scoring
+
+    @property
+    def opened(self) -> OpenChoice:
+        """What the run shown was opened from."""
+        return self.state.opened
+
+    def run_config(self) -> RunConfig:
+        """What a job scores with now: the settings, and the metrics of the whole run's score files."""
+        return self.state.run_config(self.whole_run)
+
+    def session(self) -> Session:
+        """The run shown as a session (its files, how they were read, names, B, settings)."""
+        run = self.run
+        assert run is not None  # asked for only with a run shown
+        return self.state.session(run)
 
     # -- changes ---------------------------------------------------------------------------------------
     def show(self, shown: Prepared, whole: Prepared | None = None) -> None:
@@ -106,66 +125,91 @@ class Controller(QObject):
 
         The same files keep the system, B and sentence; the metric of the same name stays the one shown.
         """
-        before = self.run
+        before, view = self.run, self.state.view
         run = shown.run
         same_files = before is not None and [s.file for s in before.systems] == [s.file for s in run.systems]
         names = [m.name for m in run.metrics]
-        metric_name = before.metrics[self.state.metric].name if before is not None else None
+        metric_name = before.metrics[view.metric].name if before is not None else None
         metric = names.index(metric_name) if metric_name in names else 0
-        system = min(self.state.system, len(run.systems) - 1) if same_files else 0
-        b = min(max(self.state.b, 1), len(run.systems) - 1) if len(run.systems) > 1 else 1
-        sentence = self.state.sentence if same_files and self.state.sentence is not None else None
+        system = min(view.system, len(run.systems) - 1) if same_files else 0
+        b = min(max(view.b, 1), len(run.systems) - 1) if len(run.systems) > 1 else 1
+        sentence = view.sentence if same_files and view.sentence is not None else None
         if sentence is not None and sentence >= run.n_sentences:
             sentence = None
-        order = min(self.state.order, self._max_order(run)) if self.state.order > 0 else self.state.order
-        self.state = ViewState(system, None, b, metric, order, self.state.ranking)
+        order = min(view.order, self._max_order(run)) if view.order > 0 else view.order
+        self.state.view = ViewState(system, None, b, metric, order, view.ranking)
         self.opening = sentence
+        proven = self.state.shown(run)
         self.shown = shown
         if run.slice is None:
             self.whole = shown
         elif whole is not None:
             self.whole = whole
+        if proven is not None:
+            self.scoring_proven.emit(proven)
         self.run_changed.emit()
 
     @staticmethod
     def _max_order(run: Run) -> int:
-        bleu = run.bleu
-        return bleu.config.max_order if bleu is not None else 4
+        found = find_bleu(run.metrics)
+        return found[1].config.max_order if found is not None else 4
 
     def release(self) -> None:
         """Show nothing (the window closes, or a run failed to open with nothing shown before)."""
         self.shown = self.whole = None
 
-    def _set(self, state: ViewState) -> bool:
-        if state == self.state:
+    def _set(self, view: ViewState) -> bool:
+        if view == self.state.view:
             return False
-        self.state = state
+        self.state.view = view
         return True
 
     def set_system(self, system: int) -> None:
         run = self.run
-        if run is not None and 0 <= system < len(run.systems) and self._set(replace(self.state, system=system)):
+        if run is not None and 0 <= system < len(run.systems) and self._set(replace(self.state.view, system=system)):
             self.system_changed.emit(system)
 
     def set_sentence(self, sentence: int) -> None:
         run = self.run
-        if run is not None and 0 <= sentence < run.n_sentences and self._set(replace(self.state, sentence=sentence)):
+        if run is not None and 0 <= sentence < run.n_sentences and self._set(replace(self.state.view, sentence=sentence)):
             self.sentence_changed.emit(sentence)
 
     def set_b(self, b: int) -> None:
         run = self.run
-        if run is not None and 0 < b < len(run.systems) and self._set(replace(self.state, b=b)):
+        if run is not None and 0 < b < len(run.systems) and self._set(replace(self.state.view, b=b)):
             self.b_changed.emit(b)
 
     def set_metric(self, metric: int) -> None:
         run = self.run
-        if run is not None and 0 <= metric < len(run.metrics) and self._set(replace(self.state, metric=metric)):
+        if run is not None and 0 <= metric < len(run.metrics) and self._set(replace(self.state.view, metric=metric)):
             self.metric_changed.emit(metric)
 
     def set_order(self, order: int) -> None:
-        if self._set(replace(self.state, order=order)):
+        if self._set(replace(self.state.view, order=order)):
             self.order_changed.emit(order)
 
     def set_ranking(self, ranking: Ranking) -> None:
-        if self._set(replace(self.state, ranking=ranking)):
+        if self._set(replace(self.state.view, ranking=ranking)):
             self.ranking_changed.emit(ranking)
+
+    # -- what is opened and scored with -----------------------------------------------------------------
+    def set_opened(self, opened: OpenChoice) -> None:
+        """The run about to be shown was opened from ``opened``."""
+        self.state.opened = opened
+
+    def choose_scoring(self, metrics: tuple[MetricConfig, ...]) -> None:
+        """Settings chosen in the window: jobs score with them from now; remembered once a run shows them."""
+        self.state.choose(metrics)
+        self.scoring_changed.emit()
+
+    def set_scoring(self, metrics: tuple[MetricConfig, ...], origin: str) -> None:
+        """Score with ``metrics`` from ``origin`` (a session, the command line), not to be remembered."""
+        self.state.scoring = Scoring(metrics, origin)
+        self.scoring_changed.emit()
+
+    def settle(self) -> None:
+        """No job runs any more: the settings are those of the numbers shown."""
+        before = self.state.scoring
+        self.state.settled(self.whole_run)
+        if self.state.scoring != before:
+            self.scoring_changed.emit()

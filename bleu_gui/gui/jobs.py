@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 from ..core import Cancelled, InputError
 from ..core.errors import ExportError
 from ..core.runtime import share_the_lock_often
+from .window_words import raw
 
 T = TypeVar("T")
 
@@ -65,7 +66,7 @@ class _Runnable(QRunnable):
         except Cancelled:
             pass  # the controller reported the cancel when it was asked for
         except (InputError, ExportError) as exc:
-            ctl._failed.emit(job.id, str(exc), "")
+            ctl._failed.emit(job.id, raw(exc), "")
         except Exception as exc:  # noqa: BLE001 - every error must reach the user, not kill the thread
             ctl._failed.emit(job.id, f"{type(exc).__name__}: {exc}", traceback.format_exc())
         else:

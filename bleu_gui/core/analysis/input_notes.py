@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 
+from ..errors import term
 from ..inputs.text_files import SegmentFile
 from ..metrics.base import Metric
-from ..metrics.bleu.metric import Bleu
+from ..metrics.bleu.metric import Bleu, find_bleu
 
 TOKENIZED_LINES = 100  # sacreBLEU warns from this many lines ending in " ." (sacrebleu/metrics/base.py)
 _PIECE = 50_000  # lines counted in one C call (~7 ms)
@@ -35,11 +36,13 @@ def _empty_reference_notes(references: Sequence[SegmentFile], bleu: Bleu | None)
         if not empty:
             continue
         count = f"{len(empty)} empty line{'s' if len(empty) > 1 else ''} ({_line_list(empty)})"
-        if rule == "empty":
+        if bleu is None:
+            notes.append(f"{ref.path}: {count} read as an empty reference")
+        elif rule == "empty":
             notes.append(f"{ref.path}: {count} read as an empty reference (sacreBLEU's reading; "
-                         "--empty-refs missing reads them as missing)")
+                         f"{term('bleu.empty_refs', 'missing')} reads them as missing)")
         else:
-            notes.append(f"{ref.path}: {count} read as a missing reference (--empty-refs missing)")
+            notes.append(f"{ref.path}: {count} read as a missing reference ({term('bleu.empty_refs', 'missing')})")
     return notes
 
 
@@ -63,7 +66,8 @@ def input_notes(systems: Sequence[SegmentFile], references: Sequence[SegmentFile
     tokenized already (as sacreBLEU's BLEU warns), the detected encoding, the metrics' notes.
     Computed once per run, in :func:`~bleu_gui.core.run.score_run` (never on the GUI thread)."""
     files = [*systems, *references]
-    bleu = next((m for m in metrics if isinstance(m, Bleu)), None)
+    found = find_bleu(metrics)
+    bleu = found[1] if found is not None else None
     notes = [f"{f.path}: {note}" for f in files for note in f.notes]
     notes += _empty_reference_notes(references, bleu)
     notes += _tokenized_notes(systems, bleu)

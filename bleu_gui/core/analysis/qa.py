@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .qa_numbers import number_problems
 
 CHECKS = ("number", "untranslated", "repeated_word", "brackets", "tag", "url", "email", "punctuation_end",
@@ -326,8 +326,8 @@ def skipped_checks(checks: Sequence[str], has_source: bool, has_glossary: bool,
         if lacking:
             several = len(lacking) > 1
             said.append(f"the {', '.join(lacking)} check{'s' if several else ''} need{'' if several else 's'} the "
-                        "source (--src FILE): skipped")
+                        f"source ({term('source', 'FILE')}): skipped")
     if "glossary" in checks and not has_glossary:
-        said.append("glossary needs --glossary FILE: skipped")
+        said.append(f"glossary needs {term('glossary')}: skipped")
     return said
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, term
 
 OPERATORS = ("<=", ">=", "==", "!=", "=", "<", ">")
 KEYWORDS = ("and", "or", "not", "in", "is")
@@ -104,7 +104,7 @@ def _where(text: str, at: int, expected: str, found: str) -> str:
     shown = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
     caret = at - start + (1 if start else 0)
     quoted = repr(text) if len(text) <= 2 * _SHOWN else f"of {len(text):,} characters"
-    return f"--where {quoted}: at position {at + 1}: expected {expected}, {found_text}\n  {shown}\n  {' ' * caret}^"
+    return f"{term('where')} {quoted}: at position {at + 1}: expected {expected}, {found_text}\n  {shown}\n  {' ' * caret}^"
 
 
 class _Parser:
@@ -252,7 +252,7 @@ def _as_numbers(values: np.ndarray, what: str) -> np.ndarray:
     try:
         return np.asarray([math.nan if g else float(v) for v, g in zip(values, gone)], dtype=np.float64)
     except (TypeError, ValueError):
-        raise InputError(f"--where: {what} holds text, not numbers: compare it with = or !=") from None
+        raise InputError(f"{term('where')}: {what} holds text, not numbers: compare it with = or !=") from None
 
 
 def _missing(values: np.ndarray) -> np.ndarray:
@@ -273,14 +273,14 @@ def _compare(expr: Compare, fields: Fields, n: int) -> Truth:
         return (gone, ~gone) if expr.op == "missing" else (~gone, gone)
     if expr.op == "in":  # a name among a field's names per segment (the QA checks that flag it)
         if not isinstance(expr.right, Field):
-            raise InputError(f"--where: 'in' takes a field on its right, e.g. qa[B]; got {expr.right!r}")
+            raise InputError(f"{term('where')}: 'in' takes a field on its right, e.g. qa[B]; got {expr.right!r}")
         sets = fields(expr.right)
         holds = np.asarray([expr.left in names for names in sets], dtype=bool)
         return holds, ~holds
     left, right = _values(expr.left, fields, n), _values(expr.right, fields, n)
     for side, values in ((expr.left, left), (expr.right, right)):
         if len(values) and isinstance(values[0], frozenset):
-            raise InputError(f"--where: {side} holds the names that flag a segment, not a value: ask "
+            raise InputError(f"{term('where')}: {side} holds the names that flag a segment, not a value: ask "
                              f"'NAME' in {side}, e.g. 'number' in {side}")
     known = ~(_missing(left) | _missing(right))
     numeric = left.dtype.kind == "f" or right.dtype.kind == "f"

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..metrics.account import Explanation
 from ..metrics.bleu.details import SentenceDetails
-from ..metrics.bleu.explain import Explanation, explain_sentence
+from ..metrics.bleu.explain import explain_sentence
 from ..metrics.bleu.metric import Bleu
 from ..metrics.bleu.scores import BleuScore, RowScores
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .raw_input import os_problem, real_path
 
 _SOURCE_NAME = re.compile(r"^(src|source)", re.IGNORECASE)
@@ -88,7 +88,7 @@ def _from_folder(path: Path, systems: set[Path], decided: bool) -> FolderGave:
     others = [p for p in taken if not _REFERENCE_NAME.match(p.name)]
     if named and others and not decided:
         raise InputError(f"{path}: which files are references? The folder holds {', '.join(p.name for p in named)} "
-                         f"and also {', '.join(p.name for p in others)}; name the references (--refs "
+                         f"and also {', '.join(p.name for p in others)}; name the references ({term('refs_wanted')} "
                          f"{' '.join(p.name for p in named)}, or give the files themselves)")
     return FolderGave(path, tuple(taken), tuple(skipped))
 
@@ -114,7 +114,7 @@ def expand_references(paths: Iterable[str | Path], systems: Sequence[str | Path]
             raise os_problem(path, exc) from None
         if not is_dir:
             if real_path(path) in system_paths and not allow_identical:
-                raise InputError(f"{path}: given as a system and as a reference (--allow-identical-refs scores it "
+                raise InputError(f"{path}: given as a system and as a reference ({term('allow_identical')} scores it "
                                  "anyway)")
             result.append(path)
             continue

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .corpus import Context, Corpus
 from .format_table import ReadOptions, read_corpus, sniff_format
 from .raw_input import STDIN, input_path, read_bytes, real_path
@@ -127,7 +127,7 @@ def _source(path: Path | None, encoding: str, options: ReadOptions,
         return found, ""
     for corpus in corpora:
         if corpus.context.source is not None:
-            return corpus.context.source, f"source: {corpus.context.source.name} (inside the input; --src overrides)"
+            return corpus.context.source, f"source: {corpus.context.source.name} (inside the input; {term('source')} overrides)"
     return None, ""
 
 
@@ -142,7 +142,7 @@ def _docs(path: Path | None, encoding: str, corpora: list[Corpus]) -> tuple[Cont
     return Context(), ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class InputRequest:
     """What to read and how: ``bleu-score``'s input flags, the window's Open dialog and a session hold one.
 
@@ -201,7 +201,7 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
             systems = [_read_stdin(ref_read, encoding)]
             hyp_paths = [STDIN]
         if not systems:
-            raise InputError("no system output given (use -i FILE, pipe it to standard input, or give a file that "
+            raise InputError(f"no system output given (use {term('systems')}, pipe it to standard input, or give a file that "
                              "holds systems: WMT XML, or a TSV/JSONL with a system column)")
         references_found = _references(ref_read, systems)
         if refs_wanted:
@@ -218,7 +218,7 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
             if named:  # a long table (MQM) holds its reference as one of its systems
                 shown = ", ".join(named[:8]) + (" …" if len(named) > 8 else "")
                 raise InputError(f"no reference: the inputs hold no reference text; take one of the table's systems "
-                                 f"as the reference with --refs NAME (it has {shown}), or give a reference file")
+                                 f"as the reference with {term('refs_wanted')} (it has {shown}), or give a reference file")
             raise InputError("no reference: the inputs hold no reference text (give a reference file)")
         corpora = [c for c in read if isinstance(c, Corpus)]
         _check_same_documents(corpora)
@@ -276,15 +276,15 @@ def _languages(options: ReadOptions, corpora: list[Corpus]) -> tuple[tuple[str, 
 
 
 # Options of ReadOptions that only some formats read: given with none of them among the inputs, they are refused.
-_OPTION_FORMATS = (("columns", "--column", "TSV and JSONL", ("tsv", "jsonl")),
-                   ("keep_tags", "--keep-tags", "XLIFF and TMX", ("xliff", "tmx")))
+_OPTION_FORMATS = (("columns", "TSV and JSONL", ("tsv", "jsonl")),
+                   ("keep_tags", "XLIFF and TMX", ("xliff", "tmx")))
 
 
 def _check_options_used(options: ReadOptions, corpora: list[Corpus]) -> None:
     formats = {c.format.split("-")[0] for c in corpora}
-    for name, flag, kinds, readers in _OPTION_FORMATS:
+    for name, kinds, readers in _OPTION_FORMATS:
         if getattr(options, name) and not formats & set(readers):
-            raise InputError(f"{flag} applies to {kinds} files; none of the inputs is one, so it would be ignored")
+            raise InputError(f"{term(name)} applies to {kinds} files; none of the inputs is one, so it would be ignored")
 
 
 def _check_same_documents(corpora: list[Corpus]) -> None:
@@ -322,7 +322,7 @@ def _said_of_folder_files(from_folders: dict[Path, FolderGave]) -> Iterator[None
         named = next((p for p in from_folders if str(p) in str(exc)), None)
         if named is None:
             raise
-        raise type(exc)(f"{exc} ({from_folders[named].account})") from None
+        raise type(exc)(f"{exc.raw} ({from_folders[named].account})") from None
 
 
 def read_more_systems(paths: Sequence[str | Path], like: Sequence[SegmentFile], references: Sequence[SegmentFile],

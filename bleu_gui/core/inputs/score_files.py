@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .corpus import Context
 from .raw_input import read_bytes
 from .text_files import SegmentFile, decode_text_files
@@ -370,5 +370,5 @@ def _check_every_segment(table: ScoreTable, files: Sequence[SegmentFile], names:
                      f"the keys did not match (segments are named by {how})")
     if not partial:
         raise InputError(f"{table.path}: {holes[0]}" + (f"; and {len(holes) - 1} more" if len(holes) > 1 else "")
-                         + " (--scores-partial reads the scores there are, the rest as missing)")
+                         + f" ({term('scores_partial')} reads the scores there are, the rest as missing)")
     notes.extend(f"{table.path.name}: {h}: read as missing" for h in holes)

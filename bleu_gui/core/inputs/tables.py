@@ -23,10 +23,10 @@ import io
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .corpus import Context, Corpus, field_file
 from .text_files import SegmentFile, decode_text_files
 
@@ -288,7 +288,7 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
     roles = _roles(path, header, columns or {})
     if not roles["candidate"] and not roles["reference"] and not roles["source"]:
         raise InputError(f"{path}: no column for the candidate, the reference or the source (columns: "
-                         f"{', '.join(header)}; name them with --column candidate=NAME)")
+                         f"{', '.join(header)}; name them with {term('columns', 'candidate=NAME')})")
     mqm = any(h.lower() in ("severity", "category") for h in header)
     text_cols = [c for r in ("source", "candidate", "reference") for c in roles[r]]
     keys = {c for r in ("system", "segment") for c in roles[r]}
@@ -330,3 +330,15 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
                   references=references, translations=[] if table.system_col else systems,
                   context=Context(source, docs, kept, segment_ids=tuple(k[1] for k in order) if table.seg_col else None),
                   notes=tuple(f"{path.name}: {n}" for n in notes))
+
+
+def parse_columns(texts: Sequence[str]) -> dict[str, str]:
+    """``ROLE=NAME`` texts (the command line's, the Open dialog's) as role -> column name; :class:`InputError` names
+    the text that is not one."""
+    columns = {}
+    for text in texts:
+        role, sep, name = text.partition("=")
+        if not sep or role.strip() not in ROLES:
+            raise InputError(f"{term('columns', repr(text))}: give ROLE=NAME with ROLE one of {', '.join(ROLES)}")
+        columns[role.strip()] = name.strip()
+    return columns

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field  # SegmentFile has a field named 'field'
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .markup import Tag
 from .raw_input import AUTO, binary_error, input_path, is_wide, position, read_bytes, wide_bom
 
@@ -65,10 +65,11 @@ def _undecodable(path: Path, data: bytes, codec: str, exc: UnicodeError) -> Inpu
     if isinstance(exc, UnicodeDecodeError):
         bad = data[exc.start:exc.start + 1].hex()
         return InputError(f"{path}: {position(data, exc.start)}: cannot decode byte 0x{bad} as {codec}"
-                          " (choose the file's encoding with -e NAME, or -e auto to detect it)")
+                          f" (choose the file's encoding with {term('encoding', 'NAME')}, or {term('encoding', 'auto')} "
+                          "to detect it)")
     # e.g. UTF-16 or UTF-32 without a byte order mark
     return InputError(f"{path}: cannot decode as {codec}: {exc} (for text without a BOM give the byte order, e.g. "
-                      "-e utf-16-le or utf-16-be)")
+                      f"{term('encoding', 'utf-16-le')} or utf-16-be)")
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -110,7 +111,8 @@ def detect_encoding(paths: Sequence[Path], datas: Sequence[bytes]) -> str:
         return joint
     guesses = ", ".join(f"{p.name}: {'utf-8' if _is_utf8(d) else (_guess(d) or 'unknown')}"
                         for p, d in zip(paths, datas))
-    raise InputError(f"the files do not share one encoding ({guesses}); give the encoding with -e NAME "
+    raise InputError(f"the files do not share one encoding ({guesses}); give the encoding with "
+                     f"{term('encoding', 'NAME')} "
                      "(files of one run are never decoded differently)")
 
 
@@ -132,14 +134,14 @@ def _check_text(path: Path, codec: str, text: str, lines_before: int) -> None:
         line = lines_before + text.count("\n", 0, found.start()) + 1
         raise InputError(f"{path}: line {line}: decoding as {codec} gives a lone surrogate "
                          f"(U+{ord(found.group()):04X}), half of a UTF-16 pair, which is not text; "
-                         "choose the file's real encoding with -e NAME")
+                         f"choose the file's real encoding with {term('encoding', 'NAME')}")
 
 
 def _check_bom(path: Path, data: bytes, codec: str) -> None:
     declared = wide_bom(data)
     if declared is not None and not is_wide(codec):
         raise InputError(f"{path}: starts with a {declared.upper()} byte order mark: the file is {declared.upper()} "
-                         f"text, not {codec}; read it with -e {declared} (or -e auto)")
+                         f"text, not {codec}; read it with {term('encoding', declared)} (or {term('encoding', 'auto')})")
 
 
 def decode_text(path: Path, data: bytes, codec: str) -> str:
@@ -281,7 +283,7 @@ def check_not_identical(systems: Sequence[SegmentFile], references: Sequence[Seg
         for system in systems:
             if ref.lines == system.lines:
                 raise InputError(f"{ref.label} is identical to the system {system.label}, line for line: it would "
-                                 "score a system against itself (--allow-identical-refs scores it anyway)")
+                                 f"score a system against itself ({term('allow_identical')} scores it anyway)")
 
 
 def check_same_length(files: Sequence[SegmentFile]) -> None:

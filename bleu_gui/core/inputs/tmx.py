@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .corpus import Context, Corpus, field_file
 from .markup import Tag, flatten, local_name
 from .safe_xml import iter_elements, xml_encoding
@@ -76,4 +76,5 @@ def _choose(path: Path, langs: tuple[str, str] | None, header_source: str, seen:
         return header_source, others[0]
     if len(seen) == 2 and header_source not in seen:
         return seen[0], seen[1]
-    raise InputError(f"{path}: choose the source and target languages with --langs SRC TGT (the file has {listing})")
+    raise InputError(f"{path}: choose the source and target languages with {term('langs', 'SRC TGT')} (the file has "
+                     f"{listing})")

@@ -10,11 +10,14 @@ rows and never asks which metric it holds. A ``Signature`` states every setting 
 What differs from sacreBLEU's base class: the statistics are one numpy array for the whole corpus (one row
 per segment); many summed rows are scored at once (:meth:`Metric.scores_of_sums`, for a thousand bootstrap
 resamples in one call); and :meth:`Metric.evidence` gives, for the segment on screen, what the number was made
-of (for BLEU the matched and clipped n-gram occurrences), computed on demand and never stored.
+of (for BLEU the matched and clipped n-gram occurrences), computed on demand and never stored, and
+:meth:`Metric.account` and :meth:`Metric.shown` say it in words and in panes, so that no caller asks which metric
+it holds. A :class:`Family` is what the registry (:mod:`.registry`) knows of a metric.
 """
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..inputs.text_files import SegmentFile
+from .account import Account, Advice, Shown
 
 Progress = Callable[[float], None]
 
@@ -90,6 +94,9 @@ class Metric(ABC):
     significance: bool = True
     # Whether every statistic is a whole number, so that sums of resampled rows are exact integers.
     integer_statistics: bool = True
+    # Whether the window shows this metric's evidence with its one view for every family (:meth:`shown`); BLEU's
+    # evidence has the window's n-gram panes, a score read from a file has none.
+    evidence_shown: bool = False
     # Statistics that are not whole numbers are resampled as sacreBLEU resamples its own metrics': summed in
     # float32 (a metric sacreBLEU does not have, a mean of imported scores, sums in float64).
     bootstrap_float32: bool = True
@@ -143,8 +150,18 @@ class Metric(ABC):
         """Segment ``index``'s score as a whole :class:`Score` (what ``-sl`` prints for it)."""
 
     @abstractmethod
-    def evidence(self, index: int, hypothesis: str) -> object:
-        """What segment ``index``'s number is made of when its candidate is ``hypothesis`` (computed now)."""
+    def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
+        """Why segment ``index`` scores what it does when its candidate is ``hypothesis`` (its statistics ``row``
+        as the run holds it): the explanation and the evidence as JSON (computed now, never stored)."""
+
+    def shown(self, index: int, hypothesis: str, system: str, reference_names: Sequence[str]) -> Shown | None:
+        """How the window shows segment ``index``'s evidence (panes, legend, chart); None where the window has a
+        view of its own (BLEU's n-gram panes) or nothing to show (a score read from a file)."""
+        return None
+
+    def read_from(self) -> str | None:
+        """The file the scores were read from (None: computed here, from the text)."""
+        return None
 
     def scored(self, stats: np.ndarray) -> np.ndarray | None:
         """Which segments have a score (a boolean per row), or None when every segment has one: a metric computed
@@ -182,20 +199,62 @@ class Metric(ABC):
 
 
 class MetricConfig(Protocol):
-    """A metric's settings: everything that changes its number, validated, and how to bind it to references."""
+    """A metric's settings: everything that changes its number (a family's :class:`~.settings.MetricSettings`, or
+    an imported column's)."""
 
     @property
     def key(self) -> str:
-        """The metric family on the command line: ``bleu``, ``chrf``, ``ter``."""
+        """The metric on the command line: ``bleu``, ``chrf``, ``ter``, ``edit``, or an imported column's name."""
 
     def validated(self) -> MetricConfig:
         """These settings, checked (raise :class:`~..errors.ConfigError`) and normalised."""
 
     def for_other_files(self) -> MetricConfig:
-        """These settings for files other than those they were chosen for: what follows the files' language or
-        form (BLEU's tokenizer, TER's Asian support) goes back to its default; the rest stays."""
+        """These settings for files other than those they were chosen for (see ``MetricSettings``)."""
 
-    def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
+    def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[MetricConfig, str]:
+        """The settings the declared languages choose, and a note saying so ('' when nothing)."""
+
+    def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
+        """What sacreBLEU recommends for these references instead of these settings."""
+
+    def non_default(self) -> list[str]:
+        """A label for every setting that is not its default."""
+
+    @property
+    def significance(self) -> bool:
+        """Whether sacreBLEU's paired tests and confidence intervals apply."""
+
+    def why_no_tests(self) -> str:
+        """Why they do not, for a message."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings' JSON form."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A metric family as the registry holds it: its name on the command line (``key``), its title, its settings
+    class, the module that holds the metric (``module``, under ``core/metrics``: it defines ``bind(config,
+    references, progress, like)``), whether its settings' names on the command line start with its key (``chrf``
+    word order; BLEU's are sacreBLEU's plain ones), what its settings group says, and whether the window always
+    scores it (BLEU: its n-gram evidence, what-if edits, n-gram wins).
+
+    The metric's module is imported when the family is first scored: a command that scores BLEU alone does not
+    load chrF's n-gram counting or TER's shift search (about 15 ms at every start)."""
+
+    key: str
+    title: str
+    config: type[Any]
+    module: str
+    prefixed: bool = True
+    about: str = ""
+    always_in_window: bool = False
+
+    def bind(self, config: Any, references: Sequence[Sequence[str]], progress: Progress | None = None,
              like: Metric | None = None) -> Metric:
-        """The metric with these settings against ``references`` (processed now). ``like``: a metric of the
-        same family whose work on words may be continued (never changed)."""
+        """The metric with the settings ``config`` against ``references`` (processed now); ``like``: a metric of
+        the family whose work on words may be continued (never changed)."""
+        module = importlib.import_module(f"{__package__}.{self.module}")
+        metric: Metric = module.bind(config, references, progress, like)
+        return metric

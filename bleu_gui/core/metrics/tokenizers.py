@@ -112,6 +112,15 @@ def _new_tokenizer(name: str) -> SacreTokenizer:
         raise ConfigError(f"tokenizer {name!r} needs the optional extra [{extra}]: {install_hint(name)}") from None
 
 
+def tokenizer_available(name: str) -> bool:
+    """Whether the tokenizer ``name`` loads here (MeCab's extras may be missing)."""
+    try:
+        load_tokenizer(name)
+    except ConfigError:
+        return False
+    return True
+
+
 def install_hint(name: str) -> str:
     """How to install the extra a tokenizer needs, worded as the README words it ('' when it needs none)."""
     extra = _EXTRA_FOR.get(name)

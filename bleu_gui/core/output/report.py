@@ -18,11 +18,12 @@ from html import escape
 import numpy as np
 
 from ... import __version__
+from .. import palette
 from ..analysis.significance import SystemTest
 from ..metrics.bleu.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
-from ..metrics.bleu.scores import BleuScore
+from ..metrics.bleu.scores import BleuScore, bleu_score
 from ..run import Run, ScoredSystem
-from . import palette, svg
+from . import svg
 from .rankings import Ranking
 from .score_text import IDENTICAL, IDENTICAL_NOTE, NO_SCORES, delta_text, p_text, score_text
 
@@ -244,8 +245,7 @@ def _charts(run: Run, view: ReportView, pairs: list[int], bootstrap: Sequence[Sy
     parts = ["<h2>Charts</h2><div class=charts>"]
     k = run.bleu_index
     if k is not None:
-        corpus = base.results[k].corpus
-        assert isinstance(corpus, BleuScore)
+        corpus = bleu_score(base.results[k].corpus)
         if len(systems) == 1:
             parts.append(_inline(svg.precision_chart(corpus.precisions)))
         else:
@@ -268,9 +268,7 @@ def _charts(run: Run, view: ReportView, pairs: list[int], bootstrap: Sequence[Sy
 
 
 def _bleu(system: ScoredSystem, k: int) -> BleuScore:
-    corpus = system.results[k].corpus
-    assert isinstance(corpus, BleuScore)  # the run's BLEU index holds BLEU scores
-    return corpus
+    return bleu_score(system.results[k].corpus)
 
 
 def _sentence_block(run: Run, reference_names: Sequence[str], i: int, view: ReportView) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..json_text import strict_dumps
 from ..metrics.base import Score
-from ..metrics.bleu.scores import BleuScore
+from ..metrics.bleu.scores import BleuScore, bleu_scores
 
 
 def text_line(score: Score, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
@@ -77,7 +77,7 @@ def score_only(score: Score, width: int = 2) -> str:
 def render(scores: Sequence[Score], fmt: str, width: int = 2) -> list[str]:
     """Lines for several scores in ``text`` or (BLEU only) ``multi-bleu`` format."""
     if fmt == "multi-bleu":
-        return [multi_bleu_line(s) for s in scores if isinstance(s, BleuScore)]
+        return [multi_bleu_line(s) for s in bleu_scores(scores)]
     return [text_line(s, width) for s in scores]
 
 

@@ -7,7 +7,6 @@ its files still exist and says which do not.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -20,8 +19,7 @@ from ..inputs.run_inputs import InputRequest
 from ..inputs.text_files import SegmentFile
 from ..metrics.base import MetricConfig
 from ..metrics.bleu.config import BleuConfig
-from ..metrics.catalog import config_to_dict, other_metrics
-from ..metrics.imported.imported import ImportedConfig
+from ..metrics.registry import metrics_from_list, metrics_to_list, own_metrics
 from ..run import Run
 from .exports import write_atomic
 
@@ -35,12 +33,12 @@ class Session:
     labels: list[str] | None = None    # display names, one per system (None: from the paths)
     b: int = 1                         # the system compared with the baseline
     encoding: str = "auto"
-    config: BleuConfig = field(default_factory=BleuConfig)
     # Structured files (WMT XML, XLIFF, ...): which field of its file each system and reference is.
     system_fields: list[str] | None = None
     reference_fields: list[str] | None = None
     source: str | None = None          # a source file given apart from the systems and references
-    metrics: tuple[MetricConfig, ...] = ()  # the metrics scored beside BLEU (chrF, TER), with their settings
+    # The metrics scored, with every setting (imported ones come with their score files); BLEU alone by default.
+    metrics: tuple[MetricConfig, ...] = (BleuConfig(),)
     docs: str | None = None            # a file of document ids given apart
     options: ReadOptions = ReadOptions()  # how structured files were read (format, tags, languages, columns)
     allow_identical: bool = False      # a reference equal to a system was allowed
@@ -61,15 +59,17 @@ class Session:
         else:
             refs = list(dict.fromkeys(self.references))
             systems = [p for p in dict.fromkeys(self.systems) if p not in refs]
-        return InputRequest(tuple(systems), tuple(refs), self.encoding, self.source, self.docs, self.options,
-                            _tuple(self.reference_fields), _tuple(self.system_fields), self.allow_identical,
-                            tuple(self.scores), tuple(self.lower_better), self.scores_partial)
+        return InputRequest(systems=tuple(systems), references=tuple(refs), encoding=self.encoding,
+                            source=self.source, docs=self.docs, options=self.options,
+                            refs_wanted=_tuple(self.reference_fields), systems_wanted=_tuple(self.system_fields),
+                            allow_identical=self.allow_identical, scores=tuple(self.scores),
+                            lower_better=tuple(self.lower_better), scores_partial=self.scores_partial)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "systems": self.systems, "references": self.references, "labels": self.labels,
-                "b": self.b, "encoding": self.encoding, "config": dataclasses.asdict(self.config),
+                "b": self.b, "encoding": self.encoding,
                 "system_fields": self.system_fields, "reference_fields": self.reference_fields,
-                "source": self.source, "metrics": [config_to_dict(m) for m in self.metrics], "docs": self.docs,
+                "source": self.source, "metrics": metrics_to_list(self.metrics), "docs": self.docs,
                 "options": _options_to_dict(self.options), "allow_identical": self.allow_identical,
                 "scores": self.scores, "lower_better": self.lower_better, "scores_partial": self.scores_partial}
 
@@ -111,9 +111,8 @@ def session_of(run: Run, b: int, request: InputRequest) -> Session:
     source = run.context.source
     apart = str(source.path.absolute()) if source is not None and source.path.absolute() not in paths else None
     return Session([str(f.path.absolute()) for f in systems], [str(r.path.absolute()) for r in refs],
-                   [s.name for s in run.systems], b, request.encoding, run.config.bleu or BleuConfig(),
-                   _fields(systems), _fields(refs), apart,
-                   tuple(m for m in run.config.metrics if not isinstance(m, BleuConfig | ImportedConfig)),
+                   [s.name for s in run.systems], b, request.encoding,
+                   _fields(systems), _fields(refs), apart, own_metrics(run.config.metrics),
                    str(Path(request.docs).absolute()) if request.docs else None, request.options,
                    request.allow_identical, [str(Path(p).absolute()) for p in request.scores],
                    list(request.lower_better), request.scores_partial)
@@ -124,9 +123,6 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(f"{where}: not a bleu-gui session file (expected \"format\": \"{FORMAT}\")")
     try:
-        config = dict(data.get("config") or {})
-        if config.get("weights") is not None:
-            config["weights"] = tuple(config["weights"])
         labels = data.get("labels")
         if labels is not None and not (isinstance(labels, list) and all(isinstance(x, str) for x in labels)):
             raise InputError(f"{where}: the labels must be a list of names (text), got {json.dumps(labels)}")
@@ -137,11 +133,11 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
         session = Session(systems=_paths(data["systems"], where, "systems"),
                           references=_paths(data["references"], where, "references"),
                           labels=list(labels) if labels else None, b=b,
-                          encoding=str(data.get("encoding", "auto")), config=BleuConfig(**config).validated(),
+                          encoding=str(data.get("encoding", "auto")),
                           system_fields=_strings(data.get("system_fields")),
                           reference_fields=_strings(data.get("reference_fields")),
                           source=str(Path(data["source"]).absolute()) if data.get("source") else None,
-                          metrics=_metrics(data.get("metrics"), where),
+                          metrics=_metrics(data, where),
                           docs=str(Path(data["docs"]).absolute()) if data.get("docs") else None,
                           options=_options(data.get("options"), where),
                           allow_identical=bool(data.get("allow_identical", False)),
@@ -158,12 +154,14 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
     return session
 
 
-def _metrics(value: Any, where: str) -> tuple[MetricConfig, ...]:
-    """The metrics beside BLEU (a session written before there were any has none)."""
-    if value is None:
-        return ()
+def _metrics(data: dict[str, Any], where: str) -> tuple[MetricConfig, ...]:
+    """The metrics and their settings. A session written while BLEU was kept apart has its settings under "config"
+    and the other metrics under "metrics"; one written before there were other metrics has BLEU alone."""
+    values = list(data.get("metrics") or [])
+    if "config" in data:
+        values = [{"metric": "bleu", **(data["config"] or {})}, *values]
     try:
-        return other_metrics(value)
+        return metrics_from_list(values) if values else (BleuConfig(),)
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
 

@@ -13,9 +13,9 @@ from html import escape
 
 import numpy as np
 
+from .. import palette
 from ..analysis.orders import score_bands
 from ..analysis.significance import delta_interval
-from . import palette
 
 _W, _H = 420, 280
 _PAD_L, _PAD_R, _PAD_T, _PAD_B = 52, 14, 34, 46

@@ -11,8 +11,9 @@ from PySide6.QtCore import QRectF, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ...core import palette
 from ...core.analysis.significance import delta_interval
-from ...core.output import palette, svg
+from ...core.output import svg
 from ..widgets.charts import ChartBox
 from ..widgets.style import styled
 from .matrix_view import elide

@@ -6,10 +6,9 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from ...core import Run
+from ...core import Run, palette
 from ...core.analysis.compare import NgramDifference
 from ...core.analysis.pair_matrix import PairMatrix
-from ...core.output import palette
 from ...core.output.rankings import Ranking, SystemRow, system_rows
 from ...core.output.score_text import IDENTICAL, IDENTICAL_NOTE, NO_SCORES, delta_text, p_text, score_text
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
@@ -17,20 +17,13 @@ from .systems_panel import SystemsPanel
 
 
 class CompareView(QWidget):
-    """Lays out the parts of the Compare tab, which follow the controller. Signals: ``rename_requested(int)`` (a
-    system's row, double-clicked on its name) and ``pair_requested(a, b)`` (new baseline and new B or -1: a
-    matrix cell, or "make baseline")."""
-
-    rename_requested = Signal(int)
-    pair_requested = Signal(int, int)
+    """Lays out the parts of the Compare tab, which follow the controller."""
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
         self._upper = 220  # the height the systems table asks for (set per run)
         self.systems = SystemsPanel(controller)
-        self.systems.pair_requested.connect(self.pair_requested)
-        self.systems.rename_requested.connect(self.rename_requested)
         self.b_combo = QComboBox()
         self.b_combo.currentIndexChanged.connect(lambda index: controller.set_b(index + 1))
         self.note = QLabel("")

@@ -7,8 +7,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QVBoxLayout, QWidget
 
+from ...core import palette
 from ...core.analysis.pair_matrix import TEST_NAMES, PairMatrix
-from ...core.output import palette
 from ...core.output.rankings import Ranking
 from ...core.output.score_text import NO_SCORES, delta_text, score_text
 from ..widgets.layout import FlowLayout, Table, hrow

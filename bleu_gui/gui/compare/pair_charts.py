@@ -7,7 +7,7 @@ import numpy as np
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
-from ...core.metrics.bleu.scores import BleuScore
+from ...core.metrics.bleu.scores import bleu_score
 from ..controller import Controller
 from .compare_charts import DeltaChart, DotStrips, ScatterChart
 from .system_legend import SystemLegend
@@ -60,7 +60,7 @@ class PairCharts(QWidget):
         bleu_k = run.bleu_index
         self.precision_dots.setVisible(bleu_k is not None)
         if bleu_k is not None:
-            scores = [corpus for s in run.systems if isinstance(corpus := s.results[bleu_k].corpus, BleuScore)]
+            scores = [bleu_score(s.results[bleu_k].corpus) for s in run.systems]
             N = len(scores[0].precisions)
             self.precision_dots.signature = run.metrics[bleu_k].signature()
             self.precision_dots.update_values(names, np.array([score.precisions[:N] for score in scores]),

@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import QToolButton, QWidget
 
-from ...core.output import palette
+from ...core import palette
 from ..widgets.layout import FlowLayout
 from .matrix_view import elide_middle
 

@@ -5,7 +5,7 @@ Clicking a system makes it B; its context menu makes it the baseline; clicking a
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPoint, QSortFilterProxyModel, Qt, Slot
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSplitter, QVBoxLayout, QWidget
 
 from ...core.output.rankings import Ranking
@@ -19,11 +19,8 @@ NAME_COLUMN = 1
 
 class SystemsPanel(QWidget):
     """The systems of the controller's run under its metric; a click makes a system B (in the controller), the
-    matrix's α and correction are the controller's ranking. Signals: ``pair_requested(a, b)`` (a matrix cell, or
-    ``(a, -1)`` for "make a the baseline") and ``rename_requested(int)``; system indices are the run's."""
-
-    pair_requested = Signal(int, int)
-    rename_requested = Signal(int)
+    matrix's α and correction are the controller's ranking; a matrix cell, "make the baseline" and "rename" are
+    asked of the controller's actions (system indices are the run's)."""
 
     def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,7 +50,7 @@ class SystemsPanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self.on_context_menu)
         self.matrix = MatrixPanel()
-        self.matrix.pair_clicked.connect(self.pair_requested)
+        self.matrix.pair_clicked.connect(lambda a, b: controller.actions.compare_pair(a, b))
         self.matrix.ranking_changed.connect(controller.set_ranking)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.setChildrenCollapsible(False)
@@ -126,7 +123,7 @@ class SystemsPanel(QWidget):
     @Slot(QModelIndex)
     def on_double_clicked(self, index: QModelIndex) -> None:
         if index.column() == NAME_COLUMN:
-            self.rename_requested.emit(self.system_at(index))
+            self.controller.actions.rename(self.system_at(index))
 
     @Slot(QPoint)
     def on_context_menu(self, pos: QPoint) -> None:
@@ -138,7 +135,7 @@ class SystemsPanel(QWidget):
         menu = QMenu(self)
         make = menu.addAction(f"Make “{run.systems[system].name}” the baseline")
         make.setEnabled(system > 0)
-        make.triggered.connect(lambda: self.pair_requested.emit(system, -1))
+        make.triggered.connect(lambda: self.controller.actions.compare_pair(system, -1))
         rename = menu.addAction("Rename…")
-        rename.triggered.connect(lambda: self.rename_requested.emit(system))
+        rename.triggered.connect(lambda: self.controller.actions.rename(system))
         menu.popup(self.table.viewport().mapToGlobal(pos))

@@ -10,7 +10,6 @@ candidate as…, which writes a new file atomically and never over an input.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -23,10 +22,9 @@ from ...core.output.exports import write_atomic
 from ...core.run import bleu_lines
 from ..controller import Controller
 from ..widgets.layout import hrow
+from ..widgets.panes import SentencePanes
+from ..window_words import raw
 from .sentence_model import SentenceTableModel
-
-if TYPE_CHECKING:
-    from .sentence_detail import SentenceDetail
 
 SystemKey = tuple[Path, str]  # a system: its file and its field within the file
 
@@ -36,15 +34,21 @@ def system_key(f: SegmentFile) -> SystemKey:
 
 
 class CandidateEditor(QObject):
-    """Signals: ``saved(path)`` after Save edited candidate as…, ``failed(message)``."""
+    """Signals: ``saved(path)`` after Save edited candidate as…, ``failed(message)``; ``typed(sentence, line)``
+    when an edit was scored (show the sentence as ``line`` scores it) and ``reverted(sentence)`` (show the file's
+    text again)."""
 
     saved = Signal(str)
     failed = Signal(str)
+    typed = Signal(int, object)
+    reverted = Signal(int)
 
-    def __init__(self, controller: Controller, detail: SentenceDetail, list_model: SentenceTableModel):
-        """``detail``: the panes this editor edits in; ``list_model``: the list that marks edited sentences."""
-        super().__init__(detail)
-        self.controller, self.detail, self.list_model = controller, detail, list_model
+    def __init__(self, controller: Controller, panes: SentencePanes, list_model: SentenceTableModel,
+                 parent: QWidget):
+        """``panes``: the panes this editor edits in; ``list_model``: the list that marks edited sentences;
+        ``parent``: the view whose F2 toggles editing."""
+        super().__init__(parent)
+        self.controller, self.panes, self.list_model = controller, panes, list_model
         self.edits: dict[SystemKey, dict[int, str]] = {}  # system -> segment of the whole corpus -> edited text
         self.whatif: WhatIf | None = None
         self.shown_file: SegmentFile | None = None  # the file (and field) of the system the edits are of
@@ -69,8 +73,8 @@ class CandidateEditor(QObject):
         row.setStretchFactor(self.summary, 1)
         row.setContentsMargins(0, 0, 0, 0)
         self.bar.setLayout(row)
-        QShortcut(QKeySequence("F2"), detail, self.edit_button.toggle)
-        detail.panes.candidate_edited.connect(self.on_typed)
+        QShortcut(QKeySequence("F2"), parent, self.edit_button.toggle)
+        panes.candidate_edited.connect(self.on_typed)
         self._update_summary()
 
     # -- which edits apply to what is shown -------------------------------------------
@@ -127,7 +131,7 @@ class CandidateEditor(QObject):
         if self.edit_button.isChecked() != on:
             self.edit_button.setChecked(on)  # comes back here through toggled
             return
-        self.detail.panes.set_editing(on and self.whatif is not None)
+        self.panes.set_editing(on and self.whatif is not None)
 
     def on_typed(self, text: str) -> None:
         """The candidate pane's text changed under the user's hands: score it and show everything again."""
@@ -137,7 +141,7 @@ class CandidateEditor(QObject):
         line = w.set_text(sentence, text)
         self._last = (sentence, text, line)
         self._store(sentence)
-        self.detail.show_line(sentence, line, typing=True)
+        self.typed.emit(sentence, line)
         self._update_summary()
 
     def _store(self, sentence: int) -> None:
@@ -157,7 +161,7 @@ class CandidateEditor(QObject):
             return
         w.revert(sentence)
         self._store(sentence)
-        self.detail.show_sentence(sentence)
+        self.reverted.emit(sentence)
         self._update_summary()
 
     def revert_all(self) -> None:
@@ -168,7 +172,7 @@ class CandidateEditor(QObject):
             w.revert(sentence)
             self._store(sentence)
         if self.controller.sentence is not None:
-            self.detail.show_sentence(self.controller.sentence)
+            self.reverted.emit(self.controller.sentence)
         self._update_summary()
 
     def refresh_buttons(self) -> None:
@@ -206,7 +210,7 @@ class CandidateEditor(QObject):
         system = next(i for i, s in enumerate(whole.systems) if system_key(s.file) == system_key(shown))
         part = "".join(c if c.isalnum() or c in "-_." else "_" for c in shown.field)
         suggested = str(shown.path.with_name(shown.path.stem + (f".{part}" if part else "") + ".edited.txt"))
-        target, _ = QFileDialog.getSaveFileName(self.detail, "Save edited candidate as", suggested,
+        target, _ = QFileDialog.getSaveFileName(self.panes.window(), "Save edited candidate as", suggested,
                                                 "Text, one segment per line (*.txt)")
         if target:
             self.save(target, whole, system)
@@ -215,6 +219,6 @@ class CandidateEditor(QObject):
         try:
             written = write_atomic(target, self.edited_text(whole, system), whole.input_paths())
         except ExportError as exc:
-            self.failed.emit(str(exc))
+            self.failed.emit(raw(exc))
             return
         self.saved.emit(str(written))

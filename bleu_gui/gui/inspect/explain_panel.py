@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
-from ...core.metrics.bleu.explain import Explanation
-from ...core.output import palette
+from ...core import palette
+from ...core.metrics.account import Explanation
 from ..widgets import colors
 from ..widgets.layout import legend
 from ..widgets.style import styled

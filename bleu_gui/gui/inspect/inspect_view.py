@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QFrame, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ..controller import Controller
-from ..window_terms import in_window_terms
+from ..window_words import in_window_words
 from .metric_evidence import MetricEvidence
 from .score_header import ScoreHeader
 from .sentence_detail import SentenceDetail
@@ -14,23 +14,14 @@ from .sentence_list import SentenceList
 
 
 class InspectView(QWidget):
-    """Lays out the header, :class:`SentenceList` and :class:`SentenceDetail`, which follow the controller.
-
-    Signals: ``slice_requested(rows, why)`` (the whole run's segment indices) and ``whole_requested()`` from
-    the list's slice controls."""
-
-    slice_requested = Signal(object, str)
-    whole_requested = Signal()
-    where_requested = Signal(str)
+    """Lays out the header, :class:`SentenceList` and :class:`SentenceDetail`, which follow the controller."""
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
         self.header = ScoreHeader()
+        self.header.reset_button.clicked.connect(lambda: controller.actions.reset_settings())
         self.sentences = SentenceList(controller)
-        self.sentences.slice_requested.connect(self.slice_requested)
-        self.sentences.whole_requested.connect(self.whole_requested)
-        self.sentences.where_requested.connect(self.where_requested)
         self.detail = SentenceDetail(controller, self.sentences.model)
         self.evidence = MetricEvidence(controller, self.detail.editor)
         self._assemble()
@@ -90,5 +81,5 @@ class InspectView(QWidget):
                        f"{run.slice.whole[k][c.system]:.2f} on the whole corpus"] if run.slice is not None else [])
         # Badges mark the settings asked for that are not the defaults (a tokenizer the target language chose is
         # the default's doing, said in the notes: "Reset to defaults" would not change it).
-        self.header.set_score(corpus, system.name, slice_note + [in_window_terms(n) for n in run.notes],
+        self.header.set_score(corpus, system.name, slice_note + [in_window_words(n) for n in run.notes],
                               run.config.metrics[k])

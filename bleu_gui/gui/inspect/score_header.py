@@ -8,18 +8,16 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QWidget
 
-from ...core import MetricConfig, Score
-from ...core.analysis.advice import non_default_settings
-from ...core.output import palette, score_text
+from ...core import MetricConfig, Score, palette
+from ...core.output import score_text
 from ..widgets.style import styled
 
 
 class ScoreHeader(QWidget):
-    """Signals: ``message(str)`` for the status bar (e.g. after copying); ``reset_requested()`` when the
-    user asks for the variant's default settings."""
+    """Signal: ``message(str)`` for the status bar (e.g. after copying). Its :attr:`reset_button` asks for the
+    default settings (the view connects it)."""
 
     message = Signal(str)
-    reset_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,7 +51,6 @@ class ScoreHeader(QWidget):
         self.reset_button = QPushButton("Reset to defaults")
         self.reset_button.setToolTip("Score again with sacreBLEU's default settings")
         self.reset_button.setVisible(False)
-        self.reset_button.clicked.connect(self.reset_requested)
         grid = QGridLayout(self)
         grid.setContentsMargins(8, 6, 8, 2)
         grid.addWidget(self.corpus_label, 0, 0, 2, 1)
@@ -85,7 +82,7 @@ class ScoreHeader(QWidget):
         breakdown = score.breakdown()
         self.verbose_label.setText(f"{system_name}: {breakdown}" if breakdown else system_name)
         self.signature_label.setText(f"{score.metric}|{score.signature}")
-        self.set_badges(non_default_settings(config) if config is not None else [])
+        self.set_badges(config.non_default() if config is not None else [])
         shown = list(notes) if notes is not None else list(score.notes)
         self.notes_label.setText("\n".join(f"• {note}" for note in shown))
         self.notes_label.setVisible(bool(shown))

@@ -22,7 +22,6 @@ from ...core import Run
 from ...core.analysis.whatif import ScoredLine, scored_line
 from ...core.metrics.bleu.details import ALL_ORDERS
 from ...core.metrics.bleu.scores import BleuScore
-from ...core.metrics.imported.imported import ImportedMetric
 from ...core.output import score_text
 from ...core.run import bleu_lines
 from ..controller import Controller
@@ -58,7 +57,9 @@ class SentenceDetail(QWidget):
         self.explain_panel = ExplainPanel()
         self.precision_chart = PrecisionChart()
         self.bp_chart = BrevityChart()
-        self.editor = CandidateEditor(controller, self, list_model)
+        self.editor = CandidateEditor(controller, self.panes, list_model, self)
+        self.editor.typed.connect(lambda sentence, line: self.show_line(sentence, line, typing=True))
+        self.editor.reverted.connect(self.show_sentence)
         self._chart_line: ScoredLine | None = None
         self._charts_left: list[Callable[[Run, ScoredLine], None]] = []  # drawn one per turn of the event loop
         self._chart_timer = single_shot(self, 150, self._draw_next_chart)
@@ -154,11 +155,12 @@ class SentenceDetail(QWidget):
         """With an imported metric chosen: its score of this segment, said to be read, not computed."""
         c, run = self.controller, self.controller.run
         metric = c.metric_object
-        if run is None or not isinstance(metric, ImportedMetric):
+        source = metric.read_from() if metric is not None else None
+        if run is None or metric is None or source is None:
             return ""
         value = run.systems[c.system].results[c.metric].sentences[sentence]
         shown = "missing" if np.isnan(value) else score_text.score_text(float(value))
-        return f" · {metric.name} {shown} (read from {metric.config.source})"
+        return f" · {metric.name} {shown} (read from {source})"
 
     def show_line(self, sentence: int, line: ScoredLine, typing: bool = False) -> None:
         """Show sentence ``sentence`` as ``line`` scores it (the file's text, or an edit being typed)."""

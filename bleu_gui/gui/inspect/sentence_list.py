@@ -4,7 +4,7 @@ the score histogram under the list and the document table beside it."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -55,12 +55,8 @@ def sentence_table(model: SentenceTableModel, row_height: int) -> Table:
 
 
 class SentenceList(QWidget):
-    """Signals: ``slice_requested(rows, why)`` (the whole run's segment indices) and ``whole_requested()``, from
-    the slice controls and "Score the list"."""
-
-    slice_requested = Signal(object, str)
-    whole_requested = Signal()
-    where_requested = Signal(str)
+    """The sentences of the system inspected, their filters and slices ("Score the list" asks the controller's
+    actions)."""
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
@@ -118,9 +114,6 @@ class SentenceList(QWidget):
                                    "the paired tests of that slice)")
         self.score_list.clicked.connect(self.on_score_list)
         self.slice_panel = SlicePanel(self.controller)
-        self.slice_panel.slice_requested.connect(self.slice_requested)
-        self.slice_panel.whole_requested.connect(self.whole_requested)
-        self.slice_panel.where_requested.connect(self.where_requested)
         self.histogram = HistogramChart()
         self.histogram.bin_clicked.connect(self.on_histogram_bin_clicked)
         self._filter_timer = single_shot(self, 200, self.apply_filter)
@@ -201,6 +194,9 @@ class SentenceList(QWidget):
         self.model.set_sentences(system.lines, system.results[k].sentences, shown.orders[k][i], numbers,
                                  metric=metric.name)
         self.score_label.setText(f"{metric.name} from")
+        # The score column fits its metric's name (EditDistance is wider than BLEU), with room for the sort arrow.
+        header_width = self.table.fontMetrics().horizontalAdvance(metric.name) + 28
+        self.table.setColumnWidth(COL_BLEU, max(64, header_width))
         self._mismatches = shown.tag_mismatches[i]
         self.tags_only.setVisible(bool(self._mismatches) or system.file.tags is not None)
         self.tags_only.setText(f"tag mismatches ({len(self._mismatches):,})")
@@ -300,7 +296,7 @@ class SentenceList(QWidget):
             return
         rows = [run.slice.rows[i] for i in shown] if run.slice is not None else list(shown)
         name = run.systems[self.controller.system].name
-        self.slice_requested.emit(rows, f"{name}: {', '.join(self.model.rules())}")
+        self.controller.actions.apply_slice(rows, f"{name}: {', '.join(self.model.rules())}")
 
     def _set_scale(self, scale: tuple[float, float]) -> None:
         """The score filter spans the metric's scale; on another scale (another metric) it starts open again."""

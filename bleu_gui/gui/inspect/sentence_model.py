@@ -15,8 +15,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
+from ...core import palette
 from ...core.analysis.orders import SentenceOrders, casefolded, ordered, text_matches
-from ...core.output import palette
 from ...core.output.score_text import score_text
 from ...core.runtime import let_go, out_of_gc_passes
 from ..jobs import JobController

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Slot
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core.analysis.documents import DocumentScores
@@ -102,15 +102,8 @@ class DocumentModel(QAbstractTableModel):
 
 
 class SlicePanel(QWidget):
-    """The slice menu and its status line; ``documents`` is the document table (placed by the view).
-
-    Signals: ``slice_requested(rows, description)`` with the whole run's segment indices,
-    ``whole_requested()``.
-    """
-
-    slice_requested = Signal(object, str)
-    whole_requested = Signal()
-    where_requested = Signal(str)
+    """The slice menu and its status line; ``documents`` is the document table (placed by the view). A slice
+    chosen here is asked of the controller's actions."""
 
     def __init__(self, controller: Controller, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -195,22 +188,22 @@ class SlicePanel(QWidget):
     def on_choice(self, index: int) -> None:
         data = self.combo.itemData(index)
         if data is None:
-            self.whole_requested.emit()
+            self.controller.actions.clear_slice()
         elif data != "current" and self.controller.whole_run is not None:
             key, value = data
             values = self.controller.whole_run.context.columns()[key]
-            self.slice_requested.emit([i for i, v in enumerate(values) if v == value], f"{key} = {value}")
+            self.controller.actions.apply_slice([i for i, v in enumerate(values) if v == value], f"{key} = {value}")
 
     @Slot()
     def on_expression(self) -> None:
         text = self.expression.text().strip()
         if text:
-            self.where_requested.emit(text)
+            self.controller.actions.apply_where(text)
         else:
-            self.whole_requested.emit()
+            self.controller.actions.clear_slice()
 
     @Slot(QModelIndex)
     def on_document_clicked(self, index: QModelIndex) -> None:
         if index.isValid():
             r = index.row()
-            self.slice_requested.emit(self.model.rows[r].tolist(), f"doc = {self.model.ids[r]}")
+            self.controller.actions.apply_slice(self.model.rows[r].tolist(), f"doc = {self.model.ids[r]}")

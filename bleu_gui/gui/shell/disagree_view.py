@@ -10,9 +10,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ...core import Run
+from ...core import Run, palette
 from ...core.analysis.disagree import disagreements, spearman
-from ...core.output import palette
 from ...core.output.score_text import score_text
 from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled

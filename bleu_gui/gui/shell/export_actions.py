@@ -16,8 +16,8 @@ from ...core import Run
 from ...core.output.exports import sentences_text, write_atomic
 from ...core.output.rankings import Ranking, systems_table_text
 from ...core.output.report import ReportView, build_report
-from ..controller import ViewState
 from ..jobs import JobController
+from ..state import ViewState
 
 
 class ExportActions(QObject):

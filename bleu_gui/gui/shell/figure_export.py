@@ -3,53 +3,61 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 from ...core.errors import ExportError
+from ..controller import Controller
 from ..widgets.figure_dialog import FigureDialog
 from ..widgets.figures import FigureSize, write_figure
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
-
-COMPARE_TAB = 1
+from ..window_words import raw
 
 
-def figure_of_view(window: MainWindow) -> tuple[QWidget, str, str]:
-    """The view a figure shows (Compare when it is the tab shown, else Inspect), its title and signature."""
-    c = window.controller
-    run = c.run
-    assert run is not None
-    metric = run.metrics[c.metric]
-    if window.tabs.currentIndex() == COMPARE_TAB:
-        title = f"{metric.name}: {run.baseline.name} (A) vs {run.systems[c.b].name} (B), {len(run.systems)} systems"
-        return window.compare_view, title, metric.signature()
-    sentence = f", sentence {run.line_number(c.sentence)}" if c.sentence is not None else ""
-    return window.inspect, f"{metric.name}: {run.systems[c.system].name}{sentence}", metric.signature()
+class FigureExport(QObject):
+    """Figures of the tab shown in ``tabs`` (``compare``: the Compare view's widget, ``inspect``: Inspect's).
+    Signals: ``exported(str)`` with the path written, ``failed(str)``."""
 
+    exported = Signal(str)
+    failed = Signal(str)
 
-def export_figure(window: MainWindow, path: str | Path, size: FigureSize) -> Path:
-    """Write the shown view as one figure (PNG, SVG or PDF by extension); :class:`ExportError` says why not."""
-    run = window.controller.run
-    assert run is not None
-    widget, title, signature = figure_of_view(window)
-    written = write_figure(widget, path, size, title, signature, run.input_paths())
-    window.on_exported(str(written))
-    return written
+    def __init__(self, parent: QWidget, controller: Controller, tabs: QTabWidget, inspect: QWidget,
+                 compare: QWidget):
+        super().__init__(parent)
+        self.parent_widget, self.controller, self.tabs = parent, controller, tabs
+        self.inspect, self.compare = inspect, compare
 
+    def figure_of_view(self) -> tuple[QWidget, str, str]:
+        """The view a figure shows (Compare when it is the tab shown, else Inspect), its title and signature."""
+        c = self.controller
+        run = c.run
+        assert run is not None
+        metric = run.metrics[c.metric]
+        if self.tabs.currentWidget() is self.compare:
+            title = f"{metric.name}: {run.baseline.name} (A) vs {run.systems[c.b].name} (B), {len(run.systems)} systems"
+            return self.compare, title, metric.signature()
+        sentence = f", sentence {run.line_number(c.sentence)}" if c.sentence is not None else ""
+        return self.inspect, f"{metric.name}: {run.systems[c.system].name}{sentence}", metric.signature()
 
-def ask_export_figure(window: MainWindow) -> None:
-    """Ask where and how large (one dialog), then write the figure; a failure is a dialog."""
-    if window.controller.run is None:
-        return
-    which = "Compare view" if window.tabs.currentIndex() == COMPARE_TAB else "Inspect view"
-    chosen = FigureDialog.ask(window, f"figure of the {which}", which.lower().replace(" ", "-") + ".png",
-                              figure_of_view(window)[0])
-    if chosen is None:
-        return
-    try:
-        export_figure(window, *chosen)
-    except ExportError as exc:
-        window.show_error(str(exc))
+    def export(self, path: str | Path, size: FigureSize) -> Path:
+        """Write the shown view as one figure (PNG, SVG or PDF by extension); :class:`ExportError` says why not."""
+        run = self.controller.run
+        assert run is not None
+        widget, title, signature = self.figure_of_view()
+        written = write_figure(widget, path, size, title, signature, run.input_paths())
+        self.exported.emit(str(written))
+        return written
+
+    def ask(self) -> None:
+        """Ask where and how large (one dialog), then write the figure; a failure is a dialog."""
+        if self.controller.run is None:
+            return
+        which = "Compare view" if self.tabs.currentWidget() is self.compare else "Inspect view"
+        chosen = FigureDialog.ask(self.parent_widget, f"figure of the {which}",
+                                  which.lower().replace(" ", "-") + ".png", self.figure_of_view()[0])
+        if chosen is None:
+            return
+        try:
+            self.export(*chosen)
+        except ExportError as exc:
+            self.failed.emit(raw(exc))

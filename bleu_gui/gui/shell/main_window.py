@@ -12,25 +12,28 @@ from dataclasses import replace
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDialog, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget
 
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
+from ...core.metrics.bleu.config import find_bleu_config
 from ...core.metrics.word_split import preload_arrow
 from ...core.output.report import ReportView
-from ...core.output.sessions import Session, session_of
+from ...core.output.sessions import Session
 from ...core.run import renamed
 from ...core.runtime import let_go
+from ..actions import Actions
 from ..compare.compare_view import CompareView
 from ..controller import Controller
 from ..inspect.inspect_view import InspectView
 from ..jobs import JobController
 from ..prepared import Prepared
+from ..state import FROM_COMMAND_LINE, REMEMBERED, Scoring
 from ..widgets.layout import single_shot, stacked
-from ..window_terms import in_window_terms
+from ..window_words import in_window_words, raw
 from .export_actions import ExportActions, ask_new_name, shown_view
-from .extra_menus import add_menus
-from .figure_export import ask_export_figure
+from .extra_menus import ToolMenus
+from .figure_export import FigureExport
 from .file_drops import FileDrops
 from .file_menu import FileMenu
 from .job_progress import JobProgress
@@ -62,20 +65,21 @@ class MainWindow(QMainWindow):
         preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
         self.settings = settings or Settings()
         saved = self.settings.metrics()
-        self.tokenizer_dialog: QDialog | None = None
-        self.help_dialog: QDialog | None = None
-        self.tool_dialog: QDialog | None = None  # the last Tools dialog opened (kept alive while shown)
         self.error_box: QMessageBox | None = None
         self.on_error: Callable[[str], None] | None = None  # set: errors go there instead of a dialog (--screenshot)
         self._held: list[Prepared] = []  # what the controller holds, let go of once replaced
-        self.controller = Controller(self)
+        # Where the settings of the run shown came from is said beside any that are not the defaults.
+        self.controller = Controller(Scoring(config, FROM_COMMAND_LINE) if config is not None
+                                     else Scoring(saved, REMEMBERED), self)
         self.jobs = JobController(self)
-        self.settings_panel = SettingsPanel(config if config is not None else saved)
-        self.run_actions = RunActions(self.controller, self.jobs, lambda: self.choice.run_config(), self)
+        self.settings_panel = SettingsPanel(self.controller.scoring.metrics)
+        self.run_actions = RunActions(self.controller, self.jobs, self)
         self.run_actions.encoding = encoding
-        # Where the settings of the run shown came from (said beside any that are not the defaults).
-        self.choice = SettingsChoice(self.settings_panel, self.settings, self.run_actions, "from the command line"
-                                     if config is not None else "remembered from an earlier session", self)
+        self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self)
+        self.controller.actions = Actions(
+            apply_slice=self.run_actions.apply_slice, clear_slice=self.run_actions.clear_slice,
+            apply_where=self.run_actions.apply_where, compare_pair=self.run_actions.compare_pair,
+            rename=self.on_rename_requested, reset_settings=self.choice.reset)
         self.drops = FileDrops(self, self.controller, self.run_actions)
         self.exports = ExportActions(self)
         self._finish_show = single_shot(self, 0, self._shown)
@@ -113,15 +117,9 @@ class MainWindow(QMainWindow):
         self.exports.exported.connect(self.on_exported)
         self.exports.failed.connect(self.show_error)
         self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
-        self.inspect.header.reset_requested.connect(self.choice.reset)
-        self.inspect.slice_requested.connect(self.run_actions.apply_slice)
-        self.inspect.whole_requested.connect(self.run_actions.clear_slice)
-        self.inspect.where_requested.connect(self.run_actions.apply_where)
         self.bars.use_config.connect(self.choice.use_config)
         self.bars.reset_settings.connect(self.choice.reset)
         self.bars.show_line.connect(self.on_show_misalignment)
-        self.compare_view.rename_requested.connect(self.on_rename_requested)
-        self.compare_view.pair_requested.connect(self.run_actions.compare_pair)
         self.choice.refused.connect(self.show_error)
 
     def _build_status(self) -> None:
@@ -139,14 +137,27 @@ class MainWindow(QMainWindow):
             on_export_sentences=lambda: self.exports.ask_sentences(controller.run, controller.b),
             on_export_table=lambda: self.exports.ask_systems_table(controller.run, controller.ranking,
                                                                    controller.metric),
-            on_export_figure=lambda: ask_export_figure(self),
+            on_export_figure=lambda: self.figures.ask(),
             on_save_edited=editor.ask_save,
             on_open_session=lambda: self._guarded(lambda: self.open_session(ask_open_session(self))),
             on_save_session=lambda: self._guarded(lambda: ask_save_session(self, self.current_session())),
             on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_session)
         self.menuBar().addMenu(self.file_menu)
-        add_menus(self)
+        detail = self.inspect.detail
+        self.tools = ToolMenus(self, controller, editor, self.settings_dock.toggleViewAction(),
+                               lambda: detail.explain_panel.explanation)
+        for menu in self.tools.menus:
+            self.menuBar().addMenu(menu)
+        self.tools.exported.connect(self.on_exported)
+        self.tools.failed.connect(self.show_error)
+        self.tools.message.connect(self.statusBar().showMessage)
+        self.tools.open_files_asked.connect(self.on_open_triggered)
+        self.tools.open_demo_asked.connect(lambda: self.run_actions.open_demo("en"))
+        self.tools.segment_asked.connect(self.open_segment)
+        self.figures = FigureExport(self, controller, self.tabs, self.inspect, self.compare_view)
+        self.figures.exported.connect(self.on_exported)
+        self.figures.failed.connect(self.show_error)
         editor.saved.connect(self.on_exported)
         editor.failed.connect(self.show_error)
 
@@ -158,13 +169,16 @@ class MainWindow(QMainWindow):
             state = self.settings.splitter(name)
             if state is not None:
                 splitter.restoreState(state)
-        self.inspect.detail.fill_order_combo(self.settings_panel.config().max_order)
+        self._fill_orders()
+
+    def _fill_orders(self) -> None:
+        """The n-gram orders offered: those of the BLEU settings scored with (none: sacreBLEU's 4)."""
+        found = find_bleu_config(self.controller.scoring.metrics)
+        self.inspect.detail.fill_order_combo(found.max_order if found is not None else 4)
 
     # -- runs ------------------------------------------------------------------------------
     def current_session(self) -> Session:
-        run = self.controller.run
-        assert run is not None  # the menu entries that ask for it are enabled only with a run shown
-        return session_of(run, self.controller.b, self.run_actions.opened_with.request)
+        return self.controller.session()  # the menu entries that ask for it are enabled only with a run shown
 
     def open_session(self, session: Session | None) -> int | None:
         """Open a saved run as it was: its files, labels, B, encoding and settings."""
@@ -182,7 +196,7 @@ class MainWindow(QMainWindow):
         try:
             action()
         except (InputError, ExportError) as exc:
-            self.show_error(str(exc))
+            self.show_error(raw(exc))
 
     @Slot(bool)
     def on_run_shown(self, switch_to_compare: bool) -> None:
@@ -195,7 +209,6 @@ class MainWindow(QMainWindow):
         """The controller shows another run: the window's own parts follow (tabs, bars, status, title)."""
         run = self.controller.run
         assert run is not None
-        self.choice.shown(run)
         comparing = run.comparison is not None
         self.tabs.setTabEnabled(COMPARE_TAB, comparing)
         if not comparing and self.tabs.currentIndex() == COMPARE_TAB:
@@ -203,9 +216,9 @@ class MainWindow(QMainWindow):
         self.file_menu.set_run_shown(True)
         self.inputs_label.setText(run.summary)
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
-        self.bars.show_for(run, self.choice.origin)
+        self.bars.show_for(run, self.controller.scoring.origin)
         metric_notes = {note for m in run.metrics for note in m.notes}
-        notes = [in_window_terms(n) for n in run.notes if n not in metric_notes]
+        notes = [in_window_words(n) for n in run.notes if n not in metric_notes]
         if notes:
             self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
                                                      else ""), 15000)
@@ -234,7 +247,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def on_open_triggered(self) -> None:
-        earlier = self.run_actions.opened_with if self.controller.run is not None else None
+        earlier = self.controller.opened if self.controller.run is not None else None
         chosen = OpenDialog.ask(self, earlier)
         if chosen is not None:
             self.run_actions.open_inputs(chosen)
@@ -249,7 +262,7 @@ class MainWindow(QMainWindow):
     def import_scores(self, paths: list[str]) -> int:
         """Open the shown run again with these score files' metrics beside its own (File ▸ Open sets which are
         lower-better and whether partial scores are read)."""
-        earlier = self.run_actions.opened_with
+        earlier = self.controller.opened
         request = replace(earlier.request, scores=earlier.request.scores + tuple(paths))
         return self.run_actions.open_inputs(replace(earlier, request=request), self.controller.b, carry=True)
 
@@ -267,9 +280,8 @@ class MainWindow(QMainWindow):
 
     def _job_ended(self, message: str = "") -> None:
         if not self.jobs.busy:
-            self.choice.jobs_ended(self.controller.run)
-            if self.controller.run is not None and self.controller.run.config.bleu is not None:
-                self.inspect.detail.fill_order_combo(self.controller.run.config.bleu.max_order)
+            self.controller.settle()
+            self._fill_orders()
             self.job_progress.setVisible(False)
             self.inspect.header.show_idle()
             if message:
@@ -290,7 +302,7 @@ class MainWindow(QMainWindow):
         if self.on_error is not None:
             self.on_error(message)  # a command's error: its flags are the right words there
             return
-        message = in_window_terms(message)  # the field that fixes it, never a flag the window does not have
+        message = in_window_words(message)  # the field that fixes it, never a flag the window does not have
         self.error_shown.emit(message)
         box = QMessageBox(QMessageBox.Icon.Warning, "bleu-gui", message, QMessageBox.StandardButton.Ok, self)
         if details:
@@ -320,9 +332,14 @@ class MainWindow(QMainWindow):
 
     @Slot(int, int)
     def on_show_misalignment(self, system: int, line: int) -> None:
+        self.open_segment(system, line - 1)
+
+    @Slot(int, int)
+    def open_segment(self, system: int, sentence: int) -> None:
+        """Show a system's segment in Inspect (0-based)."""
         self.tabs.setCurrentIndex(INSPECT_TAB)
         self.controller.set_system(system)
-        self.controller.set_sentence(line - 1)
+        self.controller.set_sentence(sentence)
 
     @Slot(str)
     def on_exported(self, path: str) -> None:
@@ -332,8 +349,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.jobs.shutdown()
         self.inspect.sentences.model.stop_search()
-        if self.tokenizer_dialog is not None:
-            self.tokenizer_dialog.close()
+        self.tools.close_all()
         self._remember()
         self.exports.shutdown()
         self.settings.set_geometry(self.saveGeometry())

@@ -1,7 +1,7 @@
 """File ▸ Open: the files to score and how to read them — every input option of ``bleu-score``, as fields.
 
-The fields are named in words; :mod:`.window_terms` turns a flag in a message into the name of the field here
-that sets it, so a message never sends a window user to a flag the window does not have.
+The fields are named in words; :mod:`..window_words` says a field a message names as the field here that sets it,
+so a message never sends a window user to a flag the window does not have.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from PySide6.QtWidgets import (
 from ...core import InputError
 from ...core.inputs.format_table import FORMATS, ReadOptions
 from ...core.inputs.run_inputs import InputRequest
-from ...core.inputs.tables import ROLES
+from ...core.inputs.tables import ROLES, parse_columns
+from ..state import OpenChoice
 from ..widgets.style import styled
-from ..window_terms import FIELDS
-from .run_actions import OpenChoice
+from ..window_words import FIELDS, in_window_words, raw
 
 SNIFFED = "by extension and content"
 ENCODINGS = ("auto", "utf-8", "utf-8-sig", "utf-16", "cp1252", "latin-1", "cp949", "euc-kr", "shift_jis", "euc-jp",
@@ -92,7 +92,7 @@ class OpenDialog(QDialog):
         languages.setToolTip("A TMX file's two languages to read; the target language also picks BLEU's tokenizer "
                              "as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
         layout.addWidget(self._group("How to read them", [
-            (FIELDS["encoding"], self.encoding), (FIELDS["format"], self.format), (FIELDS["langs"], languages),
+            (FIELDS["encoding"], self.encoding), (FIELDS["input_format"], self.format), (FIELDS["langs"], languages),
             (FIELDS["refs_wanted"], self.refs_wanted), (FIELDS["systems_wanted"], self.systems_wanted),
             (FIELDS["columns"], self.columns), (FIELDS["keep_tags"], self.keep_tags),
             (FIELDS["allow_identical"], self.allow_identical), (FIELDS["lower_better"], self.lower_better),
@@ -199,22 +199,18 @@ class OpenDialog(QDialog):
         langs = (self.source_lang.text().strip(), self.target_lang.text().strip())
         if bool(langs[0]) != bool(langs[1]):
             raise InputError(f"{FIELDS['langs']}: give both the source and the target language, or neither")
-        columns = {}
-        for text in _split(self.columns.text()):
-            role, sep, name = text.partition("=")
-            if not sep or role.strip() not in ROLES:
-                raise InputError(f"{FIELDS['columns']}: {text!r}: give ROLE=NAME with ROLE one of {', '.join(ROLES)}")
-            columns[role.strip()] = name.strip()
+        columns = parse_columns(_split(self.columns.text()))
         fmt = self.format.currentText()
         options = ReadOptions(None if fmt == SNIFFED else fmt, self.keep_tags.isChecked(),
                               langs if langs[0] else None, columns)
-        request = InputRequest(tuple(_split(self.systems.text())), tuple(references),
-                               self.encoding.currentText().strip() or "auto", self.source.text().strip() or None,
-                               self.docs.text().strip() or None, options,
-                               tuple(_split(self.refs_wanted.text())) or None,
-                               tuple(_split(self.systems_wanted.text())) or None, self.allow_identical.isChecked(),
-                               tuple(_split(self.scores.text())), tuple(_split(self.lower_better.text())),
-                               self.scores_partial.isChecked())
+        request = InputRequest(systems=tuple(_split(self.systems.text())), references=tuple(references),
+                               encoding=self.encoding.currentText().strip() or "auto",
+                               source=self.source.text().strip() or None, docs=self.docs.text().strip() or None,
+                               options=options, refs_wanted=tuple(_split(self.refs_wanted.text())) or None,
+                               systems_wanted=tuple(_split(self.systems_wanted.text())) or None,
+                               allow_identical=self.allow_identical.isChecked(), scores=tuple(_split(self.scores.text())),
+                               lower_better=tuple(_split(self.lower_better.text())),
+                               scores_partial=self.scores_partial.isChecked())
         return OpenChoice(request, tuple(_split(self.labels.text())) or None, tuple(_split(self.where.text())))
 
     def on_accept(self) -> None:
@@ -222,7 +218,7 @@ class OpenDialog(QDialog):
         try:
             self.choice()
         except InputError as exc:
-            self.problem.setText(str(exc))
+            self.problem.setText(in_window_words(raw(exc)))
             self.problem.show()
             return
         self.accept()

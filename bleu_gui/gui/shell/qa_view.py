@@ -24,7 +24,7 @@ from ...core.inputs.text_files import read_segments
 from ..jobs import JobController
 from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled
-from ..window_terms import in_window_terms
+from ..window_words import in_window_words, raw
 
 ALL = "all"
 WHICH = ("its flags", "fixed against the baseline", "introduced against the baseline")
@@ -92,7 +92,7 @@ class QADialog(QDialog):
             try:
                 self.start(read_glossary(path, "\n".join(read_segments(path).lines)))
             except Exception as exc:  # noqa: BLE001 - the reader's InputError, shown here
-                self._failed(str(exc))
+                self._failed(raw(exc))
 
     def _failed(self, message: str) -> None:
         self.note.setText(f"QA checks could not run: {message}")
@@ -103,7 +103,7 @@ class QADialog(QDialog):
         skipped = skipped_checks(CHECKS, self.run.context.source is not None, self.glossary is not None,
                                  self.run.references[0].lines)
         self.note.setText("Segments flagged per check and system; against the baseline, the flags each system fixes "
-                          "(−) and introduces (+). " + (in_window_terms("; ".join(skipped)) + "." if skipped else "") +
+                          "(−) and introduces (+). " + (in_window_words("; ".join(skipped)) + "." if skipped else "") +
                           " Slice by them: 'number' in qa[NAME] in the slice box.")
         names = [s.name for s in self.run.systems]
         self.counts.setRowCount(len(CHECKS))

@@ -4,25 +4,24 @@ The controller keeps the whole run beside the run it shows (which may be a
 slice of it): every change of files or settings is made on the whole run and
 the slice, if one is shown, is scored again from the result, so a slice never
 outlives the numbers it was cut from. Every job starts from the settings the
-panel holds now: a job that replaces a re-score still in the worker (a slice
+controller holds now: a job that replaces a re-score still in the worker (a slice
 asked for right after a change of settings) scores with the new settings too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from ...core import InputError, Run, RunConfig, rescore, score_run, subset_run
-from ...core.analysis.advice import non_default_settings
 from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.metrics.bleu.metric import scaled_progress
-from ...core.metrics.catalog import KEYS
-from ...core.metrics.imported.imported import ImportedConfig, attach_imported, choose_imported
+from ...core.metrics.imported.imported import attach_imported, choose_imported
+from ...core.metrics.registry import KEYS
 from ...core.output.sessions import Session
 from ...core.run import check_labels
 from ...core.runtime import out_of_gc_passes
@@ -31,32 +30,23 @@ from ...demo import demo_paths
 from ..controller import Controller
 from ..jobs import JobController
 from ..prepared import Prepared, prepare
+from ..state import OpenChoice
+from ..window_words import raw
 
 Progress = Callable[[float], None]
 
 
 def _left_behind(before: RunConfig, after: RunConfig) -> str:
     """A note naming the settings that followed other files and were not carried to these ('' when none)."""
-    gone = [label for b, a in zip(before.metrics, after.metrics) for label in non_default_settings(b)
-            if label not in non_default_settings(a)]
+    gone = [label for b, a in zip(before.metrics, after.metrics) for label in b.non_default()
+            if label not in a.non_default()]
     if not gone:
         return ""
-    return (f"{', '.join(gone)}: chosen for other files, not carried to these (the tokenizer and TER's Asian support "
-            "follow each file's language)")
-
-
-@dataclass(frozen=True)
-class OpenChoice:
-    """What to open: the request (files and how to read them), the systems' display names, a slice to show."""
-
-    request: InputRequest
-    labels: tuple[str, ...] | None = None
-    where: tuple[str, ...] = ()
-    imported: tuple[str, ...] | None = None  # the score files' columns to score (-m), None: every one
+    return f"{', '.join(gone)}: chosen for other files, not carried to these (they follow each file's language)"
 
 
 class RunActions(QObject):
-    """Scoring jobs of the window (see the module). ``config()`` gives the settings to score with now.
+    """Scoring jobs of the window (see the module), with the settings the controller holds.
 
     Signals: ``shown(bool)`` after a job's run is handed to the controller (true: switch to the Compare tab);
     ``opened()`` when files were opened afresh (their edits, if any, belong to nothing now); ``refused(str)``
@@ -67,24 +57,15 @@ class RunActions(QObject):
     opened = Signal()
     refused = Signal(str)
 
-    def __init__(self, controller: Controller, jobs: JobController, config: Callable[[], RunConfig],
-                 parent: QObject | None = None):
+    def __init__(self, controller: Controller, jobs: JobController, parent: QObject | None = None):
         super().__init__(parent)
-        self.controller, self.jobs, self.config = controller, jobs, config
+        self.controller, self.jobs = controller, jobs
         self.encoding = "auto"  # how files opened without a request of their own are decoded
-        self.opened_with = OpenChoice(InputRequest(encoding=self.encoding))  # what the shown run was opened from
 
     # -- helpers ------------------------------------------------------------------------------------
-    def run_config(self) -> RunConfig:
-        """The settings to score with now: the panel's, and the metrics of the shown run's score files (they have
-        no settings of their own: they come with its files)."""
-        own, whole = self.config(), self.controller.whole_run
-        imported = tuple(m for m in whole.config.metrics if isinstance(m, ImportedConfig)) if whole is not None else ()
-        return replace(own, metrics=own.metrics + imported)
-
     def _whole_now(self) -> Callable[[Progress | None], Prepared]:
-        """The whole run under the settings the panel holds (scored again in the worker when they differ)."""
-        whole, cfg = self.controller.whole, self.run_config()
+        """The whole run under the settings chosen now (scored again in the worker when they differ)."""
+        whole, cfg = self.controller.whole, self.controller.run_config()
         assert whole is not None
 
         def make(progress: Progress | None) -> Prepared:
@@ -94,7 +75,7 @@ class RunActions(QObject):
 
     def _reslice(self, make: Callable[[Run, Progress | None], Run]
                  ) -> Callable[[Progress], tuple[Prepared, Prepared]]:
-        """``make`` on the whole run (under the panel's settings), followed by the shown slice again when one is
+        """``make`` on the whole run (under the settings chosen now), followed by the shown slice again when one is
         shown: the job gives (the new whole run, the run to show)."""
         run = self.controller.run
         shown = run.slice if run is not None else None
@@ -120,8 +101,8 @@ class RunActions(QObject):
     def open_files(self, systems: Sequence[str | Path], references: Sequence[str | Path],
                    labels: Sequence[str] | None = None, b: int = 1, source: str | Path | None = None) -> int:
         """:meth:`open_inputs` of files read as sniffed, in the window's encoding (dropped files, the demo)."""
-        request = InputRequest(tuple(str(p) for p in systems), tuple(str(r) for r in references), self.encoding,
-                               str(source) if source is not None else None)
+        request = InputRequest(systems=tuple(str(p) for p in systems), references=tuple(str(r) for r in references),
+                               encoding=self.encoding, source=str(source) if source is not None else None)
         return self.open_inputs(OpenChoice(request, tuple(labels) if labels else None), b)
 
     def open_inputs(self, choice: OpenChoice, b: int = 1, carry: bool = False) -> int:
@@ -131,7 +112,7 @@ class RunActions(QObject):
         Settings that follow the files (BLEU's tokenizer, TER's Asian support) chosen for other files are not
         carried to these unless ``carry`` (a session, the command line's flags, the same files again), and a note
         says which were left behind."""
-        own, request, labels = self.config(), choice.request, choice.labels
+        own, request, labels = RunConfig(self.controller.scoring.metrics), choice.request, choice.labels
         check_where(choice.where)
         left_behind = ""
         if not carry and self._other_files(request):
@@ -159,7 +140,7 @@ class RunActions(QObject):
             return whole, prepare(subset_run(run, rows, said, progress=scaled_progress(progress, 0.7, 0.3)))
 
         def done(result: tuple[Prepared, Prepared]) -> None:
-            self.opened_with = choice
+            self.controller.set_opened(choice)
             self.opened.emit()  # files opened afresh: no edits carried over
             self.controller.show(result[1], result[0])
             self.controller.set_b(b)
@@ -172,7 +153,7 @@ class RunActions(QObject):
         settings it starts with: the command line's, or the remembered ones, which hold nothing file-bound)."""
         if self.controller.whole is None:
             return False
-        shown = self.opened_with.request
+        shown = self.controller.opened.request
         return (shown.systems, shown.references) != (request.systems, request.references)
 
     def open_session(self, session: Session | None) -> int | None:
@@ -201,7 +182,7 @@ class RunActions(QObject):
         return self.jobs.submit(self._reslice(make), lambda result: self._show(result, switch_to_compare=True))
 
     def rescore(self) -> int | None:
-        """Score the shown files again with the panel's settings, in the worker."""
+        """Score the shown files again with the settings chosen now, in the worker."""
         if self.controller.whole is None:
             return None
         return self.jobs.submit(self._reslice(lambda base, _p: base), self._show)
@@ -240,7 +221,7 @@ class RunActions(QObject):
         try:
             check_where([text])
         except InputError as exc:
-            self.refused.emit(str(exc))
+            self.refused.emit(raw(exc))
             return None
         base = self._whole_now()
 
@@ -256,7 +237,7 @@ class RunActions(QObject):
         whole = self.controller.whole
         if whole is None or self.controller.shown is whole:
             return
-        if whole.run.config != self.run_config():
+        if whole.run.config != self.controller.run_config():
             self.jobs.submit(lambda p: self._whole_now()(p), lambda prepared: self._show((prepared, prepared)))
             return
         self._show((whole, whole))

@@ -7,8 +7,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ...core import Run
-from ...core.analysis.advice import Advice, non_default_settings
-from ..window_terms import in_window_terms
+from ...core.metrics.account import Advice
+from ..window_words import in_window_words
 from .advice_bar import AdviceBar
 
 
@@ -52,10 +52,10 @@ class RunBars(QWidget):
         for k, bar in enumerate((self.advice, self.more_advice)):
             if k < len(run.advice):
                 said = run.advice[k]
-                bar.show_advice(in_window_terms(said.text[:1].upper() + said.text[1:]) + ".", str(k), said.action)
+                bar.show_advice(in_window_words(said.text[:1].upper() + said.text[1:]) + ".", str(k), said.action)
             else:
                 bar.hide()
-        changed = [label for m in run.config.metrics for label in non_default_settings(m)]  # as asked
+        changed = [label for m in run.config.metrics for label in m.non_default()]  # as asked
         if changed:
             self.settings.show_advice(f"Scored with settings that are not the defaults ({settings_origin}): "
                                       f"{', '.join(changed)}.", "", "Reset to defaults")

@@ -21,12 +21,13 @@ from PySide6.QtCore import (
     qInstallMessageHandler,
 )
 
+from ...cli.screenshot_order import ScreenshotOrder
 from ...core import InputError
 from ...core.errors import ExportError
 from ...core.json_text import strict_dumps
 from ...core.output.exports import write_atomic
 from ...core.output.provenance import provenance
-from .screenshot_order import ScreenshotOrder
+from ..window_words import window_word
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -46,9 +47,11 @@ _GIVE_UP_MS = 600_000  # a run that never shows (a hung worker) still ends the c
 class Screenshot(QObject):
     """Takes the window's picture after its first complete run; ``finish(status)`` ends the application."""
 
-    def __init__(self, window: MainWindow, order: ScreenshotOrder, finish: Callable[[int], None]):
+    def __init__(self, window: MainWindow, order: ScreenshotOrder, finish: Callable[[int], None],
+                 say: Callable[[str], str]):
+        """``say``: a message of the core (its fields unworded) in the command's words."""
         super().__init__(window)
-        self.window, self.order, self.finish = window, order, finish
+        self.window, self.order, self.finish, self.say = window, order, finish, say
         self.done = False
         window.on_error = self.fail  # one line on stderr, no dialog
         window.run_changed.connect(self.on_run_shown)
@@ -58,7 +61,7 @@ class Screenshot(QObject):
         if self.done:
             return
         self.done = True
-        print(f"bleu-gui: error: {message}", file=sys.stderr)
+        print(f"bleu-gui: error: {self.say(message)}", file=sys.stderr)
         self.finish(2)
 
     def on_run_shown(self, _run: object) -> None:
@@ -68,7 +71,7 @@ class Screenshot(QObject):
         try:
             self._show_what_was_asked()
         except InputError as exc:
-            self.fail(str(exc))
+            self.fail(exc.raw)
             return
         self._when_settled(self._take)
 
@@ -113,7 +116,7 @@ class Screenshot(QObject):
                 "b": run.systems[w.controller.b].name if run.comparison is not None else None}
         try:
             write_atomic(order.path, bytes(data.data()), run.input_paths())
-            write_atomic(order.json_path, strict_dumps(provenance(run, **view)) + "\n",
+            write_atomic(order.json_path, strict_dumps(provenance(run, view, window_word)) + "\n",
                          run.input_paths())
         except ExportError as exc:
             self.fail(str(exc))

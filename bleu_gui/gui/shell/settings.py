@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from ...core import BleuConfig, InputError, MetricConfig
-from ...core.metrics.catalog import config_to_dict, metrics_from_list, other_metrics
+from ...core.metrics.registry import in_window, metrics_from_list, metrics_to_list
 from ...core.output.sessions import Session, session_from_dict
 
 ORGANISATION, APPLICATION = "bleu-gui", "bleu-gui"
@@ -64,14 +64,14 @@ class Settings:
             except (InputError, ValueError, TypeError) as exc:
                 self._problem(f"the scoring settings ({exc})")
                 self._s.remove("scoring/metrics")
-                return (BleuConfig(),)
-            return found if any(isinstance(m, BleuConfig) for m in found) else (BleuConfig(), *found)
+                return in_window(())
+            return in_window(found)
         return (self._legacy_bleu(), *self._legacy_others())
 
     def set_metrics(self, metrics: tuple[MetricConfig, ...]) -> None:
         """Remember the metrics and every field of their settings, but not what followed the files they were
         chosen for (BLEU's tokenizer, TER's Asian support: see ``for_other_files``)."""
-        self._s.setValue("scoring/metrics", json.dumps([config_to_dict(m.for_other_files()) for m in metrics]))
+        self._s.setValue("scoring/metrics", json.dumps(metrics_to_list([m.for_other_files() for m in metrics])))
         for legacy in ("scoring/variant", "scoring/tokenizer", "scoring/lowercase", "scoring/smooth_method",
                        "scoring/smooth_value", "scoring/max_order", "scoring/nltk_smoothing", "scoring/other_metrics"):
             self._s.remove(legacy)
@@ -103,7 +103,7 @@ class Settings:
         if not raw:
             return ()
         try:
-            return other_metrics(json.loads(str(raw)))
+            return metrics_from_list(json.loads(str(raw)))
         except (InputError, ValueError, TypeError) as exc:
             self._problem(f"the metrics beside BLEU ({exc})")
             self._s.remove("scoring/other_metrics")

@@ -1,211 +1,231 @@
-"""The scoring settings: BLEU's (variant, tokenizer, lowercase, smoothing, max order), and whether chrF and TER
-are computed beside it, with theirs (sacreBLEU's flags)."""
+"""The scoring settings: one group per metric family of the registry, a field per setting it describes (its label,
+range, choices and help), checkable where the window need not score the family. A new family or setting brings
+no code here."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import dataclasses
+from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QMargins, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDockWidget,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QLabel,
+    QLineEdit,
     QMainWindow,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from ...core import BleuConfig, MetricConfig
-from ...core.metrics.bleu.config import SMOOTH_DEFAULTS, SMOOTH_METHODS
-from ...core.metrics.bleu.variant import VARIANTS, get_variant
-from ...core.metrics.chrf.chrf import ChrfConfig
-from ...core.metrics.ter.ter import TerConfig
-from ...core.metrics.tokenizers import TOKENIZER_NAMES
+from ...core import MetricConfig
+from ...core.metrics.base import Family
+from ...core.metrics.registry import FAMILIES
+from ...core.metrics.settings import SettingField
 from ..widgets.style import styled
 
-_DEFAULT = "(variant default)"
-# How an empty reference line is read, in words (BleuConfig.empty_refs).
-EMPTY_REF_LABELS = {"empty": "empty reference", "missing": "missing reference"}
+_NONE = -1.0  # an optional number's spin box says "(default)" at this value
 
 
-def _spin(low: int, high: int, tip: str) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(low, high)
-    spin.setToolTip(tip)
-    return spin
+class _Field:
+    """One setting's widget: how it is shown, read and watched."""
+
+    def __init__(self, f: SettingField):
+        self.field = f
+        s = f.setting
+        self.widget: QWidget
+        if f.kind is bool:
+            self.widget = QCheckBox(s.label)
+        elif s.choices is not None:
+            combo = QComboBox()
+            if f.optional:
+                combo.addItem(s.none_label, None)
+            for value in s.choices:
+                combo.addItem(s.display(value) if s.display is not None else str(value), value)
+            # As narrow as its shortest useful text: the dock leaves the views the room at 1366 px.
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(9)
+            self.widget = combo
+        elif f.kind is int:
+            spin = QSpinBox()
+            spin.setRange(int(s.low if s.low is not None else 0), int(s.high if s.high is not None else 1000))
+            self.widget = spin
+        elif f.kind is float:
+            number = QDoubleSpinBox()
+            number.setDecimals(3)
+            number.setSingleStep(0.05)
+            low = s.low if s.low is not None else 0.0
+            number.setRange(_NONE if f.optional else low, s.high if s.high is not None else 1000.0)
+            if f.optional:
+                number.setSpecialValueText(s.none_label)
+            self.widget = number
+        else:
+            self.widget = QLineEdit()
+        self.widget.setToolTip(s.help)
+
+    def set(self, value: Any) -> None:
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, QComboBox):
+            w.setCurrentIndex(max(w.findData(value), 0))
+        elif isinstance(w, QSpinBox):
+            w.setValue(int(value))
+        elif isinstance(w, QDoubleSpinBox):
+            w.setValue(_NONE if value is None else float(value))
+        elif isinstance(w, QLineEdit):
+            w.setText("" if value is None else str(value))
+
+    def get(self) -> Any:
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QComboBox):
+            return w.currentData()
+        if isinstance(w, QSpinBox):
+            return w.value()
+        if isinstance(w, QDoubleSpinBox):
+            return None if self.field.optional and w.value() <= _NONE else w.value()
+        assert isinstance(w, QLineEdit)
+        return w.text() or (None if self.field.optional else "")
+
+    def watch(self, slot: Any) -> None:
+        w = self.widget
+        signal = {QCheckBox: "toggled", QComboBox: "currentIndexChanged", QSpinBox: "valueChanged",
+                  QDoubleSpinBox: "valueChanged", QLineEdit: "editingFinished"}[type(w)]
+        getattr(w, signal).connect(slot)
 
 
-class ChrfSettings(QGroupBox):
-    """chrF's settings in a group whose check box says whether chrF is computed."""
+def _capitalised(label: str) -> str:
+    """A label as a form's row says it: "Word order", but "β" stays Greek (its capital looks like a B)."""
+    return label[:1].upper() + label[1:] if label[:1].isascii() else label
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("chrF", parent)
-        self.setCheckable(True)
-        self.setToolTip("Character n-gram F-score (Popović 2015) as sacreBLEU computes it; word order 2 gives chrF++")
-        self.char_order = _spin(0, 20, "--chrf-char-order: character n-gram orders 1..N (default 6)")
-        self.word_order = _spin(0, 20, "--chrf-word-order: word n-gram orders 1..N (default 0; 2 is chrF++)")
-        self.beta = _spin(0, 10, "--chrf-beta: recall counts β times as much as precision (default 2)")
-        self.lowercase = QCheckBox("lowercase")
-        self.whitespace = QCheckBox("keep whitespace")
-        self.eps = QCheckBox("eps smoothing")
-        form = QFormLayout(self)
-        form.addRow("Char order", self.char_order)
-        form.addRow("Word order", self.word_order)
-        form.addRow("β", self.beta)
-        for box in (self.lowercase, self.whitespace, self.eps):
-            form.addRow("", box)
+
+class SettingsGroup(QGroupBox):
+    """One family's settings (see the module). Signal: ``edited()`` when the user changes one."""
+
+    edited = Signal()
+
+    def __init__(self, family: Family, parent: QWidget | None = None) -> None:
+        super().__init__(family.title, parent)
+        self.family = family
+        self.setToolTip(family.about)
+        self.setCheckable(not family.always_in_window)
+        self.fields = {f.name: _Field(f) for f in family.config.fields() if f.setting.window}
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        styled(self.hint, "hint")
+        # A family not scored shows its title alone: its fields fold away (the dock stays short on a laptop).
+        self.body = QWidget()
+        self._outer = QVBoxLayout(self)
+        self._outer.addWidget(self.body)
+        self._margins = self._outer.contentsMargins()
+        form = QFormLayout(self.body)
+        form.setContentsMargins(0, 0, 0, 0)
+        for field in self.fields.values():
+            if field.field.kind is bool:
+                form.addRow("", field.widget)
+            else:
+                form.addRow(_capitalised(field.field.setting.label), field.widget)
+        form.addRow(self.hint)
+        self._shown: Any = family.config()  # what the panel has no field for is kept from the settings shown
+        self._loading = False
         self.set_config(None)
+        if self.isCheckable():
+            self.toggled.connect(self._on_edited)
+            self.toggled.connect(self._fold)
+        for field in self.fields.values():
+            field.watch(self._on_edited)
 
-    def set_config(self, cfg: ChrfConfig | None) -> None:
-        self.setChecked(cfg is not None)
-        cfg = cfg or ChrfConfig()
-        self.char_order.setValue(cfg.char_order)
-        self.word_order.setValue(cfg.word_order)
-        self.beta.setValue(cfg.beta)
-        self.lowercase.setChecked(cfg.lowercase)
-        self.whitespace.setChecked(cfg.whitespace)
-        self.eps.setChecked(cfg.eps_smoothing)
+    def _fold(self, scored: bool) -> None:
+        self.body.setVisible(scored)
+        self.setFlat(not scored)  # no empty frame under the title of a family not scored
+        self._outer.setContentsMargins(self._margins if scored else QMargins(0, 0, 0, 0))
 
-    def config(self) -> ChrfConfig | None:
-        if not self.isChecked():
+    def widget(self, name: str) -> QWidget:
+        """The widget of the setting ``name`` (tests and the what-if tour reach fields by name)."""
+        return self.fields[name].widget
+
+    def set_config(self, config: Any) -> None:
+        """Show ``config`` (None: the family is not scored; its defaults shown, unchecked)."""
+        self._loading = True
+        if self.isCheckable():
+            self.setChecked(config is not None)
+            self._fold(config is not None)
+        shown = config if config is not None else self.family.config()
+        for name, field in self.fields.items():
+            field.set(getattr(shown, name))
+        self._shown = shown
+        self._loading = False
+        self._update_enabled()
+
+    def config(self) -> MetricConfig | None:
+        """The settings shown (None when the family is unchecked); a setting without a field keeps its value while
+        the other settings read it, else its default."""
+        if self.isCheckable() and not self.isChecked():
             return None
-        return ChrfConfig(self.char_order.value(), self.word_order.value(), self.beta.value(),
-                          self.whitespace.isChecked(), self.lowercase.isChecked(), self.eps.isChecked())
+        values = {name: field.get() for name, field in self.fields.items()}
+        made: Any = dataclasses.replace(self._shown, **values)
+        default = self.family.config()
+        kept = {f.name: getattr(default, f.name) for f in made.fields()
+                if not f.setting.window and not made.applies(f.name)}
+        config: MetricConfig = dataclasses.replace(made, **kept)
+        return config
 
-    def watch(self, slot: object) -> None:
-        self.toggled.connect(slot)
-        for spin in (self.char_order, self.word_order, self.beta):
-            spin.valueChanged.connect(slot)
-        for box in (self.lowercase, self.whitespace, self.eps):
-            box.toggled.connect(slot)
+    def _update_enabled(self) -> None:
+        try:
+            made: Any = dataclasses.replace(self._shown, **{n: f.get() for n, f in self.fields.items()})
+        except (TypeError, ValueError):
+            return
+        for name, field in self.fields.items():
+            field.widget.setEnabled(made.applies(name))
+        self.hint.setText(made.hint())
+        self.hint.setVisible(bool(made.hint()))
 
-
-class TerSettings(QGroupBox):
-    """TER's settings in a group whose check box says whether TER is computed."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("TER", parent)
-        self.setCheckable(True)
-        self.setToolTip("Translation edit rate with sacreBLEU's Tercom shifts (lower is better)")
-        self.case_sensitive = QCheckBox("case-sensitive")
-        self.normalized = QCheckBox("normalized")
-        self.normalized.setToolTip("--ter-normalized: XML entities, punctuation split off, hyphenation joined")
-        self.no_punct = QCheckBox("no punctuation")
-        self.asian = QCheckBox("Asian support")
-        self.asian.setToolTip("--ter-asian-support: split Chinese and Japanese characters into words — only together "
-                              "with normalized (alone it changes nothing) — and drop their punctuation with no "
-                              "punctuation. TER splits words at spaces: without it a Chinese or Japanese sentence is "
-                              "one word. Not carried to other files: it follows their language")
-        box = QVBoxLayout(self)
-        for check in (self.case_sensitive, self.normalized, self.no_punct, self.asian):
-            box.addWidget(check)
-        self.set_config(None)
-
-    def set_config(self, cfg: TerConfig | None) -> None:
-        self.setChecked(cfg is not None)
-        cfg = cfg or TerConfig()
-        self.case_sensitive.setChecked(cfg.case_sensitive)
-        self.normalized.setChecked(cfg.normalized)
-        self.no_punct.setChecked(cfg.no_punct)
-        self.asian.setChecked(cfg.asian_support)
-
-    def config(self) -> TerConfig | None:
-        if not self.isChecked():
-            return None
-        return TerConfig(self.case_sensitive.isChecked(), self.asian.isChecked(), self.no_punct.isChecked(),
-                         self.normalized.isChecked())
-
-    def watch(self, slot: object) -> None:
-        self.toggled.connect(slot)
-        for check in (self.case_sensitive, self.normalized, self.no_punct, self.asian):
-            check.toggled.connect(slot)
-
-
-def _empty_refs_combo() -> QComboBox:
-    """How an empty reference line is read (BleuConfig.empty_refs), in words."""
-    combo = QComboBox()
-    for rule, label in EMPTY_REF_LABELS.items():
-        combo.addItem(label, rule)
-    combo.setToolTip("How an empty line of a reference file is read: as an empty reference (sacreBLEU's command "
-                     "line, the default) or as a reference missing for that sentence (sacreBLEU's API, None)")
-    return combo
-
-
-def _narrow(*combos: QComboBox) -> None:
-    """Combos as narrow as their shortest useful text: the dock leaves the views the room at 1366 px."""
-    for combo in combos:
-        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        combo.setMinimumContentsLength(9)
+    def _on_edited(self, *_args: object) -> None:
+        if not self._loading:
+            self._update_enabled()
+            self.edited.emit()
 
 
 class SettingsPanel(QWidget):
-    """Emits ``changed(tuple of metric settings)`` whenever the user changes a setting: BLEU's first, then chrF's
-    and TER's when they are computed."""
+    """Emits ``changed(tuple of metric settings)`` whenever the user changes a setting: the families' settings in
+    the registry's order, those the window scores."""
 
     changed = Signal(object)
 
     def __init__(self, metrics: tuple[MetricConfig, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.variant = QComboBox()
-        self.variant.addItems(VARIANTS)
-        self.tokenizer = QComboBox()
-        self.tokenizer.addItems([_DEFAULT, *TOKENIZER_NAMES])
-        self.lowercase = QCheckBox("lowercase")
-        self.smooth = QComboBox()
-        self.smooth.addItems(SMOOTH_METHODS)
-        self.smooth_value = QDoubleSpinBox()
-        self.smooth_value.setRange(0.0, 100.0)
-        self.smooth_value.setDecimals(3)
-        self.smooth_value.setSingleStep(0.05)
-        self.nltk_method = QComboBox()
-        self.nltk_method.addItems([f"method{i}" for i in range(8)])
-        self.max_order = QSpinBox()
-        self.max_order.setRange(1, 9)
-        self.empty_refs = _empty_refs_combo()
-        self._shown = BleuConfig()  # the settings last shown: those the panel has no field for are kept from it
-        _narrow(self.variant, self.tokenizer, self.smooth, self.nltk_method, self.empty_refs)
-        self.hint = QLabel()
-        self.hint.setWordWrap(True)
-        styled(self.hint, "hint")
-        self.chrf, self.ter = ChrfSettings(), TerSettings()
-        bleu = QGroupBox("BLEU")
-        bleu.setToolTip("BLEU is always computed: the window's n-gram evidence, what-if edits and n-gram wins are BLEU's")
+        self.groups = {family.key: SettingsGroup(family) for family in FAMILIES}
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
-        outer.addWidget(bleu)
-        outer.addWidget(self.chrf)
-        outer.addWidget(self.ter)
+        for group in self.groups.values():
+            outer.addWidget(group)
+            group.edited.connect(lambda: self.changed.emit(self.metrics()))
         outer.addStretch(1)
-        form = QFormLayout(bleu)
-        form.addRow("Variant", self.variant)
-        form.addRow("Tokenizer", self.tokenizer)
-        form.addRow("", self.lowercase)
-        form.addRow("Smoothing", self.smooth)
-        form.addRow("Smoothing value", self.smooth_value)
-        form.addRow("NLTK smoothing", self.nltk_method)
-        form.addRow("Max order", self.max_order)
-        form.addRow("Empty ref", self.empty_refs)
-        form.addRow(self.hint)
-        self._loading = False
         self.set_metrics(metrics)
-        self.chrf.watch(self.on_edited)
-        self.ter.watch(self.on_edited)
-        for w in (self.variant, self.tokenizer, self.smooth, self.nltk_method, self.empty_refs):
-            w.currentIndexChanged.connect(self.on_edited)
-        self.lowercase.toggled.connect(self.on_edited)
-        self.smooth_value.valueChanged.connect(self.on_edited)
-        self.max_order.valueChanged.connect(self.on_edited)
+
+    def group(self, key: str) -> SettingsGroup:
+        return self.groups[key]
 
     def in_dock(self, parent: QMainWindow) -> QDockWidget:
         """This panel in a movable, floatable dock on the right of ``parent``."""
         dock = QDockWidget("Scoring settings", parent)
         dock.setObjectName("settingsDock")
-        dock.setWidget(self)
+        # The panel scrolls rather than make the window taller than a laptop's screen.
+        scroll = QScrollArea()
+        scroll.setWidget(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        dock.setWidget(scroll)
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                          | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)  # View ▸ Scoring settings brings it back
@@ -213,64 +233,12 @@ class SettingsPanel(QWidget):
         return dock
 
     def set_metrics(self, metrics: tuple[MetricConfig, ...]) -> None:
-        """Show these settings: BLEU's (the defaults when absent), and chrF and TER checked when present."""
-        self._loading = True
-        self.chrf.set_config(next((m for m in metrics if isinstance(m, ChrfConfig)), None))
-        self.ter.set_config(next((m for m in metrics if isinstance(m, TerConfig)), None))
-        self._loading = False
-        self.set_config(next((m for m in metrics if isinstance(m, BleuConfig)), BleuConfig()))
+        """Show these settings: each family's, unchecked where absent (a family the window always scores shows its
+        defaults then)."""
+        by_key = {m.key: m for m in metrics}
+        for key, group in self.groups.items():
+            group.set_config(by_key.get(key))
 
     def metrics(self) -> tuple[MetricConfig, ...]:
-        """The settings shown: BLEU's, then chrF's and TER's when they are checked."""
-        return (self.config(), *(m for m in (self.chrf.config(), self.ter.config()) if m is not None))
-
-    def set_config(self, cfg: BleuConfig) -> None:
-        self._loading = True
-        self.variant.setCurrentText(cfg.variant)
-        self.tokenizer.setCurrentText(cfg.tokenizer or _DEFAULT)
-        self.lowercase.setChecked(cfg.lowercase)
-        self.smooth.setCurrentText(cfg.smooth_method)
-        self.smooth_value.setValue(cfg.smoothing_value or 0.0)
-        self.nltk_method.setCurrentIndex(cfg.nltk_smoothing)
-        self.max_order.setValue(cfg.max_order)
-        self.empty_refs.setCurrentIndex(self.empty_refs.findData(cfg.empty_refs))
-        self._shown = cfg
-        self._loading = False
-        self._update_enabled()
-
-    def config(self) -> BleuConfig:
-        method = self.smooth.currentText()
-        value = self.smooth_value.value() if SMOOTH_DEFAULTS[method] is not None else None
-        tok = self.tokenizer.currentText()
-        # Weights, auto_reweigh and NLTK's smoothing parameters have no field here: kept as given (command line,
-        # session), never dropped silently, while the variant reads them.
-        variant = self.variant.currentText()
-        kept = self._shown if variant == self._shown.variant else BleuConfig(empty_refs=self._shown.empty_refs)
-        if kept.weights is not None and self.max_order.value() != len(kept.weights):
-            kept = replace(kept, weights=None)  # the order was changed: uniform weights of the new order
-        return replace(kept, variant=variant, tokenizer=None if tok == _DEFAULT else tok,
-                       lowercase=self.lowercase.isChecked(), smooth_method=method, smooth_value=value,
-                       max_order=self.max_order.value(), nltk_smoothing=self.nltk_method.currentIndex(),
-                       empty_refs=str(self.empty_refs.currentData()))
-
-    def _update_enabled(self) -> None:
-        variant = get_variant(self.variant.currentText())
-        reads = variant.settings
-        self.smooth.setEnabled("smooth_method" in reads)
-        self.smooth_value.setEnabled("smooth_value" in reads and SMOOTH_DEFAULTS[self.smooth.currentText()] is not None)
-        self.nltk_method.setEnabled("nltk_smoothing" in reads)
-        by_language = ", ".join(f"{tok} for {lang}" for lang, tok in variant.language_tokenizers.items())
-        self.hint.setText(f"{variant.hint} Default tokenizer: {variant.default_tokenizer}"
-                          + (f" ({by_language} when the input declares its target language)." if by_language else "."))
-
-    def on_edited(self, *_args: object) -> None:
-        if self._loading:
-            return
-        if self.sender() is self.smooth:
-            default = SMOOTH_DEFAULTS[self.smooth.currentText()]
-            if default is not None:
-                self._loading = True
-                self.smooth_value.setValue(default)
-                self._loading = False
-        self._update_enabled()
-        self.changed.emit(self.metrics())
+        """The settings shown: every family scored, in the registry's order."""
+        return tuple(c for group in self.groups.values() if (c := group.config()) is not None)

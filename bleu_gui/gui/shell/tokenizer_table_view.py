@@ -17,10 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core import Run
+from ...core import Run, palette
 from ...core.analysis.tokenizer_table import TokenizerTable, tokenizer_table
 from ...core.errors import ExportError
-from ...core.output import palette
 from ...core.output.exports import write_atomic
 from ...core.run import scored_already
 from ..jobs import JobController

@@ -12,8 +12,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from ...core import palette
 from ...core.errors import ExportError
-from ...core.output import palette, svg
+from ...core.output import svg
 from ...core.output.exports import write_atomic
 from . import colors
 from .figures import PRESETS, FigureSize, write_figure

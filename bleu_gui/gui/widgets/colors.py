@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-from ...core.output import palette
+from ...core import palette
 
 MATCHED_BG = QColor(palette.MATCHED)
 CLIPPED_BG = QColor(palette.CLIPPED)

@@ -12,10 +12,9 @@ from html import escape
 
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
-from ...core import Run
+from ...core import Run, palette
 from ...core.inputs.markup import Tag
 from ...core.inputs.text_files import SegmentFile
-from ...core.output import palette
 from .style import styled
 
 CHIP = (f'<span style="background-color:{palette.TAG_BG}; color:{palette.TAG_INK}; font-size:small; '

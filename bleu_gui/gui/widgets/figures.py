@@ -31,8 +31,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QImageWriter, QP
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
+from ...core import palette
 from ...core.errors import ExportError
-from ...core.output import palette
 from ...core.output.exports import write_atomic
 
 FORMATS = (".png", ".svg", ".pdf")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from ...core.output import palette
+from ...core import palette
 
 _RULES = {
     "corpusScore": f"font-size: 26px; font-weight: 600; color: {palette.ACCENT};",

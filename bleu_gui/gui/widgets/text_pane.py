@@ -26,8 +26,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
 
+from ...core import palette
 from ...core.metrics.bleu.details import CLIPPED, MATCHED, UNMATCHED
-from ...core.output import palette
 
 STATUS_PROPERTY = QTextFormat.Property.UserProperty + 1
 ORDER_PROPERTY = QTextFormat.Property.UserProperty + 2

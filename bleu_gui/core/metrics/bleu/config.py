@@ -1,20 +1,23 @@
-"""Every setting that changes a BLEU number, in one object, and its validation."""
+"""Every setting that changes a BLEU number, in one object: its fields (named, offered and checked as the other
+families' are, with sacreBLEU's own flags), its validation, the tokenizer the target language chooses, and the
+tokenizer sacreBLEU recommends for the references' script."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar
 
-from ...errors import ConfigError
+from ...errors import ConfigError, term
+from ..account import Advice
+from ..base import Family
 from ..ngram_stats import MAX_SUPPORTED_ORDER
-from ..tokenizers import TOKENIZER_NAMES
-from .variant import VARIANTS, Variant, get_variant
-
-if TYPE_CHECKING:
-    from ..base import Metric
-    from .metric import Bleu
+from ..scripts import cjk_script
+from ..settings import MetricSettings, setting, shown
+from ..tokenizers import TOKENIZER_NAMES, install_hint, tokenizer_available
+from .variant import Variant
+from .variants import VARIANTS, get_variant
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 # sacreBLEU's defaults for the smoothing value (Chen & Cherry 2014).
@@ -23,46 +26,61 @@ NLTK_METHODS = tuple(range(8))
 # How an empty reference line is read: as an empty reference (sacreBLEU's command line, and its WMT
 # XML reading), or as a reference missing for that sentence (``None`` in sacreBLEU's API).
 EMPTY_REF_RULES = ("empty", "missing")
+EMPTY_REF_LABELS = {"empty": "empty reference", "missing": "missing reference"}
+_CJK_TOKENIZERS = {"zh": "Chinese", "ja-mecab": "Japanese", "ko-mecab": "Korean"}
+
+
+def _read(name: str) -> Callable[[Any], bool]:
+    """Whether the settings' variant reads the setting ``name`` (sacreBLEU has no NLTK smoothing, NLTK no exp)."""
+    return lambda cfg: name in get_variant(cfg.variant).settings if cfg.variant in VARIANTS else True
+
+
+def _smooth_value_read(cfg: Any) -> bool:
+    return _read("smooth_value")(cfg) and SMOOTH_DEFAULTS.get(cfg.smooth_method) is not None
 
 
 @dataclass(frozen=True)
-class BleuConfig:
+class BleuConfig(MetricSettings):
     """Settings for one BLEU computation.
 
-    ``tokenizer=None`` means the variant's default. ``weights`` apply to the
-    ``nltk`` variant (sacreBLEU uses uniform 1/N, d2l uses 1/2^n).
-    ``nltk_epsilon``, ``nltk_alpha`` and ``nltk_k`` are NLTK's
-    ``SmoothingFunction(epsilon, alpha, k)`` parameters.
+    ``tokenizer=None`` means the variant's default (or the one the target language chooses). ``weights`` apply
+    to the ``nltk`` variant (sacreBLEU uses uniform 1/N, d2l uses 1/2^n). ``nltk_epsilon``, ``nltk_alpha`` and
+    ``nltk_k`` are NLTK's ``SmoothingFunction(epsilon, alpha, k)`` parameters.
     """
 
-    variant: str = "sacrebleu"
-    tokenizer: str | None = None
-    lowercase: bool = False
-    smooth_method: str = "exp"
-    smooth_value: float | None = None
-    max_order: int = 4
-    weights: tuple[float, ...] | None = None
-    nltk_smoothing: int = 0
-    auto_reweigh: bool = False
-    nltk_epsilon: float = 0.1
-    nltk_alpha: float = 5.0
-    nltk_k: float = 5.0
-    empty_refs: str = "empty"
+    variant: str = setting("sacrebleu", label="variant", choices=VARIANTS,
+                           help="whose BLEU to compute (default sacrebleu)")
+    tokenizer: str | None = setting(
+        None, label="tokenizer", choices=TOKENIZER_NAMES, file_bound=True,
+        none_label="(variant default)",
+        help="sacreBLEU tokenizer (default: 13a for sacrebleu, or zh, ja-mecab, ko-mecab when the input declares "
+             "that target language; none = whitespace for nltk and d2l)")
+    lowercase: bool = setting(False, label="lowercased",
+                              help="lowercase before tokenizing")
+    smooth_method: str = setting("exp", label="smoothing", choices=SMOOTH_METHODS,
+                                 applies=_read("smooth_method"), help="sacreBLEU smoothing (default: exp)")
+    smooth_value: float | None = setting(None, label="smoothing value", low=0,
+                                         high=100, applies=_smooth_value_read,
+                                         help="value for floor (default 0.1) and add-k (default 1)")
+    max_order: int = setting(4, label="max order", low=1, high=MAX_SUPPORTED_ORDER,
+                             metavar="N", help="highest n-gram order, 1..9 (default 4)")
+    weights: tuple[float, ...] | None = setting(None, label="weights", metavar="W", window=False,
+                                                applies=_read("weights"), help="n-gram weights (nltk variant)")
+    nltk_smoothing: int = setting(0, label="NLTK smoothing", choices=NLTK_METHODS,
+                                  metavar="0..7", applies=_read("nltk_smoothing"), display=lambda n: f"method{n}",
+                                  help="NLTK SmoothingFunction().methodK (default 0)")
+    auto_reweigh: bool = setting(False, label="auto_reweigh", window=False,
+                                 applies=_read("auto_reweigh"), help="NLTK's auto_reweigh")
+    nltk_epsilon: float = setting(0.1, label="NLTK epsilon", cli=False, window=False, help="NLTK's epsilon")
+    nltk_alpha: float = setting(5.0, label="NLTK alpha", cli=False, window=False, help="NLTK's alpha")
+    nltk_k: float = setting(5.0, label="NLTK k", cli=False, window=False, help="NLTK's k")
+    empty_refs: str = setting(
+        "empty", label="empty references", choices=EMPTY_REF_RULES,
+        display=lambda rule: EMPTY_REF_LABELS[rule],
+        help="an empty reference line is an empty reference (default, as sacreBLEU's command line) or a reference "
+             "missing for that sentence (sacreBLEU's API, None)")
 
-    key = "bleu"
-
-    def bind(self, references: Sequence[Sequence[str]], progress: Callable[[float], None] | None = None,
-             like: Metric | None = None) -> Bleu:
-        """BLEU with these settings against ``references``; ``like``: a BLEU whose tokenized words are reused
-        when it tokenizes alike (a slice of its corpus)."""
-        from .metric import Bleu
-
-        tokenization = None
-        if isinstance(like, Bleu):
-            same = (like.config.tokenizer_name, like.config.lowercase, like.variant.token_split)
-            if same == (self.tokenizer_name, self.lowercase, self.scorer.token_split):
-                tokenization = like.tokenization
-        return Bleu(references, self, progress, tokenization=tokenization)
+    key: ClassVar[str] = "bleu"
 
     @property
     def scorer(self) -> Variant:
@@ -73,14 +91,6 @@ class BleuConfig:
     def tokenizer_name(self) -> str:
         # sacreBLEU's default is 13a; NLTK and d2l are fed whitespace-split tokens in their tutorials.
         return self.tokenizer or self.scorer.default_tokenizer
-
-    def for_target_language(self, language: str) -> BleuConfig:
-        """The config with the tokenizer the variant picks for a target language when none is given (sacreBLEU:
-        zh, ja-mecab, ko-mecab, as ``sacrebleu -l en-ja``); itself when a tokenizer is given or the language has
-        none. A region or script subtag is ignored (zh-CN, zh_Hant are zh): the input declares Chinese."""
-        primary = language.replace("_", "-").split("-")[0].lower()
-        wanted = self.scorer.language_tokenizers.get(primary)
-        return self if self.tokenizer is not None or wanted is None else replace(self, tokenizer=wanted)
 
     @property
     def smoothing_value(self) -> float | None:
@@ -98,10 +108,74 @@ class BleuConfig:
         """Highest n-gram order the statistics need (NLTK's method5 and method7 also look at 5-grams)."""
         return self.scorer.stats_order(self)
 
-    def for_other_files(self) -> BleuConfig:
-        """The tokenizer suits the files it was chosen for (their language, or their being tokenized already):
-        other files start from their target language's."""
-        return replace(self, tokenizer=None)
+    def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[BleuConfig, str]:
+        """The tokenizer the variant picks for the target language of ``languages`` (source, target) when none is
+        given (sacreBLEU: zh, ja-mecab, ko-mecab, as ``sacrebleu -l en-ja``), and a note saying so (``declared``:
+        who declared the language). A region or script subtag is ignored (zh-CN, zh_Hant are zh)."""
+        source, target = languages or ("", "")
+        primary = target.replace("_", "-").split("-")[0].lower()
+        wanted = self.scorer.language_tokenizers.get(primary)
+        if self.tokenizer is not None or wanted is None:
+            return self, ""
+        return replace(self, tokenizer=wanted), (
+            f"tokenizer {wanted} for target language {target} ({declared}), as sacrebleu -l {source or 'xx'}-"
+            f"{primary} chooses it; {term('bleu.tokenizer')} overrides")
+
+    @property
+    def significance(self) -> bool:
+        return self.scorer.significance
+
+    def why_no_tests(self) -> str:
+        return f"need the sacrebleu variant (not {self.variant})"
+
+    def why_unread(self, name: str) -> str:
+        owners = [v for v in VARIANTS if name in get_variant(v).settings]
+        if name == "smooth_value" and name in self.scorer.settings:
+            return f"is for the floor and add-k smoothing methods, not {self.smooth_method}"
+        return f"applies to the {' and '.join(owners)} variant only, not {self.variant}"
+
+    def non_default(self) -> list[str]:
+        """A short label for every setting that differs from its variant's default (empty: all default)."""
+        default = BleuConfig(variant=self.variant)
+        labels = []
+        if self.variant != BleuConfig().variant:
+            labels.append(f"variant: {self.variant}")
+        if self.tokenizer_name != default.tokenizer_name:
+            labels.append(f"tokenizer: {self.tokenizer_name}")
+        if self.lowercase:
+            labels.append("lowercased")
+        if self.applies("smooth_method") and self.smooth_method != default.smooth_method:
+            labels.append(f"smoothing: {self.smooth_method}")
+        if (self.applies("smooth_value") and self.smooth_value is not None
+                and self.smooth_value != SMOOTH_DEFAULTS[self.smooth_method]):
+            labels.append(f"smoothing value: {self.smooth_value:g}")
+        if self.max_order != default.max_order:
+            labels.append(f"max order: {self.max_order}")
+        if self.applies("nltk_smoothing") and self.nltk_smoothing != default.nltk_smoothing:
+            labels.append(f"NLTK smoothing: method{self.nltk_smoothing}")
+        if self.applies("weights") and self.weights is not None:
+            labels.append(f"weights: {shown(self.weights)}")
+        if self.applies("auto_reweigh") and self.auto_reweigh:
+            labels.append("auto_reweigh")
+        if self.empty_refs != default.empty_refs:
+            labels.append(f"empty references: {self.empty_refs}")
+        return labels
+
+    def hint(self) -> str:
+        variant = self.scorer
+        by_language = ", ".join(f"{tok} for {lang}" for lang, tok in variant.language_tokenizers.items())
+        return (f"{variant.hint} Default tokenizer: {variant.default_tokenizer}"
+                + (f" ({by_language} when the input declares its target language)." if by_language else "."))
+
+    def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
+        """The tokenizer that suits the references' script, as sacreBLEU sees it (see :func:`tokenizer_advice`)."""
+        found = tokenizer_advice(references, self)
+        return None if found is None else Advice(found[1], f"Use {found[0]}", replace(self, tokenizer=found[0]))
+
+    def check_given(self, given: dict[str, Any]) -> None:
+        if "weights" in given and "max_order" in given and given["max_order"] != len(given["weights"]):
+            raise ConfigError(f"{term('bleu.max_order', given['max_order'])} with {len(given['weights'])} weights: "
+                              "give one weight per order (the weights set the order)")
 
     def validated(self) -> BleuConfig:
         """Return the config (with weights normalised to a tuple) or raise :class:`ConfigError`."""
@@ -131,3 +205,45 @@ class BleuConfig:
                 raise ConfigError("weights must be non-negative and not all zero")
             cfg = replace(cfg, weights=weights, max_order=len(weights))
         return cfg
+
+
+def tokenizer_advice(references: Sequence[Sequence[str]], cfg: BleuConfig) -> tuple[str, str] | None:
+    """(tokenizer, why) when the tokenizer does not suit the references' script, as sacreBLEU sees it.
+
+    sacreBLEU recommends ``zh`` for Chinese, ``ja-mecab`` for Japanese and
+    ``ko-mecab`` for Korean (``char`` stands in when the MeCab extra is not
+    installed), and 13a for every other language. 13a splits only at spaces and
+    punctuation, so a whole CJK clause becomes one token, which can flip which
+    system wins; a CJK tokenizer on other text (left over from a CJK run) gives
+    numbers no one else reports.
+    """
+    name = cfg.tokenizer_name
+    if not references or (name != "13a" and name not in _CJK_TOKENIZERS):
+        return None
+    found = cjk_script(references)
+    if found is None:
+        if name == "13a":
+            return None
+        return "13a", (f"the references are not {_CJK_TOKENIZERS[name]} (nor Chinese, Japanese or Korean), but the "
+                       f"tokenizer is {name}; sacreBLEU's tokenizer for other languages is 13a")
+    language, wanted, share = found
+    if name == wanted:
+        return None
+    why = (f"{100 * share:.0f}% of the references' letters are {language} script; sacreBLEU recommends "
+           f"{term('bleu.tokenizer', wanted)} "
+           + ("(13a cuts CJK text only at spaces and punctuation, which can flip which system wins)" if name == "13a"
+              else f"(not {name}, its tokenizer for {_CJK_TOKENIZERS[name]})"))
+    if not tokenizer_available(wanted):
+        why += f"; its extra is not installed here, so char (one token per character) stands in: {install_hint(wanted)}"
+        wanted = "char"
+    return wanted, why
+
+
+def find_bleu_config(metrics: Sequence[object]) -> BleuConfig | None:
+    """BLEU's settings among ``metrics`` (None without BLEU): the n-gram order the window offers follows them."""
+    return next((m for m in metrics if isinstance(m, BleuConfig)), None)
+
+
+FAMILY = Family("bleu", "BLEU", BleuConfig, "bleu.metric", prefixed=False, always_in_window=True,
+                about="BLEU is always computed in the window: its n-gram evidence, what-if edits and n-gram wins are "
+                      "BLEU's")

@@ -12,48 +12,16 @@ Help ▸ How BLEU is computed show alike.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from ..account import Explanation, Section
 from .config import BleuConfig
 from .details import CLIPPED, MATCHED, SentenceDetails
 from .scores import RowScores
 from .variant import SentenceRow
 
 SHOWN_NGRAMS = 8  # n-grams listed per order before "and N more"
-
-
-@dataclass(frozen=True)
-class Section:
-    """A titled group of plain-language lines."""
-
-    title: str
-    lines: list[str]
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """The account of one sentence's score: a headline and sections."""
-
-    headline: str
-    sections: list[Section]
-
-    def text(self) -> str:
-        """Plain text, as ``bleu-score --explain`` prints it."""
-        out = [self.headline]
-        for section in self.sections:
-            out += ["", section.title + ":", *(f"  - {line}" for line in section.lines)]
-        return "\n".join(out)
-
-    def html(self) -> str:
-        """The same account as simple HTML (the window's rich-text views)."""
-        parts = [f"<p><b>{html.escape(self.headline)}</b></p>"]
-        for section in self.sections:
-            items = "".join(f"<li>{html.escape(line)}</li>" for line in section.lines)
-            parts.append(f"<p><b>{html.escape(section.title)}</b></p><ul>{items}</ul>")
-        return "".join(parts)
 
 
 def _pct(value: float) -> str:

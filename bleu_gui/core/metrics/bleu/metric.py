@@ -13,11 +13,13 @@ import numpy as np
 
 from ...errors import InputError
 from ...runtime import release_free_memory
+from ..account import Account
 from ..base import Metric
 from ..ngram_stats import MatchedRows, ReferenceIndex
 from ..tokenizers import CorpusPieces, Tokenization, TokenizedCorpus
 from .config import BleuConfig
 from .details import SentenceDetails, sentence_details
+from .explain import explain_sentence
 from .scores import BleuScore, RowScores
 
 
@@ -173,9 +175,15 @@ class Bleu(Metric):
         columns = [0, 1, *range(2, 2 + n), *range(2 + width, 2 + width + n)]
         return names, stats[:, columns]
 
-    def evidence(self, index: int, hypothesis: str) -> SentenceDetails:
-        """The matched and clipped n-gram occurrences of sentence ``index`` (see :meth:`details`)."""
-        return self.details(index, hypothesis)
+    def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
+        """The sentence's precisions, brevity penalty, clipping and matched n-grams in words (its statistics ``row``
+        scored as ``-sl`` scores it); BLEU's evidence in the window is its own n-gram panes."""
+        details = self.details(index, hypothesis)
+        stats = np.asarray(row).reshape(1, -1)
+        scores = self.sentence_rows(stats)
+        explanation = explain_sentence(details, stats[0].tolist(), scores, self.config, reference_names)
+        score = float(scores.score[0])
+        return Account(explanation, explanation.to_dict(), None if np.isnan(score) else score)
 
     def details(self, index: int, hypothesis: str, max_order: int | None = None) -> SentenceDetails:
         """Match details of sentence ``index`` of a system whose line is ``hypothesis`` (orders 1..``max_order``,
@@ -183,3 +191,21 @@ class Bleu(Metric):
         refs = [ref[index] for ref in self.reference_lines]
         return sentence_details(hypothesis, refs, self.tokenization, max_order or self.config.max_order,
                                 present=self.present[:, index].tolist())
+
+
+def bind(config: BleuConfig, references: Sequence[Sequence[str]], progress: Callable[[float], None] | None,
+          like: Metric | None) -> Bleu:
+    """BLEU with these settings against ``references``; ``like``: a BLEU whose tokenized words are reused when it
+    tokenizes alike (a slice of its corpus)."""
+    tokenization = None
+    if isinstance(like, Bleu):
+        same = (like.config.tokenizer_name, like.config.lowercase, like.variant.token_split)
+        if same == (config.tokenizer_name, config.lowercase, config.scorer.token_split):
+            tokenization = like.tokenization
+    return Bleu(references, config, progress, tokenization=tokenization)
+
+
+def find_bleu(metrics: Sequence[Metric]) -> tuple[int, Bleu] | None:
+    """Where BLEU is among ``metrics``, and it (None without BLEU): what BLEU alone has — its n-gram match
+    details, what-if edits, n-gram wins, the tokenizer table — is reached through it."""
+    return next(((k, m) for k, m in enumerate(metrics) if isinstance(m, Bleu)), None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,3 +90,15 @@ class BleuScore(Score):
             signature=signature,
             notes=notes,
         )
+
+
+def bleu_score(score: Score) -> BleuScore:
+    """A score of BLEU's as the BLEU figure it is (its precisions, brevity penalty and lengths)."""
+    if not isinstance(score, BleuScore):
+        raise TypeError(f"{score.metric} is not a BLEU score")
+    return score
+
+
+def bleu_scores(scores: Sequence[Score]) -> list[BleuScore]:
+    """The BLEU scores among ``scores`` (multi-bleu's format has a line for BLEU alone)."""
+    return [s for s in scores if isinstance(s, BleuScore)]

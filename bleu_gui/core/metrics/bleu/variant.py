@@ -12,15 +12,46 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .config import BleuConfig
-    from .scores import RowScores
+from .scores import RowScores
 
 T = TypeVar("T")
+
+
+class BleuSettings(Protocol):
+    """The BLEU settings a variant reads (``BleuConfig`` has them all; this protocol keeps the variants below it)."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def lowercase(self) -> bool: ...
+    @property
+    def smooth_method(self) -> str: ...
+    @property
+    def smooth_value(self) -> float | None: ...
+    @property
+    def smoothing_value(self) -> float | None: ...
+    @property
+    def max_order(self) -> int: ...
+    @property
+    def weights(self) -> tuple[float, ...] | None: ...
+    @property
+    def nltk_weights(self) -> tuple[float, ...]: ...
+    @property
+    def nltk_smoothing(self) -> int: ...
+    @property
+    def auto_reweigh(self) -> bool: ...
+    @property
+    def nltk_epsilon(self) -> float: ...
+    @property
+    def nltk_alpha(self) -> float: ...
+    @property
+    def nltk_k(self) -> float: ...
+    @property
+    def empty_refs(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -40,7 +71,7 @@ class SentenceRow:
 class Variant(ABC):
     """One way of computing BLEU from per-sentence statistics rows.
 
-    ``settings`` names the :class:`BleuConfig` fields the variant reads beyond
+    ``settings`` names the ``BleuConfig`` fields the variant reads beyond
     tokenizer, lowercase and order, so a settings panel knows what to enable.
     """
 
@@ -61,7 +92,7 @@ class Variant(ABC):
     # only: NLTK and the d2l textbook score the tokens they are given).
     warns_tokenized: bool = False
 
-    def stats_order(self, cfg: BleuConfig) -> int:
+    def stats_order(self, cfg: BleuSettings) -> int:
         """Highest n-gram order the statistics rows must hold."""
         return cfg.max_order
 
@@ -73,50 +104,50 @@ class Variant(ABC):
         """Plain-language notes shown beside every score of this variant."""
         return ()
 
-    def validate(self, cfg: BleuConfig) -> None:  # noqa: B027 - most variants accept every setting
+    def validate(self, cfg: BleuSettings) -> None:  # noqa: B027 - most variants accept every setting
         """Raise :class:`ConfigError` for settings this variant cannot honour."""
 
     @abstractmethod
-    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         """Sentence-level scores, one per statistics row."""
 
     @abstractmethod
-    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         """The corpus score of all rows of ``stats``, as a one-row :class:`RowScores`."""
 
-    def scores_of_sums(self, sums: np.ndarray, cfg: BleuConfig, float32: bool = False) -> np.ndarray:
+    def scores_of_sums(self, sums: np.ndarray, cfg: BleuSettings, float32: bool = False) -> np.ndarray:
         """The corpus score of each row of summed statistics; only variants whose corpus score is a function of
         the sums (:attr:`corpus_is_sum`) have one."""
         raise NotImplementedError(f"{self.name}'s corpus BLEU is not a function of summed statistics")
 
     @abstractmethod
-    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+    def without_each(self, stats: np.ndarray, cfg: BleuSettings) -> np.ndarray:
         """Corpus score (0-100) with each sentence left out in turn (leave-one-out)."""
 
     @abstractmethod
-    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+    def signature(self, cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         """The settings string shown next to every score of this variant."""
 
     # -- what an explanation of a sentence says about this variant ---------------------------------------
-    def explained_orders(self, cfg: BleuConfig) -> int:
+    def explained_orders(self, cfg: BleuSettings) -> int:
         """How many n-gram orders a sentence's explanation goes through."""
         return cfg.max_order
 
     @abstractmethod
-    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+    def sentence_weights(self, cfg: BleuSettings, row: SentenceRow) -> list[float]:
         """The weight each order has in this sentence's geometric mean (0: left out)."""
 
     @abstractmethod
-    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+    def explain_lines(self, cfg: BleuSettings, row: SentenceRow, weights: list[float]) -> list[str]:
         """What this variant does with the sentence, in plain language."""
 
-    def no_match_line(self, cfg: BleuConfig, row: SentenceRow, n: int, weights: list[float]) -> str | None:
+    def no_match_line(self, cfg: BleuSettings, row: SentenceRow, n: int, weights: list[float]) -> str | None:
         """The precision line of order ``n`` when it has n-grams but no match, where the variant treats that
         specially (None: the plain fraction says it)."""
         return None
 
-    def zero_reason(self, cfg: BleuConfig, row: SentenceRow, n: int | None) -> str | None:
+    def zero_reason(self, cfg: BleuSettings, row: SentenceRow, n: int | None) -> str | None:
         """Why the sentence scores 0 where the variant has its own reason; ``n``: the first counted order
         without a match (None if every counted order matched)."""
         return None
@@ -126,30 +157,10 @@ class Variant(ABC):
         return f"exp(1 − {ref_len}/{hyp_len})"
 
 
-def reference_fields(cfg: BleuConfig, nrefs: int | str) -> list[str]:
+def reference_fields(cfg: BleuSettings, nrefs: int | str) -> list[str]:
     """The signature's reference fields: ``nrefs:N``, and ``emptyrefs:missing`` when empty reference lines
     are not read as sacreBLEU's command line reads them."""
     fields = [f"nrefs:{nrefs}"]
     if cfg.empty_refs != "empty":
         fields.append(f"emptyrefs:{cfg.empty_refs}")
     return fields
-
-
-def _registry() -> dict[str, Variant]:
-    # Imported here: the implementations import config, which imports this module.
-    from .variant_d2l import D2lBleu
-    from .variant_nltk import NltkBleu
-    from .variant_sacrebleu import SacreBleu
-
-    return {v.name: v for v in (SacreBleu(), NltkBleu(), D2lBleu())}
-
-
-VARIANTS = ("sacrebleu", "nltk", "d2l")
-_REGISTRY: dict[str, Variant] = {}
-
-
-def get_variant(name: str) -> Variant:
-    """The variant registered under ``name`` (``KeyError`` for an unknown name; config validation says so first)."""
-    if not _REGISTRY:
-        _REGISTRY.update(_registry())
-    return _REGISTRY[name]

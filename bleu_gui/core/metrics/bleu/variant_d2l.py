@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
 from .... import __version__
-from ...errors import ConfigError
+from ...errors import ConfigError, term
 from .. import libm
 from .scores import RowScores
-from .variant import SentenceRow, Variant, reference_fields
-
-if TYPE_CHECKING:
-    from .config import BleuConfig
+from .variant import BleuSettings, SentenceRow, Variant, reference_fields
 
 T = TypeVar("T")
 
@@ -31,7 +28,7 @@ CORPUS_NOTE = "d2l defines BLEU per sentence only; the corpus figure is the mean
 MULTI_REF_NOTE = "d2l uses one reference; only the first reference was used"
 
 
-def score_rows(stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+def score_rows(stats: np.ndarray, cfg: BleuSettings) -> RowScores:
     """d2l BLEU for every sentence row (statistics against the first reference only)."""
     k = cfg.max_order
     stats = np.atleast_2d(stats)
@@ -60,7 +57,7 @@ def corpus_score(sentence_scores: np.ndarray) -> float:
     return math.fsum(sentence_scores.tolist()) / len(sentence_scores)
 
 
-def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
+def signature(cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
     """A signature in sacreBLEU's style naming the d2l settings."""
     return "|".join([
         "variant:d2l", *reference_fields(cfg, nrefs), f"case:{'lc' if cfg.lowercase else 'mixed'}",
@@ -83,35 +80,35 @@ class D2lBleu(Variant):
     def notes(self, n_refs_given: int) -> tuple[str, ...]:
         return (CORPUS_NOTE, MULTI_REF_NOTE) if n_refs_given > 1 else (CORPUS_NOTE,)
 
-    def validate(self, cfg: BleuConfig) -> None:
+    def validate(self, cfg: BleuSettings) -> None:
         if cfg.weights is not None:
-            raise ConfigError("--weights applies to the nltk variant only: d2l weighs order n by 1/2^n")
+            raise ConfigError(f"{term('bleu.weights')} applies to the nltk variant only: d2l weighs order n by 1/2^n")
 
-    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         return score_rows(stats, cfg)
 
-    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         # Precisions, BP and lengths from summed counts (for display); the score is the mean.
         rows = score_rows(stats.sum(axis=0, keepdims=True), cfg)
         mean = corpus_score(score_rows(stats, cfg).score)
         return RowScores(score=np.array([mean]), precisions=rows.precisions, bp=rows.bp, counts=rows.counts,
                          totals=rows.totals, sys_len=rows.sys_len, ref_len=rows.ref_len, valid=rows.valid)
 
-    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+    def without_each(self, stats: np.ndarray, cfg: BleuSettings) -> np.ndarray:
         L = len(stats)
         if L < 2:
             return np.zeros(L)
         scores = score_rows(stats, cfg).score
         return (scores.sum() - scores) / (L - 1)
 
-    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+    def signature(self, cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         return signature(cfg, nrefs, tokenizer_signature, __version__)
 
-    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+    def sentence_weights(self, cfg: BleuSettings, row: SentenceRow) -> list[float]:
         return [0.5 ** (n + 1) if n < row.hyp_len else 0.0 for n in range(len(row.counts))]
 
-    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+    def explain_lines(self, cfg: BleuSettings, row: SentenceRow, weights: list[float]) -> list[str]:
         used = [n + 1 for n, w in enumerate(weights) if w > 0]
         return [f"d2l weighs order n by 1/2^n (here {', '.join(f'1/{2 ** n}' for n in used) or 'none'}) and "
                 "skips orders longer than the candidate; it scores against the first reference only.",

@@ -22,23 +22,19 @@ from __future__ import annotations
 import math
 import sys
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .... import __version__
 from .. import libm
 from .scores import RowScores
-from .variant import SentenceRow, Variant, reference_fields
-
-if TYPE_CHECKING:
-    from .config import BleuConfig
+from .variant import BleuSettings, SentenceRow, Variant, reference_fields
 
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 
 
 def _smooth(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, last5: np.ndarray,
-            last_hyp_len: np.ndarray, cfg: BleuConfig) -> tuple[np.ndarray, np.ndarray]:
+            last_hyp_len: np.ndarray, cfg: BleuSettings) -> tuple[np.ndarray, np.ndarray]:
     """Return (precisions as fractions of 1, valid-row mask) after NLTK smoothing ``method``."""
     rows, N = num.shape
     raw = num / den
@@ -83,7 +79,7 @@ def _method4(num: np.ndarray, den: np.ndarray, raw: np.ndarray, hyp_len: np.ndar
 
 
 def _fraction_row(method: int, counts: list[int], totals: list[int], hyp_len: int, five: tuple[int, int],
-                  last_hyp_len: int, cfg: BleuConfig) -> list[float] | None:
+                  last_hyp_len: int, cfg: BleuSettings) -> list[float] | None:
     """NLTK's smoothed precisions of one row for methods 5, 6 and 7, in NLTK's types: its precisions are
     Fractions (of raw counts), method4 puts floats in their place, method5 averages what it finds (exactly where
     both are Fractions) and method6 divides them. None where method6 asserts (no trigram match)."""
@@ -110,7 +106,7 @@ def _fraction_row(method: int, counts: list[int], totals: list[int], hyp_len: in
 
 
 def _fraction_methods(method: int, num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, last5: np.ndarray,
-                      last_hyp_len: np.ndarray, cfg: BleuConfig) -> tuple[np.ndarray, np.ndarray]:
+                      last_hyp_len: np.ndarray, cfg: BleuSettings) -> tuple[np.ndarray, np.ndarray]:
     p = np.zeros(num.shape)
     valid = np.ones(len(num), bool)
     for r, (counts, totals) in enumerate(zip(num.astype(np.int64).tolist(), den.astype(np.int64).tolist())):
@@ -134,7 +130,7 @@ def nltk_statistics(stats: np.ndarray) -> np.ndarray:
     return out
 
 
-def score_rows(stats: np.ndarray, cfg: BleuConfig, last5: np.ndarray | None = None,
+def score_rows(stats: np.ndarray, cfg: BleuSettings, last5: np.ndarray | None = None,
                last_hyp_len: np.ndarray | None = None) -> RowScores:
     """NLTK BLEU for every row of statistics made by :func:`nltk_statistics`.
 
@@ -186,7 +182,7 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, last5: np.ndarray | None = No
                      sys_len=hyp_len, ref_len=ref_len, valid=valid)
 
 
-def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
+def signature(cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
     """A signature in sacreBLEU's style that names NLTK's settings."""
     weights = ",".join(f"{w:g}" for w in cfg.nltk_weights)
     return "|".join([
@@ -213,21 +209,21 @@ class NltkBleu(Variant):
     hint = "NLTK corpus_bleu / sentence_bleu, uniform weights 1/N."
     settings = frozenset({"nltk_smoothing", "weights", "auto_reweigh"})
 
-    def stats_order(self, cfg: BleuConfig) -> int:
+    def stats_order(self, cfg: BleuSettings) -> int:
         # method5 and method7 also look at the 5-gram precision.
         n = len(cfg.nltk_weights)
         return max(n, 5) if cfg.nltk_smoothing in (5, 7) else n
 
-    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         rows = nltk_statistics(stats)
         return score_rows(rows, cfg, last5=_p5(rows), last_hyp_len=rows[:, 0])
 
-    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         rows = nltk_statistics(stats)
         last = rows[-1:]  # corpus_bleu smooths with the last sentence's figures
         return score_rows(rows.sum(axis=0, keepdims=True), cfg, last5=_p5(last), last_hyp_len=last[:, 0])
 
-    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+    def without_each(self, stats: np.ndarray, cfg: BleuSettings) -> np.ndarray:
         L = len(stats)
         if L < 2:
             return np.zeros(L)
@@ -238,20 +234,20 @@ class NltkBleu(Variant):
         return score_rows(rows.sum(axis=0)[None, :] - rows, cfg, last5=_p5(rows[last]),
                           last_hyp_len=rows[last, 0]).score
 
-    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+    def signature(self, cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         return signature(cfg, nrefs, tokenizer_signature, __version__)
 
-    def explained_orders(self, cfg: BleuConfig) -> int:
+    def explained_orders(self, cfg: BleuSettings) -> int:
         return len(cfg.nltk_weights)
 
-    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+    def sentence_weights(self, cfg: BleuSettings, row: SentenceRow) -> list[float]:
         weights = list(cfg.nltk_weights)
         if cfg.auto_reweigh and tuple(weights) == (0.25,) * 4 and 1 <= row.hyp_len <= 3:
             weights = [1 / row.hyp_len if n < row.hyp_len else 0.0 for n in range(4)]
         return weights
 
-    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+    def explain_lines(self, cfg: BleuSettings, row: SentenceRow, weights: list[float]) -> list[str]:
         shown = ", ".join(f"{w:g}" for w in weights)
         lines = [f"NLTK's sentence_bleu with weights ({shown}) and smoothing method{cfg.nltk_smoothing}."]
         if cfg.auto_reweigh:
@@ -261,13 +257,13 @@ class NltkBleu(Variant):
                      "match gives 0.")
         return lines
 
-    def no_match_line(self, cfg: BleuConfig, row: SentenceRow, n: int, weights: list[float]) -> str | None:
+    def no_match_line(self, cfg: BleuSettings, row: SentenceRow, n: int, weights: list[float]) -> str | None:
         if cfg.nltk_smoothing != 0:
             return None
         return (f"no {n}-gram matches: p{n} = 0/{row.totals[n - 1]}; NLTK's method0 uses the smallest float instead "
                 "of 0, so the score is practically 0")
 
-    def zero_reason(self, cfg: BleuConfig, row: SentenceRow, n: int | None) -> str | None:
+    def zero_reason(self, cfg: BleuSettings, row: SentenceRow, n: int | None) -> str | None:
         if row.counts[0] == 0:
             return "no unigram matches (NLTK returns 0)."
         if n is not None and cfg.nltk_smoothing == 0:

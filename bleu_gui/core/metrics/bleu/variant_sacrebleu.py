@@ -10,19 +10,15 @@ huge negative number so that any zero precision gives 0.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...errors import ConfigError
+from ...errors import ConfigError, term
 from .. import libm
 from ..base import resampled_float
 from ..sacrebleu_parts import sacrebleu_version
 from .scores import RowScores
-from .variant import SentenceRow, Variant, reference_fields
-
-if TYPE_CHECKING:
-    from .config import BleuConfig
+from .variant import BleuSettings, SentenceRow, Variant, reference_fields
 
 _MY_LOG_ZERO = -9999999999.0
 
@@ -30,7 +26,7 @@ _MY_LOG_ZERO = -9999999999.0
 _ROWS = 1 << 16  # rows scored at a time: a million rows at once held ~100 MB of temporaries at the peak
 
 
-def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float32: bool = False) -> RowScores:
+def score_rows(stats: np.ndarray, cfg: BleuSettings, effective_order: bool, float32: bool = False) -> RowScores:
     """BLEU for every row of ``stats`` ([hyp_len, ref_len, correct_1..N, total_1..N]).
 
     ``float32=True`` reproduces sacreBLEU's bootstrap arithmetic (statistics
@@ -47,7 +43,7 @@ def score_rows(stats: np.ndarray, cfg: BleuConfig, effective_order: bool, float3
                      valid=np.ones(rows, bool))
 
 
-def _score_block(stats: np.ndarray, cfg: BleuConfig, effective_order: bool,
+def _score_block(stats: np.ndarray, cfg: BleuSettings, effective_order: bool,
                  float32: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(score, precisions, brevity penalty) of each row of ``stats``.
 
@@ -96,7 +92,7 @@ def _score_block(stats: np.ndarray, cfg: BleuConfig, effective_order: bool,
     return score, precisions, bp
 
 
-def signature(cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, effective_order: bool,
+def signature(cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, effective_order: bool,
               sacrebleu_version: str, resampling: dict[str, object] | None = None) -> str:
     """sacreBLEU's signature string, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
 
@@ -129,39 +125,40 @@ class SacreBleu(Variant):
     warns_tokenized = True
     settings = frozenset({"smooth_method", "smooth_value"})
 
-    def validate(self, cfg: BleuConfig) -> None:
+    def validate(self, cfg: BleuSettings) -> None:
         if cfg.weights is not None:
-            raise ConfigError("--weights applies to the nltk variant only: sacreBLEU weighs every order 1/N "
-                              "(set --max-ngram-order)")
+            raise ConfigError(f"{term('bleu.weights')} applies to the nltk variant only: sacreBLEU weighs every order 1/N "
+                              f"(set {term('bleu.max_order')})")
         if cfg.smooth_value is not None and cfg.smooth_method in ("exp", "none"):
-            raise ConfigError(f"smoothing method {cfg.smooth_method!r} takes no value (-sv is for floor and add-k)")
+            raise ConfigError(f"smoothing method {cfg.smooth_method!r} takes no value ({term('bleu.smooth_value')} is for "
+                              "floor and add-k)")
 
-    def sentence_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def sentence_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         return score_rows(stats, cfg, effective_order=True)
 
-    def corpus_scores(self, stats: np.ndarray, cfg: BleuConfig) -> RowScores:
+    def corpus_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         return score_rows(stats.sum(axis=0, keepdims=True), cfg, effective_order=False)
 
-    def scores_of_sums(self, sums: np.ndarray, cfg: BleuConfig, float32: bool = False) -> np.ndarray:
+    def scores_of_sums(self, sums: np.ndarray, cfg: BleuSettings, float32: bool = False) -> np.ndarray:
         return score_rows(sums, cfg, effective_order=False, float32=float32).score
 
-    def without_each(self, stats: np.ndarray, cfg: BleuConfig) -> np.ndarray:
+    def without_each(self, stats: np.ndarray, cfg: BleuSettings) -> np.ndarray:
         if len(stats) < 2:
             return np.zeros(len(stats))
         return score_rows(stats.sum(axis=0)[None, :] - stats, cfg, effective_order=False).score
 
-    def signature(self, cfg: BleuConfig, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
+    def signature(self, cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, sentence_level: bool,
                   resampling: dict[str, object] | None = None) -> str:
         return signature(cfg, nrefs, tokenizer_signature, sentence_level, sacrebleu_version(), resampling)
 
-    def sentence_weights(self, cfg: BleuConfig, row: SentenceRow) -> list[float]:
+    def sentence_weights(self, cfg: BleuSettings, row: SentenceRow) -> list[float]:
         # Effective order: orders up to the first with no n-grams (after add-k).
         N = len(row.counts)
         k = (cfg.smoothing_value or 0.0) if cfg.smooth_method == "add-k" else 0.0
         eff = next((n for n in range(N) if row.totals[n] + (k if n else 0.0) == 0), N) or N
         return [1 / eff if n < eff else 0.0 for n in range(N)]
 
-    def explain_lines(self, cfg: BleuConfig, row: SentenceRow, weights: list[float]) -> list[str]:
+    def explain_lines(self, cfg: BleuSettings, row: SentenceRow, weights: list[float]) -> list[str]:
         N = len(row.counts)
         used = [n + 1 for n, w in enumerate(weights) if w > 0]
         lines = ["sacreBLEU's sentence BLEU (sentence_bleu, sacrebleu -sl) uses effective order: orders the "
@@ -177,7 +174,7 @@ class SacreBleu(Variant):
         lines.append(f"Smoothing {smooth}.")
         return lines
 
-    def no_match_line(self, cfg: BleuConfig, row: SentenceRow, n: int, weights: list[float]) -> str | None:
+    def no_match_line(self, cfg: BleuSettings, row: SentenceRow, n: int, weights: list[float]) -> str | None:
         t, p = row.totals[n - 1], row.precisions[n - 1]
         if not any(row.counts):
             # compute_bleu returns 0 before smoothing when nothing matches (sacreBLEU's issue #141).

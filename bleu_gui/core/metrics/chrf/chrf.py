@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...errors import ConfigError
-from ..base import Metric, Score, resampled_float
+from ..account import Account, Shown
+from ..base import Metric, Score
 from ..parallel import in_order
-from ..sacrebleu_parts import sacrebleu_version
+from .config import ChrfConfig, f_scores
 from .counts import ReferenceNgrams, Units
 
 if TYPE_CHECKING:
@@ -32,52 +32,8 @@ if TYPE_CHECKING:
 Progress = Callable[[float], None]
 # sacreBLEU's chrF punctuation: string.punctuation, split off a word's first or last character.
 _PUNCTS = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
-_EPS = 1e-16
 _BLOCK = 512  # segments whose n-grams are counted together (and between progress reports and cancel checks)
 _KEEP_LINES = 60_000  # the references' counts are kept for corpora up to this many segments (~1 GB)
-
-
-@dataclass(frozen=True)
-class ChrfConfig:
-    """chrF's settings, named as sacreBLEU's ``--chrf-*`` flags name them (word_order 2 is chrF++)."""
-
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-    whitespace: bool = False
-    lowercase: bool = False
-    eps_smoothing: bool = False
-
-    key = "chrf"
-
-    @property
-    def name(self) -> str:
-        """sacreBLEU's name for the metric: ``chrF2``, ``chrF2++``."""
-        return f"chrF{self.beta}" + "+" * self.word_order
-
-    def for_other_files(self) -> ChrfConfig:
-        return self
-
-    def validated(self) -> ChrfConfig:
-        if not 0 <= self.char_order <= 20 or not 0 <= self.word_order <= 20:
-            raise ConfigError("chrF orders must be 0..20 (character and word n-grams)")
-        if self.char_order + self.word_order == 0:
-            raise ConfigError("chrF needs at least one character or word order")
-        if self.beta < 0:
-            raise ConfigError(f"chrF beta must be 0 or more, got {self.beta}")
-        return self
-
-    def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
-             like: Metric | None = None) -> Chrf:
-        return Chrf(references, self, progress)
-
-    def signature(self, nrefs: int | str, resampling: dict[str, object] | None = None) -> str:
-        """sacreBLEU's chrF signature, e.g. ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``."""
-        extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
-        return "|".join([f"nrefs:{nrefs}", *extra, f"case:{'lc' if self.lowercase else 'mixed'}",
-                         f"eff:{'no' if self.eps_smoothing else 'yes'}", f"nc:{self.char_order}",
-                         f"nw:{self.word_order}", f"space:{'yes' if self.whitespace else 'no'}",
-                         f"version:{sacrebleu_version()}"])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,47 +83,11 @@ def _word_units(lines: Sequence[list[str]], vocabulary: dict[str, int], grow: bo
     return Units.of(np.array(ids, np.int64), np.array([len(words) for words in lines], np.int64))
 
 
-def f_scores(stats: np.ndarray, cfg: ChrfConfig, float32: bool = False) -> np.ndarray:
-    """chrF (0-100) of every row of summed statistics, as sacreBLEU's ``_compute_f_score`` computes it.
-
-    ``float32``: the statistics as sacreBLEU's bootstrap holds them (float32): every operation, and the scores,
-    are float32 then (sacreBLEU's resampled chrF scores are numpy float32 numbers, and its p-values and intervals
-    are computed from them in float32).
-    """
-    stats = np.atleast_2d(stats)
-    ftype = resampled_float(float32)
-    orders = cfg.char_order + cfg.word_order
-    factor = ftype(cfg.beta ** 2)
-    eps = ftype(_EPS)
-    rows = len(stats)
-    score = np.zeros(rows, ftype)
-    avg_prec, avg_rec = np.zeros(rows, ftype), np.zeros(rows, ftype)
-    effective = np.zeros(rows, np.int64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for i in range(orders):  # added order by order, as sacreBLEU's loop adds them
-            n_hyp, n_ref, n_match = (stats[:, 3 * i + k].astype(ftype) for k in range(3))
-            prec = np.where(n_hyp > 0, n_match / n_hyp, eps)
-            rec = np.where(n_ref > 0, n_match / n_ref, eps)
-            denom = factor * prec + rec
-            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, eps)
-            both = (n_hyp > 0) & (n_ref > 0)
-            avg_prec = np.where(both, avg_prec + prec, avg_prec)
-            avg_rec = np.where(both, avg_rec + rec, avg_rec)
-            effective += both
-        if cfg.eps_smoothing:
-            return np.asarray(100 * score / ftype(orders), ftype)
-        divisor = np.maximum(effective, 1).astype(ftype)
-        avg_prec = np.where(effective > 0, avg_prec / divisor, ftype(0.0))
-        avg_rec = np.where(effective > 0, avg_rec / divisor, ftype(0.0))
-        total = avg_prec + avg_rec
-        f = (1 + factor) * avg_prec * avg_rec / (factor * avg_prec + avg_rec)
-    return np.asarray(np.where(total != 0, 100 * f, ftype(0.0)), ftype)
-
-
 class Chrf(Metric):
     """chrF (chrF++ with word orders) against one set of references (see the module)."""
 
     key = "chrf"
+    evidence_shown = True
 
     def __init__(self, references: Sequence[Sequence[str]], config: ChrfConfig = ChrfConfig(),
                  progress: Progress | None = None):
@@ -282,9 +202,25 @@ class Chrf(Metric):
         return self._score(float(f_scores(stats[index:index + 1], self.config)[0]), True)
 
     def evidence(self, index: int, hypothesis: str) -> ChrfEvidence:
-        from .evidence import chrf_evidence
+        """Segment ``index``'s statistics per order and its characters' matches (see :mod:`.evidence`)."""
+        from .evidence import chrf_evidence  # loaded when a segment is explained, not at every start
 
         return chrf_evidence(self, index, hypothesis)
+
+    def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
+        from .explain import explain_chrf
+
+        evidence = self.evidence(index, hypothesis)
+        name = _reference_name(reference_names, evidence.reference)
+        return Account(explain_chrf(evidence, self.config, len(self.reference_lines), name), evidence.to_dict(),
+                       evidence.score)
+
+    def shown(self, index: int, hypothesis: str, system: str, reference_names: Sequence[str]) -> Shown:
+        from .explain import chrf_shown
+
+        evidence = self.evidence(index, hypothesis)
+        return chrf_shown(evidence, self.name, system, _reference_name(reference_names, evidence.reference),
+                          len(self.reference_lines) > 1)
 
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
         cfg = self.config
@@ -293,3 +229,10 @@ class Chrf(Metric):
         return names, stats
 
 
+def _reference_name(names: Sequence[str], k: int) -> str:
+    return names[k] if k < len(names) else f"reference {k + 1}"
+
+
+def bind(config: ChrfConfig, references: Sequence[Sequence[str]], progress: Progress | None,
+          like: Metric | None) -> Chrf:
+    return Chrf(references, config, progress)

@@ -12,14 +12,20 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-from .chrf import ChrfConfig, f_scores
+from .config import ChrfConfig, f_scores
 
-if TYPE_CHECKING:
-    from .chrf import Chrf
+
+class ChrfSegments(Protocol):
+    """What the evidence reads of a bound chrF: its settings, references and one segment's statistics."""
+
+    config: ChrfConfig
+    reference_lines: list[list[str]]
+
+    def segment_statistics(self, index: int, hypothesis: str) -> tuple[list[int], int]: ...
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ def _hits(text: str, chars: str, owners: list[int], other: str, cfg: ChrfConfig,
     return CharHits(text, covered.tolist(), matched.tolist())
 
 
-def chrf_evidence(metric: Chrf, index: int, hypothesis: str) -> ChrfEvidence:
+def chrf_evidence(metric: ChrfSegments, index: int, hypothesis: str) -> ChrfEvidence:
     """The evidence of segment ``index`` when its candidate is ``hypothesis`` (see the module)."""
     cfg = metric.config
     row, k = metric.segment_statistics(index, hypothesis)

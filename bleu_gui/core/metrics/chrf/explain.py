@@ -1,11 +1,18 @@
-"""Why a segment gets its chrF: per order the candidate's and the reference's n-grams and the matches, the
-orders averaged, and F-beta (Popović 2015) — every number one sacreBLEU's statistics give."""
+"""Why a segment gets its chrF, said and shown: per order the candidate's and the reference's n-grams and the
+matches, the orders averaged, and F-beta (Popović 2015) — every number one sacreBLEU's statistics give; and the
+characters of both sides shaded by how many of their character n-grams matched."""
 
 from __future__ import annotations
 
-from ..bleu.explain import Explanation, Section
-from .chrf import ChrfConfig
-from .evidence import ChrfEvidence, OrderCounts
+import unicodedata
+
+from ... import palette
+from ..account import Chart, Explanation, Pane, Section, Shown, span
+from .config import ChrfConfig
+from .evidence import CharHits, ChrfEvidence, OrderCounts
+
+# A character's share of matched n-grams: none, half, all (mixed in between).
+_STOPS = [(0.0, palette.UNMATCHED), (0.5, palette.ADVICE), (1.0, palette.MATCHED)]
 
 
 def _ratio(part: int, whole: int) -> str:
@@ -54,3 +61,49 @@ def explain_chrf(evidence: ChrfEvidence, config: ChrfConfig, n_refs: int, refere
                      "F is highest (the first of equals)")
     return Explanation(headline, [Section("How the number is made", lines),
                                   Section("Per order", [_order_line(o) for o in evidence.orders])])
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def share_colour(share: float) -> str:
+    """The background of a character whose n-grams matched in this share (0..1)."""
+    for (a, ca), (b, cb) in zip(_STOPS, _STOPS[1:]):
+        if share <= b:
+            t = (share - a) / (b - a)
+            mixed = [round(x + (y - x) * t) for x, y in zip(_rgb(ca), _rgb(cb))]
+            return "#{:02x}{:02x}{:02x}".format(*mixed)
+    return _STOPS[-1][1]
+
+
+def chrf_html(hits: CharHits) -> str:
+    """The text with each character shaded by the share of the character n-grams through it that matched; a
+    character chrF does not read (whitespace) is left plain. A combining mark takes its base's shade."""
+    runs: list[tuple[str, str]] = []
+    for i, ch in enumerate(hits.text):
+        covered = hits.covered[i]
+        style = f"background-color:{share_colour(hits.matched[i] / covered)}" if covered else ""
+        if runs and (style == runs[-1][1] or unicodedata.combining(ch)):
+            runs[-1] = (runs[-1][0] + ch, runs[-1][1])
+        else:
+            runs.append((ch, style))
+    return "".join(span(text, style) for text, style in runs)
+
+
+def chrf_shown(e: ChrfEvidence, name: str, system: str, reference: str, several: bool) -> Shown:
+    """The panes of a segment's chrF: the candidate's and the reference's characters shaded, and per order
+    precision and recall."""
+    shown = e.orders
+    chart = Chart("Precision and recall per order", [f"{'c' if o.kind == 'char' else 'w'}{o.n}" for o in shown],
+                  ["precision", "recall"],
+                  [[100 * (o.precision or 0.0) for o in shown], [100 * (o.recall or 0.0) for o in shown]], "%", top=100)
+    legend = [("share of a character's n-grams matched:", f"color:{palette.TEXT}",
+               "Of the character n-grams chrF takes through a character (every order), how many matched the other "
+               "side (the leftmost occurrences match first)"),
+              ("none", f"background:{share_colour(0.0)}", ""), ("half", f"background:{share_colour(0.5)}", ""),
+              ("all", f"background:{share_colour(1.0)}", ""), ("not read (whitespace)", f"color:{palette.MUTED}", "")]
+    return Shown(f"sentence {name} {e.score:.2f}", [
+        Pane(f"Candidate — {system}", chrf_html(e.hypothesis)),
+        Pane(reference + (" (the reference with the best F)" if several else ""), chrf_html(e.reference_text))],
+        legend, chart)

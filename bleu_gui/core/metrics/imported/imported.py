@@ -12,15 +12,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
-from ...errors import ConfigError
+from ...errors import ConfigError, term
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import ImportedColumn, attach_scores
 from ...inputs.text_files import SegmentFile
-from ..base import Metric, Progress, Score
+from ..account import Account, Advice, Explanation, Section
+from ..base import Family, Metric, Progress, Score
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,14 +68,29 @@ class ImportedConfig:
     def for_other_files(self) -> ImportedConfig:
         return self
 
+    def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[ImportedConfig, str]:
+        return self, ""
+
+    def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
+        return None
+
+    def non_default(self) -> list[str]:
+        return []
+
+    @property
+    def significance(self) -> bool:
+        return True
+
+    def why_no_tests(self) -> str:
+        return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.name, "higher_is_better": self.higher_is_better, "source": self.source}
+
     def validated(self) -> ImportedConfig:
         if not self.name:
             raise ConfigError("an imported metric needs a name")
         return self
-
-    def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
-             like: Metric | None = None) -> ImportedMetric:
-        return ImportedMetric(self, len(references[0]) if references else 0)
 
 
 @dataclass(frozen=True)
@@ -103,6 +120,9 @@ class ImportedMetric(Metric):
     @property
     def n_lines(self) -> int:
         return self._n
+
+    def read_from(self) -> str | None:
+        return self.config.source
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -145,8 +165,17 @@ class ImportedMetric(Metric):
         return ImportedScore(metric=self.name, score=float(stats[index, 0]) if present else math.nan,
                              signature=self.signature(True), present=present, missing=1 - present)
 
-    def evidence(self, index: int, hypothesis: str) -> object:
-        return ImportedEvidence(self.name, None, self.config.source)
+    def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
+        """The score read for this segment (its statistics ``row``: the score and whether it is present)."""
+        value = float(row[0]) if row[1] > 0 else None
+        evidence = ImportedEvidence(self.name, value, self.config.source)
+        said = "missing (left out of the mean)" if value is None else f"{value:g}"
+        return Account(Explanation(f"{self.name} {said}: read from {self.config.source}", [Section(
+            "Where it comes from", [f"column {self.name} of {self.config.source}, for this system and segment",
+                                    "not computed from the text: an edit of the candidate does not change it",
+                                    f"the corpus score is the mean of the segments' scores "
+                                    f"({'higher' if self.higher_is_better else 'lower'} is better)"])]),
+                       evidence.to_dict(), value)
 
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
         return ["score", "present"], stats
@@ -175,7 +204,7 @@ def imported_configs(columns: Sequence[ImportedColumn], lower_better: Sequence[s
     names = [c.name for c in columns]
     unknown = [n for n in lower_better if n not in names]
     if unknown:
-        raise ConfigError(f"--lower-better {' '.join(unknown)}: not a column of the scores files "
+        raise ConfigError(f"{term('lower_better')} {' '.join(unknown)}: not a column of the scores files "
                           f"({', '.join(names) or 'none read'})")
     for name in names:
         if name.lower() in RESERVED:
@@ -192,8 +221,8 @@ def choose_imported(configs: Sequence[ImportedConfig], wanted: Sequence[str] | N
     by_name = {c.name: c for c in configs}
     unknown = [n for n in wanted if n not in by_name and n not in built_in]
     if unknown:
-        columns = f", or a column of --scores: {', '.join(by_name)}" if by_name else " (or a column of --scores FILE)"
-        raise ConfigError(f"-m/--metrics: unknown metric {', '.join(unknown)}; choose {', '.join(built_in)}{columns}")
+        columns = f", or a column of {term('scores')}: {', '.join(by_name)}" if by_name else f" (or a column of {term('scores')})"
+        raise ConfigError(f"{term('metrics')}: unknown metric {', '.join(unknown)}; choose {', '.join(built_in)}{columns}")
     return tuple(by_name[n] for n in wanted if n in by_name)
 
 
@@ -203,9 +232,18 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
     notes on what was left out, and the imported metrics (none when the request has no score files)."""
     if not request.scores:
         if request.lower_better or request.scores_partial:
-            raise ConfigError("--lower-better and --scores-partial apply to --scores FILE")
+            raise ConfigError(f"{term('lower_better')} and {term('scores_partial')} apply to {term('scores')}")
         return list(systems), context, ()
     attached, columns, notes = attach_scores(request.scores, systems, names, context, request.scores_partial,
                                              request.encoding)
     configs = tuple(imported_configs(columns, request.lower_better))
     return attached, replace(context, notes=context.notes + tuple(notes)), configs
+
+
+def bind(config: ImportedConfig, references: Sequence[Sequence[str]], progress: Progress | None,
+          like: Metric | None) -> ImportedMetric:
+    return ImportedMetric(config, len(references[0]) if references else 0)
+
+
+# Not chosen by a name of its own: a column of a scores file is the metric (see imported_configs).
+FAMILY = Family("imported", "Imported scores", ImportedConfig, "imported.imported")

@@ -10,15 +10,23 @@ divides by is still the mean of all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from .search import DEL, INS, NOP, OP_NAMES, SUB, search
-from .ter import ter_of_sums
-
-if TYPE_CHECKING:
-    from .ter import Ter
+from typing import Protocol
 
 import numpy as np
+
+from .config import ter_of_sums
+from .search import DEL, INS, NOP, OP_NAMES, SUB, search
+
+
+class TerWords(Protocol):
+    """What the evidence reads of a bound TER: its word ids and lengths."""
+
+    reference_words: list[list[np.ndarray]]
+    mean_lengths: np.ndarray
+
+    def hypothesis_words(self, line: str) -> np.ndarray: ...
+
+    def words(self, ids: np.ndarray) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,7 @@ class TerEvidence:
                 "alignment": [[a.op, a.hyp, a.ref] for a in self.alignment]}
 
 
-def ter_evidence(metric: Ter, index: int, hypothesis: str) -> TerEvidence:
+def ter_evidence(metric: TerWords, index: int, hypothesis: str) -> TerEvidence:
     """The evidence of segment ``index`` when its candidate is ``hypothesis`` (see the module)."""
     hyp = metric.hypothesis_words(hypothesis)
     best = None

@@ -1,11 +1,15 @@
-"""Why a segment gets its TER: the shifts sacreBLEU's search applied, then the substitutions, insertions and
-deletions of the shifted hypothesis against the reference, over the (mean) reference length."""
+"""Why a segment gets its TER, said and shown: the shifts sacreBLEU's search applied, then the substitutions,
+insertions and deletions of the shifted hypothesis against the reference, over the (mean) reference length; the
+candidate with its shifted blocks, the edits, and the reference."""
 
 from __future__ import annotations
 
-from ..bleu.explain import Explanation, Section
+from html import escape
+
+from ... import palette
+from ..account import Chart, Explanation, Pane, Section, Shown, span
+from .config import TerConfig
 from .evidence import TerEvidence
-from .ter import TerConfig
 
 SHOWN = 12  # edits listed per kind before "and N more"
 
@@ -46,3 +50,79 @@ def explain_ter(evidence: TerEvidence, config: TerConfig, n_refs: int, reference
         how.append(f"the edits are counted against {reference_name}, the reference needing the fewest; the length is "
                    f"the mean of all {n_refs} references")
     return Explanation(headline, [Section("Edits", lines), Section("How the number is made", how)])
+
+
+SHIFT_STYLE = f"background-color:{palette.SELECTED}; border-bottom:2px solid {palette.ACCENT}"
+OP_STYLES = {"=": f"background-color:{palette.MATCHED}",
+             "S": f"background-color:{palette.CLIPPED}",
+             "D": f"background-color:{palette.UNMATCHED}; text-decoration:line-through",
+             "I": f"color:{palette.BAR_UNMATCHED}; text-decoration:underline"}
+
+
+def _marker(text: str) -> str:
+    return f'<sup style="color:{palette.ACCENT}">{escape(text)}</sup>'
+
+
+def ter_hypothesis_html(e: TerEvidence) -> str:
+    """The candidate's words before any shift; each shifted block marked, with the shift's number and where it
+    lands (``1→5``: shift 1 moves it to start at word 5)."""
+    words = list(e.hypothesis)
+    # The first shift's block is found in the original words; later blocks may only exist after earlier moves,
+    # so only blocks still intact in the original order are marked here (the edit line shows every shift).
+    marks: dict[int, tuple[int, int, int]] = {}
+    position = list(range(len(words)))  # original index of each word of the current order
+    for k, shift in enumerate(e.shifts, start=1):
+        block = position[shift.start:shift.start + len(shift.words)]
+        if block == list(range(block[0], block[0] + len(block))) and not any(i in marks for i in block):
+            marks[block[0]] = (k, len(block), shift.landing)
+        rest = position[:shift.start] + position[shift.start + len(shift.words):]
+        position = rest[:shift.landing] + block + rest[shift.landing:]
+    out, i = [], 0
+    while i < len(words):
+        if i in marks:
+            k, length, landing = marks[i]
+            out.append(span(" ".join(words[i:i + length]), SHIFT_STYLE) + _marker(f"{k}→{landing + 1}"))
+            i += length
+        else:
+            out.append(escape(words[i]))
+            i += 1
+    return " ".join(out)
+
+
+def ter_edits_html(e: TerEvidence) -> str:
+    """The shifted candidate against the reference, step by step: a match, a substitution (``cat→dog``), a
+    candidate word the reference lacks (struck out), a reference word the candidate lacks (underlined, ``+``)."""
+    out = []
+    for a in e.alignment:
+        if a.op == "=" and a.hyp is not None:
+            out.append(span(e.shifted[a.hyp], OP_STYLES["="]))
+        elif a.op == "S" and a.hyp is not None and a.ref is not None:
+            out.append(span(e.shifted[a.hyp], OP_STYLES["S"]) + _marker("→" + e.reference_words[a.ref]))
+        elif a.op == "D" and a.hyp is not None:
+            out.append(span(e.shifted[a.hyp], OP_STYLES["D"]))
+        elif a.op == "I" and a.ref is not None:
+            out.append(span("+" + e.reference_words[a.ref], OP_STYLES["I"]))
+    return " ".join(out)
+
+
+def ter_reference_html(e: TerEvidence) -> str:
+    """The reference's words: matched, substituted, or missing from the candidate."""
+    status = {a.ref: a.op for a in e.alignment if a.ref is not None}
+    styles = {"=": OP_STYLES["="], "S": OP_STYLES["S"], "I": f"background-color:{palette.UNMATCHED}"}
+    return " ".join(span(w, styles.get(status.get(j, ""), "")) for j, w in enumerate(e.reference_words))
+
+
+def ter_shown(e: TerEvidence, system: str, reference: str, several: bool) -> Shown:
+    """The panes of a segment's TER: the candidate's words with their shifted blocks, the edits of the shifted
+    candidate against the reference, the reference; the edits by kind."""
+    counts = [len(e.shifts), e.count("S"), e.count("I"), e.count("D")]
+    legend = [("shifted block", SHIFT_STYLE, "A block of words moved as one edit; 1→5: the first shift, landing at word 5"),
+              ("match", OP_STYLES["="], ""), ("substitution", OP_STYLES["S"], ""),
+              ("not in the reference", OP_STYLES["D"], ""), ("+missing", OP_STYLES["I"], "")]
+    return Shown(f"sentence TER {e.score:.2f}", [
+        Pane(f"Candidate — {system} (TER's words)", ter_hypothesis_html(e)),
+        Pane(f"After {len(e.shifts)} shift(s): the edits against the reference", ter_edits_html(e)),
+        Pane(reference + (" (the reference needing the fewest edits)" if several else ""), ter_reference_html(e))],
+        legend, Chart(f"Edits: {e.edits} over {e.ref_length:g} reference words",
+                      ["shifts", "substitutions", "insertions", "deletions"], ["edits"], [[float(x) for x in counts]],
+                      "edits"))

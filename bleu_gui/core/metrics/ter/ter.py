@@ -15,59 +15,20 @@ as sacreBLEU has it:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..base import Metric, Score, resampled_float
-from ..sacrebleu_parts import sacrebleu_module, sacrebleu_version
+from ..account import Account, Shown
+from ..base import Metric, Score
+from .config import TerConfig, ter_of_sums
 from .search import edit_counts
 
 if TYPE_CHECKING:
     from .evidence import TerEvidence
 
 Progress = Callable[[float], None]
-
-
-@dataclass(frozen=True)
-class TerConfig:
-    """TER's settings, named as sacreBLEU's ``--ter-*`` flags name them."""
-
-    case_sensitive: bool = False
-    asian_support: bool = False
-    no_punct: bool = False
-    normalized: bool = False
-
-    key = "ter"
-    name = "TER"
-
-    def for_other_files(self) -> TerConfig:
-        """Asian support is for Chinese and Japanese text: other files start without it."""
-        return replace(self, asian_support=False)
-
-    def validated(self) -> TerConfig:
-        return self
-
-    def bind(self, references: Sequence[Sequence[str]], progress: Progress | None = None,
-             like: Metric | None = None) -> Ter:
-        return Ter(references, self, progress, like if isinstance(like, Ter) else None)
-
-    def signature(self, nrefs: int | str, resampling: dict[str, object] | None = None) -> str:
-        """sacreBLEU's TER signature, e.g. ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0``."""
-        extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
-        yes = {True: "yes", False: "no"}
-        return "|".join([f"nrefs:{nrefs}", *extra, f"case:{'mixed' if self.case_sensitive else 'lc'}",
-                         "tok:tercom", f"norm:{yes[self.normalized]}", f"punct:{yes[not self.no_punct]}",
-                         f"asian:{yes[self.asian_support]}", f"version:{sacrebleu_version()}"])
-
-    def tokenizer(self) -> Callable[[str], str]:
-        """sacreBLEU's Tercom tokenizer with these settings."""
-        module = sacrebleu_module("tokenizers.tokenizer_ter")
-        tok: Callable[[str], str] = module.TercomTokenizer(normalized=self.normalized, no_punct=self.no_punct,
-                                                           asian_support=self.asian_support,
-                                                           case_sensitive=self.case_sensitive)
-        return tok
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -83,17 +44,6 @@ class TerScore(Score):
 
     def columns(self) -> list[tuple[str, str]]:
         return [("edits", f"{self.num_edits:g}"), ("ref_len", f"{self.ref_length:g}")]
-
-
-def ter_of_sums(sums: np.ndarray, float32: bool = False) -> np.ndarray:
-    """TER (0-100) of rows of summed [edits, reference length], as sacreBLEU's ``_compute_score_from_stats``
-    (in float32 when the sums are sacreBLEU's bootstrap's)."""
-    sums = np.atleast_2d(sums)
-    ftype = resampled_float(float32)
-    edits, length = sums[:, 0].astype(ftype), sums[:, 1].astype(ftype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rate = np.where(length > 0, edits / np.where(length > 0, length, 1), np.where(edits > 0, 1.0, 0.0))
-    return np.asarray(ftype(100) * rate.astype(ftype), ftype)
 
 
 class _Words:
@@ -119,6 +69,7 @@ class Ter(Metric):
     key = "ter"
     name = "TER"
     higher_is_better = False
+    evidence_shown = True
 
     def __init__(self, references: Sequence[Sequence[str]], config: TerConfig = TerConfig(),
                  progress: Progress | None = None, like: Ter | None = None):
@@ -190,9 +141,34 @@ class Ter(Metric):
         return self._score(float(stats[index, 0]), float(stats[index, 1]), True)
 
     def evidence(self, index: int, hypothesis: str) -> TerEvidence:
-        from .evidence import ter_evidence
+        """Segment ``index``'s shifts and alignment (see :mod:`.evidence`)."""
+        from .evidence import ter_evidence  # loaded when a segment is explained, not at every start
 
         return ter_evidence(self, index, hypothesis)
 
+    def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
+        from .explain import explain_ter
+
+        evidence = self.evidence(index, hypothesis)
+        name = _reference_name(reference_names, evidence.reference)
+        return Account(explain_ter(evidence, self.config, len(self.reference_lines), name), evidence.to_dict(),
+                       evidence.score)
+
+    def shown(self, index: int, hypothesis: str, system: str, reference_names: Sequence[str]) -> Shown:
+        from .explain import ter_shown
+
+        evidence = self.evidence(index, hypothesis)
+        return ter_shown(evidence, system, _reference_name(reference_names, evidence.reference),
+                         len(self.reference_lines) > 1)
+
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
         return ["edits", "mean_ref_len"], stats
+
+
+def _reference_name(names: Sequence[str], k: int) -> str:
+    return names[k] if k < len(names) else f"reference {k + 1}"
+
+
+def bind(config: TerConfig, references: Sequence[Sequence[str]], progress: Progress | None,
+          like: Metric | None) -> Ter:
+    return Ter(references, config, progress, like if isinstance(like, Ter) else None)

@@ -1,0 +1,86 @@
+"""The metric families on offer, in one place: the command line, the window, sessions, reports and explanations
+read this registry and never ask which metric they hold.
+
+A family is added here with one line (its module's ``FAMILY``); see docs/architecture.md, "How to add a metric".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..errors import ConfigError
+from .base import Family, Metric, MetricConfig
+from .bleu.config import FAMILY as BLEU
+from .chrf.config import FAMILY as CHRF
+from .edit.edit import FAMILY as EDIT
+from .imported.imported import FAMILY as IMPORTED
+from .ter.config import FAMILY as TER
+
+# The families chosen by name (-m bleu chrf ter edit), in the order the window lists them; imported scores are metrics
+# by their columns' names.
+FAMILIES: tuple[Family, ...] = (BLEU, CHRF, TER, EDIT)
+KEYS = tuple(f.key for f in FAMILIES)
+# What is scored when no metric is named (sacreBLEU's default, BLEU), and what the window always scores.
+DEFAULT_KEYS = ("bleu",)
+ALWAYS_IN_WINDOW = tuple(f.key for f in FAMILIES if f.always_in_window)
+_BY_KEY = {f.key: f for f in FAMILIES}
+_BY_SETTINGS = {f.config: f for f in (*FAMILIES, IMPORTED)}
+
+Progress = Callable[[float], None]
+
+
+def family(key: str) -> Family:
+    """The family named ``key`` (``bleu``, ``chrf``, ``ter``): :class:`KeyError` for another name."""
+    return _BY_KEY[key]
+
+
+def family_of(config: MetricConfig) -> Family:
+    """The family whose settings ``config`` is."""
+    return _BY_SETTINGS[type(config)]
+
+
+def bind(config: MetricConfig, references: Sequence[Sequence[str]], progress: Progress | None = None,
+         like: Metric | None = None) -> Metric:
+    """The metric with the settings ``config`` against ``references`` (processed now); ``like``: a metric of the
+    same family whose work on words may be continued (never changed)."""
+    return family_of(config).bind(config, references, progress, like)
+
+
+def config_from_dict(data: object) -> MetricConfig:
+    """A family's settings from their JSON form (``MetricSettings.to_dict``); :class:`ConfigError` says what is
+    wrong."""
+    if not isinstance(data, dict) or data.get("metric") not in _BY_KEY:
+        raise ConfigError(f"a metric's settings need \"metric\": one of {', '.join(KEYS)}, got {str(data)[:80]}")
+    found: MetricConfig = _BY_KEY[data["metric"]].config.from_dict(data)
+    return found
+
+
+def metrics_from_list(values: object) -> tuple[MetricConfig, ...]:
+    """Metrics' settings from a list of their JSON forms: each family once."""
+    if not isinstance(values, list):
+        raise ConfigError(f"the metrics must be a list of metric settings, got {str(values)[:80]}")
+    metrics = tuple(config_from_dict(m) for m in values)
+    keys = [m.key for m in metrics]
+    if len(set(keys)) != len(keys):
+        raise ConfigError(f"each metric once, got {', '.join(keys)}")
+    return metrics
+
+
+def metrics_to_list(metrics: Sequence[MetricConfig]) -> list[dict[str, Any]]:
+    """The JSON forms of the families' settings among ``metrics`` (imported scores come with their files)."""
+    return [m.to_dict() for m in own_metrics(metrics)]
+
+
+def own_metrics(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
+    """The families' settings among ``metrics``: what a session keeps and the window's settings edit (imported
+    scores have no settings: they come with their files)."""
+    return tuple(m for m in metrics if family_of(m) is not IMPORTED)
+
+
+def in_window(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
+    """``metrics`` with the defaults of every family the window always scores put first where missing (BLEU: its
+    n-gram evidence and what-if edits are the window's)."""
+    keys = {m.key for m in metrics}
+    missing = tuple(f.config() for f in FAMILIES if f.always_in_window and f.key not in keys)
+    return (*missing, *metrics)

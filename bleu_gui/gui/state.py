@@ -1,0 +1,96 @@
+"""The window's whole state in one Qt-free object, after napari's ``ViewerModel``: what was opened (the input
+request, display names, slice), the scoring settings (the metrics' settings, a tuple, BLEU's among them) and where
+they came from, and the view (system, sentence, B, metric, order, ranking). The controller holds it and says when a
+part changes; the settings panel edits the settings through the controller; jobs read it; a session is a
+snapshot of it. Nothing here imports Qt (a test says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..core import Run
+from ..core.inputs.run_inputs import InputRequest
+from ..core.metrics.base import MetricConfig
+from ..core.metrics.registry import own_metrics
+from ..core.output.rankings import Ranking
+from ..core.output.sessions import Session, session_of
+from ..core.run import RunConfig
+
+# Where the settings came from, as the window says it beside settings that are not the defaults.
+FROM_COMMAND_LINE = "from the command line"
+REMEMBERED = "remembered from an earlier session"
+CHOSEN = "chosen in the window"
+FROM_SESSION = "from the session"
+
+
+@dataclass(frozen=True)
+class OpenChoice:
+    """What to open: the request (files and how to read them), the systems' display names, a slice to show, and
+    the score files' columns to score (``-m``; None: every one)."""
+
+    request: InputRequest
+    labels: tuple[str, ...] | None = None
+    where: tuple[str, ...] = ()
+    imported: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """What the window shows beyond the run: what exports follow and a session remembers."""
+
+    system: int = 0
+    sentence: int | None = None
+    b: int = 1
+    metric: int = 0
+    order: int = 1
+    ranking: Ranking = Ranking()
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The metrics' settings the window scores with (the families' own; imported scores come with their files),
+    where they came from, and those chosen in the window that no run has shown yet (they are remembered once one
+    does)."""
+
+    metrics: tuple[MetricConfig, ...]
+    origin: str
+    pending: tuple[MetricConfig, ...] | None = None
+
+
+@dataclass
+class WindowState:
+    """See the module."""
+
+    scoring: Scoring
+    opened: OpenChoice = field(default_factory=lambda: OpenChoice(InputRequest(encoding="auto")))
+    view: ViewState = field(default_factory=ViewState)
+
+    def run_config(self, shown: Run | None) -> RunConfig:
+        """What a job scores with now: the settings, and the metrics of ``shown``'s score files."""
+        imported = tuple(m for m in shown.config.metrics if m not in own_metrics(shown.config.metrics)) \
+            if shown is not None else ()
+        return RunConfig(self.scoring.metrics + imported)
+
+    def choose(self, metrics: tuple[MetricConfig, ...]) -> None:
+        """Settings chosen in the window: scored with from now, remembered once a run shows them."""
+        self.scoring = Scoring(metrics, self.scoring.origin, pending=metrics)
+
+    def shown(self, run: Run) -> tuple[MetricConfig, ...] | None:
+        """A run is shown: the settings chosen in the window that gave it (to remember), or None."""
+        if self.scoring.pending is not None and own_metrics(run.config.metrics) == self.scoring.pending:
+            self.scoring = Scoring(self.scoring.pending, CHOSEN)
+            return self.scoring.metrics
+        return None
+
+    def settled(self, shown: Run | None) -> None:
+        """No job runs any more: the settings are those of the numbers shown (a re-score may have been cancelled or
+        failed)."""
+        if shown is not None:
+            self.scoring = Scoring(own_metrics(shown.config.metrics), self.scoring.origin)
+        else:
+            self.scoring = replace(self.scoring, pending=None)
+
+    def session(self, run: Run) -> Session:
+        """The session that opens ``run`` again as shown."""
+        return session_of(run, self.view.b, self.opened.request)

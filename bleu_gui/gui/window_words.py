@@ -1,0 +1,44 @@
+"""Messages in the window's words: a field a core message names (an input option, a metric's setting) is said as
+the window's own field that sets it — "Languages (File ▸ Open)", "Tokenizer ja-mecab (BLEU, Scoring settings)" —
+never as a flag the window does not have. The command line words the same fields as its flags."""
+
+from __future__ import annotations
+
+from ..core.errors import InputError, worded
+from ..core.metrics.registry import KEYS, family
+
+# The Open dialog's fields, as messages name them (the dialog labels its fields with these).
+FIELDS = {"systems": "System outputs", "references": "References", "source": "Source", "docs": "Documents",
+          "encoding": "Encoding", "input_format": "Format", "langs": "Languages", "refs_wanted": "References to use",
+          "systems_wanted": "Systems to score", "columns": "Columns", "keep_tags": "Keep inline tags",
+          "allow_identical": "Identical reference", "labels": "Display names", "where": "Slice",
+          "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores"}
+_OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)"}
+OPEN, SETTINGS = "File ▸ Open", "Scoring settings"
+
+
+def _value(value: str | None) -> str:
+    """A value a message gives with its field, unless it only holds the field's place (``SRC TGT``, ``NAME``)."""
+    return f" {value}" if value and not value.replace(" ", "").isupper() else ""
+
+
+def window_word(name: str, value: str | None) -> str:
+    """How the window says the field ``name`` (with ``value``)."""
+    key, _, setting = name.partition(".")
+    if setting and key in KEYS:
+        fam = family(key)
+        label = next((f.setting.label for f in fam.config.fields() if f.name == setting), setting)
+        return f"{label[:1].upper()}{label[1:]}{_value(value)} ({fam.title}, {SETTINGS})"
+    if name in FIELDS:
+        return f"{FIELDS[name]}{_value(value)} ({OPEN})"
+    return _OTHER.get(name, name) + _value(value)
+
+
+def in_window_words(text: str) -> str:
+    """``text`` (a message or note of the core) with every field in the window's words."""
+    return worded(text, window_word)
+
+
+def raw(exc: BaseException) -> str:
+    """An error's message with its fields unworded (the window or a command words them where it shows it)."""
+    return exc.raw if isinstance(exc, InputError) else str(exc)
