@@ -60,7 +60,11 @@ def main() -> int:
                    help="grab Tools ▸ Tokenizer × case table or Help ▸ How BLEU is computed instead of the window")
     args = p.parse_args()
     if "QT_QPA_PLATFORM" not in os.environ and "DISPLAY" not in os.environ:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from pathlib import Path
+
+        from bleu_gui.gui.shell.startup import offscreen_screen
+
+        os.environ["QT_QPA_PLATFORM"] = offscreen_screen(args.width + 64, args.height + 64, Path(tempfile.mkdtemp()))
 
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication

@@ -1,9 +1,13 @@
 """Test set-up: Qt runs offscreen with PySide6; real data sets are found beside the project."""
 
 import os
+import tempfile
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from bleu_gui.gui.shell.startup import offscreen_screen
+
+# Offscreen, on a 1920×1200 screen (the platform's default is 800×800, smaller than the windows tests size).
+os.environ.setdefault("QT_QPA_PLATFORM", offscreen_screen(1920, 1200, Path(tempfile.mkdtemp())))
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pytest  # noqa: E402

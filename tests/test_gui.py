@@ -11,7 +11,7 @@ from bleu_gui.core import BleuConfig
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.inspect.sentence_model import SentenceTableModel
 from bleu_gui.gui.prepared import prepare
-from bleu_gui.gui.shell.main_window import MainWindow
+from bleu_gui.gui.shell.main_window import MainWindow, screen_key
 from bleu_gui.gui.shell.settings import Settings
 from bleu_gui.gui.widgets.panes import STATUS_PROPERTY
 
@@ -314,7 +314,7 @@ def test_settings_persist_across_restart(qtbot, settings_file):
     assert [Path(p).name for p in recent.references] == ["ref1.txt", "ref2.txt"]
     assert recent.metrics == (BleuConfig(lowercase=True),) and recent.labels == ["system-a.txt", "system-b.txt"]
     # The offscreen screen is small, so Qt fits the restored window to it: compare what was stored.
-    assert w2.settings.geometry() == saved and w2.restoreGeometry(saved)
+    assert w2.settings.geometry(screen_key(w2.screen())) == saved and w2.restoreGeometry(saved)
     assert w2.settings.splitter("main") == state
     w2.close()
 

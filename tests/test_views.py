@@ -121,9 +121,16 @@ def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
     ref2.write_bytes(b"the cat\n\nhello there\n")
     with qtbot.waitSignal(window.run_changed, timeout=20_000):
         window.run_actions.open_files([hyp], [ref1, ref2])
-    notes = window.inspect.header.notes_label.text()
-    assert window.inspect.header.notes_label.isVisible()
+    header = window.inspect.header
+    first = header.notes_label.text()
+    assert header.notes_label.isVisible() and "byte order mark (BOM) at the start was removed" in first
+    # The first note is shown, the others behind "+3 more notes" (and all of them in the tooltip).
+    assert "lone carriage" not in first and header.more_button.text() == "+3 more notes ▾"
+    assert "lone carriage" in header.notes_label.toolTip()
+    header.more_button.click()
+    notes = header.notes_label.text()
     assert "byte order mark (BOM) at the start was removed" in notes
+    assert header.more_button.text() == "fewer notes ▴"
     assert "lone carriage return(s) (CR without LF) ended a line, the first at the end of line 1" in notes
     assert "ref2.txt: 1 empty line (line 2) read as an empty reference" in notes
     assert "encoding utf-8 detected for all 3 files together" in notes

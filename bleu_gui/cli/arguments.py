@@ -20,7 +20,7 @@ from ..core.analysis.pair_matrix import CORRECTIONS
 from ..core.analysis.qa import CHECKS as QA_CHECKS
 from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES, MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples
 from ..core.errors import term, worded
-from ..core.inputs.format_table import FORMATS, ReadOptions
+from ..core.inputs.format_table import FORMATS, ReadOptions, whole_run
 from ..core.inputs.run_inputs import InputRequest
 from ..core.inputs.tables import ROLES, parse_columns
 from ..core.metrics.base import Family
@@ -475,21 +475,11 @@ def _screenshot(args: argparse.Namespace) -> ScreenshotOrder | None:
     return ScreenshotOrder(Path(args.screenshot), args.size or (1400, 860), args.tab or "inspect", args.sentence)
 
 
-def _holds_a_run(path: str) -> bool:
-    """A file that holds systems and references together (WMT XML, a TSV/JSONL)."""
-    from ..core.inputs.format_table import sniff_file
-
-    return sniff_file(Path(path)) in ("wmt-xml", "tsv", "jsonl")
-
-
 def window_options(args: argparse.Namespace) -> WindowOptions:
     """``bleu-gui``'s parsed flags as typed options (the one reading of its Namespace)."""
-    systems, references = list(args.systems), list(args.references)
+    systems, references = whole_run(args.systems, args.references)
     if systems and not references:
-        if len(systems) == 1 and _holds_a_run(systems[0]):
-            systems, references = [], systems  # WMT XML, a TSV/JSONL with systems: a whole run
-        else:
-            raise InputError("give the references with -r REF [REF ...]")
+        raise InputError("give the references with -r REF [REF ...]")
     if args.demo:
         demo_systems, demo_references = demo_paths(args.demo)
         systems, references = [str(p) for p in demo_systems], [str(p) for p in demo_references]

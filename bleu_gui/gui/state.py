@@ -8,6 +8,7 @@ snapshot of it. Nothing here imports Qt (a test says so).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from ..core import Run
 from ..core.inputs.run_inputs import InputRequest
@@ -65,6 +66,23 @@ class WindowState:
     scoring: Scoring
     opened: OpenChoice = field(default_factory=lambda: OpenChoice(InputRequest(encoding="auto")))
     view: ViewState = field(default_factory=ViewState)
+    folders: dict[str, str] = field(default_factory=dict)  # kind of file -> the folder last used for it
+
+    def start_path(self, kind: str, name: str = "") -> str:
+        """Where a file dialog for ``kind`` of file (``report``, ``figure``, ``inputs``, …) starts, with ``name``
+        in it: the folder last used for that kind, else the inputs' folder, else the working directory."""
+        folder = self.folders.get(kind) or self.inputs_folder()
+        return str(Path(folder) / name) if folder else name
+
+    def inputs_folder(self) -> str:
+        """The folder of the files opened (the first reference's, else the first system's; '' before any)."""
+        request = self.opened.request
+        first = next(iter((*request.references, *request.systems)), None)
+        return str(Path(first).absolute().parent) if first else ""
+
+    def folder_used(self, kind: str, path: str) -> None:
+        """A file of ``kind`` was chosen at ``path``: the next dialog for that kind starts in its folder."""
+        self.folders[kind] = str(Path(path).absolute().parent)
 
     def run_config(self, shown: Run | None) -> RunConfig:
         """What a job scores with now: the settings, and the metrics of ``shown``'s score files."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,6 +90,15 @@ def sniff_file(path: Path) -> str:
             return sniff_format(path, fh.read(_SNIFF_BYTES))
     except OSError:
         return "text"
+
+
+def whole_run(systems: Sequence[str], references: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The systems and references as given, except one file given as a system alone that holds systems and
+    references together (WMT XML, a TSV/JSONL with a system column): then it is the references, whose systems are
+    read from it (``bleu-gui file.xml``, or the Open dialog's System outputs)."""
+    if not references and len(systems) == 1 and sniff_file(Path(systems[0])) in ("wmt-xml", "tsv", "jsonl"):
+        return [], list(systems)
+    return list(systems), list(references)
 
 
 def read_corpus(path: Path, fmt: str, data: bytes, encoding: str, options: ReadOptions) -> Corpus:

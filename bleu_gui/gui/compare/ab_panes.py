@@ -4,13 +4,14 @@ system matched, and reference words matched by both, only A or only B."""
 from __future__ import annotations
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ...core.metrics.bleu.details import SentenceDetails
 from ...core.output import score_text
 from ..controller import Controller
 from ..widgets import colors
 from ..widgets.context_pane import ContextPane
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import STRETCH, fill_orders, hrow, legend
 from ..widgets.style import styled
 from ..widgets.text_pane import TextPane
@@ -36,12 +37,10 @@ class ABPanes(QWidget):
         self.order = QComboBox()
         self.order.currentIndexChanged.connect(self.on_order_chosen)
         self.pane_a, self.pane_b = TextPane(), TextPane()
-        self.label_a, self.label_b = QLabel("A"), QLabel("B")
-        self.sentence_label = QLabel("")
-        self.sentence_label.setWordWrap(True)
+        self.label_a, self.label_b = ElidedLabel("A"), ElidedLabel("B")
+        self.sentence_label = ElidedLabel("")  # one line: a wrapped title asked for room the panes need
         for label in (self.label_a, self.label_b, self.sentence_label):
             styled(label, "paneTitle")
-        self.sentence_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.ref_panes: list[TextPane] = []
         self.ref_labels: list[QLabel] = []
         self.ref_box = QVBoxLayout()
@@ -94,7 +93,7 @@ class ABPanes(QWidget):
             self.ref_panes.pop().deleteLater()
             self.ref_labels.pop().deleteLater()
         for name in run.reference_names:
-            label, pane = QLabel(name), TextPane()
+            label, pane = ElidedLabel(name), TextPane()
             styled(label, "paneTitle")
             self.ref_box.addWidget(label)
             self.ref_box.addWidget(pane)

@@ -1,12 +1,25 @@
-"""The Compare tab: the systems table and pair matrix over the pair list, n-gram wins, A/B panes and charts."""
+"""The Compare tab: the systems table and pair matrix over the pair list, n-gram wins, A/B panes and charts
+(side by side on a tall screen, tabs on a laptop's)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..controller import Controller
+from ..widgets.elided_label import ElidedLabel
+from ..widgets.figures import full_height, full_width
 from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled
 from .ab_panes import ABPanes
@@ -15,20 +28,26 @@ from .pair_charts import PairCharts
 from .pair_list import PairList
 from .systems_panel import SystemsPanel
 
+MAX_ROWS_SHOWN = 15  # systems whose rows are all in view; past them the table scrolls
+FIGURE_CHARTS = 340  # the charts' height in a figure of the view (logical pixels)
+ROOMY_LOWER = 430    # the height below the systems that holds the A/B panes and the charts at once
+
 
 class CompareView(QWidget):
-    """Lays out the parts of the Compare tab, which follow the controller."""
+    """Lays out the parts of the Compare tab, which follow the controller: every system's row above (up to 15),
+    the pair list, n-gram wins, A/B panes and charts below — side by side when there is room, as tabs when not
+    (a laptop's 1366 × 768)."""
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
-        self._upper = 220  # the height the systems table asks for (set per run)
+        self._rows = 2  # the systems' rows to show (the run's, up to 15)
+        self._user_upper: int | None = None  # the systems' height the user chose with the splitter
+        self._figure = False  # arranged for a figure: the page, not the window, sets the sizes
         self.systems = SystemsPanel(controller)
         self.b_combo = QComboBox()
         self.b_combo.currentIndexChanged.connect(lambda index: controller.set_b(index + 1))
-        self.note = QLabel("")
-        styled(self.note, "hint")
-        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.note = styled(ElidedLabel(""), "hint")
         self.pairs = PairList(controller)
         self.ngrams = NgramWins(controller)
         self.ngrams.sentences_chosen.connect(self.pairs.show_only)
@@ -40,36 +59,73 @@ class CompareView(QWidget):
         controller.b_changed.connect(self.on_b_changed)
 
     def _assemble(self) -> None:
+        # Roomy (a tall view): the pair list and n-gram wins beside the A/B panes over the charts, all at once.
         left = QWidget()
-        lv = QVBoxLayout(left)
-        lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(self.pairs, 3)
-        lv.addWidget(self.ngrams, 4)
+        self._left_box = QVBoxLayout(left)
+        self._left_box.setContentsMargins(0, 0, 0, 0)
         right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.panes)
-        right.addWidget(self.charts)
-        right.setSizes([300, 420])  # the charts need the height more than the A/B panes (they scroll)
-        middle = QSplitter(Qt.Orientation.Horizontal)
-        middle.addWidget(left)
-        middle.addWidget(right)
-        middle.setSizes([520, 880])
-        self.middle_split, self.right_split = middle, right
+        self.middle_split = QSplitter(Qt.Orientation.Horizontal)
+        self.middle_split.addWidget(left)
+        self.middle_split.addWidget(right)
+        self.right_split = right
+        # Compact (a laptop's 768 px): the same parts as tabs under every system's row — the sentences (pair list
+        # beside the A/B panes), the n-gram wins, the charts.
+        self.lower_tabs = QTabWidget()
+        self.sentences_split = QSplitter(Qt.Orientation.Horizontal)
+        self.lower_tabs.addTab(self.sentences_split, "Sentences")
+        self._ngrams_page = QWidget()
+        QVBoxLayout(self._ngrams_page).setContentsMargins(0, 0, 0, 0)
+        self.lower_tabs.addTab(self._ngrams_page, "n-grams")
+        self._charts_page = QWidget()
+        QVBoxLayout(self._charts_page).setContentsMargins(0, 0, 0, 0)
+        self.lower_tabs.addTab(self._charts_page, "Charts")
+        self.below = QStackedWidget()
+        self.below.addWidget(self.middle_split)
+        self.below.addWidget(self.lower_tabs)
+        self.compact = True
+        self._arrange(compact=False)
         upper = QWidget()
         uv = QVBoxLayout(upper)
         uv.setContentsMargins(0, 0, 0, 0)
-        uv.addLayout(hrow("<b>Systems</b> (A = baseline; click a system or a pair to compare it)", STRETCH, "B =",
-                          self.b_combo))
+        self.title_row = hrow("<b>Systems</b> (A = baseline; click a system or a pair to compare it)", STRETCH,
+                              "B =", self.b_combo)
+        uv.addLayout(self.title_row)
         uv.addWidget(self.systems, 1)
         uv.addWidget(self.note)
         outer = QSplitter(Qt.Orientation.Vertical)
         outer.setChildrenCollapsible(False)
         outer.addWidget(upper)
-        outer.addWidget(middle)
+        outer.addWidget(self.below)
         outer.setSizes([220, 700])
+        outer.splitterMoved.connect(self._on_user_sized)
         self.outer_split = outer
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(outer, 1)
+
+    def _arrange(self, compact: bool) -> None:
+        """Move the parts below the systems into the roomy arrangement or the compact one (tabs)."""
+        if compact == self.compact:
+            return
+        self.compact = compact
+        if compact:
+            self.sentences_split.addWidget(self.pairs)
+            self.sentences_split.addWidget(self.panes)
+            self.sentences_split.setSizes([420, 800])
+            layout = self._ngrams_page.layout()
+            charts = self._charts_page.layout()
+            assert layout is not None and charts is not None
+            layout.addWidget(self.ngrams)
+            charts.addWidget(self.charts)
+            self.below.setCurrentWidget(self.lower_tabs)
+        else:
+            self._left_box.addWidget(self.pairs, 3)
+            self._left_box.addWidget(self.ngrams, 4)
+            self.right_split.addWidget(self.panes)
+            self.right_split.addWidget(self.charts)
+            self.right_split.setSizes([300, 420])  # the charts need the height more than the A/B panes (they scroll)
+            self.middle_split.setSizes([520, 880])
+            self.below.setCurrentWidget(self.middle_split)
 
     @Slot()
     def on_run_changed(self) -> None:
@@ -77,9 +133,9 @@ class CompareView(QWidget):
         if run is None or run.comparison is None:
             self.release()
             return
-        rows = min(len(run.systems), 12)  # past 12 the table scrolls
-        row_height = self.systems.table.verticalHeader().defaultSectionSize()
-        self._upper = 90 + rows * row_height + (40 if len(run.systems) > 2 else 0)  # the matrix caption
+        if min(len(run.systems), MAX_ROWS_SHOWN) != self._rows:
+            self._rows = min(len(run.systems), MAX_ROWS_SHOWN)
+            self._user_upper = None  # another number of systems: their rows decide the height again
         self._size_upper()
         k = self.controller.metric
         whole = (f"{run.slice.summary}; on the whole corpus A scored {run.slice.whole[k][0]:.2f}. "
@@ -94,16 +150,46 @@ class CompareView(QWidget):
         self.b_combo.blockSignals(False)
         self.pairs.refresh()
 
+    def _upper_wanted(self) -> int:
+        """The height that shows every system's row (up to 15; more scroll) with the title above them, and at
+        least five rows of the matrix under its controls and above its caption."""
+        table, panel = self.systems.table, self.systems.matrix
+        title = self.title_row.sizeHint().height() + 12
+        note = self.note.sizeHint().height() if self.note.isVisibleTo(self) else 0
+        rows = self._rows * table.verticalHeader().defaultSectionSize()
+        systems = (rows + table.horizontalHeader().sizeHint().height() + table.horizontalScrollBar().sizeHint().height()
+                   + 2 * table.frameWidth())
+        matrix = panel.view
+        caption_width = max(panel.width(), 300)
+        pairs = (panel.controls.sizeHint().height() + matrix.horizontalHeader().sizeHint().height()
+                 + min(self._rows, 5) * matrix.verticalHeader().defaultSectionSize()
+                 + matrix.horizontalScrollBar().sizeHint().height() + 2 * matrix.frameWidth()
+                 + panel.caption.heightForWidth(caption_width) + 12) if panel.isVisibleTo(self) else 0
+        return title + note + max(systems, pairs)
+
     def _size_upper(self) -> None:
-        """The systems table as tall as its rows (up to 12), never more than 42% of the view: at 768 px high the
-        charts below need the rest (the table scrolls)."""
+        """Every system's row in view (up to 15), at most 62% of the view; below them the rest, roomy when it is
+        tall enough for the charts and the A/B panes together, else as tabs. A height the user chose by the
+        splitter holds until the systems change in number."""
         total = self.outer_split.height() or sum(self.outer_split.sizes())
-        upper = min(self._upper, round(0.42 * total))
+        if total <= 1 or self._figure:
+            return
+        upper = self._user_upper if self._user_upper is not None else min(self._upper_wanted(), round(0.62 * total))
+        self._arrange(compact=total - upper < ROOMY_LOWER)
         self.outer_split.setSizes([upper, max(total - upper, 1)])
+
+    @Slot(int, int)
+    def _on_user_sized(self, position: int, _index: int) -> None:
+        self._user_upper = position
+        self._arrange(compact=self.outer_split.height() - position < ROOMY_LOWER)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._size_upper()  # sizes set while the tab was hidden do not hold
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._size_upper()
 
     @Slot(int)
     def on_b_changed(self, b: int) -> None:
@@ -111,6 +197,53 @@ class CompareView(QWidget):
             self.b_combo.blockSignals(True)
             self.b_combo.setCurrentIndex(b - 1)
             self.b_combo.blockSignals(False)
+
+    @contextlib.contextmanager
+    def for_figure(self, width: int) -> Iterator[bool]:
+        """The view arranged for a page ``width`` logical pixels wide while a figure is drawn: every system's row
+        and the whole matrix (side by side when they fit, else one above the other), the charts below them; no
+        controls, no sentence lists or panes (they are for browsing). Yields True: the figure takes the height the
+        arrangement needs."""
+        was_compact = self.compact
+        self._arrange(compact=False)
+        self._figure = True
+        items = [self.title_row.itemAt(i) for i in range(self.title_row.count())]
+        titles = [item.widget() for item in items if item is not None]
+        parts = [self.middle_split.widget(0), self.panes, self.systems.matrix.controls, *titles]
+        hidden = [w for w in parts if w is not None and w.isVisible()]
+        for part in hidden:
+            part.hide()
+        tables = [t for t in (self.systems.table, self.systems.matrix.view) if t.isVisibleTo(self)]
+        limits = [(t, t.minimumSize(), t.maximumSize()) for t in tables]
+        for table in tables:
+            table.setFixedHeight(full_height(table))
+            table.setMinimumWidth(full_width(table))
+        side_by_side = sum(full_width(t) for t in tables) + 16 <= width
+        split = self.systems.split
+        split.setOrientation(Qt.Orientation.Horizontal if side_by_side else Qt.Orientation.Vertical)
+        charts_minimum = self.charts.minimumHeight()
+        self.charts.setMinimumHeight(max(charts_minimum, FIGURE_CHARTS))
+        self.outer_split.setStretchFactor(0, 0)  # the systems keep the height of their rows; the charts take the rest
+        self.outer_split.setStretchFactor(1, 1)
+        self.outer_split.setSizes([1, 10_000])
+        for widget in (self.systems, self.outer_split, self):  # the minimum sizes the page is measured by, now
+            widget.updateGeometry()
+            layout = widget.layout()
+            if layout is not None:
+                layout.activate()
+        try:
+            yield True
+        finally:
+            self._figure = False
+            self.charts.setMinimumHeight(charts_minimum)
+            split.setOrientation(Qt.Orientation.Horizontal)
+            for table, minimum, maximum in limits:
+                table.setMinimumSize(minimum)
+                table.setMaximumSize(maximum)
+            for part in hidden:
+                part.show()
+            self._arrange(compact=was_compact)
+            self._size_upper()
 
     def release(self) -> None:
         """Let go of the run: the next one has nothing to compare, and a compared run of a million lines holds

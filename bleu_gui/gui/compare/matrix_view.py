@@ -18,7 +18,18 @@ _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 NAME_CHARS = 22  # row labels longer than this are elided (the tooltip has the whole name)
 
 
-COLUMN_CHARS = 10  # column labels: the start and the end of the name (experiment names differ at their ends)
+# Column labels: the start and the end of the name (experiment names differ at their ends), 9 characters, which
+# fit a 64 px column (10 were cut at both ends), without the extension every system's name shares.
+COLUMN_CHARS = 9
+
+
+def column_labels(names: list[str]) -> list[str]:
+    """The systems' names as the matrix's columns say them: without an extension all of them share (sys11.txt,
+    sys12.txt: sys11, sys12), cut in the middle to :data:`COLUMN_CHARS`."""
+    extensions = {name.rpartition(".")[2] for name in names if "." in name}
+    shared = next(iter(extensions)) if len(extensions) == 1 and all("." in n for n in names) else None
+    short = [name[:-len(shared) - 1] if shared else name for name in names]
+    return [elide_middle(name, COLUMN_CHARS) for name in short]
 
 
 def elide(name: str, chars: int = NAME_CHARS) -> str:
@@ -46,6 +57,7 @@ class PairMatrixModel(QAbstractTableModel):
         self._p: np.ndarray | None = None
         self._apart: np.ndarray | None = None   # which pairs are significant at the ranking's alpha
         self._ranks: list[int | None] = []
+        self._columns: list[str] = []  # the columns' labels, by system
         self.metric_name = "BLEU"
 
     def set_matrix(self, matrix: PairMatrix | None, ranking: Ranking, test: str | None = None,
@@ -53,6 +65,7 @@ class PairMatrixModel(QAbstractTableModel):
         self.beginResetModel()
         self.matrix, self.ranking, self.metric_name = matrix, ranking, metric
         self.order = matrix.by_score() if matrix is not None else []
+        self._columns = column_labels(list(matrix.names)) if matrix is not None else []
         if matrix is not None:
             tests = matrix.tests
             self.test = test if test in tests else (matrix.rank_test or "ar")
@@ -75,7 +88,7 @@ class PairMatrixModel(QAbstractTableModel):
         rank = f"[{self._ranks[i] if self._ranks[i] is not None else '–'}] " if self._ranks else ""
         if role == Qt.ItemDataRole.DisplayRole:
             if orientation == Qt.Orientation.Horizontal:  # the number ties it to its row; the name says who
-                return f"{section + 1}\n{elide_middle(name, COLUMN_CHARS)}"
+                return f"{section + 1}\n{self._columns[i]}"
             return f"{section + 1} {rank}{elide(name)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             if not self.matrix.scored(i):
@@ -157,7 +170,7 @@ class MatrixPanel(QWidget):
         self.view.clicked.connect(self.on_clicked)
         for header in (self.view.horizontalHeader(), self.view.verticalHeader()):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.view.horizontalHeader().setDefaultSectionSize(58)
+        self.view.horizontalHeader().setDefaultSectionSize(64)
         self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
         self.test_combo = QComboBox()
         self.test_combo.setToolTip("Which test's p-value colours the cells")
@@ -193,6 +206,7 @@ class MatrixPanel(QWidget):
             holder.setLayout(part)
             flow.addWidget(holder)
         box.addWidget(head)
+        self.controls = head  # left out of a figure
         box.addWidget(self.view, 1)
         box.addWidget(self.caption)
 

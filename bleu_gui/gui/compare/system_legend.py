@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import QToolButton, QWidget
 
 from ...core import palette
+from ..widgets.figures import KEPT_IN_FIGURES
 from ..widgets.layout import FlowLayout
 from .matrix_view import elide_middle
 
@@ -72,6 +73,7 @@ class SystemLegend(QWidget):
             button.setCheckable(True)
             button.setIconSize(QSize(10, 10))
             button.setStyleSheet("QToolButton { padding: 0px 2px; }")  # fifteen entries in two lines at 1366 px
+            button.setProperty(KEPT_IN_FIGURES, True)  # a legend entry, not a control: figures keep it
             button.clicked.connect(lambda _checked=False, i=i: self.toggle(i))
             self.flow.addWidget(button)
             self.buttons.append(button)

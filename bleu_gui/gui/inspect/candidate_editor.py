@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from ...core import Run, SegmentFile
 from ...core.analysis.whatif import ScoredLine, WhatIf, edited_lines
@@ -21,6 +21,8 @@ from ...core.errors import ExportError
 from ...core.output.exports import write_atomic
 from ...core.run import bleu_lines
 from ..controller import Controller
+from ..file_dialogs import ask_save
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import hrow
 from ..widgets.panes import SentencePanes
 from ..window_words import raw
@@ -64,10 +66,9 @@ class CandidateEditor(QObject):
         self.revert_all_button = QPushButton("Revert all")
         self.revert_all_button.setToolTip("Drop every edit of this system")
         self.revert_all_button.clicked.connect(self.revert_all)
-        self.summary = QLabel("")
+        self.summary = ElidedLabel("")
         self.summary.setObjectName("whatIfSummary")
         # Its text changes at every key: it takes the rest of the row instead of asking for a new layout each time.
-        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.bar = QWidget()
         row = hrow(self.edit_button, self.revert_button, self.revert_all_button, self.summary)
         row.setStretchFactor(self.summary, 1)
@@ -113,8 +114,27 @@ class CandidateEditor(QObject):
     def _mark(self, sentence: int) -> None:
         w = self.whatif
         line = self.scored(sentence)
-        self.list_model.set_edited(sentence, (w.texts[sentence], line.score) if w is not None and line is not None
-                                   else None)
+        if w is None or line is None:
+            self.list_model.set_edited(sentence, None)
+            return
+        self.list_model.set_edited(sentence, (w.texts[sentence], self._shown_score(sentence, w.texts[sentence],
+                                                                                   line.score)))
+
+    def _shown_score(self, sentence: int, text: str, bleu: float) -> float:
+        """The edited sentence's score under the metric shown: BLEU's what-if score, another metric's account of
+        the text (a score read from a file does not follow an edit: the file's stays)."""
+        c, run = self.controller, self.controller.run
+        if run is None or c.metric == run.bleu_index:
+            return bleu
+        metric, result = run.metrics[c.metric], run.systems[c.system].results[c.metric]
+        score = metric.account(sentence, text, result.stats[sentence], run.reference_names).score
+        return float(result.sentences[sentence]) if score is None else score
+
+    def remark(self) -> None:
+        """Another metric is shown: the edited rows show their scores under it."""
+        if self.whatif is not None:
+            for i in self.whatif.texts:
+                self._mark(i)
 
     def scored(self, sentence: int) -> ScoredLine | None:
         """The edited sentence as scored now, or None when it is not edited."""
@@ -209,9 +229,9 @@ class CandidateEditor(QObject):
             return
         system = next(i for i, s in enumerate(whole.systems) if system_key(s.file) == system_key(shown))
         part = "".join(c if c.isalnum() or c in "-_." else "_" for c in shown.field)
-        suggested = str(shown.path.with_name(shown.path.stem + (f".{part}" if part else "") + ".edited.txt"))
-        target, _ = QFileDialog.getSaveFileName(self.panes.window(), "Save edited candidate as", suggested,
-                                                "Text, one segment per line (*.txt)")
+        suggested = shown.path.stem + (f".{part}" if part else "") + ".edited.txt"
+        target = ask_save(self.panes.window(), self.controller.state, "edited", "Save edited candidate as", suggested,
+                          "Text, one segment per line (*.txt)")
         if target:
             self.save(target, whole, system)
 

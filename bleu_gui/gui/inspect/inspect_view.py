@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QFrame, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from ..controller import Controller
+from ..widgets.panes import EDITING
 from ..window_words import in_window_words
 from .metric_evidence import MetricEvidence
 from .score_header import ScoreHeader
@@ -24,6 +28,8 @@ class InspectView(QWidget):
         self.sentences = SentenceList(controller)
         self.detail = SentenceDetail(controller, self.sentences.model)
         self.evidence = MetricEvidence(controller, self.detail.editor)
+        self.detail.editor.typed.connect(lambda *_args: self.evidence.refresh())
+        self.detail.editor.reverted.connect(lambda *_args: self.evidence.refresh())
         self._assemble()
         controller.run_changed.connect(self.on_header_changed)
         controller.system_changed.connect(self.on_header_changed)
@@ -81,5 +87,21 @@ class InspectView(QWidget):
                        f"{run.slice.whole[k][c.system]:.2f} on the whole corpus"] if run.slice is not None else [])
         # Badges mark the settings asked for that are not the defaults (a tokenizer the target language chose is
         # the default's doing, said in the notes: "Reset to defaults" would not change it).
-        self.header.set_score(corpus, system.name, slice_note + [in_window_words(n) for n in run.notes],
-                              run.config.metrics[k])
+        # Kept in view: what the number is (a slice; the metric's own notes: scores read from a file, a variant's
+        # reading); the notes on reading the inputs fold behind their first.
+        kept = slice_note + [in_window_words(n) for n in run.metrics[k].notes]
+        self.header.set_score(corpus, system.name, [in_window_words(n) for n in run.notes], run.config.metrics[k],
+                              kept=kept)
+
+    @contextlib.contextmanager
+    def for_figure(self, _width: int) -> Iterator[bool]:
+        """The view as a figure shows it: without the "editing" note on the candidate (a figure shows the text, not
+        the window's state; its buttons are left out by the figure). Yields False: the figure keeps the view's
+        shape."""
+        label = self.detail.panes.candidate_label
+        text = label.text()
+        label.setText(text.removesuffix(EDITING))
+        try:
+            yield False
+        finally:
+            label.setText(text)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWid
 from ...core.metrics.account import Shown
 from ..controller import Controller
 from ..widgets.charts import GroupedBars
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import legend
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
@@ -31,7 +32,7 @@ def _browser(name: str) -> QTextBrowser:
 
 
 def _title(text: str = "") -> QLabel:
-    label = QLabel(text)
+    label = ElidedLabel(text)
     styled(label, "paneTitle")
     return label
 
@@ -57,7 +58,7 @@ class MetricEvidence(QWidget):
     def __init__(self, controller: Controller, editor: CandidateEditor, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller, self.editor = controller, editor
-        self.sentence_label = _title()
+        self.sentence_label = styled(ElidedLabel(), "paneTitle")
         self.legend_box = QWidget()  # holds the shown metric's legend, made anew for each metric's entries
         QVBoxLayout(self.legend_box).setContentsMargins(0, 0, 0, 0)
         self._legend: QWidget | None = None

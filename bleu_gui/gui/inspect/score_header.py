@@ -39,6 +39,17 @@ class ScoreHeader(QWidget):
         self.notes_label.setWordWrap(True)
         self.notes_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes_label.setVisible(False)
+        # Past the first note, the others fold away behind "+N more" (an MQM run has ten: they took 270 px at 1366
+        # × 768 and left five rows to the sentence list); the label's tooltip holds them all.
+        self.more_button = QPushButton("")
+        self.more_button.setFlat(True)
+        self.more_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        styled(self.more_button, "link")
+        self.more_button.setVisible(False)
+        self.more_button.clicked.connect(self.on_more_clicked)
+        self.notes_open = False
+        self._kept: list[str] = []
+        self._notes: list[str] = []
         self.copy_button = QPushButton("Copy score line")
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.on_copy_clicked)
@@ -61,6 +72,7 @@ class ScoreHeader(QWidget):
         grid.addWidget(self.badges, 2, 1)
         grid.addWidget(self.reset_button, 2, 2)
         grid.addWidget(self.notes_label, 3, 1)
+        grid.addWidget(self.more_button, 3, 2, Qt.AlignmentFlag.AlignTop)
         grid.setColumnStretch(1, 1)
 
     def set_badges(self, labels: list[str]) -> None:
@@ -73,21 +85,37 @@ class ScoreHeader(QWidget):
         self.reset_button.setVisible(bool(labels))
 
     def set_score(self, score: Score, system_name: str, notes: list[str] | None = None,
-                  config: MetricConfig | None = None) -> None:
+                  config: MetricConfig | None = None, kept: list[str] | None = None) -> None:
         """Show one system's corpus score with everything that produced it; ``notes`` say what reading
-        the inputs changed (a BOM removed, empty reference lines, ...); ``config``: the metric's settings, whose
-        departures from the defaults get a badge each."""
+        the inputs changed (a BOM removed, empty reference lines, ...): the first is shown, the others on
+        request; ``kept``: notes that say what the number is (a slice, scores read from a file), always shown;
+        ``config``: the metric's settings, whose departures from the defaults get a badge each."""
         self.score = score
         self.corpus_label.setText(f"{score.metric} {score_text.score_only(score)}")
         breakdown = score.breakdown()
         self.verbose_label.setText(f"{system_name}: {breakdown}" if breakdown else system_name)
         self.signature_label.setText(f"{score.metric}|{score.signature}")
         self.set_badges(config.non_default() if config is not None else [])
-        shown = list(notes) if notes is not None else list(score.notes)
-        self.notes_label.setText("\n".join(f"• {note}" for note in shown))
-        self.notes_label.setVisible(bool(shown))
+        self._kept = list(kept) if kept is not None else list(score.notes)
+        self._notes = [n for n in (notes or []) if n not in self._kept]
+        self._show_notes()
         self.copy_button.setEnabled(True)
         self.copy_signature_button.setEnabled(True)
+
+    def _show_notes(self) -> None:
+        shown = self._kept + (self._notes if self.notes_open else self._notes[:1])
+        self.notes_label.setText("\n".join(f"• {note}" for note in shown))
+        self.notes_label.setToolTip("\n".join(f"• {note}" for note in self._kept + self._notes))
+        self.notes_label.setVisible(bool(shown))
+        hidden = len(self._notes) - 1
+        self.more_button.setVisible(hidden > 0)
+        self.more_button.setText("fewer notes ▴" if self.notes_open else f"+{hidden} more note{'s' * (hidden > 1)} ▾")
+
+    @Slot()
+    def on_more_clicked(self) -> None:
+        """Show every note, or the first again."""
+        self.notes_open = not self.notes_open
+        self._show_notes()
 
     def show_scoring(self) -> None:
         """Say that a score is being computed (only while nothing is shown yet)."""

@@ -11,8 +11,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QLabel,
-    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -27,6 +25,7 @@ from ...core.run import bleu_lines
 from ..controller import Controller
 from ..widgets.charts import BrevityChart, PrecisionChart
 from ..widgets.context_pane import ContextPane
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import fill_orders, hrow, single_shot
 from ..widgets.panes import SentencePanes
 from ..widgets.style import styled
@@ -48,10 +47,9 @@ class SentenceDetail(QWidget):
         self.order_combo.currentIndexChanged.connect(self.on_order_chosen)
         self.show_tokens = QCheckBox("show tokens")
         self.show_tokens.toggled.connect(self.panes.set_show_tokens)
-        self.sentence_label = QLabel("")
+        self.sentence_label = ElidedLabel("")
         styled(self.sentence_label, "paneTitle")
         # A long line (an imported score's source) is cut here, never allowed to widen the window.
-        self.sentence_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status_legend, self.bars_legend = status_legend(), bars_legend()
         self.bars_legend.setVisible(False)
         self.explain_panel = ExplainPanel()
@@ -68,6 +66,7 @@ class SentenceDetail(QWidget):
         controller.run_changed.connect(self.on_run_changed)
         controller.sentence_changed.connect(self.on_sentence_changed)
         controller.system_changed.connect(self.on_system_changed)
+        controller.metric_changed.connect(lambda _metric: self.editor.remark())
         controller.order_changed.connect(self.on_order_changed)
 
     def _assemble(self) -> None:

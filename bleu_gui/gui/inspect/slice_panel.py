@@ -117,6 +117,8 @@ class SlicePanel(QWidget):
             "= != < <= > >=, joined by and, or, not and parentheses")
         self.expression.setClearButtonEnabled(True)
         self.expression.returnPressed.connect(self.on_expression)
+        self.expression.textChanged.connect(self.on_expression_edited)
+        self._applied: str | None = None  # the expression whose slice is shown (None: another slice, or none)
         self.combo = QComboBox()
         self.combo.setToolTip("Score only the segments with this metadata value, as a corpus of their own "
                               "(BLEU and the paired tests of the slice)")
@@ -187,6 +189,8 @@ class SlicePanel(QWidget):
     @Slot(int)
     def on_choice(self, index: int) -> None:
         data = self.combo.itemData(index)
+        if data != "current":
+            self._applied = None  # another slice than the expression's
         if data is None:
             self.controller.actions.clear_slice()
         elif data != "current" and self.controller.whole_run is not None:
@@ -197,13 +201,22 @@ class SlicePanel(QWidget):
     @Slot()
     def on_expression(self) -> None:
         text = self.expression.text().strip()
+        self._applied = text or None
         if text:
             self.controller.actions.apply_where(text)
         else:
+            self.controller.actions.clear_slice()
+
+    @Slot(str)
+    def on_expression_edited(self, text: str) -> None:
+        """The box emptied (its ⓧ, or the text deleted) while its slice is shown: the whole corpus again."""
+        if not text.strip() and self._applied is not None:
+            self._applied = None
             self.controller.actions.clear_slice()
 
     @Slot(QModelIndex)
     def on_document_clicked(self, index: QModelIndex) -> None:
         if index.isValid():
             r = index.row()
+            self._applied = None
             self.controller.actions.apply_slice(self.model.rows[r].tolist(), f"doc = {self.model.ids[r]}")

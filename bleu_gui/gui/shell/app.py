@@ -14,7 +14,7 @@ from ...core.errors import worded
 from ...core.metrics.registry import in_window
 from ...core.where import check_where
 from ..state import OpenChoice
-from .startup import startup_problem
+from .startup import offscreen_screen, startup_problem
 
 
 def initial_metrics(options: WindowOptions, saved: tuple[MetricConfig, ...]) -> tuple[MetricConfig, ...] | None:
@@ -34,7 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         parser.error(worded_error(parser, exc))
     if options.screenshot is not None and "QT_QPA_PLATFORM" not in os.environ:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen, and no window pops up
+        # A picture needs no screen, and no window pops up: an offscreen screen that holds the picture's window
+        # and its frame (the window fits itself to its screen).
+        width, height = options.screenshot.size
+        os.environ["QT_QPA_PLATFORM"] = offscreen_screen(width + 64, height + 64, Path(tempfile.mkdtemp()))
     problem = startup_problem()
     if problem is not None:
         print(f"bleu-gui: {problem}", file=sys.stderr)

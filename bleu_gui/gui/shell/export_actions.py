@@ -10,14 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QWidget
+from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ...core import Run
 from ...core.output.exports import sentences_text, write_atomic
 from ...core.output.rankings import Ranking, systems_table_text
 from ...core.output.report import ReportView, build_report
+from ..file_dialogs import ask_save
 from ..jobs import JobController
-from ..state import ViewState
+from ..state import ViewState, WindowState
 
 
 class ExportActions(QObject):
@@ -26,9 +27,9 @@ class ExportActions(QObject):
     exported = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, parent: QWidget):
+    def __init__(self, parent: QWidget, state: WindowState):
         super().__init__(parent)
-        self._parent = parent
+        self._parent, self.state = parent, state
         self.jobs = JobController(self, exclusive=False)
 
     def export_report(self, run: Run, path: str | Path, view: ReportView | None = None, top: int = 100) -> int:
@@ -53,23 +54,23 @@ class ExportActions(QObject):
     def ask_systems_table(self, run: Run | None, ranking: Ranking, metric: int = 0) -> None:
         if run is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self._parent, "Export systems table", "systems.tex",
-                                              "LaTeX (*.tex);;CSV (*.csv);;JSON (*.json)")
+        path = ask_save(self._parent, self.state, "table", "Export systems table", "systems.tex",
+                        "LaTeX (*.tex);;CSV (*.csv);;JSON (*.json)")
         if path:
             self.export_systems_table(run, path, ranking, metric)
 
     def ask_report(self, run: Run | None, view: ReportView) -> None:
         if run is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self._parent, "Export report", "report.html", "HTML (*.html)")
+        path = ask_save(self._parent, self.state, "report", "Export report", "report.html", "HTML (*.html)")
         if path:
             self.export_report(run, path, view)
 
     def ask_sentences(self, run: Run | None, b: int = 1) -> None:
         if run is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self._parent, "Export sentences", "sentences.csv",
-                                              "CSV (*.csv);;JSON (*.json)")
+        path = ask_save(self._parent, self.state, "sentences", "Export sentences", "sentences.csv",
+                        "CSV (*.csv);;JSON (*.json)")
         if path:
             self.export_sentences(run, path, b)
 

@@ -103,7 +103,7 @@ class ToolMenus(QObject):
             self.message.emit("The table compares BLEU under each tokenizer: score BLEU first", 4000)
             return None
         pair = (0, self.controller.b) if run.comparison is not None else None
-        dialog = TokenizerTableDialog(self.parent_widget, run, pair)
+        dialog = TokenizerTableDialog(self.parent_widget, run, pair, self.controller.state)
         dialog.saved.connect(self.exported)
         dialog.failed.connect(self.failed)
         dialog.show()
@@ -141,7 +141,7 @@ class ToolMenus(QObject):
         if run is None:
             self.message.emit("Open files first: the QA checks read the systems and their source", 4000)
             return None
-        return self._shown(QADialog(self.parent_widget, run, self._open_segment))
+        return self._shown(QADialog(self.parent_widget, run, self._open_segment, self.controller.state))
 
     def open_disagree(self) -> DisagreeDialog | None:
         """Two metrics' segment scores of a system against each other; a click opens the segment in Inspect."""

@@ -8,7 +8,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from ...core.errors import ExportError
+from ..compare.compare_view import CompareView
 from ..controller import Controller
+from ..inspect.inspect_view import InspectView
 from ..widgets.figure_dialog import FigureDialog
 from ..widgets.figures import FigureSize, write_figure
 from ..window_words import raw
@@ -21,8 +23,8 @@ class FigureExport(QObject):
     exported = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, parent: QWidget, controller: Controller, tabs: QTabWidget, inspect: QWidget,
-                 compare: QWidget):
+    def __init__(self, parent: QWidget, controller: Controller, tabs: QTabWidget, inspect: InspectView,
+                 compare: CompareView):
         super().__init__(parent)
         self.parent_widget, self.controller, self.tabs = parent, controller, tabs
         self.inspect, self.compare = inspect, compare
@@ -44,7 +46,8 @@ class FigureExport(QObject):
         run = self.controller.run
         assert run is not None
         widget, title, signature = self.figure_of_view()
-        written = write_figure(widget, path, size, title, signature, run.input_paths())
+        view = self.compare if widget is self.compare else self.inspect
+        written = write_figure(widget, path, size, title, signature, run.input_paths(), view.for_figure)
         self.exported.emit(str(written))
         return written
 
@@ -53,10 +56,13 @@ class FigureExport(QObject):
         if self.controller.run is None:
             return
         which = "Compare view" if self.tabs.currentWidget() is self.compare else "Inspect view"
+        state = self.controller.state
         chosen = FigureDialog.ask(self.parent_widget, f"figure of the {which}",
-                                  which.lower().replace(" ", "-") + ".png", self.figure_of_view()[0])
+                                  state.start_path("figure", which.lower().replace(" ", "-") + ".png"),
+                                  self.figure_of_view()[0])
         if chosen is None:
             return
+        state.folder_used("figure", str(chosen[0]))
         try:
             self.export(*chosen)
         except ExportError as exc:

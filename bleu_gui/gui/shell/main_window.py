@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import Signal, Slot
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget
+from PySide6.QtGui import QCloseEvent, QScreen, QShowEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
 
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
@@ -25,6 +25,7 @@ from ...core.runtime import let_go
 from ..actions import Actions
 from ..compare.compare_view import CompareView
 from ..controller import Controller
+from ..file_dialogs import ask_open_many
 from ..inspect.inspect_view import InspectView
 from ..jobs import JobController
 from ..prepared import Prepared
@@ -36,9 +37,9 @@ from .extra_menus import ToolMenus
 from .figure_export import FigureExport
 from .file_drops import FileDrops
 from .file_menu import FileMenu
+from .file_open import FileOpen
 from .job_progress import JobProgress
 from .metric_chooser import MetricChooser
-from .open_dialog import OpenDialog
 from .run_actions import RunActions
 from .run_bars import RunBars
 from .session_actions import ask_open_session, ask_save_session
@@ -48,6 +49,13 @@ from .settings_panel import SettingsPanel
 
 INSPECT_TAB, COMPARE_TAB = 0, 1
 SCORING = "Scoring…"
+TITLE_BAR = 32  # room left for the window manager's title bar before the window is shown and its frame known
+
+
+def screen_key(screen: QScreen) -> str:
+    """A screen as the remembered window sizes name it: its name and size."""
+    size = screen.geometry().size()
+    return f"{screen.name() or 'screen'}@{size.width()}x{size.height()}"
 
 
 class MainWindow(QMainWindow):
@@ -71,6 +79,7 @@ class MainWindow(QMainWindow):
         # Where the settings of the run shown came from is said beside any that are not the defaults.
         self.controller = Controller(Scoring(config, FROM_COMMAND_LINE) if config is not None
                                      else Scoring(saved, REMEMBERED), self)
+        self.controller.state.folders.update(self.settings.folders())  # where file dialogs start
         self.jobs = JobController(self)
         self.settings_panel = SettingsPanel(self.controller.scoring.metrics)
         self.run_actions = RunActions(self.controller, self.jobs, self)
@@ -81,7 +90,8 @@ class MainWindow(QMainWindow):
             apply_where=self.run_actions.apply_where, compare_pair=self.run_actions.compare_pair,
             rename=self.on_rename_requested, reset_settings=self.choice.reset)
         self.drops = FileDrops(self, self.controller, self.run_actions)
-        self.exports = ExportActions(self)
+        self.file_open = FileOpen(self, self.controller, self.run_actions, self.jobs)
+        self.exports = ExportActions(self, self.controller.state)
         self._finish_show = single_shot(self, 0, self._shown)
         self.inspect = InspectView(self.controller)
         self.compare_view = CompareView(self.controller)
@@ -139,8 +149,10 @@ class MainWindow(QMainWindow):
                                                                    controller.metric),
             on_export_figure=lambda: self.figures.ask(),
             on_save_edited=editor.ask_save,
-            on_open_session=lambda: self._guarded(lambda: self.open_session(ask_open_session(self))),
-            on_save_session=lambda: self._guarded(lambda: ask_save_session(self, self.current_session())),
+            on_open_session=lambda: self._guarded(
+                lambda: self.open_session(ask_open_session(self, self.controller.state))),
+            on_save_session=lambda: self._guarded(
+                lambda: ask_save_session(self, self.controller.state, self.current_session())),
             on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_session)
         self.menuBar().addMenu(self.file_menu)
@@ -162,9 +174,12 @@ class MainWindow(QMainWindow):
         editor.failed.connect(self.show_error)
 
     def _restore_window(self) -> None:
-        geometry = self.settings.geometry()
+        # The last size on this screen, else 1400×860 within it: a laptop's 1366×768 screen shows the whole window.
+        geometry = self.settings.geometry(screen_key(self.screen()))
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(1400, 860)
+            available = self.screen().availableGeometry()
+            self.resize(min(1400, available.width()), min(860, available.height() - TITLE_BAR))
+        self._fit_to_screen()
         for name, splitter in (("main", self.inspect.main_split), ("right", self.inspect.right_split)):
             state = self.settings.splitter(name)
             if state is not None:
@@ -220,8 +235,7 @@ class MainWindow(QMainWindow):
         metric_notes = {note for m in run.metrics for note in m.notes}
         notes = [in_window_words(n) for n in run.notes if n not in metric_notes]
         if notes:
-            self.statusBar().showMessage(notes[0] + (f" (+{len(notes) - 1} more in the header)" if len(notes) > 1
-                                                     else ""), 15000)
+            self.statusBar().showMessage(notes[0] + (" (more in the header's notes)" if len(notes) > 1 else ""), 15000)
         self._finish_show.start()  # the charts follow on the next turns of the event loop
         self._let_go_of_replaced()
 
@@ -238,6 +252,7 @@ class MainWindow(QMainWindow):
         if self.inspect.sentences.opening_pending or self.inspect.detail.charts_pending:
             self._finish_show.start()
             return
+        self._fit_to_screen()  # a run never grows the window past the screen
         self._remember()  # written to disk on a later turn (up to 20 ms), not in the same frame as the run
         self.run_changed.emit(self.controller.run)
 
@@ -247,15 +262,12 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def on_open_triggered(self) -> None:
-        earlier = self.controller.opened if self.controller.run is not None else None
-        chosen = OpenDialog.ask(self, earlier)
-        if chosen is not None:
-            self.run_actions.open_inputs(chosen)
+        self.file_open.ask()
 
     @Slot()
     def on_import_scores_triggered(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Segment scores of the shown systems (COMET, MQM, ...)", "",
-                                                "Scores (*.tsv *.csv *.jsonl *.json *.txt);;All files (*)")
+        paths = ask_open_many(self, self.controller.state, "scores", "Segment scores of the shown systems (COMET, MQM, "
+                              "...)", "Scores (*.tsv *.csv *.jsonl *.json *.txt);;All files (*)")
         if paths:
             self.import_scores(paths)
 
@@ -268,7 +280,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def on_add_system_triggered(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add system outputs to compare with the baseline")
+        paths = ask_open_many(self, self.controller.state, "inputs", "Add system outputs to compare with the baseline")
         if paths:
             self.run_actions.add_systems(paths)
 
@@ -296,7 +308,8 @@ class MainWindow(QMainWindow):
     @Slot(str, str)
     def on_job_failed(self, message: str, details: str) -> None:
         self._job_ended()
-        self.show_error(message, details)
+        if not self.file_open.take_failure(message):  # File ▸ Open's own files: said in its dialog
+            self.show_error(message, details)
 
     def show_error(self, message: str, details: str = "") -> None:
         if self.on_error is not None:
@@ -346,13 +359,30 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved {path}", 5000)
         self.exported.emit(path)
 
+    def _fit_to_screen(self) -> None:
+        """Never larger than the screen's available area (a run with many systems or notes must not grow the
+        window past a laptop's screen); the frame counts once the window is shown."""
+        available = self.screen().availableGeometry()
+        frame = self.frameGeometry()
+        extra_w = frame.width() - self.width() if self.isVisible() else 0
+        extra_h = frame.height() - self.height() if self.isVisible() else TITLE_BAR
+        width = min(self.width(), available.width() - extra_w)
+        height = min(self.height(), available.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_to_screen()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         self.jobs.shutdown()
         self.inspect.sentences.model.stop_search()
         self.tools.close_all()
         self._remember()
         self.exports.shutdown()
-        self.settings.set_geometry(self.saveGeometry())
+        self.settings.set_geometry(screen_key(self.screen()), self.saveGeometry())
+        self.settings.set_folders(self.controller.state.folders)
         for name, splitter in (("main", self.inspect.main_split), ("right", self.inspect.right_split)):
             self.settings.set_splitter(name, splitter.saveState())
         self.settings.sync()

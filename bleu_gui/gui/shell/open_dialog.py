@@ -1,19 +1,20 @@
 """File ▸ Open: the files to score and how to read them — every input option of ``bleu-score``, as fields.
 
 The fields are named in words; :mod:`..window_words` says a field a message names as the field here that sets it,
-so a message never sends a window user to a flag the window does not have.
+so a message never sends a window user to a flag the window does not have. The dialog stays open while the files
+are read: a file that cannot be used is said in it, its field marked, and everything typed kept.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,11 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core import InputError
-from ...core.inputs.format_table import FORMATS, ReadOptions
+from ...core import InputError, palette
+from ...core.errors import fields_of
+from ...core.inputs.format_table import FORMATS, ReadOptions, whole_run
 from ...core.inputs.run_inputs import InputRequest
 from ...core.inputs.tables import ROLES, parse_columns
-from ..state import OpenChoice
+from ..file_dialogs import ask_folder, ask_open, ask_open_many
+from ..state import OpenChoice, WindowState
 from ..widgets.style import styled
 from ..window_words import FIELDS, in_window_words, raw
 
@@ -41,13 +44,26 @@ def _split(text: str) -> list[str]:
     return [p.strip() for p in text.split(";") if p.strip()]
 
 
+HINT = ("System outputs: the first is the baseline; several files are separated by ';'. A WMT XML, TSV or JSONL "
+        "file that holds the systems and the references can go in either field alone.")
+MARKED = f"border: 2px solid {palette.CLIPPED_LINE};"
+
+
 class OpenDialog(QDialog):
     """Choose system files (the first is the baseline), references (files, a folder, or one file holding systems
-    and references: WMT XML, a TSV/JSONL with a system column — then leave the systems empty), and how to read
-    them. Fields hold several names separated by ``;``."""
+    and references: WMT XML, a TSV/JSONL with a system column), and how to read them. Fields hold several names
+    separated by ``;``.
 
-    def __init__(self, parent: QWidget | None = None, choice: OpenChoice | None = None) -> None:
+    Signal: ``chosen(OpenChoice)`` when Open is pressed on fields that make a choice; the dialog then waits
+    (:meth:`set_busy`) until the caller closes it on success or says the problem (:meth:`show_problem`).
+    """
+
+    chosen = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None, choice: OpenChoice | None = None,
+                 state: WindowState | None = None) -> None:
         super().__init__(parent)
+        self.state = state  # where its file dialogs start (the folder last used for inputs)
         self.setWindowTitle("Open system outputs and references")
         self.systems = self._line("one file, or several separated by ';' (the first is the baseline); empty when a "
                                   "WMT XML or TSV given as References holds the systems")
@@ -75,7 +91,37 @@ class OpenDialog(QDialog):
         self.labels = self._line("optional: display names separated by ';', one per system")
         self.where = self._line("optional: doc=abc-123, or an expression: ref_words >= 20 and bleu[B] > bleu[A] "
                                 "(several, all holding: separated by ';')")
+        self.languages = QWidget()
+        row = QHBoxLayout(self.languages)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.source_lang)
+        row.addWidget(QLabel("→"))
+        row.addWidget(self.target_lang)
+        self.languages.setToolTip("A TMX file's two languages to read; the target language also picks BLEU's "
+                                  "tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        styled(self.problem, "warning")
+        self.problem.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.on_accept)
+        self.buttons.rejected.connect(self.reject)
+        self.by_field: dict[str, QWidget] = {
+            "systems": self.systems, "references": self.references, "source": self.source, "docs": self.docs,
+            "scores": self.scores, "encoding": self.encoding, "input_format": self.format, "langs": self.languages,
+            "refs_wanted": self.refs_wanted, "systems_wanted": self.systems_wanted, "columns": self.columns,
+            "keep_tags": self.keep_tags, "allow_identical": self.allow_identical, "lower_better": self.lower_better,
+            "scores_partial": self.scores_partial, "labels": self.labels, "where": self.where}
+        self._lay_out()
+        self.resize(860, 0)
+        if choice is not None:
+            self.set_choice(choice)
+
+    def _lay_out(self) -> None:
         layout = QVBoxLayout(self)
+        hint = styled(QLabel(HINT), "hint")  # stays in view when the fields are filled (a placeholder does not)
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
         layout.addWidget(self._group("Files", [
             (FIELDS["systems"], self._browsed(self.systems, ("Files…", self.on_browse_systems))),
             (FIELDS["references"], self._browsed(self.references, ("Files…", self.on_browse_references),
@@ -83,33 +129,16 @@ class OpenDialog(QDialog):
             (FIELDS["source"], self._browsed(self.source, ("File…", self._file_into(self.source, "Source file")))),
             (FIELDS["docs"], self._browsed(self.docs, ("File…", self._file_into(self.docs, "Document ids")))),
             (FIELDS["scores"], self._browsed(self.scores, ("Files…", self.on_browse_scores)))]))
-        languages = QWidget()
-        row = QHBoxLayout(languages)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.source_lang)
-        row.addWidget(QLabel("→"))
-        row.addWidget(self.target_lang)
-        languages.setToolTip("A TMX file's two languages to read; the target language also picks BLEU's tokenizer "
-                             "as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
         layout.addWidget(self._group("How to read them", [
-            (FIELDS["encoding"], self.encoding), (FIELDS["input_format"], self.format), (FIELDS["langs"], languages),
+            (FIELDS["encoding"], self.encoding), (FIELDS["input_format"], self.format),
+            (FIELDS["langs"], self.languages),
             (FIELDS["refs_wanted"], self.refs_wanted), (FIELDS["systems_wanted"], self.systems_wanted),
             (FIELDS["columns"], self.columns), (FIELDS["keep_tags"], self.keep_tags),
             (FIELDS["allow_identical"], self.allow_identical), (FIELDS["lower_better"], self.lower_better),
             (FIELDS["scores_partial"], self.scores_partial)]))
         layout.addWidget(self._group("What to show", [(FIELDS["labels"], self.labels), (FIELDS["where"], self.where)]))
-        self.problem = QLabel()
-        self.problem.setWordWrap(True)
-        styled(self.problem, "warning")
-        self.problem.hide()
         layout.addWidget(self.problem)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.on_accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self.resize(860, 0)
-        if choice is not None:
-            self.set_choice(choice)
+        layout.addWidget(self.buttons)
 
     # -- building -----------------------------------------------------------------------------------
     @staticmethod
@@ -141,29 +170,29 @@ class OpenDialog(QDialog):
 
     def _file_into(self, edit: QLineEdit, title: str) -> Callable[[], None]:
         def browse() -> None:
-            path, _ = QFileDialog.getOpenFileName(self, title)
+            path = ask_open(self, self.state, "inputs", title)
             if path:
                 edit.setText(path)
         return browse
 
     def on_browse_systems(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "System output files (baseline first)")
+        paths = ask_open_many(self, self.state, "inputs", "System output files (baseline first)")
         if paths:
             self.systems.setText(";".join(paths))
 
     def on_browse_references(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Reference files")
+        paths = ask_open_many(self, self.state, "inputs", "Reference files")
         if paths:
             self.references.setText(";".join(paths))
 
     def on_browse_scores(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Segment scores", "",
-                                                "Scores (*.tsv *.csv *.jsonl *.json *.txt);;All files (*)")
+        paths = ask_open_many(self, self.state, "scores", "Segment scores",
+                              "Scores (*.tsv *.csv *.jsonl *.json *.txt);;All files (*)")
         if paths:
             self.scores.setText(";".join(_split(self.scores.text()) + paths))
 
     def on_browse_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Reference folder")
+        path = ask_folder(self, self.state, "inputs", "Reference folder")
         if path:
             self.references.setText(path)
 
@@ -192,7 +221,7 @@ class OpenDialog(QDialog):
 
     def choice(self) -> OpenChoice:
         """The fields as a choice; :class:`InputError` names the field that is wrong."""
-        references = _split(self.references.text())
+        systems, references = whole_run(_split(self.systems.text()), _split(self.references.text()))
         if not references:
             raise InputError(f"{FIELDS['references']}: choose at least one reference file or folder (or one WMT XML "
                              "file with its systems)")
@@ -203,7 +232,7 @@ class OpenDialog(QDialog):
         fmt = self.format.currentText()
         options = ReadOptions(None if fmt == SNIFFED else fmt, self.keep_tags.isChecked(),
                               langs if langs[0] else None, columns)
-        request = InputRequest(systems=tuple(_split(self.systems.text())), references=tuple(references),
+        request = InputRequest(systems=tuple(systems), references=tuple(references),
                                encoding=self.encoding.currentText().strip() or "auto",
                                source=self.source.text().strip() or None, docs=self.docs.text().strip() or None,
                                options=options, refs_wanted=tuple(_split(self.refs_wanted.text())) or None,
@@ -214,19 +243,49 @@ class OpenDialog(QDialog):
         return OpenChoice(request, tuple(_split(self.labels.text())) or None, tuple(_split(self.where.text())))
 
     def on_accept(self) -> None:
-        """Accept when the fields make a choice; else say what is wrong, beside them, and stay open."""
+        """Offer the choice the fields make (``chosen``) and wait; else say what is wrong, beside them."""
         try:
-            self.choice()
+            choice = self.choice()
         except InputError as exc:
-            self.problem.setText(in_window_words(raw(exc)))
-            self.problem.show()
+            self.show_problem(raw(exc))
             return
-        self.accept()
+        self.set_busy(True)
+        self.chosen.emit(choice)
 
-    @classmethod
-    def ask(cls, parent: QWidget, earlier: OpenChoice | None = None) -> OpenChoice | None:
-        """Show the dialog (filled from ``earlier``); the choice when the user opens, else None."""
-        dialog = cls(parent, earlier)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return None
-        return dialog.choice()
+    def set_busy(self, busy: bool) -> None:
+        """While the files are read: Open is disabled and the dialog says so (Cancel stops the reading)."""
+        self._mark(None)
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(not busy)
+        self.problem.setText("Reading the files…" if busy else "")
+        self.problem.setVisible(busy)
+
+    def show_problem(self, message: str) -> None:
+        """Say why the files cannot be opened (a core message, its fields unworded) and mark the field it names,
+        or the field holding the file it names; everything typed stays."""
+        self.set_busy(False)
+        self.problem.setText(in_window_words(message))
+        self.problem.show()
+        self._mark(self._field_of(message))
+
+    def _field_of(self, message: str) -> QWidget | None:
+        named = [f for f in fields_of(message) if f in self.by_field]
+        if named:
+            return self.by_field[named[0]]
+        paths = {"systems": self.systems, "references": self.references, "source": self.source, "docs": self.docs,
+                 "scores": self.scores}
+        for edit in paths.values():
+            if any(message.startswith(p) or f"{p}:" in message for p in _split(edit.text())):
+                return edit
+        return None
+
+    def _mark(self, widget: QWidget | None) -> None:
+        for each in self.by_field.values():
+            each.setStyleSheet("")
+        if widget is not None:
+            widget.setStyleSheet(MARKED)
+            widget.setFocus()
+
+    @property
+    def marked(self) -> QWidget | None:
+        """The field a problem marked (None: none)."""
+        return next((w for w in self.by_field.values() if w.styleSheet()), None)

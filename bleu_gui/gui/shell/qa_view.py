@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFileDialog,
     QLabel,
     QPushButton,
     QTableWidget,
@@ -21,7 +20,9 @@ from PySide6.QtWidgets import (
 from ...core import Run
 from ...core.analysis.qa import CHECKS, Glossary, QAFlag, fixed_and_introduced, read_glossary, skipped_checks
 from ...core.inputs.text_files import read_segments
+from ..file_dialogs import ask_open
 from ..jobs import JobController
+from ..state import WindowState
 from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled
 from ..window_words import in_window_words, raw
@@ -41,8 +42,10 @@ class QADialog(QDialog):
     ready = Signal()
     failed = Signal(str)
 
-    def __init__(self, parent: QWidget, run: Run, open_segment: Callable[[int, int], None]):
+    def __init__(self, parent: QWidget, run: Run, open_segment: Callable[[int, int], None],
+                 state: WindowState | None = None):
         super().__init__(parent)
+        self.state = state  # where the glossary dialog starts
         self.setWindowTitle("QA checks")
         self.setObjectName("qaDialog")
         self.run, self.open_segment = run, open_segment
@@ -87,7 +90,7 @@ class QADialog(QDialog):
         self.jobs.submit(lambda _progress: compute(run, glossary), self.show_result)
 
     def on_glossary(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Glossary (TSV: source term, target terms)")
+        path = ask_open(self, self.state, "glossary", "Glossary (TSV: source term, target terms)")
         if path:
             try:
                 self.start(read_glossary(path, "\n".join(read_segments(path).lines)))

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ...core.output.sessions import Session, load_session, save_session
+from ..file_dialogs import ask_open, ask_save
+from ..state import WindowState
 
 
-def ask_open_session(parent: QWidget) -> Session | None:
+def ask_open_session(parent: QWidget, state: WindowState) -> Session | None:
     """Choose and read a session file; errors raise :class:`InputError` (shown by the caller)."""
-    path, _ = QFileDialog.getOpenFileName(parent, "Open session", "", "bleu-gui session (*.json)")
+    path = ask_open(parent, state, "session", "Open session", "bleu-gui session (*.json)")
     return load_session(path) if path else None
 
 
-def ask_save_session(parent: QWidget, session: Session) -> str | None:
+def ask_save_session(parent: QWidget, state: WindowState, session: Session) -> str | None:
     """Choose where to save a session and write it (atomically, never over an input file)."""
-    path, _ = QFileDialog.getSaveFileName(parent, "Save session", "bleu-session.json", "bleu-gui session (*.json)")
+    path = ask_save(parent, state, "session", "Save session", "bleu-session.json", "bleu-gui session (*.json)")
     if path:
         save_session(path, session)
     return path or None

@@ -34,12 +34,16 @@ class Settings:
         self._s.sync()
 
     # -- window --------------------------------------------------------------
-    def geometry(self) -> QByteArray | None:
-        value = self._s.value("window/geometry")
-        return value if isinstance(value, QByteArray) else None
+    def geometry(self, screen: str) -> QByteArray | None:
+        """The window's last geometry on ``screen`` (its name and size), else the last on any screen."""
+        for key in (f"window/screen_geometry/{_key(screen)}", "window/geometry"):
+            value = self._s.value(key)
+            if isinstance(value, QByteArray):
+                return value
+        return None
 
-    def set_geometry(self, value: QByteArray) -> None:
-        self._s.setValue("window/geometry", value)
+    def set_geometry(self, screen: str, value: QByteArray) -> None:
+        self._s.setValue(f"window/screen_geometry/{_key(screen)}", value)
 
     def splitter(self, name: str) -> QByteArray | None:
         value = self._s.value(f"window/splitter/{name}")
@@ -47,6 +51,17 @@ class Settings:
 
     def set_splitter(self, name: str, value: QByteArray) -> None:
         self._s.setValue(f"window/splitter/{name}", value)
+
+    def folders(self) -> dict[str, str]:
+        """The folder last used for each kind of file (report, figure, inputs, …); what cannot be read is dropped."""
+        try:
+            value = json.loads(str(self._s.value("window/folders", "{}")))
+        except ValueError:
+            return {}
+        return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+    def set_folders(self, folders: dict[str, str]) -> None:
+        self._s.setValue("window/folders", json.dumps(folders, ensure_ascii=False))
 
     # -- scoring -------------------------------------------------------------
     def _problem(self, what: str) -> None:
@@ -149,6 +164,11 @@ class Settings:
             self._s.setArrayIndex(i)
             self._s.setValue("session", json.dumps(item.to_dict(), ensure_ascii=False))
         self._s.endArray()
+
+
+def _key(text: str) -> str:
+    """``text`` as one QSettings key (a slash would open a group)."""
+    return "".join(c if c.isalnum() or c in "-_.@x" else "_" for c in text)
 
 
 def _paths(value: object) -> list[str]:

@@ -32,6 +32,7 @@ from ...core.metrics.settings import SettingField
 from ..widgets.style import styled
 
 _NONE = -1.0  # an optional number's spin box says "(default)" at this value
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum"
 
 
 class _Field:
@@ -146,8 +147,10 @@ class SettingsGroup(QGroupBox):
 
     def _fold(self, scored: bool) -> None:
         self.body.setVisible(scored)
-        self.setFlat(not scored)  # no empty frame under the title of a family not scored
+        self.setFlat(not scored)
         self._outer.setContentsMargins(self._margins if scored else QMargins(0, 0, 0, 0))
+        # Folded to its title's line: no empty frame under the title of a family not scored.
+        self.setMaximumHeight(QWIDGETSIZE_MAX if scored else self.fontMetrics().height() + 6)
 
     def widget(self, name: str) -> QWidget:
         """The widget of the setting ``name`` (tests and the what-if tour reach fields by name)."""

@@ -64,3 +64,15 @@ def startup_problem(env: Mapping[str, str] = os.environ) -> str | None:
     if display and not _x_display_opens(display):
         return f"cannot connect to the X display {display!r} (is the X server or Xvfb running?)"
     return None
+
+
+def offscreen_screen(width: int, height: int, folder: Path) -> str:
+    """``QT_QPA_PLATFORM`` for Qt's offscreen platform with one screen of ``width`` × ``height`` (its default is
+    800 × 800): a picture of a laptop's window is taken on a laptop's screen, which the window fits itself to.
+    The platform reads the screen from a JSON file written into ``folder``."""
+    import json
+
+    path = folder / "offscreen-screen.json"
+    path.write_text(json.dumps({"screens": [{"name": "offscreen", "x": 0, "y": 0, "width": width, "height": height,
+                                             "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
+    return f"offscreen:configfile={path}"

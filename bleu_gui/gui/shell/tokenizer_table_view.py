@@ -6,7 +6,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QColor, QFont
 from PySide6.QtWidgets import (
     QDialog,
-    QFileDialog,
     QHeaderView,
     QLabel,
     QProgressBar,
@@ -22,7 +21,9 @@ from ...core.analysis.tokenizer_table import TokenizerTable, tokenizer_table
 from ...core.errors import ExportError
 from ...core.output.exports import write_atomic
 from ...core.run import scored_already
+from ..file_dialogs import ask_save
 from ..jobs import JobController
+from ..state import WindowState
 from ..widgets.layout import STRETCH, hrow
 
 FLIP_BG = QColor(palette.FLIP)
@@ -37,8 +38,10 @@ class TokenizerTableDialog(QDialog):
     saved = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, parent: QWidget, run: Run, pair: tuple[int, int] | None = None):
+    def __init__(self, parent: QWidget, run: Run, pair: tuple[int, int] | None = None,
+                 state: WindowState | None = None):
         super().__init__(parent)
+        self.state = state  # where its exports start (the folder last used for tables)
         self.setObjectName("tokenizerTableDialog")
         # On a slice the numbers are the slice's: the title and the note say which one.
         self.scope = (f"the slice {run.slice.description} ({run.n_sentences:,} of {run.slice.total:,} sentences)"
@@ -128,8 +131,8 @@ class TokenizerTableDialog(QDialog):
 
     def ask_export(self, kind: str) -> None:
         ext, _method = EXPORTS[kind]
-        path, _ = QFileDialog.getSaveFileName(self, f"Export tokenizer table ({kind})", f"tokenizer-table.{ext}",
-                                              f"{kind} (*.{ext})")
+        path = ask_save(self, self.state, "table", f"Export tokenizer table ({kind})", f"tokenizer-table.{ext}",
+                        f"{kind} (*.{ext})")
         if path:
             self.export(path, kind)
 

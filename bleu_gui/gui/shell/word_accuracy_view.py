@@ -83,7 +83,8 @@ class WordAccuracyDialog(QDialog):
         recall, precision, fmeas = result.measures()
         matched, reference, output = result.totals()
         tips = [f"{label}: {int(reference[b]):,} reference words" for b, label in enumerate(result.labels)]
-        self.chart.update_values(names, fmeas, result.labels, tips)
+        # A bucket without reference words has no F-measure: no dot (compare-mt's 0 would read as a miss).
+        self.chart.update_values(names, np.where(reference[None, :] > 0, fmeas, np.nan), result.labels, tips)
         bleu = self.run.bleu
         self.note.setText(f"Reference words of {self.run.references[0].name} bucketed by how often they occur in it "
                           f"(compare-mt's buckets; tokens of {bleu.config.tokenizer_name if bleu else '13a'}). "
@@ -98,7 +99,7 @@ class WordAccuracyDialog(QDialog):
             self.table.setItem(b, 0, QTableWidgetItem(f"{int(reference[b]):,}"))
             for s in range(len(names)):
                 self.table.setItem(b, 1 + s, QTableWidgetItem(
-                    f"{fmeas[s, b]:.3f} [{low[s, b]:.3f}, {high[s, b]:.3f}]"))
+                    f"{fmeas[s, b]:.3f} [{low[s, b]:.3f}, {high[s, b]:.3f}]" if reference[b] else "–"))
                 self.table.setItem(b, 1 + len(names) + s, QTableWidgetItem(
                     f"{int(matched[s, b]):,}/{int(output[s, b]):,}"))
         self.table.resizeColumnsToContents()

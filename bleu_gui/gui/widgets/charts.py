@@ -298,7 +298,7 @@ class GroupedBars(ChartBox):
 
     def __init__(self, title: str, tip: str, parent: QWidget | None = None) -> None:
         super().__init__(title, parent, tip=tip)
-        self.plot.addLegend(offset=(5, 2))
+        self.legend = self.plot.addLegend(offset=(5, 2))
         self.series: list[pg.BarGraphItem] = []
         self.values: tuple[list[str], list[str], list[list[float]]] | None = None
 
@@ -308,17 +308,19 @@ class GroupedBars(ChartBox):
         self.show_data()
         self.values = (categories, names, values)
         brushes = [colors.SENTENCE_BAR, colors.CORPUS_BAR]
-        while len(self.series) < len(names):
-            k = len(self.series)
-            bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=brushes[k % len(brushes)], name=names[k])
-            self.plot.addItem(bars)
-            self.series.append(bars)
+        if [bars.name() for bars in self.series] != names:  # another metric's series: its legend, not the last's
+            for bars in self.series:
+                self.plot.removeItem(bars)
+            self.legend.clear()
+            self.series = []
+            for k, name in enumerate(names):
+                bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=brushes[k % len(brushes)], name=name)
+                self.plot.addItem(bars)
+                self.series.append(bars)
         width = 0.8 / max(len(names), 1)
         x = np.arange(len(categories), dtype=float)
         for k, bars in enumerate(self.series):
-            if k < len(names):
-                bars.setOpts(x=x - 0.4 + width * (k + 0.5), height=np.asarray(values[k], float), width=width * 0.95)
-            bars.setVisible(k < len(names))
+            bars.setOpts(x=x - 0.4 + width * (k + 0.5), height=np.asarray(values[k], float), width=width * 0.95)
         self.plot.setLabel("left", y_label)
         self.plot.getAxis("bottom").setTicks([[(float(i), c) for i, c in enumerate(categories)]])
         highest = max((max(v) for v in values if v), default=0.0)

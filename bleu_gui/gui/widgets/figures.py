@@ -2,7 +2,9 @@
 scoring signature below, wrapped at its ``|`` fields (never inside one).
 
 The widget is laid out again at the figure's logical size (its on-screen layout scaled up would give a
-legend too small to read on a slide), drawn as vectors into a scaled painter, then given back its size.
+legend too small to read on a slide), drawn as vectors into a scaled painter, then given back its size. A figure
+has no buttons and no scroll bars; a whole view first arranges itself for the page (its ``arrangement``: the
+Compare view shows every system's row and the whole matrix, without its controls).
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QImageWriter, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QGraphicsView, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView, QPushButton, QTableView, QToolButton, QWidget
 
 from ...core import palette
 from ...core.errors import ExportError
 from ...core.output.exports import write_atomic
 
 FORMATS = (".png", ".svg", ".pdf")
+KEPT_IN_FIGURES = "keptInFigures"  # a button's property: it is a legend entry, not a control (figures keep it)
 SCREEN_DPI = 96
 
 
@@ -117,13 +120,16 @@ def _bands(widget: QWidget, width: float, title: str, signature: str) -> tuple[f
         len(lines) * metrics.height() + 8 if lines else 0.0)
 
 
-def _layout_size(widget: QWidget, size: FigureSize, title: str, signature: str) -> QSize:
+def _layout_size(widget: QWidget, size: FigureSize, title: str, signature: str, natural: bool = False) -> QSize:
     """The logical size the widget is laid out at: the figure's size over its scale, less the title and the
-    signature when the height is given; as tall as the widget's shape at that width otherwise."""
+    signature when the height is given; otherwise as tall as the widget's shape at that width, or (``natural``)
+    as tall as it needs to be (a view arranged for the page: its tables' rows, then its charts)."""
     width = max(round(size.width / size.scale), widget.minimumSizeHint().width(), 200)
     title_height, _lines, signature_height = _bands(widget, width, title, signature)
     if size.height:
         height = round(size.height / size.scale - title_height - signature_height)
+    elif natural:
+        height = widget.minimumSizeHint().height()
     else:
         height = widget.height() * width // max(widget.width(), 1)
     return QSize(width, max(height, widget.minimumSizeHint().height(), 120))
@@ -143,12 +149,19 @@ class _Resized:
         self.widget, self.size, self.old = widget, size, widget.size()
 
     def __enter__(self) -> QWidget:
-        buttons = self.widget.findChildren(QWidget, "chartSave")
+        buttons = [b for b in (*self.widget.findChildren(QPushButton), *self.widget.findChildren(QToolButton))
+                   if not b.property(KEPT_IN_FIGURES)]
         own = Qt.FindChildOption.FindDirectChildrenOnly
         own_title = self.widget.findChildren(QWidget, "chartTitle", own)
         self.hidden = [w for w in buttons + own_title if w.isVisible()]
         for button in self.hidden:  # a figure has no buttons, and draws its own title
             button.hide()
+        # Nor scroll bars: what scrolls in the window is cut at the page's edge, as the view arranged it.
+        self.scrolled = [(area, area.horizontalScrollBarPolicy(), area.verticalScrollBarPolicy())
+                         for area in self.widget.findChildren(QAbstractScrollArea) if area.isVisible()]
+        for area, _h, _v in self.scrolled:
+            area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # A chart alone brings its own legend (in the window, one legend serves several charts).
         self.shown = [w for w in self.widget.findChildren(QWidget, "figureLegend", own) if not w.isVisible()]
         for legend in self.shown:
@@ -160,6 +173,9 @@ class _Resized:
     def __exit__(self, *_exc: object) -> None:
         for button in self.hidden:
             button.show()
+        for area, horizontal, vertical in self.scrolled:
+            area.setHorizontalScrollBarPolicy(horizontal)
+            area.setVerticalScrollBarPolicy(vertical)
         for legend in self.shown:
             legend.hide()
         self.widget.resize(self.old)
@@ -193,13 +209,39 @@ def _paint(painter: QPainter, widget: QWidget, title: str, signature: str) -> No
         y += line_height
 
 
-def figure_bytes(widget: QWidget, suffix: str, size: FigureSize, title: str = "", signature: str = "") -> bytes:
-    """The widget as a figure in the format of ``suffix`` (.png, .svg or .pdf); :class:`ExportError` otherwise."""
+Arrangement = Callable[[int], contextlib.AbstractContextManager[bool]]
+
+
+def full_height(table: QTableView) -> int:
+    """The height that shows every row of ``table`` (with its header and frame)."""
+    header = table.horizontalHeader()
+    return ((header.height() if header.isVisible() else 0) + table.verticalHeader().length()
+            + 2 * table.frameWidth())
+
+
+def full_width(table: QTableView) -> int:
+    """The width that shows every column of ``table`` (with its row header and frame)."""
+    rows = table.verticalHeader()
+    return ((rows.width() if rows.isVisible() else 0) + table.horizontalHeader().length()
+            + 2 * table.frameWidth())
+
+
+def figure_bytes(widget: QWidget, suffix: str, size: FigureSize, title: str = "", signature: str = "",
+                 arrangement: Arrangement | None = None) -> bytes:
+    """The widget as a figure in the format of ``suffix`` (.png, .svg or .pdf); :class:`ExportError` otherwise.
+    ``arrangement(width)``: how a whole view lays itself out for a page ``width`` logical pixels wide while it is
+    drawn (it says whether the view then takes the height it needs)."""
     if suffix not in FORMATS:
         raise ExportError(f"figures are written as {', '.join(FORMATS)}, not {suffix or 'a file without extension'}")
     if not (100 <= size.width <= 12000 and 30 <= size.dpi <= 2400 and 0.25 <= size.scale <= 8):
         raise ExportError(f"a figure must be 100-12000 px wide at 30-2400 dpi, not {size.describe()}")
-    with _Resized(widget, _layout_size(widget, size, title, signature)):
+    arranged = arrangement(round(size.width / size.scale)) if arrangement is not None else contextlib.nullcontext(False)
+    with arranged as natural:
+        return _drawn(widget, suffix, size, title, signature, bool(natural))
+
+
+def _drawn(widget: QWidget, suffix: str, size: FigureSize, title: str, signature: str, natural: bool) -> bytes:
+    with _Resized(widget, _layout_size(widget, size, title, signature, natural)):
         # The widget's size now: at least its minimum, so a figure smaller than that has smaller text.
         title_height, _lines, signature_height = _bands(widget, widget.width(), title, signature)
         total = QSizeF(widget.width(), widget.height() + title_height + signature_height)
@@ -250,7 +292,8 @@ def figure_bytes(widget: QWidget, suffix: str, size: FigureSize, title: str = ""
 
 
 def write_figure(widget: QWidget, path: str | Path, size: FigureSize, title: str = "", signature: str = "",
-                 protected: list[Path] | None = None) -> Path:
+                 protected: list[Path] | None = None, arrangement: Arrangement | None = None) -> Path:
     """Write the figure atomically (never over an input file); the format is the file's extension."""
     path = Path(path)
-    return write_atomic(path, figure_bytes(widget, path.suffix.lower(), size, title, signature), protected or [])
+    return write_atomic(path, figure_bytes(widget, path.suffix.lower(), size, title, signature, arrangement),
+                        protected or [])

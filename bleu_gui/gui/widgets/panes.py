@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolTip
 
 from ...core.metrics.bleu.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails, token_statuses
 from . import colors
+from .elided_label import ElidedLabel
 from .style import styled
 from .text_pane import ORDER_PROPERTY, STATUS_PROPERTY, TextPane, TokenBars, utf16_offsets
 
@@ -109,7 +110,7 @@ class SentencePanes(QWidget):
         self.candidate.hovered.connect(self.on_candidate_hovered)
         self.candidate.clicked.connect(self.on_candidate_clicked)
         self.candidate.edited.connect(self.candidate_edited)
-        self.candidate_label = QLabel("Candidate")
+        self.candidate_label = ElidedLabel("Candidate")
         styled(self.candidate_label, "paneTitle")
         self.ref_box = QVBoxLayout()
         self.ref_box.setContentsMargins(0, 0, 0, 0)
@@ -141,7 +142,7 @@ class SentencePanes(QWidget):
             self.ref_labels.pop().deleteLater()
         self.ref_names = list(names)
         for name in names:
-            label = QLabel(name)
+            label = ElidedLabel(name)
             styled(label, "paneTitle")
             pane = TextPane()
             pane.setMinimumHeight(60)

@@ -60,7 +60,8 @@ OP_STYLES = {"=": f"background-color:{palette.MATCHED}",
 
 
 def _marker(text: str) -> str:
-    return f'<sup style="color:{palette.ACCENT}">{escape(text)}</sup>'
+    # At the text's own size, not as a superscript: a CJK word written small (→対) was 7 px tall.
+    return f'<span style="color:{palette.ACCENT}">{escape(text)}</span>'
 
 
 def ter_hypothesis_html(e: TerEvidence) -> str:

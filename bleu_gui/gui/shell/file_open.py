@@ -1,0 +1,82 @@
+"""File ▸ Open as one conversation: the dialog stays open while its files are read, says in place why they cannot
+be (the field marked, everything typed kept), and closes once the run is shown. Opened again after a failure, it
+holds what was typed; after a success, what the run shown was opened from."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QWidget
+
+from ...core import InputError
+from ..controller import Controller
+from ..jobs import JobController
+from ..state import OpenChoice
+from ..window_words import raw
+from .open_dialog import OpenDialog
+from .run_actions import RunActions
+
+
+class FileOpen(QObject):
+    """See the module."""
+
+    def __init__(self, parent: QWidget, controller: Controller, actions: RunActions, jobs: JobController):
+        super().__init__(parent)
+        self.parent_widget, self.controller, self.actions, self.jobs = parent, controller, actions, jobs
+        self.dialog: OpenDialog | None = None
+        self.typed: OpenChoice | None = None  # what the dialog last offered that did not open
+        self.waiting = False  # the dialog's files are being read
+        actions.opened.connect(self._opened)
+        jobs.cancelled.connect(self._cancelled)
+
+    def ask(self) -> OpenDialog:
+        """Show the dialog (the one already open, if any), filled with what was typed or the run shown's files."""
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.raise_()
+            self.dialog.activateWindow()
+            return self.dialog
+        earlier = self.typed or (self.controller.opened if self.controller.run is not None else None)
+        dialog = OpenDialog(self.parent_widget, earlier, self.controller.state)
+        dialog.chosen.connect(self._chosen)
+        dialog.rejected.connect(self._closed)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def take_failure(self, message: str) -> bool:
+        """A job failed: said in the dialog when it was the dialog's (then True: no other dialog is needed)."""
+        if not self.waiting or self.dialog is None:
+            return False
+        self.waiting = False
+        self.dialog.show_problem(message)
+        return True
+
+    @Slot(object)
+    def _chosen(self, choice: OpenChoice) -> None:
+        self.typed = choice
+        try:
+            self.actions.open_inputs(choice)
+        except InputError as exc:  # refused before reading (a slice expression that does not parse)
+            assert self.dialog is not None
+            self.dialog.show_problem(raw(exc))
+            return
+        self.waiting = True
+
+    @Slot()
+    def _opened(self) -> None:
+        if self.waiting and self.dialog is not None:
+            self.waiting, self.typed = False, None
+            self.dialog.accept()
+            self.dialog = None
+
+    @Slot(int)
+    def _cancelled(self, _job_id: int) -> None:
+        if self.waiting and self.dialog is not None:
+            self.waiting = False
+            self.dialog.set_busy(False)
+
+    @Slot()
+    def _closed(self) -> None:
+        if self.waiting:  # Cancel while the files are read: stop reading them
+            self.waiting = False
+            self.jobs.cancel()
+        self.dialog = None
