@@ -134,7 +134,12 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--lower-better", action="append", default=[], metavar="NAME",
                    help="an imported metric whose lower scores are better (MetricX); repeatable")
     g.add_argument("--scores-partial", action="store_true",
-                   help="read a scores file that lacks a system or segment of the run (those scores are missing)")
+                   help="read a scores or annotations file that lacks a system or segment of the run (those scores "
+                        "are missing)")
+    g.add_argument("--annotations", action="append", default=[], metavar="FILE",
+                   help="human error annotations (MQM): Google's or Marot's TSV, or JSONL spans {system, seg_id or "
+                        "segment, start, end, severity, category, rater}, matched by system and segment as --scores; "
+                        "-m mqm scores them; repeatable")
     g.add_argument("--where", action="append", default=[], metavar="EXPR",
                    help="score only the segments where EXPR holds, as a corpus of their own: doc=ID, origlang=en, "
                         "or comparisons joined by and/or/not over metadata, ref_words, src_words, hyp_words[NAME], "
@@ -160,6 +165,13 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
                             "what each system fixes and introduces against the baseline")
     views.add_argument("--glossary", metavar="FILE",
                        help="with --qa: a TSV of source term and target term(s) for the glossary check")
+    views.add_argument("--error-recall", action="store_true",
+                       help="which human-marked errors (MQM annotations) each metric of the run saw: per system and "
+                            "metric the share of Major and Minor errors whose span its evidence touches, per "
+                            "category, and the share of its flagged text in no error span (noise)")
+    views.add_argument("--rater-agreement", action="store_true",
+                       help="how often the raters of the annotations agree on an error and its severity, per "
+                            "segment with several raters and overall")
     views.add_argument("--tokenizer-table", action="store_true",
                        help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
                             "each cell's signature (--format json: a list of objects; latex: a booktabs table)")
@@ -270,12 +282,15 @@ class Views:
     qa: tuple[str, ...] | None = None
     glossary: str | None = None
     tokenizer_table: bool = False
+    error_recall: bool = False
+    rater_agreement: bool = False
 
     def asked(self) -> list[str]:
         """The views asked for, as their flags."""
         return [flag for flag, on in (("--explain", self.explain is not None), ("--tokenizer-table", self.tokenizer_table),
                                       ("--disagree", self.disagree is not None), ("--word-accuracy", self.word_accuracy),
-                                      ("--qa", self.qa is not None)) if on]
+                                      ("--qa", self.qa is not None), ("--error-recall", self.error_recall),
+                                      ("--rater-agreement", self.rater_agreement)) if on]
 
 
 @dataclass(frozen=True)
@@ -321,7 +336,8 @@ def input_request(args: argparse.Namespace, systems: Sequence[str], references: 
                         refs_wanted=tuple(args.refs_wanted) if args.refs_wanted else None,
                         systems_wanted=tuple(args.systems_wanted) if args.systems_wanted else None,
                         allow_identical=args.allow_identical, scores=tuple(args.scores),
-                        lower_better=tuple(args.lower_better), scores_partial=args.scores_partial)
+                        lower_better=tuple(args.lower_better), scores_partial=args.scores_partial,
+                        annotations=tuple(args.annotations))
 
 
 def _tests(args: argparse.Namespace) -> Tests:
@@ -352,7 +368,7 @@ def options(args: argparse.Namespace) -> Options:
         tests=_tests(args),
         views=Views(args.explain, tuple(args.disagree) if args.disagree else None, args.top, args.word_accuracy,
                     args.freq_file, tuple(args.qa) if args.qa is not None else None, args.glossary,
-                    args.tokenizer_table),
+                    args.tokenizer_table, args.error_recall, args.rater_agreement),
         exports=Exports(args.report, args.report_top, args.export_sentences))
 
 

@@ -80,7 +80,8 @@ def check_views(o: Options) -> None:
     others = [name for name, on in (("-b", out.score_only), ("-sl", out.sentence_level),
                                     ("--confidence", tests.confidence), ("--paired-bs", tests.paired_bs),
                                     ("--paired-ar", tests.paired_ar), ("--all-pairs", tests.all_pairs),
-                                    ("--where", bool(o.where) and flag not in ("--disagree", "--word-accuracy", "--qa")))
+                                    ("--where", bool(o.where) and flag not in ("--disagree", "--word-accuracy", "--qa",
+                                                                             "--error-recall", "--rater-agreement")))
               if on]
     if others:
         raise InputError(f"{flag} prints its own view: not with {', '.join(others)}")

@@ -12,6 +12,7 @@ from ..core import InputError, Run, Score
 from ..core.analysis.pair_matrix import DEFAULT_ALPHA, PairMatrix
 from ..core.analysis.significance import Interval
 from ..core.errors import worded
+from ..core.inputs.text_files import SegmentFile
 from ..core.json_text import strict_dumps
 from ..core.output import score_text
 from ..core.run import ScoredSystem, scored_already
@@ -21,6 +22,14 @@ from .arguments import PROG, Options
 def _sentence_scores(run: Run, system: ScoredSystem, metric: int = 0) -> list[Score]:
     stats = system.results[metric].stats
     return [run.metrics[metric].sentence_score(stats, i) for i in range(len(stats))]
+
+
+def _segment_key(run: Run, j: int) -> dict[str, object]:
+    """A sentence entry's line in the input (a slice keeps the whole corpus's), and its segment id and document
+    where the input has them."""
+    ids, docs = run.context.segment_ids, run.context.docs
+    return {"line": run.line_number(j), **({"seg_id": ids[j]} if ids is not None else {}),
+            **({"doc": docs[j]} if docs is not None else {})}
 
 
 def emit(o: Options, run: Run, corpus: list[list[Score]],
@@ -36,13 +45,15 @@ def emit(o: Options, run: Run, corpus: list[list[Score]],
         for i, name in enumerate(names):
             for k in metrics:
                 obj = score_text.score_dict(corpus[i][k], name)
+                obj.update(run.metrics[k].system_details(run.systems[i].file))
                 if confidences is not None:
                     interval = confidences[k][i]
                     obj["mean"], obj["ci"] = interval.mean, interval.half_width
                     if interval.why_none is not None:
                         obj["why_no_interval"] = interval.why_none
                 if sentences is not None:
-                    obj["sentences"] = [score_text.score_dict(s) for s in sentences[i][k]]
+                    obj["sentences"] = [score_text.score_dict(s) | _segment_key(run, j)
+                                        for j, s in enumerate(sentences[i][k])]
                 objs.append(obj)
         print(score_text.dumps(objs[0] if len(objs) == 1 else objs), file=out)
         return
@@ -282,6 +293,73 @@ def print_qa(o: Options, run: Run, say: Printer) -> None:
         print(f"{s.name} against {run.baseline.name}: {said or 'the same flags'}")
 
 
+def _share(value: float | None) -> str:
+    return f"{value:.0%}" if value is not None else "–"
+
+
+def annotated_systems(run: Run, flag: str) -> tuple[list[SegmentFile], list[str]]:
+    """The run's systems that carry annotations and their names; :class:`InputError` when none does."""
+    found = [s for s in run.systems if s.file.annotations is not None]
+    if not found:
+        raise InputError(f"{flag}: no system has human error annotations (open an MQM table or give "
+                         "--annotations FILE)")
+    return [s.file for s in found], [s.name for s in found]
+
+
+def print_error_recall(o: Options, run: Run, say: Printer) -> None:
+    """``--error-recall``: which human-marked errors each metric of the run saw (see core.analysis.error_recall)."""
+    from ..core.analysis.error_recall import SEVERITIES, error_recall
+
+    systems, names = annotated_systems(run, "--error-recall")
+    metrics = [m.of_system(systems[0], run.context.source) for m in run.metrics]
+    recall = error_recall(metrics, systems, names=names)
+    if not recall.rows:
+        raise InputError("--error-recall: no metric of the run has evidence in the text (add -m bleu chrf ter edit)")
+    for note in recall.notes():
+        say.note(f"error recall: {note}")
+    if o.output.format == "json":
+        print(score_text.dumps({"error_recall": recall.to_dict()}))
+        return
+    print(f"Errors each metric saw (its evidence touches the error's span), {recall.rated_segments:,} rated segments; "
+          "noise: its flagged text in no error span")
+    width = max(len(r.system) for r in recall.rows)
+    severities = [s for s in SEVERITIES if any(r.severities[s].errors for r in recall.rows)]
+    wide = max(len(r.metric) for r in recall.rows)
+    print(f"  {'system':<{width}}  {'metric':<{wide}} " + " ".join(f"{s + ' seen':>12}" for s in severities)
+          + f" {'noise':>6}")
+    for r in recall.rows:
+        cells = " ".join(f"{_share(r.severities[s].share):>5} of {r.severities[s].errors:<4}" if r.severities[s].errors
+                         else f"{'–':>12}" for s in severities)
+        print(f"  {r.system:<{width}}  {r.metric:<{wide}} {cells} {_share(r.noise):>6}")
+    names = list(dict.fromkeys(r.metric for r in recall.rows))
+    pooled = recall.by_category()
+    print("\nBy category, all systems (errors; share seen by each metric)")
+    width = max(len(c) for c in pooled) if pooled else 8
+    print(f"  {'category':<{width}} {'errors':>6} " + " ".join(f"{n:>8}" for n in names))
+    for category, tallies in pooled.items():
+        print(f"  {category:<{width}} {tallies[names[0]].errors:>6} "
+              + " ".join(f"{_share(tallies[n].share):>8}" for n in names))
+
+
+def print_rater_agreement(o: Options, run: Run) -> None:
+    """``--rater-agreement``: how often the raters agree on an error and its severity."""
+    from ..core.analysis.rater_agreement import rater_agreement
+
+    systems, names = annotated_systems(run, "--rater-agreement")
+    agreement = rater_agreement(systems, names=names)
+    if o.output.format == "json":
+        print(score_text.dumps({"rater_agreement": agreement.to_dict()}))
+        return
+    print(agreement.summary())
+    split = [a for a in agreement.segments if not a.presence_agrees]
+    if split:
+        print("Segments where one rater marks an error and another none:")
+        for a in split[:20]:
+            print(f"  {a.system}  {run.line_number(a.segment):>6}  "
+                  + ", ".join(f"{rater}: {worst}" for rater, worst in a.worst))
+        if len(split) > 20:
+            print(f"  … and {len(split) - 20:,} more (-f json lists them all)")
+
 def print_view(o: Options, run: Run, say: Printer) -> None:
     """Print the view ``o`` asks for (after :func:`check_views`)."""
     if o.views.qa is not None:
@@ -292,6 +370,12 @@ def print_view(o: Options, run: Run, say: Printer) -> None:
         return
     if o.views.disagree:
         print_disagree(o, run)
+        return
+    if o.views.error_recall:
+        print_error_recall(o, run, say)
+        return
+    if o.views.rater_agreement:
+        print_rater_agreement(o, run)
         return
     if o.views.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table
@@ -304,8 +388,9 @@ def print_view(o: Options, run: Run, say: Printer) -> None:
     assert n is not None  # the one view left (check_views)
     if n > run.n_sentences:
         raise InputError(f"--explain {n}: the files have {run.n_sentences:,} sentences")
-    accounts = [(s.name, [(metric.key, metric.account(n - 1, s.lines[n - 1], s.results[k].stats[n - 1],
-                                                      run.reference_names)) for k, metric in enumerate(run.metrics)])
+    source = run.context.source
+    accounts = [(s.name, [(metric.key, metric.of_system(s.file, source).account(
+        n - 1, s.lines[n - 1], s.results[k].stats[n - 1], run.reference_names)) for k, metric in enumerate(run.metrics)])
                 for s in run.systems]
     if o.output.format == "json":
         out = []

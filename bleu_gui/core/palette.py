@@ -52,3 +52,8 @@ TOKEN_EDGE = "#868e96"
 EDITED = "#fff3bf"         # a sentence whose candidate was edited (what-if)
 FLIP = "#ffe3e3"           # tokenizer table: a setting under which the winner between A and B changes
 RANK_CHANGED = "#fff3bf"   # tokenizer table: the ranking of systems differs from the current setting's
+# Human error annotations (MQM): a marked span by its severity, and the underline drawn beside another metric's marks.
+MQM_CRITICAL = "#c92a2a"
+MQM_MAJOR = "#ff8787"
+MQM_MINOR = "#ffe066"
+MQM_NEUTRAL = "#dee2e6"

@@ -13,6 +13,9 @@ from .metrics.tokenizers import load_tokenizer
 from .run import Run
 
 _COUNTS = ("ref_words", "src_words", "hyp_words")
+# A system's human error annotations: how many errors its raters marked in a segment (all raters), and the sets of
+# severities, categories and raters there ('Major' in mqm_severities[B], 'rater3' in mqm_raters[B]).
+_MQM_FIELDS = ("mqm_errors", "mqm_severities", "mqm_categories", "mqm_raters")
 
 
 class RunFields:
@@ -70,8 +73,27 @@ class RunFields:
             return run.systems[1].results[k].sentences - run.systems[0].results[k].sentences
         if name == "qa" and field.system is not None:
             return self._qa(self._system(field.system, field))
+        if name in _MQM_FIELDS:
+            return self._mqm(name, self._system(field.system, field))
         k = self._metric(name, field)
         return run.systems[self._system(field.system, field)].results[k].sentences
+
+    def _mqm(self, name: str, system: int) -> np.ndarray:
+        """A field of a system's human error annotations per segment (see :data:`_MQM_FIELDS`); an unrated segment's
+        count is missing, its sets empty."""
+        ratings = self.run.systems[system].file.annotations
+        if ratings is None:
+            raise InputError(f"{term('where')}: {name} needs human error annotations ({term('annotations', 'FILE')}, "
+                             "or an MQM table as input)")
+        if name == "mqm_errors":
+            return np.asarray([len(r.errors) if r is not None else np.nan for r in ratings], dtype=np.float64)
+        part = {"mqm_severities": lambda e: e.severity, "mqm_categories": lambda e: e.category}.get(name)
+        out = np.empty(len(ratings), dtype=object)
+        if part is None:  # mqm_raters
+            out[:] = [frozenset(r.raters) if r is not None else frozenset() for r in ratings]
+        else:
+            out[:] = [frozenset(part(e) for e in r.errors) if r is not None else frozenset() for r in ratings]
+        return out
 
     def _qa(self, system: int) -> np.ndarray:
         """The QA checks that flag each segment of a system (all checks but the glossary's)."""

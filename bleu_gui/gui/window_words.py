@@ -12,7 +12,8 @@ FIELDS = {"systems": "System outputs", "references": "References", "source": "So
           "encoding": "Encoding", "input_format": "Format", "langs": "Languages", "refs_wanted": "References to use",
           "systems_wanted": "Systems to score", "columns": "Columns", "keep_tags": "Keep inline tags",
           "allow_identical": "Identical reference", "labels": "Display names", "where": "Slice",
-          "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores"}
+          "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores",
+          "annotations": "Error annotations"}
 _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)"}
 OPEN, SETTINGS = "File ▸ Open", "Scoring settings"
 
@@ -31,6 +32,8 @@ def window_word(name: str, value: str | None) -> str:
         return f"{label[:1].upper()}{label[1:]}{_value(value)} ({fam.title}, {SETTINGS})"
     if name in FIELDS:
         return f"{FIELDS[name]}{_value(value)} ({OPEN})"
+    if name == "metrics" and value:  # a metric to score: a family's group in the settings
+        return f"{value} ({SETTINGS})"
     return _OTHER.get(name, name) + _value(value)
 
 

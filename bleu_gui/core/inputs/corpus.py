@@ -61,10 +61,11 @@ class Context:
 
 
 def subset_file(f: SegmentFile, rows: list[int]) -> SegmentFile:
-    """The segments ``rows`` of a file (and their tags), as a file of its own."""
+    """The segments ``rows`` of a file (and their tags, scores and ratings), as a file of its own."""
     tags = None if f.tags is None else tuple(f.tags[i] for i in rows)
     scores = {name: tuple(values[i] for i in rows) for name, values in f.scores.items()}
-    return replace(f, lines=[f.lines[i] for i in rows], tags=tags, scores=scores)
+    ratings = None if f.annotations is None else tuple(f.annotations[i] for i in rows)
+    return replace(f, lines=[f.lines[i] for i in rows], tags=tags, scores=scores, annotations=ratings)
 
 
 @dataclass(frozen=True)

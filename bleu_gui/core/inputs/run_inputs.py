@@ -161,10 +161,12 @@ class InputRequest:
     scores: tuple[str, ...] = ()        # files of segment scores from outside (see score_files)
     lower_better: tuple[str, ...] = ()  # imported metrics whose lower scores are better
     scores_partial: bool = False        # a score file may lack systems or segments of the run
+    annotations: tuple[str, ...] = ()   # files of human error annotations (MQM; see annotations)
 
     def paths(self) -> list[str]:
         """Every file the request names."""
-        return [*self.systems, *self.references, *(p for p in (self.source, self.docs) if p), *self.scores]
+        return [*self.systems, *self.references, *(p for p in (self.source, self.docs) if p), *self.scores,
+                *self.annotations]
 
 
 def read_request(request: InputRequest, *, stdin_system: bool = False, progress: Progress | None = None) -> Inputs:

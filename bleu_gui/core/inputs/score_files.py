@@ -234,7 +234,7 @@ def metric_columns(table: ScoreTable) -> tuple[dict[str, list[float]], list[str]
     return metrics, text
 
 
-def _system_of(table: ScoreTable, systems: Sequence[SegmentFile], names: Sequence[str]) -> dict[str, int]:
+def system_index(table: ScoreTable, systems: Sequence[SegmentFile], names: Sequence[str]) -> dict[str, int]:
     """Each file system name that is a system of the run → its index: by display name, field, file name or
     file stem."""
     found: dict[str, int] = {}
@@ -251,7 +251,7 @@ def _system_of(table: ScoreTable, systems: Sequence[SegmentFile], names: Sequenc
     return found
 
 
-def _segment_keys(table: ScoreTable, context: Context, n: int) -> dict[tuple[str, str], int]:
+def segment_index(table: ScoreTable, context: Context, n: int) -> dict[tuple[str, str], int]:
     """(doc, segment) as the file names segments → the run's segment index."""
     if not table.by_id:
         return {("", str(i + 1)): i for i in range(n)}
@@ -327,8 +327,8 @@ def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], n
             if m in taken:
                 raise InputError(f"{table.path}: a metric named {m!r} was read already (from another file)")
             taken.add(m)
-        found = _system_of(table, files, names)
-        matched = _match(table, metrics, found, _segment_keys(table, context, n), len(files), n)
+        found = system_index(table, files, names)
+        matched = _match(table, metrics, found, segment_index(table, context, n), len(files), n)
         _check_every_segment(table, files, names, found, matched, partial, notes)
         name = table.path.name
         if text:

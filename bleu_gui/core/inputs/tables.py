@@ -11,8 +11,10 @@ have every segment; a column whose value is the same on every row of a
 segment is kept as metadata that slices can select by.
 
 MQM files mark the rated error inside the target (``<v>…</v>``); with a
-``severity`` or ``category`` column those marks are taken out, and the note
-says so.
+``severity`` or ``category`` column those marks are taken out, the note
+says so, and every row's rating is kept with its span (:mod:`.annotations`):
+each system's segments carry their ratings, a segment with no row of a rater
+is unrated.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ import csv
 import io
 import json
 import math
-import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import InputError, term
+from .annotations import RatingsBuilder, open_marks, row_rating, unmarked
 from .corpus import Context, Corpus, field_file
 from .text_files import SegmentFile, decode_text_files
 
@@ -39,7 +42,6 @@ _NAMES = {
     "system": ("system", "sys", "system_name"),
     "segment": ("seg_id", "segment_id", "segid", "sid", "id"),
 }
-_MQM_MARK = re.compile(r"</?v>")
 _MAX_META = 200  # distinct values a metadata column may have to be offered for slicing
 
 
@@ -206,6 +208,14 @@ class _Table:
         self.in_doc: dict[tuple[str, str], int] = {}    # rows read per (system, document)
         self.reference_names: dict[str, list[str]] = {}  # a reference column -> the reference fields it gives
         self.first_line: dict[str, int] = {}            # a reference column -> the line that set its fields
+        # MQM: each system's segments' ratings, the rating columns, and spans left out (their row's text differs)
+        self.ratings: dict[str, dict[tuple[str, ...], RatingsBuilder]] = {}
+        lower = {c.lower(): c for c in meta_cols}
+        self.rating_columns = {role: next((lower[n] for n in names if n in lower), None) for role, names in (
+            ("rater", ("rater",)), ("category", ("category",)), ("severity", ("severity",)),
+            ("comment", ("comment", "note")), ("metadata", ("metadata",)))}
+        self.moved_spans = 0
+        self.open_marks = 0  # rows whose <v> mark is never closed (read as marking the rest of the target)
 
     def add(self, number: int, row: dict[str, object]) -> None:
         path = self.path
@@ -221,6 +231,8 @@ class _Table:
         segments = self.by_system.setdefault(system, {})
         if key not in segments:  # a repeated row of a segment (MQM: one per error and rater) is read once
             segments[key] = self._texts(number, row)
+        if self.mqm:
+            self._rate(number, row, system, key, segments[key])
         for col in self.meta_cols:
             value = _meta(row.get(col, ""))
             if self.meta[col].setdefault(key, value) != value:
@@ -237,6 +249,25 @@ class _Table:
             return doc, f"#{self.in_doc[system, doc]}"
         return (f"#{self.rows[system]}",)
 
+    def _rate(self, number: int, row: dict[str, object], system: str, key: tuple[str, ...],
+              texts: dict[str, str]) -> None:
+        """Keep the row's rating (an MQM row rates one error, or none) with its span in the segment's text."""
+        target_col = self.roles["candidate"][0] if self.roles["candidate"] else None
+        source_col = self.roles["source"][0] if self.roles["source"] else None
+        if target_col and open_marks(str(row[target_col])):
+            self.open_marks += 1
+        target, target_spans = unmarked(self.path, number, target_col, str(row[target_col])) if target_col else ("", [])
+        source, source_spans = unmarked(self.path, number, source_col, str(row[source_col])) if source_col else ("", [])
+        if target_col and target_spans and target != texts[target_col]:
+            self.moved_spans += 1  # another text than the segment's first row: its offsets would point elsewhere
+            target_spans = []
+        rating = row_rating(self.path, number, row, self.rating_columns, target_spans, source_spans)
+        if rating is None:
+            return
+        builder = self.ratings.setdefault(system, {}).setdefault(key, RatingsBuilder())
+        shown = texts.get(target_col, "") if target_col else ""
+        builder.add(rating.rater, rating.severity, rating.error(number, shown, source), rating.correction)
+
     def _texts(self, number: int, row: dict[str, object]) -> dict[str, str]:
         texts: dict[str, str] = {}
         for role in ("source", "candidate", "reference"):
@@ -249,7 +280,7 @@ class _Table:
                 names = self._reference_fields(number, col, value)
                 texts.update(zip(names, (_text(self.path, number, col, v) for v in values)))
         if self.mqm:
-            texts = {c: _MQM_MARK.sub("", t) for c, t in texts.items()}
+            texts = {c: unmarked(self.path, number, c, t)[0] for c, t in texts.items()}
         return texts
 
     def _reference_fields(self, number: int, col: str, value: object) -> list[str]:
@@ -310,7 +341,14 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
                                  "for the same segment")
     notes = list(text.notes)
     if mqm:
-        notes.append("error marks <v>…</v> taken out of the text (MQM ratings)")
+        rated = sum(len(r) for r in table.ratings.values())
+        notes.append(f"error marks <v>…</v> taken out of the text; {rated:,} rated segments of "
+                     f"{len(table.ratings)} system(s) kept as MQM ratings ({term('metrics', 'mqm')} scores them)")
+    if table.open_marks:
+        notes.append(f"{table.open_marks:,} error mark(s) <v> never closed: read as marking the rest of the target")
+    if table.moved_spans:
+        notes.append(f"{table.moved_spans:,} error spans marked in another text than their segment's first row: "
+                     "spans left out (their severities still count)")
     if sum(table.rows.values()) > len(order) * len(by_system):
         notes.append(f"{sum(table.rows.values()):,} rows read as {len(order):,} segments × {len(by_system)} "
                      "system(s) (rows with the same segment id are read once)")
@@ -326,6 +364,9 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
     references = [field(name, column(first, name)) for name in reference_fields]
     candidates = roles["candidate"][0] if roles["candidate"] else None
     systems = [field(system, column(system, candidates)) for system in by_system] if candidates else []
+    if mqm and systems:
+        systems = [replace(f, annotations=tuple(table.ratings[s][k].ratings() if k in table.ratings.get(s, {})
+                                                else None for k in order)) for f, s in zip(systems, by_system)]
     return Corpus(path, kind, systems=systems if table.system_col else [],
                   references=references, translations=[] if table.system_col else systems,
                   context=Context(source, docs, kept, segment_ids=tuple(k[1] for k in order) if table.seg_col else None),

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..errors import InputError, term
 from .markup import Tag
+from .ratings import Ratings
 from .raw_input import AUTO, binary_error, input_path, is_wide, position, read_bytes, wide_bom
 
 
@@ -37,6 +38,9 @@ class SegmentFile:
     # Segment scores given from outside (COMET, MQM, ...), by metric name: one value per segment, NaN where the
     # score is missing. Attached by :mod:`.score_files`; not part of the file's identity.
     scores: Mapping[str, tuple[float, ...]] = dataclass_field(default_factory=dict, compare=False, repr=False)
+    # Human error annotations (MQM) per segment, None where a segment is unrated; None: no annotations at all.
+    # Attached by :mod:`.annotations` (or read with an MQM table); not part of the file's identity.
+    annotations: tuple[Ratings | None, ...] | None = dataclass_field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:

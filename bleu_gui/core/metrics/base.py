@@ -97,6 +97,7 @@ class Metric(ABC):
     # Whether the window shows this metric's evidence with its one view for every family (:meth:`shown`); BLEU's
     # evidence has the window's n-gram panes, a score read from a file has none.
     evidence_shown: bool = False
+    shows_human_errors: bool = False  # its evidence is the raters' error spans (the window needs no strip of them)
     # Statistics that are not whole numbers are resampled as sacreBLEU resamples its own metrics': summed in
     # float32 (a metric sacreBLEU does not have, a mean of imported scores, sums in float64).
     bootstrap_float32: bool = True
@@ -158,6 +159,25 @@ class Metric(ABC):
         """How the window shows segment ``index``'s evidence (panes, legend, chart); None where the window has a
         view of its own (BLEU's n-gram panes) or nothing to show (a score read from a file)."""
         return None
+
+    def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]] | None:
+        """For each segment of ``rows`` whose candidate is the matching one of ``hypotheses``: the parts of it the
+        metric's own evidence holds against it, as code-point spans ``(start, end)`` — an empty span ``(p, p)``
+        marks a place where something is missing — for asking which human-marked errors a metric saw
+        (docs/metrics.md says what each family flags); None for a metric with no evidence in the text (a score
+        read from a file, human annotations)."""
+        return None
+
+    def of_system(self, system: SegmentFile, source: SegmentFile | None = None) -> Metric:
+        """The metric as it explains ``system``'s segments (:meth:`account`, :meth:`shown`): itself for a metric
+        computed from the text; one whose evidence is not in the text (human annotations) reads it from the
+        system's file (and the ``source``, where the evidence marks it)."""
+        return self
+
+    def system_details(self, system: SegmentFile, rows: Sequence[int] | None = None) -> dict[str, object]:
+        """The metric's own figures of a system's segments ``rows`` (all) beyond its score, for JSON (MQM: its
+        errors by category and severity, each rater's score); none by default."""
+        return {}
 
     def read_from(self) -> str | None:
         """The file the scores were read from (None: computed here, from the text)."""

@@ -15,11 +15,12 @@ from .bleu.config import FAMILY as BLEU
 from .chrf.config import FAMILY as CHRF
 from .edit.edit import FAMILY as EDIT
 from .imported.imported import FAMILY as IMPORTED
+from .mqm.config import FAMILY as MQM
 from .ter.config import FAMILY as TER
 
 # The families chosen by name (-m bleu chrf ter edit), in the order the window lists them; imported scores are metrics
 # by their columns' names.
-FAMILIES: tuple[Family, ...] = (BLEU, CHRF, TER, EDIT)
+FAMILIES: tuple[Family, ...] = (BLEU, CHRF, TER, EDIT, MQM)
 KEYS = tuple(f.key for f in FAMILIES)
 # What is scored when no metric is named (sacreBLEU's default, BLEU), and what the window always scores.
 DEFAULT_KEYS = ("bleu",)

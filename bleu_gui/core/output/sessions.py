@@ -45,11 +45,12 @@ class Session:
     scores: list[str] = field(default_factory=list)        # files of segment scores from outside
     lower_better: list[str] = field(default_factory=list)  # imported metrics whose lower scores are better
     scores_partial: bool = False
+    annotations: list[str] = field(default_factory=list)   # files of human error annotations (MQM)
 
     def missing(self) -> list[str]:
         """The session's files that no longer exist."""
         return [p for p in [*self.systems, *self.references, *(f for f in (self.source, self.docs) if f),
-                            *self.scores] if not Path(p).exists()]
+                            *self.scores, *self.annotations] if not Path(p).exists()]
 
     def opening(self) -> InputRequest:
         """What opens the session again: a file holding both systems and references (WMT XML) is given once, as
@@ -63,7 +64,8 @@ class Session:
                             source=self.source, docs=self.docs, options=self.options,
                             refs_wanted=_tuple(self.reference_fields), systems_wanted=_tuple(self.system_fields),
                             allow_identical=self.allow_identical, scores=tuple(self.scores),
-                            lower_better=tuple(self.lower_better), scores_partial=self.scores_partial)
+                            lower_better=tuple(self.lower_better), scores_partial=self.scores_partial,
+                            annotations=tuple(self.annotations))
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "systems": self.systems, "references": self.references, "labels": self.labels,
@@ -71,7 +73,8 @@ class Session:
                 "system_fields": self.system_fields, "reference_fields": self.reference_fields,
                 "source": self.source, "metrics": metrics_to_list(self.metrics), "docs": self.docs,
                 "options": _options_to_dict(self.options), "allow_identical": self.allow_identical,
-                "scores": self.scores, "lower_better": self.lower_better, "scores_partial": self.scores_partial}
+                "scores": self.scores, "lower_better": self.lower_better, "scores_partial": self.scores_partial,
+                "annotations": self.annotations}
 
 
 def _tuple(names: list[str] | None) -> tuple[str, ...] | None:
@@ -115,7 +118,8 @@ def session_of(run: Run, b: int, request: InputRequest) -> Session:
                    _fields(systems), _fields(refs), apart, own_metrics(run.config.metrics),
                    str(Path(request.docs).absolute()) if request.docs else None, request.options,
                    request.allow_identical, [str(Path(p).absolute()) for p in request.scores],
-                   list(request.lower_better), request.scores_partial)
+                   list(request.lower_better), request.scores_partial,
+                   [str(Path(p).absolute()) for p in request.annotations])
 
 
 def session_from_dict(data: Any, where: str = "session") -> Session:
@@ -143,7 +147,8 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
                           allow_identical=bool(data.get("allow_identical", False)),
                           scores=_paths(data.get("scores") or [], where, "scores"),
                           lower_better=_strings(data.get("lower_better")) or [],
-                          scores_partial=bool(data.get("scores_partial", False)))
+                          scores_partial=bool(data.get("scores_partial", False)),
+                          annotations=_paths(data.get("annotations") or [], where, "annotations"))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
     if not session.systems or not session.references:

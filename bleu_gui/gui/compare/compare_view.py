@@ -23,6 +23,7 @@ from ..widgets.figures import full_height, full_width
 from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled
 from .ab_panes import ABPanes
+from .human_errors_panel import HumanErrorsPanel
 from .ngram_wins import NgramWins
 from .pair_charts import PairCharts
 from .pair_list import PairList
@@ -44,6 +45,7 @@ class CompareView(QWidget):
         self._rows = 2  # the systems' rows to show (the run's, up to 15)
         self._user_upper: int | None = None  # the systems' height the user chose with the splitter
         self._figure = False  # arranged for a figure: the page, not the window, sets the sizes
+        self._annotated = False  # the run's systems carry human error annotations (MQM): their tab is shown
         self.systems = SystemsPanel(controller)
         self.b_combo = QComboBox()
         self.b_combo.currentIndexChanged.connect(lambda index: controller.set_b(index + 1))
@@ -54,6 +56,7 @@ class CompareView(QWidget):
         self.panes = ABPanes(controller)
         self.charts = PairCharts(controller)
         self.charts.region_selected.connect(self.pairs.show_only)
+        self.human = HumanErrorsPanel(controller)
         self._assemble()
         controller.run_changed.connect(self.on_run_changed)
         controller.b_changed.connect(self.on_b_changed)
@@ -68,6 +71,9 @@ class CompareView(QWidget):
         self.middle_split.addWidget(left)
         self.middle_split.addWidget(right)
         self.right_split = right
+        # Roomy, with annotations: the charts and the human errors share the place under the A/B panes as tabs.
+        self.right_tabs = QTabWidget()
+        self.right_tabs.setDocumentMode(True)
         # Compact (a laptop's 768 px): the same parts as tabs under every system's row — the sentences (pair list
         # beside the A/B panes), the n-gram wins, the charts.
         self.lower_tabs = QTabWidget()
@@ -79,6 +85,9 @@ class CompareView(QWidget):
         self._charts_page = QWidget()
         QVBoxLayout(self._charts_page).setContentsMargins(0, 0, 0, 0)
         self.lower_tabs.addTab(self._charts_page, "Charts")
+        self._human_page = QWidget()
+        QVBoxLayout(self._human_page).setContentsMargins(0, 0, 0, 0)
+        self.lower_tabs.addTab(self._human_page, "Human errors (MQM)")
         self.below = QStackedWidget()
         self.below.addWidget(self.middle_split)
         self.below.addWidget(self.lower_tabs)
@@ -117,12 +126,19 @@ class CompareView(QWidget):
             assert layout is not None and charts is not None
             layout.addWidget(self.ngrams)
             charts.addWidget(self.charts)
+            human = self._human_page.layout()
+            assert human is not None
+            human.addWidget(self.human)
             self.below.setCurrentWidget(self.lower_tabs)
         else:
             self._left_box.addWidget(self.pairs, 3)
             self._left_box.addWidget(self.ngrams, 4)
+            self.right_tabs.clear()
+            self.right_tabs.addTab(self.charts, "Charts")
+            self.right_tabs.addTab(self.human, "Human errors (MQM)")
+            self.right_tabs.tabBar().setVisible(self._annotated)
             self.right_split.addWidget(self.panes)
-            self.right_split.addWidget(self.charts)
+            self.right_split.addWidget(self.right_tabs)
             self.right_split.setSizes([300, 420])  # the charts need the height more than the A/B panes (they scroll)
             self.middle_split.setSizes([520, 880])
             self.below.setCurrentWidget(self.middle_split)
@@ -149,6 +165,10 @@ class CompareView(QWidget):
         self.b_combo.setCurrentIndex(self.controller.b - 1)
         self.b_combo.blockSignals(False)
         self.pairs.refresh()
+        self._annotated = HumanErrorsPanel.wanted(run)
+        self.lower_tabs.setTabVisible(self.lower_tabs.indexOf(self._human_page), self._annotated)
+        self.right_tabs.setTabVisible(self.right_tabs.indexOf(self.human), self._annotated)
+        self.right_tabs.tabBar().setVisible(self._annotated)
 
     def _upper_wanted(self) -> int:
         """The height that shows every system's row (up to 15; more scroll) with the title above them, and at
@@ -252,3 +272,4 @@ class CompareView(QWidget):
         self.pairs.release()
         self.ngrams.release()
         self.charts.release()
+        self.human.release()

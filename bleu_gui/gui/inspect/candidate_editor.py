@@ -127,7 +127,8 @@ class CandidateEditor(QObject):
         if run is None or c.metric == run.bleu_index:
             return bleu
         metric, result = run.metrics[c.metric], run.systems[c.system].results[c.metric]
-        score = metric.account(sentence, text, result.stats[sentence], run.reference_names).score
+        explains = metric.of_system(run.systems[c.system].file, run.context.source)
+        score = explains.account(sentence, text, result.stats[sentence], run.reference_names).score
         return float(result.sentences[sentence]) if score is None else score
 
     def remark(self) -> None:

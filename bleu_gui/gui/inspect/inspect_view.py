@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFrame, QSplitter, QStackedWidget, QVBoxLayout, QW
 from ..controller import Controller
 from ..widgets.panes import EDITING
 from ..window_words import in_window_words
+from .human_errors import HumanErrors
 from .metric_evidence import MetricEvidence
 from .score_header import ScoreHeader
 from .sentence_detail import SentenceDetail
@@ -28,6 +29,7 @@ class InspectView(QWidget):
         self.sentences = SentenceList(controller)
         self.detail = SentenceDetail(controller, self.sentences.model)
         self.evidence = MetricEvidence(controller, self.detail.editor)
+        self.human_errors = HumanErrors(controller)
         self.detail.editor.typed.connect(lambda *_args: self.evidence.refresh())
         self.detail.editor.reverted.connect(lambda *_args: self.evidence.refresh())
         self._assemble()
@@ -44,8 +46,14 @@ class InspectView(QWidget):
         self.top_stack.addWidget(self.evidence)
         self.bottom_stack.addWidget(self.detail.bottom)
         self.bottom_stack.addWidget(self.evidence.bottom)
+        top = QWidget()
+        column = QVBoxLayout(top)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.human_errors)
+        column.addWidget(self.top_stack, 1)
         self.right_split = QSplitter(Qt.Orientation.Vertical)
-        self.right_split.addWidget(self.top_stack)
+        self.right_split.addWidget(top)
         self.right_split.addWidget(self.bottom_stack)
         self.right_split.setStretchFactor(0, 3)
         self.right_split.setStretchFactor(1, 2)

@@ -17,6 +17,7 @@ from ..widgets.layout import legend
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
 from .explain_panel import ExplainPanel
+from .human_errors import show_link_tip
 
 MAX_PANES = 4
 
@@ -25,6 +26,7 @@ def _browser(name: str) -> QTextBrowser:
     view = QTextBrowser()
     view.setObjectName(name)
     view.setOpenLinks(False)
+    view.highlighted.connect(show_link_tip)  # a marked span names itself on hover (MQM's errors)
     font = view.font()
     font.setPointSizeF(font.pointSizeF() * 1.15)
     view.setFont(font)
@@ -98,6 +100,7 @@ class MetricEvidence(QWidget):
         system = run.systems[c.system]
         edited = self.editor.scored(sentence)
         text = edited.text if edited is not None else system.lines[sentence]
+        metric = metric.of_system(system.file, run.context.source)
         shown = metric.shown(sentence, text, system.name, run.reference_names)
         if shown is None:
             return

@@ -73,8 +73,12 @@ class OpenDialog(QDialog):
         self.docs = self._line("optional: a text file with the document id of each segment, one per line")
         self.scores = self._line("optional: segment scores from outside (COMET, MQM): TSV, CSV or JSONL files "
                                  "separated by ';', with system, seg_id or segment, and a column per metric")
+        self.annotations = self._line("optional: human error annotations (MQM) for these systems: Google's or "
+                                      "Marot's TSV, or JSONL spans, separated by ';' (an MQM table opened as input "
+                                      "carries its own)")
         self.lower_better = self._line("optional: imported metrics whose lower scores are better, e.g. MetricX")
-        self.scores_partial = QCheckBox("read a scores file that lacks some systems or segments (those are missing)")
+        self.scores_partial = QCheckBox("read a scores or annotations file that lacks some systems or segments "
+                                        "(those are missing)")
         self.encoding = QComboBox()
         self.encoding.setEditable(True)
         self.encoding.addItems(ENCODINGS)
@@ -111,7 +115,8 @@ class OpenDialog(QDialog):
             "scores": self.scores, "encoding": self.encoding, "input_format": self.format, "langs": self.languages,
             "refs_wanted": self.refs_wanted, "systems_wanted": self.systems_wanted, "columns": self.columns,
             "keep_tags": self.keep_tags, "allow_identical": self.allow_identical, "lower_better": self.lower_better,
-            "scores_partial": self.scores_partial, "labels": self.labels, "where": self.where}
+            "scores_partial": self.scores_partial, "labels": self.labels, "where": self.where,
+            "annotations": self.annotations}
         self._lay_out()
         self.resize(860, 0)
         if choice is not None:
@@ -128,7 +133,8 @@ class OpenDialog(QDialog):
                                                  ("Folder…", self.on_browse_folder))),
             (FIELDS["source"], self._browsed(self.source, ("File…", self._file_into(self.source, "Source file")))),
             (FIELDS["docs"], self._browsed(self.docs, ("File…", self._file_into(self.docs, "Document ids")))),
-            (FIELDS["scores"], self._browsed(self.scores, ("Files…", self.on_browse_scores)))]))
+            (FIELDS["scores"], self._browsed(self.scores, ("Files…", self.on_browse_scores))),
+            (FIELDS["annotations"], self._browsed(self.annotations, ("Files…", self.on_browse_annotations)))]))
         layout.addWidget(self._group("How to read them", [
             (FIELDS["encoding"], self.encoding), (FIELDS["input_format"], self.format),
             (FIELDS["langs"], self.languages),
@@ -191,6 +197,12 @@ class OpenDialog(QDialog):
         if paths:
             self.scores.setText(";".join(_split(self.scores.text()) + paths))
 
+    def on_browse_annotations(self) -> None:
+        paths = ask_open_many(self, self.state, "scores", "Error annotations",
+                              "Annotations (*.tsv *.jsonl *.json *.txt);;All files (*)")
+        if paths:
+            self.annotations.setText(";".join(_split(self.annotations.text()) + paths))
+
     def on_browse_folder(self) -> None:
         path = ask_folder(self, self.state, "inputs", "Reference folder")
         if path:
@@ -216,6 +228,7 @@ class OpenDialog(QDialog):
         self.scores.setText(";".join(r.scores))
         self.lower_better.setText(";".join(r.lower_better))
         self.scores_partial.setChecked(r.scores_partial)
+        self.annotations.setText(";".join(r.annotations))
         self.labels.setText(";".join(choice.labels or ()))
         self.where.setText(";".join(choice.where))
 
@@ -239,7 +252,8 @@ class OpenDialog(QDialog):
                                systems_wanted=tuple(_split(self.systems_wanted.text())) or None,
                                allow_identical=self.allow_identical.isChecked(), scores=tuple(_split(self.scores.text())),
                                lower_better=tuple(_split(self.lower_better.text())),
-                               scores_partial=self.scores_partial.isChecked())
+                               scores_partial=self.scores_partial.isChecked(),
+                               annotations=tuple(_split(self.annotations.text())))
         return OpenChoice(request, tuple(_split(self.labels.text())) or None, tuple(_split(self.where.text())))
 
     def on_accept(self) -> None:
@@ -272,7 +286,7 @@ class OpenDialog(QDialog):
         if named:
             return self.by_field[named[0]]
         paths = {"systems": self.systems, "references": self.references, "source": self.source, "docs": self.docs,
-                 "scores": self.scores}
+                 "scores": self.scores, "annotations": self.annotations}
         for edit in paths.values():
             if any(message.startswith(p) or f"{p}:" in message for p in _split(edit.text())):
                 return edit

@@ -176,6 +176,12 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
     )
 
 
+def unmatched_spans(details: SentenceDetails) -> list[Span]:
+    """The candidate's tokens in no matched n-gram of any order, as character spans of the candidate (tokens that
+    cannot be placed in the text are left out): what BLEU holds against the candidate."""
+    return [span for span, best in zip(details.hyp_spans, details.best_matched_order()) if span and not best]
+
+
 ALL_ORDERS = 0  # "all orders" in :func:`token_statuses`
 _RANK = {MATCHED: 3, CLIPPED: 2, UNMATCHED: 1}
 

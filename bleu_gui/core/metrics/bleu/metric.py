@@ -18,7 +18,7 @@ from ..base import Metric
 from ..ngram_stats import MatchedRows, ReferenceIndex
 from ..tokenizers import CorpusPieces, Tokenization, TokenizedCorpus
 from .config import BleuConfig
-from .details import SentenceDetails, sentence_details
+from .details import SentenceDetails, sentence_details, unmatched_spans
 from .explain import explain_sentence
 from .scores import BleuScore, RowScores
 
@@ -184,6 +184,10 @@ class Bleu(Metric):
         explanation = explain_sentence(details, stats[0].tolist(), scores, self.config, reference_names)
         score = float(scores.score[0])
         return Account(explanation, explanation.to_dict(), None if np.isnan(score) else score)
+
+    def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """The candidate's tokens in no matched n-gram (see :func:`.details.unmatched_spans`)."""
+        return [unmatched_spans(self.details(i, h)) for i, h in zip(rows, hypotheses)]
 
     def details(self, index: int, hypothesis: str, max_order: int | None = None) -> SentenceDetails:
         """Match details of sentence ``index`` of a system whose line is ``hypothesis`` (orders 1..``max_order``,

@@ -207,6 +207,12 @@ class Chrf(Metric):
 
         return chrf_evidence(self, index, hypothesis)
 
+    def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """The candidate's characters in no matched character n-gram (see :func:`.evidence.unmatched_characters`)."""
+        from .evidence import candidate_hits, unmatched_characters
+
+        return [unmatched_characters(candidate_hits(self, i, h)) for i, h in zip(rows, hypotheses)]
+
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import explain_chrf
 

@@ -93,21 +93,43 @@ def _seen_characters(text: str, cfg: ChrfConfig) -> tuple[str, list[int]]:
 def _hits(text: str, chars: str, owners: list[int], other: str, cfg: ChrfConfig, candidate: bool) -> CharHits:
     """Per character of ``text``: character n-grams that cover it, and those matched against ``other`` (the
     characters chrF sees on the other side); the leftmost occurrences of a repeated n-gram match first."""
-    covered = np.zeros(len(text), np.int64)
-    matched = np.zeros(len(text), np.int64)
+    covered = [0] * len(text)
+    matched = [0] * len(text)
     for n in range(1, cfg.char_order + 1):
         theirs = Counter(other[i:i + n] for i in range(len(other) - n + 1))
         if candidate and not theirs:
             continue  # sacreBLEU counts no candidate n-gram of an order the reference has none of
-        left = dict(theirs)
         for i in range(len(chars) - n + 1):
             gram = chars[i:i + n]
-            spots = owners[i:i + n]
-            np.add.at(covered, spots, 1)
-            if left.get(gram, 0) > 0:
-                left[gram] -= 1
-                np.add.at(matched, spots, 1)
-    return CharHits(text, covered.tolist(), matched.tolist())
+            hit = theirs[gram] > 0
+            if hit:
+                theirs[gram] -= 1
+            for owner in owners[i:i + n]:
+                covered[owner] += 1
+                matched[owner] += hit
+    return CharHits(text, covered, matched)
+
+
+def unmatched_characters(hits: CharHits) -> list[tuple[int, int]]:
+    """The characters chrF took n-grams of and matched in none (whitespace, which it removes, never), one span
+    per run of them: what chrF holds against the candidate."""
+    spans: list[tuple[int, int]] = []
+    for i, (covered, matched) in enumerate(zip(hits.covered, hits.matched)):
+        if covered and not matched and not hits.text[i].isspace():
+            if spans and spans[-1][1] == i:
+                spans[-1] = (spans[-1][0], i + 1)
+            else:
+                spans.append((i, i + 1))
+    return spans
+
+
+def candidate_hits(metric: ChrfSegments, index: int, hypothesis: str) -> CharHits:
+    """The candidate's side of :func:`chrf_evidence` alone (against the reference its statistics come from)."""
+    cfg = metric.config
+    k = metric.segment_statistics(index, hypothesis)[1]
+    hyp_chars, hyp_owners = _seen_characters(hypothesis, cfg)
+    return _hits(hypothesis, hyp_chars, hyp_owners, _seen_characters(metric.reference_lines[k][index], cfg)[0], cfg,
+                 True)
 
 
 def chrf_evidence(metric: ChrfSegments, index: int, hypothesis: str) -> ChrfEvidence:

@@ -148,6 +148,12 @@ class EditDistance(Metric):
     def sentence_score(self, stats: np.ndarray, index: int) -> EditScore:
         return self._score(int(stats[index, 0]), int(stats[index, 1]), True)
 
+    def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """What the edits touch (see :func:`.explain.edited_spans`)."""
+        from .explain import edit_evidence, edited_spans
+
+        return [edited_spans(edit_evidence(self, i, h), h) for i, h in zip(rows, hypotheses)]
+
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import edit_evidence, explain_edit  # loaded when a segment is explained, not at every start
 

@@ -106,6 +106,14 @@ def edit_evidence(metric: EditSegments, index: int, hypothesis: str) -> EditEvid
     return EditEvidence(hyp, ref, k, int(edits[0]), blocks, counts["replace"], counts["delete"], counts["insert"])
 
 
+def edited_spans(e: EditEvidence, hypothesis: str) -> list[tuple[int, int]]:
+    """The candidate's characters an edit replaces or deletes, and an empty span where the reference's characters
+    are inserted; none when lowercasing changed the text's length (no offsets to give)."""
+    if len(e.hypothesis) != len(hypothesis):
+        return []
+    return [(o.hyp_start, o.hyp_end) for o in e.operations]
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 

@@ -1,10 +1,7 @@
-"""Segment scores given from outside (COMET, MetricX, human MQM) as a metric like the others.
+"""Segment scores given from outside (COMET, MetricX, a file of MQM scores) as a metric like the others.
 
-The scores are read, not computed (:mod:`..inputs.score_files` attaches them to each system's file). A
-segment's statistics are ``[score, 1]``, or ``[0, 0]`` when its score is missing; they sum over a corpus, and
-the corpus score is their mean: sum of scores over scores present. So documents, slices, leave-one-out and
-both of sacreBLEU's paired tests serve them unchanged — its procedure applied to the mean, in float64 (a
-mean is not one of sacreBLEU's metrics, and its float32 sums would only add rounding).
+The scores are read, not computed (:mod:`..inputs.score_files` attaches them to each system's file); the corpus
+score is their mean over the segments that have one (:mod:`..segment_means`).
 """
 
 from __future__ import annotations
@@ -17,12 +14,14 @@ from typing import Any
 import numpy as np
 
 from ...errors import ConfigError, term
+from ...inputs.annotations import attach_annotations
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import ImportedColumn, attach_scores
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Advice, Explanation, Section
 from ..base import Family, Metric, Progress, Score
+from ..segment_means import SegmentMeans
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,21 +104,14 @@ class ImportedEvidence:
         return {"metric": self.metric, "value": self.value, "source": self.source}
 
 
-class ImportedMetric(Metric):
+class ImportedMetric(SegmentMeans):
     """Segment scores read from a file (see the module); ``statistics`` of bare lines cannot exist."""
 
-    integer_statistics = False
-    bootstrap_float32 = False
-
     def __init__(self, config: ImportedConfig, n_lines: int):
+        super().__init__(n_lines)
         self.config = config
         self.name = self.key = config.name
         self.higher_is_better = config.higher_is_better
-        self._n = n_lines
-
-    @property
-    def n_lines(self) -> int:
-        return self._n
 
     def read_from(self) -> str | None:
         return self.config.source
@@ -143,17 +135,7 @@ class ImportedMetric(Metric):
         values = system.scores.get(self.name)
         if values is None:
             raise ConfigError(f"{self.name}: no scores for {system.name} (import them from a scores file)")
-        column = np.asarray(values, dtype=np.float64)
-        present = ~np.isnan(column)
-        return np.stack([np.where(present, column, 0.0), present.astype(np.float64)], axis=1)
-
-    def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
-        sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
-
-    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return np.where(stats[:, 1] > 0, stats[:, 0], np.nan)
+        return self.rows(np.asarray(values, dtype=np.float64))
 
     def corpus_score(self, stats: np.ndarray) -> Score:
         present = int(stats[:, 1].sum())
@@ -176,23 +158,6 @@ class ImportedMetric(Metric):
                                     f"the corpus score is the mean of the segments' scores "
                                     f"({'higher' if self.higher_is_better else 'lower'} is better)"])]),
                        evidence.to_dict(), value)
-
-    def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
-        return ["score", "present"], stats
-
-    def scored(self, stats: np.ndarray) -> np.ndarray:
-        return stats[:, 1] > 0
-
-    def keep_only(self, stats: np.ndarray, segments: np.ndarray) -> np.ndarray:
-        return np.where(segments[:, None], stats, 0.0)
-
-    def score_scale(self, sentence_scores: np.ndarray) -> tuple[float, float]:
-        """The scores' own range, widened to whole numbers (MQM: -25 to 0; COMET: 0 to 1)."""
-        finite = sentence_scores[np.isfinite(sentence_scores)]
-        if not len(finite):
-            return 0.0, 1.0
-        low, high = math.floor(float(finite.min())), math.ceil(float(finite.max()))
-        return float(low), float(high if high > low else low + 1)
 
 
 RESERVED = frozenset({"bleu", "chrf", "ter", "chrf2", "chrf2++"})
@@ -228,16 +193,22 @@ def choose_imported(configs: Sequence[ImportedConfig], wanted: Sequence[str] | N
 
 def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names: Sequence[str],
                     context: Context) -> tuple[list[SegmentFile], Context, tuple[ImportedConfig, ...]]:
-    """The request's score files read onto ``systems`` (``names``: their display names), the context with the
-    notes on what was left out, and the imported metrics (none when the request has no score files)."""
+    """The request's score files and annotation files (human MQM ratings) read onto ``systems`` (``names``: their
+    display names), the context with the notes on what was left out, and the imported metrics (none when the
+    request has no score files)."""
+    files, notes = list(systems), []
+    if request.annotations:
+        files, said = attach_annotations(request.annotations, files, names, context, request.scores_partial,
+                                         request.encoding)
+        notes += said
     if not request.scores:
-        if request.lower_better or request.scores_partial:
+        if request.lower_better or (request.scores_partial and not request.annotations):
             raise ConfigError(f"{term('lower_better')} and {term('scores_partial')} apply to {term('scores')}")
-        return list(systems), context, ()
-    attached, columns, notes = attach_scores(request.scores, systems, names, context, request.scores_partial,
-                                             request.encoding)
+        return files, replace(context, notes=context.notes + tuple(notes)), ()
+    files, columns, said = attach_scores(request.scores, files, names, context, request.scores_partial,
+                                         request.encoding)
     configs = tuple(imported_configs(columns, request.lower_better))
-    return attached, replace(context, notes=context.notes + tuple(notes)), configs
+    return files, replace(context, notes=context.notes + tuple(notes + said)), configs
 
 
 def bind(config: ImportedConfig, references: Sequence[Sequence[str]], progress: Progress | None,

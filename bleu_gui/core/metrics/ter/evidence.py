@@ -9,13 +9,16 @@ divides by is still the mean of all of them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
 from .config import ter_of_sums
-from .search import DEL, INS, NOP, OP_NAMES, SUB, search
+from .search import DEL, INS, NOP, OP_NAMES, SUB, SearchRecord, searches
+
+T = TypeVar("T")
 
 
 class TerWords(Protocol):
@@ -82,14 +85,24 @@ class TerEvidence:
 
 def ter_evidence(metric: TerWords, index: int, hypothesis: str) -> TerEvidence:
     """The evidence of segment ``index`` when its candidate is ``hypothesis`` (see the module)."""
-    hyp = metric.hypothesis_words(hypothesis)
-    best = None
+    return ter_evidences(metric, [index], [hypothesis])[0]
+
+
+def ter_evidences(metric: TerWords, rows: Sequence[int], hypotheses: Sequence[str]) -> list[TerEvidence]:
+    """The evidence of each segment of ``rows`` whose candidate is the matching one of ``hypotheses``, the pairs
+    searched together (as the corpus is scored)."""
+    hyps = [metric.hypothesis_words(h) for h in hypotheses]
+    best: list[tuple[int, SearchRecord] | None] = [None] * len(hyps)
     for k, refs in enumerate(metric.reference_words):
-        record = search(hyp, refs[index])
-        if best is None or record.edits < best[1].edits:
-            best = (k, record)
-    assert best is not None  # a metric has at least one reference
-    k, record = best
+        for j, record in enumerate(searches(hyps, [refs[i] for i in rows])):
+            held = best[j]
+            if held is None or record.edits < held[1].edits:
+                best[j] = (k, record)
+    return [_evidence(metric, index, hyp, found) for index, hyp, found in zip(rows, hyps, best) if found is not None]
+
+
+def _evidence(metric: TerWords, index: int, hyp: np.ndarray, found: tuple[int, SearchRecord]) -> TerEvidence:
+    k, record = found
     ref = metric.reference_words[k][index]
     words = metric.words(hyp)
     moved: list[MovedBlock] = []
@@ -104,7 +117,19 @@ def ter_evidence(metric: TerWords, index: int, hypothesis: str) -> TerEvidence:
                        metric.words(ref), moved, alignment)
 
 
-def _moved(words: list[str], start: int, length: int, landing: int) -> list[str]:
+def edited_words(evidence: TerEvidence) -> list[int]:
+    """The hypothesis' words (indices before any shift) that TER substitutes, deletes or shifts."""
+    order = list(range(len(evidence.hypothesis)))  # which original word sits at each place as the shifts apply
+    edited: set[int] = set()
+    for block in evidence.shifts:
+        length = len(block.words)
+        edited.update(order[block.start:block.start + length])
+        order = _moved(order, block.start, length, block.landing)
+    edited.update(order[a.hyp] for a in evidence.alignment if a.op in ("S", "D") and a.hyp is not None)
+    return sorted(edited)
+
+
+def _moved(words: list[T], start: int, length: int, landing: int) -> list[T]:
     """``words`` with the block at ``start`` moved to start at ``landing``."""
     block = words[start:start + length]
     rest = words[:start] + words[start + length:]

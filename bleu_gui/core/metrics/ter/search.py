@@ -400,10 +400,20 @@ def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
     return out
 
 
-def search(hyp: np.ndarray, ref: np.ndarray) -> SearchRecord:
-    """How one pair's edits are found (see :class:`SearchRecord`); an empty side has no shifts, and its
-    alignment is every word inserted or deleted."""
-    if not len(hyp) or not len(ref):
-        alignment = [(DEL, h, -1) for h in range(len(hyp))] + [(INS, -1, r) for r in range(len(ref))]
-        return SearchRecord(max(len(hyp), len(ref)), [], hyp.tolist(), alignment)
-    return _search_block([hyp], [ref], record=True)[1][0]
+def searches(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]) -> list[SearchRecord]:
+    """How each pair's edits are found (see :class:`SearchRecord`), pairs of like lengths searched together as
+    :func:`edit_counts` searches them; an empty side has no shifts, and its alignment is every word inserted or
+    deleted."""
+    out: list[SearchRecord | None] = [None] * len(hyps)
+    n = np.array([len(h) for h in hyps], np.int64)
+    m = np.array([len(r) for r in refs], np.int64)
+    for k in np.flatnonzero((n == 0) | (m == 0)).tolist():
+        alignment = [(DEL, h, -1) for h in range(int(n[k]))] + [(INS, -1, r) for r in range(int(m[k]))]
+        out[k] = SearchRecord(int(max(n[k], m[k])), [], hyps[k].tolist(), alignment)
+    todo = np.flatnonzero((n > 0) & (m > 0))
+    todo = todo[np.lexsort((n[todo], m[todo]))]
+    for block in _blocks(todo, n, m):
+        found = _search_block([hyps[k] for k in block], [refs[k] for k in block], record=True)[1]
+        for k, record in zip(block.tolist(), found):
+            out[k] = record
+    return [r for r in out if r is not None]

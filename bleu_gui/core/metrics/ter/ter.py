@@ -146,6 +146,18 @@ class Ter(Metric):
 
         return ter_evidence(self, index, hypothesis)
 
+    def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """The candidate's words TER substitutes, deletes or shifts, placed in the text (Tercom's words are found in
+        order; one the tokenizer changed past finding is left out); the segments searched together."""
+        from ..alignment import char_spans
+        from .evidence import edited_words, ter_evidences
+
+        out = []
+        for hypothesis, evidence in zip(hypotheses, ter_evidences(self, rows, hypotheses)):
+            spans = char_spans(hypothesis, evidence.hypothesis, not self.config.case_sensitive, "tercom")
+            out.append([span for span in (spans[w] for w in edited_words(evidence)) if span is not None])
+        return out
+
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import explain_ter
 

@@ -1,0 +1,182 @@
+"""Which human-marked errors each metric saw: for every error a rater marked in a system's translation (MQM), does
+the metric's own evidence of that segment touch the error's span?
+
+What a metric holds against a candidate is :meth:`Metric.flagged <bleu_gui.core.metrics.base.Metric.flagged>`
+(BLEU: tokens in no matched n-gram; chrF: characters in no matched character n-gram; TER: words substituted,
+deleted or shifted; edit distance: characters replaced or deleted, and the places where characters are inserted).
+A flagged span *touches* an error span when they share a character; an empty span (an insertion, an error marked
+between two characters) touches a span it lies within or at the edge of. docs/metrics.md says the same per metric.
+
+Per system and metric: the share of Critical, Major and Minor errors seen, the same per category, and *noise*:
+the share of the metric's flagged characters (whitespace aside) that lie in no rater's error span of the segment.
+Only target-side errors with a span count (an omission marked in the source has no place in the translation);
+only rated segments are read. Each figure keeps the segments behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..inputs.ratings import TARGET, ErrorSpan, Ratings
+from ..inputs.text_files import SegmentFile
+from ..metrics.base import Metric
+
+SEVERITIES = ("Critical", "Major", "Minor")  # the severities that are errors (Neutral and No-error are not)
+Span = tuple[int, int]
+
+
+@dataclass
+class Tally:
+    """Errors of one kind: how many, how many the metric saw, and the segments (0-based) with one seen or missed."""
+
+    errors: int = 0
+    seen: int = 0
+    seen_segments: list[int] = field(default_factory=list)
+    missed_segments: list[int] = field(default_factory=list)
+
+    @property
+    def share(self) -> float | None:
+        """The share of the errors seen (None: no error of the kind)."""
+        return self.seen / self.errors if self.errors else None
+
+    def add(self, segment: int, seen: bool) -> None:
+        self.errors += 1
+        self.seen += seen
+        segments = self.seen_segments if seen else self.missed_segments
+        if not segments or segments[-1] != segment:
+            segments.append(segment)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"errors": self.errors, "seen": self.seen, "share": self.share,
+                "seen_segments": [s + 1 for s in self.seen_segments],
+                "missed_segments": [s + 1 for s in self.missed_segments]}
+
+
+@dataclass
+class SystemRecall:
+    """One system and one metric: errors seen by severity and by category, and the metric's noise."""
+
+    system: str
+    metric: str
+    severities: dict[str, Tally] = field(default_factory=lambda: {s: Tally() for s in SEVERITIES})
+    categories: dict[str, Tally] = field(default_factory=dict)
+    flagged_chars: int = 0
+    noise_chars: int = 0
+    noise_segments: list[int] = field(default_factory=list)  # segments with flagged text outside every span
+
+    @property
+    def noise(self) -> float | None:
+        """The share of the flagged characters in no human error span (None: nothing flagged)."""
+        return self.noise_chars / self.flagged_chars if self.flagged_chars else None
+
+    def to_dict(self) -> dict[str, object]:
+        return {"system": self.system, "metric": self.metric,
+                "severities": {s: t.to_dict() for s, t in self.severities.items() if t.errors},
+                "categories": {c: t.to_dict() for c, t in sorted(self.categories.items())},
+                "flagged_chars": self.flagged_chars, "noise_chars": self.noise_chars, "noise": self.noise,
+                "noise_segments": [s + 1 for s in self.noise_segments]}
+
+
+@dataclass(frozen=True)
+class ErrorRecall:
+    """Every system × metric, and what was left out: errors with no span in the target, metrics with no evidence
+    in the text."""
+
+    rows: list[SystemRecall]
+    rated_segments: int
+    without_target_span: int
+    metrics_left_out: tuple[str, ...]
+
+    def notes(self) -> list[str]:
+        said = []
+        if self.without_target_span:
+            n = self.without_target_span
+            said.append(f"{n:,} {'error has' if n == 1 else 'errors have'} no span in the translation (marked in the "
+                        "source or with no span) and not counted")
+        if self.metrics_left_out:
+            said.append(f"{', '.join(self.metrics_left_out)}: no evidence in the text to compare")
+        return said
+
+    def by_category(self) -> dict[str, dict[str, Tally]]:
+        """Per category (most errors first) and metric name: the errors of every system together."""
+        pooled: dict[str, dict[str, Tally]] = {}
+        for row in self.rows:
+            for category, tally in row.categories.items():
+                into = pooled.setdefault(category, {}).setdefault(row.metric, Tally())
+                into.errors += tally.errors
+                into.seen += tally.seen
+        return dict(sorted(pooled.items(), key=lambda kv: -max(t.errors for t in kv[1].values())))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"rated_segments": self.rated_segments, "without_target_span": self.without_target_span,
+                "metrics_left_out": list(self.metrics_left_out), "rows": [r.to_dict() for r in self.rows]}
+
+
+def touches(flagged: Span, error: Span) -> bool:
+    """Whether a flagged span touches an error span (see the module)."""
+    (a, b), (s, e) = flagged, error
+    if a == b:
+        return s <= a <= e
+    if s == e:
+        return a <= s <= b
+    return a < e and s < b
+
+
+def counted(error: ErrorSpan) -> bool:
+    """An error the recall counts: a target-side span of an error severity."""
+    return error.side == TARGET and error.start is not None and error.end is not None and error.severity in SEVERITIES
+
+
+def _characters(spans: Sequence[Span], text: str) -> set[int]:
+    return {i for a, b in spans for i in range(a, min(b, len(text))) if not text[i].isspace()}
+
+
+def _tally_segment(row: SystemRecall, segment: int, text: str, ratings: Ratings, flagged: Sequence[Span]) -> None:
+    human: list[Span] = []
+    for error in ratings.errors:
+        if not counted(error):
+            continue
+        span = (error.start or 0, error.end or 0)
+        human.append(span)
+        seen = any(touches(f, span) for f in flagged)
+        row.severities[error.severity].add(segment, seen)
+        row.categories.setdefault(error.category or "(none)", Tally()).add(segment, seen)
+    marked = _characters(flagged, text)
+    outside = marked - _characters(human, text)
+    row.flagged_chars += len(marked)
+    row.noise_chars += len(outside)
+    if outside:
+        row.noise_segments.append(segment)
+
+
+def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows: Sequence[int] | None = None,
+                 progress: Callable[[float], None] | None = None, names: Sequence[str] | None = None) -> ErrorRecall:
+    """Which errors of each system's annotations each metric saw, over segments ``rows`` (all); the metrics are
+    bound to the run's references, the systems carry their annotations (see the module); ``names``: the systems'
+    names as shown (their files' by default). ``progress`` is called after each system and metric."""
+    chosen = list(rows) if rows is not None else list(range(len(systems[0].lines) if systems else 0))
+    out: list[SystemRecall] = []
+    rated: set[int] = set()
+    left_out: dict[str, None] = {}
+    without = 0
+    shown = list(names) if names is not None else [s.name for s in systems]
+    for s, system in enumerate(systems):
+        annotations = system.annotations or ()
+        rated_here = [(i, r) for i in chosen if i < len(annotations) and (r := annotations[i]) is not None]
+        segments = [i for i, _ in rated_here]
+        rated.update(segments)
+        without += sum(1 for _, r in rated_here for e in r.errors if e.severity in SEVERITIES and not counted(e))
+        lines = [system.lines[i] for i in segments]
+        for m, metric in enumerate(metrics):
+            flagged = metric.flagged(segments, lines)
+            if flagged is None:
+                left_out[metric.name] = None
+                continue
+            row = SystemRecall(shown[s], metric.name)
+            for (i, ratings), line, spans in zip(rated_here, lines, flagged):
+                _tally_segment(row, i, line, ratings, spans)
+            out.append(row)
+            if progress is not None:
+                progress((s * len(metrics) + m + 1) / (len(systems) * len(metrics)))
+    return ErrorRecall(out, len(rated), without, tuple(left_out))

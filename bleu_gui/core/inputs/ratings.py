@@ -1,0 +1,39 @@
+"""What a rater said of a segment (MQM): the errors with their spans, severities and categories, and who rated it.
+Read by :mod:`.annotations`; a :class:`~.text_files.SegmentFile` holds one :class:`Ratings` per segment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TARGET, SOURCE = "target", "source"  # the side of the segment a span marks
+
+
+@dataclass(frozen=True)
+class ErrorSpan:
+    """One error a rater marked: its category and severity, the span (``start``/``end``: code-point offsets into
+    the text of ``side``, marks taken out; None when no span was marked), the marked text, the rater's comment,
+    and the line of the file it was read from."""
+
+    rater: str
+    category: str
+    severity: str
+    start: int | None = None
+    end: int | None = None
+    side: str = TARGET
+    text: str = ""
+    comment: str = ""
+    line: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {"rater": self.rater, "category": self.category, "severity": self.severity, "start": self.start,
+                "end": self.end, "side": self.side, "text": self.text, "comment": self.comment}
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """A segment's ratings: the raters who rated it (a rater who found no error among them) and their errors;
+    ``corrections``: a rater's corrected translation, where one was given."""
+
+    raters: tuple[str, ...]
+    errors: tuple[ErrorSpan, ...]
+    corrections: tuple[tuple[str, str], ...] = ()

@@ -1,0 +1,225 @@
+"""Compare's human errors (MQM): a system's errors by category × severity, which of them each metric of the run
+saw, and how far the raters agree — shown when the systems carry annotations. A count is a click from its
+segments (shown as a slice of their own); which errors each metric saw is computed in a worker, when asked.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Slot
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QPushButton, QSplitter, QVBoxLayout, QWidget
+
+from ...core import Run
+from ...core.analysis.error_recall import ErrorRecall, Tally, error_recall
+from ...core.analysis.error_table import ErrorTable, error_table
+from ...core.analysis.rater_agreement import rater_agreement
+from ..controller import Controller
+from ..jobs import JobController
+from ..widgets.elided_label import ElidedLabel
+from ..widgets.layout import STRETCH, Table, hrow
+from ..widgets.style import styled
+
+ROWS = Qt.ItemDataRole.UserRole  # a cell's segments (the shown run's, 0-based) and what they are
+
+
+def _table(name: str) -> Table:
+    table = Table()
+    table.setObjectName(name)
+    table.setModel(QStandardItemModel(table))
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
+    return table
+
+
+def model_of(table: Table) -> QStandardItemModel:
+    model = table.model()
+    assert isinstance(model, QStandardItemModel)  # set by _table
+    return model
+
+
+def _fill(table: Table, headers: list[str], rows: list[list[QStandardItem]]) -> None:
+    model = model_of(table)
+    model.clear()
+    model.setHorizontalHeaderLabels(headers)
+    for row in rows:
+        model.appendRow(row)
+    table.resizeColumnsToContents()
+
+
+def _name(text: str) -> QStandardItem:
+    item = QStandardItem(text)
+    item.setEditable(False)
+    return item
+
+
+def _cell(text: str, rows: list[int] | None = None, said: str = "", tip: str = "") -> QStandardItem:
+    item = _name(text)
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if rows:
+        item.setData((rows, said), ROWS)
+        item.setToolTip(tip or f"Click: the {len(rows):,} segment(s) {said}")
+    return item
+
+
+class HumanErrorsPanel(QWidget):
+    """See the module."""
+
+    def __init__(self, controller: Controller, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.jobs = JobController(self)
+        self.recall: ErrorRecall | None = None
+        self.system = QComboBox()
+        self.system.setObjectName("humanErrorsSystem")
+        self.system.currentIndexChanged.connect(self.refresh)
+        self.agreement = styled(ElidedLabel(), "hint")
+        self.table = _table("errorTable")
+        self.recall_table = _table("errorRecallTable")
+        self.recall_button = QPushButton("Which errors did each metric see?")
+        self.recall_button.setToolTip("For every error the raters marked: does the metric's own evidence touch its "
+                                      "span (BLEU: a token in no matched n-gram; chrF: a character in no matched "
+                                      "n-gram; TER: a word substituted, deleted or shifted; edit distance: an edit)?")
+        self.recall_button.clicked.connect(self.find_recall)
+        self.recall_note = styled(ElidedLabel(), "hint")
+        self.jobs.failed.connect(self._failed)
+        for table in (self.table, self.recall_table):
+            table.clicked.connect(self._open)
+        left, right = QWidget(), QWidget()
+        lv, rv = QVBoxLayout(left), QVBoxLayout(right)
+        lv.setContentsMargins(0, 0, 0, 0)
+        rv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(styled(ElidedLabel("Errors by category × severity (all raters; click a count)"), "paneTitle"))
+        lv.addWidget(self.table, 1)
+        rv.addLayout(hrow(self.recall_button, STRETCH))
+        rv.addWidget(self.recall_note)
+        rv.addWidget(self.recall_table, 1)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([560, 440])
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.system.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        row = hrow("Human errors (MQM) of", self.system)
+        row.addWidget(self.agreement, 1)
+        box.addLayout(row)
+        box.addWidget(split, 1)
+        controller.run_changed.connect(self.on_run_changed)
+
+    @staticmethod
+    def wanted(run: Run | None) -> bool:
+        """Whether a run has annotations to show."""
+        return run is not None and any(s.file.annotations is not None for s in run.systems)
+
+    @Slot()
+    def on_run_changed(self) -> None:
+        run = self.controller.run
+        self.jobs.cancel()
+        self.recall = None
+        model_of(self.recall_table).clear()
+        self.recall_note.setText("")
+        self.recall_button.setEnabled(True)
+        if not self.wanted(run):
+            return
+        assert run is not None
+        current = self.system.currentText()
+        self.system.blockSignals(True)
+        self.system.clear()
+        self.system.addItems([s.name for s in run.systems if s.file.annotations is not None])
+        self.system.setCurrentIndex(max(self.system.findText(current), 0))
+        self.system.blockSignals(False)
+        annotated = [s for s in run.systems if s.file.annotations is not None]
+        agreement = rater_agreement([s.file for s in annotated], names=[s.name for s in annotated])
+        self.agreement.setText(agreement.summary())
+        self.refresh()
+
+    def _system(self) -> int | None:
+        run = self.controller.run
+        if run is None:
+            return None
+        names = [s.name for s in run.systems]
+        return names.index(self.system.currentText()) if self.system.currentText() in names else None
+
+    @Slot()
+    def refresh(self, *_args: object) -> None:
+        run, k = self.controller.run, self._system()
+        if run is None or k is None:
+            return
+        self._fill_errors(error_table(run.systems[k].file, name=run.systems[k].name))
+        self._fill_recall()
+
+    def _fill_errors(self, t: ErrorTable) -> None:
+        rows = []
+        for category in [*t.categories, None]:
+            name = category if category is not None else f"all ({t.rated:,} rated segments)"
+            cells = [_name(name)]
+            for severity in [*t.severities, None]:
+                n = t.total(category, severity)
+                kind = " ".join(x for x in (severity, category) if x) or "any"
+                cells.append(_cell(f"{n:,}" if n else "", t.rows_of(category, severity),
+                                   f"where {t.system} has a {kind} error"))
+            rows.append(cells)
+        _fill(self.table, ["category", *t.severities, "all"], rows)
+
+    @Slot()
+    def find_recall(self) -> None:
+        run = self.controller.run
+        if run is None:
+            return
+        annotated = [s for s in run.systems if s.file.annotations is not None]
+        systems, names = [s.file for s in annotated], [s.name for s in annotated]
+        metrics = [m.of_system(systems[0], run.context.source) for m in run.metrics]
+        self.recall_button.setEnabled(False)
+        self.recall_note.setText("Reading each metric's evidence of every rated segment…")
+
+        def done(found: ErrorRecall) -> None:
+            self.recall = found
+            self.recall_button.setEnabled(True)
+            self.recall_note.setText("; ".join(found.notes()) or
+                                     f"{found.rated_segments:,} rated segments; click a share for the segments where "
+                                     "the metric missed such an error, noise for those it flagged outside every span")
+            self._fill_recall()
+
+        self.jobs.submit(lambda progress: error_recall(metrics, systems, progress=progress, names=names), done)
+
+    @Slot(str, str)
+    def _failed(self, message: str, _details: str) -> None:
+        self.recall_button.setEnabled(True)
+        self.recall_note.setText(message)
+
+    def _fill_recall(self) -> None:
+        run, k = self.controller.run, self._system()
+        if self.recall is None or run is None or k is None:
+            return
+        rows = [r for r in self.recall.rows if r.system == run.systems[k].name]
+        severities = [s for s in ("Critical", "Major", "Minor") if any(r.severities[s].errors for r in rows)]
+        cells = []
+        for row in rows:
+            line = [_name(row.metric)]
+            for severity in severities:
+                t: Tally = row.severities[severity]
+                text = f"{t.share:.0%} of {t.errors:,}" if t.share is not None else ""
+                line.append(_cell(text, t.missed_segments, f"where {row.metric} missed a {severity} error of "
+                                                           f"{row.system}"))
+            line.append(_cell(f"{row.noise:.0%}" if row.noise is not None else "", row.noise_segments,
+                              f"where {row.metric} flagged text outside every error span of {row.system}",
+                              tip=f"{row.noise_chars:,} of {row.flagged_chars:,} flagged characters lie in no rater's "
+                                  "error span; click: those segments"))
+            cells.append(line)
+        _fill(self.recall_table, ["metric", *(f"{s} seen" for s in severities), "noise"], cells)
+
+    @Slot(QModelIndex)
+    def _open(self, index: QModelIndex) -> None:
+        run, k = self.controller.run, self._system()
+        found = index.data(ROWS)
+        if not found or run is None or k is None:
+            return
+        rows, said = found
+        whole = [run.slice.rows[i] for i in rows] if run.slice is not None else list(rows)
+        self.controller.set_system(k)
+        self.controller.actions.apply_slice(whole, f"the segments {said} (MQM)")
+
+    def release(self) -> None:
+        self.jobs.cancel()
