@@ -102,7 +102,7 @@ def test_a_flag_that_would_be_ignored_is_refused(two, capsys, extra, message):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--column", "candidate=hyp"], "--column applies to TSV and JSONL"),
+    (["--column", "candidate=hyp"], "--column applies to TSV, JSONL and workbook files"),
     (["--keep-tags"], "--keep-tags applies to XLIFF and TMX"),
 ])
 def test_format_flags_with_plain_text_are_refused(two, capsys, extra, message):

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 
 from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
-from bleu_gui.core.output.rankings import systems_table_text
+from bleu_gui.core.output.rankings import systems_table_file
 from bleu_gui.demo import demo_paths
 from bleu_gui.gui.compare.compare_models import SystemsTableModel
 from bleu_gui.gui.compare.matrix_view import PairMatrixModel
@@ -146,12 +146,12 @@ def test_context_menu_makes_a_baseline(qtbot, shown, monkeypatch):
 def test_systems_table_exports(shown, tmp_path):
     window, run = shown
     ranking = window.controller.ranking
-    tex = systems_table_text(run, tmp_path / "t.tex", ranking)
+    tex = systems_table_file(run, tmp_path / "t.tex", ranking)
     assert r"\toprule" in tex and "mix.txt" in tex
-    csv_text = systems_table_text(run, tmp_path / "t.csv", ranking)
+    csv_text = systems_table_file(run, tmp_path / "t.csv", ranking)
     assert csv_text.splitlines()[1].startswith("rank,system,bleu")
-    with pytest.raises(Exception, match=r"\.csv, \.json or \.tex"):
-        systems_table_text(run, Path("t.txt"), ranking)
+    with pytest.raises(Exception, match=r"\.csv, \.json, \.tex or \.xlsx"):
+        systems_table_file(run, Path("t.txt"), ranking)
 
 
 def test_clicks_never_widen_the_window(qtbot, shown):

@@ -13,7 +13,7 @@ import sacrebleu
 from bleu_gui.cli.bleu_score import run as cli
 from bleu_gui.core import BleuConfig, InputError, RunConfig, Significance, score_run
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
-from bleu_gui.core.output.exports import sentences_text
+from bleu_gui.core.output.exports import sentences_file
 from bleu_gui.core.run import subset_run
 from bleu_gui.core.where import where_rows
 
@@ -54,14 +54,14 @@ def test_slice_export_keeps_line_numbers_text_and_says_which_slice(en_zh):
                       context=en_zh.context)
     doc = whole.context.docs[-1]
     part = subset_run(whole, where_rows(whole, [f"doc = '{doc}'"])[0], f"doc = {doc}")
-    rows = list(csv.DictReader(io.StringIO(sentences_text(part, "x.csv"))))
+    rows = list(csv.DictReader(io.StringIO(sentences_file(part, "x.csv"))))
     first = whole.context.docs.index(doc)
     assert rows[0]["index"] == str(first + 1) and rows[0]["doc"] == doc
     assert rows[0]["source"] == en_zh.context.source.lines[first]
     assert rows[0]["Online-B:text"] == en_zh.systems[0].lines[first]
     assert rows[0]["reference:ref:A"] == en_zh.references[0].lines[first]
     assert rows[0]["slice"].startswith(f"slice: doc = {doc}")
-    meta = json.loads(sentences_text(part, "x.json"))
+    meta = json.loads(sentences_file(part, "x.json"))
     assert meta["slice"].startswith("slice: doc = ")
 
 

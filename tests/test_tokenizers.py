@@ -1,6 +1,7 @@
 """Our word-at-a-time feeding of sacreBLEU's tokenizers gives exactly sacreBLEU's tokens."""
 
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -265,3 +266,29 @@ def test_passing_the_word_cache_limit_is_a_clear_error_not_a_wrong_number(monkey
     assert run([str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt")]) != 0
     err = capsys.readouterr().err
     assert "too many distinct words" in err and "Traceback" not in err
+
+
+def test_without_arrow_installed_large_files_score_the_same(monkeypatch):
+    """A lean desktop bundle leaves pyarrow out: large files are split in Python, with the same words."""
+    import sacrebleu
+
+    from bleu_gui.core import BleuConfig, RunConfig, score_run
+    from bleu_gui.core.inputs.text_files import SegmentFile
+
+    hyps = [f"the cat {i} sat on the mat , didn't it ?" for i in range(300)]
+    refs = [f"a cat {i % 7} sat on a mat , did n't it" for i in range(300)]
+
+    def scored() -> float:
+        run = score_run([SegmentFile(Path("h.txt"), hyps, "utf-8")], [SegmentFile(Path("r.txt"), refs, "utf-8")],
+                        RunConfig((BleuConfig(),), significance=None))
+        return run.systems[0].results[0].corpus.score
+
+    ways = []
+    split = tokenizers.split_chunks
+    monkeypatch.setattr(tokenizers, "split_chunks", lambda chunks, arrow: ways.append(arrow) or split(chunks, arrow))
+    with split_by("arrow"):
+        with_arrow = scored()
+        monkeypatch.setattr(tokenizers, "arrow_available", lambda: False)
+        without = scored()
+    assert set(ways) == {True, False}
+    assert with_arrow == without == sacrebleu.corpus_bleu(hyps, [refs]).score

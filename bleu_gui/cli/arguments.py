@@ -123,7 +123,9 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
                    help="the source and target languages: a TMX file's two to read, and the target language "
                         "that picks BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
     g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME", dest="columns",
-                   help=f"TSV/JSONL: the column of a role ({', '.join(ROLES)}); repeat for several")
+                   help=f"TSV/JSONL/workbooks: the column of a role ({', '.join(ROLES)}); repeat for several")
+    g.add_argument("--sheet", metavar="NAME",
+                   help="a workbook's sheet to read (.xlsx, .ods, .xls; default: the first)")
     g.add_argument("--keep-tags", action="store_true",
                    help="XLIFF/TMX: score inline tags as tokens (default: tags are not words and are taken out)")
     g.add_argument("--allow-identical-refs", action="store_true", dest="allow_identical",
@@ -218,10 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
     sig.add_argument("--confidence-n", "-cin", type=int, metavar="N", help=f"resamples (default {BS_SAMPLES})")
     add_view_arguments(p)
     out = p.add_argument_group("exports (written atomically; input files are never overwritten)")
-    out.add_argument("--report", metavar="OUT.html", help="a self-contained HTML report")
+    out.add_argument("--report", metavar="OUT.html|OUT.xlsx",
+                     help="a self-contained HTML report; .xlsx: every metric's systems table and pairs as a workbook")
     out.add_argument("--report-top", type=int, default=100, metavar="N",
                      help="over 3,000 sentences the report shows the N worst, best and most changed (default 100)")
-    out.add_argument("--export-sentences", metavar="OUT.csv|OUT.json", help="per-sentence statistics")
+    out.add_argument("--export-sentences", metavar="OUT.csv|OUT.json|OUT.xlsx", help="per-sentence statistics")
     return p
 
 
@@ -330,7 +333,7 @@ def scoring_choice(args: argparse.Namespace) -> ScoringChoice:
 def input_request(args: argparse.Namespace, systems: Sequence[str], references: Sequence[str]) -> InputRequest:
     """The files and the input flags as one :class:`InputRequest` (``bleu-score`` and ``bleu-gui`` alike)."""
     options = ReadOptions(args.input_format, args.keep_tags, tuple(args.langs) if args.langs else None,
-                          parse_columns(args.columns))
+                          parse_columns(args.columns), args.sheet)
     return InputRequest(systems=tuple(systems), references=tuple(references), encoding=args.encoding,
                         source=args.source, docs=args.docs, options=options,
                         refs_wanted=tuple(args.refs_wanted) if args.refs_wanted else None,
@@ -470,6 +473,8 @@ class WindowOptions:
     scoring: ScoringChoice
     encoding: str
     screenshot: ScreenshotOrder | None
+    # System files given without their references (``bleu-gui FILE`` from a file manager): File ▸ Open, filled in.
+    references_asked: InputRequest | None = None
 
     def imported_wanted(self) -> tuple[str, ...] | None:
         """The columns of the score files ``-m`` names (checked once they are read), or None: every column."""
@@ -494,8 +499,11 @@ def _screenshot(args: argparse.Namespace) -> ScreenshotOrder | None:
 def window_options(args: argparse.Namespace) -> WindowOptions:
     """``bleu-gui``'s parsed flags as typed options (the one reading of its Namespace)."""
     systems, references = whole_run(args.systems, args.references)
+    asked = None
     if systems and not references:
-        raise InputError("give the references with -r REF [REF ...]")
+        if args.screenshot is not None:
+            raise InputError("give the references with -r REF [REF ...]")
+        asked = input_request(args, systems, ())  # the window asks for them
     if args.demo:
         demo_systems, demo_references = demo_paths(args.demo)
         systems, references = [str(p) for p in demo_systems], [str(p) for p in demo_references]
@@ -506,4 +514,4 @@ def window_options(args: argparse.Namespace) -> WindowOptions:
         choice = replace(choice, metrics=(*missing, *choice.metrics))
     return WindowOptions(input_request(args, systems, references) if references else None,
                          tuple(args.labels) if args.labels else None, tuple(args.where), choice, args.encoding,
-                         _screenshot(args))
+                         _screenshot(args), asked)

@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..core import InputError
-from ..core.analysis.significance import seed_from_env
-from ..core.errors import ExportError
-from ..core.inputs.names import file_names
-from ..core.inputs.run_inputs import read_request
-from ..core.metrics.imported.imported import attach_imported
-from ..core.output.exports import check_targets
-from ..core.output.score_text import score_text
-from ..core.run import Run, RunConfig, Significance, check_labels, confidences, score_run, subset_run
-from ..core.where import check_where, where_rows
-from .arguments import PROG, Options, build_parser, metric_configs, options, worded_error, words
-from .checks import check_exports, check_output, check_tests, check_views
-from .printing import Printer
+from ..core.errors import ExportError, InputError
+from .arguments import PROG, Options, build_parser, options, worded_error, words
+
+if TYPE_CHECKING:
+    from ..core.run import Run, Significance
+    from .printing import Printer
 
 
 def _significance(o: Options, n_systems: int) -> Significance | None:
     """The paired tests this command needs: the one asked for, and both when a report compares systems."""
+    from ..core.analysis.significance import seed_from_env
+    from ..core.run import Significance
+
     report = bool(o.exports.report) and n_systems >= 2
     both = report or o.tests.all_pairs
     bootstrap = o.tests.paired_bs_n if o.tests.paired_bs or both else None
@@ -35,12 +33,17 @@ def _significance(o: Options, n_systems: int) -> Significance | None:
 
 def _exports(o: Options, run: Run) -> None:
     """Write the requested report and sentence table (before printing anything)."""
-    from ..core.output.exports import sentences_text, write_atomic
+    from ..core.output.exports import sentences_file, write_atomic
 
     protected = run.input_paths()
     if o.exports.sentences:
-        write_atomic(o.exports.sentences, sentences_text(run, o.exports.sentences), protected)
+        write_atomic(o.exports.sentences, sentences_file(run, o.exports.sentences), protected)
     if o.exports.report:
+        if o.exports.report.lower().endswith(".xlsx"):  # the systems tables and pairs as a workbook
+            from ..core.output.rankings import systems_workbook
+
+            write_atomic(o.exports.report, systems_workbook(run), protected)
+            return
         from ..core.output.report import build_report
 
         write_atomic(o.exports.report, build_report(run, top=o.exports.report_top), protected)
@@ -48,6 +51,16 @@ def _exports(o: Options, run: Run) -> None:
 
 def _scored(o: Options) -> Run:
     """Read, check and score what ``o`` asks (the whole corpus, then the slice of ``--where`` with its tests)."""
+    # Loaded here, not at the start: ``--help`` and a refused flag never load the scoring.
+    from ..core.inputs.names import file_names
+    from ..core.inputs.run_inputs import read_request
+    from ..core.metrics.imported.imported import attach_imported
+    from ..core.output.exports import check_targets
+    from ..core.run import RunConfig, Significance, check_labels, score_run, subset_run
+    from ..core.where import check_where, where_rows
+    from .arguments import metric_configs
+    from .checks import check_exports, check_output, check_tests, check_views
+
     check_output(o)
     check_views(o)
     check_exports(o)
@@ -73,6 +86,8 @@ def _scored(o: Options) -> Run:
 
 def _notes(o: Options, run: Run, say: Printer) -> None:
     """Notes, advice and warnings on stderr, before any output."""
+    from ..core.output.score_text import score_text
+
     for note in run.notes:
         say.note(note)
     if run.slice is not None:
@@ -92,6 +107,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     word = words(parser)
     try:
         o = options(parser.parse_args(argv))
+        from ..core.analysis.significance import seed_from_env
+        from ..core.run import confidences
+        from .printing import Printer
+
         scored = _scored(o)
         say = Printer(o, word)
         _notes(o, scored, say)
@@ -120,6 +139,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+# The output's own failures (a closed pipe, a full or failing device); any other OSError is not the output's.
+_OUTPUT_ERRNOS = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF)
+
+
 def main() -> None:
     # An ASCII-only terminal (PYTHONIOENCODING=ascii) gets escapes for μ and ±, not a traceback.
     for stream in (sys.stdout, sys.stderr):
@@ -130,6 +153,8 @@ def main() -> None:
         code = run()
         sys.stdout.flush()
     except OSError as exc:  # `| head` closed the pipe, or the output device is full
+        if not isinstance(exc, BrokenPipeError) and exc.errno not in _OUTPUT_ERRNOS:
+            raise  # not the output's: a bug to see, not to word as one
         # Nothing more can reach stdout; point it at /dev/null so the exit flush is quiet too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         reason = "the reader closed the pipe" if isinstance(exc, BrokenPipeError) else (exc.strerror or str(exc))

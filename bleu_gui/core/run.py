@@ -254,9 +254,9 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
 
     ``names``: display names (default: the shortest path suffixes that tell the files apart). ``context``: the
     source, documents and metadata, carried along unscored. ``previous``: a run of the same references whose
-    metrics (references processed already), misalignment checks and pair matrices still hold where nothing
-    they depend on changed. ``metrics``: metrics bound to these references already, one per metric of
-    ``config`` (a slice's).
+    metrics (references processed already), systems' statistics, misalignment checks and pair matrices still
+    hold where nothing they depend on changed (the same metric object, the same file object). ``metrics``:
+    metrics bound to these references already, one per metric of ``config`` (a slice's).
     """
     if not systems:
         raise InputError("no system output given")
@@ -273,12 +273,18 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     found = find_bleu(bound)
     with_rows = comparing and cfg.ngram_diffs and found is not None
     scoring_span = 0.6 if comparing else 0.7
+    earlier = _earlier_results(previous, bound)
+    wins = _reusable_wins(previous, systems, bound, earlier) if with_rows else None
     scored, matched = [], []
     for i, f in enumerate(systems):
         part = scaled_progress(progress, 0.3 + scoring_span * i / len(systems), scoring_span / len(systems))
         results = []
         for k, metric in enumerate(bound):
             step = scaled_progress(part, k / len(bound), 1 / len(bound))
+            kept = earlier.get((id(f), k))
+            if kept is not None and (wins is not None or not (with_rows and found is not None and k == found[0])):
+                results.append(kept)  # the same metric read the same file already: its statistics stand
+                continue
             if with_rows and found is not None and k == found[0]:
                 stats, rows = found[1].matched_statistics(f.lines, step)
                 matched.append(rows)
@@ -288,8 +294,10 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
         scored.append(ScoredSystem(names[i], f, tuple(results)))
     comparison = None
     if comparing:
-        comparison = _compare(bound, cfg, scored, references, matched if with_rows else None,
+        comparison = _compare(bound, cfg, scored, references, matched if with_rows and wins is None else None,
                               scaled_progress(progress, 0.9, 0.1), _reusable_matrices(previous, scored, bound, cfg))
+        if wins is not None:
+            comparison = replace(comparison, ngram_wins=wins)
     misaligned = _misaligned(systems, _references_used(bound, references), previous,
                              scaled_progress(progress, 1.0, 0.0)) if cfg.check_alignment else []  # cancel checks only
     if progress is not None:
@@ -356,6 +364,32 @@ def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], p
         if where is not None:
             out.append((i, where))
     return out
+
+
+def _earlier_results(previous: Run | None, metrics: Sequence[Metric]) -> dict[tuple[int, int], MetricResult]:
+    """The previous run's results that hold for ``metrics``: keyed by (the file object's id, the metric's index in
+    ``metrics``) where ``metrics`` holds the very metric object the previous run scored with (same settings, same
+    references: see :func:`_bind`)."""
+    if previous is None:
+        return {}
+    out: dict[tuple[int, int], MetricResult] = {}
+    for k, metric in enumerate(metrics):
+        for j, before in enumerate(previous.metrics):
+            if before is metric:
+                out.update({(id(s.file), k): s.results[j] for s in previous.systems})
+    return out
+
+
+def _reusable_wins(previous: Run | None, systems: Sequence[SegmentFile], metrics: Sequence[Metric],
+                   earlier: dict[tuple[int, int], MetricResult]) -> list[NgramWins] | None:
+    """The previous run's n-gram wins when BLEU's statistics of every system stand and the systems are the same
+    files in the same order (the wins are per pair with the baseline); None: count them again."""
+    found = find_bleu(metrics)
+    if (previous is None or previous.comparison is None or not previous.comparison.ngram_wins or found is None
+            or [id(s.file) for s in previous.systems] != [id(f) for f in systems]
+            or any((id(f), found[0]) not in earlier for f in systems)):
+        return None
+    return previous.comparison.ngram_wins
 
 
 def _reusable_matrices(previous: Run | None, systems: list[ScoredSystem], metrics: Sequence[Metric],

@@ -28,6 +28,8 @@ from .window_words import raw
 T = TypeVar("T")
 
 Work = Callable[[Callable[[float], None]], T]
+# Work that hands results over before it is done: called with the progress callback and ``early(result)``.
+StagedWork = Callable[[Callable[[float], None], Callable[[object], None]], T]
 
 
 @dataclass
@@ -36,6 +38,7 @@ class _Job(Generic[T]):
     cancel: threading.Event
     on_done: Callable[[T], None]
     on_failed: Callable[[str, str], None] | None = None
+    on_early: Callable[[object], None] | None = None
 
 
 
@@ -96,6 +99,7 @@ class JobController(QObject):
 
     # Cross-thread carriers; queued to the GUI thread because this object lives there.
     _progress = Signal(int, float)
+    _early = Signal(int, object)
     _done = Signal(int, object)
     _failed = Signal(int, str, str)
 
@@ -111,6 +115,7 @@ class JobController(QObject):
         self._live: dict[int, _Job] = {}
         self._progress.connect(self._on_progress)
         self._done.connect(self._on_done)
+        self._early.connect(self._on_early)
         self._failed.connect(self._on_failed)
         JobController.live_controllers.add(self)
 
@@ -121,9 +126,22 @@ class JobController(QObject):
     def submit(self, work: Work[T], on_done: Callable[[T], None],
                on_failed: Callable[[str, str], None] | None = None) -> int:
         """Start ``work(progress)`` in the pool; ``on_done(result)`` runs on the GUI thread. Returns the job id."""
+        return self._start(_Job(next(self._ids), threading.Event(), on_done, on_failed), work)
+
+    def submit_staged(self, work: StagedWork[T], on_early: Callable[[object], None], on_done: Callable[[T], None],
+                      on_failed: Callable[[str, str], None] | None = None) -> int:
+        """:meth:`submit` for work that hands over results before it is done: ``work(progress, early)``; each
+        ``early(result)`` reaches ``on_early`` on the GUI thread while the job is live (a cancelled job's never)."""
+        job = _Job(next(self._ids), threading.Event(), on_done, on_failed, on_early)
+
+        def early(result: object) -> None:
+            self._early.emit(job.id, result)
+
+        return self._start(job, lambda progress: work(progress, early))
+
+    def _start(self, job: _Job, work: Work) -> int:
         if self.exclusive:
             self.cancel()
-        job = _Job(next(self._ids), threading.Event(), on_done, on_failed)
         self._live[job.id] = job
         self.pool.start(_Runnable(self, job, work))
         self.started.emit(job.id)
@@ -145,6 +163,12 @@ class JobController(QObject):
     def _on_progress(self, job_id: int, fraction: float) -> None:
         if job_id in self._live:
             self.progress.emit(fraction)
+
+    @Slot(int, object)
+    def _on_early(self, job_id: int, result: object) -> None:
+        job = self._live.get(job_id)
+        if job is not None and job.on_early is not None:
+            job.on_early(result)
 
     @Slot(int, object)
     def _on_done(self, job_id: int, result: object) -> None:

@@ -13,7 +13,7 @@ FIELDS = {"systems": "System outputs", "references": "References", "source": "So
           "systems_wanted": "Systems to score", "columns": "Columns", "keep_tags": "Keep inline tags",
           "allow_identical": "Identical reference", "labels": "Display names", "where": "Slice",
           "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores",
-          "annotations": "Error annotations"}
+          "annotations": "Error annotations", "sheet": "Sheet"}
 _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)"}
 OPEN, SETTINGS = "File ▸ Open", "Scoring settings"
 

@@ -10,9 +10,10 @@ from pathlib import Path
 from ..errors import InputError
 from .corpus import Corpus
 
-FORMATS = ("text", "wmt-xml", "sgml", "tsv", "jsonl", "xliff", "tmx")
+FORMATS = ("text", "wmt-xml", "sgml", "tsv", "jsonl", "xliff", "tmx", "po", "xlsx")
 _EXTENSIONS = {".sgm": "sgml", ".sgml": "sgml", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-               ".xlf": "xliff", ".xliff": "xliff", ".sdlxliff": "xliff", ".mqxliff": "xliff", ".tmx": "tmx"}
+               ".xlf": "xliff", ".xliff": "xliff", ".sdlxliff": "xliff", ".mqxliff": "xliff", ".tmx": "tmx",
+               ".po": "po", ".pot": "po", ".mo": "mo", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xlsx", ".ods": "xlsx"}
 _ROOTS = {b"<dataset": "wmt-xml", b"<xliff": "xliff", b"<tmx": "tmx", b"<srcset": "sgml", b"<refset": "sgml",
           b"<tstset": "sgml"}
 
@@ -24,7 +25,8 @@ class ReadOptions:
     input_format: str | None = None      # one of FORMATS, or None to sniff each file
     keep_tags: bool = False               # XLIFF/TMX inline tags as tokens instead of taken out
     langs: tuple[str, str] | None = None  # TMX: (source, target) languages
-    columns: Mapping[str, str] = field(default_factory=dict)  # TSV/JSONL: role -> column name(s)
+    columns: Mapping[str, str] = field(default_factory=dict)  # TSV/JSONL/workbooks: role -> column name(s)
+    sheet: str | None = None              # a workbook's sheet to read (default: the first)
 
 
 _SNIFF_BYTES = 1 << 20  # how far into a file its first element is looked for (comments may come first)
@@ -96,7 +98,7 @@ def whole_run(systems: Sequence[str], references: Sequence[str]) -> tuple[list[s
     """The systems and references as given, except one file given as a system alone that holds systems and
     references together (WMT XML, a TSV/JSONL with a system column): then it is the references, whose systems are
     read from it (``bleu-gui file.xml``, or the Open dialog's System outputs)."""
-    if not references and len(systems) == 1 and sniff_file(Path(systems[0])) in ("wmt-xml", "tsv", "jsonl"):
+    if not references and len(systems) == 1 and sniff_file(Path(systems[0])) in ("wmt-xml", "tsv", "jsonl", "xlsx"):
         return [], list(systems)
     return list(systems), list(references)
 
@@ -134,6 +136,21 @@ def _xliff(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corp
     return read_xliff(path, data, options.keep_tags)
 
 
+def _po(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .po import read_po
+    return read_po(path, data, encoding)
+
+
+def _mo(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .po import read_mo
+    return read_mo(path, data, encoding)
+
+
+def _xlsx(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
+    from .workbooks import read_workbook
+    return read_workbook(path, data, options.columns, options.sheet)
+
+
 def _tmx(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
     from .tmx import read_tmx
     return read_tmx(path, data, options.langs, options.keep_tags)
@@ -141,4 +158,5 @@ def _tmx(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus
 
 # One table of readers, keyed by format (each imported when first used: the plain-text path pays for none).
 _READERS: dict[str, Callable[[Path, bytes, str, ReadOptions], Corpus]] = {
-    "wmt-xml": _wmt_xml, "sgml": _sgml, "tsv": _tsv, "jsonl": _jsonl, "xliff": _xliff, "tmx": _tmx}
+    "wmt-xml": _wmt_xml, "sgml": _sgml, "tsv": _tsv, "jsonl": _jsonl, "xliff": _xliff, "tmx": _tmx, "po": _po,
+    "mo": _mo, "xlsx": _xlsx}

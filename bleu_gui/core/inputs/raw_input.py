@@ -77,6 +77,15 @@ def _too_large(path: Path, limit: int) -> InputError:
                       "to read more)")
 
 
+# Inputs whose formats are binary (workbooks; a compiled catalogue, read to say so): a NUL byte is theirs.
+BINARY_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".mo")
+
+
+def binary_format(path: Path) -> bool:
+    """Whether ``path`` names a binary format we read (by its extension)."""
+    return path.suffix.lower() in BINARY_SUFFIXES
+
+
 def read_bytes(path: Path, encoding: str = AUTO) -> bytes:
     """The bytes of one input, read once: a file, a pipe, a device, or standard input (:data:`STDIN`).
 
@@ -98,7 +107,7 @@ def read_bytes(path: Path, encoding: str = AUTO) -> bytes:
                 data = fh.read(limit + 1)
                 if len(data) > limit:  # grew while read
                     raise _too_large(path, limit)
-                nul = -1 if is_wide(encoding) or wide_bom(data) else data.find(b"\x00")
+                nul = -1 if is_wide(encoding) or wide_bom(data) or binary_format(path) else data.find(b"\x00")
                 if nul >= 0:
                     raise binary_error(path, data, nul)
                 return data
@@ -116,7 +125,7 @@ def _read_stream(path: Path, stream: BinaryIO, encoding: str, limit: int) -> byt
         if not block:
             return bytes(data)
         if nul_ok is None:
-            nul_ok = is_wide(encoding) or wide_bom(block) is not None
+            nul_ok = is_wide(encoding) or wide_bom(block) is not None or binary_format(path)
         nul = -1 if nul_ok else block.find(b"\x00")
         if nul >= 0:
             raise binary_error(path, bytes(data) + block, len(data) + nul)

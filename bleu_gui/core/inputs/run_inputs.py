@@ -20,6 +20,7 @@ from pathlib import Path
 from ..errors import InputError, term
 from .corpus import Context, Corpus
 from .format_table import ReadOptions, read_corpus, sniff_format
+from .po import align_catalogues, aligned
 from .raw_input import STDIN, input_path, read_bytes, real_path
 from .reference_folders import FolderGave, expand_references
 from .text_files import (
@@ -120,6 +121,9 @@ def _source(path: Path | None, encoding: str, options: ReadOptions,
         corpus = _read_one(path, encoding, options)
         if isinstance(corpus, SegmentFile):
             return corpus, ""
+        catalogue = next((c for c in corpora if c.format == "po"), None)
+        if corpus.format == "po" and catalogue is not None:  # a catalogue as the source: its msgids, by key
+            corpus = aligned(corpus, catalogue.context.segment_ids or (), catalogue.path)
         corpora.append(corpus)
         found = corpus.context.source or (corpus.translations[0] if corpus.translations else None)
         if found is None:
@@ -196,7 +200,7 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
     ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical, decided=bool(refs_wanted))
     with _said_of_folder_files(folder_notes):
         hyp_paths = [input_path(p) for p in hypotheses]
-        read = _read_all([*hyp_paths, *ref_paths], encoding, options, progress)
+        read = align_catalogues(_read_all([*hyp_paths, *ref_paths], encoding, options, progress), len(hyp_paths))
         hyp_read, ref_read = read[:len(hyp_paths)], read[len(hyp_paths):]
         systems = _systems(hyp_read if hyp_paths else ref_read, bool(hyp_paths))
         if not systems and not hyp_paths and stdin_system:
@@ -222,7 +226,9 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
                 raise InputError(f"no reference: the inputs hold no reference text; take one of the table's systems "
                                  f"as the reference with {term('refs_wanted')} (it has {shown}), or give a reference file")
             raise InputError("no reference: the inputs hold no reference text (give a reference file)")
-        corpora = [c for c in read if isinstance(c, Corpus)]
+        # The references' source, documents and metadata first (a reference catalogue's comments and file
+        # references; a system's file may lack them).
+        corpora = [c for c in [*ref_read, *hyp_read] if isinstance(c, Corpus)]
         _check_same_documents(corpora)
         src, src_note = _source(input_path(source) if source is not None else None, encoding, options, corpora)
         _check_options_used(options, corpora)
@@ -278,8 +284,8 @@ def _languages(options: ReadOptions, corpora: list[Corpus]) -> tuple[tuple[str, 
 
 
 # Options of ReadOptions that only some formats read: given with none of them among the inputs, they are refused.
-_OPTION_FORMATS = (("columns", "TSV and JSONL", ("tsv", "jsonl")),
-                   ("keep_tags", "XLIFF and TMX", ("xliff", "tmx")))
+_OPTION_FORMATS = (("columns", "TSV, JSONL and workbook", ("tsv", "jsonl", "xlsx")),
+                   ("keep_tags", "XLIFF and TMX", ("xliff", "tmx")), ("sheet", "workbook", ("xlsx",)))
 
 
 def _check_options_used(options: ReadOptions, corpora: list[Corpus]) -> None:

@@ -316,6 +316,13 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
     """Read a TSV (``kind="tsv"``) or JSONL (``"jsonl"``) file of segments from its bytes (see the module)."""
     text = decode_text_files([path], [data], encoding)[0]
     header, rows = (_rows_tsv if kind == "tsv" else _rows_jsonl)(path, text)
+    return table_corpus(path, kind, header, rows, columns, text.notes, text.encoding, text.detected)
+
+
+def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: Mapping[str, str] | None = None,
+                 notes_before: Sequence[str] = (), encoding: str = "utf-8", detected: bool = False) -> Corpus:
+    """The segments of a table's ``rows`` (line number, {column: value}) under ``header``, by the columns' roles
+    (see the module): what a TSV, a JSONL file and a workbook's sheet are read as."""
     roles = _roles(path, header, columns or {})
     if not roles["candidate"] and not roles["reference"] and not roles["source"]:
         raise InputError(f"{path}: no column for the candidate, the reference or the source (columns: "
@@ -339,7 +346,7 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
             if column(system, col) != column(first, col):
                 raise InputError(f"{path}: the {col!r} column differs between systems {first!r} and {system!r} "
                                  "for the same segment")
-    notes = list(text.notes)
+    notes = list(notes_before)
     if mqm:
         rated = sum(len(r) for r in table.ratings.values())
         notes.append(f"error marks <v>…</v> taken out of the text; {rated:,} rated segments of "
@@ -358,12 +365,18 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
             if c != doc_col and c not in table.varying and len(set(table.meta[c].values())) <= _MAX_META}
 
     def field(name: str, lines: list[str]) -> SegmentFile:
-        return field_file(path, name, lines, encoding=text.encoding, detected=text.detected)
+        return field_file(path, name, lines, encoding=encoding, detected=detected)
 
     source = field("source", column(first, roles["source"][0])) if roles["source"] else None
     references = [field(name, column(first, name)) for name in reference_fields]
-    candidates = roles["candidate"][0] if roles["candidate"] else None
-    systems = [field(system, column(system, candidates)) for system in by_system] if candidates else []
+    candidates = roles["candidate"]
+    if len(candidates) > 1 and table.system_col:
+        raise InputError(f"{path}: several candidate columns ({', '.join(candidates)}) and a system column: a table "
+                         "is long (a system column, one candidate column) or wide (a candidate column per system)")
+    if len(candidates) > 1:  # wide: a column per system (as evaluation spreadsheets hold engines side by side)
+        systems = [field(col, column(first, col)) for col in candidates]
+    else:
+        systems = [field(system, column(system, candidates[0])) for system in by_system] if candidates else []
     if mqm and systems:
         systems = [replace(f, annotations=tuple(table.ratings[s][k].ratings() if k in table.ratings.get(s, {})
                                                 else None for k in order)) for f, s in zip(systems, by_system)]

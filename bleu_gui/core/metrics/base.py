@@ -257,8 +257,9 @@ class Family:
     """A metric family as the registry holds it: its name on the command line (``key``), its title, its settings
     class, the module that holds the metric (``module``, under ``core/metrics``: it defines ``bind(config,
     references, progress, like)``), whether its settings' names on the command line start with its key (``chrf``
-    word order; BLEU's are sacreBLEU's plain ones), what its settings group says, and whether the window always
-    scores it (BLEU: its n-gram evidence, what-if edits, n-gram wins).
+    word order; BLEU's are sacreBLEU's plain ones), what its settings group says, whether the window always
+    scores it (BLEU: its n-gram evidence, what-if edits, n-gram wins), and whether it is slow (``slow``: chrF,
+    TER — the window shows the others' numbers first and these when they are ready).
 
     The metric's module is imported when the family is first scored: a command that scores BLEU alone does not
     load chrF's n-gram counting or TER's shift search (about 15 ms at every start)."""
@@ -270,6 +271,7 @@ class Family:
     prefixed: bool = True
     about: str = ""
     always_in_window: bool = False
+    slow: bool = False
 
     def bind(self, config: Any, references: Sequence[Sequence[str]], progress: Progress | None = None,
              like: Metric | None = None) -> Metric:

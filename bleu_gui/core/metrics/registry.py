@@ -41,6 +41,12 @@ def family_of(config: MetricConfig) -> Family:
     return _BY_SETTINGS[type(config)]
 
 
+def quick_first(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
+    """The metrics of ``metrics`` that are quick to score (every one but chrF's and TER's), in their order: what the
+    window shows first while the slow ones are scored."""
+    return tuple(m for m in metrics if not family_of(m).slow)
+
+
 def bind(config: MetricConfig, references: Sequence[Sequence[str]], progress: Progress | None = None,
          like: Metric | None = None) -> Metric:
     """The metric with the settings ``config`` against ``references`` (processed now); ``like``: a metric of the

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import ConfigError, InputError
 from .sacrebleu_parts import sacrebleu_module
 from .string_table import StringTable, Utf8Strings
-from .word_split import ChunkWords, KeyIds, split_chunks
+from .word_split import ChunkWords, KeyIds, arrow_available, split_chunks
 from .word_tokens import words_tokens
 
 # name -> (module, class) inside sacrebleu.tokenizers
@@ -251,7 +251,7 @@ class Tokenization:
         chunks = self._prepared_chunks(lines)
         by_words = self.name in _WORD_LOCAL and self.split == "whitespace"
         pairs: Generator[tuple[list[str], ChunkWords | None], None, None] = (
-            split_chunks(chunks, arrow=len(lines) >= ARROW_FROM_LINES) if by_words
+            split_chunks(chunks, arrow=len(lines) >= ARROW_FROM_LINES and arrow_available()) if by_words
             else ((chunk, None) for chunk in chunks))
         known = KeyIds(self._word_ids)
         with contextlib.closing(pairs):  # joins the helper thread of a split stopped by a cancel

@@ -181,10 +181,20 @@ def _utf8_strings(dictionary: object) -> Utf8Strings:
     return Utf8Strings(offsets[:-1], np.diff(offsets), data, decode)
 
 
+@functools.cache
+def arrow_available() -> bool:
+    """Whether Arrow is installed (a lean desktop bundle leaves it out: the words are then split in Python, the
+    same words, slower past a hundred thousand lines)."""
+    import importlib.util
+
+    return importlib.util.find_spec("pyarrow") is not None
+
+
 def preload_arrow() -> None:
-    """Import Arrow now: a first import inside a worker would hold the interpreter lock ~0.1 s while a window
-    waits for it."""
-    import pyarrow.compute  # noqa: F401
+    """Import Arrow now, when it is installed: a first import inside a worker would hold the interpreter lock
+    ~0.1 s while a window waits for it."""
+    if arrow_available():
+        import pyarrow.compute  # noqa: F401
 
 
 def split_chunks(chunks: Iterable[list[str]], arrow: bool) -> Generator[tuple[list[str], ChunkWords | None], None, None]:

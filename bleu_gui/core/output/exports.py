@@ -175,11 +175,18 @@ def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
     return header, rows
 
 
-def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
-    """The per-sentence table as CSV or JSON, chosen by the target's extension (CSV to a character device such as
-    /dev/stdout)."""
+def sentences_file(run: Run, target: str | Path, b: int = 1) -> str | bytes:
+    """The per-sentence table as CSV, JSON or an Excel workbook, chosen by the target's extension (CSV to a
+    character device such as /dev/stdout)."""
     header, rows = sentence_rows(run, b)
     name = str(target).lower()
+    if name.endswith(".xlsx"):
+        from .workbook import workbook_bytes
+
+        about = [("metric", f"{m.name}: {m.signature()}") for m in run.metrics]
+        about += [("system", s.name) for s in run.systems] + [("reference", r) for r in run.reference_names]
+        about += [("slice", run.slice.summary)] if run.slice is not None else []
+        return workbook_bytes([("sentences", header, rows)], about)
     if _is_device(target) and not name.endswith(".json"):
         name += ".csv"
     if name.endswith(".json"):
@@ -195,7 +202,7 @@ def sentences_text(run: Run, target: str | Path, b: int = 1) -> str:
     raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
 
 
-SENTENCES_SUFFIX_HINT = "give a .csv or .json file name (or a device such as /dev/stdout, written as CSV)"
+SENTENCES_SUFFIX_HINT = "give a .csv, .json or .xlsx file name (or a device such as /dev/stdout, written as CSV)"
 
 
 def _is_device(target: str | Path) -> bool:
@@ -206,7 +213,7 @@ def _is_device(target: str | Path) -> bool:
 
 
 def check_sentences_target(target: str | Path) -> None:
-    if not str(target).lower().endswith((".csv", ".json")) and not _is_device(target):
+    if not str(target).lower().endswith((".csv", ".json", ".xlsx")) and not _is_device(target):
         raise ExportError(f"{target}: {SENTENCES_SUFFIX_HINT}")
 
 

@@ -302,14 +302,38 @@ def systems_csv(run: Run, ranking: Ranking = Ranking(), metric: int = 0) -> str:
     return out.getvalue()
 
 
-TABLE_SUFFIXES = (".csv", ".json", ".tex")
+def systems_workbook(run: Run, ranking: Ranking = Ranking()) -> bytes:
+    """Every metric's systems table and its pairs (each pair once, with both p-values and the interval of Δ) as an
+    Excel workbook: a sheet per table, an *about* sheet with the signatures and how ranks were made."""
+    from .workbook import workbook_bytes
+
+    sheets: list[tuple[str, list[str], list[list[object]]]] = []
+    about = [("baseline", run.baseline.name)]
+    for k, metric in enumerate(run.metrics):
+        fields = _fields(metric.key)
+        rows = [[_row_dict(r, metric.key)[f] for f in fields] for r in system_rows(run, ranking, k)]
+        sheets.append((f"systems {metric.name}", fields, rows))
+        matrix = _matrix_or_none(run, k)
+        if matrix is not None:
+            pairs = pair_rows(matrix, ranking)
+            columns = list(dict.fromkeys(c for row in pairs for c in row))
+            sheets.append((f"pairs {metric.name}", columns, [[row.get(c) for c in columns] for row in pairs]))
+        about += [("metric", f"{metric.name}: {metric.signature()}"), ("ranks", ranking.describe(matrix))]
+    return workbook_bytes(sheets, about)
 
 
-def systems_table_text(run: Run, path: str | Path, ranking: Ranking = Ranking(), metric: int = 0) -> str:
-    """The systems table in the format the file name asks for: ``.csv``, ``.json`` or ``.tex``."""
+TABLE_SUFFIXES = (".csv", ".json", ".tex", ".xlsx")
+
+
+def systems_table_file(run: Run, path: str | Path, ranking: Ranking = Ranking(), metric: int = 0) -> str | bytes:
+    """The systems table in the format the file name asks for: ``.csv``, ``.json``, ``.tex``, or ``.xlsx`` (every
+    metric's table and pairs)."""
     suffix = Path(path).suffix.lower()
     if suffix not in TABLE_SUFFIXES:
-        raise ExportError(f"{path}: the systems table is written as .csv, .json or .tex, not {suffix or 'no suffix'}")
+        raise ExportError(f"{path}: the systems table is written as .csv, .json, .tex or .xlsx, not "
+                          f"{suffix or 'no suffix'}")
+    if suffix == ".xlsx":
+        return systems_workbook(run, ranking)
     if suffix == ".csv":
         return systems_csv(run, ranking, metric)
     if suffix == ".json":

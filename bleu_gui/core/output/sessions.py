@@ -83,7 +83,8 @@ def _tuple(names: list[str] | None) -> tuple[str, ...] | None:
 
 def _options_to_dict(options: ReadOptions) -> dict[str, Any]:
     return {"input_format": options.input_format, "keep_tags": options.keep_tags,
-            "langs": list(options.langs) if options.langs else None, "columns": dict(options.columns)}
+            "langs": list(options.langs) if options.langs else None, "columns": dict(options.columns),
+            "sheet": options.sheet}
 
 
 def _options(value: Any, where: str) -> ReadOptions:
@@ -99,7 +100,11 @@ def _options(value: Any, where: str) -> ReadOptions:
         raise InputError(f"{where}: langs must be two language codes, got {json.dumps(langs)[:80]}")
     if not (isinstance(columns, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in columns.items())):
         raise InputError(f"{where}: columns must map roles to column names, got {json.dumps(columns)[:80]}")
-    return ReadOptions(fmt, bool(value.get("keep_tags")), (langs[0], langs[1]) if langs else None, dict(columns))
+    sheet = value.get("sheet")
+    if sheet is not None and not isinstance(sheet, str):
+        raise InputError(f"{where}: sheet must be a sheet's name, got {json.dumps(sheet)[:80]}")
+    return ReadOptions(fmt, bool(value.get("keep_tags")), (langs[0], langs[1]) if langs else None, dict(columns),
+                       sheet)
 
 
 def _fields(files: list[SegmentFile]) -> list[str] | None:

@@ -7,14 +7,27 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...cli.arguments import WindowOptions, build_window_parser, metric_configs, window_options, worded_error, words
 from ...core import InputError, MetricConfig
-from ...core.errors import worded
+from ...core.errors import term, worded
 from ...core.metrics.registry import in_window
 from ...core.where import check_where
 from ..state import OpenChoice
 from .startup import offscreen_screen, startup_problem
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QIcon
+
+
+def app_icon() -> QIcon:
+    """The application's icon (shipped in the package: the installed app reads it, not the source tree)."""
+    from importlib.resources import files
+
+    from PySide6.QtGui import QIcon
+
+    return QIcon(str(files("bleu_gui") / "icons" / "bleu-gui.svg"))
 
 
 def initial_metrics(options: WindowOptions, saved: tuple[MetricConfig, ...]) -> tuple[MetricConfig, ...] | None:
@@ -55,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         quiet_offscreen_notes()  # before the window exists: building it already draws these notes
     app.setApplicationName("bleu-gui")
     app.setOrganizationName("bleu-gui")
+    QApplication.setDesktopFileName("bleu-gui")  # the desktop entry scripts/install_desktop.py installs (its icon, in a dock)
+    QApplication.setWindowIcon(app_icon())
     # A screenshot starts from a fresh settings file: nothing from an earlier session changes its numbers.
     settings = Settings() if options.screenshot is None else Settings(
         QSettings(str(Path(tempfile.mkdtemp()) / "shot.ini"), QSettings.Format.IniFormat))
@@ -71,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     if options.request is not None:
         window.run_actions.open_inputs(OpenChoice(options.request, options.labels, options.where,
                                                   options.imported_wanted()), carry=True)
+    elif options.references_asked is not None:  # a system file alone (opened from a file manager): ask for the rest
+        dialog = window.file_open.ask(OpenChoice(options.references_asked, options.labels, options.where))
+        dialog.show_problem(f"Choose the {term('references')} of this system output: files, a folder, or one WMT "
+                            "XML file")
     return app.exec()
 
 

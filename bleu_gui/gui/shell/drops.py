@@ -10,7 +10,7 @@ from ...core.inputs.format_table import sniff_file
 from ...core.inputs.reference_folders import is_source_name
 
 # Formats whose one file holds systems and references: dropped alone, it is a whole run.
-_SELF_CONTAINED = ("wmt-xml", "tsv", "jsonl")
+_SELF_CONTAINED = ("wmt-xml", "tsv", "jsonl", "xlsx")
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class DropAction:
 
 def read_drop(paths: list[str], run: Run | None) -> DropAction:
     """The first dropped file is the system output, the rest (or a folder) the references; a file named
-    ``src*``/``source*`` is the source. One WMT XML (or TSV/JSONL) file alone is a whole run.
+    ``src*``/``source*`` is the source. One WMT XML (or TSV/JSONL, or a workbook) file alone is a whole run.
 
     While a run is shown, dropped files are added as systems to compare with
     its baseline, unless one is a folder, a source, a file that holds a whole

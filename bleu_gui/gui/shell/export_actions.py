@@ -13,8 +13,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ...core import Run
-from ...core.output.exports import sentences_text, write_atomic
-from ...core.output.rankings import Ranking, systems_table_text
+from ...core.output.exports import sentences_file, write_atomic
+from ...core.output.rankings import Ranking, systems_table_file
 from ...core.output.report import ReportView, build_report
 from ..file_dialogs import ask_save
 from ..jobs import JobController
@@ -41,21 +41,21 @@ class ExportActions(QObject):
     def export_sentences(self, run: Run, path: str | Path, b: int = 1) -> int:
         """Write per-sentence statistics as CSV or JSON (by extension); returns the job id."""
         protected = run.input_paths()
-        return self.jobs.submit(lambda _progress: write_atomic(path, sentences_text(run, path, b), protected),
+        return self.jobs.submit(lambda _progress: write_atomic(path, sentences_file(run, path, b), protected),
                                 self._done, self._failed)
 
     def export_systems_table(self, run: Run, path: str | Path, ranking: Ranking, metric: int = 0) -> int:
         """Write the systems table of ``metric`` as CSV, JSON or LaTeX (by extension); returns the job id."""
         protected = run.input_paths()
         return self.jobs.submit(
-            lambda _progress: write_atomic(path, systems_table_text(run, path, ranking, metric), protected),
+            lambda _progress: write_atomic(path, systems_table_file(run, path, ranking, metric), protected),
             self._done, self._failed)
 
     def ask_systems_table(self, run: Run | None, ranking: Ranking, metric: int = 0) -> None:
         if run is None:
             return
         path = ask_save(self._parent, self.state, "table", "Export systems table", "systems.tex",
-                        "LaTeX (*.tex);;CSV (*.csv);;JSON (*.json)")
+                        "LaTeX (*.tex);;CSV (*.csv);;JSON (*.json);;Excel workbook (*.xlsx)")
         if path:
             self.export_systems_table(run, path, ranking, metric)
 
@@ -70,7 +70,7 @@ class ExportActions(QObject):
         if run is None:
             return
         path = ask_save(self._parent, self.state, "sentences", "Export sentences", "sentences.csv",
-                        "CSV (*.csv);;JSON (*.json)")
+                        "CSV (*.csv);;JSON (*.json);;Excel workbook (*.xlsx)")
         if path:
             self.export_sentences(run, path, b)
 

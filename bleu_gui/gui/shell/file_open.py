@@ -28,13 +28,14 @@ class FileOpen(QObject):
         actions.opened.connect(self._opened)
         jobs.cancelled.connect(self._cancelled)
 
-    def ask(self) -> OpenDialog:
-        """Show the dialog (the one already open, if any), filled with what was typed or the run shown's files."""
+    def ask(self, filled: OpenChoice | None = None) -> OpenDialog:
+        """Show the dialog (the one already open, if any), filled with ``filled``, else what was typed or the run
+        shown's files."""
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.raise_()
             self.dialog.activateWindow()
             return self.dialog
-        earlier = self.typed or (self.controller.opened if self.controller.run is not None else None)
+        earlier = filled or self.typed or (self.controller.opened if self.controller.run is not None else None)
         dialog = OpenDialog(self.parent_widget, earlier, self.controller.state)
         dialog.chosen.connect(self._chosen)
         dialog.rejected.connect(self._closed)

@@ -59,7 +59,8 @@ def screen_key(screen: QScreen) -> str:
 
 
 class MainWindow(QMainWindow):
-    """Signals: ``run_changed(Run)`` once a run is shown (its charts too), ``exported(str)``, ``error_shown(str)``."""
+    """Signals: ``run_changed(Run)`` once a run is shown (its charts too) and its job is done (the quick metrics'
+    numbers shown while the slow ones are scored do not count), ``exported(str)``, ``error_shown(str)``."""
 
     run_changed = Signal(object)
     exported = Signal(str)
@@ -254,7 +255,8 @@ class MainWindow(QMainWindow):
             return
         self._fit_to_screen()  # a run never grows the window past the screen
         self._remember()  # written to disk on a later turn (up to 20 ms), not in the same frame as the run
-        self.run_changed.emit(self.controller.run)
+        if not self.jobs.busy:  # an opening job still scoring chrF or TER shows its BLEU first: not done yet
+            self.run_changed.emit(self.controller.run)
 
     def report_view(self) -> ReportView:
         """What the window shows, for the report: B, the n-gram order, the metric and the list's filter."""

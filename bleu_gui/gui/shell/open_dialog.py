@@ -90,6 +90,7 @@ class OpenDialog(QDialog):
                                       "reference (an MQM table's ref)")
         self.systems_wanted = self._line("optional: system names separated by ';', in this order (default: all)")
         self.columns = self._line(f"TSV/JSONL: ROLE=NAME separated by ';' (roles: {', '.join(ROLES)})")
+        self.sheet = self._line("workbooks (.xlsx, .ods, .xls): the sheet to read (default: the first)")
         self.keep_tags = QCheckBox("score XLIFF/TMX inline tags as tokens (default: taken out)")
         self.allow_identical = QCheckBox("score even when a reference equals a system line for line")
         self.labels = self._line("optional: display names separated by ';', one per system")
@@ -113,7 +114,7 @@ class OpenDialog(QDialog):
         self.by_field: dict[str, QWidget] = {
             "systems": self.systems, "references": self.references, "source": self.source, "docs": self.docs,
             "scores": self.scores, "encoding": self.encoding, "input_format": self.format, "langs": self.languages,
-            "refs_wanted": self.refs_wanted, "systems_wanted": self.systems_wanted, "columns": self.columns,
+            "refs_wanted": self.refs_wanted, "systems_wanted": self.systems_wanted, "columns": self.columns, "sheet": self.sheet,
             "keep_tags": self.keep_tags, "allow_identical": self.allow_identical, "lower_better": self.lower_better,
             "scores_partial": self.scores_partial, "labels": self.labels, "where": self.where,
             "annotations": self.annotations}
@@ -139,7 +140,7 @@ class OpenDialog(QDialog):
             (FIELDS["encoding"], self.encoding), (FIELDS["input_format"], self.format),
             (FIELDS["langs"], self.languages),
             (FIELDS["refs_wanted"], self.refs_wanted), (FIELDS["systems_wanted"], self.systems_wanted),
-            (FIELDS["columns"], self.columns), (FIELDS["keep_tags"], self.keep_tags),
+            (FIELDS["columns"], self.columns), (FIELDS["sheet"], self.sheet), (FIELDS["keep_tags"], self.keep_tags),
             (FIELDS["allow_identical"], self.allow_identical), (FIELDS["lower_better"], self.lower_better),
             (FIELDS["scores_partial"], self.scores_partial)]))
         layout.addWidget(self._group("What to show", [(FIELDS["labels"], self.labels), (FIELDS["where"], self.where)]))
@@ -223,6 +224,7 @@ class OpenDialog(QDialog):
         self.refs_wanted.setText(";".join(r.refs_wanted or ()))
         self.systems_wanted.setText(";".join(r.systems_wanted or ()))
         self.columns.setText(";".join(f"{role}={name}" for role, name in o.columns.items()))
+        self.sheet.setText(o.sheet or "")
         self.keep_tags.setChecked(o.keep_tags)
         self.allow_identical.setChecked(r.allow_identical)
         self.scores.setText(";".join(r.scores))
@@ -244,7 +246,7 @@ class OpenDialog(QDialog):
         columns = parse_columns(_split(self.columns.text()))
         fmt = self.format.currentText()
         options = ReadOptions(None if fmt == SNIFFED else fmt, self.keep_tags.isChecked(),
-                              langs if langs[0] else None, columns)
+                              langs if langs[0] else None, columns, self.sheet.text().strip() or None)
         request = InputRequest(systems=tuple(systems), references=tuple(references),
                                encoding=self.encoding.currentText().strip() or "auto",
                                source=self.source.text().strip() or None, docs=self.docs.text().strip() or None,

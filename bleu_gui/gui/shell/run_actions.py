@@ -21,7 +21,7 @@ from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.imported.imported import attach_imported, choose_imported
-from ...core.metrics.registry import KEYS
+from ...core.metrics.registry import KEYS, family_of, quick_first
 from ...core.output.sessions import Session
 from ...core.run import check_labels
 from ...core.runtime import out_of_gc_passes
@@ -120,7 +120,7 @@ class RunActions(QObject):
             left_behind = _left_behind(own, fresh)
             own = fresh
 
-        def work(progress: Progress) -> tuple[Prepared, Prepared]:
+        def work(progress: Progress, early: Callable[[object], None]) -> tuple[Prepared, Prepared]:
             inputs = read_request(request, progress=scaled_progress(progress, 0, 0.05))
             names = check_labels(labels, len(inputs.systems)) if labels else None
             systems, context, configs = attach_imported(request, inputs.systems, names or file_names(inputs.systems),
@@ -129,24 +129,47 @@ class RunActions(QObject):
             if left_behind:
                 context = replace(context, notes=(*context.notes, left_behind))
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
-            span = 0.65 if choice.where else 0.95
             cfg = replace(own, metrics=own.metrics + configs)
-            run = score_run(systems, inputs.references, cfg, names=names, context=context,
-                            progress=scaled_progress(progress, 0.05, span))
-            whole = prepare(run)
-            if not choice.where:
-                return whole, whole
-            rows, said = where_rows(run, choice.where)
-            return whole, prepare(subset_run(run, rows, said, progress=scaled_progress(progress, 0.7, 0.3)))
+            quick = quick_first(cfg.metrics)
+            later = [family_of(m).title for m in cfg.metrics if m not in quick]
+            if len(systems) > 1 and cfg.significance is not None:
+                later.append("significance tests")
+            first = None
+            if quick and later:  # the quick metrics' numbers first; the slow ones' and the tests after
+                first = score_run(systems, inputs.references, replace(cfg, metrics=quick, significance=None),
+                                  names=names, context=context, progress=scaled_progress(progress, 0.05, 0.15))
+                said = f"{', '.join(later)}: being computed, shown when ready"
+                early(self._sliced(replace(first, notes=(said, *first.notes)), choice.where, progress))
+            run = score_run(systems, inputs.references, cfg, names=names, context=context, previous=first,
+                            progress=scaled_progress(progress, 0.2 if first else 0.05, 0.75 if first else 0.9))
+            return self._sliced(run, choice.where, progress)
 
-        def done(result: tuple[Prepared, Prepared]) -> None:
-            self.controller.set_opened(choice)
-            self.opened.emit()  # files opened afresh: no edits carried over
+        first_shown = [False]
+
+        def show(result: tuple[Prepared, Prepared]) -> None:
+            if not first_shown[0]:  # the quick metrics' run, or the whole one when none came first
+                self.controller.set_opened(choice)
+                self.opened.emit()  # files opened afresh: no edits carried over
             self.controller.show(result[1], result[0])
-            self.controller.set_b(b)
+            if not first_shown[0]:
+                self.controller.set_b(b)  # later, B is what the user chose meanwhile
+            first_shown[0] = True
             self.shown.emit(False)
 
-        return self.jobs.submit(work, done)
+        def early(result: object) -> None:
+            assert isinstance(result, tuple)  # what work hands over: (whole, shown)
+            show(result)
+
+        return self.jobs.submit_staged(work, early, show)
+
+    @staticmethod
+    def _sliced(run: Run, where: Sequence[str], progress: Progress) -> tuple[Prepared, Prepared]:
+        """The whole run and the run to show: its slice where ``where`` asks for one."""
+        whole = prepare(run)
+        if not where:
+            return whole, whole
+        rows, said = where_rows(run, list(where))
+        return whole, prepare(subset_run(run, rows, said, progress=scaled_progress(progress, 0.95, 0.05)))
 
     def _other_files(self, request: InputRequest) -> bool:
         """Whether ``request`` names other files than the run shown was read from (the first run takes the

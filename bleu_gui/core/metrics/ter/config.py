@@ -94,5 +94,5 @@ def ter_of_sums(sums: np.ndarray, float32: bool = False) -> np.ndarray:
     return np.asarray(ftype(100) * rate.astype(ftype), ftype)
 
 
-FAMILY = Family("ter", "TER", TerConfig, "ter.ter",
+FAMILY = Family("ter", "TER", TerConfig, "ter.ter", slow=True,
                 about="Translation edit rate with sacreBLEU's Tercom shifts (lower is better)")

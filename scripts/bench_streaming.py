@@ -1,0 +1,98 @@
+"""Benchmark: how soon the window shows numbers when several metrics are asked for, beside the command.
+
+A WMT XML file with every system and reference (default: WMT22 en-zh from ../shared/data, 15 systems) opened in
+the window (offscreen, a fresh settings file) with BLEU, chrF and TER: the time to the first numbers on screen
+(BLEU's, while chrF, TER and the paired tests are computed) and to the whole run, beside ``bleu-score FILE -m
+bleu chrf ter``, ``-m bleu`` and ``-m bleu chrf ter --all-pairs`` (the tests the window runs) as commands in the
+same session. Prints the median of ``--runs`` and the ratios; asserts nothing.
+
+    python scripts/bench_streaming.py [--file XML] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "formats"
+DEFAULT = DATA / "wmt-xml-wmt22-en-zh" / "wmttest2022.en-zh.all.xml"
+
+
+def command(path: Path, metrics: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "bleu_gui.cli", str(path), "-m", *metrics], check=True,
+                   capture_output=True)
+    return time.perf_counter() - start
+
+
+def window_times(path: Path) -> tuple[float, float, list[list[str]]]:
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.core.metrics.registry import family
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
+    from bleu_gui.gui.state import OpenChoice
+
+    app = QApplication.instance() or QApplication([])
+    window = MainWindow(Settings(QSettings(tempfile.mktemp(suffix=".ini"), QSettings.Format.IniFormat)))
+    window.controller.set_scoring(tuple(family(k).config() for k in ("bleu", "chrf", "ter")), "benchmark")
+    window.resize(1366, 768)
+    window.show()
+    app.processEvents()
+    seen: list[tuple[float, list[str]]] = []
+    loop = QEventLoop()
+    window.controller.run_changed.connect(lambda: seen.append(
+        (time.perf_counter(), [m.name for m in window.controller.run.metrics])))
+    window.run_changed.connect(loop.quit)
+    QTimer.singleShot(600_000, loop.quit)
+    start = time.perf_counter()
+    window.run_actions.open_inputs(OpenChoice(InputRequest(references=(str(path),))))
+    loop.exec()
+    end = time.perf_counter()
+    window.jobs.shutdown()
+    window.close()
+    return seen[0][0] - start, end - start, [names for _, names in seen]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--file", type=Path, default=DEFAULT)
+    p.add_argument("--runs", type=int, default=3)
+    args = p.parse_args()
+    if not args.file.is_file():
+        print(f"bench_streaming: skipped: {args.file} is not here (../shared/data is absent)")
+        return 0
+    firsts, wholes, all3, bleu, tested = [], [], [], [], []
+    shown: list[list[str]] = []
+    for _ in range(args.runs):
+        first, whole, shown = window_times(args.file)
+        firsts.append(first)
+        wholes.append(whole)
+        all3.append(command(args.file, ["bleu", "chrf", "ter"]))
+        bleu.append(command(args.file, ["bleu"]))
+        tested.append(command(args.file, ["bleu", "chrf", "ter", "--all-pairs"]))
+    m = statistics.median
+    print(f"{args.file.name}: median of {args.runs} runs; the window showed {' then '.join(map(str, shown))}")
+    print(f"  window: first numbers (BLEU)        {m(firsts):6.2f} s")
+    print(f"  window: whole run (BLEU, chrF, TER) {m(wholes):6.2f} s")
+    print(f"  bleu-score -m bleu chrf ter         {m(all3):6.2f} s")
+    print(f"  bleu-score -m bleu                  {m(bleu):6.2f} s")
+    print(f"  bleu-score -m bleu chrf ter --all-pairs (the window's tests) {m(tested):6.2f} s")
+    print(f"  ratio window first / command -m bleu         {m(firsts) / m(bleu):6.2f}x")
+    print(f"  ratio window whole / command                 {m(wholes) / m(all3):6.2f}x")
+    print(f"  ratio window whole / command with the tests  {m(wholes) / m(tested):6.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
