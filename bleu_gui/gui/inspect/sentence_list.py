@@ -314,6 +314,9 @@ class SentenceList(QWidget):
 
     @Slot()
     def apply_filter(self) -> None:
+        # Applied now (Enter, or the pause after typing): a pending pause would search the same text again, and
+        # on a slow machine reset the list a second time after the search is done.
+        self._filter_timer.stop()
         self._limit_to_flags()
         low, high = self.score_low.value(), self.score_high.value()
         self.model.set_filter(self.filter_edit.text(), low if low > self._scale[0] else None,
