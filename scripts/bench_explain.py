@@ -71,13 +71,14 @@ def accounts(n: int = 500) -> None:
     from bleu_gui.core import BleuConfig
     from bleu_gui.core.analysis.whatif import scored_line
     from bleu_gui.core.inputs.text_files import read_segments
-    from bleu_gui.core.run import RunConfig, score_run
+    from bleu_gui.core.run import RunConfig, bleu_lines, score_run
 
     system, ref = read_segments(SET / "sys1.txt"), read_segments(SET / "ref1.txt")
     run = score_run([system], [ref], RunConfig((BleuConfig(tokenizer="ja-mecab"),), significance=None, ngram_diffs=False))
+    lines = bleu_lines(run, 0)
     t0 = time.perf_counter()
     for i in range(n):
-        scored_line(run, 0, i).explanation.text()
+        scored_line(lines, i).explanation.text()
     ours = (time.perf_counter() - t0) / n
     metric = BLEU(tokenize="ja-mecab", effective_order=True)
     t0 = time.perf_counter()

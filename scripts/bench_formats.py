@@ -38,7 +38,9 @@ fields = WMTXMLDataset._unwrap_wmt21_or_later(sys.argv[1])
 clean = {k: [Dataset._clean(x) for x in v] for k, v in fields.items() if k not in ("docid", "origlang", "domain")}
 refs = [clean[k] for k in sorted(clean) if k.startswith("ref")]
 systems = [k for k in clean if k != "src" and not k.startswith("ref")]
-out = [{"system": name, "score": BLEU().corpus_score(clean[name], refs).score} for name in systems]
+# The target language the file declares picks the tokenizer, as `sacrebleu -l en-zh` does (and as we do).
+target = sys.argv[1].rsplit(".", 3)[-3].split("-")[1]
+out = [{"system": name, "score": BLEU(trg_lang=target).corpus_score(clean[name], refs).score} for name in systems]
 print(json.dumps(out))
 """
 
