@@ -61,13 +61,18 @@ def test_a_first_window_opens_within_a_laptop_screen_and_a_run_never_grows_it(qt
     assert window.size() == before and window.frameGeometry().height() <= 768
 
 
-def test_fifteen_systems_all_in_view_at_1366_by_768(qtbot, window, tmp_path):
+def compare_fifteen_at_1366_by_768(qtbot, window, tmp_path):
+    """The window at a laptop's size, fifteen systems open, on the Compare tab."""
     window.resize(1366, 768)
     systems, refs = fifteen_systems(tmp_path)
     with qtbot.waitSignal(window.run_changed, timeout=120_000):
         window.run_actions.open_files(systems, refs)
     window.tabs.setCurrentIndex(1)
-    compare = window.compare_view
+    return window.compare_view
+
+
+def test_fifteen_systems_all_in_view_at_1366_by_768(qtbot, window, tmp_path):
+    compare = compare_fifteen_at_1366_by_768(qtbot, window, tmp_path)
     qtbot.waitUntil(lambda: compare.systems.table.isVisible())
     table, matrix = compare.systems.table, compare.systems.matrix.view
     rows = table.verticalHeader().defaultSectionSize()
@@ -197,12 +202,7 @@ def test_window_shortcuts_work_while_a_candidate_is_edited(qtbot, window, monkey
 
 
 def test_a_figure_of_compare_shows_every_row_without_controls_or_scroll_bars(qtbot, window, tmp_path):
-    window.resize(1366, 768)
-    systems, refs = fifteen_systems(tmp_path)
-    with qtbot.waitSignal(window.run_changed, timeout=120_000):
-        window.run_actions.open_files(systems, refs)
-    window.tabs.setCurrentIndex(1)
-    compare = window.compare_view
+    compare = compare_fifteen_at_1366_by_768(qtbot, window, tmp_path)
     table, matrix = compare.systems.table, compare.systems.matrix.view
     with compare.for_figure(1050) as natural:
         assert natural and not compare.compact

@@ -299,7 +299,7 @@ def _share(value: float | None) -> str:
 
 def annotated_systems(run: Run, flag: str) -> tuple[list[SegmentFile], list[str]]:
     """The run's systems that carry annotations and their names; :class:`InputError` when none does."""
-    found = [s for s in run.systems if s.file.annotations is not None]
+    found = run.annotated
     if not found:
         raise InputError(f"{flag}: no system has human error annotations (open an MQM table or give "
                          "--annotations FILE)")
@@ -311,8 +311,7 @@ def print_error_recall(o: Options, run: Run, say: Printer) -> None:
     from ..core.analysis.error_recall import SEVERITIES, error_recall
 
     systems, names = annotated_systems(run, "--error-recall")
-    metrics = [m.of_system(systems[0], run.context.source) for m in run.metrics]
-    recall = error_recall(metrics, systems, names=names)
+    recall = error_recall(run.metrics, systems, names=names)
     if not recall.rows:
         raise InputError("--error-recall: no metric of the run has evidence in the text (add -m bleu chrf ter edit)")
     for note in recall.notes():

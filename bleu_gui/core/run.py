@@ -199,6 +199,11 @@ class Run:
         return self.slice.rows[i] + 1 if self.slice is not None else i + 1
 
     @property
+    def annotated(self) -> list[ScoredSystem]:
+        """The systems whose files carry human error annotations (MQM), in the run's order."""
+        return [s for s in self.systems if s.file.annotations is not None]
+
+    @property
     def baseline(self) -> ScoredSystem:
         return self.systems[0]
 

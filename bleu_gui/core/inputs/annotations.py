@@ -31,7 +31,7 @@ from ..errors import InputError, term
 from .corpus import Context
 from .ratings import SOURCE, TARGET, ErrorSpan, Ratings
 from .raw_input import read_bytes
-from .score_files import ScoreRow, ScoreTable, segment_index, system_index
+from .score_files import ScoreRow, ScoreTable, json_objects, segment_index, system_index
 from .text_files import SegmentFile, decode_text_files
 
 SEVERITIES = ("Critical", "Major", "Minor", "Neutral", "No-error")
@@ -194,25 +194,6 @@ def _tsv_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[st
     return header, rows
 
 
-def _jsonl_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, object]]]]:
-    header: list[str] = []
-    rows = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{path}: line {n}: a JSON object per line is expected")
-        header += [k for k in obj if k not in header]
-        rows.append((n, obj))
-    if not rows:
-        raise InputError(f"{path}: empty: no annotations")
-    return header, rows
-
-
 def _offset(path: Path, n: int, row: Mapping[str, object], name: str) -> int:
     value = row.get(name)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -227,7 +208,7 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
     path = Path(path)
     text = "\n".join(decode_text_files([path], [read_bytes(path, encoding)], encoding)[0].lines)
     jsonl = path.suffix.lower() in (".jsonl", ".json")
-    header, rows = (_jsonl_rows if jsonl else _tsv_rows)(path, text)
+    header, rows = json_objects(path, text, "annotations") if jsonl else _tsv_rows(path, text)
     system_col = _find(header, ("system", "sys", "system_name"))
     id_col = _find(header, ("seg_id", "segment_id", "segid", "docsegid", "sid"))
     line_col = _find(header, ("segment", "line", "seg"))

@@ -127,7 +127,10 @@ def _csv_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[s
     return header, [(n, [c.strip() for c in row]) for n, row in table[1:]]
 
 
-def _jsonl_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+def json_objects(path: Path, text: str, what: str) -> tuple[list[str], list[tuple[int, dict[str, object]]]]:
+    """The objects of a JSON Lines text with their line numbers, and every key in the order first seen; a key
+    given twice in one object, ``NaN``/``Infinity``, a line that is not an object, or no object (``what`` the
+    file should hold) is refused naming the line (score files and annotation files read alike)."""
     header: list[str] = []
     objects = []
     for n, line in enumerate(text.splitlines(), 1):
@@ -143,7 +146,12 @@ def _jsonl_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list
         header += [k for k in obj if k not in header]
         objects.append((n, obj))
     if not objects:
-        raise InputError(f"{path}: empty: no scores")
+        raise InputError(f"{path}: empty: no {what}")
+    return header, objects
+
+
+def _jsonl_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    header, objects = json_objects(path, text, "scores")
 
     def cell(value: object) -> str:
         return "" if value is None else str(value)

@@ -111,7 +111,7 @@ class HumanErrorsPanel(QWidget):
     @staticmethod
     def wanted(run: Run | None) -> bool:
         """Whether a run has annotations to show."""
-        return run is not None and any(s.file.annotations is not None for s in run.systems)
+        return run is not None and bool(run.annotated)
 
     @Slot()
     def on_run_changed(self) -> None:
@@ -127,10 +127,10 @@ class HumanErrorsPanel(QWidget):
         current = self.system.currentText()
         self.system.blockSignals(True)
         self.system.clear()
-        self.system.addItems([s.name for s in run.systems if s.file.annotations is not None])
+        annotated = run.annotated
+        self.system.addItems([s.name for s in annotated])
         self.system.setCurrentIndex(max(self.system.findText(current), 0))
         self.system.blockSignals(False)
-        annotated = [s for s in run.systems if s.file.annotations is not None]
         agreement = rater_agreement([s.file for s in annotated], names=[s.name for s in annotated])
         self.agreement.setText(agreement.summary())
         self.refresh()
@@ -168,9 +168,8 @@ class HumanErrorsPanel(QWidget):
         run = self.controller.run
         if run is None:
             return
-        annotated = [s for s in run.systems if s.file.annotations is not None]
-        systems, names = [s.file for s in annotated], [s.name for s in annotated]
-        metrics = [m.of_system(systems[0], run.context.source) for m in run.metrics]
+        systems, names = [s.file for s in run.annotated], [s.name for s in run.annotated]
+        metrics = list(run.metrics)  # what each flags is read from the text: no metric is bound to a system
         self.recall_button.setEnabled(False)
         self.recall_note.setText("Reading each metric's evidence of every rated segment…")
 

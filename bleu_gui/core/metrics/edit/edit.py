@@ -17,7 +17,8 @@ from typing import ClassVar
 import numpy as np
 
 from ..account import Account, Shown
-from ..base import Family, Metric, Score, resampled_float
+from ..base import Family, Metric, Score
+from ..rates import edits_per_length
 from ..settings import MetricSettings, setting
 
 Progress = Callable[[float], None]
@@ -44,17 +45,6 @@ class EditConfig(MetricSettings):
         extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
         return "|".join([f"nrefs:{nrefs}", *extra, f"case:{'lc' if self.lowercase else 'mixed'}", "unit:char",
                          "ref:closest", f"rapidfuzz:{rapidfuzz.__version__}"])
-
-
-def edit_rate(sums: np.ndarray, float32: bool = False) -> np.ndarray:
-    """100 × edits / reference length of rows of summed statistics; no reference characters: 100 with edits, 0
-    without."""
-    sums = np.atleast_2d(sums)
-    ftype = resampled_float(float32)
-    edits, length = sums[:, 0].astype(ftype), sums[:, 1].astype(ftype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rate = np.where(length > 0, edits / np.where(length > 0, length, 1), np.where(edits > 0, 1.0, 0.0))
-    return np.asarray(ftype(100) * rate.astype(ftype), ftype)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,13 +122,13 @@ class EditDistance(Metric):
         return out
 
     def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
-        return edit_rate(sums, float32)
+        return edits_per_length(sums, float32)
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return edit_rate(stats)
+        return edits_per_length(stats)
 
     def _score(self, edits: int, length: int, sentence_level: bool) -> EditScore:
-        value = float(edit_rate(np.array([[edits, length]]))[0])
+        value = float(edits_per_length(np.array([[edits, length]]))[0])
         return EditScore(score=value, signature=self.signature(sentence_level), edits=edits, ref_length=length)
 
     def corpus_score(self, stats: np.ndarray) -> EditScore:

@@ -11,7 +11,8 @@ import numpy as np
 
 from ...errors import term
 from ..account import Advice
-from ..base import Family, resampled_float
+from ..base import Family
+from ..rates import edits_per_length
 from ..sacrebleu_parts import sacrebleu_module, sacrebleu_version
 from ..scripts import cjk_script
 from ..settings import MetricSettings, setting
@@ -84,14 +85,8 @@ class TerConfig(MetricSettings):
 
 
 def ter_of_sums(sums: np.ndarray, float32: bool = False) -> np.ndarray:
-    """TER (0-100) of rows of summed [edits, reference length], as sacreBLEU's ``_compute_score_from_stats``
-    (in float32 when the sums are sacreBLEU's bootstrap's)."""
-    sums = np.atleast_2d(sums)
-    ftype = resampled_float(float32)
-    edits, length = sums[:, 0].astype(ftype), sums[:, 1].astype(ftype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rate = np.where(length > 0, edits / np.where(length > 0, length, 1), np.where(edits > 0, 1.0, 0.0))
-    return np.asarray(ftype(100) * rate.astype(ftype), ftype)
+    """TER (0-100) of rows of summed [edits, reference length] (see :func:`..rates.edits_per_length`)."""
+    return edits_per_length(sums, float32)
 
 
 FAMILY = Family("ter", "TER", TerConfig, "ter.ter", slow=True,
