@@ -69,10 +69,16 @@ class _Units:
     def __init__(self, lines: Sequence[str], vocabulary: dict[str, int], ids: Iterator[int]):
         self.lines = lines
         self._vocabulary, self._ids = vocabulary, ids
+        self._tables: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def table(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         """Sorted distinct keys of lines ``lo`` .. ``hi`` - 1 (clipped to the file), and each line's number of
-        distinct units (zero outside the file)."""
+        distinct units (zero outside the file). Kept: a reference's table serves every system checked."""
+        if (lo, hi) not in self._tables:
+            self._tables[(lo, hi)] = self._table(lo, hi)
+        return self._tables[(lo, hi)]
+
+    def _table(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         first, last = max(lo, 0), min(hi, len(self.lines))
         units = [_line_units(line) for line in self.lines[first:last]]
         # A unit seen for the first time takes the next number of a counter shared with the references.
@@ -96,13 +102,21 @@ def _overlaps(hyp: tuple[np.ndarray, np.ndarray], lo: int, refs: list[tuple[np.n
         start = lo + shift
         window = ref_keys[np.searchsorted(ref_keys, start << _LINE_SHIFT):
                           np.searchsorted(ref_keys, (start + n) << _LINE_SHIFT)]
-        common = np.intersect1d(keys, window - (shift << _LINE_SHIFT), assume_unique=True)
-        shared = np.bincount((common >> _LINE_SHIFT) - lo, minlength=n)
+        shared = np.bincount((keys[_members(keys, window - (shift << _LINE_SHIFT))] >> _LINE_SHIFT) - lo,
+                             minlength=n)
         theirs = ref_counts[start - (lo - _REACH):start - (lo - _REACH) + n]
         both = (counts > 0) & (theirs > 0)
         overlap = np.divide(shared, np.maximum(counts, theirs), out=np.zeros(n), where=both)
         np.maximum(best, overlap, out=best)
     return best
+
+
+def _members(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Which of the sorted ``keys`` the sorted ``table`` holds (a search per key: cheaper than sorting both)."""
+    if not len(table):
+        return np.zeros(len(keys), bool)
+    at = np.minimum(np.searchsorted(table, keys), len(table) - 1)
+    return table[at] == keys
 
 
 def _first_run(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misalignment | None:
