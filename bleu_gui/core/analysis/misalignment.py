@@ -46,11 +46,9 @@ class Misalignment:
                 f"against {self.aligned:.2f} with their own), as if {what} near line {self.line}")
 
 
-def _line_units(line: str) -> list[str]:
-    words = line.lower().split()
-    if len(words) <= 2 and len(line) > 8:  # CJK and other text without spaces: characters
-        return [ch for ch in line if not ch.isspace()]
-    return words
+def _in_characters(words: list[str], line: str) -> bool:
+    """CJK and other text without spaces is compared by its characters."""
+    return len(words) <= 2 and len(line) > 8
 
 
 def _lines_to_scan(n: int, run: int) -> list[range]:
@@ -80,14 +78,32 @@ class _Units:
 
     def _table(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         first, last = max(lo, 0), min(hi, len(self.lines))
-        units = [_line_units(line) for line in self.lines[first:last]]
-        # A unit seen for the first time takes the next number of a counter shared with the references.
-        ids = np.fromiter(map(self._vocabulary.setdefault, chain.from_iterable(units), self._ids), np.int64)
-        line_of = np.repeat(np.arange(first, last, dtype=np.int64), [len(u) for u in units])
+        lines = self.lines[first:last]
+        split = [line.lower().split() for line in lines]
+        characters = [_in_characters(words, line) for words, line in zip(split, lines)]
+        words = [[] if c else w for w, c in zip(split, characters)]
+        word_ids = np.fromiter(map(self._id, chain.from_iterable(words)), np.int64)
+        word_line = np.repeat(np.arange(first, last, dtype=np.int64), [len(w) for w in words])
+        texts = ["".join(line.split()) if c else "" for line, c in zip(lines, characters)]
+        char_ids, char_line = self._character_ids(texts, first)
+        ids, line_of = np.concatenate([word_ids, char_ids]), np.concatenate([word_line, char_line])
         keys, _ = counted(line_of << _LINE_SHIFT | ids)  # sorted and distinct
         counts = np.zeros(hi - lo, np.int64)
         counts[first - lo:last - lo] = np.bincount((keys >> _LINE_SHIFT) - first, minlength=last - first)
         return keys, counts
+
+    def _id(self, unit: str) -> int:
+        """A unit's number; one seen for the first time takes the next of a counter shared with the references."""
+        return self._vocabulary.setdefault(unit, next(self._ids))
+
+    def _character_ids(self, texts: list[str], first: int) -> tuple[np.ndarray, np.ndarray]:
+        """The numbers of the characters of ``texts`` (lines from ``first``), as of one-character words: each
+        distinct character is looked up once."""
+        codes = np.frombuffer("".join(texts).encode("utf-32-le"), np.uint32)
+        distinct, back = np.unique(codes, return_inverse=True)
+        numbers = np.array([self._id(chr(c)) for c in distinct.tolist()], np.int64)
+        line_of = np.repeat(np.arange(first, first + len(texts), dtype=np.int64), [len(t) for t in texts])
+        return numbers[back.reshape(-1)] if len(codes) else np.zeros(0, np.int64), line_of
 
 
 def _overlaps(hyp: tuple[np.ndarray, np.ndarray], lo: int, refs: list[tuple[np.ndarray, np.ndarray]],
