@@ -111,37 +111,39 @@ class _Pairs:
 
 def _band(i: np.ndarray, n: np.ndarray, m: np.ndarray, ratio: np.ndarray, beam: np.ndarray,
           cols: np.ndarray) -> np.ndarray | None:
-    """Which cells of row ``i`` the beam computes (rows × columns); None when it computes them all."""
+    """Which cells of row ``i`` the beam leaves out (rows × columns); None when it computes them all."""
     diag = np.floor(i * ratio)
     lo = np.maximum(diag - beam, 0)
     hi = np.where(i == n, m + 1, np.minimum(m + 1, diag + beam))
     if not lo.any() and (hi >= m + 1).all():
         return None
-    return (cols >= lo[:, None]) & (cols < hi[:, None])
+    return (cols < lo[:, None]) | (cols >= hi[:, None])
 
 
-def _row(prev: np.ndarray, mismatch: np.ndarray, inside: np.ndarray | None,
+def _row(prev: np.ndarray, mismatch: np.ndarray, outside: np.ndarray | None,
          cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One row of the beam edit distance from the row above: (values, the best of substitution and deletion
-    before insertions, and the substitution costs), cells outside the beam (``inside``; None: none) at INF."""
+    before insertions, and the substitution costs), cells outside the beam (``outside``; None: none) at INF."""
     sub = prev[:, :-1] + mismatch
     t = np.empty_like(prev)
     t[:, 0] = prev[:, 0] + 1
     np.minimum(sub, prev[:, 1:] + 1, out=t[:, 1:])
-    if inside is not None:
-        t = np.where(inside, np.minimum(t, INF), INF)
+    if outside is not None:
+        np.minimum(t, INF, out=t)
+        np.copyto(t, INF, where=outside)
     # Insertions run along the row: value[j] = min over k <= j of t[k] + (j - k), a running minimum.
     t -= cols
     values = np.minimum.accumulate(t, axis=1)
     values += cols
     t += cols
-    if inside is not None:
-        values = np.where(inside, np.minimum(values, INF), INF)
+    if outside is not None:
+        np.minimum(values, INF, out=values)
+        np.copyto(values, INF, where=outside)
     return values, t, sub
 
 
 def _row_ops(prev: np.ndarray, values: np.ndarray, t: np.ndarray, sub: np.ndarray, mismatch: np.ndarray,
-             inside: np.ndarray | None) -> np.ndarray:
+             outside: np.ndarray | None) -> np.ndarray:
     """The operation sacreBLEU keeps in each cell: a match or substitution, else a deletion if strictly
     cheaper, else an insertion if strictly cheaper still; UNDEF where nothing is finite."""
     dele = prev[:, 1:] + 1
@@ -151,7 +153,9 @@ def _row_ops(prev: np.ndarray, values: np.ndarray, t: np.ndarray, sub: np.ndarra
     diagonal = np.where(mismatch, SUB, NOP)
     kept = np.where(tsd >= INF, UNDEF, np.where(dele < sub, DEL, diagonal))
     ops[:, 1:] = np.where(values[:, :-1] + 1 < tsd, INS, kept)
-    return ops if inside is None else np.where(inside, ops, UNDEF).astype(np.int8)
+    if outside is not None:
+        np.copyto(ops, UNDEF, where=outside)
+    return ops
 
 
 def _forward(pairs: _Pairs, rows: np.ndarray, words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -172,10 +176,10 @@ def _forward(pairs: _Pairs, rows: np.ndarray, words: np.ndarray) -> tuple[np.nda
         live = order[:a]
         prev = values[live, i - 1]
         mismatch = words[live, i - 1][:, None] != ref[live]
-        inside = _band(np.full(a, i), n[live], m[live], ratio[live], beam[live], cols)
-        row, t, sub = _row(prev, mismatch, inside, cols)
+        outside = _band(np.full(a, i), n[live], m[live], ratio[live], beam[live], cols)
+        row, t, sub = _row(prev, mismatch, outside, cols)
         values[live, i] = row
-        ops[live, i] = _row_ops(prev, row, t, sub, mismatch, inside)
+        ops[live, i] = _row_ops(prev, row, t, sub, mismatch, outside)
     return values, ops
 
 
@@ -283,15 +287,17 @@ def _candidate_distances(pairs: _Pairs, rows: np.ndarray, words: np.ndarray, val
     prev = values[pair_o, first_o]
     out = np.empty(len(order), np.int64)
     steps = int(todo_o.max(initial=0))
+    rising = -todo_o
     for k in range(steps):
-        a = int(np.searchsorted(-todo_o, -(k + 1), side="right"))
+        # Candidates still computing are a prefix; those whose last row this is, its end.
+        a = int(np.searchsorted(rising, -(k + 1), side="right"))
+        ending = int(np.searchsorted(rising, -(k + 1), side="left"))
         i = first_o[:a] + 1 + k
         word = words_o[np.arange(a), src_o[np.arange(a), i - 1]]
         mismatch = word[:, None] != ref_o[:a]
-        inside = _band(i, n_o[:a], m_o[:a], ratio_o[:a], beam_o[:a], cols)
-        prev, _, _ = _row(prev[:a], mismatch, inside, cols)
-        done = np.flatnonzero(todo_o[:a] == k + 1)
-        out[done] = prev[done, m_o[done]]
+        outside = _band(i, n_o[:a], m_o[:a], ratio_o[:a], beam_o[:a], cols)
+        prev, _, _ = _row(prev[:a], mismatch, outside, cols)
+        out[ending:a] = prev[np.arange(ending, a), m_o[ending:a]]
     distances = np.empty_like(out)
     distances[order] = out
     return distances, src
