@@ -4,11 +4,13 @@ both runs equal a run scored from scratch."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from bleu_gui.core import RunConfig, score_run
 from bleu_gui.core.inputs.text_files import read_segments
-from bleu_gui.core.metrics.registry import family, quick_first
+from bleu_gui.core.metrics.registry import cost_stages, family
 from bleu_gui.demo import demo_paths
 
 
@@ -52,22 +54,76 @@ def test_other_files_or_settings_are_scored_anew():
     assert [w.wins for w in swapped.comparison.ngram_wins] == [w.wins for w in fresh.comparison.ngram_wins]
 
 
-def test_quick_metrics_come_first_in_their_order():
-    assert [m.key for m in quick_first(configs("ter", "bleu", "chrf", "edit"))] == ["bleu", "edit"]
+def test_metrics_are_staged_cheapest_first_each_stage_in_their_order():
+    stages = cost_stages(configs("ter", "bleu", "chrf", "edit"))
+    assert [[m.key for m in stage] for stage in stages] == [["bleu", "edit"], ["bleu", "chrf", "edit"],
+                                                            ["ter", "bleu", "chrf", "edit"]]
+    assert [[m.key for m in stage] for stage in cost_stages(configs("bleu"))] == [["bleu"]]
 
 
-def test_the_window_shows_bleu_while_chrf_and_ter_are_scored(qtbot, window):
+def test_the_window_shows_each_metric_as_soon_as_it_is_ready(qtbot, window):
     window.controller.set_scoring(configs("bleu", "chrf", "ter"), "chosen for the test")
-    shown = []
+    shown, steps = [], []
     window.controller.run_changed.connect(lambda: shown.append(
         ([m.name for m in window.controller.run.metrics], window.controller.run.notes)))
+    window.jobs.step.connect(steps.append)
     with qtbot.waitSignal(window.run_changed, timeout=60_000) as blocker:
         window.run_actions.open_demo()
-    assert [names for names, _ in shown] == [["BLEU"], ["BLEU", "chrF2", "TER"]]
+    assert [names for names, _ in shown] == [["BLEU"], ["BLEU", "chrF2"], ["BLEU", "chrF2", "TER"],
+                                             ["BLEU", "chrF2", "TER"]]
     assert "chrF, TER, significance tests: being computed, shown when ready" in shown[0][1]
-    assert not any("being computed" in n for n in shown[1][1])
+    assert "TER, significance tests: being computed, shown when ready" in shown[1][1]
+    assert "significance tests: being computed, shown when ready" in shown[2][1]
+    assert not any("being computed" in n for n in shown[3][1])
+    assert [s for s in steps if s] == ["Reading files", "Scoring BLEU", "Scoring chrF", "Scoring TER",
+                                       "Significance tests"]
+    assert window.job_progress.bar.format() == "Significance tests %p%"
     assert [m.name for m in blocker.args[0].metrics] == ["BLEU", "chrF2", "TER"]
+    assert window.controller.run.comparison is not None
     systems, refs = demo_files()
     fresh = score_run(systems, refs, RunConfig(configs("bleu", "chrf", "ter")))
     for a, f in zip(window.controller.run.systems, fresh.systems):
         assert [r.corpus.score for r in a.results] == [r.corpus.score for r in f.results]
+
+
+def test_a_cancel_after_the_first_numbers_keeps_them_and_says_what_was_not_computed(qtbot, window):
+    window.controller.set_scoring(configs("bleu", "chrf", "ter"), "chosen for the test")
+    notes = []
+
+    def first_numbers():
+        if window.controller.run is not None and not notes:
+            notes.append(window.controller.run.notes)
+            window.jobs.cancel()  # the user presses Cancel as soon as BLEU is shown
+
+    window.controller.run_changed.connect(first_numbers)
+    with qtbot.waitSignal(window.jobs.cancelled, timeout=60_000):
+        window.run_actions.open_demo()
+    qtbot.waitUntil(lambda: not window.jobs.busy)
+    run = window.controller.run
+    assert [m.name for m in run.metrics] == ["BLEU"]
+    assert "chrF, TER, significance tests: not computed (cancelled)" in run.notes
+    assert not any("being computed" in n for n in run.notes)
+    # The settings are those of the numbers shown: chrF and TER are not claimed.
+    assert [m.key for m in window.controller.scoring.metrics] == ["bleu"]
+
+
+def test_at_a_terminal_the_command_says_each_metric_when_it_is_ready(capsys, monkeypatch):
+    from bleu_gui.cli.bleu_score import run
+
+    systems, refs = demo_paths()
+    argv = [*map(str, refs), "-i", *map(str, systems), "-m", "ter", "bleu", "chrf"]
+    assert run(argv) == 0
+    quiet_out, quiet_err = capsys.readouterr()
+    assert "ready after" not in quiet_err  # a pipe or a file: the output alone, as before
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert run(argv) == 0
+    out, err = capsys.readouterr()
+    assert out == quiet_out  # the same output, in the same order
+    said = [line for line in err.splitlines() if "ready after" in line]
+    assert [line.split()[1] for line in said] == ["BLEU", "chrF2"]
+    assert said[0].endswith("; TER, chrF to come") and said[1].endswith("; TER to come")
+    files, refs_read = demo_files()
+    fresh = score_run(files, refs_read, RunConfig(configs("bleu")))
+    first = said[0].split(": ", 1)[1]
+    for system, name in zip(fresh.systems, [p.name for p in systems]):
+        assert f"{name} {system.results[0].corpus.score:.2f}" in first

@@ -6,7 +6,7 @@ import dataclasses
 import errno
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.errors import ExportError, InputError
@@ -49,12 +49,17 @@ def _exports(o: Options, run: Run) -> None:
         write_atomic(o.exports.report, build_report(run, top=o.exports.report_top), protected)
 
 
-def _scored(o: Options) -> Run:
-    """Read, check and score what ``o`` asks (the whole corpus, then the slice of ``--where`` with its tests)."""
+def _scored(o: Options, ready: Callable[[Run, list[str]], None] | None = None) -> Run:
+    """Read, check and score what ``o`` asks (the whole corpus, then the slice of ``--where`` with its tests).
+
+    ``ready(run, waiting)``: with several metrics, they are scored cheapest first (BLEU, chrF, TER, as the window
+    does) and each stage's run is handed over as soon as it is scored, with the titles of the metrics still to
+    come."""
     # Loaded here, not at the start: ``--help`` and a refused flag never load the scoring.
     from ..core.inputs.names import file_names
     from ..core.inputs.run_inputs import read_request
     from ..core.metrics.imported.imported import attach_imported
+    from ..core.metrics.registry import cost_stages, family_of
     from ..core.output.exports import check_targets
     from ..core.run import RunConfig, Significance, check_labels, score_run, subset_run
     from ..core.where import check_where, where_rows
@@ -77,7 +82,13 @@ def _scored(o: Options) -> Run:
         o.request.source, o.request.docs, o.views.freq_file, o.views.glossary, *o.request.scores) if p])
     significance = _significance(o, len(hyps))
     config = RunConfig(metrics=metrics, significance=None if o.where else significance, ngram_diffs=False)
-    scored = score_run(hyps, refs, config, names=names, context=context)
+    previous = None
+    if ready is not None:
+        for stage in cost_stages(metrics)[:-1]:
+            previous = score_run(hyps, refs, dataclasses.replace(config, metrics=stage, significance=None),
+                                 names=names, context=context, previous=previous)
+            ready(previous, [family_of(m).title for m in metrics if m not in stage])
+    scored = score_run(hyps, refs, config, names=names, context=context, previous=previous)
     if o.where:  # the whole corpus is scored without tests, then the slice with them
         rows, said = where_rows(scored, o.where)
         scored = subset_run(scored, rows, said, significance=significance or Significance(None, None))
@@ -111,8 +122,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         from ..core.run import confidences
         from .printing import Printer
 
-        scored = _scored(o)
         say = Printer(o, word)
+        # At a terminal, each metric's corpus scores are said as soon as they are ready (the output follows).
+        scored = _scored(o, say.ready if sys.stderr.isatty() else None)
         _notes(o, scored, say)
         _exports(o, scored)
         if o.views.asked():

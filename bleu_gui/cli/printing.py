@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -412,6 +413,18 @@ class Printer:
 
     def __init__(self, o: Options, word: Callable[[str, str | None], str]):
         self.o, self.word = o, word
+        self._started, self._said = time.perf_counter(), set[str]()
+
+    def ready(self, run: Run, waiting: list[str]) -> None:
+        """A stage of the scoring is done: its new metrics' corpus scores on stderr, and what is still to come."""
+        for k, metric in enumerate(run.metrics):
+            if metric.name in self._said:
+                continue
+            self._said.add(metric.name)
+            scores = " · ".join(f"{s.name} {score_text.score_only(s.results[k].corpus, self.o.output.width)}"
+                                for s in run.systems)
+            print(f"{PROG}: {metric.name} ready after {time.perf_counter() - self._started:.1f} s: {scores}"
+                  f"; {', '.join(waiting)} to come", file=sys.stderr, flush=True)
 
     def note(self, text: str) -> None:
         print(f"{PROG}: note: {worded(text, self.word)}", file=sys.stderr)

@@ -28,8 +28,9 @@ from .window_words import raw
 T = TypeVar("T")
 
 Work = Callable[[Callable[[float], None]], T]
-# Work that hands results over before it is done: called with the progress callback and ``early(result)``.
-StagedWork = Callable[[Callable[[float], None], Callable[[object], None]], T]
+# Work that hands results over before it is done: called with the progress callback, ``early(result)`` and
+# ``step(text)`` (what it is doing now, e.g. "Scoring TER").
+StagedWork = Callable[[Callable[[float], None], Callable[[object], None], Callable[[str], None]], T]
 
 
 @dataclass
@@ -86,6 +87,7 @@ class JobController(QObject):
     Signals (for live jobs only; a cancelled or stale job emits nothing more):
       ``started(int)``      job id
       ``progress(float)``   fraction done, 0..1 (of the newest live job)
+      ``step(str)``         what a staged job is doing now ("Scoring TER"); "" when a job starts
       ``finished(int)``     job id, after its ``on_done`` callback ran
       ``failed(str, str)``  one-line message, traceback text ("" for input errors), when no ``on_failed`` was given
       ``cancelled(int)``    job id
@@ -93,6 +95,7 @@ class JobController(QObject):
 
     started = Signal(int)
     progress = Signal(float)
+    step = Signal(str)
     finished = Signal(int)
     failed = Signal(str, str)
     cancelled = Signal(int)
@@ -100,6 +103,7 @@ class JobController(QObject):
     # Cross-thread carriers; queued to the GUI thread because this object lives there.
     _progress = Signal(int, float)
     _early = Signal(int, object)
+    _step = Signal(int, str)
     _done = Signal(int, object)
     _failed = Signal(int, str, str)
 
@@ -116,6 +120,7 @@ class JobController(QObject):
         self._progress.connect(self._on_progress)
         self._done.connect(self._on_done)
         self._early.connect(self._on_early)
+        self._step.connect(self._on_step)
         self._failed.connect(self._on_failed)
         JobController.live_controllers.add(self)
 
@@ -131,13 +136,17 @@ class JobController(QObject):
     def submit_staged(self, work: StagedWork[T], on_early: Callable[[object], None], on_done: Callable[[T], None],
                       on_failed: Callable[[str, str], None] | None = None) -> int:
         """:meth:`submit` for work that hands over results before it is done: ``work(progress, early)``; each
-        ``early(result)`` reaches ``on_early`` on the GUI thread while the job is live (a cancelled job's never)."""
+        ``early(result)`` reaches ``on_early`` on the GUI thread while the job is live (a cancelled job's never);
+        each ``step(text)`` is the :attr:`step` signal."""
         job = _Job(next(self._ids), threading.Event(), on_done, on_failed, on_early)
 
         def early(result: object) -> None:
             self._early.emit(job.id, result)
 
-        return self._start(job, lambda progress: work(progress, early))
+        def step(text: str) -> None:
+            self._step.emit(job.id, text)
+
+        return self._start(job, lambda progress: work(progress, early, step))
 
     def _start(self, job: _Job, work: Work) -> int:
         if self.exclusive:
@@ -145,6 +154,7 @@ class JobController(QObject):
         self._live[job.id] = job
         self.pool.start(_Runnable(self, job, work))
         self.started.emit(job.id)
+        self.step.emit("")
         return job.id
 
     def cancel(self) -> None:
@@ -163,6 +173,11 @@ class JobController(QObject):
     def _on_progress(self, job_id: int, fraction: float) -> None:
         if job_id in self._live:
             self.progress.emit(fraction)
+
+    @Slot(int, str)
+    def _on_step(self, job_id: int, text: str) -> None:
+        if job_id in self._live:
+            self.step.emit(text)
 
     @Slot(int, object)
     def _on_early(self, job_id: int, result: object) -> None:

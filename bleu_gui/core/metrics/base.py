@@ -258,8 +258,9 @@ class Family:
     class, the module that holds the metric (``module``, under ``core/metrics``: it defines ``bind(config,
     references, progress, like)``), whether its settings' names on the command line start with its key (``chrf``
     word order; BLEU's are sacreBLEU's plain ones), what its settings group says, whether the window always
-    scores it (BLEU: its n-gram evidence, what-if edits, n-gram wins), and whether it is slow (``slow``: chrF,
-    TER — the window shows the others' numbers first and these when they are ready).
+    scores it (BLEU: its n-gram evidence, what-if edits, n-gram wins), and how costly it is to score (``cost``:
+    0 for BLEU, the edit distance and read scores, 1 for chrF, 2 for TER — the window shows each metric's numbers
+    as soon as they are ready, the cheapest first).
 
     The metric's module is imported when the family is first scored: a command that scores BLEU alone does not
     load chrF's n-gram counting or TER's shift search (about 15 ms at every start)."""
@@ -271,7 +272,7 @@ class Family:
     prefixed: bool = True
     about: str = ""
     always_in_window: bool = False
-    slow: bool = False
+    cost: int = 0
 
     def bind(self, config: Any, references: Sequence[Sequence[str]], progress: Progress | None = None,
              like: Metric | None = None) -> Metric:

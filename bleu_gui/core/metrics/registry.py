@@ -41,10 +41,12 @@ def family_of(config: MetricConfig) -> Family:
     return _BY_SETTINGS[type(config)]
 
 
-def quick_first(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
-    """The metrics of ``metrics`` that are quick to score (every one but chrF's and TER's), in their order: what the
-    window shows first while the slow ones are scored."""
-    return tuple(m for m in metrics if not family_of(m).slow)
+def cost_stages(metrics: Sequence[MetricConfig]) -> list[tuple[MetricConfig, ...]]:
+    """The metrics of ``metrics`` as the window scores them, cheapest first: each stage adds the metrics of the next
+    cost (BLEU and read scores, then chrF, then TER) to those before, every stage in ``metrics``' order; the last
+    stage is all of them."""
+    costs = sorted({family_of(m).cost for m in metrics})
+    return [tuple(m for m in metrics if family_of(m).cost <= cost) for cost in costs]
 
 
 def bind(config: MetricConfig, references: Sequence[Sequence[str]], progress: Progress | None = None,

@@ -29,7 +29,7 @@ class ProgressBar(QProgressBar):
         super().__init__(parent)
         self.setRange(0, _STEPS)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setMaximumWidth(220)
+        self.setMaximumWidth(300)
         self.setMinimumWidth(160)
         # QProgressBar expands; in the status bar that stretched the Cancel button beside it.
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -55,12 +55,19 @@ class JobProgress(QWidget):
         row.addWidget(self.cancel_button)
         jobs.started.connect(self.on_started)
         jobs.progress.connect(self.on_progress)
+        jobs.step.connect(self.on_step)
         self.setVisible(False)
 
     @Slot(int)
     def on_started(self, _job_id: int) -> None:
         self.bar.setValue(0)
         self.setVisible(True)
+
+    @Slot(str)
+    def on_step(self, text: str) -> None:
+        """The bar names what the job does now ("Scoring TER 40%"): which metric the user is waiting for."""
+        self.bar.setFormat(f"{text} %p%" if text else "%p%")
+        self.bar.setToolTip(text)
 
     @Slot(float)
     def on_progress(self, fraction: float) -> None:

@@ -14,14 +14,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 
-from ...core import InputError, Run, RunConfig, rescore, score_run, subset_run
+from ...core import InputError, MetricConfig, Run, RunConfig, rescore, score_run, subset_run
 from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.imported.imported import attach_imported, choose_imported
-from ...core.metrics.registry import KEYS, family_of, quick_first
+from ...core.metrics.registry import KEYS, cost_stages, family_of
 from ...core.output.sessions import Session
 from ...core.run import check_labels
 from ...core.runtime import out_of_gc_passes
@@ -45,6 +45,32 @@ def _left_behind(before: RunConfig, after: RunConfig) -> str:
     return f"{', '.join(gone)}: chosen for other files, not carried to these (they follow each file's language)"
 
 
+def _added(metrics: Sequence[MetricConfig], before: Run | None) -> list[str]:
+    """The titles of ``metrics`` that ``before`` did not score."""
+    done = set(before.config.metrics) if before is not None else set()
+    return [family_of(m).title for m in metrics if m not in done]
+
+
+def _titles(titles: Sequence[str]) -> str:
+    return ", ".join(titles)
+
+
+def _stage_spans(stages: Sequence[Sequence[MetricConfig]], tests: bool) -> list[tuple[float, float]]:
+    """The share of the progress bar each stage of a staged open takes (after reading, 5%): a stage's weight is
+    what its new metrics usually cost (TER's shift search the most), the tests a share of their own."""
+    weights, seen = [], set[MetricConfig]()
+    for metrics in stages:
+        weights.append(sum(1 + 3 * family_of(m).cost for m in metrics if m not in seen))
+        seen |= set(metrics)
+    if tests:
+        weights.append(2)
+    total, start, out = sum(weights) or 1, 0.05, []
+    for w in weights:
+        out.append((start, 0.9 * w / total))
+        start += 0.9 * w / total
+    return out
+
+
 class RunActions(QObject):
     """Scoring jobs of the window (see the module), with the settings the controller holds.
 
@@ -61,6 +87,10 @@ class RunActions(QObject):
         super().__init__(parent)
         self.controller, self.jobs = controller, jobs
         self.encoding = "auto"  # how files opened without a request of their own are decoded
+        # The staged open whose early numbers are shown: its job, what it showed last and the note it carries.
+        self._staged: tuple[int, tuple[Prepared, Prepared], str] | None = None
+        jobs.cancelled.connect(self._on_cancelled)
+        jobs.finished.connect(self._on_finished)
 
     # -- helpers ------------------------------------------------------------------------------------
     def _whole_now(self) -> Callable[[Progress | None], Prepared]:
@@ -120,7 +150,9 @@ class RunActions(QObject):
             left_behind = _left_behind(own, fresh)
             own = fresh
 
-        def work(progress: Progress, early: Callable[[object], None]) -> tuple[Prepared, Prepared]:
+        def work(progress: Progress, early: Callable[[object], None], step: Callable[[str], None]
+                 ) -> tuple[Prepared, Prepared]:
+            step("Reading files")
             inputs = read_request(request, progress=scaled_progress(progress, 0, 0.05))
             names = check_labels(labels, len(inputs.systems)) if labels else None
             systems, context, configs = attach_imported(request, inputs.systems, names or file_names(inputs.systems),
@@ -130,24 +162,34 @@ class RunActions(QObject):
                 context = replace(context, notes=(*context.notes, left_behind))
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
             cfg = replace(own, metrics=own.metrics + configs)
-            quick = quick_first(cfg.metrics)
-            later = [family_of(m).title for m in cfg.metrics if m not in quick]
-            if len(systems) > 1 and cfg.significance is not None:
-                later.append("significance tests")
-            first = None
-            if quick and later:  # the quick metrics' numbers first; the slow ones' and the tests after
-                first = score_run(systems, inputs.references, replace(cfg, metrics=quick, significance=None),
-                                  names=names, context=context, progress=scaled_progress(progress, 0.05, 0.15))
-                said = f"{', '.join(later)}: being computed, shown when ready"
-                early(self._sliced(replace(first, notes=(said, *first.notes)), choice.where, progress))
-            run = score_run(systems, inputs.references, cfg, names=names, context=context, previous=first,
-                            progress=scaled_progress(progress, 0.2 if first else 0.05, 0.75 if first else 0.9))
+            stages = cost_stages(cfg.metrics)
+            tests = len(systems) > 1 and cfg.significance is not None
+            early_stages = stages if tests else stages[:-1]
+            steps = [*early_stages, *([] if tests else stages[-1:])]
+            spans = _stage_spans(steps, tests)
+            previous: Run | None = None
+            for k, metrics in enumerate(early_stages):
+                # Each metric's numbers as soon as they are ready, the cheapest first; the tests after them all.
+                step(f"Scoring {_titles(_added(metrics, previous))}")
+                run = score_run(systems, inputs.references, replace(cfg, metrics=metrics, significance=None),
+                                names=names, context=context, previous=previous,
+                                progress=scaled_progress(progress, *spans[k]))
+                waiting = [family_of(m).title for m in cfg.metrics if m not in metrics]
+                said = f"{_titles(waiting + (['significance tests'] if tests else []))}: being computed, shown " \
+                       "when ready"
+                early((self._sliced(replace(run, notes=(said, *run.notes)), choice.where, progress), said))
+                previous = run
+            left = _added(cfg.metrics, previous)
+            step(f"Scoring {_titles(left)}" + (" and the significance tests" if tests and left else "")
+                 if left else "Significance tests")
+            run = score_run(systems, inputs.references, cfg, names=names, context=context, previous=previous,
+                            progress=scaled_progress(progress, *spans[-1]))
             return self._sliced(run, choice.where, progress)
 
         first_shown = [False]
 
         def show(result: tuple[Prepared, Prepared]) -> None:
-            if not first_shown[0]:  # the quick metrics' run, or the whole one when none came first
+            if not first_shown[0]:  # the first metrics' run, or the whole one when none came first
                 self.controller.set_opened(choice)
                 self.opened.emit()  # files opened afresh: no edits carried over
             self.controller.show(result[1], result[0])
@@ -157,10 +199,32 @@ class RunActions(QObject):
             self.shown.emit(False)
 
         def early(result: object) -> None:
-            assert isinstance(result, tuple)  # what work hands over: (whole, shown)
-            show(result)
+            assert isinstance(result, tuple)  # what work hands over: ((whole, shown), the note it carries)
+            self._staged = (job, result[0], result[1])
+            show(result[0])
 
-        return self.jobs.submit_staged(work, early, show)
+        job = self.jobs.submit_staged(work, early, show)
+        return job
+
+    @Slot(int)
+    def _on_cancelled(self, job_id: int) -> None:
+        """A staged open cancelled after its first numbers: they stay, and their note says what was not computed."""
+        staged, self._staged = self._staged, None
+        if staged is None or staged[0] != job_id:
+            return
+        _, (whole, shown), said = staged
+        not_computed = said.replace("being computed, shown when ready", "not computed (cancelled)")
+
+        def noted(p: Prepared) -> Prepared:
+            return replace(p, run=replace(p.run, notes=tuple(not_computed if n == said else n for n in p.run.notes)))
+
+        self.controller.show(noted(shown), noted(whole))
+        self.shown.emit(False)
+
+    @Slot(int)
+    def _on_finished(self, job_id: int) -> None:
+        if self._staged is not None and self._staged[0] == job_id:
+            self._staged = None
 
     @staticmethod
     def _sliced(run: Run, where: Sequence[str], progress: Progress) -> tuple[Prepared, Prepared]:

@@ -94,5 +94,5 @@ def f_scores(stats: np.ndarray, cfg: ChrfConfig, float32: bool = False) -> np.nd
     return np.asarray(np.where(total != 0, 100 * f, ftype(0.0)), ftype)
 
 
-FAMILY = Family("chrf", "chrF", ChrfConfig, "chrf.chrf", slow=True,
+FAMILY = Family("chrf", "chrF", ChrfConfig, "chrf.chrf", cost=1,
                 about="Character n-gram F-score (Popović 2015) as sacreBLEU computes it; word order 2 gives chrF++")

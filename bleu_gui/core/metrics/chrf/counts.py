@@ -75,7 +75,7 @@ class _Reference:
     def __init__(self, units: Units, orders: int, base: int):
         self.orders: list[_Order] = []
         entry = np.zeros(0, np.int64)
-        segment_of_previous = np.zeros(0, np.int64)
+        segment_of_previous = np.zeros(0, np.int32)
         for n in range(1, orders + 1):
             fits = units.fits(n)
             previous = units.segment[fits] if n == 1 else entry[fits]

@@ -89,5 +89,5 @@ def ter_of_sums(sums: np.ndarray, float32: bool = False) -> np.ndarray:
     return edits_per_length(sums, float32)
 
 
-FAMILY = Family("ter", "TER", TerConfig, "ter.ter", slow=True,
+FAMILY = Family("ter", "TER", TerConfig, "ter.ter", cost=2,
                 about="Translation edit rate with sacreBLEU's Tercom shifts (lower is better)")
