@@ -27,7 +27,7 @@ START, END = "<!-- bench_all:start -->", "<!-- bench_all:end -->"
 # (script, quick arguments, full arguments)
 BENCHMARKS = [
     ("bench_core", [], ["--million"]),
-    ("bench_metrics", ["--runs", "3"], ["--runs", "5"]),
+    ("bench_metrics", ["--runs", "1"], ["--runs", "3"]),
     ("bench_scores", ["--runs", "3"], ["--runs", "5"]),
     ("bench_mqm", ["--runs", "5"], ["--runs", "5"]),
     ("bench_streaming", ["--runs", "1"], ["--runs", "3"]),

@@ -2,9 +2,9 @@
 
 A WMT XML file with every system and reference (default: WMT22 en-zh from ../shared/data, 15 systems) opened in
 the window (offscreen, a fresh settings file) with BLEU, chrF and TER: the time to the first numbers on screen
-(BLEU's, while chrF, TER and the paired tests are computed) and to the whole run, beside ``bleu-score FILE -m
-bleu chrf ter``, ``-m bleu`` and ``-m bleu chrf ter --all-pairs`` (the tests the window runs) as commands in the
-same session. Prints the median of ``--runs`` and the ratios; asserts nothing.
+(BLEU's, while chrF, TER and the paired tests are computed), to each further metric, and to the whole run,
+beside ``bleu-score FILE -m bleu chrf ter``, ``-m bleu`` and ``-m bleu chrf ter --all-pairs`` (the tests the
+window runs) as commands in the same session. Prints the median of ``--runs`` and the ratios; asserts nothing.
 
     python scripts/bench_streaming.py [--file XML] [--runs 3]
 """
@@ -33,7 +33,7 @@ def command(path: Path, metrics: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def window_times(path: Path) -> tuple[float, float, list[list[str]]]:
+def window_times(path: Path) -> tuple[list[float], float, list[list[str]]]:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -61,7 +61,7 @@ def window_times(path: Path) -> tuple[float, float, list[list[str]]]:
     end = time.perf_counter()
     window.jobs.shutdown()
     window.close()
-    return seen[0][0] - start, end - start, [names for _, names in seen]
+    return [t - start for t, _ in seen], end - start, [names for _, names in seen]
 
 
 def main() -> int:
@@ -73,18 +73,21 @@ def main() -> int:
         print(f"bench_streaming: skipped: {args.file} is not here (../shared/data is absent)")
         return 0
     firsts, wholes, all3, bleu, tested = [], [], [], [], []
+    stages: list[list[float]] = []
     shown: list[list[str]] = []
     for _ in range(args.runs):
-        first, whole, shown = window_times(args.file)
-        firsts.append(first)
+        times, whole, shown = window_times(args.file)
+        stages.append(times)
+        firsts.append(times[0])
         wholes.append(whole)
         all3.append(command(args.file, ["bleu", "chrf", "ter"]))
         bleu.append(command(args.file, ["bleu"]))
         tested.append(command(args.file, ["bleu", "chrf", "ter", "--all-pairs"]))
     m = statistics.median
     print(f"{args.file.name}: median of {args.runs} runs; the window showed {' then '.join(map(str, shown))}")
-    print(f"  window: first numbers (BLEU)        {m(firsts):6.2f} s")
-    print(f"  window: whole run (BLEU, chrF, TER) {m(wholes):6.2f} s")
+    for k, names in enumerate(shown[:-1]):
+        print(f"  window: {', '.join(names):<28}{m(t[k] for t in stages):6.2f} s")
+    print(f"  window: whole run with the tests    {m(wholes):6.2f} s")
     print(f"  bleu-score -m bleu chrf ter         {m(all3):6.2f} s")
     print(f"  bleu-score -m bleu                  {m(bleu):6.2f} s")
     print(f"  bleu-score -m bleu chrf ter --all-pairs (the window's tests) {m(tested):6.2f} s")
