@@ -1,6 +1,6 @@
 """Benchmark: how soon the window shows numbers when several metrics are asked for, beside the command.
 
-A WMT XML file with every system and reference (default: WMT22 en-zh from ../shared/data, 15 systems) opened in
+A WMT XML file with every system and reference (default: WMT22 en-zh, 15 systems, and WMT21 ru-en, from ../shared/data) opened in
 the window (offscreen, a fresh settings file) with BLEU, chrF and TER: the time to the first numbers on screen
 (BLEU's, while chrF, TER and the paired tests are computed), to each further metric, and to the whole run,
 beside ``bleu-score FILE -m bleu chrf ter``, ``-m bleu`` and ``-m bleu chrf ter --all-pairs`` (the tests the
@@ -23,7 +23,8 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "formats"
-DEFAULT = DATA / "wmt-xml-wmt22-en-zh" / "wmttest2022.en-zh.all.xml"
+DEFAULTS = [DATA / "wmt-xml-wmt22-en-zh" / "wmttest2022.en-zh.all.xml",
+            DATA / "wmt-xml-wmt21-ru-en" / "newstest2021.ru-en.all.xml"]
 
 
 def command(path: Path, metrics: list[str]) -> float:
@@ -66,25 +67,31 @@ def window_times(path: Path) -> tuple[list[float], float, list[list[str]]]:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--file", type=Path, default=DEFAULT)
+    p.add_argument("--file", type=Path, nargs="+", default=DEFAULTS)
     p.add_argument("--runs", type=int, default=3)
     args = p.parse_args()
-    if not args.file.is_file():
-        print(f"bench_streaming: skipped: {args.file} is not here (../shared/data is absent)")
-        return 0
+    for path in args.file:
+        if not path.is_file():
+            print(f"bench_streaming: skipped: {path} is not here (../shared/data is absent)")
+            continue
+        measure(path, args.runs)
+    return 0
+
+
+def measure(path: Path, runs: int) -> None:
     firsts, wholes, all3, bleu, tested = [], [], [], [], []
     stages: list[list[float]] = []
     shown: list[list[str]] = []
-    for _ in range(args.runs):
-        times, whole, shown = window_times(args.file)
+    for _ in range(runs):
+        times, whole, shown = window_times(path)
         stages.append(times)
         firsts.append(times[0])
         wholes.append(whole)
-        all3.append(command(args.file, ["bleu", "chrf", "ter"]))
-        bleu.append(command(args.file, ["bleu"]))
-        tested.append(command(args.file, ["bleu", "chrf", "ter", "--all-pairs"]))
+        all3.append(command(path, ["bleu", "chrf", "ter"]))
+        bleu.append(command(path, ["bleu"]))
+        tested.append(command(path, ["bleu", "chrf", "ter", "--all-pairs"]))
     m = statistics.median
-    print(f"{args.file.name}: median of {args.runs} runs; the window showed {' then '.join(map(str, shown))}")
+    print(f"{path.name}: median of {runs} runs; the window showed {' then '.join(map(str, shown))}")
     for k, names in enumerate(shown[:-1]):
         print(f"  window: {', '.join(names):<28}{m(t[k] for t in stages):6.2f} s")
     print(f"  window: whole run with the tests    {m(wholes):6.2f} s")
@@ -94,7 +101,6 @@ def main() -> int:
     print(f"  ratio window first / command -m bleu         {m(firsts) / m(bleu):6.2f}x")
     print(f"  ratio window whole / command                 {m(wholes) / m(all3):6.2f}x")
     print(f"  ratio window whole / command with the tests  {m(wholes) / m(tested):6.2f}x")
-    return 0
 
 
 if __name__ == "__main__":

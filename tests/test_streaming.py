@@ -127,3 +127,23 @@ def test_at_a_terminal_the_command_says_each_metric_when_it_is_ready(capsys, mon
     first = said[0].split(": ", 1)[1]
     for system, name in zip(fresh.systems, [p.name for p in systems]):
         assert f"{name} {system.results[0].corpus.score:.2f}" in first
+
+
+def test_a_stage_prepares_only_its_new_metric_and_equals_a_fresh_preparation():
+    from bleu_gui.gui.prepared import prepare
+
+    systems, refs = demo_files()
+    first = score_run(systems, refs, RunConfig(configs("bleu", "edit")))
+    before = prepare(first)
+    then = score_run(systems, refs, RunConfig(configs("bleu", "chrf", "edit")), previous=first)
+    staged, fresh = prepare(then, before), prepare(then)
+    assert staged.orders[0] is before.orders[0] and staged.orders[2] is before.orders[1]  # BLEU, edit: kept
+    assert staged.orders[1] is not before.orders[1]
+    for a, b in zip(staged.orders, fresh.orders):
+        for x, y in zip(a, b):
+            assert all(np.array_equal(getattr(x, f), getattr(y, f), equal_nan=True)
+                       for f in ("text", "score", "ratio", "ratios", "bands")) and x.scale == y.scale
+    assert staged.tag_mismatches == fresh.tag_mismatches
+    # Other statistics (BLEU lowercased) share nothing with the earlier preparation.
+    lowered = score_run(systems, refs, RunConfig((family("bleu").config().__class__(lowercase=True),)), previous=first)
+    assert prepare(lowered, before).orders[0] is not before.orders[0]

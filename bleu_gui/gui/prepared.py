@@ -41,18 +41,52 @@ def _lengths(run: Run, system: int) -> tuple[np.ndarray, np.ndarray]:
     return hyp, ref
 
 
-def prepare(run: Run) -> Prepared:
-    """Everything :class:`Prepared` holds for ``run`` (call it in the worker)."""
-    texts = [text_order(s.lines) for s in run.systems]  # the costly order, the same for every metric
-    lengths = [_lengths(run, i) for i in range(len(run.systems))]
+def prepare(run: Run, like: Prepared | None = None) -> Prepared:
+    """Everything :class:`Prepared` holds for ``run`` (call it in the worker). ``like``: a prepared run of the same
+    systems (an earlier stage of the same open, the run before a change of settings) whose orders and documents
+    are taken as they are for every metric whose statistics are the very same objects — each stage of a staged
+    open adds one metric, and only that metric's orders are computed."""
+    same_files = like is not None and [s.file for s in like.run.systems] == [s.file for s in run.systems] and all(
+        a is b for a, b in zip(like.run.references, run.references)) and len(like.run.references) == len(run.references)
+    kept = _kept_metrics(run, like) if same_files else {}
+    if same_files and like is not None and like.orders:
+        texts = [o.text for o in like.orders[0]]  # the text order is the same under every metric
+    else:
+        texts = [text_order(s.lines) for s in run.systems]  # the costly order, the same for every metric
+    lengths = [_lengths(run, i) for i in range(len(run.systems))] if len(kept) < len(run.metrics) else []
     # One scale per metric for every system: their histograms and filters line up.
-    scales = [m.score_scale(np.concatenate([s.results[k].sentences for s in run.systems]))
-              for k, m in enumerate(run.metrics)]
-    orders = tuple(tuple(sentence_orders(s.lines, s.results[k].sentences, *lengths[i], text=texts[i],
-                                         scale=scales[k])
-                         for i, s in enumerate(run.systems)) for k in range(len(run.metrics)))
-    documents = tuple(document_scores(run.context.docs, [s.results[k].stats for s in run.systems], metric)
-                      for k, metric in enumerate(run.metrics))
-    tags = tuple(run.tag_mismatches(i) for i in range(len(run.systems)))
+    orders, documents = [], []
+    for k, metric in enumerate(run.metrics):
+        if k in kept and like is not None:
+            orders.append(like.orders[kept[k]])
+            documents.append(like.documents[kept[k]])
+            continue
+        scale = metric.score_scale(np.concatenate([s.results[k].sentences for s in run.systems]))
+        orders.append(tuple(sentence_orders(s.lines, s.results[k].sentences, *lengths[i], text=texts[i], scale=scale)
+                            for i, s in enumerate(run.systems)))
+        documents.append(document_scores(run.context.docs, [s.results[k].stats for s in run.systems], metric))
+    tags = like.tag_mismatches if same_files and like is not None else tuple(
+        run.tag_mismatches(i) for i in range(len(run.systems)))
     out_of_gc_passes(run.n_sentences * (len(run.systems) + len(run.references)))
-    return Prepared(run, orders, documents, tags)
+    return Prepared(run, tuple(orders), tuple(documents), tags)
+
+
+def _kept_metrics(run: Run, like: Prepared | None) -> dict[int, int]:
+    """For each metric of ``run`` whose every system's results are those ``like`` prepared, that metric's index in
+    ``like``. The length-ratio order follows BLEU's statistics: with other BLEU statistics nothing is kept."""
+    if like is None or not _same_bleu(run, like.run):
+        return {}
+    out = {}
+    for k, metric in enumerate(run.metrics):
+        for j, earlier in enumerate(like.run.metrics):
+            if earlier is metric and all(a.results[j] is b.results[k] for a, b in zip(like.run.systems, run.systems)):
+                out[k] = j
+    return out
+
+
+def _same_bleu(run: Run, earlier: Run) -> bool:
+    """Whether both runs' length ratios come from the same statistics (BLEU's, or words when neither has BLEU)."""
+    k, j = run.bleu_index, earlier.bleu_index
+    if k is None or j is None:
+        return k is None and j is None
+    return all(a.results[j] is b.results[k] for a, b in zip(earlier.systems, run.systems))

@@ -99,7 +99,9 @@ class RunActions(QObject):
         assert whole is not None
 
         def make(progress: Progress | None) -> Prepared:
-            return whole if whole.run.config == cfg else prepare(rescore(whole.run, config=cfg, progress=progress))
+            if whole.run.config == cfg:
+                return whole
+            return prepare(rescore(whole.run, config=cfg, progress=progress), whole)
 
         return make
 
@@ -113,8 +115,8 @@ class RunActions(QObject):
 
         def work(progress: Progress) -> tuple[Prepared, Prepared]:
             span = 0.7 if shown else 1.0
-            whole = prepare(make(base(scaled_progress(progress, 0.0, span / 2)).run,
-                                 scaled_progress(progress, span / 2, span / 2)))
+            before = base(scaled_progress(progress, 0.0, span / 2))
+            whole = prepare(make(before.run, scaled_progress(progress, span / 2, span / 2)), before)
             if shown is None:
                 return whole, whole
             part = subset_run(whole.run, list(shown.rows), shown.description,
@@ -168,6 +170,7 @@ class RunActions(QObject):
             steps = [*early_stages, *([] if tests else stages[-1:])]
             spans = _stage_spans(steps, tests)
             previous: Run | None = None
+            prepared: Prepared | None = None
             for k, metrics in enumerate(early_stages):
                 # Each metric's numbers as soon as they are ready, the cheapest first; the tests after them all.
                 step(f"Scoring {_titles(_added(metrics, previous))}")
@@ -177,14 +180,15 @@ class RunActions(QObject):
                 waiting = [family_of(m).title for m in cfg.metrics if m not in metrics]
                 said = f"{_titles(waiting + (['significance tests'] if tests else []))}: being computed, shown " \
                        "when ready"
-                early((self._sliced(replace(run, notes=(said, *run.notes)), choice.where, progress), said))
-                previous = run
+                stage = self._sliced(replace(run, notes=(said, *run.notes)), choice.where, progress, prepared)
+                early((stage, said))
+                previous, prepared = run, stage[0]
             left = _added(cfg.metrics, previous)
             step(f"Scoring {_titles(left)}" + (" and the significance tests" if tests and left else "")
                  if left else "Significance tests")
             run = score_run(systems, inputs.references, cfg, names=names, context=context, previous=previous,
                             progress=scaled_progress(progress, *spans[-1]))
-            return self._sliced(run, choice.where, progress)
+            return self._sliced(run, choice.where, progress, prepared)
 
         first_shown = [False]
 
@@ -227,9 +231,11 @@ class RunActions(QObject):
             self._staged = None
 
     @staticmethod
-    def _sliced(run: Run, where: Sequence[str], progress: Progress) -> tuple[Prepared, Prepared]:
-        """The whole run and the run to show: its slice where ``where`` asks for one."""
-        whole = prepare(run)
+    def _sliced(run: Run, where: Sequence[str], progress: Progress,
+                like: Prepared | None = None) -> tuple[Prepared, Prepared]:
+        """The whole run and the run to show: its slice where ``where`` asks for one (``like``: see
+        :func:`prepare`)."""
+        whole = prepare(run, like)
         if not where:
             return whole, whole
         rows, said = where_rows(run, list(where))
