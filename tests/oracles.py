@@ -27,6 +27,12 @@ def with_missing(references, rule: str = "empty"):
     return [[line if present[r][i] else None for i, line in enumerate(ref)] for r, ref in enumerate(references)]
 
 
+def sacre_tokenizer(name: str):
+    """sacreBLEU's own tokenizer for ``name``, from the public package (its memo and all): the oracle of every
+    tokenization, never the copy bleu-gui loads (whose 13a and zh rules run by table, see mteval_rules)."""
+    return BLEU(tokenize=name).tokenizer
+
+
 def sacre_metric(cfg: BleuConfig, effective_order: bool = False) -> BLEU:
     return BLEU(lowercase=cfg.lowercase, tokenize=cfg.tokenizer_name, smooth_method=cfg.smooth_method,
                 smooth_value=cfg.smooth_value, max_ngram_order=cfg.max_order, effective_order=effective_order)

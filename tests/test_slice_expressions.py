@@ -12,9 +12,9 @@ from sacrebleu.metrics import BLEU, CHRF
 from bleu_gui.cli.bleu_score import run
 from bleu_gui.core.analysis.slice_expr import Compare, Field, Logic, describe, evaluate, parse_where
 from bleu_gui.core.errors import InputError
-from bleu_gui.core.metrics.tokenizers import load_tokenizer
 
 from .conftest import data_set
+from .oracles import sacre_tokenizer
 
 
 def cli(capsys, *argv):
@@ -86,7 +86,7 @@ def test_a_slice_by_length_and_by_which_system_wins_equals_sacrebleu_on_those_li
                          "--labels", "A", "B", "-m", "bleu", "chrf", "--where", where, "--paired-bs", "-f", "json")
     assert code == 0, err
     # The oracle's subset: 13a word counts of the reference, sacreBLEU's own sentence BLEU of each system.
-    tok = load_tokenizer("13a")
+    tok = sacre_tokenizer("13a")
     sentence = BLEU(effective_order=True)
     keep = [i for i in range(len(ref)) if len(tok(ref[i]).split()) >= 20
             and sentence.sentence_score(b[i], [ref[i]]).score > sentence.sentence_score(a[i], [ref[i]]).score]

@@ -12,6 +12,7 @@ from bleu_gui.core.metrics import tokenizers, word_split
 from bleu_gui.core.metrics.tokenizers import Tokenization, load_tokenizer
 
 from .conftest import data_set
+from .oracles import sacre_tokenizer
 from .strategies import sentence
 
 WORD_LOCAL = ["13a", "intl", "char", "none"]
@@ -39,7 +40,7 @@ def way(request):
 
 
 def sacre_tokens(name, line, lowercase=False):
-    tok = load_tokenizer(name)
+    tok = sacre_tokenizer(name)
     if lowercase:
         line = line.lower()
     return tok(line.rstrip()).split()
@@ -78,7 +79,8 @@ def test_known_edge_cases(name, text, way):
 @pytest.mark.parametrize("set_name,names", [
     ("sacrebleu-wmt17-en-de", ["13a", "intl"]),
     ("wmt21-en-de-3ref", ["13a", "intl", "char"]),
-    ("wmt22-zh-en-2ref", ["13a", "intl"]),
+    ("wmt22-zh-en-2ref", ["13a", "intl", "zh"]),
+    ("wmt22-en-zh-2ref", ["13a", "zh"]),
     ("cmt-ted-sk-en", ["13a", "none"]),
     ("wmt22-en-ja", ["13a", "intl", "char"]),
     ("kor-sacrebleu-doc1-en-ko", ["13a", "intl", "char", "none"]),
@@ -92,7 +94,7 @@ def test_real_files_tokens_identical(set_name, names, way):
         for lowercase in (False, True):
             t = Tokenization(name, lowercase)
             corpus = t.encode(lines)
-            tok = load_tokenizer(name)
+            tok = sacre_tokenizer(name)
             inv = t.strings.strings()
             for i, line in enumerate(lines):
                 want = tok((line.lower() if lowercase else line).rstrip()).split()
@@ -292,3 +294,24 @@ def test_without_arrow_installed_large_files_score_the_same(monkeypatch):
         without = scored()
     assert set(ways) == {True, False}
     assert with_arrow == without == sacrebleu.corpus_bleu(hyps, [refs]).score
+
+
+@pytest.mark.parametrize("name", ["13a", "zh"])
+@given(text=st.text(alphabet=st.sampled_from(list("ab 19.,-&;()<>/\\:@[]`{}~|'\"_$%!?\n\t\u00a0\u3000，。、")
+                                              + ["猫", "在", "日", "本", "の", "ア", "한", "é", "𠀀", "😀", "〇", "ｶ"]),
+                    max_size=40))
+def test_the_rules_by_table_equal_sacrebleus_own(name, text):
+    # zh and 13a run sacreBLEU's first mteval rule (and zh's spacing of Chinese characters) as a translation table:
+    # every string of the characters the rules look at gives sacreBLEU's own output, to the character.
+    assert load_tokenizer(name)(text) == sacre_tokenizer(name)(text)
+
+
+def test_another_sacrebleu_rule_set_keeps_sacrebleus_own_tokenizer():
+    from bleu_gui.core.metrics.mteval_rules import FastRegexp, faster
+
+    original = sacre_tokenizer("13a")
+    changed = type(original)()
+    changed._post_tokenizer._re = [*changed._post_tokenizer._re[:3]]  # a rule less: not the rules we know
+    kept = faster("13a", changed)
+    assert kept is changed and not isinstance(kept._post_tokenizer, FastRegexp)
+    assert isinstance(faster("13a", type(original)())._post_tokenizer, FastRegexp)

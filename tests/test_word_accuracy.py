@@ -11,6 +11,7 @@ from bleu_gui.cli.bleu_score import run
 from bleu_gui.core.analysis.word_accuracy import bucket_labels, frequency_counts, word_accuracy
 
 from .conftest import data_set
+from .oracles import sacre_tokenizer
 
 
 def compare_mt(ref, outs, lowercase=False, freq_data=None):
@@ -77,9 +78,7 @@ def test_the_window_shows_word_accuracy_per_bucket(qtbot, window):
     with qtbot.waitSignal(dialog.ready, timeout=60_000):
         pass
     run = window.controller.run
-    from bleu_gui.core.metrics.tokenizers import load_tokenizer
-
-    tok = load_tokenizer("13a")
+    tok = sacre_tokenizer("13a")
     ref = [tok(line).split() for line in run.references[0].lines]
     outs = [[tok(line).split() for line in s.lines] for s in run.systems]
     _, expected = compare_mt(ref, outs)
@@ -103,9 +102,7 @@ def test_a_bucket_lists_its_words_and_where_they_occur(qtbot, window):
     once = bucket_labels().index("1")
     dialog.show_words(once)
     run = window.controller.run
-    from bleu_gui.core.metrics.tokenizers import load_tokenizer
-
-    tok = load_tokenizer("13a")
+    tok = sacre_tokenizer("13a")
     ref = [tok(line).split() for line in run.references[0].lines]
     counts = frequency_counts(ref)
     expected = sorted(w for w, c in counts.items() if c == 1)

@@ -25,6 +25,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from ..errors import ConfigError, InputError
+from .mteval_rules import faster
 from .sacrebleu_parts import sacrebleu_module
 from .string_table import StringTable, Utf8Strings
 from .word_split import ChunkWords, KeyIds, arrow_available, split_chunks
@@ -104,7 +105,7 @@ def _new_tokenizer(name: str) -> SacreTokenizer:
     module, cls = _SACREBLEU_CLASSES[name]
     try:
         tokenizer_cls = getattr(sacrebleu_module(f"tokenizers.{module}"), cls)
-        return cast(SacreTokenizer, tokenizer_cls())
+        return cast(SacreTokenizer, faster(name, tokenizer_cls()))
     except (ImportError, RuntimeError, AssertionError) as exc:
         extra = _EXTRA_FOR.get(name)
         if extra is None:
