@@ -112,6 +112,28 @@ def test_wmt_xml_rules_for_missing_text(tmp_path):
     assert inputs.context.source is not None and inputs.context.source.lines == ["a b", "e f"]
 
 
+@pytest.mark.slow
+def test_each_documents_score_is_sacrebleus_corpus_score_of_its_segments():
+    from bleu_gui.core.analysis.documents import document_scores
+    from bleu_gui.core.metrics.chrf.config import ChrfConfig
+    from bleu_gui.core.metrics.ter.config import TerConfig
+
+    root = data_set("formats") / "wmt-xml-wmt21-ru-en"
+    inputs = read_run_inputs([], [root / "newstest2021.ru-en.all.xml"])
+    refs = inputs.references[:2]  # two references: TER's lengths are their means, fractions
+    config = RunConfig((BleuConfig(), ChrfConfig(), TerConfig()), significance=None, ngram_diffs=False)
+    run = score_run(inputs.systems[:2], refs, config, context=inputs.context)
+    oracles = [sacrebleu.BLEU(), sacrebleu.CHRF(), sacrebleu.TER()]
+    for k, (metric, oracle) in enumerate(zip(run.metrics, oracles)):
+        found = document_scores(run.context.docs, [s.results[k].stats for s in run.systems], metric)
+        assert found is not None and len(found.ids) == 107
+        for d in (0, 1, 50, 106):  # the first, a middle and the last document
+            rows = found.rows[d].tolist()
+            for i, system in enumerate(run.systems):
+                want = oracle.corpus_score([system.lines[j] for j in rows], [[r.lines[j] for j in rows] for r in refs])
+                assert found.scores[i, d] == want.score, (metric.name, found.ids[d], system.name)
+
+
 def test_wmt_xml_system_missing_a_document_or_segment_is_named(tmp_path):
     missing_doc = _wmt(tmp_path, _doc("d1", ["a"], {"A": ["a"]}, {"S1": ["a"], "S2": ["a"]})
                        + _doc("d2", ["b"], {"A": ["b"]}, {"S1": ["b"]}))

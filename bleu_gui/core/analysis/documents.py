@@ -29,5 +29,10 @@ def document_scores(docs: Sequence[str] | None, stats: Sequence[np.ndarray], met
     for i, doc in enumerate(docs):
         order.setdefault(doc, []).append(i)
     rows = [np.asarray(r, np.int64) for r in order.values()]
-    scores = np.array([[metric.value(s[r]) for r in rows] for s in stats])
+    # Each document's rows summed in order (np.add.reduceat, row after row as Metric.value's sum adds them), then
+    # every document scored in one call: one per document took 0.3 s for chrF on 181 documents x 13 systems.
+    grouped = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+    starts = np.cumsum([0] + [len(r) for r in rows[:-1]])
+    scores = np.array([metric.scores_of_sums(np.add.reduceat(s[grouped], starts, axis=0)) if rows else []
+                       for s in stats])
     return DocumentScores(list(order), rows, scores.reshape(len(stats), len(rows)))
