@@ -7,7 +7,7 @@
    of the file (``WMTXMLDataset._unwrap_wmt21_or_later``) plus ``sacrebleu``'s
    scoring of the same systems, also as one command. Scores are checked equal.
 2. The window: from File ▸ Open of the ``.all.xml`` to the first results shown
-   (offscreen Qt).
+   (offscreen Qt), and to the whole run with every paired test.
 3. A slice re-scored (corpus BLEU and both paired tests, 1,000 resamples and
    10,000 trials, two systems, 3,000 segments) — the work the window's worker
    does — beside sacreBLEU's paired tests on the same lines.
@@ -76,23 +76,26 @@ def window_first_results(path: Path, repeats: int) -> None:
     from bleu_gui.gui.shell.settings import Settings
 
     app = QApplication.instance() or QApplication([])
-    times = []
+    firsts, times = [], []
     for _ in range(repeats):
         settings = Settings(QSettings(os.path.join(tempfile.mkdtemp(), "b.ini"), QSettings.Format.IniFormat))
         window = MainWindow(settings)
         window.show()
         loop = QEventLoop()
         window.run_changed.connect(loop.quit)
+        shown: list[float] = []  # BLEU's numbers reach the screen before the paired tests are done
+        window.controller.run_changed.connect(lambda at=shown: at.append(time.perf_counter()))
         t0 = time.perf_counter()
         window.run_actions.open_files([], [path])
         QTimer.singleShot(120_000, loop.quit)
         loop.exec()
         app.processEvents()
         times.append(time.perf_counter() - t0)
+        firsts.append(shown[0] - t0)
         n = len(window.controller.run.systems) if window.controller.run else 0
         window.close()
-    print(f"window: {path.name} opened, {n} systems shown: first results {statistics.median(times):.2f} s "
-          f"(median of {repeats}; target < 2 s)")
+    print(f"window: {path.name} opened, {n} systems shown: first results {statistics.median(firsts):.2f} s "
+          f"(target < 2 s), with every paired test {statistics.median(times):.2f} s (median of {repeats})")
 
 
 def slice_rescore(repeats: int) -> None:

@@ -147,3 +147,30 @@ def test_a_stage_prepares_only_its_new_metric_and_equals_a_fresh_preparation():
     # Other statistics (BLEU lowercased) share nothing with the earlier preparation.
     lowered = score_run(systems, refs, RunConfig((family("bleu").config().__class__(lowercase=True),)), previous=first)
     assert prepare(lowered, before).orders[0] is not before.orders[0]
+
+
+def test_the_compare_view_says_the_tests_are_coming_then_cancelled_and_score_again_runs_them(qtbot, window):
+    window.controller.set_scoring(configs("bleu"), "chosen for the test")
+    seen = []
+
+    def first_numbers():
+        run = window.controller.run
+        if run is not None and not seen:
+            seen.append((window.compare_view.systems.matrix.caption.text(),
+                         window.compare_view.charts.delta_chart.text.toPlainText()))
+            window.jobs.cancel()
+
+    window.controller.run_changed.connect(first_numbers)
+    with qtbot.waitSignal(window.jobs.cancelled, timeout=60_000):
+        window.run_actions.open_demo()
+    qtbot.waitUntil(lambda: not window.jobs.busy)
+    window.controller.run_changed.disconnect(first_numbers)
+    assert seen == [("Significance tests: being computed, shown when ready.",) * 2]
+    caption = window.compare_view.systems.matrix.caption.text()
+    assert caption.startswith("Significance tests: not computed (cancelled)") and "variant" not in caption
+    assert window.controller.run.comparison.significance is None
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.file_menu.score_again.trigger()
+    comparison = window.controller.run.comparison
+    assert comparison.significance is not None and comparison.by_metric[0].matrix is not None
+    assert "Green" in window.compare_view.systems.matrix.caption.text()

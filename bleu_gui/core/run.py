@@ -157,6 +157,15 @@ class Comparison:
     ngram_wins: list[NgramWins] = field(default_factory=list)  # per pair (systems[1:]); empty when not computed
     note: str = ""
     identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
+    # Why the run has no paired tests when none were asked for ("" when they were): a staged open says they are
+    # being computed, a run scored without them says so.
+    untested: str = "No significance tests in this run: bootstrap and approximate randomization are both off."
+
+    def why_untested(self, metric: Metric) -> str:
+        """Why ``metric`` has no paired tests in this comparison ("" when it has them or cannot)."""
+        if not metric.significance:
+            return "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
+        return self.untested if self.significance is None else ""
 
 
 @dataclass(frozen=True)
@@ -463,7 +472,7 @@ def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSyst
     wins = _ngram_wins(metrics, matched, scaled_progress(progress, 0.9, 0.1)) if matched is not None else []
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
     return Comparison(tuple(by_metric), labels, np.array([int(m.sum()) for m in masks]), significance, wins, note,
-                      identical)
+                      identical, **({"untested": ""} if significance is not None else {}))
 
 
 def _both_scored(metric: Metric, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:

@@ -294,14 +294,17 @@ class DeltaChart(ChartBox):
         self.set_title(f"Bootstrap Δ{metric} (B − A)")
         self.plot.setLabel("bottom", f"Δ{metric} per resample")
 
-    def update_values(self, deltas: np.ndarray | None, p_value: float | None) -> None:
+    def update_values(self, deltas: np.ndarray | None, p_value: float | None, why_none: str = "") -> None:
+        """The bootstrap's differences and p-value; without them, ``why_none`` in the corner."""
         self.show_data()
         self._data = (deltas, p_value)
         if deltas is None or not len(deltas):
             self.bars.setOpts(x0=[], x1=[], height=[])
             for line in (self.low, self.high):
                 line.setVisible(False)  # no stale interval from an earlier run
-            self.text.setText("run with the sacrebleu variant for significance tests")
+            self.text.setText(why_none or "no bootstrap for this pair")
+            self._wrap_text()
+            self.plot.setXRange(-1, 1, padding=0)  # no stray axis of 1e-14 around an empty plot
             return
         counts, edges = np.histogram(deltas, bins=30)
         self.bars.setOpts(x0=edges[:-1], x1=edges[1:], height=counts)

@@ -189,6 +189,7 @@ class MatrixPanel(QWidget):
         self.correction.currentIndexChanged.connect(self.on_ranking_edited)
         self.metric_name = "BLEU"
         self.caption = QLabel("")
+        self.why_none = ""  # why there is no matrix (see set_matrix)
         styled(self.caption, "hint")
         self.caption.setWordWrap(True)
         box = QVBoxLayout(self)
@@ -213,8 +214,9 @@ class MatrixPanel(QWidget):
     def ranking(self) -> Ranking:
         return Ranking(round(self.alpha.value(), 6), self.correction.currentData())
 
-    def set_matrix(self, matrix: PairMatrix | None, metric: str = "BLEU") -> None:
-        self.metric_name = metric
+    def set_matrix(self, matrix: PairMatrix | None, metric: str = "BLEU", why_none: str = "") -> None:
+        """Show ``matrix`` of ``metric``; without one, ``why_none`` says why."""
+        self.metric_name, self.why_none = metric, why_none
         self.test_combo.blockSignals(True)
         current = self.test_combo.currentData()
         self.test_combo.clear()
@@ -229,7 +231,8 @@ class MatrixPanel(QWidget):
         ranking = self.ranking()
         self.model.set_matrix(matrix, ranking, self.test_combo.currentData(), self.metric_name)
         if matrix is None:
-            self.caption.setText("Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them.")
+            self.caption.setText(self.why_none)
+            self.caption.setToolTip(self.why_none)
             return
         n_bs, n_ar = matrix.bs_samples, matrix.ar_trials
         runs = [f"bootstrap {n_bs:,} resamples" if n_bs else "", f"AR {n_ar:,} trials" if n_ar else ""]

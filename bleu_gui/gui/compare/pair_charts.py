@@ -88,7 +88,8 @@ class PairCharts(QWidget):
         self.scatter.mark(c.sentence)
         bootstrap = run.comparison.by_metric[k].bootstrap
         bs = bootstrap[c.b] if bootstrap else None
-        self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None)
+        self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None,
+                                       run.comparison.why_untested(run.metrics[k]))
 
     @Slot(int)
     def on_highlighted(self, system: int) -> None:

@@ -21,12 +21,14 @@ class FileMenu(QMenu):
                  on_export_table: Callable[[], object], on_export_figure: Callable[[], object],
                  on_save_edited: Callable[[], object],
                  on_open_session: Callable[[], object], on_save_session: Callable[[], object],
-                 on_quit: Callable[[], object]):
+                 on_score_again: Callable[[], object], on_quit: Callable[[], object]):
         super().__init__("&File", parent)
         self._action("&Open…", on_open, QKeySequence.StandardKey.Open)
         self._action("Open &demo data", on_demo)
         self.add_system = self._action("&Add system…", on_add_system)
         self.import_scores = self._action("&Import segment scores (COMET, MQM)…", on_import_scores)
+        # What a cancel left out (a metric, the paired tests) computed with the settings shown.
+        self.score_again = self._action("Score a&gain", on_score_again, QKeySequence("Ctrl+R"))
         self.recent = RecentMenu(settings, self)
         self.addMenu(self.recent)
         self._action("Open &session…", on_open_session)
@@ -52,7 +54,7 @@ class FileMenu(QMenu):
         return action
 
     def set_run_shown(self, shown: bool) -> None:
-        for action in (self.add_system, self.import_scores, self.export_report, self.export_sentences,
+        for action in (self.add_system, self.import_scores, self.score_again, self.export_report, self.export_sentences,
                        self.export_table, self.export_figure,
                        self.save_edited, self.save_session):
             action.setEnabled(shown)

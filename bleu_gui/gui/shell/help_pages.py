@@ -21,6 +21,7 @@ ACTIONS = ("open-demo", "open-files")
 # (keys, what they do), as the window binds them.
 SHORTCUTS = (
     ("Ctrl+O", "File ▸ Open: system outputs, references and how to read them"),
+    ("Ctrl+R", "File ▸ Score again: what a cancel left out (a metric, the paired tests), with the settings shown"),
     ("Ctrl+Shift+E", "File ▸ Export figure: the Compare view (or the Inspect view) as PNG, SVG or PDF"),
     ("Ctrl+Q", "Quit"),
     ("F9", "View ▸ Scoring settings: show or hide the settings (more room for the views)"),

@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
                 lambda: self.open_session(ask_open_session(self, self.controller.state))),
             on_save_session=lambda: self._guarded(
                 lambda: ask_save_session(self, self.controller.state, self.current_session())),
-            on_quit=self.close)
+            on_score_again=self.run_actions.rescore, on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_session)
         self.menuBar().addMenu(self.file_menu)
         detail = self.inspect.detail

@@ -17,13 +17,15 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ...core import InputError, MetricConfig, Run, RunConfig, rescore, score_run, subset_run
+from ...core.inputs.corpus import Context
 from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
+from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.imported.imported import attach_imported, choose_imported
 from ...core.metrics.registry import KEYS, cost_stages, family_of
 from ...core.output.sessions import Session
-from ...core.run import check_labels
+from ...core.run import Comparison, check_labels
 from ...core.runtime import out_of_gc_passes
 from ...core.where import check_where, where_rows
 from ...demo import demo_paths
@@ -43,6 +45,15 @@ def _left_behind(before: RunConfig, after: RunConfig) -> str:
     if not gone:
         return ""
     return f"{', '.join(gone)}: chosen for other files, not carried to these (they follow each file's language)"
+
+
+TESTS_PENDING = "Significance tests: being computed, shown when ready."
+TESTS_CANCELLED = "Significance tests: not computed (cancelled). Score again (Ctrl+R) to run them."
+
+
+def _untested(comparison: Comparison | None, why: str) -> Comparison | None:
+    """``comparison`` saying why its paired tests are absent."""
+    return replace(comparison, untested=why) if comparison is not None else None
 
 
 def _added(metrics: Sequence[MetricConfig], before: Run | None) -> list[str]:
@@ -164,31 +175,8 @@ class RunActions(QObject):
                 context = replace(context, notes=(*context.notes, left_behind))
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
             cfg = replace(own, metrics=own.metrics + configs)
-            stages = cost_stages(cfg.metrics)
-            tests = len(systems) > 1 and cfg.significance is not None
-            early_stages = stages if tests else stages[:-1]
-            steps = [*early_stages, *([] if tests else stages[-1:])]
-            spans = _stage_spans(steps, tests)
-            previous: Run | None = None
-            prepared: Prepared | None = None
-            for k, metrics in enumerate(early_stages):
-                # Each metric's numbers as soon as they are ready, the cheapest first; the tests after them all.
-                step(f"Scoring {_titles(_added(metrics, previous))}")
-                run = score_run(systems, inputs.references, replace(cfg, metrics=metrics, significance=None),
-                                names=names, context=context, previous=previous,
-                                progress=scaled_progress(progress, *spans[k]))
-                waiting = [family_of(m).title for m in cfg.metrics if m not in metrics]
-                said = f"{_titles(waiting + (['significance tests'] if tests else []))}: being computed, shown " \
-                       "when ready"
-                stage = self._sliced(replace(run, notes=(said, *run.notes)), choice.where, progress, prepared)
-                early((stage, said))
-                previous, prepared = run, stage[0]
-            left = _added(cfg.metrics, previous)
-            step(f"Scoring {_titles(left)}" + (" and the significance tests" if tests and left else "")
-                 if left else "Significance tests")
-            run = score_run(systems, inputs.references, cfg, names=names, context=context, previous=previous,
-                            progress=scaled_progress(progress, *spans[-1]))
-            return self._sliced(run, choice.where, progress, prepared)
+            return self._in_stages(systems, inputs.references, cfg, names, context, choice.where, progress, early,
+                                   step)
 
         first_shown = [False]
 
@@ -210,6 +198,35 @@ class RunActions(QObject):
         job = self.jobs.submit_staged(work, early, show)
         return job
 
+    def _in_stages(self, systems: list[SegmentFile], references: list[SegmentFile], cfg: RunConfig,
+                   names: list[str] | None, context: Context, where: Sequence[str], progress: Progress,
+                   early: Callable[[object], None], step: Callable[[str], None]) -> tuple[Prepared, Prepared]:
+        """Score ``cfg``'s metrics cheapest first and hand each stage's numbers over (``early``) as soon as they are
+        ready, each saying what is still computed; the paired tests come last, and their run is returned."""
+        stages = cost_stages(cfg.metrics)
+        tests = len(systems) > 1 and cfg.significance is not None
+        early_stages = stages if tests else stages[:-1]
+        spans = _stage_spans([*early_stages, *([] if tests else stages[-1:])], tests)
+        previous: Run | None = None
+        prepared: Prepared | None = None
+        for k, metrics in enumerate(early_stages):
+            step(f"Scoring {_titles(_added(metrics, previous))}")
+            run = score_run(systems, references, replace(cfg, metrics=metrics, significance=None), names=names,
+                            context=context, previous=previous, progress=scaled_progress(progress, *spans[k]))
+            waiting = [family_of(m).title for m in cfg.metrics if m not in metrics]
+            said = f"{_titles(waiting + (['significance tests'] if tests else []))}: being computed, shown when ready"
+            noted = replace(run, notes=(said, *run.notes),
+                            comparison=_untested(run.comparison, TESTS_PENDING) if tests else run.comparison)
+            stage = self._sliced(noted, where, progress, prepared)
+            early((stage, said))
+            previous, prepared = run, stage[0]
+        left = _added(cfg.metrics, previous)
+        step(f"Scoring {_titles(left)}" + (" and the significance tests" if tests and left else "")
+             if left else "Significance tests")
+        run = score_run(systems, references, cfg, names=names, context=context, previous=previous,
+                        progress=scaled_progress(progress, *spans[-1]))
+        return self._sliced(run, where, progress, prepared)
+
     @Slot(int)
     def _on_cancelled(self, job_id: int) -> None:
         """A staged open cancelled after its first numbers: they stay, and their note says what was not computed."""
@@ -220,7 +237,11 @@ class RunActions(QObject):
         not_computed = said.replace("being computed, shown when ready", "not computed (cancelled)")
 
         def noted(p: Prepared) -> Prepared:
-            return replace(p, run=replace(p.run, notes=tuple(not_computed if n == said else n for n in p.run.notes)))
+            comparison = p.run.comparison
+            if comparison is not None and comparison.untested == TESTS_PENDING:
+                comparison = _untested(comparison, TESTS_CANCELLED)
+            return replace(p, run=replace(p.run, notes=tuple(not_computed if n == said else n for n in p.run.notes),
+                                          comparison=comparison))
 
         self.controller.show(noted(shown), noted(whole))
         self.shown.emit(False)
