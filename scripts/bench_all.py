@@ -15,6 +15,7 @@ import argparse
 import datetime
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -76,6 +77,23 @@ def page_section(head: str, results: list[tuple[str, list[str], str]]) -> str:
     return "\n".join([*parts, END])
 
 
+def merged(head: str, results: list[tuple[str, list[str], str]]) -> str:
+    """The page's section with ``results`` in place of those benchmarks' blocks, every other block kept (``--only``):
+    the heading names what ran again, and when."""
+    text = PAGE.read_text(encoding="utf-8")
+    if START not in text or END not in text:
+        return page_section(head, results)
+    old = text.split(START, 1)[1].split(END, 1)[0]
+    blocks = re.findall(r"`python scripts/(\w+)\.py([^`]*)`\n\n```\n(.*?)\n```", old, re.S)
+    fresh = {name: (args, body) for name, args, body in results}
+    kept = [(name, fresh[name][0], fresh[name][1]) if name in fresh else (name, args.split(), body)
+            for name, args, body in blocks]
+    kept += [r for r in results if r[0] not in {b[0] for b in blocks}]
+    first = re.search(r"Last run of `python scripts/bench_all.py`: ([^\n]*?)\.\n", old)
+    was = first.group(1).split("; again")[0] if first else head
+    return page_section(f"{was}; again {head.split(' · ')[0]}: {', '.join(fresh)}", kept)
+
+
 def write_page(section: str) -> None:
     text = PAGE.read_text(encoding="utf-8")
     if START in text and END in text:
@@ -107,7 +125,7 @@ def main() -> int:
         print(f"\n== {name} {' '.join(chosen)} ({seconds:.0f} s)\n{text}", flush=True)
         results.append((name, chosen, text))
     if not args.print_only:
-        write_page(page_section(head, results))
+        write_page(merged(head, results) if args.only else page_section(head, results))
         print(f"\nwrote {PAGE.relative_to(ROOT)}")
     return 1 if failed else 0
 
