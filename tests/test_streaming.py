@@ -67,6 +67,14 @@ def test_the_window_shows_each_metric_as_soon_as_it_is_ready(qtbot, window):
     window.controller.run_changed.connect(lambda: shown.append(
         ([m.name for m in window.controller.run.metrics], window.controller.run.notes)))
     window.jobs.step.connect(steps.append)
+
+    def choose_chrf_when_ready():
+        names = [m.name for m in window.controller.run.metrics]
+        if names == ["BLEU", "chrF2"]:  # the user looks at chrF while TER is computed: it stays chosen
+            assert window.metric_chooser.isEnabled()
+            window.controller.set_metric(1)
+
+    window.controller.run_changed.connect(choose_chrf_when_ready)
     with qtbot.waitSignal(window.run_changed, timeout=60_000) as blocker:
         window.run_actions.open_demo()
     assert [names for names, _ in shown] == [["BLEU"], ["BLEU", "chrF2"], ["BLEU", "chrF2", "TER"],
@@ -79,6 +87,7 @@ def test_the_window_shows_each_metric_as_soon_as_it_is_ready(qtbot, window):
                                        "Significance tests"]
     assert window.job_progress.bar.format() == "Significance tests %p%"
     assert [m.name for m in blocker.args[0].metrics] == ["BLEU", "chrF2", "TER"]
+    assert window.controller.run.metrics[window.controller.metric].name == "chrF2"
     assert window.controller.run.comparison is not None
     systems, refs = demo_files()
     fresh = score_run(systems, refs, RunConfig(configs("bleu", "chrf", "ter")))
