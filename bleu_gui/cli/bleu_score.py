@@ -59,9 +59,8 @@ def _scored(o: Options, ready: Callable[[Run, list[str]], None] | None = None) -
     from ..core.inputs.names import file_names
     from ..core.inputs.run_inputs import read_request
     from ..core.metrics.imported.imported import attach_imported
-    from ..core.metrics.registry import cost_stages, family_of
     from ..core.output.exports import check_targets
-    from ..core.run import RunConfig, Significance, check_labels, score_run, subset_run
+    from ..core.run import RunConfig, Significance, check_labels, score_in_stages, score_run, subset_run
     from ..core.where import check_where, where_rows
     from .arguments import metric_configs
     from .checks import check_exports, check_output, check_tests, check_views
@@ -82,13 +81,13 @@ def _scored(o: Options, ready: Callable[[Run, list[str]], None] | None = None) -
         o.request.source, o.request.docs, o.views.freq_file, o.views.glossary, *o.request.scores) if p])
     significance = _significance(o, len(hyps))
     config = RunConfig(metrics=metrics, significance=None if o.where else significance, ngram_diffs=False)
-    previous = None
-    if ready is not None:
-        for stage in cost_stages(metrics)[:-1]:
-            previous = score_run(hyps, refs, dataclasses.replace(config, metrics=stage, significance=None),
-                                 names=names, context=context, previous=previous)
-            ready(previous, [family_of(m).title for m in metrics if m not in stage])
-    scored = score_run(hyps, refs, config, names=names, context=context, previous=previous)
+    if ready is None:
+        scored = score_run(hyps, refs, config, names=names, context=context)
+    else:
+        for stage in score_in_stages(hyps, refs, config, names=names, context=context):
+            if stage.waiting:
+                ready(stage.run, list(stage.waiting))
+            scored = stage.run
     if o.where:  # the whole corpus is scored without tests, then the slice with them
         rows, said = where_rows(scored, o.where)
         scored = subset_run(scored, rows, said, significance=significance or Significance(None, None))

@@ -16,7 +16,7 @@ except for BLEU's n-gram wins, which only BLEU's reference index can give.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -45,7 +45,7 @@ from .metrics.bleu.details import SentenceDetails
 from .metrics.bleu.metric import Bleu, find_bleu, scaled_progress
 from .metrics.bleu.scores import bleu_score
 from .metrics.ngram_stats import MatchedRows
-from .metrics.registry import bind
+from .metrics.registry import bind, cost_stages, family_of
 
 Progress = Callable[[float], None]
 NGRAM_TOP = 200  # n-grams listed per order and direction
@@ -159,7 +159,8 @@ class Comparison:
     identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
     # Why the run has no paired tests when none were asked for ("" when they were): a staged open says they are
     # being computed, a run scored without them says so.
-    untested: str = "No significance tests in this run: bootstrap and approximate randomization are both off."
+    untested: str = "No significance tests in this run: bootstrap and approximate randomization are both off."  # read
+    # only when the comparison has no tests (see why_untested)
 
     def why_untested(self, metric: Metric) -> str:
         """Why ``metric`` has no paired tests in this comparison ("" when it has them or cannot)."""
@@ -323,6 +324,57 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
                notes, context)
 
 
+@dataclass(frozen=True)
+class Stage:
+    """One stage of :func:`score_in_stages`: the run scored so far and what is still to come (the titles of the
+    metrics not scored yet, then "significance tests"); the last stage waits for nothing and is the whole run."""
+
+    run: Run
+    waiting: tuple[str, ...]
+
+
+def score_in_stages(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: RunConfig, *,
+                    names: Sequence[str] | None = None, context: Context = Context(),
+                    progress: Progress | None = None, starting: Callable[[str], None] | None = None
+                    ) -> Generator[Stage, None, None]:
+    """:func:`score_run`, one stage at a time, cheapest first: the metrics of the lowest cost (BLEU, the edit
+    distance, read scores), then each dearer family (chrF, then TER), then the paired tests — each stage a run of its
+    own that keeps every statistic of the one before (``previous``). ``starting(text)`` is told what each stage
+    computes ("Scoring TER", "Significance tests") before it starts; the progress bar's share of each stage follows
+    what its new metrics usually cost."""
+    stages = cost_stages(config.metrics)
+    tests = len(systems) > 1 and config.significance is not None
+    spans = _stage_spans(stages, tests)
+    previous: Run | None = None
+    for k, metrics in enumerate([*stages, *([config.metrics] if tests else [])]):
+        last = k == len(spans) - 1
+        new = [family_of(m).title for m in metrics if previous is None or m not in previous.config.metrics]
+        if starting is not None:
+            starting(f"Scoring {', '.join(new)}" if new else "Significance tests")
+        run = score_run(systems, references, config if last else replace(config, metrics=metrics, significance=None),
+                        names=names, context=context, previous=previous,
+                        progress=scaled_progress(progress, *spans[k]))
+        waiting = [family_of(m).title for m in config.metrics if m not in metrics] + ["significance tests"] * (
+            tests and not last)
+        yield Stage(run, tuple(waiting))
+        previous = run
+
+
+def _stage_spans(stages: Sequence[Sequence[MetricConfig]], tests: bool) -> list[tuple[float, float]]:
+    """Each stage's (start, share) of the progress: a stage weighs what its new metrics usually cost (TER's shift
+    search the most), the paired tests a share of their own."""
+    weights, seen = [], set[MetricConfig]()
+    for metrics in stages:
+        weights.append(sum(1 + 3 * family_of(m).cost for m in metrics if m not in seen))
+        seen |= set(metrics)
+    weights += [2] * tests
+    total, start, out = sum(weights) or 1, 0.0, []
+    for w in weights:
+        out.append((start, w / total))
+        start += w / total
+    return out
+
+
 def _chosen(config: RunConfig, context: Context) -> tuple[list[MetricConfig], tuple[str, ...]]:
     """Each metric's settings as the declared target language completes them (BLEU's tokenizer: sacreBLEU's zh,
     ja-mecab, ko-mecab, as ``sacrebleu -l`` chooses), and notes saying what it chose (never silent)."""
@@ -472,7 +524,7 @@ def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSyst
     wins = _ngram_wins(metrics, matched, scaled_progress(progress, 0.9, 0.1)) if matched is not None else []
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
     return Comparison(tuple(by_metric), labels, np.array([int(m.sum()) for m in masks]), significance, wins, note,
-                      identical, **({"untested": ""} if significance is not None else {}))
+                      identical)
 
 
 def _both_scored(metric: Metric, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:

@@ -82,7 +82,8 @@ class _Units:
         split = [line.lower().split() for line in lines]
         characters = [_in_characters(words, line) for words, line in zip(split, lines)]
         words = [[] if c else w for w, c in zip(split, characters)]
-        word_ids = np.fromiter(map(self._id, chain.from_iterable(words)), np.int64)
+        # A unit seen for the first time takes the next number of a counter shared with the references.
+        word_ids = np.fromiter(map(self._vocabulary.setdefault, chain.from_iterable(words), self._ids), np.int64)
         word_line = np.repeat(np.arange(first, last, dtype=np.int64), [len(w) for w in words])
         texts = ["".join(line.split()) if c else "" for line, c in zip(lines, characters)]
         char_ids, char_line = self._character_ids(texts, first)
@@ -92,16 +93,13 @@ class _Units:
         counts[first - lo:last - lo] = np.bincount((keys >> _LINE_SHIFT) - first, minlength=last - first)
         return keys, counts
 
-    def _id(self, unit: str) -> int:
-        """A unit's number; one seen for the first time takes the next of a counter shared with the references."""
-        return self._vocabulary.setdefault(unit, next(self._ids))
-
     def _character_ids(self, texts: list[str], first: int) -> tuple[np.ndarray, np.ndarray]:
         """The numbers of the characters of ``texts`` (lines from ``first``), as of one-character words: each
         distinct character is looked up once."""
         codes = np.frombuffer("".join(texts).encode("utf-32-le"), np.uint32)
         distinct, back = np.unique(codes, return_inverse=True)
-        numbers = np.array([self._id(chr(c)) for c in distinct.tolist()], np.int64)
+        numbers = np.fromiter(map(self._vocabulary.setdefault, map(chr, distinct.tolist()), self._ids), np.int64,
+                              len(distinct))
         line_of = np.repeat(np.arange(first, first + len(texts), dtype=np.int64), [len(t) for t in texts])
         return numbers[back.reshape(-1)] if len(codes) else np.zeros(0, np.int64), line_of
 

@@ -16,16 +16,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from ...core import InputError, MetricConfig, Run, RunConfig, rescore, score_run, subset_run
+from ...core import InputError, Run, RunConfig, rescore, subset_run
 from ...core.inputs.corpus import Context
 from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.imported.imported import attach_imported, choose_imported
-from ...core.metrics.registry import KEYS, cost_stages, family_of
+from ...core.metrics.registry import KEYS
 from ...core.output.sessions import Session
-from ...core.run import Comparison, check_labels
+from ...core.run import Comparison, check_labels, score_in_stages
 from ...core.runtime import out_of_gc_passes
 from ...core.where import check_where, where_rows
 from ...demo import demo_paths
@@ -54,32 +54,6 @@ TESTS_CANCELLED = "Significance tests: not computed (cancelled). Score again (Ct
 def _untested(comparison: Comparison | None, why: str) -> Comparison | None:
     """``comparison`` saying why its paired tests are absent."""
     return replace(comparison, untested=why) if comparison is not None else None
-
-
-def _added(metrics: Sequence[MetricConfig], before: Run | None) -> list[str]:
-    """The titles of ``metrics`` that ``before`` did not score."""
-    done = set(before.config.metrics) if before is not None else set()
-    return [family_of(m).title for m in metrics if m not in done]
-
-
-def _titles(titles: Sequence[str]) -> str:
-    return ", ".join(titles)
-
-
-def _stage_spans(stages: Sequence[Sequence[MetricConfig]], tests: bool) -> list[tuple[float, float]]:
-    """The share of the progress bar each stage of a staged open takes (after reading, 5%): a stage's weight is
-    what its new metrics usually cost (TER's shift search the most), the tests a share of their own."""
-    weights, seen = [], set[MetricConfig]()
-    for metrics in stages:
-        weights.append(sum(1 + 3 * family_of(m).cost for m in metrics if m not in seen))
-        seen |= set(metrics)
-    if tests:
-        weights.append(2)
-    total, start, out = sum(weights) or 1, 0.05, []
-    for w in weights:
-        out.append((start, 0.9 * w / total))
-        start += 0.9 * w / total
-    return out
 
 
 class RunActions(QObject):
@@ -201,31 +175,21 @@ class RunActions(QObject):
     def _in_stages(self, systems: list[SegmentFile], references: list[SegmentFile], cfg: RunConfig,
                    names: list[str] | None, context: Context, where: Sequence[str], progress: Progress,
                    early: Callable[[object], None], step: Callable[[str], None]) -> tuple[Prepared, Prepared]:
-        """Score ``cfg``'s metrics cheapest first and hand each stage's numbers over (``early``) as soon as they are
-        ready, each saying what is still computed; the paired tests come last, and their run is returned."""
-        stages = cost_stages(cfg.metrics)
-        tests = len(systems) > 1 and cfg.significance is not None
-        early_stages = stages if tests else stages[:-1]
-        spans = _stage_spans([*early_stages, *([] if tests else stages[-1:])], tests)
-        previous: Run | None = None
+        """Score ``cfg``'s metrics cheapest first (:func:`score_in_stages`) and hand each stage's numbers over
+        (``early``) as soon as they are ready, each saying what is still computed; the whole run is returned."""
         prepared: Prepared | None = None
-        for k, metrics in enumerate(early_stages):
-            step(f"Scoring {_titles(_added(metrics, previous))}")
-            run = score_run(systems, references, replace(cfg, metrics=metrics, significance=None), names=names,
-                            context=context, previous=previous, progress=scaled_progress(progress, *spans[k]))
-            waiting = [family_of(m).title for m in cfg.metrics if m not in metrics]
-            said = f"{_titles(waiting + (['significance tests'] if tests else []))}: being computed, shown when ready"
-            noted = replace(run, notes=(said, *run.notes),
-                            comparison=_untested(run.comparison, TESTS_PENDING) if tests else run.comparison)
-            stage = self._sliced(noted, where, progress, prepared)
-            early((stage, said))
-            previous, prepared = run, stage[0]
-        left = _added(cfg.metrics, previous)
-        step(f"Scoring {_titles(left)}" + (" and the significance tests" if tests and left else "")
-             if left else "Significance tests")
-        run = score_run(systems, references, cfg, names=names, context=context, previous=previous,
-                        progress=scaled_progress(progress, *spans[-1]))
-        return self._sliced(run, where, progress, prepared)
+        tests_to_come = len(systems) > 1 and cfg.significance is not None
+        for stage in score_in_stages(systems, references, cfg, names=names, context=context,
+                                     progress=scaled_progress(progress, 0.05, 0.9), starting=step):
+            if not stage.waiting:
+                return self._sliced(stage.run, where, progress, prepared)
+            said = f"{', '.join(stage.waiting)}: being computed, shown when ready"
+            noted = replace(stage.run, notes=(said, *stage.run.notes), comparison=_untested(
+                stage.run.comparison, TESTS_PENDING) if tests_to_come else stage.run.comparison)
+            shown = self._sliced(noted, where, progress, prepared)
+            early((shown, said))
+            prepared = shown[0]
+        raise AssertionError("the last stage waits for nothing")
 
     @Slot(int)
     def _on_cancelled(self, job_id: int) -> None:
