@@ -42,9 +42,9 @@ def family_of(config: MetricConfig) -> Family:
 
 
 def cost_stages(metrics: Sequence[MetricConfig]) -> list[tuple[MetricConfig, ...]]:
-    """The metrics of ``metrics`` as the window scores them, cheapest first: each stage adds the metrics of the next
-    cost (BLEU and read scores, then chrF, then TER) to those before, every stage in ``metrics``' order; the last
-    stage is all of them."""
+    """The metrics of ``metrics`` as they are scored in stages (``run.score_in_stages``), cheapest first: each stage
+    adds the metrics of the next cost (BLEU and read scores, then chrF, then TER) to those before, every stage in
+    ``metrics``' order; the last stage is all of them."""
     costs = sorted({family_of(m).cost for m in metrics})
     return [tuple(m for m in metrics if family_of(m).cost <= cost) for cost in costs]
 
