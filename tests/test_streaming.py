@@ -61,6 +61,61 @@ def test_metrics_are_staged_cheapest_first_each_stage_in_their_order():
     assert [[m.key for m in stage] for stage in cost_stages(configs("bleu"))] == [["bleu"]]
 
 
+def test_stages_compare_each_metric_once_and_count_the_ngram_wins_last_equal_to_a_fresh_run(monkeypatch):
+    from bleu_gui.core.metrics.bleu.config import BleuConfig
+    from bleu_gui.core.metrics.bleu.metric import Bleu
+    from bleu_gui.core.run import score_in_stages
+
+    matched, advised = [], []
+    plain, plain_advice = Bleu.matched_statistics, BleuConfig.advice
+    monkeypatch.setattr(Bleu, "matched_statistics", lambda self, lines, progress=None: (
+        matched.append(1), plain(self, lines, progress))[1])
+    monkeypatch.setattr(BleuConfig, "advice", lambda self, lines, language: (
+        advised.append(1), plain_advice(self, lines, language))[1])
+    systems, refs = demo_files()
+    stages = list(score_in_stages(systems, refs, RunConfig(configs("bleu", "chrf", "ter"))))
+    assert len(matched) == len(systems)  # BLEU matched once per system, in its own stage
+    assert len(advised) == 1  # and its settings checked against the references once
+    assert [s.waiting for s in stages] == [("chrF", "TER", "BLEU's n-gram wins", "significance tests"),
+                                           ("TER", "BLEU's n-gram wins", "significance tests"),
+                                           ("BLEU's n-gram wins", "significance tests"), ()]
+    runs = [s.run for s in stages]
+    assert all(r.comparison is not None and not r.comparison.ngram_wins for r in runs[:-1])
+    for before, after in zip(runs, runs[1:]):  # a later stage keeps the comparisons of the metrics before it
+        assert before.comparison is not None and after.comparison is not None
+        for k in range(len(before.metrics)):
+            assert after.comparison.by_metric[k].pairwise is before.comparison.by_metric[k].pairwise
+    matched.clear()
+    fresh = score_run(systems, refs, RunConfig(configs("bleu", "chrf", "ter")))
+    whole = runs[-1]
+    assert whole.comparison is not None and fresh.comparison is not None
+    assert [w.wins for w in whole.comparison.ngram_wins] == [w.wins for w in fresh.comparison.ngram_wins]
+    assert whole.advice == fresh.advice
+    for a, f in zip(whole.comparison.by_metric, fresh.comparison.by_metric):
+        assert all(np.array_equal(d.loo, e.loo) and (d.sentences, d.sign_p) == (e.sentences, e.sign_p)
+                   for d, e in zip(a.pairwise, f.pairwise, strict=True))
+        assert np.array_equal(a.bucket_scores, f.bucket_scores, equal_nan=True)
+        assert a.matrix is not None and f.matrix is not None
+        assert np.array_equal(a.matrix.p("bs", "none"), f.matrix.p("bs", "none"), equal_nan=True)
+
+
+def test_a_later_stage_keeps_the_advice_a_fresh_run_gives():
+    from pathlib import Path
+
+    from bleu_gui.core.inputs.text_files import SegmentFile
+    from bleu_gui.core.run import score_in_stages
+
+    # Chinese references under 13a: sacreBLEU recommends zh (and TER: Asian support), whatever the stage.
+    refs = [SegmentFile(Path("ref.zh"), ["我们今天去公园散步。", "他喜欢读书。"], "utf-8")]
+    systems = [SegmentFile(Path(f"sys{i}.zh"), lines, "utf-8")
+               for i, lines in enumerate((["我们今天去公园。", "他喜欢书。"], ["今天我们去公园散步。", "他爱读书。"]))]
+    config = RunConfig(configs("bleu", "chrf", "ter"))
+    stages = [s.run for s in score_in_stages(systems, refs, config)]
+    fresh = score_run(systems, refs, config)
+    assert [a.action for a in fresh.advice] == ["Use zh", "Use Asian support and normalization"]
+    assert stages[0].advice == fresh.advice[:1] and stages[-1].advice == fresh.advice
+
+
 def test_the_window_shows_each_metric_as_soon_as_it_is_ready(qtbot, window):
     window.controller.set_scoring(configs("bleu", "chrf", "ter"), "chosen for the test")
     shown, steps = [], []
@@ -79,9 +134,9 @@ def test_the_window_shows_each_metric_as_soon_as_it_is_ready(qtbot, window):
         window.run_actions.open_demo()
     assert [names for names, _ in shown] == [["BLEU"], ["BLEU", "chrF2"], ["BLEU", "chrF2", "TER"],
                                              ["BLEU", "chrF2", "TER"]]
-    assert "chrF, TER, significance tests: being computed, shown when ready" in shown[0][1]
-    assert "TER, significance tests: being computed, shown when ready" in shown[1][1]
-    assert "significance tests: being computed, shown when ready" in shown[2][1]
+    assert "chrF, TER, BLEU's n-gram wins, significance tests: being computed, shown when ready" in shown[0][1]
+    assert "TER, BLEU's n-gram wins, significance tests: being computed, shown when ready" in shown[1][1]
+    assert "BLEU's n-gram wins, significance tests: being computed, shown when ready" in shown[2][1]
     assert not any("being computed" in n for n in shown[3][1])
     assert [s for s in steps if s] == ["Reading files", "Scoring BLEU", "Scoring chrF", "Scoring TER",
                                        "Significance tests"]
@@ -110,7 +165,7 @@ def test_a_cancel_after_the_first_numbers_keeps_them_and_says_what_was_not_compu
     qtbot.waitUntil(lambda: not window.jobs.busy)
     run = window.controller.run
     assert [m.name for m in run.metrics] == ["BLEU"]
-    assert "chrF, TER, significance tests: not computed (cancelled)" in run.notes
+    assert "chrF, TER, BLEU's n-gram wins, significance tests: not computed (cancelled)" in run.notes
     assert not any("being computed" in n for n in run.notes)
     # The settings are those of the numbers shown: chrF and TER are not claimed.
     assert [m.key for m in window.controller.scoring.metrics] == ["bleu"]

@@ -269,10 +269,24 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
 
     ``names``: display names (default: the shortest path suffixes that tell the files apart). ``context``: the
     source, documents and metadata, carried along unscored. ``previous``: a run of the same references whose
-    metrics (references processed already), systems' statistics, misalignment checks and pair matrices still
-    hold where nothing they depend on changed (the same metric object, the same file object). ``metrics``:
-    metrics bound to these references already, one per metric of ``config`` (a slice's).
+    metrics (references processed already), systems' statistics, comparisons with the baseline, misalignment
+    checks and pair matrices still hold where nothing they depend on changed (the same metric object, the same
+    file object). ``metrics``: metrics bound to these references already, one per metric of ``config`` (a
+    slice's).
     """
+    return _score_run(systems, references, config, names=names, context=context, previous=previous,
+                      metrics=metrics, progress=progress)[0]
+
+
+def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: RunConfig, *,
+               names: Sequence[str] | None, context: Context, previous: Run | None, metrics: Sequence[Metric] | None,
+               progress: Progress | None, rows_before: list[MatchedRows] | None = None, keep_rows: bool = False
+               ) -> tuple[Run, list[MatchedRows] | None]:
+    """:func:`score_run`, and BLEU's matched n-gram rows of every system where they were counted.
+
+    A staged run (:func:`score_in_stages`) counts the n-gram wins last, with the paired tests, from the rows its
+    first stage matched: ``keep_rows`` has BLEU's statistics counted with their rows (the same pass), which are
+    returned; ``rows_before`` are such rows of these very systems, from an earlier stage."""
     if not systems:
         raise InputError("no system output given")
     check_same_length([*systems, *references])
@@ -286,42 +300,47 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
                                                            scaled_progress(progress, 0.0, 0.3))
     comparing = len(systems) > 1
     found = find_bleu(bound)
-    with_rows = comparing and cfg.ngram_diffs and found is not None
+    with_rows = comparing and (cfg.ngram_diffs or keep_rows) and found is not None
     scoring_span = 0.6 if comparing else 0.7
     earlier = _earlier_results(previous, bound)
     wins = _reusable_wins(previous, systems, bound, earlier) if with_rows else None
-    scored, matched = [], []
+    matched: list[MatchedRows] | None = rows_before if with_rows and wins is None else None
+    counted: list[MatchedRows] = []
+    scored = []
     for i, f in enumerate(systems):
         part = scaled_progress(progress, 0.3 + scoring_span * i / len(systems), scoring_span / len(systems))
         results = []
         for k, metric in enumerate(bound):
             step = scaled_progress(part, k / len(bound), 1 / len(bound))
             kept = earlier.get((id(f), k))
-            if kept is not None and (wins is not None or not (with_rows and found is not None and k == found[0])):
+            rows_wanted = with_rows and wins is None and matched is None and found is not None and k == found[0]
+            if kept is not None and not rows_wanted:
                 results.append(kept)  # the same metric read the same file already: its statistics stand
                 continue
-            if with_rows and found is not None and k == found[0]:
+            if rows_wanted and found is not None:
                 stats, rows = found[1].matched_statistics(f.lines, step)
-                matched.append(rows)
+                counted.append(rows)
             else:
                 stats = metric.system_statistics(f, step)
             results.append(MetricResult(stats, metric.sentence_scores(stats), metric.corpus_score(stats)))
         scored.append(ScoredSystem(names[i], f, tuple(results)))
+    matched = matched if matched is not None else (counted or None)
     comparison = None
     if comparing:
-        comparison = _compare(bound, cfg, scored, references, matched if with_rows and wins is None else None,
-                              scaled_progress(progress, 0.9, 0.1), _reusable_matrices(previous, scored, bound, cfg))
-        if wins is not None:
+        comparison = _compare(bound, cfg, scored, references,
+                              matched if cfg.ngram_diffs and wins is None else None,
+                              scaled_progress(progress, 0.9, 0.1), _reusable_matrices(previous, scored, bound, cfg),
+                              _reusable_comparisons(previous, scored, references, bound))
+        if wins is not None and cfg.ngram_diffs:
             comparison = replace(comparison, ngram_wins=wins)
     misaligned = _misaligned(systems, _references_used(bound, references), previous,
                              scaled_progress(progress, 1.0, 0.0)) if cfg.check_alignment else []  # cancel checks only
     if progress is not None:
         progress(1.0)
-    lines = [r.lines for r in references]
-    advice = tuple(a for c in chosen if (a := c.advice(lines, context.target_language)) is not None)
+    advice = _advice(chosen, bound, references, context, previous)
     notes = language_notes + input_notes(systems, references, bound) + context.notes
     return Run(scored, list(references), tuple(bound), cfg, comparison, file_names(references), advice, misaligned,
-               notes, context)
+               notes, context), matched if keep_rows else None
 
 
 @dataclass(frozen=True)
@@ -338,24 +357,29 @@ def score_in_stages(systems: Sequence[SegmentFile], references: Sequence[Segment
                     progress: Progress | None = None, starting: Callable[[str], None] | None = None
                     ) -> Generator[Stage, None, None]:
     """:func:`score_run`, one stage at a time, cheapest first: the metrics of the lowest cost (BLEU, the edit
-    distance, read scores), then each dearer family (chrF, then TER), then the paired tests — each stage a run of its
-    own that keeps every statistic of the one before (``previous``). ``starting(text)`` is told what each stage
+    distance, read scores), then each dearer family (chrF, then TER), then the paired tests and BLEU's n-gram wins
+    (counted from the rows BLEU's stage matched) — each stage a run of its own that keeps every statistic and
+    comparison of the one before (``previous``). ``starting(text)`` is told what each stage
     computes ("Scoring TER", "Significance tests") before it starts; the progress bar's share of each stage follows
     what its new metrics usually cost."""
     stages = cost_stages(config.metrics)
     tests = len(systems) > 1 and config.significance is not None
     spans = _stage_spans(stages, tests)
     previous: Run | None = None
+    rows: list[MatchedRows] | None = None
     for k, metrics in enumerate([*stages, *([config.metrics] if tests else [])]):
         last = k == len(spans) - 1
         new = [family_of(m).title for m in metrics if previous is None or m not in previous.config.metrics]
         if starting is not None:
             starting(f"Scoring {', '.join(new)}" if new else "Significance tests")
-        run = score_run(systems, references, config if last else replace(config, metrics=metrics, significance=None),
-                        names=names, context=context, previous=previous,
-                        progress=scaled_progress(progress, *spans[k]))
-        waiting = [family_of(m).title for m in config.metrics if m not in metrics] + ["significance tests"] * (
-            tests and not last)
+        # The n-gram wins, like the tests, are counted last: from the rows BLEU's stage matched.
+        staged = config if last else replace(config, metrics=metrics, significance=None, ngram_diffs=False)
+        run, rows = _score_run(systems, references, staged, names=names, context=context, previous=previous,
+                               metrics=None, progress=scaled_progress(progress, *spans[k]), rows_before=rows,
+                               keep_rows=config.ngram_diffs and not last)
+        waiting = ([family_of(m).title for m in config.metrics if m not in metrics]
+                   + ["BLEU's n-gram wins"] * (rows is not None and not last)
+                   + ["significance tests"] * (tests and not last))
         yield Stage(run, tuple(waiting))
         previous = run
 
@@ -404,6 +428,22 @@ def _bind(config: RunConfig, chosen: list[MetricConfig], references: Sequence[Se
         else:
             out.append(bind(settings, lines, part, earlier[1] if earlier is not None else None))
     return out
+
+
+def _advice(chosen: Sequence[MetricConfig], metrics: Sequence[Metric], references: Sequence[SegmentFile],
+            context: Context, previous: Run | None) -> tuple[Advice, ...]:
+    """What sacreBLEU recommends instead of each metric's settings (``chosen``) for these references; a metric the
+    previous run scored (the same object: the same settings and references) for the same target language keeps
+    the previous run's advice (a staged run asks once, not at every stage)."""
+    lines = [r.lines for r in references]
+    kept = {id(m) for m in previous.metrics} if (
+        previous is not None and previous.context.target_language == context.target_language) else set()
+    before = {a.config.key: a for a in previous.advice} if previous is not None else {}
+    out = []
+    for c, metric in zip(chosen, metrics):
+        found = before.get(c.key) if id(metric) in kept else c.advice(lines, context.target_language)
+        out += [found] if found is not None else []
+    return tuple(out)
 
 
 def _references_used(metrics: Sequence[Metric], references: Sequence[SegmentFile]) -> list[SegmentFile]:
@@ -481,6 +521,29 @@ def _reusable_matrices(previous: Run | None, systems: list[ScoredSystem], metric
     return out
 
 
+def _reusable_comparisons(previous: Run | None, systems: list[ScoredSystem], references: Sequence[SegmentFile],
+                          metrics: Sequence[Metric]) -> list[MetricComparison | None]:
+    """Per metric, the previous run's comparison with the baseline (leave-one-out, wins/ties/losses, length
+    buckets) when it compared the very statistics of these systems in this order with the same metric object, and
+    its length buckets came from the same BLEU (or from the references' words in both); its pair matrix is not
+    read (see :func:`_reusable_matrices`)."""
+    none: list[MetricComparison | None] = [None] * len(metrics)
+    if (previous is None or previous.comparison is None or len(previous.systems) != len(systems)
+            or [id(r) for r in previous.references] != [id(r) for r in references]):
+        return none
+    bleu_before, bleu_now = find_bleu(previous.metrics), find_bleu(metrics)
+    if (bleu_before is None) != (bleu_now is None) or (
+            bleu_before is not None and bleu_now is not None and bleu_before[1] is not bleu_now[1]):
+        return none
+    out = list(none)
+    for k, metric in enumerate(metrics):
+        for j, before in enumerate(previous.metrics):
+            if before is metric and all(a.results[j].stats is b.results[k].stats
+                                        for a, b in zip(previous.systems, systems)):
+                out[k] = previous.comparison.by_metric[j]
+    return out
+
+
 def _reference_lengths(metrics: Sequence[Metric], systems: list[ScoredSystem], references: Sequence[SegmentFile]
                        ) -> np.ndarray:
     """Each sentence's reference length for compare-mt's length buckets: BLEU's effective reference length of
@@ -493,7 +556,7 @@ def _reference_lengths(metrics: Sequence[Metric], systems: list[ScoredSystem], r
 
 def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSystem],
              references: Sequence[SegmentFile], matched: list[MatchedRows] | None, progress: Progress | None,
-             matrices: list[PairMatrix | None]) -> Comparison:
+             matrices: list[PairMatrix | None], earlier: list[MetricComparison | None]) -> Comparison:
     names = [s.name for s in systems]
     significance = cfg.significance
     note = ""
@@ -511,6 +574,10 @@ def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSyst
         if matrix is None and tested and significance is not None:
             matrix = pair_matrix(stats, metric, names, significance.bootstrap, significance.approximate,
                                  seed=significance.seed, progress=scaled_progress(progress, k * span, span))
+        before = earlier[k]
+        if before is not None:  # an earlier stage compared these very statistics
+            by_metric.append(replace(before, matrix=matrix))
+            continue
         pairwise = []
         base = systems[0].results[k]
         for s in systems[1:]:
