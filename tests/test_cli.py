@@ -506,3 +506,35 @@ def test_table_flags_refused_where_they_would_be_ignored(capsys, argv, message):
 def test_all_pairs_needs_two_systems(capsys):
     code, _, err = cli(capsys, DEMO / "ref1.txt", "-i", DEMO / "system-a.txt", "--all-pairs")
     assert code == 2 and "paired tests need a baseline and at least one more system" in err
+
+
+def test_help_loads_no_numpy_and_no_metric():
+    # `bleu-score --help` builds its parser from every family's settings: those are plain Python, so the help
+    # starts without numpy (~80 ms) and without any metric's arithmetic. A fresh interpreter shows what it loaded.
+    code = ("import sys, contextlib, io\nfrom bleu_gui.cli.bleu_score import main\nsys.argv = ['bleu-score', '--help']\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.suppress(SystemExit):\n    main()\n"
+            "assert '--chrf-word-order' in out.getvalue() and '--ter-asian-support' in out.getvalue()\n"
+            "arithmetic = {'bleu.metric', 'bleu.variant_sacrebleu', 'chrf.chrf', 'ter.ter', 'edit.edit', "
+            "'imported.imported'}\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numpy' "
+            "or m.removeprefix('bleu_gui.core.metrics.') in arithmetic))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_every_module_loaded_by_name_is_named_for_the_bundle():
+    # Families' metrics and BLEU's variants are imported by name when first used; a bundler finds only what import
+    # statements name, so scripts/bundle.py ships modules_by_name(). Every such module must be in it and load.
+    import importlib
+
+    from bleu_gui.core.metrics.bleu.variants import VARIANTS, get_variant
+    from bleu_gui.core.metrics.registry import modules_by_name
+
+    metrics = Path(__file__).resolve().parents[1] / "bleu_gui" / "core" / "metrics"
+    binding = {f"bleu_gui.core.metrics.{p.parent.name}.{p.stem}" for p in metrics.glob("*/*.py")
+               if "\ndef bind(" in p.read_text(encoding="utf-8")}
+    variants = {f"bleu_gui.core.metrics.bleu.{p.stem}" for p in metrics.glob("bleu/variant_*.py")}
+    named = modules_by_name()
+    assert binding | variants == set(named) and len(named) == len(set(named))
+    assert all(importlib.import_module(m) for m in named)
+    assert [get_variant(v).name for v in VARIANTS] == list(VARIANTS)

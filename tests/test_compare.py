@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.analysis.compare import NgramComparison, bucket_scores, leave_one_out, length_buckets
-from bleu_gui.core.metrics.tokenizers import load_tokenizer
+from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
 
 from .oracles import nltk_corpus, nltk_tokens, sacre_corpus
 from .strategies import sentence

@@ -15,7 +15,8 @@ from rapidfuzz.distance import Levenshtein
 
 from bleu_gui.cli.bleu_score import run as bleu_score
 from bleu_gui.core import RunConfig, SegmentFile, score_run
-from bleu_gui.core.metrics.edit.edit import EditConfig, EditDistance
+from bleu_gui.core.metrics.edit.config import EditConfig
+from bleu_gui.core.metrics.edit.edit import EditDistance
 from bleu_gui.core.metrics.edit.explain import edit_evidence
 
 from .conftest import data_set

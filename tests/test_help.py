@@ -9,7 +9,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QKeySequence
 
 from bleu_gui.cli.bleu_score import run as bleu_score
-from bleu_gui.core.metrics.tokenizers import install_hint
+from bleu_gui.core.metrics.sacre_tokenizers import install_hint
 from bleu_gui.gui.shell.help_pages import SHORTCUTS, docs_folder
 
 README = Path(__file__).resolve().parents[1] / "README.md"

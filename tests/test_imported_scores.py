@@ -209,7 +209,7 @@ def test_a_slice_is_scored_on_its_own_segments(capsys):
 def test_the_window_imports_scores_and_keeps_them_through_a_change_of_settings(qtbot, window, tmp_path):
     from bleu_gui.core.analysis.orders import score_bands
     from bleu_gui.core.inputs.run_inputs import InputRequest
-    from bleu_gui.core.metrics.imported.imported import ImportedConfig
+    from bleu_gui.core.metrics.imported.config import ImportedConfig
     from bleu_gui.core.output.sessions import load_session, save_session
     from bleu_gui.gui.state import OpenChoice
 

@@ -17,7 +17,7 @@ from sacrebleu.significance import _compute_p_value
 
 from bleu_gui.cli.bleu_score import run
 from bleu_gui.core.analysis.pair_matrix import pair_matrix
-from bleu_gui.core.metrics.imported.imported import ImportedConfig
+from bleu_gui.core.metrics.imported.config import ImportedConfig
 from bleu_gui.core.metrics.registry import bind
 
 from .conftest import data_set

@@ -70,7 +70,7 @@ def test_seed_from_environment(monkeypatch):
                ["the cat is on the mat today", "a quick brown fox jumped", "hello big world"]]
     cfg = BleuConfig()
     monkeypatch.setenv("SACREBLEU_SEED", "7")
-    from bleu_gui.core.analysis.significance import seed_from_env
+    from bleu_gui.core.analysis.resampling import seed_from_env
 
     ev = Bleu(refs, cfg)
     stats = [ev.statistics(h) for h in systems]
@@ -178,7 +178,7 @@ def test_a_cancel_at_the_first_check_comes_before_the_systems_are_put_side_by_si
 
 
 def test_a_count_just_over_the_ceiling_is_not_said_to_need_zero_gigabytes():
-    from bleu_gui.core.analysis.significance import MAX_BS_SAMPLES, check_resamples
+    from bleu_gui.core.analysis.resampling import MAX_BS_SAMPLES, check_resamples
     from bleu_gui.core.errors import ConfigError
 
     with pytest.raises(ConfigError) as raised:

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from bleu_gui.core.errors import ConfigError, InputError
 from bleu_gui.core.metrics import tokenizers, word_split
-from bleu_gui.core.metrics.tokenizers import Tokenization, load_tokenizer
+from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
+from bleu_gui.core.metrics.tokenizers import Tokenization
 
 from .conftest import data_set
 from .oracles import sacre_tokenizer
@@ -107,13 +108,13 @@ def test_unknown_tokenizer_is_a_clear_error():
 
 
 def test_missing_extra_names_it(monkeypatch):
-    from bleu_gui.core.metrics import tokenizers
+    from bleu_gui.core.metrics import sacre_tokenizers
     from bleu_gui.core.metrics.sacrebleu_parts import sacrebleu_module
 
     ja = sacrebleu_module("tokenizers.tokenizer_ja_mecab")
 
     monkeypatch.setattr(ja, "MeCab", None)
-    monkeypatch.setattr(tokenizers, "_LOADED", {})  # as in a fresh process: nothing loaded yet
+    monkeypatch.setattr(sacre_tokenizers, "_LOADED", {})  # as in a fresh process: nothing loaded yet
     with pytest.raises(ConfigError, match=r"needs the optional extra \[ja\]: pip install 'bleu-gui\[ja\]'"):
         Tokenization("ja-mecab")
 
@@ -229,7 +230,7 @@ def test_pieces_hand_out_blocks_in_order_and_let_go_of_the_ones_passed(monkeypat
 def test_tokenizer_calls_keep_nothing_alive(name):
     # sacreBLEU memoises __call__ (65,536 entries); fed batches of words, each a string seen once, the memo kept
     # every batch and its result (~95 MB at a million lines of 3M word types).
-    from bleu_gui.core.metrics.tokenizers import load_tokenizer
+    from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
 
     tok = load_tokenizer(name)
     Tokenization(name).encode([f"w{i}, x{i}. {'ab' * (i % 50)}!" for i in range(300)])

@@ -8,7 +8,7 @@ from pathlib import Path
 from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, score_run
 from bleu_gui.core.inputs.run_inputs import InputRequest
 from bleu_gui.core.metrics.chrf.config import ChrfConfig
-from bleu_gui.core.metrics.imported.imported import ImportedConfig
+from bleu_gui.core.metrics.imported.config import ImportedConfig
 from bleu_gui.core.metrics.ter.config import TerConfig
 from bleu_gui.gui.state import CHOSEN, REMEMBERED, OpenChoice, Scoring, ViewState, WindowState
 

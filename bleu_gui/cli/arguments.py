@@ -5,6 +5,9 @@ A metric's flags come from its settings' fields (the registry's families): ``--c
 :data:`SACREBLEU_NAMES` where they differ from the field's. The parsed Namespace is read here only: it becomes
 typed options (:class:`Options`), and the rest of the command works on those. Messages of the core name fields
 (``langs``, ``bleu.tokenizer``); :func:`words` says them as this command's flags.
+
+The parser is built from names alone (the families' settings, the formats, the checks): ``--help`` loads neither
+numpy nor a metric nor a file reader.
 """
 
 from __future__ import annotations
@@ -13,22 +16,30 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..core import InputError, MetricConfig
-from ..core.analysis.pair_matrix import CORRECTIONS
 from ..core.analysis.qa import CHECKS as QA_CHECKS
-from ..core.analysis.significance import AR_TRIALS, BS_SAMPLES, MAX_AR_TRIALS, MAX_BS_SAMPLES, check_resamples
+from ..core.analysis.resampling import (
+    AR_TRIALS,
+    BS_SAMPLES,
+    CORRECTIONS,
+    MAX_AR_TRIALS,
+    MAX_BS_SAMPLES,
+    check_resamples,
+)
 from ..core.errors import term, worded
+from ..core.inputs.columns import ROLES, parse_columns
 from ..core.inputs.format_table import FORMATS, ReadOptions, whole_run
-from ..core.inputs.run_inputs import InputRequest
-from ..core.inputs.tables import ROLES, parse_columns
-from ..core.metrics.base import Family
-from ..core.metrics.imported.imported import ImportedConfig, choose_imported
+from ..core.metrics.family import Family
+from ..core.metrics.imported.config import ImportedConfig, choose_imported
 from ..core.metrics.registry import ALWAYS_IN_WINDOW, DEFAULT_KEYS, FAMILIES, KEYS, family
 from ..core.metrics.settings import SettingField
 from ..demo import LANGUAGES, demo_paths
 from .screenshot_order import TABS, ScreenshotOrder, window_size
+
+if TYPE_CHECKING:
+    from ..core.inputs.run_inputs import InputRequest
 
 PROG = "bleu-score"
 
@@ -332,6 +343,8 @@ def scoring_choice(args: argparse.Namespace) -> ScoringChoice:
 
 def input_request(args: argparse.Namespace, systems: Sequence[str], references: Sequence[str]) -> InputRequest:
     """The files and the input flags as one :class:`InputRequest` (``bleu-score`` and ``bleu-gui`` alike)."""
+    from ..core.inputs.run_inputs import InputRequest  # what reads the files: not loaded to print --help
+
     options = ReadOptions(args.input_format, args.keep_tags, tuple(args.langs) if args.langs else None,
                           parse_columns(args.columns), args.sheet)
     return InputRequest(systems=tuple(systems), references=tuple(references), encoding=args.encoding,

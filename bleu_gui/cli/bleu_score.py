@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def _significance(o: Options, n_systems: int) -> Significance | None:
     """The paired tests this command needs: the one asked for, and both when a report compares systems."""
-    from ..core.analysis.significance import seed_from_env
+    from ..core.analysis.resampling import seed_from_env
     from ..core.run import Significance
 
     report = bool(o.exports.report) and n_systems >= 2
@@ -117,7 +117,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     word = words(parser)
     try:
         o = options(parser.parse_args(argv))
-        from ..core.analysis.significance import seed_from_env
+        from ..core.analysis.resampling import seed_from_env
         from ..core.run import confidences
         from .printing import Printer
 

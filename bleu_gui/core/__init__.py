@@ -17,17 +17,18 @@ if TYPE_CHECKING:
     from .errors import Cancelled, ConfigError, InputError
     from .inputs.run_inputs import read_run_inputs
     from .inputs.text_files import SegmentFile, read_segments
-    from .metrics.base import Metric, MetricConfig, Score
+    from .metrics.base import Metric, Score
     from .metrics.bleu.config import BleuConfig
     from .metrics.bleu.details import SentenceDetails, sentence_details
     from .metrics.bleu.metric import Bleu
     from .metrics.bleu.scores import BleuScore, RowScores
+    from .metrics.family import MetricConfig
     from .run import Run, RunConfig, ScoredSystem, Significance, rescore, score_run, subset_run
 
 _WHERE = {
     "Cancelled": "errors", "ConfigError": "errors", "InputError": "errors", "read_run_inputs": "inputs.run_inputs",
     "SegmentFile": "inputs.text_files", "read_segments": "inputs.text_files", "Metric": "metrics.base",
-    "MetricConfig": "metrics.base", "Score": "metrics.base", "BleuConfig": "metrics.bleu.config",
+    "MetricConfig": "metrics.family", "Score": "metrics.base", "BleuConfig": "metrics.bleu.config",
     "SentenceDetails": "metrics.bleu.details", "sentence_details": "metrics.bleu.details",
     "Bleu": "metrics.bleu.metric", "BleuScore": "metrics.bleu.scores", "RowScores": "metrics.bleu.scores",
     "Run": "run", "RunConfig": "run", "ScoredSystem": "run", "Significance": "run", "rescore": "run",

@@ -29,7 +29,8 @@ from .analysis.misalignment import Misalignment, MisalignmentCheck
 from .analysis.pair_matrix import PairMatrix, pair_matrix, sign_test, win_tie_loss
 from .analysis.qa import CHECKS as QA_CHECKS
 from .analysis.qa import Glossary, QAFlag, run_checks
-from .analysis.significance import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED, Interval, SystemTest, confidence
+from .analysis.resampling import AR_TRIALS, BS_SAMPLES, DEFAULT_SEED
+from .analysis.significance import Interval, SystemTest, confidence
 from .analysis.slices import Slice
 from .analysis.tokenizer_table import ScoredAlready
 from .analysis.whatif import BleuLines
@@ -38,12 +39,12 @@ from .inputs.corpus import Context, subset_file
 from .inputs.markup import mismatched_tags
 from .inputs.names import file_names
 from .inputs.text_files import SegmentFile, check_same_length
-from .metrics.account import Advice
-from .metrics.base import Metric, MetricConfig, Score
+from .metrics.base import Metric, Score
 from .metrics.bleu.config import BleuConfig
 from .metrics.bleu.details import SentenceDetails
 from .metrics.bleu.metric import Bleu, find_bleu, scaled_progress
 from .metrics.bleu.scores import bleu_score
+from .metrics.family import Advice, MetricConfig
 from .metrics.ngram_stats import MatchedRows
 from .metrics.registry import bind, cost_stages, family_of
 

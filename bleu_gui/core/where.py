@@ -9,7 +9,7 @@ import numpy as np
 
 from .analysis.slice_expr import Field, describe, evaluate, parse_where
 from .errors import InputError, term
-from .metrics.tokenizers import load_tokenizer
+from .metrics.sacre_tokenizers import load_tokenizer
 from .run import Run
 
 _COUNTS = ("ref_words", "src_words", "hyp_words")

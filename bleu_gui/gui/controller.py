@@ -15,8 +15,9 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Signal
 
 from ..core import Run
-from ..core.metrics.base import Metric, MetricConfig
+from ..core.metrics.base import Metric
 from ..core.metrics.bleu.metric import find_bleu
+from ..core.metrics.family import MetricConfig
 from ..core.output.rankings import Ranking
 from ..core.output.sessions import Session
 from ..core.run import RunConfig

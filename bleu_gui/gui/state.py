@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..core import Run
 from ..core.inputs.run_inputs import InputRequest
-from ..core.metrics.base import MetricConfig
+from ..core.metrics.family import MetricConfig
 from ..core.metrics.registry import own_metrics
 from ..core.output.rankings import Ranking
 from ..core.output.sessions import Session, session_of

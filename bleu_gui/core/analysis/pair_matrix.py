@@ -39,8 +39,8 @@ from typing import TypeVar
 import numpy as np
 
 from ..metrics.base import Metric
+from .resampling import DEFAULT_SEED
 from .significance import (
-    DEFAULT_SEED,
     SideBySide,
     SystemTest,
     ar_chunks,
@@ -56,7 +56,6 @@ Progress = Callable[[float], None]
 T = TypeVar("T")
 TESTS = ("bs", "ar")
 TEST_NAMES = {"bs": "paired bootstrap", "ar": "paired approximate randomization"}
-CORRECTIONS = ("none", "holm")
 DEFAULT_ALPHA = 0.05
 
 

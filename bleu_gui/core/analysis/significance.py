@@ -25,7 +25,6 @@ agree wherever sacreBLEU's own arithmetic is exact.
 from __future__ import annotations
 
 import math
-import os
 import statistics as pystats
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -34,38 +33,9 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..metrics.base import Metric
+from .resampling import BS_SAMPLES, DEFAULT_SEED
 
-DEFAULT_SEED = 12345
-BS_SAMPLES, AR_TRIALS = 1000, 10000
 _CHUNK_VALUES = 2_000_000  # random draws held in memory at once (and between cancel checks)
-
-
-# Resamples and trials kept in memory per system are bounded: beyond these, a run holds gigabytes of
-# resampled scores and takes hours, for p-values that stopped changing long before.
-MAX_BS_SAMPLES, MAX_AR_TRIALS = 100_000, 1_000_000
-
-
-def seed_from_env() -> int | None:
-    """sacreBLEU's seed: ``SACREBLEU_SEED`` (``none`` for an unseeded generator), else 12345."""
-    raw = os.environ.get("SACREBLEU_SEED", str(DEFAULT_SEED))
-    if raw.lower() == "none":
-        return None
-    try:
-        seed = int(raw)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise ConfigError(f"SACREBLEU_SEED={raw!r} is not a seed: give a whole number 0 or larger, or 'none'")
-    return seed
-
-
-def check_resamples(flag: str, n: int, ceiling: int) -> None:
-    """Raise :class:`ConfigError` for a resample count below 1 or above ``ceiling``, with the memory it would need."""
-    if n < 1:
-        raise ConfigError(f"{flag} must be at least 1, got {n}")
-    if n > ceiling:
-        raise ConfigError(f"{flag} {n:,} is above the ceiling of {ceiling:,}: p-values and intervals stop changing "
-                          f"long before, while time and memory keep growing; use at most {ceiling:,}")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from ..errors import ConfigError
 from ..json_text import strict_dumps
 from ..metrics.bleu.config import BleuConfig
 from ..metrics.bleu.metric import Bleu, scaled_progress
-from ..metrics.tokenizers import load_tokenizer
+from ..metrics.sacre_tokenizers import load_tokenizer
 from ..text_tables import latex_escape, to_csv
 
 TABLE_TOKENIZERS = ("13a", "intl", "char", "zh", "ja-mecab", "ko-mecab", "none")

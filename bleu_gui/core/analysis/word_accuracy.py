@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..metrics.tokenizers import load_tokenizer
+from ..metrics.sacre_tokenizers import load_tokenizer
 
 CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 

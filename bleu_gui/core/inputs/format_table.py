@@ -6,9 +6,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from .corpus import Corpus
+
+if TYPE_CHECKING:
+    from .corpus import Corpus
 
 FORMATS = ("text", "wmt-xml", "sgml", "tsv", "jsonl", "xliff", "tmx", "po", "xlsx")
 _EXTENSIONS = {".sgm": "sgml", ".sgml": "sgml", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",

@@ -30,10 +30,10 @@ from pathlib import Path
 
 from ..errors import InputError, term
 from .annotations import RatingsBuilder, open_marks, row_rating, unmarked
+from .columns import ROLES
 from .corpus import Context, Corpus, field_file
 from .text_files import SegmentFile, decode_text_files
 
-ROLES = ("source", "candidate", "reference", "doc", "system", "segment")
 _NAMES = {
     "source": ("source", "src", "source_text"),
     "candidate": ("hypothesis", "hyp", "candidate", "target", "mt", "translation", "output", "tgt"),
@@ -384,15 +384,3 @@ def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: 
                   references=references, translations=[] if table.system_col else systems,
                   context=Context(source, docs, kept, segment_ids=tuple(k[1] for k in order) if table.seg_col else None),
                   notes=tuple(f"{path.name}: {n}" for n in notes))
-
-
-def parse_columns(texts: Sequence[str]) -> dict[str, str]:
-    """``ROLE=NAME`` texts (the command line's, the Open dialog's) as role -> column name; :class:`InputError` names
-    the text that is not one."""
-    columns = {}
-    for text in texts:
-        role, sep, name = text.partition("=")
-        if not sep or role.strip() not in ROLES:
-            raise InputError(f"{term('columns', repr(text))}: give ROLE=NAME with ROLE one of {', '.join(ROLES)}")
-        columns[role.strip()] = name.strip()
-    return columns

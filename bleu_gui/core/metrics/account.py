@@ -3,7 +3,8 @@
 A metric explains a segment (:class:`Explanation`, the same account in ``--explain N``, the window and the report),
 gives its evidence as JSON (:class:`Account`), and says how to show it (:class:`Shown`: panes of marked-up text, a
 legend and a chart, in plain HTML with inline styles). The window draws any :class:`Shown` with one view: a new
-metric brings no window code. Advice that would change a number is :class:`Advice`.
+metric brings no window code. Advice that would change a number is
+:class:`~.family.Advice`.
 """
 
 from __future__ import annotations
@@ -91,13 +92,3 @@ class Shown:
     panes: list[Pane]
     legend: list[tuple[str, str, str]] = field(default_factory=list)
     chart: Chart | None = None
-
-
-@dataclass(frozen=True)
-class Advice:
-    """Advice that would change a number: why (``text``), what following it does (``action``, as a button says
-    it) and the metric's settings that follow it (``config``)."""
-
-    text: str
-    action: str
-    config: Any

@@ -31,7 +31,6 @@ from .grouping import counted, find, group
 from .parallel import in_order
 from .tokenizers import CorpusPieces, TokenizedCorpus
 
-MAX_SUPPORTED_ORDER = 9
 # Per order: (reference-table rows a hypothesis matched, clipped matches of each).
 MatchedRows = list[tuple[np.ndarray, np.ndarray]]
 # A system's tokens: the whole corpus, or its pieces in order as (first line, the piece's lines as a corpus).
@@ -129,8 +128,8 @@ class ReferenceIndex:
 
     def __init__(self, refs: Sequence[CorpusPieces], present: np.ndarray, max_order: int, vocab_size: int,
                  progress: Callable[[float], None] | None = None):
-        if not 1 <= max_order <= MAX_SUPPORTED_ORDER:
-            raise ValueError(f"max order must be 1..{MAX_SUPPORTED_ORDER}")
+        if max_order < 1:  # the highest order offered is BLEU's settings' (MAX_SUPPORTED_ORDER)
+            raise ValueError(f"max order must be 1 or more, got {max_order}")
         self.max_order = max_order
         self.n_lines = refs[0].n_lines
         self.vocab_size = max(int(vocab_size), 1)

@@ -7,16 +7,20 @@ A family is added here with one line (its module's ``FAMILY``); see docs/archite
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
-from .base import Family, Metric, MetricConfig
 from .bleu.config import FAMILY as BLEU
+from .bleu.variants import variant_modules
 from .chrf.config import FAMILY as CHRF
-from .edit.edit import FAMILY as EDIT
-from .imported.imported import FAMILY as IMPORTED
+from .edit.config import FAMILY as EDIT
+from .family import Family, MetricConfig
+from .imported.config import FAMILY as IMPORTED
 from .mqm.config import FAMILY as MQM
 from .ter.config import FAMILY as TER
+
+if TYPE_CHECKING:
+    from .base import Metric
 
 # The families chosen by name (-m bleu chrf ter edit), in the order the window lists them; imported scores are metrics
 # by their columns' names.
@@ -29,6 +33,12 @@ _BY_KEY = {f.key: f for f in FAMILIES}
 _BY_SETTINGS = {f.config: f for f in (*FAMILIES, IMPORTED)}
 
 Progress = Callable[[float], None]
+
+
+def modules_by_name() -> list[str]:
+    """Every module imported by its name when first used (each family's metric, each BLEU variant's arithmetic):
+    what a bundle must ship although no import statement names it (``scripts/bundle.py``)."""
+    return [f"{__package__}.{f.module}" for f in (*FAMILIES, IMPORTED)] + variant_modules()
 
 
 def family(key: str) -> Family:

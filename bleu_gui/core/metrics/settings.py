@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import ConfigError
-from .account import Advice
+from .family import Advice
 
 S = TypeVar("S", bound="MetricSettings")
 

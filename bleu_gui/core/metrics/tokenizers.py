@@ -1,4 +1,4 @@
-"""sacreBLEU's tokenizers, looked up by name, and turning lines into integer token ids.
+"""Turning lines into integer token ids with sacreBLEU's tokenizers (looked up by name in :mod:`.sacre_tokenizers`).
 
 The tokenizers themselves are sacreBLEU's objects; nothing here re-implements
 them. For speed, ``13a``, ``intl``, ``char`` and ``none`` are fed one
@@ -15,34 +15,18 @@ from __future__ import annotations
 import contextlib
 import itertools
 import operator
-import threading
 from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, cast
 
 import numpy as np
 
-from ..errors import ConfigError, InputError
-from .mteval_rules import faster
-from .sacrebleu_parts import sacrebleu_module
+from ..errors import InputError
+from .sacre_tokenizers import load_tokenizer
 from .string_table import StringTable, Utf8Strings
 from .word_split import ChunkWords, KeyIds, arrow_available, split_chunks
 from .word_tokens import words_tokens
-
-# name -> (module, class) inside sacrebleu.tokenizers
-_SACREBLEU_CLASSES = {
-    "13a": ("tokenizer_13a", "Tokenizer13a"),
-    "intl": ("tokenizer_intl", "TokenizerV14International"),
-    "zh": ("tokenizer_zh", "TokenizerZh"),
-    "char": ("tokenizer_char", "TokenizerChar"),
-    "none": ("tokenizer_none", "NoneTokenizer"),
-    "ja-mecab": ("tokenizer_ja_mecab", "TokenizerJaMecab"),
-    "ko-mecab": ("tokenizer_ko_mecab", "TokenizerKoMecab"),
-}
-TOKENIZER_NAMES = tuple(_SACREBLEU_CLASSES)
-_EXTRA_FOR = {"ja-mecab": "ja", "ko-mecab": "ko"}
 
 # Tokenizers whose output for a line is the concatenation of the output for
 # its words. intl does not wrap the line in spaces, so a line's first and last
@@ -56,78 +40,6 @@ _WORD_BATCH = 20_000
 ARROW_FROM_LINES = 20_000
 _MAX_WORD_TOKENS = int(np.iinfo(np.int32).max)  # the word cache's positions are 32-bit
 _STRIP_EDGES = operator.methodcaller("strip", "\n")  # an intl key without its edge marks
-
-
-class SacreTokenizer(Protocol):
-    """The interface of sacreBLEU's tokenizer objects: a line in, a space-joined line of tokens out."""
-
-    def __call__(self, line: str) -> str: ...
-
-    def signature(self) -> str: ...
-
-
-class _Serialized:
-    """A tokenizer shared between threads that are not safe to call it at once (MeCab's tagger)."""
-
-    def __init__(self, tokenizer: SacreTokenizer):
-        self._tokenizer = tokenizer
-        self._lock = threading.Lock()
-
-    def __call__(self, line: str) -> str:
-        with self._lock:
-            return self._tokenizer(line)
-
-    def signature(self) -> str:
-        return self._tokenizer.signature()
-
-
-_LOADED: dict[str, SacreTokenizer] = {}
-_LOADING = threading.Lock()
-
-
-def load_tokenizer(name: str) -> SacreTokenizer:
-    """sacreBLEU's tokenizer object for ``name``, one per process; a missing optional extra is a
-    :class:`ConfigError` naming it.
-
-    One object per name, not one per evaluator: sacreBLEU's tokenizers cache on
-    their class keyed by the object (ko-mecab held about 52 MB per object).
-    """
-    with _LOADING:
-        if name not in _LOADED:
-            tokenizer = _new_tokenizer(name)
-            _LOADED[name] = _Serialized(tokenizer) if name in _EXTRA_FOR else tokenizer
-        return _LOADED[name]
-
-
-def _new_tokenizer(name: str) -> SacreTokenizer:
-    if name not in _SACREBLEU_CLASSES:
-        raise ConfigError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZER_NAMES)}")
-    module, cls = _SACREBLEU_CLASSES[name]
-    try:
-        tokenizer_cls = getattr(sacrebleu_module(f"tokenizers.{module}"), cls)
-        return cast(SacreTokenizer, faster(name, tokenizer_cls()))
-    except (ImportError, RuntimeError, AssertionError) as exc:
-        extra = _EXTRA_FOR.get(name)
-        if extra is None:
-            raise ConfigError(f"tokenizer {name!r} cannot be loaded: {exc}") from None
-        raise ConfigError(f"tokenizer {name!r} needs the optional extra [{extra}]: {install_hint(name)}") from None
-
-
-def tokenizer_available(name: str) -> bool:
-    """Whether the tokenizer ``name`` loads here (MeCab's extras may be missing)."""
-    try:
-        load_tokenizer(name)
-    except ConfigError:
-        return False
-    return True
-
-
-def install_hint(name: str) -> str:
-    """How to install the extra a tokenizer needs, worded as the README words it ('' when it needs none)."""
-    extra = _EXTRA_FOR.get(name)
-    if extra is None:
-        return ""
-    return f"pip install 'bleu-gui[{extra}]' (from a source checkout: pip install -e '.[{extra}]')"
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from ..errors import InputError
 from ..inputs.format_table import FORMATS, ReadOptions
 from ..inputs.run_inputs import InputRequest
 from ..inputs.text_files import SegmentFile
-from ..metrics.base import MetricConfig
 from ..metrics.bleu.config import BleuConfig
+from ..metrics.family import MetricConfig
 from ..metrics.registry import metrics_from_list, metrics_to_list, own_metrics
 from ..run import Run
 from .exports import write_atomic

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
-from ...core.metrics.tokenizers import install_hint
+from ...core.metrics.sacre_tokenizers import install_hint
 
 # Links inside the pages that act in the window instead of opening a URL.
 ACTIONS = ("open-demo", "open-files")

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 
 from ...core import InputError, palette
 from ...core.errors import fields_of
+from ...core.inputs.columns import ROLES, parse_columns
 from ...core.inputs.format_table import FORMATS, ReadOptions, whole_run
 from ...core.inputs.run_inputs import InputRequest
-from ...core.inputs.tables import ROLES, parse_columns
 from ..file_dialogs import ask_folder, ask_open, ask_open_many
 from ..state import OpenChoice, WindowState
 from ..widgets.style import styled

@@ -22,7 +22,8 @@ from ...core.inputs.names import file_names
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
-from ...core.metrics.imported.imported import attach_imported, choose_imported
+from ...core.metrics.imported.config import choose_imported
+from ...core.metrics.imported.imported import attach_imported
 from ...core.metrics.registry import KEYS
 from ...core.output.sessions import Session
 from ...core.run import Comparison, check_labels, score_in_stages

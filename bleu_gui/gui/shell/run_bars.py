@@ -7,7 +7,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ...core import Run
-from ...core.metrics.account import Advice
+from ...core.metrics.family import Advice
 from ..window_words import in_window_words
 from .advice_bar import AdviceBar
 

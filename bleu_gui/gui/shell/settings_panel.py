@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core import MetricConfig
-from ...core.metrics.base import Family
+from ...core.metrics.family import Family
 from ...core.metrics.registry import FAMILIES
 from ...core.metrics.settings import SettingField
 from ..widgets.style import styled

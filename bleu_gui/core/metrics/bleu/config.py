@@ -7,18 +7,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import ConfigError, term
-from ..account import Advice
-from ..base import Family
-from ..ngram_stats import MAX_SUPPORTED_ORDER
+from ..family import Advice, Family
+from ..sacre_tokenizers import TOKENIZER_NAMES, install_hint, tokenizer_available
 from ..scripts import cjk_script
 from ..settings import MetricSettings, setting, shown
-from ..tokenizers import TOKENIZER_NAMES, install_hint, tokenizer_available
-from .variant import Variant
 from .variants import VARIANTS, get_variant
 
+if TYPE_CHECKING:
+    from .variant import Variant
+
+MAX_SUPPORTED_ORDER = 9  # the highest n-gram order offered
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 # sacreBLEU's defaults for the smoothing value (Chen & Cherry 2014).
 SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}

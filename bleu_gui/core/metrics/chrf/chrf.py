@@ -23,8 +23,9 @@ import numpy as np
 from ..account import Account, Shown
 from ..base import Metric, Score
 from ..parallel import in_order
-from .config import ChrfConfig, f_scores
+from .config import ChrfConfig
 from .counts import ReferenceNgrams, Units
+from .fscore import f_scores
 
 if TYPE_CHECKING:
     from .evidence import ChrfEvidence

@@ -16,7 +16,8 @@ from typing import Protocol
 
 import numpy as np
 
-from .config import ChrfConfig, f_scores
+from .config import ChrfConfig
+from .fscore import f_scores
 
 
 class ChrfSegments(Protocol):

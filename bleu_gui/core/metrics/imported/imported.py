@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
@@ -17,11 +16,12 @@ from ...errors import ConfigError, term
 from ...inputs.annotations import attach_annotations
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
-from ...inputs.score_files import ImportedColumn, attach_scores
+from ...inputs.score_files import attach_scores
 from ...inputs.text_files import SegmentFile
-from ..account import Account, Advice, Explanation, Section
-from ..base import Family, Metric, Progress, Score
+from ..account import Account, Explanation, Section
+from ..base import Metric, Progress, Score
 from ..segment_means import SegmentMeans
+from .config import ImportedConfig, imported_configs
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,46 +50,6 @@ class ImportedScore(Score):
 
     def columns(self) -> list[tuple[str, str]]:
         return [("scored", f"{self.present:,}"), ("missing", f"{self.missing:,}")]
-
-
-@dataclass(frozen=True)
-class ImportedConfig:
-    """A column of a score file: the metric's name (the column's), whether higher is better, and the file."""
-
-    name: str
-    higher_is_better: bool = True
-    source: str = ""  # the file's name, for the signature
-
-    @property
-    def key(self) -> str:
-        return self.name
-
-    def for_other_files(self) -> ImportedConfig:
-        return self
-
-    def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[ImportedConfig, str]:
-        return self, ""
-
-    def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
-        return None
-
-    def non_default(self) -> list[str]:
-        return []
-
-    @property
-    def significance(self) -> bool:
-        return True
-
-    def why_no_tests(self) -> str:
-        return ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"metric": self.name, "higher_is_better": self.higher_is_better, "source": self.source}
-
-    def validated(self) -> ImportedConfig:
-        if not self.name:
-            raise ConfigError("an imported metric needs a name")
-        return self
 
 
 @dataclass(frozen=True)
@@ -160,35 +120,9 @@ class ImportedMetric(SegmentMeans):
                        evidence.to_dict(), value)
 
 
-RESERVED = frozenset({"bleu", "chrf", "ter", "chrf2", "chrf2++"})
-
-
-def imported_configs(columns: Sequence[ImportedColumn], lower_better: Sequence[str] = ()) -> list[ImportedConfig]:
-    """The metrics of imported score columns; ``lower_better``: the names whose lower scores are better (each
-    must be one of the columns)."""
-    names = [c.name for c in columns]
-    unknown = [n for n in lower_better if n not in names]
-    if unknown:
-        raise ConfigError(f"{term('lower_better')} {' '.join(unknown)}: not a column of the scores files "
-                          f"({', '.join(names) or 'none read'})")
-    for name in names:
-        if name.lower() in RESERVED:
-            raise ConfigError(f"a scores column is named {name!r}, as a built-in metric: rename the column")
-    return [ImportedConfig(c.name, c.name not in lower_better, c.path.name) for c in columns]
-
-
-def choose_imported(configs: Sequence[ImportedConfig], wanted: Sequence[str] | None,
-                    built_in: Sequence[str] = ()) -> tuple[ImportedConfig, ...]:
-    """The imported metrics ``-m`` names, in its order (every one of ``configs`` when it names none: None);
-    :class:`InputError` for a name that is neither ``built_in`` nor a column read."""
-    if wanted is None:
-        return tuple(configs)
-    by_name = {c.name: c for c in configs}
-    unknown = [n for n in wanted if n not in by_name and n not in built_in]
-    if unknown:
-        columns = f", or a column of {term('scores')}: {', '.join(by_name)}" if by_name else f" (or a column of {term('scores')})"
-        raise ConfigError(f"{term('metrics')}: unknown metric {', '.join(unknown)}; choose {', '.join(built_in)}{columns}")
-    return tuple(by_name[n] for n in wanted if n in by_name)
+def bind(config: ImportedConfig, references: Sequence[Sequence[str]], progress: Progress | None,
+          like: Metric | None) -> ImportedMetric:
+    return ImportedMetric(config, len(references[0]) if references else 0)
 
 
 def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names: Sequence[str],
@@ -209,12 +143,3 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
                                          request.encoding)
     configs = tuple(imported_configs(columns, request.lower_better))
     return files, replace(context, notes=context.notes + tuple(notes + said)), configs
-
-
-def bind(config: ImportedConfig, references: Sequence[Sequence[str]], progress: Progress | None,
-          like: Metric | None) -> ImportedMetric:
-    return ImportedMetric(config, len(references[0]) if references else 0)
-
-
-# Not chosen by a name of its own: a column of a scores file is the metric (see imported_configs).
-FAMILY = Family("imported", "Imported scores", ImportedConfig, "imported.imported")

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from ...errors import ConfigError, term
 from ...inputs.ratings import ErrorSpan, Ratings
-from ..base import Family
+from ..family import Family
 from ..settings import MetricSettings, setting
 
 

@@ -1,5 +1,5 @@
-"""TER's settings, named as sacreBLEU's ``--ter-*`` flags name them, the advice on Chinese and Japanese text, and
-the rate they define: edits over the (mean) reference length, as sacreBLEU's ``_compute_score_from_stats``."""
+"""TER's settings, named as sacreBLEU's ``--ter-*`` flags name them, and the advice on Chinese and Japanese text
+(the rate itself, edits over the mean reference length, is :func:`..rates.edits_per_length`)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-import numpy as np
-
 from ...errors import term
-from ..account import Advice
-from ..base import Family
-from ..rates import edits_per_length
+from ..family import Advice, Family
 from ..sacrebleu_parts import sacrebleu_module, sacrebleu_version
 from ..scripts import cjk_script
 from ..settings import MetricSettings, setting
@@ -82,11 +78,6 @@ class TerConfig(MetricSettings):
                                                            asian_support=self.asian_support,
                                                            case_sensitive=self.case_sensitive)
         return tok
-
-
-def ter_of_sums(sums: np.ndarray, float32: bool = False) -> np.ndarray:
-    """TER (0-100) of rows of summed [edits, reference length] (see :func:`..rates.edits_per_length`)."""
-    return edits_per_length(sums, float32)
 
 
 FAMILY = Family("ter", "TER", TerConfig, "ter.ter", cost=2,

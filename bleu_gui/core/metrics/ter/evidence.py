@@ -15,7 +15,7 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from .config import ter_of_sums
+from ..rates import edits_per_length
 from .search import DEL, INS, NOP, OP_NAMES, SUB, SearchRecord, searches
 
 T = TypeVar("T")
@@ -70,7 +70,7 @@ class TerEvidence:
 
     @property
     def score(self) -> float:
-        return float(ter_of_sums(np.array([[self.edits, self.ref_length]]))[0])
+        return float(edits_per_length(np.array([[self.edits, self.ref_length]]))[0])
 
     def count(self, op: str) -> int:
         """How many alignment steps are ``op`` (``=``, ``S``, ``I``, ``D``)."""

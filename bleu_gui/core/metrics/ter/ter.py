@@ -22,7 +22,8 @@ import numpy as np
 
 from ..account import Account, Shown
 from ..base import Metric, Score
-from .config import TerConfig, ter_of_sums
+from ..rates import edits_per_length
+from .config import TerConfig
 from .search import edit_counts
 
 if TYPE_CHECKING:
@@ -124,13 +125,13 @@ class Ter(Metric):
         return stats
 
     def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
-        return ter_of_sums(sums, float32)
+        return edits_per_length(sums, float32)
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return ter_of_sums(stats)
+        return edits_per_length(stats)
 
     def _score(self, edits: float, length: float, sentence_level: bool) -> TerScore:
-        value = float(ter_of_sums(np.array([[edits, length]]))[0])
+        value = float(edits_per_length(np.array([[edits, length]]))[0])
         return TerScore(score=value, signature=self.signature(sentence_level), num_edits=edits, ref_length=length)
 
     def corpus_score(self, stats: np.ndarray) -> TerScore:
