@@ -79,6 +79,9 @@ def _kind(annotation: Any) -> tuple[type, bool]:
     return annotation, False
 
 
+_FIELDS: dict[type, tuple[SettingField, ...]] = {}
+
+
 @dataclass(frozen=True)
 class MetricSettings:
     """What every metric's settings dataclass has (see the module). Subclasses set :attr:`key`, the family's
@@ -89,14 +92,16 @@ class MetricSettings:
 
     # -- description ----------------------------------------------------------------------------------------
     @classmethod
-    def fields(cls) -> list[SettingField]:
-        """Every field with its :class:`Setting`, in the dataclass's order."""
-        hints = typing.get_type_hints(cls)
-        out = []
-        for f in dataclasses.fields(cls):
-            kind, optional = _kind(hints[f.name])
-            out.append(SettingField(f.name, f.metadata["setting"], kind, optional, f.default))
-        return out
+    def fields(cls) -> tuple[SettingField, ...]:
+        """Every field with its :class:`Setting`, in the dataclass's order (worked out once per class: reading the
+        type hints is most of the cost of every badge, settings group and flag)."""
+        found = _FIELDS.get(cls)
+        if found is None:
+            hints = typing.get_type_hints(cls)
+            found = tuple(SettingField(f.name, f.metadata["setting"], *_kind(hints[f.name]), f.default)
+                          for f in dataclasses.fields(cls))
+            _FIELDS[cls] = found
+        return found
 
     def applies(self, name: str) -> bool:
         """Whether these settings read the field ``name`` (see :attr:`Setting.applies`)."""
