@@ -48,7 +48,7 @@ def test_leave_one_out_equals_the_oracle_without_the_sentence(data, cfg):
     ev = Bleu(refs, cfg)
     sa, sb = ev.statistics(a), ev.statistics(b)
     ca, cb = ev.corpus_score(sa).score, ev.corpus_score(sb).score
-    loo = leave_one_out(ev, sa, sb, ca, cb)
+    loo = leave_one_out(ev, ev.without_each(sa), sb, ca, cb)
     for i in range(len(a)):
         keep = [j for j in range(len(a)) if j != i]
         sub_refs = [[r[j] for j in keep] for r in refs]

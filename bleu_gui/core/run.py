@@ -581,13 +581,19 @@ def _compare(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSyst
             continue
         pairwise = []
         base = systems[0].results[k]
+        done = scaled_progress(progress, (k + 1) * span, 0.0)  # a cancel check between systems
+        base_without = metric.without_each(base.stats)  # the baseline's leave-one-out, once for every pair
         for s in systems[1:]:
+            if done is not None:
+                done(1.0)
             result = s.results[k]
-            loo = leave_one_out(metric, base.stats, result.stats, base.corpus.score, result.corpus.score)
+            loo = leave_one_out(metric, base_without, result.stats, base.corpus.score, result.corpus.score)
             wtl = win_tie_loss(base.sentences, result.sentences, _both_scored(metric, base.stats, result.stats))
             if not metric.higher_is_better:  # "B better" means a lower score
                 wtl = (wtl[2], wtl[1], wtl[0])
             pairwise.append(PairDelta(loo, wtl, sign_test(wtl[0], wtl[2])))
+        if done is not None:
+            done(1.0)
         by_metric.append(MetricComparison(pairwise, bucket_scores(stats, metric, masks), matrix))
     wins = _ngram_wins(metrics, matched, scaled_progress(progress, 0.9, 0.1)) if matched is not None else []
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]

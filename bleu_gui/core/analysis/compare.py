@@ -22,13 +22,14 @@ _CHUNK = 1 << 19  # table rows handled between cancel checks
 LENGTH_EDGES = (10, 20, 30, 40, 50, 60)
 
 
-def leave_one_out(metric: Metric, stats_a: np.ndarray, stats_b: np.ndarray, corpus_a: float,
+def leave_one_out(metric: Metric, without_a: np.ndarray, stats_b: np.ndarray, corpus_a: float,
                   corpus_b: float) -> np.ndarray:
-    """How much the corpus Δ (B − A) moves because of each sentence: Δ(all) − Δ(without the sentence).
+    """How much the corpus Δ (B − A) moves because of each sentence: Δ(all) − Δ(without the sentence);
+    ``without_a``: A's corpus score without each sentence (``metric.without_each``, the same for every B).
 
     Positive: the sentence pushes the corpus difference up (in B's favour for a metric where higher is better).
     """
-    return (corpus_b - corpus_a) - (metric.without_each(stats_b) - metric.without_each(stats_a))
+    return (corpus_b - corpus_a) - (metric.without_each(stats_b) - without_a)
 
 
 def length_buckets(ref_len: np.ndarray, edges: Sequence[int] = LENGTH_EDGES) -> tuple[list[str], list[np.ndarray]]:
