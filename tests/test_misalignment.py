@@ -61,6 +61,7 @@ def test_a_long_file_is_scanned_in_windows_and_the_break_found_exactly(monkeypat
 def test_a_rescore_reuses_the_misalignment_check(monkeypatch):
     """The check reads lines, not settings: changing a setting does not scan the files again."""
     from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, run
+    from bleu_gui.core.analysis.misalignment import MisalignmentCheck
 
     words = [f"w{i}" for i in range(500)]
     ref = [" ".join(words[(7 * i + k) % 500] for k in range(9)) for i in range(60)]
@@ -68,7 +69,7 @@ def test_a_rescore_reuses_the_misalignment_check(monkeypatch):
     files = [SegmentFile(Path("sys.txt"), hyp, "utf-8"), SegmentFile(Path("ref.txt"), ref, "utf-8")]
     first = run.score_run(files[:1], files[1:], RunConfig((BleuConfig(),), significance=None))
     assert [(i, m.line, m.shift) for i, m in first.misaligned] == [(0, 31, 1)]
-    monkeypatch.setattr(run.MisalignmentCheck, "find", lambda *a, **k: pytest.fail("scanned again"))
+    monkeypatch.setattr(MisalignmentCheck, "find", lambda *a, **k: pytest.fail("scanned again"))
     again = run.rescore(first, config=RunConfig((BleuConfig(lowercase=True),)))
     assert again.misaligned == first.misaligned and again.bleu.config.lowercase
 
