@@ -95,16 +95,17 @@ def pane_statuses(pane):
 def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept(qtbot, window):
     # The list and header come first; the opening sentence's panes and charts one event-loop turn later (two
     # shorter repaints). A sentence chosen in between (the Compare tab, "Show me") must not be replaced.
+    from bleu_gui.gui.prepared import prepare
+
     open_baseline(qtbot, window)
-    shown = window.controller.shown
-    run = shown.run
+    run = window.controller.run
     window.inspect.sentences.select_sentence(5)
     with qtbot.waitSignal(window.run_changed, timeout=5000):
-        window.controller.show(shown)
+        window.controller.show(prepare(run))  # the same files, prepared anew: a new run to the window
         assert window.controller.sentence is None  # the panes follow on the next turn
     assert window.controller.sentence == 5  # the same files keep their sentence
     with qtbot.waitSignal(window.run_changed, timeout=5000):
-        window.controller.show(shown)
+        window.controller.show(prepare(run))
         window.inspect.sentences.select_sentence(2)
     assert window.controller.sentence == 2
     assert window.inspect.detail.sentence_label.text().startswith("Sentence 3 ·")
@@ -172,6 +173,11 @@ def test_a_job_wakes_the_window_only_when_its_progress_moves_forward(qtbot):
     jobs.submit(work, done.append)
     qtbot.waitUntil(lambda: bool(done), timeout=5000)
     assert shown == [0.0, 0.5, 0.6, 1.0]
+    # Nor for a step the bar would not show (under a thousandth): 10,000 small steps wake it 1,001 times.
+    shown.clear()
+    jobs.submit(lambda progress: [progress(i / 10_000) for i in range(10_001)], done.append)
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=5000)
+    assert [int(f * 1000) for f in shown] == list(range(1001)) and shown[-1] == 1.0
     assert jobs.shutdown()
 
 

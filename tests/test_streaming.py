@@ -150,6 +150,40 @@ def test_the_window_shows_each_metric_as_soon_as_it_is_ready(qtbot, window):
         assert [r.corpus.score for r in a.results] == [r.corpus.score for r in f.results]
 
 
+def test_a_later_stage_leaves_the_list_and_the_sentence_as_they_are(qtbot, window):
+    """A stage that adds metrics or tests changes nothing the list and the sentence show: neither is drawn again
+    (each redraw took the interpreter lock from the scoring of the next metric) and the sentence chosen stays."""
+    window.controller.set_scoring(configs("bleu", "chrf", "ter"), "chosen for the test")
+    sentences, detail = window.inspect.sentences, window.inspect.detail
+    resets, drawn, seen = [], [], []
+    sentences.model.modelReset.connect(lambda: resets.append(len(seen)))
+    original = detail.show_line
+    detail.show_line = lambda *args, **kwargs: (drawn.append(len(seen)), original(*args, **kwargs))
+    scatter, scattered = window.compare_view.charts.scatter, []
+    draw_scatter = scatter.update_values
+    scatter.update_values = lambda *args: (scattered.append(len(seen)), draw_scatter(*args))
+
+    def stage_shown():
+        seen.append((window.controller.sentence, window.controller.metrics_added))
+        if len(seen) == 1:
+            window.controller.set_sentence(5)  # the user picks a sentence while chrF is scored
+
+    window.controller.run_changed.connect(stage_shown)
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_demo()
+    assert seen == [(None, False), (5, True), (5, True), (5, True)]
+    assert resets and set(resets) == {0}  # filled for the first stage only
+    assert drawn == [1]  # sentence 5, once, when it was picked
+    assert sentences.model.sentence_at(sentences.table.currentIndex().row()) == 5
+    assert scattered == [0, 3]  # BLEU's A-against-B scatter: first, then with the tests' comparison
+    assert "p =" in window.compare_view.charts.delta_chart.text.toPlainText()
+    assert window.controller.metrics_added is False  # said only while a stage is shown
+    # Another file is a new run: the list and the sentence are drawn again.
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_files(*demo_paths())
+    assert window.controller.run.metrics[0].name == "BLEU" and max(resets) == len(seen) - 4
+
+
 def test_a_cancel_after_the_first_numbers_keeps_them_and_says_what_was_not_computed(qtbot, window):
     window.controller.set_scoring(configs("bleu", "chrf", "ter"), "chosen for the test")
     notes = []

@@ -22,7 +22,7 @@ from ..core.output.rankings import Ranking
 from ..core.output.sessions import Session
 from ..core.run import RunConfig
 from .actions import Actions
-from .prepared import Prepared
+from .prepared import Prepared, shows_the_same
 from .state import OpenChoice, Scoring, ViewState, WindowState
 
 FIRST_SENTENCE = 0
@@ -34,7 +34,10 @@ class Controller(QObject):
     - ``run_changed()``: another run is shown (:attr:`shown`, :attr:`whole`); the system, B and metric were made
       to fit it first, so views redraw everything once. No sentence is shown then: the sentence list opens
       :attr:`opening` (the sentence shown before, when the files are the same) on the next turn of the event loop,
-      so the list and the sentence's panes are two shorter repaints instead of one long one;
+      so the list and the sentence's panes are two shorter repaints instead of one long one. Except while
+      :attr:`metrics_added`: the run adds metrics or tests to the one shown and changes nothing else shown (a later
+      stage of a staged open), so the sentence stays and views of the shown metric and sentence keep what they
+      drew;
     - ``system_changed(int)``, ``sentence_changed(int)`` (-1: none), ``b_changed(int)``, ``metric_changed(int)``,
       ``order_changed(int)``, ``ranking_changed(object)``: one part of the view state changed;
     - ``scoring_changed()``: the scoring settings changed (the settings panel follows);
@@ -59,6 +62,7 @@ class Controller(QObject):
         self.state = WindowState(scoring)
         self.actions = Actions()  # what views ask the window to do (the window fills it in)
         self.opening: int | None = None  # the sentence a new run opens on (see run_changed)
+        self.metrics_added = False  # see run_changed
 
     # -- what is shown ---------------------------------------------------------------------------------
     @property
@@ -138,8 +142,10 @@ class Controller(QObject):
         if sentence is not None and sentence >= run.n_sentences:
             sentence = None
         order = min(view.order, self._max_order(run)) if view.order > 0 else view.order
-        self.state.view = ViewState(system, None, b, metric, order, view.ranking)
-        self.opening = sentence
+        added = (self.shown is not None and before is not None and metric_name in names
+                 and shows_the_same(shown, self.shown, metric, view.metric))
+        self.state.view = ViewState(system, view.sentence if added else None, b, metric, order, view.ranking)
+        self.opening = None if added else sentence
         proven = self.state.shown(run)
         self.shown = shown
         if run.slice is None:
@@ -148,7 +154,11 @@ class Controller(QObject):
             self.whole = whole
         if proven is not None:
             self.scoring_proven.emit(proven)
-        self.run_changed.emit()
+        self.metrics_added = added
+        try:
+            self.run_changed.emit()
+        finally:
+            self.metrics_added = False
 
     @staticmethod
     def _max_order(run: Run) -> int:

@@ -90,3 +90,21 @@ def _same_bleu(run: Run, earlier: Run) -> bool:
     if k is None or j is None:
         return k is None and j is None
     return all(a.results[j] is b.results[k] for a, b in zip(earlier.systems, run.systems))
+
+
+def shows_the_same(after: Prepared, before: Prepared, k_after: int, k_before: int) -> bool:
+    """Whether ``after`` shows what ``before`` showed under its metric ``k_before`` (``k_after`` in ``after``): the
+    same systems, references, context and sentences, the very same statistics and orders of that metric and of
+    BLEU. A later stage of a staged open is such a run: it adds metrics or tests and changes nothing else shown."""
+    a, b = after.run, before.run
+    if a.slice is not None or b.slice is not None or a.context is not b.context:
+        return False
+    if len(a.systems) != len(b.systems) or len(a.references) != len(b.references):
+        return False
+    if any(x is not y for x, y in zip(a.references, b.references)):
+        return False
+    if any(x.file is not y.file or x.name != y.name or x.results[k_after] is not y.results[k_before]
+           for x, y in zip(a.systems, b.systems)):
+        return False
+    return (a.metrics[k_after] is b.metrics[k_before] and after.orders[k_after] is before.orders[k_before]
+            and after.tag_mismatches is before.tag_mismatches and _same_bleu(a, b))

@@ -124,8 +124,8 @@ def compare_with_baseline(metrics: Sequence[Metric], cfg: RunConfig, systems: li
             matrix = pair_matrix(stats, metric, names, significance.bootstrap, significance.approximate,
                                  seed=significance.seed, progress=scaled_progress(progress, k * span, span))
         before = earlier[k]
-        if before is not None:  # an earlier stage compared these very statistics
-            by_metric.append(replace(before, matrix=matrix))
+        if before is not None:  # an earlier stage compared these very statistics: the same object when all holds
+            by_metric.append(before if before.matrix is matrix else replace(before, matrix=matrix))
             continue
         pairwise = []
         base = systems[0].results[k]

@@ -7,6 +7,7 @@ import numpy as np
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
+from ...core import Run
 from ...core.metrics.bleu.scores import bleu_score
 from ..controller import Controller
 from .compare_charts import DeltaChart, DotStrips, ScatterChart
@@ -40,6 +41,7 @@ class PairCharts(QWidget):
         box.setSpacing(0)
         box.addWidget(self.legend)
         box.addLayout(row, 1)
+        self._drawn: tuple[tuple[object, ...], tuple[object, ...]] | None = None  # see _drawn_from
         controller.run_changed.connect(self.on_run_changed)
         controller.metric_changed.connect(self.on_run_changed)
         controller.b_changed.connect(self.show_pair)
@@ -49,8 +51,14 @@ class PairCharts(QWidget):
     def on_run_changed(self) -> None:
         c, run = self.controller, self.controller.run
         if run is None or run.comparison is None:
+            self._drawn = None  # holds nothing of a run no longer shown
             return
         k, metric = c.metric, run.metrics[c.metric]
+        drawn = self._drawn_from(run, k)
+        if self._drawn is not None and _same(drawn, self._drawn):
+            self._show_tests()  # a later stage: only the paired tests' state may have changed
+            return
+        self._drawn = drawn
         for chart in (self.scatter, self.delta_chart, self.bucket_dots):
             chart.signature = metric.signature()
         names = [s.name for s in run.systems]
@@ -86,10 +94,28 @@ class PairCharts(QWidget):
         a, b = run.systems[0], run.systems[c.b]
         self.scatter.update_values(a.results[k].sentences, b.results[k].sentences, (a.name, b.name))
         self.scatter.mark(c.sentence)
+        self._show_tests()
+
+    def _show_tests(self) -> None:
+        c, run = self.controller, self.controller.run
+        assert run is not None and run.comparison is not None
+        k = c.metric
         bootstrap = run.comparison.by_metric[k].bootstrap
         bs = bootstrap[c.b] if bootstrap else None
         self.delta_chart.update_values(bs.deltas if bs else None, bs.p_value if bs else None,
                                        run.comparison.why_untested(run.metrics[k]))
+
+    def _drawn_from(self, run: Run, k: int) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        """What the charts drawn for metric ``k`` of ``run`` come from: objects (the very same ones hold the same
+        numbers) and values."""
+        comparison, shown, bleu_k = run.comparison, self.controller.shown, run.bleu_index
+        assert comparison is not None and shown is not None
+        objects = (run.metrics[k], comparison.by_metric[k], shown.orders[k][0].scale,
+                   *(s.results[k] for s in run.systems),
+                   *(s.results[bleu_k] for s in run.systems if bleu_k is not None))
+        values = (self.controller.b, tuple(s.name for s in run.systems), tuple(comparison.bucket_labels),
+                  comparison.bucket_counts.tobytes())
+        return objects, values
 
     @Slot(int)
     def on_highlighted(self, system: int) -> None:
@@ -98,9 +124,15 @@ class PairCharts(QWidget):
 
     def release(self) -> None:
         self.scatter.clear()
+        self._drawn = None
 
     @Slot(float, float, float, float)
     def on_region_selected(self, x0: float, x1: float, y0: float, y1: float) -> None:
         a, b = self.scatter.xs, self.scatter.ys
         keep = np.flatnonzero((a >= x0) & (a <= x1) & (b >= y0) & (b <= y1))
         self.region_selected.emit(keep, f"{len(keep)} sentences in the dragged region")
+
+
+def _same(a: tuple[tuple[object, ...], tuple[object, ...]], b: tuple[tuple[object, ...], tuple[object, ...]]) -> bool:
+    """Whether two :meth:`PairCharts._drawn_from` are the same: the very same objects and equal values."""
+    return (len(a[0]) == len(b[0]) and all(x is y for x, y in zip(a[0], b[0]))) and a[1] == b[1]

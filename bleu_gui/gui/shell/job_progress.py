@@ -5,9 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QSizePolicy, QWidget
 
-from ..jobs import JobController
-
-_STEPS = 1000
+from ..jobs import PROGRESS_STEPS, JobController
 
 
 class ProgressBar(QProgressBar):
@@ -27,7 +25,7 @@ class ProgressBar(QProgressBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setRange(0, _STEPS)
+        self.setRange(0, PROGRESS_STEPS)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setMaximumWidth(300)
         self.setMinimumWidth(160)
@@ -72,4 +70,4 @@ class JobProgress(QWidget):
     @Slot(float)
     def on_progress(self, fraction: float) -> None:
         # Cancel checks inside a step may repeat its start; the bar never moves back.
-        self.bar.setValue(max(self.bar.value(), int(_STEPS * fraction)))
+        self.bar.setValue(max(self.bar.value(), int(PROGRESS_STEPS * fraction)))
