@@ -83,6 +83,52 @@ def test_ter_equals_sacrebleu_on_long_segments(data):
     _check_ter(*data, TerConfig())
 
 
+def test_ter_searches_no_reference_that_cannot_beat_the_fewest_edits_found(monkeypatch):
+    """sacreBLEU's count is shifts plus an edit distance, so at least as many edits as words one side has and the
+    other lacks: a reference whose lack is no less than the fewest edits found already is not searched."""
+    from bleu_gui.core.metrics.ter import ter as ter_module
+
+    searched = []
+    real = ter_module.edit_counts
+
+    def counted(hyps, refs, progress=None):
+        searched.append([metric.words(r) for r in refs])
+        return real(hyps, refs, progress)
+
+    monkeypatch.setattr(ter_module, "edit_counts", counted)
+    hyps = ["a b c d", "the cat sat on", "one two three four five"]
+    refs = [["x y z w", "the cat sat", "one two three four six"], ["a b c d", "cat the sat on", "five four three two one"]]
+    metric = Ter(refs)
+    stats = metric.statistics(hyps)
+    # Each line first against the reference whose words it lacks fewest of (the second, each time): 0, 1 and 4
+    # edits. Then the first reference only where it lacks fewer words than that: sentence 3 (one word, "six").
+    assert searched[0] == [["a", "b", "c", "d"], ["cat", "the", "sat", "on"], ["five", "four", "three", "two", "one"]]
+    assert searched[1:] == [[["one", "two", "three", "four", "six"]]]
+    assert stats[:, 0].tolist() == [0, 1, 1]
+    _check_ter(hyps, refs, TerConfig())
+
+
+def test_ter_tries_no_shift_where_the_distance_is_the_fewest_edits_possible(monkeypatch):
+    """ "the the cat the sat" against "the sat sat": three edits, as many as the hypothesis has words more than the
+    reference (two "the", "cat"), so no shift can gain, though sacreBLEU tries three; "b a c" has every word of
+    "a b c" and is two edits apart: its shifts are tried (and one is taken)."""
+    from bleu_gui.core.metrics.ter import search
+
+    tried = []
+    real = search._candidate_distances
+
+    def distances(pairs, rows, words, values, cands):
+        tried.append(sorted(set(pairs.n[rows[cands.pair]].tolist())))  # the lengths of the pairs tried
+        return real(pairs, rows, words, values, cands)
+
+    monkeypatch.setattr(search, "_candidate_distances", distances)
+    hyps, refs = ["the the cat the sat", "b a c"], [["the sat sat", "a b c"]]
+    stats = Ter(refs).statistics(hyps)
+    assert stats[:, 0].tolist() == [3, 1]
+    assert tried[0] == [3]  # the first round: only the candidates of "b a c" (three words; the other has five)
+    _check_ter(hyps, refs, TerConfig())
+
+
 def test_ter_beam_with_lengths_far_apart():
     """A hypothesis ten times shorter than its reference: the beam widens (sacreBLEU's 'crazy sentences')."""
     rng = np.random.default_rng(7)

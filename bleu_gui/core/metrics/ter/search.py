@@ -325,6 +325,10 @@ def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
     applied: list[list[Shift]] = [[] for _ in range(count)]
     traces: list[list[tuple[int, int, int]]] = [[] for _ in range(count)]
     live = np.arange(count)
+    # A shift moves words without changing them, so no shift takes a pair below its bound: where the distance is
+    # the bound already, sacreBLEU tries the candidates and applies none; here they are not tried (a third of the
+    # pairs of WMT17 en-de).
+    bound = fewest_edits_possible(hyps, refs)
     while len(live):
         values, ops = _forward(pairs, live, words[live])
         n, m = pairs.n[live], pairs.m[live]
@@ -334,7 +338,7 @@ def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
         cands, tried = _candidates(words[live], pairs.ref[live], n, m, al)
         checked[live] += tried
         # sacreBLEU stops a pair once 1,000 candidates are tried, without applying that round's best.
-        searching = (checked[live] < MAX_CANDIDATES) & (tried > 0)
+        searching = (checked[live] < MAX_CANDIDATES) & (tried > 0) & (before > bound[live])
         keep = searching[cands.pair]
         cands = _Candidates(cands.pair[keep], cands.start[keep], cands.length[keep], cands.target[keep])
         distances, src = _candidate_distances(pairs, live, words[live], values, cands)
@@ -404,6 +408,27 @@ def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
     if progress is not None:
         progress(1.0)
     return out
+
+
+def fewest_edits_possible(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]) -> np.ndarray:
+    """A lower bound of each pair's :func:`edit_counts`: the words one side has more of than the other (counted
+    with repeats), the larger side. Shifts move words without changing them, each insertion, deletion or
+    substitution leaves at most one word of each side without its match, and the beam only makes the distance
+    larger, so sacreBLEU's count is never lower."""
+    n = np.array([len(h) for h in hyps], np.int64)
+    m = np.array([len(r) for r in refs], np.int64)
+    if not n.sum() + m.sum():
+        return np.zeros(len(hyps), np.int64)
+    words = np.concatenate([*hyps, *refs]).astype(np.int64)
+    width = int(words.max()) + 1
+    pairs = np.concatenate([np.repeat(np.arange(len(hyps)), n), np.repeat(np.arange(len(refs)), m)])
+    keys, where = np.unique(pairs * width + words, return_inverse=True)
+    # Per (pair, word): the hypothesis' count minus the reference's.
+    surplus = np.bincount(where, weights=np.concatenate([np.ones(int(n.sum())), -np.ones(int(m.sum()))]))
+    owner = keys // width
+    hyp_more = np.bincount(owner, weights=np.maximum(surplus, 0), minlength=len(hyps))
+    ref_more = np.bincount(owner, weights=np.maximum(-surplus, 0), minlength=len(hyps))
+    return np.maximum(hyp_more, ref_more).astype(np.int64)
 
 
 def searches(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]) -> list[SearchRecord]:
