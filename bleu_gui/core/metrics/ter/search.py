@@ -327,7 +327,7 @@ def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray],
     live = np.arange(count)
     # A shift moves words without changing them, so no shift takes a pair below its bound: where the distance is
     # the bound already, sacreBLEU tries the candidates and applies none; here they are not tried (a third of the
-    # pairs of WMT17 en-de).
+    # pairs of WMT17 en-de, short ones: about 1% of the time).
     bound = fewest_edits_possible(hyps, refs)
     while len(live):
         values, ops = _forward(pairs, live, words[live])
