@@ -157,8 +157,14 @@ def test_a_later_stage_leaves_the_list_and_the_sentence_as_they_are(qtbot, windo
     sentences, detail = window.inspect.sentences, window.inspect.detail
     resets, drawn, seen = [], [], []
     sentences.model.modelReset.connect(lambda: resets.append(len(seen)))
-    original = detail.show_line
-    detail.show_line = lambda *args, **kwargs: (drawn.append(len(seen)), original(*args, **kwargs))
+    original, panes_text = detail.show_line, []
+
+    def show_line(*args, **kwargs):
+        drawn.append(len(seen))
+        original(*args, **kwargs)
+        panes_text[:] = [pane.toPlainText() for pane in detail.panes.ref_panes]
+
+    detail.show_line = show_line
     scatter, scattered = window.compare_view.charts.scatter, []
     draw_scatter = scatter.update_values
     scatter.update_values = lambda *args: (scattered.append(len(seen)), draw_scatter(*args))
@@ -175,6 +181,7 @@ def test_a_later_stage_leaves_the_list_and_the_sentence_as_they_are(qtbot, windo
     assert resets and set(resets) == {0}  # filled for the first stage only
     assert drawn == [1]  # sentence 5, once, when it was picked
     assert sentences.model.sentence_at(sentences.table.currentIndex().row()) == 5
+    assert [pane.toPlainText() for pane in detail.panes.ref_panes] == panes_text and all(panes_text)
     assert scattered == [0, 3]  # BLEU's A-against-B scatter: first, then with the tests' comparison
     assert "p =" in window.compare_view.charts.delta_chart.text.toPlainText()
     assert window.controller.metrics_added is False  # said only while a stage is shown

@@ -135,6 +135,9 @@ class SentencePanes(QWidget):
 
     # -- content -------------------------------------------------------------------------
     def set_reference_names(self, names: list[str]) -> None:
+        """One pane per reference, under its name; the same names keep their panes and what they show."""
+        if list(names) == self.ref_names and len(self.ref_panes) == len(names):
+            return
         while self.ref_panes:
             self.ref_box.removeWidget(self.ref_panes[-1])
             self.ref_box.removeWidget(self.ref_labels[-1])
