@@ -170,7 +170,7 @@ def test_a_later_stage_leaves_the_list_and_the_sentence_as_they_are(qtbot, windo
     scatter.update_values = lambda *args: (scattered.append(len(seen)), draw_scatter(*args))
 
     def stage_shown():
-        seen.append((window.controller.sentence, window.controller.metrics_added))
+        seen.append((window.controller.sentence, window.controller.same_view))
         if len(seen) == 1:
             window.controller.set_sentence(5)  # the user picks a sentence while chrF is scored
 
@@ -184,11 +184,34 @@ def test_a_later_stage_leaves_the_list_and_the_sentence_as_they_are(qtbot, windo
     assert [pane.toPlainText() for pane in detail.panes.ref_panes] == panes_text and all(panes_text)
     assert scattered == [0, 3]  # BLEU's A-against-B scatter: first, then with the tests' comparison
     assert "p =" in window.compare_view.charts.delta_chart.text.toPlainText()
-    assert window.controller.metrics_added is False  # said only while a stage is shown
+    assert window.controller.same_view is False  # said only while a stage is shown
     # Another file is a new run: the list and the sentence are drawn again.
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         window.run_actions.open_files(*demo_paths())
     assert window.controller.run.metrics[0].name == "BLEU" and max(resets) == len(seen) - 4
+
+
+def test_scoring_again_with_other_chrf_settings_keeps_the_bleu_list_and_the_sentence(qtbot, window):
+    """A re-score that leaves the shown metric's numbers as they were (another chrF β while BLEU is shown) is
+    shown as a later stage is: the same sentence, the list not filled again."""
+    from bleu_gui.core.metrics.chrf.config import ChrfConfig
+
+    window.controller.set_scoring(configs("bleu", "chrf"), "chosen for the test")
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_demo()
+    qtbot.waitUntil(lambda: window.controller.sentence is not None)
+    window.inspect.sentences.select_sentence(5)
+    bleu_before, resets = window.controller.run.systems[0].results[0], []
+    window.inspect.sentences.model.modelReset.connect(lambda: resets.append(window.controller.sentence))
+    window.controller.choose_scoring((family("bleu").config(), ChrfConfig(beta=1)))
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.file_menu.score_again.trigger()
+    run = window.controller.run
+    assert run.systems[0].results[0] is bleu_before and run.config.metrics[1] == ChrfConfig(beta=1)
+    assert window.controller.sentence == 5 and resets == []
+    # chrF shown now: its list is filled with chrF's scores.
+    window.controller.set_metric(1)
+    assert window.inspect.sentences.model.metric == "chrF1" and resets == [5]
 
 
 def test_a_cancel_after_the_first_numbers_keeps_them_and_says_what_was_not_computed(qtbot, window):

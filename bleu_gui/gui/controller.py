@@ -35,9 +35,9 @@ class Controller(QObject):
       to fit it first, so views redraw everything once. No sentence is shown then: the sentence list opens
       :attr:`opening` (the sentence shown before, when the files are the same) on the next turn of the event loop,
       so the list and the sentence's panes are two shorter repaints instead of one long one. Except while
-      :attr:`metrics_added`: the run adds metrics or tests to the one shown and changes nothing else shown (a later
-      stage of a staged open), so the sentence stays and views of the shown metric and sentence keep what they
-      drew;
+      :attr:`same_view`: the run has the files, sentences and numbers of the metric shown of the one before, and
+      only other metrics or the tests changed (a later stage of a staged open, a re-score that kept them), so the
+      sentence stays and views of the shown metric and sentence keep what they drew;
     - ``system_changed(int)``, ``sentence_changed(int)`` (-1: none), ``b_changed(int)``, ``metric_changed(int)``,
       ``order_changed(int)``, ``ranking_changed(object)``: one part of the view state changed;
     - ``scoring_changed()``: the scoring settings changed (the settings panel follows);
@@ -62,7 +62,7 @@ class Controller(QObject):
         self.state = WindowState(scoring)
         self.actions = Actions()  # what views ask the window to do (the window fills it in)
         self.opening: int | None = None  # the sentence a new run opens on (see run_changed)
-        self.metrics_added = False  # see run_changed
+        self.same_view = False  # see run_changed
 
     # -- what is shown ---------------------------------------------------------------------------------
     @property
@@ -142,10 +142,10 @@ class Controller(QObject):
         if sentence is not None and sentence >= run.n_sentences:
             sentence = None
         order = min(view.order, self._max_order(run)) if view.order > 0 else view.order
-        added = (self.shown is not None and before is not None and metric_name in names
-                 and shows_the_same(shown, self.shown, metric, view.metric))
-        self.state.view = ViewState(system, view.sentence if added else None, b, metric, order, view.ranking)
-        self.opening = None if added else sentence
+        same = (self.shown is not None and before is not None and metric_name in names
+                and shows_the_same(shown, self.shown, metric, view.metric))
+        self.state.view = ViewState(system, view.sentence if same else None, b, metric, order, view.ranking)
+        self.opening = None if same else sentence
         proven = self.state.shown(run)
         self.shown = shown
         if run.slice is None:
@@ -154,11 +154,11 @@ class Controller(QObject):
             self.whole = whole
         if proven is not None:
             self.scoring_proven.emit(proven)
-        self.metrics_added = added
+        self.same_view = same
         try:
             self.run_changed.emit()
         finally:
-            self.metrics_added = False
+            self.same_view = False
 
     @staticmethod
     def _max_order(run: Run) -> int:

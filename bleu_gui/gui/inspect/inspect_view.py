@@ -80,7 +80,7 @@ class InspectView(QWidget):
         self.bottom_stack.setCurrentIndex(page)
         if page:
             self.evidence.refresh()
-        elif self.controller.sentence is not None and not self.controller.metrics_added:
+        elif self.controller.sentence is not None and not self.controller.same_view:
             self.detail.show_sentence(self.controller.sentence)  # its line names the chosen metric's score
 
     @Slot()

@@ -154,7 +154,7 @@ class SentenceList(QWidget):
     def on_run_changed(self) -> None:
         run = self.controller.run
         assert run is not None
-        if self.controller.metrics_added:
+        if self.controller.same_view:
             return  # the same sentences and numbers: the list and its histogram stay as drawn
         self.system_combo.blockSignals(True)
         self.system_combo.clear()
