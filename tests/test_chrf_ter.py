@@ -91,9 +91,9 @@ def test_ter_searches_no_reference_that_cannot_beat_the_fewest_edits_found(monke
     searched = []
     real = ter_module.edit_counts
 
-    def counted(hyps, refs, progress=None):
+    def counted(hyps, refs, progress=None, bounds=None):
         searched.append([metric.words(r) for r in refs])
-        return real(hyps, refs, progress)
+        return real(hyps, refs, progress, bounds)
 
     monkeypatch.setattr(ter_module, "edit_counts", counted)
     hyps = ["a b c d", "the cat sat on", "one two three four five"]

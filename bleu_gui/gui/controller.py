@@ -142,7 +142,7 @@ class Controller(QObject):
         if sentence is not None and sentence >= run.n_sentences:
             sentence = None
         order = min(view.order, self._max_order(run)) if view.order > 0 else view.order
-        same = (self.shown is not None and before is not None and metric_name in names
+        same = (self.shown is not None and metric_name in names
                 and shows_the_same(shown, self.shown, metric, view.metric))
         self.state.view = ViewState(system, view.sentence if same else None, b, metric, order, view.ranking)
         self.opening = None if same else sentence

@@ -110,11 +110,10 @@ class PairCharts(QWidget):
         numbers) and values."""
         comparison, shown, bleu_k = run.comparison, self.controller.shown, run.bleu_index
         assert comparison is not None and shown is not None
-        objects = (run.metrics[k], comparison.by_metric[k], shown.orders[k][0].scale,
-                   *(s.results[k] for s in run.systems),
+        objects = (run.metrics[k], comparison.by_metric[k], *(s.results[k] for s in run.systems),
                    *(s.results[bleu_k] for s in run.systems if bleu_k is not None))
         values = (self.controller.b, tuple(s.name for s in run.systems), tuple(comparison.bucket_labels),
-                  comparison.bucket_counts.tobytes())
+                  comparison.bucket_counts.tobytes(), shown.orders[k][0].scale)
         return objects, values
 
     @Slot(int)

@@ -133,7 +133,8 @@ class Ter(Metric):
                     progress((j + f) / len(order))
 
             todo = rows if bounds is None else np.flatnonzero(bounds[chosen, rows] < best)
-            counted = edit_counts([hyps[i] for i in todo], [refs[chosen[i]][i] for i in todo], part)
+            counted = edit_counts([hyps[i] for i in todo], [refs[chosen[i]][i] for i in todo], part,
+                                  None if bounds is None else bounds[chosen[todo], todo])
             best[todo] = np.minimum(best[todo], counted)
         return best
 
