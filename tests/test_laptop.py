@@ -79,8 +79,12 @@ def test_fifteen_systems_all_in_view_at_1366_by_768(qtbot, window, tmp_path):
     assert table.viewport().height() >= 15 * rows  # every system's row
     assert matrix.viewport().height() >= 5 * matrix.verticalHeader().defaultSectionSize()
     assert compare.compact and compare.lower_tabs.isVisible()  # the lists, panes and charts as tabs below
+    for part in (compare.pairs, compare.ngrams, compare.charts):  # each tab shows its part when chosen
+        compare.lower_tabs.setCurrentIndex(compare.lower_tabs.indexOf(part.parentWidget()))
+        assert part.isVisible()
     window.resize(1920, 1080)
     qtbot.waitUntil(lambda: not compare.compact)  # a tall window has room for them side by side
+    assert compare.charts.isVisible() and compare.ngrams.isVisible()
 
 
 def test_a_label_that_does_not_fit_ends_in_an_ellipsis_with_its_text_as_tooltip(qtbot):

@@ -129,6 +129,10 @@ class CompareView(QWidget):
             human = self._human_page.layout()
             assert human is not None
             human.addWidget(self.human)
+            # Taken out of the roomy arrangement's tabs, whose stack hides what it lets go of (QStackedLayout): each
+            # is shown in its own tab page again (the pages' tabs decide what is seen).
+            for part in (self.charts, self.human):
+                part.show()
             self.below.setCurrentWidget(self.lower_tabs)
         else:
             self._left_box.addWidget(self.pairs, 3)
