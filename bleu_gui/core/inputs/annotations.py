@@ -4,7 +4,7 @@ severity — read from the files MT evaluation exchanges them in, and attached t
 - **Google's MQM TSV** (``system doc doc_id seg_id rater source target category severity [comment]``): one row
   per error, or one ``No-error`` row per segment and rater; the error's span is marked ``<v>…</v>`` inside the
   target (or, for an omission, inside the source). Spans are kept as character offsets into the text as shown,
-  marks taken out. CSV-style quoting inside the TSV is read as the csv module reads it.
+  marks taken out. Fields are read literally, a field in CSV quoting as the text it quotes (:mod:`.tsv`).
 - **Marot's TSV** (``system doc docSegId globalSegId rater source target category severity metadata``, the
   header optional): the same, with a JSON ``metadata`` column whose ``note`` is the rater's comment and whose
   ``corrected_translation`` the rater's correction; a row without a rater carries metadata, not a rating.
@@ -19,8 +19,6 @@ Severities are read as real files spell them (``Major``, ``minor``, ``No-error``
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,6 +31,7 @@ from .ratings import SOURCE, TARGET, ErrorSpan, Ratings
 from .raw_input import read_bytes
 from .score_files import ScoreRow, ScoreTable, json_objects, segment_index, system_index
 from .text_files import SegmentFile, decode_text_files
+from .tsv import read_tsv
 
 SEVERITIES = ("Critical", "Major", "Minor", "Neutral", "No-error")
 _SEVERITY = {s.lower().replace("-", ""): s for s in SEVERITIES} | {"noerrors": "No-error", "none": "No-error"}
@@ -177,21 +176,20 @@ def _find(header: Sequence[str], names: Iterable[str]) -> str | None:
     return next((lowered[n.lower()] for n in names if n.lower() in lowered), None)
 
 
-def _tsv_rows(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, object]]]]:
-    reader = csv.reader(io.StringIO(text), delimiter="\t")
-    table = [(reader.line_num, row) for row in reader if row]
-    if not table:
+def _tsv_rows(path: Path, text: SegmentFile) -> tuple[list[str], list[tuple[int, dict[str, object]]], str]:
+    table = read_tsv(path, text.lines, "line 1 has")
+    if not table.rows:
         raise InputError(f"{path}: empty: no annotations")
-    first = [c.strip() for c in table[0][1]]
+    first = [c.strip() for c in table.rows[0][1]]
     headed = "system" in [c.lower() for c in first]
     header = first if headed else list(_MAROT)  # Marot's header is optional
     rows: list[tuple[int, dict[str, object]]] = []
-    for n, row in table[1:] if headed else table:
+    for n, row in table.rows[1:] if headed else table.rows:
         if len(row) != len(header):
             raise InputError(f"{path}: line {n}: {len(row)} fields, {'the header has' if headed else 'Marot has'} "
                              f"{len(header)} ({' '.join(header)})")
         rows.append((n, dict(zip(header, row))))
-    return header, rows
+    return header, rows, table.note
 
 
 def _offset(path: Path, n: int, row: Mapping[str, object], name: str) -> int:
@@ -202,13 +200,13 @@ def _offset(path: Path, n: int, row: Mapping[str, object], name: str) -> int:
     return value
 
 
-def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[ScoreTable, list[AnnotationRow]]:
-    """An annotation file's rows (see the module), keyed like a score file's; :class:`InputError` names the line
-    and field that is wrong."""
+def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[ScoreTable, list[AnnotationRow], str]:
+    """An annotation file's rows (see the module), keyed like a score file's, and a note on how its fields were read
+    (empty when plainly); :class:`InputError` names the line and field that is wrong."""
     path = Path(path)
-    text = "\n".join(decode_text_files([path], [read_bytes(path, encoding)], encoding)[0].lines)
+    text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
     jsonl = path.suffix.lower() in (".jsonl", ".json")
-    header, rows = json_objects(path, text, "annotations") if jsonl else _tsv_rows(path, text)
+    header, rows, note = (*json_objects(path, "\n".join(text.lines), "annotations"), "") if jsonl else _tsv_rows(path, text)
     system_col = _find(header, ("system", "sys", "system_name"))
     id_col = _find(header, ("seg_id", "segment_id", "segid", "docsegid", "sid"))
     line_col = _find(header, ("segment", "line", "seg"))
@@ -246,7 +244,7 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
         key = ScoreRow(n, system, doc, segment, {})
         keys.append(key)
         out.append(AnnotationRow(key, rating, target, source))
-    return ScoreTable(path, keys, id_col is not None, bool(doc_col and id_col), []), out
+    return ScoreTable(path, keys, id_col is not None, bool(doc_col and id_col), []), out, note
 
 
 def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
@@ -261,7 +259,7 @@ def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFil
     n = len(systems[0].lines) if systems else 0
     built: list[dict[int, RatingsBuilder]] = [{} for _ in files]
     for path in paths:
-        table, rows = read_annotation_file(path, encoding)
+        table, rows, how_read = read_annotation_file(path, encoding)
         found = system_index(table, files, names)
         keys = segment_index(table, context, n)
         other_systems: dict[str, int] = {}
@@ -287,6 +285,8 @@ def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFil
             error = rating.error(row.key.line, text, row.source)
             builder.add(rating.rater, rating.severity, error, rating.correction)
         name = Path(path).name
+        if how_read:
+            notes.append(f"{name}: {how_read}")
         if other_systems:
             notes.append(f"{name}: ratings of systems the run does not hold left out: "
                          + ", ".join(f"{s} ({c:,})" for s, c in other_systems.items()))

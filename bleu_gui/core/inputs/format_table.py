@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InputError
+from ..errors import InputError, term
 
 if TYPE_CHECKING:
     from .corpus import Corpus
 
 FORMATS = ("text", "wmt-xml", "sgml", "tsv", "jsonl", "xliff", "tmx", "po", "xlsx")
-_EXTENSIONS = {".sgm": "sgml", ".sgml": "sgml", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+# A ``.txt`` is text whatever its first line looks like (``{count} files deleted`` is a localisation string).
+_EXTENSIONS = {".txt": "text", ".sgm": "sgml", ".sgml": "sgml", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl",
                ".xlf": "xliff", ".xliff": "xliff", ".sdlxliff": "xliff", ".mqxliff": "xliff", ".tmx": "tmx",
                ".po": "po", ".pot": "po", ".mo": "mo", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xlsx", ".ods": "xlsx"}
 _ROOTS = {b"<dataset": "wmt-xml", b"<xliff": "xliff", b"<tmx": "tmx", b"<srcset": "sgml", b"<refset": "sgml",
@@ -79,10 +81,27 @@ def sniff_format(path: Path, data: bytes) -> str:
         found = next((fmt for name, fmt in _ROOTS.items() if root == name), None)
         if found is not None:
             return found
-    start = head.lstrip()
-    if path.suffix.lower() == ".json" or (start.startswith(b"{") and b"}" in start.split(b"\n", 1)[0]):
+    if path.suffix.lower() == ".json" or _first_line_is_an_object(head):
         return "jsonl"
     return "text"
+
+
+def _first_line_is_an_object(head: bytes) -> bool:
+    """Whether the first non-blank line is, whole, one JSON object: a line that only starts with ``{`` is text."""
+    first = next((line for line in head.splitlines() if line.strip()), b"")
+    if not first.lstrip().startswith(b"{"):
+        return False
+    try:
+        return isinstance(json.loads(first), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def sniffed_hint(fmt: str) -> str:
+    """What a refusal of a file read in the format it was sniffed as adds: how the format was chosen, and how to
+    read it as text instead."""
+    return (f" (read as {fmt} from its name or first line; {term('input_format', 'text')} reads it as plain text, "
+            f"one segment per line)")
 
 
 def sniff_file(path: Path) -> str:
@@ -107,11 +126,17 @@ def whole_run(systems: Sequence[str], references: Sequence[str]) -> tuple[list[s
 
 
 def read_corpus(path: Path, fmt: str, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
-    """Read a structured file with the reader of ``fmt`` (not ``text``) from its bytes."""
+    """Read a structured file with the reader of ``fmt`` (not ``text``) from its bytes. When ``fmt`` was sniffed
+    (no ``options.input_format``), a refusal says so and how to read the file as plain text."""
     reader = _READERS.get(fmt)
     if reader is None:
         raise InputError(f"{path}: unknown input format {fmt!r} (one of {', '.join(FORMATS)})")
-    return reader(path, data, encoding, options)
+    try:
+        return reader(path, data, encoding, options)
+    except InputError as exc:
+        if options.input_format is not None:  # the user chose the format: the refusal is about the file alone
+            raise
+        raise type(exc)(exc.raw + sniffed_hint(fmt)) from None
 
 
 def _wmt_xml(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:

@@ -19,9 +19,6 @@ is unrated.
 
 from __future__ import annotations
 
-import contextlib
-import csv
-import io
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -33,6 +30,7 @@ from .annotations import RatingsBuilder, open_marks, row_rating, unmarked
 from .columns import ROLES
 from .corpus import Context, Corpus, field_file
 from .text_files import SegmentFile, decode_text_files
+from .tsv import read_tsv
 
 _NAMES = {
     "source": ("source", "src", "source_text"),
@@ -46,40 +44,15 @@ _MAX_META = 200  # distinct values a metadata column may have to be offered for 
 
 
 Rows = Iterator[tuple[int, dict[str, object]]]
-# A TSV field may hold a whole document; the csv module's default limit (131,072 characters) would stop it.
-_FIELD_LIMIT = 2**31 - 1
 
 
-@contextlib.contextmanager
-def _large_fields() -> Iterator[None]:
-    previous = csv.field_size_limit(_FIELD_LIMIT)
-    try:
-        yield
-    finally:
-        csv.field_size_limit(previous)
-
-
-def _rows_tsv(path: Path, text: SegmentFile) -> tuple[list[str], Rows]:
-    # The csv module reads the lines again as one text, so that a quoted field holding a line end (as
-    # csv.writer and spreadsheets write one) stays one field; such a line end reads as LF.
-    reader = csv.reader(io.StringIO("\n".join(text.lines)), delimiter="\t")
-    with _large_fields():
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise InputError(f"{path}: empty file (no header row)") from None
-
-    def rows() -> Rows:
-        with _large_fields():
-            for row in reader:
-                if not row:
-                    continue
-                if len(row) != len(header):
-                    raise InputError(f"{path}: line {reader.line_num}: {len(row)} fields, the header has "
-                                     f"{len(header)}")
-                yield reader.line_num, dict(zip(header, row))
-
-    return header, rows()
+def _rows_tsv(path: Path, text: SegmentFile) -> tuple[list[str], Rows, list[str]]:
+    table = read_tsv(path, text.lines)
+    if not table.rows:
+        raise InputError(f"{path}: empty file (no header row)")
+    header = table.rows[0][1]
+    rows: Rows = ((number, dict[str, object](zip(header, fields))) for number, fields in table.rows[1:])
+    return header, rows, [table.note] if table.note else []
 
 
 def _json_line(path: Path, number: int, line: str, text: SegmentFile) -> object:
@@ -105,7 +78,7 @@ def _one_json_document(text: SegmentFile) -> bool:
     return True
 
 
-def _rows_jsonl(path: Path, text: SegmentFile) -> tuple[list[str], Rows]:
+def _rows_jsonl(path: Path, text: SegmentFile) -> tuple[list[str], Rows, list[str]]:
     records: list[tuple[int, dict[str, object]]] = []
     keys: dict[str, None] = {}
     for number, line in enumerate(text.lines, start=1):
@@ -116,7 +89,7 @@ def _rows_jsonl(path: Path, text: SegmentFile) -> tuple[list[str], Rows]:
             raise InputError(f"{path}: line {number}: expected a JSON object, found {_kind(obj)}")
         keys.update(dict.fromkeys(obj))
         records.append((number, obj))
-    return list(keys), iter(records)
+    return list(keys), iter(records), []
 
 
 def _kind(value: object) -> str:
@@ -315,8 +288,8 @@ def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
                columns: Mapping[str, str] | None = None) -> Corpus:
     """Read a TSV (``kind="tsv"``) or JSONL (``"jsonl"``) file of segments from its bytes (see the module)."""
     text = decode_text_files([path], [data], encoding)[0]
-    header, rows = (_rows_tsv if kind == "tsv" else _rows_jsonl)(path, text)
-    return table_corpus(path, kind, header, rows, columns, text.notes, text.encoding, text.detected)
+    header, rows, notes = (_rows_tsv if kind == "tsv" else _rows_jsonl)(path, text)
+    return table_corpus(path, kind, header, rows, columns, [*text.notes, *notes], text.encoding, text.detected)
 
 
 def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: Mapping[str, str] | None = None,

@@ -1,0 +1,143 @@
+"""Readers keep the literal text (issue 57, items 1–6): a ``.txt`` is text, a TSV field is what lies between its
+tabs, a segment holding line breaks is tokenized as sacreBLEU tokenizes it, a PO string is closed or refused, a
+workbook without roles says which are missing, and its numbers are read as the cells show them.
+
+Oracles: sacreBLEU on the file's literal text, Python's csv module where a field is in CSV quoting, msgfmt's rule
+for an unterminated string, the cells as openpyxl-free spreadsheets show them.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pytest
+import sacrebleu
+
+from bleu_gui.cli.bleu_score import run as cli_run
+from bleu_gui.core import InputError
+from bleu_gui.core.inputs.annotations import read_annotation_file
+from bleu_gui.core.inputs.run_inputs import read_run_inputs
+
+from .conftest import data_set
+
+
+def cli(capsys, *argv):
+    code = cli_run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- 1. a .txt is text; JSONL is sniffed only from a whole JSON object ----------------------------------------------
+
+@pytest.mark.parametrize("first", ["{count} files deleted", "{0} of {1}", '{"unclosed": ', "{} empty braces {}"])
+@pytest.mark.parametrize("name", ["strings.txt", "strings"])
+def test_a_text_file_whose_first_line_looks_like_braces_is_text(tmp_path, capsys, first, name):
+    ref, hyp = tmp_path / f"ref-{name}", tmp_path / f"hyp-{name}"
+    ref.write_text(f"{first}\nthe cat sat on the mat\n", encoding="utf-8")
+    hyp.write_text(f"{first}\nthe cat sat on a mat\n", encoding="utf-8")
+    code, out, err = cli(capsys, ref, "-i", hyp, "-b")
+    assert code == 0, err
+    oracle = sacrebleu.corpus_bleu([first, "the cat sat on a mat"], [[first, "the cat sat on the mat"]])
+    assert float(out) == pytest.approx(round(oracle.score, 2))
+
+
+def test_a_first_line_that_is_a_whole_json_object_is_jsonl_and_its_refusal_names_the_format_flag(tmp_path, capsys):
+    bad = tmp_path / "rows"
+    bad.write_text('{"hypothesis": "a b"}\n{"hypothesis": oops}\n', encoding="utf-8")
+    hyp = tmp_path / "hyp"
+    hyp.write_text("a b\na c\n", encoding="utf-8")
+    code, _, err = cli(capsys, bad, "-i", hyp)
+    assert code == 2
+    assert "rows: line 2" in err and "--input-format text" in err and "jsonl" in err
+    # The same file, read as text when asked: two segments, no refusal.
+    code, _, err = cli(capsys, bad, "-i", hyp, "--input-format", "text", "-b")
+    assert code == 0, err
+
+
+def test_a_format_given_is_not_second_guessed_in_the_refusal(tmp_path, capsys):
+    bad = tmp_path / "rows.jsonl"
+    bad.write_text('{"hypothesis": oops}\n', encoding="utf-8")
+    code, _, err = cli(capsys, bad, "--input-format", "jsonl")
+    assert code == 2 and "--input-format" not in err
+
+
+# -- 2. TSV fields are literal --------------------------------------------------------------------------------------
+
+def _table(tmp_path, rows, name="t.tsv"):
+    path = tmp_path / name
+    path.write_text("source\ttarget\treference\n" + "".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_a_tsv_field_that_starts_with_a_quote_keeps_it(tmp_path, capsys):
+    path = _table(tmp_path, [("„Hallo,“ sagte sie.", '"Hello," she said.', "Hello, she said.")])
+    inputs = read_run_inputs([], [path])
+    assert inputs.systems[0].lines == ['"Hello," she said.']
+    code, out, err = cli(capsys, path, "-b")
+    assert code == 0, err
+    oracle = sacrebleu.corpus_bleu(['"Hello," she said.'], [["Hello, she said."]]).score
+    assert float(out) == pytest.approx(round(oracle, 2)) and oracle < 50  # not 100: the quotes count
+
+
+def test_an_unclosed_quote_swallows_no_rows(tmp_path):
+    rows = [("a", '"Quoted start of a title', "x"), ("b", "second", "second"), ("c", "third", "third")]
+    inputs = read_run_inputs([], [_table(tmp_path, rows)])
+    assert inputs.systems[0].lines == ['"Quoted start of a title', "second", "third"]
+    assert inputs.context.source is not None and inputs.context.source.lines == ["a", "b", "c"]
+
+
+def test_fields_in_csv_quoting_read_as_the_csv_module_reads_them_and_said(tmp_path):
+    rows = [("s", '"a ""serious"" proposal"', '"""Quoted"" whole"'), ("t", '"x"', '"y" z')]
+    inputs = read_run_inputs([], [_table(tmp_path, rows)])
+    assert inputs.systems[0].lines == ['a "serious" proposal', '"x"']  # "x" is no writer's quoting: literal
+    assert inputs.references[0].lines == ['"Quoted" whole', '"y" z']
+    assert any("2 field(s) in CSV quoting" in n for n in inputs.context.notes + inputs.systems[0].notes)
+
+
+def test_a_quoted_field_holding_a_tab_is_read_csv_quoted_with_a_note(tmp_path):
+    path = tmp_path / "t.tsv"
+    path.write_text('source\ttarget\treference\ns\t"a\tb"\tab\nt\tc\tc\n', encoding="utf-8")
+    inputs = read_run_inputs([], [path])
+    assert inputs.systems[0].lines == ["a\tb", "c"]
+    notes = inputs.context.notes + inputs.systems[0].notes
+    assert any("read CSV-quoted: line 2 has 4 fields" in n for n in notes), notes
+
+
+def test_a_ragged_tsv_is_still_refused_naming_the_line(tmp_path):
+    path = tmp_path / "t.tsv"
+    path.write_text('source\ttarget\treference\ns\ta\tb\nt\tc\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"t.tsv: line 3: 2 fields, the header has 3"):
+        read_run_inputs([], [path])
+
+
+@pytest.mark.parametrize("name", ["mqm_ted_ende.head588lines.tsv", "mqm_newstest2020_ende.source-errors.tsv"])
+def test_googles_mqm_files_read_as_the_data_sets_readme_says(name):
+    """The data set's README: the newstest2020 file is CSV-quoted inside a TSV (542 lines); read per field, every
+    field equals the csv module's reading of it on both real files."""
+    path = data_set("formats") / "tsv-mqm-wmt" / name
+    from bleu_gui.core.inputs.text_files import decode_file
+    from bleu_gui.core.inputs.tsv import read_tsv
+
+    ours = read_tsv(path, decode_file(path, path.read_bytes(), "utf-8", False).lines)
+    with path.open(encoding="utf-8", newline="") as fh:
+        oracle = [row for row in csv.reader(fh, delimiter="\t") if row]
+    assert [fields for _, fields in ours.rows] == oracle
+
+
+def test_annotation_tsv_fields_are_literal_too(tmp_path):
+    path = tmp_path / "ann.tsv"
+    path.write_text("system\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+                    'A\t1\tr1\t"Hi," she said\t"<v>Hallo</v>," sagte sie\tAccuracy/Mistranslation\tMajor\n',
+                    encoding="utf-8")
+    _, rows, note = read_annotation_file(path)
+    assert rows[0].target == '"Hallo," sagte sie' and rows[0].source == '"Hi," she said'
+    assert rows[0].rating.target_spans == [(1, 6)] and note == ""
+
+
+def test_the_mqm_sources_csv_quoted_fields_keep_their_spans():
+    path = data_set("formats") / "tsv-mqm-wmt" / "mqm_newstest2020_ende.source-errors.tsv"
+    _, rows, note = read_annotation_file(path)
+    assert "727 field(s) in CSV quoting" in note
+    quoted = [r for r in rows if "serious" in r.source]
+    assert quoted and all('""' not in r.source and re.search(r'"serious"', r.source) for r in quoted)
