@@ -32,3 +32,18 @@ def corpus(draw, max_lines: int = 6, max_refs: int = 4):
     hyps = [draw(sentence()) for _ in range(n)]
     refs = [[draw(sentence()) for _ in range(n)] for _ in range(n_refs)]
     return hyps, refs
+
+
+# Segments that hold line breaks (a PO entry, a JSONL field, a spreadsheet cell), with the dashes before and after
+# them that 13a's end-of-line hyphenation (``-\n`` removed) and Tercom's (``\n-``) join across.
+LINE_BREAK_WORDS = ["--------", "-h", "-", "Hilfe", "x-", "-y", "Optionen:", "a", "5-", "-3"]
+LINE_BREAK_SEPARATORS = [" ", "\n", "-\n", "\n-", " \n", "\n\n", "--\n\n"]
+
+
+@st.composite
+def multiline_sentence(draw, max_words: int = 8):
+    words = draw(st.lists(st.sampled_from(LINE_BREAK_WORDS + WORDS[:10]), min_size=0, max_size=max_words))
+    out = ""
+    for i, w in enumerate(words):
+        out += w + (draw(st.sampled_from(LINE_BREAK_SEPARATORS)) if i < len(words) - 1 else "")
+    return out

@@ -9,6 +9,7 @@ for an unterminated string, the cells as openpyxl-free spreadsheets show them.
 from __future__ import annotations
 
 import csv
+import json
 import re
 
 import pytest
@@ -141,3 +142,28 @@ def test_the_mqm_sources_csv_quoted_fields_keep_their_spans():
     assert "727 field(s) in CSV quoting" in note
     quoted = [r for r in rows if "serious" in r.source]
     assert quoted and all('""' not in r.source and re.search(r'"serious"', r.source) for r in quoted)
+
+
+# -- 3. a segment holding line breaks is tokenized as sacreBLEU tokenizes it ------------------------------------
+
+def _po(path, pairs):
+    entries = "".join(f'\nmsgid "{i}"\nmsgstr "{s}"\n' for i, s in pairs)
+    path.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' + entries, encoding="utf-8")
+    return path
+
+
+def test_a_dash_before_a_line_break_is_scored_and_explained_as_sacrebleu_tokenizes_it(tmp_path, capsys):
+    hyp_text, ref_text = "Optionen:\n--------\n-h Hilfe anzeigen", "Optionen:\n--------\n-h zeigt die Hilfe an"
+    ref = _po(tmp_path / "ref.po", [("Options", "Optionen:\\n--------\\n-h zeigt die Hilfe an"), ("b", "Datei")])
+    hyp = _po(tmp_path / "hyp.po", [("Options", "Optionen:\\n--------\\n-h Hilfe anzeigen"), ("b", "Datei")])
+    code, out, err = cli(capsys, ref, "-i", hyp, "-f", "json")
+    assert code == 0, err
+    oracle = sacrebleu.corpus_bleu([hyp_text, "Datei"], [[ref_text, "Datei"]])
+    assert json.loads(out)["score"] == pytest.approx(oracle.score, abs=1e-9)
+    code, out, err = cli(capsys, ref, "-i", hyp, "--explain", "1", "-f", "json")
+    assert code == 0, err
+    explained = json.loads(out)[0]
+    tokens = sacrebleu.BLEU().tokenizer(hyp_text).split()
+    assert "--------h" in tokens  # the token sacreBLEU counts, spanning the line break
+    precision = next(s for s in explained["sections"] if s["title"] == "Precision per order")["lines"][0]
+    assert f"of {len(tokens)} matched" in precision

@@ -14,7 +14,7 @@ from bleu_gui.core.metrics.tokenizers import Tokenization
 
 from .conftest import data_set
 from .oracles import sacre_tokenizer
-from .strategies import sentence
+from .strategies import multiline_sentence, sentence
 
 WORD_LOCAL = ["13a", "intl", "char", "none"]
 ALL = WORD_LOCAL + ["zh", "ja-mecab", "ko-mecab"]
@@ -62,6 +62,23 @@ def test_encode_equals_sacrebleu_whole_line(split, name, lines, lowercase):
     for i, line in enumerate(lines):
         assert decoded(t, corpus, i) == sacre_tokens(name, line, lowercase)
         assert t.tokens(line) == sacre_tokens(name, line, lowercase)
+
+
+@pytest.mark.parametrize("split", WAYS)
+@pytest.mark.parametrize("name", ["13a", "intl"])
+@given(lines=st.lists(multiline_sentence(), min_size=1, max_size=8))
+def test_segments_holding_line_breaks_are_tokenized_as_whole_lines(split, name, lines):
+    """13a removes ``-\n`` before it splits (mteval's end-of-line hyphenation): the word before a line break and
+    the word after it can be one token, so such a segment is tokenized whole, and every token is placed in it."""
+    from bleu_gui.core.metrics.alignment import char_spans
+
+    t = Tokenization(name)
+    with split_by(split):
+        corpus = t.encode(lines)
+    for i, line in enumerate(lines):
+        assert decoded(t, corpus, i) == sacre_tokens(name, line)
+        if name == "13a":
+            assert None not in char_spans(line, t.tokens(line), False, name)
 
 
 @pytest.mark.parametrize("name", ["13a", "intl"])

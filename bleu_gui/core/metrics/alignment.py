@@ -1,7 +1,7 @@
 """Map tokens back to character offsets in the line the user reads.
 
 The tokenizers we use only insert spaces, lowercase, and (13a) drop
-``<skipped>`` and turn ``&quot; &amp; &lt; &gt;`` into characters. We replay
+``<skipped>`` and ``-`` before a line break, and turn ``&quot; &amp; &lt; &gt;`` into characters. We replay
 those edits on the original line while remembering where every character came
 from, then find the tokens in order. A token that cannot be found (a MeCab
 normalisation, say) gets ``None`` and the window falls back to showing tokens.
@@ -14,7 +14,8 @@ from collections.abc import Sequence
 Span = tuple[int, int]
 
 # 13a's preprocessing, in sacreBLEU's order (Tokenizer13a.__call__).
-_13A_REPLACEMENTS = (("<skipped>", ""), ("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+# ``-\n`` is mteval's end-of-line hyphenation: a token it joins spans the line break it took out.
+_13A_REPLACEMENTS = (("<skipped>", ""), ("-\n", ""), ("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
 def _replace_tracked(text: str, origin: list[Span], old: str, new: str) -> tuple[str, list[Span]]:

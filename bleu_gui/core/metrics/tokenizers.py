@@ -5,7 +5,9 @@ them. For speed, ``13a``, ``intl``, ``char`` and ``none`` are fed one
 whitespace-separated word at a time (with the same context the word has in its
 line) and the result is cached per word: all their rules look at one
 character of context at most, and whitespace never joins two tokens, so a
-line's tokens are the concatenation of its words' tokens. ``tests/test_tokenizers.py``
+line's tokens are the concatenation of its words' tokens — except 13a's
+``-\n`` rule, which joins across a line break: a segment holding one is
+tokenized whole. ``tests/test_tokenizers.py``
 proves this against whole-line sacreBLEU calls on random and real text.
 ``zh``, ``ja-mecab`` and ``ko-mecab`` are called once per line.
 """
@@ -33,6 +35,8 @@ from .word_tokens import words_tokens
 # word see "nothing" instead of whitespace on one side: they get their own keys.
 _WORD_LOCAL = {"13a", "intl", "char", "none"}
 _EDGE_SENSITIVE = {"intl"}
+# What a word-local tokenizer's first step removes across a line break: a line holding it is tokenized whole.
+_JOINS_ACROSS_WORDS = {"13a": "-\n"}
 _UNCHANGED_ALNUM = {"13a", "intl", "none"}
 _CHUNK = 8_000  # lines tokenized between cancel checks
 _WORD_BATCH = 20_000
@@ -172,7 +176,7 @@ class Tokenization:
                 if progress is not None:
                     progress(start / max(len(lines), 1))
                 if words is not None:
-                    chunk_ids, lengths = self._encode_by_words(chunk, words, known)
+                    chunk_ids, lengths = self._lines_across_words(chunk, *self._encode_by_words(chunk, words, known))
                 else:  # a tokenizer of whole lines, or a line holding the join mark or a lone surrogate
                     chunk_ids, lengths = self._encode_by_lines(chunk)
                 yield start, TokenizedCorpus(chunk_ids, np.concatenate([[0], np.cumsum(lengths)]))
@@ -213,6 +217,23 @@ class Tokenization:
         lengths = np.fromiter(map(len, per_line), np.int64, len(per_line))
         ids = self._string_ids(list(itertools.chain.from_iterable(per_line))).astype(np.int32)
         return ids, lengths
+
+    def _lines_across_words(self, chunk: list[str], ids: np.ndarray, lengths: np.ndarray
+                            ) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of a chunk tokenized word by word, with every line that a rule joins across words tokenized
+        whole instead: 13a's first step removes ``-\n`` (mteval's end-of-line hyphenation), so a segment holding
+        a line break (a PO entry, a JSONL field, a spreadsheet cell) can join the word before it to the word
+        after it."""
+        if self.name not in _JOINS_ACROSS_WORDS or _JOINS_ACROSS_WORDS[self.name] not in "\x00".join(chunk):
+            return ids, lengths
+        mark = _JOINS_ACROSS_WORDS[self.name]
+        ends = np.cumsum(lengths)
+        per_line = [ids[end - n:end] for end, n in zip(ends.tolist(), lengths.tolist())]
+        for i, line in enumerate(chunk):
+            if mark in line:
+                per_line[i] = self._string_ids(self._line_tokens(line)).astype(ids.dtype)
+        new_lengths = np.fromiter(map(len, per_line), np.int64, len(per_line))
+        return (np.concatenate(per_line) if per_line else ids), new_lengths
 
     # -- one word at a time ------------------------------------------------
     def _edge_keys(self, chunk: list[str], words: ChunkWords) -> None:
