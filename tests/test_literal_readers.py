@@ -20,7 +20,7 @@ from bleu_gui.core import InputError
 from bleu_gui.core.inputs.annotations import read_annotation_file
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
-from .conftest import data_set
+from .conftest import corpus_of, data_set
 
 
 def cli(capsys, *argv):
@@ -167,3 +167,39 @@ def test_a_dash_before_a_line_break_is_scored_and_explained_as_sacrebleu_tokeniz
     assert "--------h" in tokens  # the token sacreBLEU counts, spanning the line break
     precision = next(s for s in explained["sections"] if s["title"] == "Precision per order")["lines"][0]
     assert f"of {len(tokens)} matched" in precision
+
+
+# -- 4. PO: a string not closed is refused; a duplicate names its entries' own lines --------------------------------
+
+_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+
+
+@pytest.mark.parametrize("body,line", [
+    ('msgid "Save"\nmsgstr "Speichern', 6),                    # end of file inside the string
+    ('msgid "Save"\nmsgstr "Speichern\n\nmsgid "Open"\nmsgstr "Öffnen"\n', 6),
+    ('msgid "Save"\nmsgstr ""\n"Spei\n"chern"\n', 7),          # a continuation line
+    ('msgid "Save"\nmsgstr "Speichern\\"\n', 6),               # the last quote is escaped: still open
+    ('msgid "Save\nmsgstr "Speichern"\n', 5),
+])
+def test_a_string_not_closed_on_its_line_is_refused_naming_it_as_msgfmt_does(tmp_path, body, line):
+    po = tmp_path / "sys.po"
+    po.write_text(_HEADER + body, encoding="utf-8")
+    with pytest.raises(InputError, match=rf"sys.po: line {line}: a string not closed on its line"):
+        read_run_inputs([], [po])
+
+
+def test_closed_strings_with_escapes_and_continuations_are_read(tmp_path):
+    po = tmp_path / "sys.po"
+    po.write_text(_HEADER + 'msgid "Say"\nmsgstr ""\n"Er sagte \\"hallo\\" "\n"und ging.\\\\"  \n', encoding="utf-8")
+    assert corpus_of(po).translations[0].lines == ['Er sagte "hallo" und ging.\\']
+
+
+@pytest.mark.parametrize("header", ['msgid ""\nmsgstr ""\n\n', _HEADER])
+def test_a_duplicate_entry_is_reported_at_the_entries_own_lines(tmp_path, header):
+    po = tmp_path / "dup.po"
+    po.write_text(header + 'msgid "Save"\nmsgstr "Speichern"\n\nmsgid "Open"\nmsgstr "Öffnen"\n\n'
+                  'msgid "Save"\nmsgstr "Sichern"\n', encoding="utf-8")
+    first = header.count("\n") + 1
+    with pytest.raises(InputError, match=rf'dup.po: line {first + 6}: the entry "Save" is given twice \(first at line '
+                                         rf'{first}\)'):
+        read_run_inputs([], [po])

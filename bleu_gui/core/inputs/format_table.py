@@ -100,8 +100,8 @@ def _first_line_is_an_object(head: bytes) -> bool:
 def sniffed_hint(fmt: str) -> str:
     """What a refusal of a file read in the format it was sniffed as adds: how the format was chosen, and how to
     read it as text instead."""
-    return (f" (read as {fmt} from its name or first line; {term('input_format', 'text')} reads it as plain text, "
-            f"one segment per line)")
+    return (f" (read as {fmt} from how it starts; {term('input_format', 'text')} reads it as plain text, one "
+            "segment per line)")
 
 
 def sniff_file(path: Path) -> str:
@@ -127,15 +127,16 @@ def whole_run(systems: Sequence[str], references: Sequence[str]) -> tuple[list[s
 
 def read_corpus(path: Path, fmt: str, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
     """Read a structured file with the reader of ``fmt`` (not ``text``) from its bytes. When ``fmt`` was sniffed
-    (no ``options.input_format``), a refusal says so and how to read the file as plain text."""
+    from the file's first bytes (neither ``options.input_format`` nor its extension), a refusal says so and how to
+    read the file as plain text."""
     reader = _READERS.get(fmt)
     if reader is None:
         raise InputError(f"{path}: unknown input format {fmt!r} (one of {', '.join(FORMATS)})")
     try:
         return reader(path, data, encoding, options)
     except InputError as exc:
-        if options.input_format is not None:  # the user chose the format: the refusal is about the file alone
-            raise
+        if options.input_format is not None or path.suffix.lower() in (*_EXTENSIONS, ".json"):
+            raise  # the user or the file's name chose the format: the refusal is about the file alone
         raise type(exc)(exc.raw + sniffed_hint(fmt)) from None
 
 

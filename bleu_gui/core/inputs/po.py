@@ -24,6 +24,10 @@ from .text_files import SegmentFile
 
 CONTEXT_SEP = "\x04"  # gettext's separator of msgctxt and msgid in a compiled catalogue's keys
 _CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
+# A line of a string: a keyword and its first string, or a continuation string. msgfmt requires the string to be
+# closed on its line ("end-of-line within string"); polib reads ``msgstr "Speichern`` as ``Speicher``.
+_STRING_LINE = re.compile(r'\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"')
+_CLOSED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"\s*')
 
 
 def _decoded(path: Path, data: bytes, encoding: str) -> str:
@@ -54,6 +58,7 @@ def read_po(path: Path, data: bytes, encoding: str) -> Corpus:
     import polib  # loaded when a catalogue is read
 
     text = _decoded(path, data, encoding)
+    _check_strings_closed(path, text)
     try:
         catalogue = polib.pofile(text)
     except OSError as exc:  # polib says "Syntax error in po file (line N)"
@@ -65,7 +70,7 @@ def read_po(path: Path, data: bytes, encoding: str) -> Corpus:
     meta: dict[str, list[str]] = {"po_file": [], "flags": [], "comment": []}
     first_line: dict[str, int] = {}
     fuzzy = untranslated = obsolete = 0
-    lines = iter(_msgid_lines(text, bool(catalogue.metadata) or catalogue.header != ""))
+    lines = iter(_msgid_lines(text, sum(not e.obsolete for e in catalogue)))
     for entry in catalogue:
         if entry.obsolete:
             obsolete += 1
@@ -104,12 +109,24 @@ def read_po(path: Path, data: bytes, encoding: str) -> Corpus:
                   notes=tuple(notes), languages=("", language) if language else None)
 
 
-def _msgid_lines(text: str, has_header: bool) -> list[int]:
-    """The line of each entry's ``msgid`` (1-based), in the catalogue's order, the header's left out (polib's own
-    line numbers point at an entry's first comment, or at 0)."""
+def _check_strings_closed(path: Path, text: str) -> None:
+    """Refuse a string not closed on its line, naming the line, as msgfmt does."""
+    for number, line in enumerate(text.splitlines(), 1):
+        start = _STRING_LINE.match(line)
+        if start is not None and not _CLOSED_STRING.fullmatch(line, start.end() - 1):
+            shown = line.strip() if len(line.strip()) <= 60 else line.strip()[:59] + "…"
+            raise InputError(f"{path}: line {number}: a string not closed on its line ({shown}); msgfmt refuses it "
+                             "too (end-of-line within string)")
+
+
+def _msgid_lines(text: str, entries: int) -> list[int]:
+    """The line of each of the catalogue's ``entries`` (not obsolete) by its ``msgid`` (1-based), in order; the
+    header's left out when polib took one (an empty ``msgid ""`` header too). polib's own line numbers point at an
+    entry's first comment, or at 0."""
     found = [n for n, line in enumerate(text.splitlines(), 1) if line.startswith("msgid ")]
-    if has_header and found and text.splitlines()[found[0] - 1].strip() == 'msgid ""':
-        found = found[1:]
+    if len(found) > entries:
+        header = next(i for i, n in enumerate(found) if text.splitlines()[n - 1].strip() == 'msgid ""')
+        found = found[:header] + found[header + 1:]
     return found
 
 
