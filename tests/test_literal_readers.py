@@ -203,3 +203,110 @@ def test_a_duplicate_entry_is_reported_at_the_entries_own_lines(tmp_path, header
     with pytest.raises(InputError, match=rf'dup.po: line {first + 6}: the entry "Save" is given twice \(first at line '
                                          rf'{first}\)'):
         read_run_inputs([], [po])
+
+
+# -- 5. a wide workbook without roles says which are missing; --refs NAME makes the other columns the systems -------
+
+def _workbook(path, rows):
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet()
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    book.close()
+    return path
+
+
+ENGINES = [["source", "DeepL", "Google", "note", "words"],
+           ["Hello world", "Hallo Welt", "Hallo, Welt!", "greeting", 2],
+           ["Good morning to you", "Guten Morgen dir", "Guten Morgen an Sie", "", 4],
+           ["The cat sat on the mat", "Die Katze saß auf der Matte", "Die Katze sass auf der Matte", "", 6]]
+
+
+def test_a_wide_sheet_without_roles_names_the_missing_roles_and_the_flags_that_read_it(tmp_path, capsys):
+    book = _workbook(tmp_path / "eng.xlsx", ENGINES)
+    code, _, err = cli(capsys, book)
+    assert code == 2 and "<stdin>" not in err and "empty file" not in err
+    assert "no column is named as the candidate nor the reference" in err
+    assert "--refs DeepL" in err and "--column candidate=DeepL,Google" in err
+    assert "note" not in err.split("without a role:")[1]  # notes and numbers are no engines
+
+
+def test_refs_naming_a_column_makes_the_other_text_columns_the_systems(tmp_path, capsys):
+    book = _workbook(tmp_path / "eng.xlsx", ENGINES)
+    code, out, err = cli(capsys, book, "--refs", "DeepL", "-f", "json")
+    assert code == 0, err
+    result = json.loads(out)
+    google = [row[2] for row in ENGINES[1:]]
+    deepl = [row[1] for row in ENGINES[1:]]
+    assert result["system"] == "Google"
+    assert result["score"] == pytest.approx(sacrebleu.corpus_bleu(google, [deepl]).score, abs=1e-9)
+    assert "DeepL named as the reference" in err and "(Google) are the systems" in err
+
+
+def test_a_sheet_with_a_reference_column_asks_only_for_the_candidates(tmp_path, capsys):
+    rows = [["source", "reference", "DeepL", "Google"], *[[r[0], r[1] + " x", r[1], r[2]] for r in ENGINES[1:]]]
+    book = _workbook(tmp_path / "eng.xlsx", rows)
+    code, _, err = cli(capsys, book)
+    assert code == 2 and "named as the candidate (text" in err and "--column candidate=DeepL,Google" in err
+    code, out, err = cli(capsys, book, "--column", "candidate=DeepL,Google", "-b")
+    assert code == 0, err
+    code, out, err = cli(capsys, book, "--refs", "reference", "-b")
+    assert code == 0 and len(out.split()) == 2, err
+
+
+def test_the_window_says_the_same_in_its_words(qtbot, window, tmp_path):
+    """File ▸ Open with the workbook in System outputs (the dialog moves a file holding systems to References)."""
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .test_window_inputs import LEFT_OVER, open_choice
+
+    book = str(_workbook(tmp_path / "eng.xlsx", ENGINES))
+    message = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(), references=(book,))))
+    assert isinstance(message, str)
+    assert "References to use DeepL (File ▸ Open)" in message, message
+    assert "Columns candidate=DeepL,Google (File ▸ Open)" in message, message
+    assert "no system output given" not in message and not LEFT_OVER.search(message)
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(), references=(book,), refs_wanted=("DeepL",))))
+    assert not isinstance(run, str), run
+    assert [s.name for s in run.systems] == ["Google"]
+
+
+# -- 6. workbook numbers as the cells show them -----------------------------------------------------------------
+
+SHOWN = [  # (value written, the cell's number format or None for General, what the spreadsheet shows: worked by hand)
+    (0.30000000000000004, None, "0.3"),   # =0.1+0.2
+    (1 / 3, None, "0.333333333333333"),  # General: 15 significant digits
+    (3.0, None, "3"),
+    (0.25, "0%", "25%"),
+    (0.125, "0.00%", "12.50%"),
+    (1.5, "0.00", "1.50"),
+    (1234567.25, "#,##0.0", "1,234,567.3"),  # half away from zero, as spreadsheets round
+    (-1234.5, "#,##0 ;(#,##0)", "(1,235)"),
+    (12345.678, "0.00E+00", "1.23E+04"),
+    (1.5, '0.0" km"', "1.5 km"),
+    (0.5, "#.00", ".50"),
+]
+
+
+def test_workbook_numbers_read_as_their_cells_show_them(tmp_path):
+    import xlsxwriter
+
+    path = tmp_path / "n.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Zahlen")
+    sheet.write_row(0, 0, ["source", "target", "shown"])
+    for r, (value, number_format, _) in enumerate(SHOWN, start=1):
+        style = book.add_format({"num_format": number_format}) if number_format else None
+        sheet.write(r, 0, f"s{r}")
+        sheet.write(r, 1, f"t{r}")
+        if r == 1:
+            sheet.write_formula(r, 2, "=0.1+0.2", style, value)
+        else:
+            sheet.write_number(r, 2, value, style)
+    book.close()
+    corpus = corpus_of(path)
+    assert corpus.context.meta["shown"] == tuple(shown for _, _, shown in SHOWN)

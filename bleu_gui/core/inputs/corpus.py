@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .markup import Tag
 from .text_files import SegmentFile
 
@@ -86,6 +86,19 @@ class Corpus:
     context: Context = Context()
     notes: tuple[str, ...] = ()
     languages: tuple[str, str] | None = None  # (source, target) as the file declares them, '' where it does not
+    # A table's text columns no role took (a wide sheet's engines, before --column or --refs says which they are).
+    unroled: tuple[str, ...] = ()
+
+    def which_columns(self) -> str:
+        """What to give to read a table whose text columns have no role (see :attr:`unroled`), as a message."""
+        shown = ",".join(self.unroled)
+        if self.references:
+            how = f"name the systems' columns with {term('columns', f'candidate={shown}')}"
+        else:
+            how = (f"name the reference's column with {term('refs_wanted', self.unroled[0])}: the other text "
+                   f"columns are then the systems (or give {term('columns', f'candidate={shown}')} and a reference)")
+        return (f"{self.path}: no column is named as the candidate{'' if self.references else ' nor the reference'} "
+                f"(text columns without a role: {', '.join(self.unroled)}); {how}")
 
 
 def field_file(path: Path, name: str, lines: list[str], tags: list[tuple[Tag, ...]] | None = None, *,

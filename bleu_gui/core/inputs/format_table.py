@@ -32,6 +32,9 @@ class ReadOptions:
     langs: tuple[str, str] | None = None  # TMX: (source, target) languages
     columns: Mapping[str, str] = field(default_factory=dict)  # TSV/JSONL/workbooks: role -> column name(s)
     sheet: str | None = None              # a workbook's sheet to read (default: the first)
+    # The references asked for by name (--refs): in a table without candidate columns, a column so named is the
+    # reference and the other text columns are the systems. Set by the run from its request, never saved.
+    refs: tuple[str, ...] = ()
 
 
 _SNIFF_BYTES = 1 << 20  # how far into a file its first element is looked for (comments may come first)
@@ -152,12 +155,12 @@ def _sgml(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpu
 
 def _tsv(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
     from .tables import read_table
-    return read_table(path, data, "tsv", encoding, options.columns)
+    return read_table(path, data, "tsv", encoding, options.columns, options.refs)
 
 
 def _jsonl(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
     from .tables import read_table
-    return read_table(path, data, "jsonl", encoding, options.columns)
+    return read_table(path, data, "jsonl", encoding, options.columns, options.refs)
 
 
 def _xliff(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
@@ -177,7 +180,7 @@ def _mo(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
 
 def _xlsx(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:
     from .workbooks import read_workbook
-    return read_workbook(path, data, options.columns, options.sheet)
+    return read_workbook(path, data, options.columns, options.sheet, options.refs)
 
 
 def _tmx(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:

@@ -94,6 +94,8 @@ def _systems(read: list[SegmentFile | Corpus], given: bool) -> list[SegmentFile]
                 out.append(item)
         elif given:
             found = item.systems + item.translations
+            if not found and item.unroled:
+                raise InputError(item.which_columns())
             if not found:
                 raise InputError(f"{item.path}: holds no translation to score (a {item.format} file with only "
                                  "a source or references)")
@@ -200,9 +202,13 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
     ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical, decided=bool(refs_wanted))
     with _said_of_folder_files(folder_notes):
         hyp_paths = [input_path(p) for p in hypotheses]
+        options = replace(options, refs=tuple(refs_wanted or ()))
         read = align_catalogues(_read_all([*hyp_paths, *ref_paths], encoding, options, progress), len(hyp_paths))
         hyp_read, ref_read = read[:len(hyp_paths)], read[len(hyp_paths):]
         systems = _systems(hyp_read if hyp_paths else ref_read, bool(hyp_paths))
+        unroled = next((c for c in ref_read if isinstance(c, Corpus) and c.unroled), None)
+        if not systems and not hyp_paths and unroled is not None:
+            raise InputError(unroled.which_columns())  # its columns, not standard input, are the systems asked for
         if not systems and not hyp_paths and stdin_system:
             systems = [_read_stdin(ref_read, encoding)]
             hyp_paths = [STDIN]

@@ -41,6 +41,11 @@ _NAMES = {
     "segment": ("seg_id", "segment_id", "segid", "sid", "id"),
 }
 _MAX_META = 200  # distinct values a metadata column may have to be offered for slicing
+# Columns that hold no translation whatever their values: notes, ratings, metadata (a wide sheet's other columns
+# are its engines).
+_NOT_TEXT = frozenset({"comment", "comments", "note", "notes", "remark", "remarks", "domain", "origlang", "lang",
+                       "language", "rater", "category", "severity", "metadata", "score", "id", "line", "index", "date",
+                       "time", "status", "state", "url", "file"})
 
 
 Rows = Iterator[tuple[int, dict[str, object]]]
@@ -285,26 +290,73 @@ class _Table:
 
 
 def read_table(path: Path, data: bytes, kind: str, encoding: str = "utf-8",
-               columns: Mapping[str, str] | None = None) -> Corpus:
+               columns: Mapping[str, str] | None = None, refs: Sequence[str] = ()) -> Corpus:
     """Read a TSV (``kind="tsv"``) or JSONL (``"jsonl"``) file of segments from its bytes (see the module)."""
     text = decode_text_files([path], [data], encoding)[0]
     header, rows, notes = (_rows_tsv if kind == "tsv" else _rows_jsonl)(path, text)
-    return table_corpus(path, kind, header, rows, columns, [*text.notes, *notes], text.encoding, text.detected)
+    return table_corpus(path, kind, header, rows, columns, [*text.notes, *notes], text.encoding, text.detected, refs)
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, (int, float)):
+        return True
+    try:
+        float(str(value))
+    except ValueError:
+        return False
+    return True
+
+
+def _text_columns_without_role(header: list[str], roles: dict[str, list[str]],
+                               rows: list[tuple[int, dict[str, object]]]) -> list[str]:
+    """The columns no role took that hold text — a wide sheet's engines (``source, DeepL, Google``): not a column
+    named as metadata (notes, domain, ratings), not one of numbers, not an empty one."""
+    taken = {c for cols in roles.values() for c in cols}
+    found = []
+    for col in header:
+        if col in taken or col.lower() in _NOT_TEXT:
+            continue
+        values = [row.get(col) for _, row in rows]
+        filled = [v for v in values if v not in (None, "")]
+        if filled and all(isinstance(v, str) for v in filled) and not all(map(_is_number, filled)):
+            found.append(col)
+    return found
+
+
+def _systems_beside_named_references(path: Path, header: list[str], roles: dict[str, list[str]], refs: Sequence[str],
+                                     wide: list[str]) -> str:
+    """When ``--refs`` names columns of a table without a candidate or system column, those are its references and
+    its other text columns (``wide``) its systems: ``roles`` is changed so, and the note saying it returned."""
+    named = [r for r in refs if r in header and r not in roles["source"]]
+    if roles["candidate"] or roles["system"] or not named:
+        return ""
+    roles["reference"] = roles["reference"] + [n for n in named if n not in roles["reference"]]
+    roles["candidate"] = [c for c in wide if c not in named]
+    if not roles["candidate"]:
+        return ""
+    return (f"{', '.join(named)} named as the reference ({term('refs_wanted')}): the other text columns "
+            f"({', '.join(roles['candidate'])}) are the systems")
 
 
 def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: Mapping[str, str] | None = None,
-                 notes_before: Sequence[str] = (), encoding: str = "utf-8", detected: bool = False) -> Corpus:
+                 notes_before: Sequence[str] = (), encoding: str = "utf-8", detected: bool = False,
+                 refs: Sequence[str] = ()) -> Corpus:
     """The segments of a table's ``rows`` (line number, {column: value}) under ``header``, by the columns' roles
-    (see the module): what a TSV, a JSONL file and a workbook's sheet are read as."""
+    (see the module): what a TSV, a JSONL file and a workbook's sheet are read as. ``refs``: the references asked
+    for by name (``--refs``); a column so named in a table without candidate columns makes the other text columns
+    the systems."""
+    read = list(rows)
     roles = _roles(path, header, columns or {})
-    if not roles["candidate"] and not roles["reference"] and not roles["source"]:
+    wide = _text_columns_without_role(header, roles, read) if not roles["candidate"] and not roles["system"] else []
+    wide_note = _systems_beside_named_references(path, header, roles, refs, wide)
+    if not roles["candidate"] and not roles["reference"] and not roles["source"] and not wide:
         raise InputError(f"{path}: no column for the candidate, the reference or the source (columns: "
                          f"{', '.join(header)}; name them with {term('columns', 'candidate=NAME')})")
     mqm = any(h.lower() in ("severity", "category") for h in header)
     text_cols = [c for r in ("source", "candidate", "reference") for c in roles[r]]
     keys = {c for r in ("system", "segment") for c in roles[r]}
     table = _Table(path, kind, roles, mqm, [h for h in header if h not in text_cols and h not in keys])
-    for number, row in rows:
+    for number, row in read:
         table.add(number, row)
     order = table.order()
     by_system = table.by_system
@@ -319,7 +371,7 @@ def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: 
             if column(system, col) != column(first, col):
                 raise InputError(f"{path}: the {col!r} column differs between systems {first!r} and {system!r} "
                                  "for the same segment")
-    notes = list(notes_before)
+    notes = list(notes_before) + ([wide_note] if wide_note else [])
     if mqm:
         rated = sum(len(r) for r in table.ratings.values())
         notes.append(f"error marks <v>…</v> taken out of the text; {rated:,} rated segments of "
@@ -346,7 +398,7 @@ def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: 
     if len(candidates) > 1 and table.system_col:
         raise InputError(f"{path}: several candidate columns ({', '.join(candidates)}) and a system column: a table "
                          "is long (a system column, one candidate column) or wide (a candidate column per system)")
-    if len(candidates) > 1:  # wide: a column per system (as evaluation spreadsheets hold engines side by side)
+    if len(candidates) > 1 or wide_note:  # wide: a column per system (engines side by side, as sheets hold them)
         systems = [field(col, column(first, col)) for col in candidates]
     else:
         systems = [field(system, column(system, candidates[0])) for system in by_system] if candidates else []
@@ -356,4 +408,5 @@ def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: 
     return Corpus(path, kind, systems=systems if table.system_col else [],
                   references=references, translations=[] if table.system_col else systems,
                   context=Context(source, docs, kept, segment_ids=tuple(k[1] for k in order) if table.seg_col else None),
-                  notes=tuple(f"{path.name}: {n}" for n in notes))
+                  notes=tuple(f"{path.name}: {n}" for n in notes),
+                  unroled=tuple(wide) if not roles["candidate"] and not roles["system"] else ())

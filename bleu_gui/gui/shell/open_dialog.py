@@ -45,7 +45,7 @@ def _split(text: str) -> list[str]:
 
 
 HINT = ("System outputs: the first is the baseline; several files are separated by ';'. A WMT XML, TSV or JSONL "
-        "file that holds the systems and the references can go in either field alone.")
+        "file or a workbook (.xlsx, .ods) that holds the systems and the references can go in either field alone.")
 MARKED = f"border: 2px solid {palette.CLIPPED_LINE};"
 
 
@@ -66,8 +66,8 @@ class OpenDialog(QDialog):
         self.state = state  # where its file dialogs start (the folder last used for inputs)
         self.setWindowTitle("Open system outputs and references")
         self.systems = self._line("one file, or several separated by ';' (the first is the baseline); empty when a "
-                                  "WMT XML or TSV given as References holds the systems")
-        self.references = self._line("files separated by ';', a folder, or one WMT XML / TSV / JSONL file")
+                                  "WMT XML, TSV or workbook given as References holds the systems")
+        self.references = self._line("files separated by ';', a folder, or one WMT XML / TSV / JSONL file or workbook")
         self.source = self._line("optional: a text file, or the source side of XLIFF/TMX/SGML/TSV "
                                  "(default: the source inside a structured input)")
         self.docs = self._line("optional: a text file with the document id of each segment, one per line")
@@ -87,9 +87,11 @@ class OpenDialog(QDialog):
         self.format.addItems([SNIFFED, *FORMATS])
         self.source_lang, self.target_lang = self._line("source, e.g. en"), self._line("target, e.g. ja")
         self.refs_wanted = self._line("optional: translators or fields, e.g. A;B — or a system taken as the "
-                                      "reference (an MQM table's ref)")
+                                      "reference (an MQM table's ref), or a workbook's column (its other text "
+                                      "columns are then the systems)")
         self.systems_wanted = self._line("optional: system names separated by ';', in this order (default: all)")
-        self.columns = self._line(f"TSV/JSONL: ROLE=NAME separated by ';' (roles: {', '.join(ROLES)})")
+        self.columns = self._line(f"TSV/JSONL/workbooks: ROLE=NAME separated by ';' (roles: {', '.join(ROLES)}), "
+                                  "e.g. candidate=DeepL,Google")
         self.sheet = self._line("workbooks (.xlsx, .ods, .xls): the sheet to read (default: the first)")
         self.keep_tags = QCheckBox("score XLIFF/TMX inline tags as tokens (default: taken out)")
         self.allow_identical = QCheckBox("score even when a reference equals a system line for line")
