@@ -100,8 +100,8 @@ def test_sentences_csv_and_json_round_trip(tmp_path, capsys):
         for s, system in enumerate(SYSTEMS):
             n = system.name
             assert float(row[f"{n}:bleu"]) == obj[f"{n}:bleu"] == pytest.approx(scores[s][i], abs=1e-12)
-            assert int(row[f"{n}:correct_1"]) == obj[f"{n}:correct_1"] == stats[s][i, 2]
-            assert int(row[f"{n}:total_4"]) == obj[f"{n}:total_4"] == stats[s][i, 9]
+            assert int(row[f"{n}:bleu:correct_1"]) == obj[f"{n}:bleu:correct_1"] == stats[s][i, 2]
+            assert int(row[f"{n}:bleu:total_4"]) == obj[f"{n}:bleu:total_4"] == stats[s][i, 9]
         assert float(row["delta_bleu:system-b.txt-system-a.txt"]) == pytest.approx(scores[1][i] - scores[0][i], abs=1e-12)
         assert row["loo_bleu"] != ""
 

@@ -14,6 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, made plural unless ``n`` is 1 (``1 shift``, ``2 shifts``, ``1,024 segments``)."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class Section:
     """A titled group of plain-language lines."""

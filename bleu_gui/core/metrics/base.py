@@ -51,8 +51,11 @@ class Score:
 
     def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
         """sacreBLEU's text line for this score, e.g. ``chrF2|nrefs:1|…|version:2.6.0 = 57.30``; with
-        ``confidence`` (mean, half-width) followed by ``(μ = 57.12 ± 1.10)`` as ``sacrebleu --confidence``."""
-        return f"{self.metric}|{self.signature} = {self.score:.{width}f}{confidence_text(confidence, width)}"
+        ``confidence`` (mean, half-width) followed by ``(μ = 57.12 ± 1.10)`` as ``sacrebleu --confidence``. A score
+        that is :attr:`absent` says ``no scores`` and why (never ``nan``); -0.0 shows as 0.00."""
+        if self.absent:
+            return f"{self.metric}|{self.signature} = no scores {self.breakdown()}".rstrip()
+        return f"{self.metric}|{self.signature} = {self.score + 0.0:.{width}f}{confidence_text(confidence, width)}"
 
     def fields(self) -> dict[str, object]:
         """The metric's own unrounded fields for JSON (beside ``metric``, ``score`` and ``signature``)."""

@@ -145,7 +145,8 @@ def _num(x: object) -> object:
 
 def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
     """Per-sentence table of a run, keyed by display name: index (the line in the inputs), the document and
-    the source when known, then per system and metric its sentence score and statistics; with two or more
+    the source when known, then per system and metric its sentence score (``SYSTEM:METRIC``) and statistics
+    (``SYSTEM:METRIC:STATISTIC``); with two or more
     systems also, per metric, ``delta_KEY`` (B − baseline) and its leave-one-out contribution ``loo_KEY``;
     last, the text of each system and reference."""
     names = [s.name for s in run.systems]
@@ -155,7 +156,8 @@ def sentence_rows(run: Run, b: int = 1) -> tuple[list[str], list[list]]:
     for s in run.systems:
         for metric, result in zip(run.metrics, s.results):
             stat_names, table = metric.statistics_table(result.stats)
-            header += [f"{s.name}:{metric.key}", *(f"{s.name}:{c}" for c in stat_names)]
+            # Every statistic named by its metric: TER and the edit distance both count "edits"
+            header += [f"{s.name}:{metric.key}", *(f"{s.name}:{metric.key}:{c}" for c in stat_names)]
             columns.append((result.sentences, table))
     pairs = run.comparison.by_metric if run.comparison is not None else ()
     for metric in run.metrics if pairs else ():

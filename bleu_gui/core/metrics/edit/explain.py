@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ... import palette
-from ..account import Chart, Explanation, Pane, Section, Shown, span
+from ..account import Chart, Explanation, Pane, Section, Shown, plural, span
 
 SHOWN = 12  # operations listed before "and N more"
 BANDS = ((100, "100%"), (95, "95–99%"), (85, "85–94%"), (75, "75–84%"), (50, "50–74%"), (0, "<50%"))
@@ -114,9 +114,6 @@ def edited_spans(e: EditEvidence, hypothesis: str) -> list[tuple[int, int]]:
     return [(o.hyp_start, o.hyp_end) for o in e.operations]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
 
 def _said(o: Operation) -> str:
     hyp_text, ref_text = o.hyp_text.replace(" ", _SPACE), o.ref_text.replace(" ", _SPACE)
@@ -138,7 +135,7 @@ def explain_edit(e: EditEvidence, lowercase: bool, n_refs: int, reference_name: 
                 if length else f"Edit distance = {e.score:.2f}: the reference is empty "
                                f"({'the candidate too' if not e.edits else 'every candidate character is an edit'})")
     ops = e.operations
-    lines = [f"{_plural(e.replaced, 'character')} replaced + {e.deleted} deleted + {e.inserted} inserted = {e.edits}"]
+    lines = [f"{plural(e.replaced, 'character')} replaced + {e.deleted} deleted + {e.inserted} inserted = {e.edits}"]
     lines += [_said(o) for o in ops[:SHOWN]]
     if len(ops) > SHOWN:
         lines.append(f"and {len(ops) - SHOWN} more")

@@ -18,7 +18,7 @@ from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import attach_scores
 from ...inputs.text_files import SegmentFile
-from ..account import Account, Explanation, Section
+from ..account import Account, Explanation, Section, plural
 from ..base import Metric, Progress, Score
 from ..segment_means import SegmentMeans
 from .config import ImportedConfig, imported_configs
@@ -39,14 +39,13 @@ class ImportedScore(Score):
         return self.present == 0
 
     def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
-        if self.absent:
-            return f"{self.metric}|{self.signature} = no scores {self.breakdown()}"
-        return f"{super().text(width, confidence)} {self.breakdown()}"
+        return super().text(width, confidence) + ("" if self.absent else f" {self.breakdown()}")
 
     def breakdown(self) -> str:
         if self.absent:
-            return f"(every one of the {self.missing:,} segment scores is missing)"
-        return f"(mean of {self.present:,} segment scores{f'; {self.missing:,} missing' if self.missing else ''})"
+            return "(the segment score is missing)" if self.missing == 1 else (
+                f"(every one of the {self.missing:,} segment scores is missing)")
+        return f"(mean of {plural(self.present, 'segment score')}{f'; {self.missing:,} missing' if self.missing else ''})"
 
     def columns(self) -> list[tuple[str, str]]:
         return [("scored", f"{self.present:,}"), ("missing", f"{self.missing:,}")]

@@ -20,7 +20,7 @@ import numpy as np
 from ...errors import ConfigError, InputError, term
 from ...inputs.ratings import Ratings
 from ...inputs.text_files import SegmentFile
-from ..account import Account, Shown
+from ..account import Account, Shown, plural
 from ..base import Metric, Progress, Score
 from ..segment_means import SegmentMeans
 from .config import MqmConfig, rater_scores, segment_score
@@ -49,8 +49,13 @@ class MqmScore(Score):
     def absent(self) -> bool:
         return self.rated == 0
 
+    def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
+        return super().text(width, confidence) + ("" if self.absent else f" {self.breakdown()}")
+
     def breakdown(self) -> str:
-        return f"(mean of {self.rated:,} rated segments{f'; {self.unrated:,} unrated' if self.unrated else ''})"
+        if self.absent:
+            return f"(no rater rated {'this segment' if self.unrated == 1 else f'any of the {self.unrated:,} segments'})"
+        return f"(mean of {plural(self.rated, 'rated segment')}{f'; {self.unrated:,} unrated' if self.unrated else ''})"
 
     def columns(self) -> list[tuple[str, str]]:
         return [("rated", f"{self.rated:,}"), ("unrated", f"{self.unrated:,}")]

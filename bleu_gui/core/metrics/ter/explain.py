@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from ... import palette
-from ..account import Chart, Explanation, Pane, Section, Shown, span
+from ..account import Chart, Explanation, Pane, Section, Shown, plural, span
 from .config import TerConfig
 from .evidence import TerEvidence
 
@@ -19,9 +19,6 @@ def _listed(items: list[str]) -> str:
     return ", ".join(items[:SHOWN]) + (f", and {more} more" if more > 0 else "")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
 
 def explain_ter(evidence: TerEvidence, config: TerConfig, n_refs: int, reference_name: str) -> Explanation:
     """The account of one segment's TER (``evidence`` of the metric with ``config``)."""
@@ -32,8 +29,8 @@ def explain_ter(evidence: TerEvidence, config: TerConfig, n_refs: int, reference
             if a.op == "S" and a.hyp is not None and a.ref is not None]
     ins = [e.reference_words[a.ref] for a in e.alignment if a.op == "I" and a.ref is not None]
     dels = [e.shifted[a.hyp] for a in e.alignment if a.op == "D" and a.hyp is not None]
-    lines = [f"{_plural(len(e.shifts), 'shift')} + {_plural(len(subs), 'substitution')} + "
-             f"{_plural(len(ins), 'insertion')} + {_plural(len(dels), 'deletion')} = {e.edits}"]
+    lines = [f"{plural(len(e.shifts), 'shift')} + {plural(len(subs), 'substitution')} + "
+             f"{plural(len(ins), 'insertion')} + {plural(len(dels), 'deletion')} = {e.edits}"]
     lines += [f"shift: “{' '.join(s.words)}” moved from word {s.start + 1} to word {s.landing + 1}" for s in e.shifts]
     if subs:
         lines.append(f"substituted: {_listed(subs)}")
