@@ -114,3 +114,26 @@ def test_a_score_of_minus_zero_prints_as_zero(tmp_path, capsys):
     code, out, err = cli(capsys, REFS[0], "-i", SYSTEMS[0], "--scores", scores, "-m", "qe", "-sl")
     assert code == 0, err
     assert "-0.00" not in out and out.splitlines()[0].endswith("= 0.00 (mean of 1 segment score)")
+
+
+# -- 9. a workbook's numbers equal the JSON's ---------------------------------------------------------------------
+
+def test_numbers_read_back_from_the_workbook_equal_the_jsons(tmp_path, capsys):
+    from python_calamine import CalamineWorkbook
+
+    out_xlsx, out_json = tmp_path / "s.xlsx", tmp_path / "s.json"
+    for out in (out_xlsx, out_json):
+        code, _, err = cli(capsys, *REFS, "-i", *SYSTEMS, "-m", "bleu", "chrf", "ter", "--export-sentences", out)
+        assert code == 0, err
+    book = CalamineWorkbook.from_path(str(out_xlsx))
+    header, *cells = book.get_sheet_by_name("sentences").to_python()
+    rows = json.loads(out_json.read_text(encoding="utf-8"))["sentences"]
+    compared = 0
+    for row, obj in zip(cells, rows, strict=True):
+        for name, value in zip(header, row):
+            if isinstance(obj[name], float):
+                assert value == obj[name], (name, value, obj[name])  # bit for bit, not approximately
+                compared += 1
+    assert compared > 100
+    about = dict(book.get_sheet_by_name("about").to_python())
+    assert "every digit" in about["numbers"]

@@ -20,6 +20,23 @@ from ..file_dialogs import ask_save
 from ..jobs import JobController
 from ..state import ViewState, WindowState
 
+# What each export writes: (the format's name, its file name pattern). One table gives the File menu's words and the
+# save dialog's choices, so the menu never offers less or more than the dialog.
+REPORT_FORMATS = (("HTML", "*.html"),)
+SENTENCE_FORMATS = (("CSV", "*.csv"), ("JSON", "*.json"), ("Excel", "*.xlsx"))
+TABLE_FORMATS = (("LaTeX", "*.tex"), ("CSV", "*.csv"), ("JSON", "*.json"), ("Excel", "*.xlsx"))
+
+
+def formats_said(formats: tuple[tuple[str, str], ...]) -> str:
+    """The formats in words: ``CSV, JSON or Excel``."""
+    names = [name for name, _ in formats]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def file_filter(formats: tuple[tuple[str, str], ...]) -> str:
+    """The formats as a save dialog's filter: ``CSV (*.csv);;Excel workbook (*.xlsx)``."""
+    return ";;".join(f"{'Excel workbook' if name == 'Excel' else name} ({pattern})" for name, pattern in formats)
+
 
 class ExportActions(QObject):
     """Signals: ``exported(str)`` with the written path, ``failed(str)`` with a one-line message."""
@@ -39,13 +56,13 @@ class ExportActions(QObject):
                                 self._done, self._failed)
 
     def export_sentences(self, run: Run, path: str | Path, b: int = 1) -> int:
-        """Write per-sentence statistics as CSV or JSON (by extension); returns the job id."""
+        """Write per-sentence statistics as CSV, JSON or Excel (by extension); returns the job id."""
         protected = run.input_paths()
         return self.jobs.submit(lambda _progress: write_atomic(path, sentences_file(run, path, b), protected),
                                 self._done, self._failed)
 
     def export_systems_table(self, run: Run, path: str | Path, ranking: Ranking, metric: int = 0) -> int:
-        """Write the systems table of ``metric`` as CSV, JSON or LaTeX (by extension); returns the job id."""
+        """Write the systems table of ``metric`` as LaTeX, CSV, JSON or Excel (by extension); returns the job id."""
         protected = run.input_paths()
         return self.jobs.submit(
             lambda _progress: write_atomic(path, systems_table_file(run, path, ranking, metric), protected),
@@ -55,14 +72,14 @@ class ExportActions(QObject):
         if run is None:
             return
         path = ask_save(self._parent, self.state, "table", "Export systems table", "systems.tex",
-                        "LaTeX (*.tex);;CSV (*.csv);;JSON (*.json);;Excel workbook (*.xlsx)")
+                        file_filter(TABLE_FORMATS))
         if path:
             self.export_systems_table(run, path, ranking, metric)
 
     def ask_report(self, run: Run | None, view: ReportView) -> None:
         if run is None:
             return
-        path = ask_save(self._parent, self.state, "report", "Export report", "report.html", "HTML (*.html)")
+        path = ask_save(self._parent, self.state, "report", "Export report", "report.html", file_filter(REPORT_FORMATS))
         if path:
             self.export_report(run, path, view)
 
@@ -70,7 +87,7 @@ class ExportActions(QObject):
         if run is None:
             return
         path = ask_save(self._parent, self.state, "sentences", "Export sentences", "sentences.csv",
-                        "CSV (*.csv);;JSON (*.json);;Excel workbook (*.xlsx)")
+                        file_filter(SENTENCE_FORMATS))
         if path:
             self.export_sentences(run, path, b)
 

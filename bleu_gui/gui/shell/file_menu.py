@@ -7,6 +7,7 @@ from collections.abc import Callable
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
+from .export_actions import REPORT_FORMATS, SENTENCE_FORMATS, TABLE_FORMATS, formats_said
 from .recent_menu import RecentMenu
 from .settings import Settings
 
@@ -34,9 +35,10 @@ class FileMenu(QMenu):
         self._action("Open &session…", on_open_session)
         self.save_session = self._action("Sa&ve session…", on_save_session)
         self.addSeparator()
-        self.export_report = self._action("Export &report (HTML)…", on_export_report)
-        self.export_sentences = self._action("Export &sentences (CSV or JSON)…", on_export_sentences)
-        self.export_table = self._action("Export systems &table (CSV, JSON or LaTeX)…", on_export_table)
+        self.export_report = self._action(f"Export &report ({formats_said(REPORT_FORMATS)})…", on_export_report)
+        self.export_sentences = self._action(f"Export &sentences ({formats_said(SENTENCE_FORMATS)})…",
+                                             on_export_sentences)
+        self.export_table = self._action(f"Export systems &table ({formats_said(TABLE_FORMATS)})…", on_export_table)
         self.export_figure = self._action("Export &figure (PNG, SVG or PDF)…", on_export_figure,
                                           QKeySequence("Ctrl+Shift+E"))
         self.save_edited = self._action("Save &edited candidate as…", on_save_edited)
