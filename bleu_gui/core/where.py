@@ -80,7 +80,7 @@ class RunFields:
 
     def _mqm(self, name: str, system: int) -> np.ndarray:
         """A field of a system's human error annotations per segment (see :data:`_MQM_FIELDS`); an unrated segment's
-        count is missing, its sets empty."""
+        count and sets are missing (NaN, None): ``not 'Major' in mqm_severities[A]`` never selects it."""
         ratings = self.run.systems[system].file.annotations
         if ratings is None:
             raise InputError(f"{term('where')}: {name} needs human error annotations ({term('annotations', 'FILE')}, "
@@ -90,9 +90,9 @@ class RunFields:
         part = {"mqm_severities": lambda e: e.severity, "mqm_categories": lambda e: e.category}.get(name)
         out = np.empty(len(ratings), dtype=object)
         if part is None:  # mqm_raters
-            out[:] = [frozenset(r.raters) if r is not None else frozenset() for r in ratings]
+            out[:] = [frozenset(r.raters) if r is not None else None for r in ratings]
         else:
-            out[:] = [frozenset(part(e) for e in r.errors) if r is not None else frozenset() for r in ratings]
+            out[:] = [frozenset(part(e) for e in r.errors) if r is not None else None for r in ratings]
         return out
 
     def _qa(self, system: int) -> np.ndarray:

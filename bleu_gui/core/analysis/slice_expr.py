@@ -15,8 +15,12 @@ text, so ``doc=abc-123`` reads as before. Comparisons are ``= == != < <= > >=``;
 numbers when every value is one. A bad expression is an :class:`InputError` with its position and what was
 expected there; parentheses and ``not`` nest at most :data:`MAX_DEPTH` deep.
 
-A missing value (a segment without an imported score, an undefined sentence score, an empty metadata field)
-makes no comparison true, negated or not: ``COMET[A] != 0.5`` and ``not COMET[A] > 0.5`` both leave such a
+``=`` and ``!=`` compare numbers as they are shown: rounded to two decimals (or to the decimals of the number
+typed, when it has more), so ``bleu[A] = 100`` finds the sentences shown at 100.00 (sacreBLEU computes a perfect
+match as 100.00000000000004); ``<``, ``<=``, ``>`` and ``>=`` compare the numbers themselves.
+
+A missing value (a segment without an imported score, an undefined sentence score, an empty metadata field, an
+unrated segment's MQM severities) makes no comparison true, negated or not: ``COMET[A] != 0.5`` and ``not COMET[A] > 0.5`` both leave such a
 segment out (three-valued logic, as SQL's NULL: ``not`` of unknown is unknown, ``and``/``or`` as Kleene's).
 ``COMET[A] is missing`` and ``COMET[A] is not missing`` select on purpose.
 
@@ -212,8 +216,12 @@ class _Parser:
 
 def parse_where(texts: list[str] | tuple[str, ...], is_field: Callable[[str], bool]) -> Expression | None:
     """The expressions of ``--where`` (each one given; several must all hold), or None without any.
-    ``is_field(word)``: whether a bare word on the right of a comparison is a field (else it is text)."""
-    parsed = [_Parser(text, is_field).parse() for text in texts if text.strip()]
+    ``is_field(word)``: whether a bare word on the right of a comparison is a field (else it is text). An empty
+    expression is refused: it would read as a slice of everything."""
+    if any(not text.strip() for text in texts):
+        raise InputError(f"{term('where')}: an empty expression selects nothing; give a comparison such as doc = d1 or "
+                         "bleu[B] > bleu[A] (or leave the slice out)")
+    parsed = [_Parser(text, is_field).parse() for text in texts]
     if not parsed:
         return None
     return parsed[0] if len(parsed) == 1 else Logic("and", tuple(parsed))
@@ -275,11 +283,12 @@ def _compare(expr: Compare, fields: Fields, n: int) -> Truth:
         if not isinstance(expr.right, Field):
             raise InputError(f"{term('where')}: 'in' takes a field on its right, e.g. qa[B]; got {expr.right!r}")
         sets = fields(expr.right)
-        holds = np.asarray([expr.left in names for names in sets], dtype=bool)
-        return holds, ~holds
+        known = np.asarray([names is not None for names in sets], dtype=bool)  # None: an unrated segment's set
+        holds = np.asarray([names is not None and expr.left in names for names in sets], dtype=bool)
+        return holds, ~holds & known
     left, right = _values(expr.left, fields, n), _values(expr.right, fields, n)
     for side, values in ((expr.left, left), (expr.right, right)):
-        if len(values) and isinstance(values[0], frozenset):
+        if values.dtype.kind == "O" and isinstance(next((v for v in values if v is not None), None), frozenset):
             raise InputError(f"{term('where')}: {side} holds the names that flag a segment, not a value: ask "
                              f"'NAME' in {side}, e.g. 'number' in {side}")
     known = ~(_missing(left) | _missing(right))
@@ -289,10 +298,32 @@ def _compare(expr: Compare, fields: Fields, n: int) -> Truth:
         holds = equal if expr.op == "==" else ~equal
     else:
         a, b = _as_numbers(left, str(expr.left)), _as_numbers(right, str(expr.right))
+        if expr.op in ("==", "!="):
+            a, b = _as_shown(a, expr), _as_shown(b, expr)
         with np.errstate(invalid="ignore"):
             holds = np.asarray({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
                                 ">=": a >= b}[expr.op], dtype=bool)
     return holds & known, ~holds & known
+
+
+SHOWN_DECIMALS = 2  # the decimals a score is shown with (the window, bleu-score's text): = compares at this precision
+
+
+def _decimals(value: Field | float | str) -> int:
+    """The decimals a number typed in an expression has (``0.8234`` has 4)."""
+    if not isinstance(value, float):
+        return 0
+    text = repr(value)
+    return len(text.split(".")[1]) if "." in text and "e" not in text else 0
+
+
+def _as_shown(values: np.ndarray, expr: Compare) -> np.ndarray:
+    """Numbers as they are shown, for ``=`` and ``!=``: rounded to :data:`SHOWN_DECIMALS`, or to the decimals of
+    the number typed when it has more (``COMET[A] = 0.8234``). sacreBLEU's sentence BLEU of a perfect match is
+    100.00000000000004: shown 100.00, it equals ``bleu[A] = 100``."""
+    decimals = max(SHOWN_DECIMALS, _decimals(expr.left), _decimals(expr.right))
+    # round() per value rounds the number's exact binary value, as the shown text does (numpy's round scales first)
+    return np.fromiter((v if v != v else round(v, decimals) for v in values.tolist()), np.float64, len(values))
 
 
 def _truth(expr: Expression, fields: Fields, n: int) -> Truth:

@@ -1,0 +1,98 @@
+"""Slices and missing data (issue 57, items 11–16): = compares as numbers are shown, sets follow the three-valued
+rule, an empty expression is refused, the slice box says its own errors and how it combines with a domain slice,
+rater agreement is the statistic it is named, and approximate randomization says when no test can be significant.
+Oracles: sacreBLEU's sentence scores, sklearn-free hand-worked kappas, sacreBLEU's paired AR."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU
+
+from bleu_gui.cli.bleu_score import run as cli_run
+from bleu_gui.core.analysis.slice_expr import evaluate, parse_where
+from bleu_gui.core.errors import InputError
+
+from .conftest import data_set
+
+MQM = "scores-mqm-ted-ende/mqm_ted_ende.tsv"
+
+
+def cli(capsys, *argv):
+    code = cli_run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- 11. = compares numbers as they are shown ----------------------------------------------------------------------
+
+def test_equal_to_100_finds_every_sentence_shown_at_100(capsys):
+    path = data_set("formats") / MQM
+    code, out, err = cli(capsys, path, "--refs", "ref", "--systems", "Facebook-AI", "-sl", "-f", "json")
+    assert code == 0, err
+    rows = json.loads(out)["sentences"]
+    shown_100 = [i for i, r in enumerate(rows) if f"{r['score']:.2f}" == "100.00"]
+    exactly_100 = [i for i, r in enumerate(rows) if r["score"] == 100.0]
+    assert len(shown_100) > len(exactly_100)  # sacreBLEU's perfect match is 100.00000000000004
+    code, out, err = cli(capsys, path, "--refs", "ref", "--systems", "Facebook-AI",
+                         "--where", "bleu[Facebook-AI] = 100", "-f", "json")
+    assert code == 0, err
+    assert f"({len(shown_100)} of {len(rows)} segments)" in err
+    code, out, err = cli(capsys, path, "--refs", "ref", "--systems", "Facebook-AI",
+                         "--where", "bleu[Facebook-AI] != 100", "-f", "json")
+    assert f"({len(rows) - len(shown_100)} of {len(rows)} segments)" in err
+
+
+def test_equal_uses_the_decimals_typed_when_finer():
+    values = np.array([0.82341, 0.8234, 0.82, 100.00000000000004, np.nan])
+
+    def holds(text):
+        return evaluate(parse_where([text], lambda w: False), lambda f: values, len(values)).tolist()
+
+    assert holds("x = 0.8234") == [True, True, False, False, False]
+    assert holds("x = 0.82") == [True, True, True, False, False]
+    assert holds("x = 100") == [False, False, False, True, False]
+    assert holds("x < 100") == [True, True, True, False, False]  # order comparisons take the numbers themselves
+    assert holds("x != 100") == [True, True, True, False, False]  # missing: neither
+
+
+def test_sentence_bleu_oracle_agrees_with_the_rule():
+    assert BLEU(effective_order=True).sentence_score("a b c d e", ["a b c d e"]).score == 100.00000000000004
+
+
+# -- 12. sets follow the three-valued rule ----------------------------------------------------------------------
+
+def test_a_set_of_an_unrated_segment_makes_no_comparison_true_negated_or_not(tmp_path, capsys):
+    from bleu_gui.demo import demo_folder
+
+    demo = demo_folder("en")
+    spans = tmp_path / "spans.jsonl"
+    spans.write_text('{"system": "system-a.txt", "segment": 1, "start": 0, "end": 3, "severity": "Major", "rater": "r"}\n'
+                     '{"system": "system-a.txt", "segment": 2, "start": 0, "end": 3, "severity": "Minor", "rater": "r"}\n'
+                     '{"system": "system-a.txt", "segment": 3, "severity": "No-error", "rater": "r"}\n',
+                     encoding="utf-8")
+    base = [demo / "ref1.txt", "-i", demo / "system-a.txt", "--annotations", spans, "--scores-partial", "-b"]
+    expected = {"'Major' in mqm_severities[system-a]": 1, "not 'Major' in mqm_severities[system-a]": 2,
+                "mqm_severities[system-a] is missing": 9, "not 'rater' in mqm_raters[system-a]": 3, "mqm_errors[system-a] > 5": None,
+                "'r' in mqm_raters[system-a] or mqm_errors[system-a] is missing": 12}
+    for text, count in expected.items():
+        code, _, err = cli(capsys, *base, "--where", text)
+        if count is None:
+            assert code == 2 and "no segment has" in err, err
+        else:
+            assert code == 0 and f"({count} of 12 segments)" in err, (text, err)
+
+
+# -- 13. an empty expression is refused ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_expression_is_refused(capsys, text):
+    from bleu_gui.demo import demo_folder
+
+    demo = demo_folder("en")
+    with pytest.raises(InputError, match="an empty expression"):
+        parse_where([text], lambda w: False)
+    code, _, err = cli(capsys, demo / "ref1.txt", "-i", demo / "system-a.txt", "--where", text)
+    assert code == 2 and "an empty expression" in err
