@@ -75,7 +75,8 @@ def test_a_set_of_an_unrated_segment_makes_no_comparison_true_negated_or_not(tmp
                      encoding="utf-8")
     base = [demo / "ref1.txt", "-i", demo / "system-a.txt", "--annotations", spans, "--scores-partial", "-b"]
     expected = {"'Major' in mqm_severities[system-a]": 1, "not 'Major' in mqm_severities[system-a]": 2,
-                "mqm_severities[system-a] is missing": 9, "not 'rater' in mqm_raters[system-a]": 3, "mqm_errors[system-a] > 5": None,
+                "mqm_severities[system-a] is missing": 9, "not 'rater' in mqm_raters[system-a]": 3,
+                "mqm_errors[system-a] > 5": None,
                 "'r' in mqm_raters[system-a] or mqm_errors[system-a] is missing": 12}
     for text, count in expected.items():
         code, _, err = cli(capsys, *base, "--where", text)

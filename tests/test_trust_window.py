@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from sacrebleu.metrics import BLEU
+
 from bleu_gui.core.output.exports import check_sentences_target
 
 # -- 10. an export item names every format its dialog offers ---------------------------------------------------
@@ -24,3 +27,63 @@ def test_each_export_item_names_exactly_the_formats_its_dialog_offers(window):
     for _, pattern in ex.SENTENCE_FORMATS:
         check_sentences_target(f"out{pattern[1:]}")  # the core writes every format the dialog offers
     assert "Excel" in menu.export_sentences.text() and "Excel" in menu.export_table.text()
+
+
+# -- 14. the slice box says its own errors, and combines with the menu's choice -------------------------------------
+
+RU_EN = "wmt-xml-wmt21-ru-en/newstest2021.ru-en.all.xml"
+
+
+def _open_ru_en(qtbot, window):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .conftest import data_set
+
+    request = InputRequest(systems=(), references=(str(data_set("formats") / RU_EN),), refs_wanted=("A",),
+                           systems_wanted=("Online-B", "NiuTrans"))
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_inputs(OpenChoice(request))
+    return window.controller.run
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("ref_words >=", "at position 13: expected a value or a field"),  # refused before any job
+    ("bleu[Online-B] > 1000", "no segment has bleu[Online-B] > 1000"),  # found out in the worker
+    ("nonsense[X] > 3", "no field 'nonsense[X]'"),
+])
+def test_the_slice_box_says_its_own_error_under_itself_and_no_dialog_opens(qtbot, window, text, said):
+    _open_ru_en(qtbot, window)
+    panel = window.inspect.sentences.slice_panel
+    dialogs: list[str] = []
+    window.error_shown.connect(dialogs.append)
+    panel.expression.setText(text)
+    panel.expression.returnPressed.emit()
+    qtbot.waitUntil(lambda: panel.problem.isVisible(), timeout=30_000)
+    assert said in panel.problem.text() and "File ▸ Open" not in panel.problem.text()
+    assert not panel.problem.text().startswith("Slice")
+    assert panel.expression.styleSheet()  # framed
+    assert not dialogs and window.controller.run.slice is None
+    panel.expression.setText(text + " ")
+    assert not panel.problem.isVisible() and not panel.expression.styleSheet()  # an edit takes it back
+
+
+def test_an_expression_typed_while_a_document_is_chosen_combines_with_it_and_says_so(qtbot, window):
+    run = _open_ru_en(qtbot, window)
+    panel = window.inspect.sentences.slice_panel
+    doc = panel.model.ids[1]
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        panel.documents.clicked.emit(panel.model.index(1, 0))
+    in_doc = set(window.controller.run.slice.rows)
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        panel.expression.setText("ref_words >= 15")
+        panel.expression.returnPressed.emit()
+    part = window.controller.run
+    tokenize = BLEU().tokenizer  # ref_words: the first reference's words under BLEU's tokenizer
+    expected = {i for i in in_doc if len(tokenize(run.references[0].lines[i]).split()) >= 15}
+    assert expected and expected < in_doc and set(part.slice.rows) == expected
+    assert part.slice.description.startswith(f"doc = {doc} and ") and "ref_words >= 15" in part.slice.description
+    assert panel.combo.currentText() == part.slice.description  # the menu says what the slice is
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        panel.expression.clear()  # the box emptied: the document alone again
+    assert set(window.controller.run.slice.rows) == in_doc

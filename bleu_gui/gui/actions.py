@@ -16,14 +16,15 @@ def _nothing(*_args: object) -> None:
 class Actions:
     """- ``apply_slice(rows, description)``: show the whole run's segments ``rows`` as a corpus of their own;
     - ``clear_slice()``: show the whole corpus again;
-    - ``apply_where(text)``: show the segments where a slice expression holds;
+    - ``apply_where(text, on_problem)``: show the segments where a slice expression holds; why it cannot (a bad
+      expression, no segment) goes to ``on_problem(message)``;
     - ``compare_pair(a, b)``: make system ``a`` the baseline and compare it with ``b`` (-1: keep B);
     - ``rename(system)``: ask for a system's display name;
     - ``reset_settings()``: score again with the default settings."""
 
     apply_slice: Callable[[Sequence[int], str], object] = _nothing
     clear_slice: Callable[[], object] = _nothing
-    apply_where: Callable[[str], object] = _nothing
+    apply_where: Callable[[str, Callable[[str], object]], object] = _nothing
     compare_pair: Callable[[int, int], object] = _nothing
     rename: Callable[[int], object] = _nothing
     reset_settings: Callable[[], object] = _nothing

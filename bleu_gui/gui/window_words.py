@@ -4,6 +4,8 @@ never as a flag the window does not have. The command line words the same fields
 
 from __future__ import annotations
 
+import re
+
 from ..core.errors import InputError, worded
 from ..core.metrics.registry import KEYS, family
 
@@ -40,6 +42,13 @@ def window_word(name: str, value: str | None) -> str:
 def in_window_words(text: str) -> str:
     """``text`` (a message or note of the core) with every field in the window's words."""
     return worded(text, window_word)
+
+
+def in_slice_box_words(text: str) -> str:
+    """A message about a slice expression as the slice box says it, under the box: without the field's name at its
+    start (it is this box), the box itself named where the message names it elsewhere."""
+    text = re.sub(r"^⟦where(?:=[^⟧]*)?⟧:\s*", "", text)
+    return worded(text, lambda name, value: "the slice box" if name == "where" else window_word(name, value))
 
 
 def raw(exc: BaseException) -> str:

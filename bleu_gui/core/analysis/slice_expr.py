@@ -20,8 +20,9 @@ typed, when it has more), so ``bleu[A] = 100`` finds the sentences shown at 100.
 match as 100.00000000000004); ``<``, ``<=``, ``>`` and ``>=`` compare the numbers themselves.
 
 A missing value (a segment without an imported score, an undefined sentence score, an empty metadata field, an
-unrated segment's MQM severities) makes no comparison true, negated or not: ``COMET[A] != 0.5`` and ``not COMET[A] > 0.5`` both leave such a
-segment out (three-valued logic, as SQL's NULL: ``not`` of unknown is unknown, ``and``/``or`` as Kleene's).
+unrated segment's MQM severities) makes no comparison true, negated or not: ``COMET[A] != 0.5`` and
+``not COMET[A] > 0.5`` both leave such a segment out (three-valued logic, as SQL's NULL: ``not`` of unknown is
+unknown, ``and``/``or`` as Kleene's).
 ``COMET[A] is missing`` and ``COMET[A] is not missing`` select on purpose.
 
 The parser knows nothing of runs: :func:`evaluate` asks a ``fields`` function for each field's values (one per
@@ -41,6 +42,7 @@ from ..errors import InputError, term
 
 OPERATORS = ("<=", ">=", "==", "!=", "=", "<", ">")
 KEYWORDS = ("and", "or", "not", "in", "is")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 MAX_DEPTH = 100  # nested parentheses and nots: far past any expression a person writes, far below Python's stack
 _TOKEN = re.compile(r"""\s*(?:(?P<op><=|>=|==|!=|=|<|>)|(?P<paren>[()\[\]])|(?P<string>'[^']*'|"[^"]*")|"""
                     r"""(?P<number>-?\d+(?:\.\d+)?(?![\w.-]))|(?P<word>[^\s()\[\]=<>!'"]+))""")
@@ -225,6 +227,15 @@ def parse_where(texts: list[str] | tuple[str, ...], is_field: Callable[[str], bo
     if not parsed:
         return None
     return parsed[0] if len(parsed) == 1 else Logic("and", tuple(parsed))
+
+
+def equals_text(field: str, value: str) -> str | None:
+    """The expression ``field = value`` written so that it parses back to that comparison (the value quoted
+    unless it is a bare word), or None when the value holds both kinds of quotes."""
+    if re.fullmatch(r"[\w.-]+", value) and value.lower() not in KEYWORDS and _NUMBER.fullmatch(value) is None:
+        return f"{field} = {value}"
+    quote = "'" if "'" not in value else '"' if '"' not in value else None
+    return f"{field} = {quote}{value}{quote}" if quote else None
 
 
 def describe(expr: Expression) -> str:

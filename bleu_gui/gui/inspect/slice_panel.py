@@ -13,10 +13,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHeaderView, QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core.analysis.documents import DocumentScores
+from ...core.analysis.slice_expr import equals_text
 from ...core.output.score_text import score_text
 from ..controller import Controller
 from ..widgets.layout import Table, hrow
-from ..widgets.style import styled
+from ..widgets.style import MARKED, styled
+from ..window_words import in_slice_box_words
 
 _MAX_VALUES = 60  # values of one metadata column offered in the slice menu
 
@@ -118,7 +120,15 @@ class SlicePanel(QWidget):
         self.expression.setClearButtonEnabled(True)
         self.expression.returnPressed.connect(self.on_expression)
         self.expression.textChanged.connect(self.on_expression_edited)
-        self._applied: str | None = None  # the expression whose slice is shown (None: another slice, or none)
+        # The slice shown is the menu's choice (a value or a document) and the box's expression, both when both
+        # are given: "domain = news and (ref_words >= 20)".
+        self._applied: str | None = None  # the box's expression in the slice shown
+        self._chosen: tuple[str, list[int], str | None] | None = None  # the menu's: description, rows, expression
+        self.problem = QLabel("")  # why the box's expression gives no slice, under the box
+        styled(self.problem, "warning")
+        self.problem.setWordWrap(True)
+        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problem.hide()
         self.combo = QComboBox()
         self.combo.setToolTip("Score only the segments with this metadata value, as a corpus of their own "
                               "(BLEU and the paired tests of the slice)")
@@ -148,6 +158,7 @@ class SlicePanel(QWidget):
         box.setSpacing(2)
         box.addLayout(row)
         box.addWidget(self.expression)
+        box.addWidget(self.problem)
 
         controller.run_changed.connect(self.refresh)
         controller.system_changed.connect(self.refresh)
@@ -160,6 +171,8 @@ class SlicePanel(QWidget):
         run, whole = c.run, c.whole
         if run is None:
             return
+        if run.slice is None:  # the whole corpus (or other files): no choice of the menu or the box is shown
+            self._chosen = self._applied = None
         system, k = c.system, c.metric
         self.combo.clear()
         self.combo.addItem("Whole corpus", None)
@@ -186,37 +199,68 @@ class SlicePanel(QWidget):
             widget.setVisible(menu)
         self.model.set_documents(whole.documents[k] if whole is not None else None, system, name)
 
+    def show_problem(self, message: str) -> None:
+        """Say why the box's expression gives no slice (a core message, fields unworded): the box framed, the
+        message under it; the slice shown stays."""
+        self.expression.setStyleSheet(MARKED)
+        self.problem.setText(in_slice_box_words(message))
+        self.problem.show()
+
+    def _clear_problem(self) -> None:
+        self.expression.setStyleSheet("")
+        self.problem.hide()
+
+    def _show_slice(self) -> None:
+        """Ask for the slice of the menu's choice and the box's expression (either, both, or neither)."""
+        actions, chosen, applied = self.controller.actions, self._chosen, self._applied
+        if chosen is None and applied is None:
+            actions.clear_slice()
+        elif applied is None:
+            assert chosen is not None
+            actions.apply_slice(chosen[1], chosen[0])
+        elif chosen is None:
+            actions.apply_where(applied, self.show_problem)
+        elif chosen[2] is None:  # a value no expression can spell (both kinds of quotes): the box's alone, said
+            self._chosen = None
+            actions.apply_where(applied, self.show_problem)
+            self.show_problem(f"the expression replaces {chosen[0]} (its value cannot be written in an expression)")
+        else:
+            actions.apply_where(f"{chosen[2]} and ({applied})", self.show_problem)
+
+    def _choose(self, field: str, value: str, rows: list[int]) -> None:
+        self._chosen = (f"{field} = {value}", rows, equals_text(field, value))
+        self._show_slice()
+
     @Slot(int)
     def on_choice(self, index: int) -> None:
         data = self.combo.itemData(index)
-        if data != "current":
-            self._applied = None  # another slice than the expression's
+        if data == "current":
+            return
         if data is None:
-            self.controller.actions.clear_slice()
-        elif data != "current" and self.controller.whole_run is not None:
+            self._chosen = None
+            self._show_slice()
+        elif self.controller.whole_run is not None:
             key, value = data
             values = self.controller.whole_run.context.columns()[key]
-            self.controller.actions.apply_slice([i for i, v in enumerate(values) if v == value], f"{key} = {value}")
+            self._choose(key, value, [i for i, v in enumerate(values) if v == value])
 
     @Slot()
     def on_expression(self) -> None:
-        text = self.expression.text().strip()
-        self._applied = text or None
-        if text:
-            self.controller.actions.apply_where(text)
-        else:
-            self.controller.actions.clear_slice()
+        self._clear_problem()
+        self._applied = self.expression.text().strip() or None
+        self._show_slice()
 
     @Slot(str)
     def on_expression_edited(self, text: str) -> None:
-        """The box emptied (its ⓧ, or the text deleted) while its slice is shown: the whole corpus again."""
+        """The box emptied (its ⓧ, or the text deleted) while its slice is shown: the menu's choice alone again
+        (or the whole corpus). Any edit takes back what the box said of the last expression."""
+        self._clear_problem()
         if not text.strip() and self._applied is not None:
             self._applied = None
-            self.controller.actions.clear_slice()
+            self._show_slice()
 
     @Slot(QModelIndex)
     def on_document_clicked(self, index: QModelIndex) -> None:
         if index.isValid():
             r = index.row()
-            self._applied = None
-            self.controller.actions.apply_slice(self.model.rows[r].tolist(), f"doc = {self.model.ids[r]}")
+            self._choose("doc", self.model.ids[r], self.model.rows[r].tolist())

@@ -25,14 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core import InputError, palette
+from ...core import InputError
 from ...core.errors import fields_of
 from ...core.inputs.columns import ROLES, parse_columns
 from ...core.inputs.format_table import FORMATS, ReadOptions, whole_run
 from ...core.inputs.run_inputs import InputRequest
 from ..file_dialogs import ask_folder, ask_open, ask_open_many
 from ..state import OpenChoice, WindowState
-from ..widgets.style import styled
+from ..widgets.style import MARKED, styled
 from ..window_words import FIELDS, in_window_words, raw
 
 SNIFFED = "by extension and content"
@@ -46,7 +46,6 @@ def _split(text: str) -> list[str]:
 
 HINT = ("System outputs: the first is the baseline; several files are separated by ';'. A WMT XML, TSV or JSONL "
         "file or a workbook (.xlsx, .ods) that holds the systems and the references can go in either field alone.")
-MARKED = f"border: 2px solid {palette.CLIPPED_LINE};"
 
 
 class OpenDialog(QDialog):

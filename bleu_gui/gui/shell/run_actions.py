@@ -292,15 +292,17 @@ class RunActions(QObject):
 
         return self.jobs.submit(work, self._show)
 
-    def apply_where(self, text: str) -> int | None:
-        """Show the segments of the whole run where a slice expression holds (found and scored in the worker;
-        a bad expression or a field the run lacks comes back as a dialog)."""
+    def apply_where(self, text: str, on_problem: Callable[[str], object] | None = None) -> int | None:
+        """Show the segments of the whole run where a slice expression holds (found and scored in the worker).
+        A bad expression, a field the run lacks or a slice of no segment goes to ``on_problem`` (the slice box
+        says it; without one, a dialog); a failure of the program itself is a dialog either way."""
         if self.controller.whole is None:
             return None
+        problem = on_problem if on_problem is not None else self.refused.emit
         try:
             check_where([text])
         except InputError as exc:
-            self.refused.emit(raw(exc))
+            problem(raw(exc))
             return None
         base = self._whole_now()
 
@@ -309,7 +311,13 @@ class RunActions(QObject):
             rows, said = where_rows(whole.run, [text])
             return whole, prepare(subset_run(whole.run, rows, said, progress=scaled_progress(progress, 0.5, 0.5)))
 
-        return self.jobs.submit(work, self._show)
+        def failed(message: str, details: str) -> None:
+            if details:  # not the expression's fault: the program's, with its traceback
+                self.jobs.failed.emit(message, details)
+            else:
+                problem(message)
+
+        return self.jobs.submit(work, self._show, failed)
 
     def clear_slice(self) -> None:
         """Show the whole corpus again (already scored: nothing runs, unless the settings changed meanwhile)."""

@@ -24,6 +24,9 @@ _RULES = {
 }
 
 
+# A field whose value a message says is wrong (the Open dialog's fields, the slice box).
+MARKED = f"border: 2px solid {palette.CLIPPED_LINE};"
+
 W = TypeVar("W", bound=QWidget)
 
 
