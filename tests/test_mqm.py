@@ -318,9 +318,12 @@ def test_rater_agreement_by_hand(tmp_path):
     run = small_run(tmp_path, "mqm")
     agreement = rater_agreement([s.file for s in run.systems], names=[s.name for s in run.systems])
     # A's segment 2: r1 no error, r2 Minor (disagree); segment 3: Major and Major (agree). 4 of 4 ratings in the
-    # pairs say "error" 3 times: chance agreement 0.75² + 0.25² = 0.625; kappa (0.5 − 0.625) / 0.375.
+    # pairs say "error" 3 times: chance agreement 0.75² + 0.25² = 0.625; Scott's π (0.5 − 0.625) / 0.375.
     assert (agreement.pairs, agreement.presence, agreement.severity) == (2, 0.5, 0.5)
-    assert agreement.kappa == pytest.approx(-1 / 3)
+    assert agreement.scott_pi == pytest.approx(-1 / 3)
+    # Cohen's κ of r1 and r2 over those two segments: r1 says "error" once, r2 twice; observed 0.5, chance
+    # 0.5 · 1 + 0.5 · 0 = 0.5: κ = 0.
+    assert [(p.raters, p.segments, p.kappa) for p in agreement.cohen] == [(("r1", "r2"), 2, 0.0)]
     assert [(a.system, a.segment, a.presence_agrees) for a in agreement.segments] == [("A", 1, False), ("A", 2, True)]
 
 

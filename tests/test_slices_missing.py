@@ -97,3 +97,48 @@ def test_an_empty_expression_is_refused(capsys, text):
         parse_where([text], lambda w: False)
     code, _, err = cli(capsys, demo / "ref1.txt", "-i", demo / "system-a.txt", "--where", text)
     assert code == 2 and "an empty expression" in err
+
+
+# -- 15. rater agreement: Scott's π over every pair, Cohen's κ for each two raters ---------------------------------
+
+def test_cohen_kappa_of_each_two_raters_equals_sklearns(tmp_path, capsys):
+    import random
+
+    from sklearn.metrics import cohen_kappa_score
+
+    from bleu_gui.demo import demo_folder
+
+    demo = demo_folder("en")
+    rng = random.Random(57)
+    rows, worst = [], {}
+    rank = {"No-error": 0, "Minor": 1, "Major": 2}
+    for system in ("system-a.txt", "system-b.txt"):
+        for segment in range(1, 13):
+            for rater in rng.sample(["r1", "r2", "r3", "r4"], rng.choice([1, 2, 3])):
+                for severity in rng.sample(["Minor", "Major", "No-error"], rng.choice([1, 2])):
+                    if severity == "No-error":
+                        rows.append({"system": system, "segment": segment, "severity": severity, "rater": rater})
+                    else:
+                        rows.append({"system": system, "segment": segment, "start": 0, "end": 2, "severity": severity,
+                                     "rater": rater})
+                    key = (system, segment, rater)
+                    worst[key] = max(worst.get(key, 0), rank[severity])
+    spans = tmp_path / "spans.jsonl"
+    spans.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = cli(capsys, demo / "ref1.txt", "-i", demo / "system-a.txt", demo / "system-b.txt",
+                         "--annotations", spans, "--rater-agreement", "-f", "json")
+    assert code == 0, err
+    found = json.loads(out)["rater_agreement"]
+    assert "kappa" not in found and "scott_pi" in found
+    pairs = {tuple(p["raters"]): p for p in found["cohen_kappa"]}
+    raters = {}
+    for s, g, r in worst:
+        raters.setdefault((s, g), set()).add(r)
+    assert set(pairs) == {(a, b) for rs in raters.values() for a in rs for b in rs if a < b}
+    for (a, b), pair in pairs.items():
+        both = [(s, g) for (s, g, r) in worst if r == a and (s, g, b) in worst]
+        labels_a = [worst[s, g, a] > 0 for s, g in both]
+        labels_b = [worst[s, g, b] > 0 for s, g in both]
+        assert pair["segments"] == len(both)
+        oracle = cohen_kappa_score(labels_a, labels_b)
+        assert pair["kappa"] == pytest.approx(oracle, abs=1e-12) if not np.isnan(oracle) else pair["kappa"] is None

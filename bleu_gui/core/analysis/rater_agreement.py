@@ -2,9 +2,12 @@
 
 Only segments rated by two raters or more say anything. For every pair of raters of such a segment: do both say
 there is an error (Critical, Major or Minor) or both that there is none — *presence* — and is the worst severity
-each marked the same (none counts as a severity) — *severity*. Overall: the share of agreeing pairs, and Cohen's
-kappa of presence over all pairs (pooled: the chance agreement from how often raters say "error" at all), which
-discounts the agreement two raters who mark nearly everything would reach by chance.
+each marked the same (none counts as a severity) — *severity*. Overall: the share of agreeing pairs, and Scott's π
+of presence over all pairs — its chance agreement from how often raters say "error" at all, pooled over every
+rater, since the pairs are not one fixed two raters — which discounts the agreement raters who mark nearly
+everything would reach by chance. For each two raters who rated the same segments: Cohen's κ of presence over
+those segments, its chance agreement from each rater's own rate of saying "error" (Cohen 1960; scikit-learn's
+``cohen_kappa_score``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,19 @@ class SegmentAgreement:
 
 
 @dataclass(frozen=True)
+class PairKappa:
+    """Cohen's κ of presence for two raters over the segments both rated (None where chance agreement is 1: both
+    always said the same one thing)."""
+
+    raters: tuple[str, str]
+    segments: int
+    kappa: float | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {"raters": list(self.raters), "segments": self.segments, "kappa": self.kappa}
+
+
+@dataclass(frozen=True)
 class RaterAgreement:
     """Agreement over every segment with several raters (see the module)."""
 
@@ -56,7 +72,8 @@ class RaterAgreement:
     pairs: int
     presence_pairs: int  # pairs agreeing on presence
     severity_pairs: int
-    kappa: float | None  # Cohen's kappa of presence, pooled (None: no pair, or chance agreement 1)
+    scott_pi: float | None  # of presence, pooled over every pair (None: no pair, or chance agreement 1)
+    cohen: tuple[PairKappa, ...] = ()  # each two raters who rated the same segments, most segments first
 
     @property
     def presence(self) -> float | None:
@@ -68,17 +85,20 @@ class RaterAgreement:
 
     def to_dict(self) -> dict[str, object]:
         return {"rated_segments": self.rated_segments, "several_raters": len(self.segments), "pairs": self.pairs,
-                "presence": self.presence, "severity": self.severity, "kappa": self.kappa,
-                "segments": [s.to_dict() for s in self.segments]}
+                "presence": self.presence, "severity": self.severity, "scott_pi": self.scott_pi,
+                "cohen_kappa": [p.to_dict() for p in self.cohen], "segments": [s.to_dict() for s in self.segments]}
 
     def summary(self) -> str:
         """One line for the screen."""
         if not self.pairs:
             return (f"rater agreement: no segment has two raters ({self.rated_segments:,} rated segments, one rater "
                     "each) — nothing to compare")
-        kappa = f", Cohen's kappa {self.kappa:.2f}" if self.kappa is not None else ""
+        pi = f", Scott's π {self.scott_pi:.2f}" if self.scott_pi is not None else ""
+        shown = [f"{a}–{b} {p.kappa:.2f} ({p.segments:,})" for p in self.cohen[:3] if p.kappa is not None
+                 for a, b in [p.raters]]
+        kappas = f"; Cohen's κ {', '.join(shown)}{' …' if len(self.cohen) > 3 else ''}" if shown else ""
         return (f"rater agreement over {len(self.segments):,} segments with several raters ({self.pairs:,} pairs): "
-                f"error or not {self.presence:.0%}{kappa}; worst severity {self.severity:.0%}")
+                f"error or not {self.presence:.0%}{pi}; worst severity {self.severity:.0%}{kappas}")
 
 
 def rater_agreement(systems: Sequence[SegmentFile], rows: Sequence[int] | None = None,
@@ -87,6 +107,7 @@ def rater_agreement(systems: Sequence[SegmentFile], rows: Sequence[int] | None =
     as shown (their files' by default)."""
     found: list[SegmentAgreement] = []
     rated = pairs = presence = severity = said_error = said_total = 0
+    by_raters: dict[tuple[str, str], list[tuple[bool, bool]]] = {}  # each two raters' (error?, error?) per segment
     for name, system in zip(names if names is not None else [s.name for s in systems], systems):
         annotations = system.annotations or ()
         for i in rows if rows is not None else range(len(annotations)):
@@ -98,18 +119,33 @@ def rater_agreement(systems: Sequence[SegmentFile], rows: Sequence[int] | None =
                 continue
             worst = tuple((rater, worst_severity(ratings, rater)) for rater in ratings.raters)
             found.append(SegmentAgreement(name, i, worst))
-            for (_, a), (_, b) in combinations(worst, 2):
+            for (rater_a, a), (rater_b, b) in combinations(sorted(worst), 2):
+                by_raters.setdefault((rater_a, rater_b), []).append((a != "no error", b != "no error"))
                 pairs += 1
                 presence += (a == "no error") == (b == "no error")
                 severity += a == b
                 said_error += (a != "no error") + (b != "no error")
                 said_total += 2
-    return RaterAgreement(found, rated, pairs, presence, severity, _kappa(pairs, presence, said_error, said_total))
+    cohen = sorted((PairKappa(raters, len(labels), _cohen_kappa(labels)) for raters, labels in by_raters.items()),
+                   key=lambda p: (-p.segments, p.raters))
+    return RaterAgreement(found, rated, pairs, presence, severity,
+                          _scott_pi(pairs, presence, said_error, said_total), tuple(cohen))
 
 
-def _kappa(pairs: int, agreeing: int, said_error: int, said_total: int) -> float | None:
+def _scott_pi(pairs: int, agreeing: int, said_error: int, said_total: int) -> float | None:
+    """Scott's π: the chance agreement from the pooled rate of "error" over both sides of every pair."""
     if not pairs:
         return None
     p_error = said_error / said_total
     chance = p_error ** 2 + (1 - p_error) ** 2
     return None if chance == 1 else (agreeing / pairs - chance) / (1 - chance)
+
+
+def _cohen_kappa(labels: Sequence[tuple[bool, bool]]) -> float | None:
+    """Cohen's κ of two raters' (error?, error?) labels: the chance agreement from each rater's own rate."""
+    n = len(labels)
+    a_error = sum(a for a, _ in labels) / n
+    b_error = sum(b for _, b in labels) / n
+    observed = sum(a == b for a, b in labels) / n
+    chance = a_error * b_error + (1 - a_error) * (1 - b_error)
+    return None if chance == 1 else (observed - chance) / (1 - chance)
