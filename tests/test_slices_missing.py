@@ -142,3 +142,54 @@ def test_cohen_kappa_of_each_two_raters_equals_sklearns(tmp_path, capsys):
         assert pair["segments"] == len(both)
         oracle = cohen_kappa_score(labels_a, labels_b)
         assert pair["kappa"] == pytest.approx(oracle, abs=1e-12) if not np.isnan(oracle) else pair["kappa"] is None
+
+
+# -- 16. approximate randomization when the systems differ in one segment ----------------------------------------
+
+def _one_segment_apart(tmp_path, differing: int):
+    from bleu_gui.demo import demo_folder
+
+    demo = demo_folder("en")
+    a = (demo / "system-a.txt").read_text(encoding="utf-8").splitlines()
+    b = list(a)
+    for i in range(differing):
+        b[i] = b[i] + " extra"
+    sys_a, sys_b = tmp_path / "a.txt", tmp_path / "b.txt"
+    sys_a.write_text("\n".join(a) + "\n", encoding="utf-8")
+    sys_b.write_text("\n".join(b) + "\n", encoding="utf-8")
+    scores = tmp_path / "scores.tsv"
+    scores.write_text("system\tsegment\tqe\n" + "".join(
+        f"{name}\t{i + 1}\t{0.5 + 0.01 * i + (0.2 if name == 'b.txt' and i < differing else 0)}\n"
+        for name in ("a.txt", "b.txt") for i in range(len(a))), encoding="utf-8")
+    return demo / "ref1.txt", sys_a, sys_b, scores, a, b
+
+
+def test_scores_that_differ_in_one_segment_keep_sacrebleus_p_and_are_never_starred(tmp_path, capsys):
+    from sacrebleu.significance import PairedTest
+
+    ref, sys_a, sys_b, scores, a, b = _one_segment_apart(tmp_path, 1)
+    code, out, err = cli(capsys, ref, "-i", sys_a, sys_b, "--scores", scores, "-m", "bleu", "qe", "--paired-ar",
+                         "-f", "json")
+    assert code == 0, err
+    found = {(o["metric"], o["system"]): o for o in json.loads(out)}
+    refs = [ref.read_text(encoding="utf-8").splitlines()]
+    _, sacre = PairedTest([("a.txt", a), ("b.txt", b)], {"BLEU": BLEU(references=refs)}, references=None,
+                          test_type="ar", n_samples=10000)()
+    oracle = sacre["BLEU"][1].p_value
+    assert found["BLEU", "b.txt"]["p_value"] == pytest.approx(oracle)  # sacreBLEU's number, kept
+    assert "why_not_significant" not in found["BLEU", "b.txt"]
+    qe = found["qe", "b.txt"]
+    # Every trial ties the observed difference (up to the last bit of a float sum): p says nothing either way.
+    assert 0 < qe["p_value"] <= 1
+    assert "differ in one segment" in qe["why_not_significant"] and "6 are needed" in qe["why_not_significant"]
+    code, out, err = cli(capsys, ref, "-i", sys_a, sys_b, "--scores", scores, "-m", "qe", "--paired-ar")
+    assert code == 0, err
+    assert "p = " in out and "*)" not in out
+    assert "not starred: a.txt and b.txt differ in one segment" in out
+
+
+def test_enough_differing_segments_may_be_significant(tmp_path, capsys):
+    ref, sys_a, sys_b, scores, *_ = _one_segment_apart(tmp_path, 8)
+    code, out, err = cli(capsys, ref, "-i", sys_a, sys_b, "--scores", scores, "-m", "qe", "--paired-ar")
+    assert code == 0, err
+    assert "not starred" not in out and "*)" in out

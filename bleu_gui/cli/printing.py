@@ -109,7 +109,7 @@ def print_paired(o: Options, run: Run) -> None:
         for k, results in enumerate(tests):
             assert results is not None
             r, matrix = results[i], comparison.by_metric[k].matrix
-            may_star = matrix is not None and i > 0 and matrix.differ(0, i)
+            may_star = matrix is not None and i > 0 and matrix.can_be_significant(0, i)
             row.append((r.score, r.p_value, r.mean, r.ci, may_star))
         cells.append(row)
     rows = [(("Baseline: " if i == 0 else "") + s.name, cells[i], comparison.identical[i])
@@ -154,6 +154,8 @@ def _paired_notes(run: Run, key: str, n: int | None) -> None:
             no_interval = matrix.no_interval(i) if matrix is not None and bootstrap else None
             if no_interval is not None:
                 print(f" - {named}: no interval: {no_interval}.")
+            if "why_not_significant" in gaps:
+                print(f" - {named}: not starred: {gaps['why_not_significant']}.")
             if "why_no_p_value" in gaps:
                 print(f" - {named}: no p-value: {gaps['why_no_p_value']}.")
             elif "tested_on" in gaps:
@@ -170,7 +172,8 @@ def _gaps(matrix: PairMatrix | None, i: int, test: str) -> dict[str, object]:
     if why is not None:
         return {"why_no_p_value": why}
     tested_on = matrix.tested_on(0, i)
-    return {} if tested_on is None else {"tested_on": tested_on}
+    few = matrix.too_few_differ(0, i)
+    return ({} if tested_on is None else {"tested_on": tested_on}) | ({} if few is None else {"why_not_significant": few})
 
 
 def print_tables(o: Options, run: Run) -> None:

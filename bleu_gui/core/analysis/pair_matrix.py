@@ -83,17 +83,35 @@ class PairMatrix:
     reasons: dict[tuple[int, int], str] | None = None          # neither test (no segment scored by both)
     bootstrap_gaps: dict[tuple[int, int], int] | None = None   # resamples that drew no segment scored by both
     same: np.ndarray | None = None  # pairs that score the same on the segments they were tested on (None: scores)
+    # Segment scores (imported, MQM): per pair the segments both scored where the two differ. A pair whose scores
+    # differ in too few segments can be significant under no test (see :func:`fewest_differing`).
+    differing: np.ndarray | None = None
 
-    def differ(self, a: int, b: int) -> bool:
-        """Whether systems ``a`` and ``b`` score differently on the segments they were tested on."""
+    def can_be_significant(self, a: int, b: int, alpha: float = DEFAULT_ALPHA) -> bool:
+        """Whether a small p-value of systems ``a`` and ``b`` may be called significant: they score differently on
+        the segments they were tested on, and (segment scores) in enough of them (:meth:`too_few_differ`)."""
+        if self.too_few_differ(a, b, alpha) is not None:
+            return False
         if self.same is not None:
             return not bool(self.same[a, b])
         return bool(self.scores[a] != self.scores[b])
 
+    def too_few_differ(self, a: int, b: int, alpha: float = DEFAULT_ALPHA) -> str | None:
+        """Why no test of the pair (a, b) can be significant at ``alpha`` (None: one can): its segment scores differ
+        in fewer segments than :func:`fewest_differing` (an identical pair is said otherwise)."""
+        if self.differing is None or a == b:
+            return None
+        k = int(self.differing[a, b])
+        if k == 0 or k >= fewest_differing(alpha):
+            return None
+        return (f"{self.names[a]} and {self.names[b]} differ in {'one segment' if k == 1 else f'{k} segments'}: "
+                f"no paired test of so few can be significant at {alpha:g} (an exact permutation test's smallest "
+                f"p is 2^(1 − {k}) = {2.0 ** (1 - k):.3g}; {fewest_differing(alpha)} are needed)")
+
     def apart(self, p: np.ndarray, alpha: float) -> np.ndarray:
         """Which pairs differ significantly under the p-values ``p``: p ≤ alpha and the two score differently on
-        the segments they were tested on (see :func:`significant`)."""
-        return significant(p, self.scores, alpha, self.same)
+        the segments they were tested on, in enough of them (see :func:`significant`)."""
+        return significant(p, self.scores, alpha, self.same, self.differing)
 
     @property
     def size(self) -> int:
@@ -181,7 +199,7 @@ class PairMatrix:
         p = self.p(test, correction)
         assert p is not None
         ranked = [i for i in self.by_score() if self.scored(i)]
-        ranks = assign_ranks(ranked, p, alpha, self.scores, self.same)
+        ranks = assign_ranks(ranked, p, alpha, self.scores, self.same, self.differing)
         return [ranks[i] if self.scored(i) else None for i in range(self.size)]
 
 
@@ -212,7 +230,7 @@ class PairMatrix:
                        p_ar=both(self.p_ar), resampled=None if self.resampled is None else self.resampled[ix],
                        common=both(self.common), pair_deltas=_renumbered(self.pair_deltas, where, np.negative),
                        reasons=_renumbered(self.reasons, where), bootstrap_gaps=_renumbered(self.bootstrap_gaps, where),
-                       same=both(self.same))
+                       same=both(self.same), differing=both(self.differing))
 
     def renamed(self, names: Sequence[str]) -> PairMatrix:
         return replace(self, names=list(names))
@@ -254,10 +272,19 @@ def holm(p: np.ndarray) -> np.ndarray:
     return out
 
 
+def fewest_differing(alpha: float) -> int:
+    """The fewest differing segments with which a paired test of segment scores can reach ``alpha``: an exact
+    permutation test of k segments that differ has 2^k equally likely sign flips, so its smallest two-sided p is
+    2^(1 − k) (6 segments at 0.05). sacreBLEU's approximate randomization counts a trial only when it exceeds the
+    observed difference, so with one differing segment every trial ties and p = 1/(n+1): a number that says nothing."""
+    return max(1, math.ceil(1 + math.log2(1 / alpha))) if alpha > 0 else 1 << 30
+
+
 def significant(p: np.ndarray, scores: Sequence[float] | np.ndarray | None, alpha: float,
-                same: np.ndarray | None = None) -> np.ndarray:
+                same: np.ndarray | None = None, differing: np.ndarray | None = None) -> np.ndarray:
     """Which pairs differ significantly: p ≤ alpha, and (given ``scores``) the two scores differ — on the segments
-    the pair was tested on, where ``same`` says which pairs score the same there.
+    the pair was tested on, where ``same`` says which pairs score the same there — in at least
+    :func:`fewest_differing` segments where ``differing`` counts them (segment scores).
 
     Two systems with the same score are never "significantly" apart: two identical outputs get
     p = 1/(n+1) from sacreBLEU's formula, which says nothing about them. Every mark, colour and rank uses this.
@@ -269,14 +296,17 @@ def significant(p: np.ndarray, scores: Sequence[float] | np.ndarray | None, alph
     elif scores is not None:
         s = np.asarray(scores, np.float64)
         out = out & (s[:, None] != s[None, :])
+    if differing is not None:
+        out = out & (differing >= fewest_differing(alpha))
     return out
 
 
 def assign_ranks(by_score: Sequence[int], p: np.ndarray, alpha: float,
-                 scores: Sequence[float] | np.ndarray | None = None, same: np.ndarray | None = None) -> list[int]:
+                 scores: Sequence[float] | np.ndarray | None = None, same: np.ndarray | None = None,
+                 differing: np.ndarray | None = None) -> list[int]:
     """Ranks (1 = best) in the run's order: walk the systems best first; a system opens a new rank when it is
     :func:`significant`-ly worse than any system already in the current rank, else it joins that rank."""
-    apart = significant(p, scores, alpha, same)
+    apart = significant(p, scores, alpha, same, differing)
     ranks = [0] * len(by_score)
     current: list[int] = []
     rank = 0
@@ -525,8 +555,11 @@ def _matrix_with_gaps(stats: Sequence[np.ndarray], metric: Metric, names: Sequen
     real = _real_scores(stats, metric)
     real_held = _real_scores(held.stats, metric)
     same = np.ones((k, k), bool)  # a pair with no segment in common shows no difference either
+    differing = np.zeros((k, k), np.int64)
     for i, j, vi, vj in tested:
         same[i, j] = same[j, i] = bool(real_held[vi] == real_held[vj])
+        both = held.masks[i] & held.masks[j]
+        differing[i, j] = differing[j, i] = int(np.any(stats[i][both] != stats[j][both], axis=1).sum())
     pairs = np.array([t[:2] for t in tested], np.int64).reshape(-1, 2)
     v_first = np.array([t[2] for t in tested], np.int64)
     v_second = np.array([t[3] for t in tested], np.int64)
@@ -558,4 +591,4 @@ def _matrix_with_gaps(stats: Sequence[np.ndarray], metric: Metric, names: Sequen
         p_ar = _symmetric(k, pairs[:, 0], pairs[:, 1], values)
     return PairMatrix(list(names), real, p_bs, p_ar, resampled, bootstrap or None, approximate or None, seed,
                       metric.higher_is_better, common=common, pair_deltas=deltas if bootstrap else None,
-                      reasons=reasons, bootstrap_gaps=gaps, same=same)
+                      reasons=reasons, bootstrap_gaps=gaps, same=same, differing=differing)

@@ -146,6 +146,9 @@ class PairMatrixModel(QAbstractTableModel):
                 lines.append(f"p ({TEST_NAMES[test]}){corrected}: {p[a, b]:.4f}")
         if m.tested_on(a, b) is not None:
             lines.append(f"tested on the {m.tested_on(a, b):,} segments both systems scored")
+        few = m.too_few_differ(a, b, self.ranking.alpha)
+        if few is not None:
+            lines.append(f"not significant: {few}")
         interval = m.interval(b, a)
         if interval is not None:
             lines.append(f"95% interval of Δ{self.metric_name} (bootstrap): [{delta_text(interval[0])}, "
