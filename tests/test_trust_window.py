@@ -87,3 +87,20 @@ def test_an_expression_typed_while_a_document_is_chosen_combines_with_it_and_say
     with qtbot.waitSignal(window.run_changed, timeout=60_000):
         panel.expression.clear()  # the box emptied: the document alone again
     assert set(window.controller.run.slice.rows) == in_doc
+
+
+# -- 17. bleu-gui takes bleu-score's form -------------------------------------------------------------------------
+
+def test_bleu_gui_reads_ref_dash_i_hyp_as_bleu_score_does():
+    from bleu_gui.cli.arguments import build_window_parser, window_options
+    from bleu_gui.core.errors import InputError
+
+    parser = build_window_parser()
+    given = window_options(parser.parse_args(["ref1.txt", "ref2.txt", "-i", "a.txt", "b.txt", "-m", "chrf"]))
+    assert given.request is not None
+    assert given.request.systems == ("a.txt", "b.txt") and given.request.references == ("ref1.txt", "ref2.txt")
+    same = window_options(parser.parse_args(["a.txt", "b.txt", "-r", "ref1.txt", "ref2.txt", "-m", "chrf"]))
+    assert same.request == given.request
+    for argv, said in ((["ref.txt", "-i", "a.txt", "-r", "r2.txt"], "not both"), (["-i", "a.txt"], "references before")):
+        with pytest.raises(InputError, match=said):
+            window_options(parser.parse_args(argv))

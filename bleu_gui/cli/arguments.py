@@ -458,8 +458,12 @@ def build_window_parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="bleu-gui", description="See why a machine translation gets its BLEU score.")
     p.add_argument("-V", "--version", action=VersionAction)
     p.add_argument("systems", nargs="*", metavar="SYSTEM",
-                   help="system output file(s): the first is the baseline, the others are compared with it")
+                   help="system output file(s): the first is the baseline, the others are compared with it; with -i, "
+                        "the reference files or folders, as bleu-score takes them")
     p.add_argument("-r", "--references", nargs="+", default=[], metavar="REF", help="reference files or folders")
+    p.add_argument("-i", "--input", nargs="+", default=[], metavar="HYP", dest="hypotheses",
+                   help="system output file(s), as bleu-score takes them: the files before are then the references "
+                        "(bleu-gui REF -i HYP ...)")
     p.add_argument("--demo", nargs="?", const="en", choices=LANGUAGES,
                    help="open the bundled demo data: en (default) or ko")
     p.add_argument("--labels", nargs="+", metavar="NAME", help="display names of the systems, one per SYSTEM")
@@ -504,14 +508,26 @@ def _screenshot(args: argparse.Namespace) -> ScreenshotOrder | None:
         if given:
             raise InputError(f"{', '.join(given)}: with --screenshot OUT.png only")
         return None
-    if not (args.demo or args.references or args.systems):
+    if not (args.demo or args.references or args.systems or args.hypotheses):
         raise InputError("--screenshot needs something to show: files, or --demo")
     return ScreenshotOrder(Path(args.screenshot), args.size or (1400, 860), args.tab or "inspect", args.sentence)
 
 
+def _command_form(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The systems and references ``bleu-gui`` was given: ``SYSTEM... -r REF...``, or bleu-score's ``REF... -i
+    HYP...`` (one form at a time)."""
+    if not args.hypotheses:
+        return list(args.systems), list(args.references)
+    if args.references:
+        raise InputError("give the references either before -i HYP (as bleu-score takes them) or with -r REF, not both")
+    if not args.systems:
+        raise InputError("-i HYP needs the references before it: bleu-gui REF [REF ...] -i HYP [HYP ...]")
+    return list(args.hypotheses), list(args.systems)
+
+
 def window_options(args: argparse.Namespace) -> WindowOptions:
     """``bleu-gui``'s parsed flags as typed options (the one reading of its Namespace)."""
-    systems, references = whole_run(args.systems, args.references)
+    systems, references = whole_run(*_command_form(args))
     asked = None
     if systems and not references:
         if args.screenshot is not None:
