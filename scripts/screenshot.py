@@ -2,7 +2,8 @@
 
     python scripts/screenshot.py OUT.png [--width 1400 --height 860]
 
-Works offscreen (QT_QPA_PLATFORM=offscreen) or under Xvfb.
+Renders on Qt's offscreen platform with a screen that holds the window, whatever QT_QPA_PLATFORM or DISPLAY say:
+the picture has the asked size (no display needed).
 """
 
 from __future__ import annotations
@@ -59,12 +60,9 @@ def main() -> int:
     p.add_argument("--dialog", choices=("table", "help"),
                    help="grab Tools ▸ Tokenizer × case table or Help ▸ How BLEU is computed instead of the window")
     args = p.parse_args()
-    if "QT_QPA_PLATFORM" not in os.environ and "DISPLAY" not in os.environ:
-        from pathlib import Path
+    from bleu_gui.gui.shell.startup import picture_platform
 
-        from bleu_gui.gui.shell.startup import offscreen_screen
-
-        os.environ["QT_QPA_PLATFORM"] = offscreen_screen(args.width + 64, args.height + 64, Path(tempfile.mkdtemp()))
+    os.environ["QT_QPA_PLATFORM"] = picture_platform(args.width, args.height)  # the asked size on any platform
 
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
@@ -166,6 +164,8 @@ def main() -> int:
         dialog.close()
         window.close()
         return 0
+    if (window.width(), window.height()) != (args.width, args.height):
+        sys.exit(f"screenshot.py: the window is {window.width()}×{window.height()}, not the {args.width}×{args.height} asked")
     window.grab().save(args.out)
     print(f"saved {args.out} ({window.width()}x{window.height()})")
     window.close()

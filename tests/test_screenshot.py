@@ -7,6 +7,7 @@ import os
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +70,23 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, argv, said):
 def test_screenshot_options_need_a_screenshot():
     done = bleu_gui("--demo", "--size", "800x600")
     assert done.returncode == 2 and "--size: with --screenshot OUT.png only" in done.stderr
+
+
+@pytest.mark.parametrize("platform", ["offscreen", "minimal"])
+def test_the_picture_has_the_asked_size_whichever_platform_was_chosen(tmp_path, platform):
+    """CI and headless users set QT_QPA_PLATFORM=offscreen themselves (an 800×800 screen): the picture is still
+    the size asked, as is scripts/screenshot.py's."""
+    out = tmp_path / "shot.png"
+    env = {**{k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")},
+           "QT_QPA_PLATFORM": platform}
+    code = "import sys; from bleu_gui.gui.shell.app import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", code, "--demo", "--screenshot", str(out), "--size", "1366x768"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert png_size(out) == (1366, 768)
+    script = Path(__file__).resolve().parents[1] / "scripts" / "screenshot.py"
+    shot = tmp_path / "script.png"
+    done = subprocess.run([sys.executable, str(script), str(shot), "--width", "1366", "--height", "768"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert png_size(shot) == (1366, 768)

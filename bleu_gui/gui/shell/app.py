@@ -15,7 +15,7 @@ from ...core.errors import term, worded
 from ...core.metrics.registry import in_window
 from ...core.where import check_where
 from ..state import OpenChoice
-from .startup import offscreen_screen, startup_problem
+from .startup import picture_platform, startup_problem
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
@@ -46,11 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         check_where(options.where)
     except InputError as exc:
         parser.error(worded_error(parser, exc))
-    if options.screenshot is not None and "QT_QPA_PLATFORM" not in os.environ:
-        # A picture needs no screen, and no window pops up: an offscreen screen that holds the picture's window
-        # and its frame (the window fits itself to its screen).
-        width, height = options.screenshot.size
-        os.environ["QT_QPA_PLATFORM"] = offscreen_screen(width + 64, height + 64, Path(tempfile.mkdtemp()))
+    if options.screenshot is not None:  # no window pops up, and the picture has the asked size on any platform
+        os.environ["QT_QPA_PLATFORM"] = picture_platform(*options.screenshot.size)
     problem = startup_problem()
     if problem is not None:
         print(f"bleu-gui: {problem}", file=sys.stderr)

@@ -106,6 +106,10 @@ class Screenshot(QObject):
         w, order = self.window, self.order
         run = w.controller.run
         assert run is not None
+        if (w.width(), w.height()) != order.size:  # never a picture of another size than asked, unsaid
+            self.fail(f"the window is {w.width()}×{w.height()}, not the {order.size[0]}×{order.size[1]} asked: its "
+                      "screen is smaller")
+            return
         data = QByteArray()
         buffer = QBuffer(data)
         buffer.open(QIODevice.OpenModeFlag.WriteOnly)

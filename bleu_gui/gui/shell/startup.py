@@ -76,3 +76,13 @@ def offscreen_screen(width: int, height: int, folder: Path) -> str:
     path.write_text(json.dumps({"screens": [{"name": "offscreen", "x": 0, "y": 0, "width": width, "height": height,
                                              "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
     return f"offscreen:configfile={path}"
+
+
+def picture_platform(width: int, height: int) -> str:
+    """``QT_QPA_PLATFORM`` for a picture of a ``width`` × ``height`` window: Qt's offscreen platform with one screen
+    that holds the window and its frame, whatever platform was chosen before (``offscreen`` alone has an 800 × 800
+    screen, Xvfb's may be smaller still, and the window fits itself to its screen). A picture needs no display."""
+    import tempfile
+
+    return offscreen_screen(width + 64, height + 64, Path(tempfile.mkdtemp()))
+
