@@ -95,3 +95,26 @@ def test_the_dialog_offers_presets_and_custom_and_says_how_large_text_prints(qtb
     dialog.path.setText("figure.gif")
     dialog.on_accept()
     assert dialog.result() == 0 and "end the name with .png, .svg, .pdf" in dialog.problem.text()
+
+
+def test_a_tall_compare_view_fills_the_slide_not_two_thirds_of_it(qtbot, window, tmp_path):
+    """Ten systems stack the systems table over the matrix: the arrangement needs more height than a slide has
+    at its scale, and scaled to the height alone it left the right third blank (1,246 of 1,920 px)."""
+    from bleu_gui.core import SegmentFile
+    from bleu_gui.demo import demo_paths
+
+    systems, refs = demo_paths()
+    a, b = (p.read_text(encoding="utf-8").splitlines() for p in systems)
+    texts = [[x if (i >> k) % 2 else y for i, (x, y) in enumerate(zip(a, b))] for k in range(10)]
+    files = [SegmentFile(tmp_path / f"system-{k}.txt", t, "utf-8") for k, t in enumerate(texts)]
+    references = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in refs]
+    run = score_run(files, references, RunConfig((BleuConfig(),)))
+    with qtbot.waitSignal(window.run_changed, timeout=5000):
+        window.controller.show(prepare(run))
+    window.tabs.setCurrentIndex(1)
+    image = QImage(str(window.figures.export(tmp_path / "slide.png", PRESETS[0])))
+    assert (image.width(), image.height()) == (1920, 1080)
+    background = image.pixelColor(image.width() - 1, image.height() // 2).rgb()
+    drawn = [x for x in range(0, image.width(), 4)
+             if any(image.pixelColor(x, y).rgb() != background for y in range(image.height() // 2, image.height(), 6))]
+    assert max(drawn) > 0.9 * image.width(), f"the figure ends at x = {max(drawn)}"

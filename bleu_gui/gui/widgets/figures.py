@@ -10,6 +10,7 @@ Compare view shows every system's row and the whole matrix, without its controls
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -120,14 +121,16 @@ def _bands(widget: QWidget, width: float, title: str, signature: str) -> tuple[f
         len(lines) * metrics.height() + 8 if lines else 0.0)
 
 
-def _layout_size(widget: QWidget, size: FigureSize, title: str, signature: str, natural: bool = False) -> QSize:
-    """The logical size the widget is laid out at: the figure's size over its scale, less the title and the
-    signature when the height is given; otherwise as tall as the widget's shape at that width, or (``natural``)
-    as tall as it needs to be (a view arranged for the page: its tables' rows, then its charts)."""
-    width = max(round(size.width / size.scale), widget.minimumSizeHint().width(), 200)
+def _layout_size(widget: QWidget, size: FigureSize, title: str, signature: str, natural: bool = False,
+                 width: int | None = None) -> QSize:
+    """The logical size the widget is laid out at: the figure's size over its scale (or ``width`` wide, the page's
+    shape kept), less the title and the signature when the height is given; otherwise as tall as the widget's shape
+    at that width, or (``natural``) as tall as it needs to be (a view arranged for the page: its tables' rows, then
+    its charts)."""
+    width = max(width or round(size.width / size.scale), widget.minimumSizeHint().width(), 200)
     title_height, _lines, signature_height = _bands(widget, width, title, signature)
     if size.height:
-        height = round(size.height / size.scale - title_height - signature_height)
+        height = round(width * size.height / size.width - title_height - signature_height)
     elif natural:
         height = widget.minimumSizeHint().height()
     else:
@@ -235,13 +238,32 @@ def figure_bytes(widget: QWidget, suffix: str, size: FigureSize, title: str = ""
         raise ExportError(f"figures are written as {', '.join(FORMATS)}, not {suffix or 'a file without extension'}")
     if not (100 <= size.width <= 12000 and 30 <= size.dpi <= 2400 and 0.25 <= size.scale <= 8):
         raise ExportError(f"a figure must be 100-12000 px wide at 30-2400 dpi, not {size.describe()}")
-    arranged = arrangement(round(size.width / size.scale)) if arrangement is not None else contextlib.nullcontext(False)
-    with arranged as natural:
-        return _drawn(widget, suffix, size, title, signature, bool(natural))
+    width = round(size.width / size.scale)
+    if arrangement is None:
+        return _drawn(widget, suffix, size, title, signature, False, width)
+    with arrangement(width) as natural:
+        wider = _width_filling_the_page(widget, size, title, signature, width) if natural else width
+        if wider == width:
+            return _drawn(widget, suffix, size, title, signature, bool(natural), width)
+    with arrangement(wider) as natural:  # arranged again: at the wider page the tables may sit side by side
+        return _drawn(widget, suffix, size, title, signature, bool(natural), wider)
 
 
-def _drawn(widget: QWidget, suffix: str, size: FigureSize, title: str, signature: str, natural: bool) -> bytes:
-    with _Resized(widget, _layout_size(widget, size, title, signature, natural)):
+def _width_filling_the_page(widget: QWidget, size: FigureSize, title: str, signature: str, width: int) -> int:
+    """The logical width at which a view arranged to the height it needs fills a page of fixed shape (a slide):
+    wider, with its text smaller, when it needs more height than the page has at ``width`` — scaled to the page's
+    height alone it would fill two thirds of its width and leave the rest blank."""
+    if not size.height:
+        return width
+    title_height, _lines, signature_height = _bands(widget, width, title, signature)
+    needed = widget.minimumSizeHint().height() + title_height + signature_height
+    page = width * size.height / size.width
+    return width if needed <= page else math.ceil(width * needed / page)
+
+
+def _drawn(widget: QWidget, suffix: str, size: FigureSize, title: str, signature: str, natural: bool,
+           width: int) -> bytes:
+    with _Resized(widget, _layout_size(widget, size, title, signature, natural, width)):
         # The widget's size now: at least its minimum, so a figure smaller than that has smaller text.
         title_height, _lines, signature_height = _bands(widget, widget.width(), title, signature)
         total = QSizeF(widget.width(), widget.height() + title_height + signature_height)
