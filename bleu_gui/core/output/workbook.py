@@ -34,7 +34,7 @@ def _exact_sheet_class() -> type:
     """XlsxWriter's worksheet writing numbers as :class:`_Exact` (see the module)."""
     from xlsxwriter.worksheet import Worksheet
 
-    class ExactNumbers(Worksheet):  # type: ignore[misc]
+    class ExactNumbers(Worksheet):
         def _xml_number_element(self, number: float, attributes: list[tuple[str, object]] | None = None) -> None:
             super()._xml_number_element(_Exact(number), attributes if attributes is not None else [])
 

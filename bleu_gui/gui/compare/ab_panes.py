@@ -4,7 +4,7 @@ system matched, and reference words matched by both, only A or only B."""
 from __future__ import annotations
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from ...core.metrics.bleu.details import SentenceDetails
 from ...core.output import score_text
@@ -13,6 +13,7 @@ from ..widgets import colors
 from ..widgets.context_pane import ContextPane
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import STRETCH, fill_orders, hrow, legend
+from ..widgets.reference_stack import ReferenceStack, lines_high
 from ..widgets.style import styled
 from ..widgets.text_pane import TextPane
 from .compare_paint import (
@@ -41,9 +42,7 @@ class ABPanes(QWidget):
         self.sentence_label = ElidedLabel("")  # one line: a wrapped title asked for room the panes need
         for label in (self.label_a, self.label_b, self.sentence_label):
             styled(label, "paneTitle")
-        self.ref_panes: list[TextPane] = []
-        self.ref_labels: list[QLabel] = []
-        self.ref_box = QVBoxLayout()
+        self.references = ReferenceStack()
         self.context_pane = ContextPane()
         self._assemble()
         fill_orders(self.order, 4, all_orders=True)
@@ -52,6 +51,10 @@ class ABPanes(QWidget):
         controller.metric_changed.connect(self.refresh)
         controller.sentence_changed.connect(self.refresh)
         controller.order_changed.connect(self.on_order_changed)
+
+    @property
+    def ref_panes(self) -> list[TextPane]:
+        return self.references.panes
 
     def _assemble(self) -> None:
         box = QVBoxLayout(self)
@@ -72,33 +75,17 @@ class ABPanes(QWidget):
             column = QVBoxLayout()
             column.addWidget(label)
             column.addWidget(pane)
+            pane.setMinimumHeight(lines_high(pane, 2))
             ab.addLayout(column)
-        box.addLayout(ab, 2)
-        refs = QWidget()
-        refs.setLayout(self.ref_box)
-        self.ref_box.setContentsMargins(0, 0, 0, 0)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(refs)
-        box.addWidget(scroll, 2)
+        box.addLayout(ab, 1)
+        box.addWidget(self.references, 1)
 
     @Slot()
     def on_run_changed(self) -> None:
         run = self.controller.run
         if run is None or run.comparison is None:
             return
-        while self.ref_panes:
-            self.ref_box.removeWidget(self.ref_panes[-1])
-            self.ref_box.removeWidget(self.ref_labels[-1])
-            self.ref_panes.pop().deleteLater()
-            self.ref_labels.pop().deleteLater()
-        for name in run.reference_names:
-            label, pane = ElidedLabel(name), TextPane()
-            styled(label, "paneTitle")
-            self.ref_box.addWidget(label)
-            self.ref_box.addWidget(pane)
-            self.ref_labels.append(label)
-            self.ref_panes.append(pane)
+        self.references.set_names(run.reference_names)
         bleu = run.bleu
         self.order.blockSignals(True)
         fill_orders(self.order, bleu.config.max_order if bleu is not None else 4, all_orders=True)

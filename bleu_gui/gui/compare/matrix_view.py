@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QHeaderView, QLabel, QStyle, QVBoxLayout, QWidget
 
 from ...core import palette
 from ...core.analysis.pair_matrix import TEST_NAMES, PairMatrix
@@ -21,15 +23,25 @@ NAME_CHARS = 22  # row labels longer than this are elided (the tooltip has the w
 # Column labels: the start and the end of the name (experiment names differ at their ends), 9 characters, which
 # fit a 64 px column (10 were cut at both ends), without the extension every system's name shares.
 COLUMN_CHARS = 9
+_COLUMN_WIDTH = 64  # pixels of a column (its name is cut to fit)
 
 
-def column_labels(names: list[str]) -> list[str]:
+def column_labels(names: list[str], fits: Callable[[str], bool] | None = None) -> list[str]:
     """The systems' names as the matrix's columns say them: without an extension all of them share (sys11.txt,
-    sys12.txt: sys11, sys12), cut in the middle to :data:`COLUMN_CHARS`."""
+    sys12.txt: sys11, sys12), cut in the middle to :data:`COLUMN_CHARS`, and further until ``fits`` (a column's
+    width in the header's font: "HuaweiTSC" is wider than "sys11" at nine characters)."""
     extensions = {name.rpartition(".")[2] for name in names if "." in name}
     shared = next(iter(extensions)) if len(extensions) == 1 and all("." in n for n in names) else None
     short = [name[:-len(shared) - 1] if shared else name for name in names]
-    return [elide_middle(name, COLUMN_CHARS) for name in short]
+    out = []
+    for name in short:
+        chars = COLUMN_CHARS
+        label = elide_middle(name, chars)
+        while fits is not None and chars > 3 and not fits(label):
+            chars -= 1
+            label = elide_middle(name, chars)
+        out.append(label)
+    return out
 
 
 def elide(name: str, chars: int = NAME_CHARS) -> str:
@@ -48,8 +60,9 @@ class PairMatrixModel(QAbstractTableModel):
     """Systems best first on both axes; cell (r, c) holds the Δ score of row − column and is coloured by the p-value
     of ``test`` (under the ranking's correction). ``UserRole`` of a cell: (row system, column system) run indices."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, fits: Callable[[str], bool] | None = None) -> None:
         super().__init__(parent)
+        self._fits = fits  # whether a column's label fits its width
         self.matrix: PairMatrix | None = None
         self.order: list[int] = []
         self.ranking = Ranking()
@@ -65,7 +78,7 @@ class PairMatrixModel(QAbstractTableModel):
         self.beginResetModel()
         self.matrix, self.ranking, self.metric_name = matrix, ranking, metric
         self.order = matrix.by_score() if matrix is not None else []
-        self._columns = column_labels(list(matrix.names)) if matrix is not None else []
+        self._columns = column_labels(list(matrix.names), self._fits) if matrix is not None else []
         if matrix is not None:
             tests = matrix.tests
             self.test = test if test in tests else (matrix.rank_test or "ar")
@@ -166,14 +179,16 @@ class MatrixPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.model = PairMatrixModel(self)
         self.view = Table()
+        header = self.view.horizontalHeader()
+        self.model = PairMatrixModel(self, lambda text: header.fontMetrics().horizontalAdvance(text)
+                                     <= _COLUMN_WIDTH - 2 * header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin))
         self.view.setModel(self.model)
         self.view.setSelectionMode(Table.SelectionMode.SingleSelection)
         self.view.clicked.connect(self.on_clicked)
         for header in (self.view.horizontalHeader(), self.view.verticalHeader()):
             header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.view.horizontalHeader().setDefaultSectionSize(64)
+        self.view.horizontalHeader().setDefaultSectionSize(_COLUMN_WIDTH)
         self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
         self.test_combo = QComboBox()
         self.test_combo.setToolTip("Which test's p-value colours the cells")

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, Q
 from ...core import palette
 from ...core.metrics.account import Explanation
 from ..widgets import colors
-from ..widgets.layout import legend
+from ..widgets.layout import legend, resize_within_screen
 from ..widgets.style import styled
 
 FORMULAS = """
@@ -97,7 +97,7 @@ def show_help(parent: QWidget, explanation: Explanation | None, where: str) -> Q
     box = QVBoxLayout(dialog)
     box.addWidget(browser, 1)
     box.addWidget(buttons)
-    dialog.resize(760, 680)
+    resize_within_screen(dialog, 760, 680)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog

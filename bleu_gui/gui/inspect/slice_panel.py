@@ -138,6 +138,7 @@ class SlicePanel(QWidget):
         self.combo.activated.connect(self.on_choice)
         self.status = QLabel("")
         styled(self.status, "hint")
+        self.status.setWordWrap(True)  # never cut: a second line where the list is narrow
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.model = DocumentModel(self)
         self.documents = Table()
@@ -151,12 +152,14 @@ class SlicePanel(QWidget):
         self.documents.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.documents.clicked.connect(self.on_document_clicked)
         self.menu_label = QLabel("Slice")
-        row = hrow(self.menu_label, self.combo, self.status)
-        row.setStretch(2, 1)
+        row = hrow(self.menu_label, self.combo)
+        row.setStretch(1, 1)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(2)
         box.addLayout(row)
+        # The slice's size and scores on a line of their own: beside the menu a laptop's list cut them in half.
+        box.addWidget(self.status)
         box.addWidget(self.expression)
         box.addWidget(self.problem)
 
@@ -188,15 +191,17 @@ class SlicePanel(QWidget):
             self.combo.setCurrentIndex(self.combo.count() - 1)
             whole_score = run.slice.whole[k][system]
             shown = run.systems[system].results[k].corpus.score
-            self.status.setText(f"{len(run.slice.rows):,} of {run.slice.total:,} · {shown:.2f} (whole {whole_score:.2f})")
+            self.status.setText(f"{len(run.slice.rows):,} of {run.slice.total:,} segments · {name} {shown:.2f} "
+                                f"(whole corpus {whole_score:.2f})")
             self.status.setToolTip(f"{run.slice.summary}: {name} {shown:.2f} here, {whole_score:.2f} on the whole "
                                    "corpus")
         else:
             self.status.setText("")
         # The menu when there are documents or metadata to choose from; the expression box always.
         menu = self.combo.count() > 1 or run.slice is not None
-        for widget in (self.combo, self.status, self.menu_label):
+        for widget in (self.combo, self.menu_label):
             widget.setVisible(menu)
+        self.status.setVisible(run.slice is not None)
         self.model.set_documents(whole.documents[k] if whole is not None else None, system, name)
 
     def show_problem(self, message: str) -> None:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QSplitter, QTableWidge
 from ...core import Run, palette
 from ...core.analysis.disagree import disagreements, spearman
 from ...core.output.score_text import score_text
-from ..widgets.layout import STRETCH, hrow
+from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
 
 TOP = 20
@@ -62,7 +62,7 @@ class DisagreeDialog(QDialog):
         box.addWidget(split, 1)
         for combo in (self.system, self.first, self.second):
             combo.currentIndexChanged.connect(self.refresh)
-        self.resize(960, 600)
+        resize_within_screen(self, 960, 600)
         self.refresh()
 
     def refresh(self, *_args: object) -> None:

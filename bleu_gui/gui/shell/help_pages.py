@@ -14,6 +14,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from ...core.metrics.sacre_tokenizers import install_hint
+from ..widgets.layout import resize_within_screen
 
 # Links inside the pages that act in the window instead of opening a URL.
 ACTIONS = ("open-demo", "open-files")
@@ -125,7 +126,7 @@ class HelpPage(QDialog):
         box = QVBoxLayout(self)
         box.addWidget(self.browser, 1)
         box.addWidget(buttons)
-        self.resize(680, 620)
+        resize_within_screen(self, 680, 620)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
     def on_link(self, url: QUrl) -> None:

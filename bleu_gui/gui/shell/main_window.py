@@ -30,7 +30,7 @@ from ..inspect.inspect_view import InspectView
 from ..jobs import JobController
 from ..prepared import Prepared
 from ..state import FROM_COMMAND_LINE, REMEMBERED, Scoring
-from ..widgets.layout import single_shot, stacked
+from ..widgets.layout import TITLE_BAR, single_shot, stacked
 from ..window_words import in_window_words, raw
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import ToolMenus
@@ -49,7 +49,6 @@ from .settings_panel import SettingsPanel
 
 INSPECT_TAB, COMPARE_TAB = 0, 1
 SCORING = "Scoring…"
-TITLE_BAR = 32  # room left for the window manager's title bar before the window is shown and its frame known
 
 
 def screen_key(screen: QScreen) -> str:

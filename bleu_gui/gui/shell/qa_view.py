@@ -23,7 +23,7 @@ from ...core.inputs.text_files import read_segments
 from ..file_dialogs import ask_open
 from ..jobs import JobController
 from ..state import WindowState
-from ..widgets.layout import STRETCH, hrow
+from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
 from ..window_words import in_window_words, raw
 
@@ -79,7 +79,7 @@ class QADialog(QDialog):
         box.addWidget(self.list, 3)
         for combo in (self.system, self.check, self.which):
             combo.currentIndexChanged.connect(self.show_flags)
-        self.resize(980, 640)
+        resize_within_screen(self, 980, 640)
         self.jobs = JobController(self)
         self.jobs.failed.connect(lambda message, _details: self._failed(message))
         self.start(None)

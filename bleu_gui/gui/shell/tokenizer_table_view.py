@@ -24,7 +24,7 @@ from ...core.run import scored_already
 from ..file_dialogs import ask_save
 from ..jobs import JobController
 from ..state import WindowState
-from ..widgets.layout import STRETCH, hrow
+from ..widgets.layout import STRETCH, hrow, resize_within_screen
 
 FLIP_BG = QColor(palette.FLIP)
 RANK_BG = QColor(palette.RANK_CHANGED)
@@ -73,7 +73,7 @@ class TokenizerTableDialog(QDialog):
         box.addWidget(self.grid, 1)
         box.addWidget(self.signatures)
         box.addLayout(hrow(STRETCH, *self.buttons))
-        self.resize(860, 560)
+        resize_within_screen(self, 860, 560)
         self.jobs = JobController(self)
         self.jobs.progress.connect(lambda f: self.progress.setValue(int(1000 * f)))
         self.jobs.failed.connect(lambda message, _details: self._failed(message))

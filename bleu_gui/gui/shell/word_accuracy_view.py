@@ -13,6 +13,7 @@ from ...core import Run
 from ...core.analysis.word_accuracy import WordAccuracy, word_accuracy_of_lines
 from ..compare.compare_charts import DotStrips
 from ..jobs import JobController
+from ..widgets.layout import resize_within_screen
 from ..widgets.style import styled
 
 
@@ -68,7 +69,7 @@ class WordAccuracyDialog(QDialog):
         box.addWidget(self.note)
         box.addWidget(self.chart, 1)
         box.addWidget(lower, 1)
-        self.resize(960, 760)
+        resize_within_screen(self, 960, 760)
         self.jobs = JobController(self)
         self.jobs.failed.connect(lambda message, _details: self._failed(message))
         self.jobs.submit(lambda _progress: compute(run), self.show_result)

@@ -175,3 +175,14 @@ def single_shot(parent: QObject, interval: int, slot: Callable[[], object]) -> Q
     timer.setInterval(interval)
     timer.timeout.connect(slot)
     return timer
+
+
+TITLE_BAR = 32  # room left for the window manager's title bar before a window is shown and its frame known
+
+
+def resize_within_screen(window: QWidget, width: int, height: int) -> None:
+    """Size a window or dialog ``width`` × ``height``, or less where its screen is smaller: on a laptop's 1366 × 768
+    a dialog 760 px tall ran past the screen's bottom, its buttons out of reach."""
+    available = window.screen().availableGeometry()
+    window.resize(min(width, available.width()), min(height, available.height() - TITLE_BAR))
+

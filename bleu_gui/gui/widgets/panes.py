@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QFont, QTextCharFormat
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QToolTip, QVBoxLayout, QWidget
 
 from ...core.metrics.bleu.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, NgramOccurrence, SentenceDetails, token_statuses
 from . import colors
 from .elided_label import ElidedLabel
+from .reference_stack import ReferenceStack
 from .style import styled
 from .text_pane import ORDER_PROPERTY, STATUS_PROPERTY, TextPane, TokenBars, utf16_offsets
 
@@ -98,7 +99,6 @@ class SentencePanes(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.details: SentenceDetails | None = None
-        self.ref_names: list[str] = []
         self.order = 1
         self.show_tokens = False
         self.selected: NgramOccurrence | None = None
@@ -112,22 +112,13 @@ class SentencePanes(QWidget):
         self.candidate.edited.connect(self.candidate_edited)
         self.candidate_label = ElidedLabel("Candidate")
         styled(self.candidate_label, "paneTitle")
-        self.ref_box = QVBoxLayout()
-        self.ref_box.setContentsMargins(0, 0, 0, 0)
-        self.ref_panes: list[TextPane] = []
-        self.ref_labels: list[QLabel] = []
-        ref_widget = QWidget()
-        ref_widget.setLayout(self.ref_box)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(ref_widget)
+        self.references = ReferenceStack()
 
         left = QVBoxLayout()
         left.addWidget(self.candidate_label)
         left.addWidget(self.candidate, 1)
         right = QVBoxLayout()
-        right.addWidget(scroll, 1)
+        right.addWidget(self.references, 1)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addLayout(left, 1)
@@ -135,24 +126,16 @@ class SentencePanes(QWidget):
 
     # -- content -------------------------------------------------------------------------
     def set_reference_names(self, names: list[str]) -> None:
-        """One pane per reference, under its name; the same names keep their panes and what they show."""
-        if list(names) == self.ref_names and len(self.ref_panes) == len(names):
-            return
-        while self.ref_panes:
-            self.ref_box.removeWidget(self.ref_panes[-1])
-            self.ref_box.removeWidget(self.ref_labels[-1])
-            self.ref_panes.pop().deleteLater()
-            self.ref_labels.pop().deleteLater()
-        self.ref_names = list(names)
-        for name in names:
-            label = ElidedLabel(name)
-            styled(label, "paneTitle")
-            pane = TextPane()
-            pane.setMinimumHeight(60)
-            self.ref_box.addWidget(label)
-            self.ref_box.addWidget(pane, 1)
-            self.ref_labels.append(label)
-            self.ref_panes.append(pane)
+        """One pane per reference (see :class:`ReferenceStack`); the same names keep their panes."""
+        self.references.set_names(names)
+
+    @property
+    def ref_names(self) -> list[str]:
+        return self.references.names
+
+    @property
+    def ref_panes(self) -> list[TextPane]:
+        return self.references.panes
 
     def set_details(self, details: SentenceDetails | None, title: str = "Candidate") -> None:
         self.details = details
