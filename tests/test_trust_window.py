@@ -104,3 +104,84 @@ def test_bleu_gui_reads_ref_dash_i_hyp_as_bleu_score_does():
     for argv, said in ((["ref.txt", "-i", "a.txt", "-r", "r2.txt"], "not both"), (["-i", "a.txt"], "references before")):
         with pytest.raises(InputError, match=said):
             window_options(parser.parse_args(argv))
+
+
+# -- 20. at a laptop's 1366 × 768 -------------------------------------------------------------------------------
+
+def _laptop_demo(qtbot, window):
+    from bleu_gui.demo import demo_paths
+
+    window.resize(1366, 768)
+    systems, refs = demo_paths("en")
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_files(systems, refs)
+    window.controller.set_sentence(3)
+    return window
+
+
+def _in_sight(pane) -> bool:
+    """Whether a pane shows at least two lines and is wholly inside its scroll area's view."""
+    from PySide6.QtWidgets import QScrollArea
+
+    area = pane.parent()
+    while area is not None and not isinstance(area, QScrollArea):
+        area = area.parent()
+    top_left = pane.mapTo(area.viewport(), pane.rect().topLeft())
+    inside = area.viewport().rect().contains(top_left) and top_left.y() + pane.height() <= area.viewport().height()
+    return pane.isVisible() and inside and pane.height() >= 2 * pane.fontMetrics().lineSpacing()
+
+
+def test_both_references_are_in_sight_in_inspect_and_compare(qtbot, window):
+    w = _laptop_demo(qtbot, window)
+    panes = w.inspect.detail.panes.ref_panes
+    qtbot.waitUntil(lambda: all(p.toPlainText() for p in panes))
+    assert len(panes) == 2 and all(_in_sight(p) for p in panes)
+    w.tabs.setCurrentIndex(1)
+    ab = w.compare_view.panes.ref_panes
+    qtbot.waitUntil(lambda: all(p.isVisible() for p in ab))
+    assert len(ab) == 2 and all(_in_sight(p) for p in ab)
+
+
+def test_matrix_column_names_fit_their_columns():
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    from bleu_gui.gui.compare.matrix_view import column_labels
+
+    metrics = QFontMetrics(QApplication.font())
+    names = ["HuaweiTSC", "Lan-Bridge", "LanguageX", "JDExploreAcademy", "Online-B", "AISP-SJTU"]
+    labels = column_labels(names, lambda text: metrics.horizontalAdvance(text) <= 50)
+    assert all(metrics.horizontalAdvance(label) <= 50 for label in labels)
+    assert all(label == name or "…" in label for label, name in zip(labels, names))
+    assert labels[4] == "Online-B" or "…" in labels[4]
+
+
+def test_the_slice_line_is_never_cut(qtbot, window):
+    from PySide6.QtCore import QRect
+    from PySide6.QtCore import Qt as QtCore
+
+    w = _laptop_demo(qtbot, window)
+    panel = w.inspect.sentences.slice_panel
+    with qtbot.waitSignal(w.run_changed, timeout=60_000):
+        w.run_actions.apply_slice(list(range(7)), "doc = d1")
+    status = panel.status
+    assert status.isVisible() and "7 of 12 segments" in status.text() and "whole corpus" in status.text()
+    needed = status.fontMetrics().boundingRect(QRect(0, 0, status.width(), 10_000), QtCore.TextFlag.TextWordWrap,
+                                               status.text()).height()
+    assert needed <= status.height()
+
+
+def test_a_tools_dialog_is_no_taller_than_a_laptops_screen(qtbot, window, monkeypatch):
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QScreen
+
+    from bleu_gui.gui.shell.word_accuracy_view import WordAccuracyDialog
+
+    w = _laptop_demo(qtbot, window)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: QRect(0, 0, 1366, 768))
+    dialog = WordAccuracyDialog(w, w.controller.run)
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+        dialog.show()
+    assert dialog.height() + 32 <= 768 and dialog.width() <= 1366
+    dialog.jobs.shutdown()
