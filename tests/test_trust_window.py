@@ -185,3 +185,42 @@ def test_a_tools_dialog_is_no_taller_than_a_laptops_screen(qtbot, window, monkey
         dialog.show()
     assert dialog.height() + 32 <= 768 and dialog.width() <= 1366
     dialog.jobs.shutdown()
+
+
+# -- 21. error recall in Compare: a progress bar, Cancel, and each system's own count ----------------------------
+
+def test_error_recall_has_progress_and_cancel_and_says_each_systems_count(qtbot, window):
+    from bleu_gui.core.analysis.error_recall import counted
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .conftest import data_set
+
+    path = data_set("formats") / "scores-mqm-ted-ende" / "mqm_ted_ende.tsv"
+    window.resize(1366, 768)
+    with qtbot.waitSignal(window.run_changed, timeout=120_000):
+        window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(), references=(str(path),),
+                                                               refs_wanted=("ref",))))
+    window.tabs.setCurrentIndex(1)
+    panel = window.compare_view.human
+    panel.find_recall()
+    assert panel.recall_progress.isVisibleTo(panel) and not panel.recall_button.isEnabled()
+    panel.recall_progress.cancel_button.click()
+    assert not panel.recall_progress.isVisibleTo(panel) and panel.recall_button.isEnabled()
+    assert "Cancelled" in panel.recall_note.text()
+    with qtbot.waitSignal(panel.jobs.finished, timeout=120_000):
+        panel.find_recall()
+    assert not panel.recall_progress.isVisibleTo(panel)
+    run = window.controller.run
+    for k in (0, 5):
+        panel.system.setCurrentText(run.systems[k].name)
+        ratings = [r for r in run.systems[k].file.annotations or () if r is not None]
+        without = sum(1 for r in ratings for e in r.errors if e.severity in ("Critical", "Major", "Minor")
+                      and not counted(e))
+        note = panel.recall_note.text()
+        if without:
+            assert f"{without:,} error{'s' if without > 1 else ''} of {run.systems[k].name} " in note, note
+        else:
+            assert "no span" not in note, note
+    assert panel.recall_note.wordWrap()
+    window.close()  # the cancelled job's thread stops with the window

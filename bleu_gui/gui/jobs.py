@@ -94,6 +94,7 @@ class JobController(QObject):
       ``finished(int)``     job id, after its ``on_done`` callback ran
       ``failed(str, str)``  one-line message, traceback text ("" for input errors), when no ``on_failed`` was given
       ``cancelled(int)``    job id
+      ``ended(int)``        job id, whenever a live job stops: done, failed or cancelled
     """
 
     started = Signal(int)
@@ -102,6 +103,7 @@ class JobController(QObject):
     finished = Signal(int)
     failed = Signal(str, str)
     cancelled = Signal(int)
+    ended = Signal(int)
 
     # Cross-thread carriers; queued to the GUI thread because this object lives there.
     _progress = Signal(int, float)
@@ -166,6 +168,7 @@ class JobController(QObject):
             job.cancel.set()
             del self._live[job.id]
             self.cancelled.emit(job.id)
+            self.ended.emit(job.id)
 
     def shutdown(self, timeout_ms: int = 30_000) -> bool:
         """Cancel and wait for the pool to finish (call before the window is destroyed)."""
@@ -194,6 +197,7 @@ class JobController(QObject):
         if job is not None:
             job.on_done(result)
             self.finished.emit(job_id)
+            self.ended.emit(job_id)
 
     @Slot(int, str, str)
     def _on_failed(self, job_id: int, message: str, details: str) -> None:
@@ -204,3 +208,4 @@ class JobController(QObject):
             job.on_failed(message, details)
         else:
             self.failed.emit(message, details)
+        self.ended.emit(job_id)

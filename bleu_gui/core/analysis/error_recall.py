@@ -87,13 +87,16 @@ class ErrorRecall:
     rated_segments: int
     without_target_span: int
     metrics_left_out: tuple[str, ...]
+    without_by_system: dict[str, int] = field(default_factory=dict)  # errors with no span, per system
 
-    def notes(self) -> list[str]:
+    def notes(self, system: str | None = None) -> list[str]:
+        """What was left out, of every system or of ``system`` alone."""
         said = []
-        if self.without_target_span:
-            n = self.without_target_span
-            said.append(f"{n:,} {'error has' if n == 1 else 'errors have'} no span in the translation (marked in the "
-                        "source or with no span) and not counted")
+        n = self.without_target_span if system is None else self.without_by_system.get(system, 0)
+        if n:
+            whose = " (all systems together)" if system is None else f" of {system}"
+            said.append(f"{n:,} {'error' if n == 1 else 'errors'}{whose} {'has' if n == 1 else 'have'} no span in the "
+                        "translation (marked in the source or with no span) and not counted")
         if self.metrics_left_out:
             said.append(f"{', '.join(self.metrics_left_out)}: no evidence in the text to compare")
         return said
@@ -110,6 +113,7 @@ class ErrorRecall:
 
     def to_dict(self) -> dict[str, object]:
         return {"rated_segments": self.rated_segments, "without_target_span": self.without_target_span,
+                "without_target_span_by_system": dict(self.without_by_system),
                 "metrics_left_out": list(self.metrics_left_out), "rows": [r.to_dict() for r in self.rows]}
 
 
@@ -160,13 +164,16 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
     rated: set[int] = set()
     left_out: dict[str, None] = {}
     without = 0
+    without_by_system: dict[str, int] = {}
     shown = list(names) if names is not None else [s.name for s in systems]
     for s, system in enumerate(systems):
         annotations = system.annotations or ()
         rated_here = [(i, r) for i in chosen if i < len(annotations) and (r := annotations[i]) is not None]
         segments = [i for i, _ in rated_here]
         rated.update(segments)
-        without += sum(1 for _, r in rated_here for e in r.errors if e.severity in SEVERITIES and not counted(e))
+        without_here = sum(1 for _, r in rated_here for e in r.errors if e.severity in SEVERITIES and not counted(e))
+        without_by_system[shown[s]] = without_here
+        without += without_here
         lines = [system.lines[i] for i in segments]
         for m, metric in enumerate(metrics):
             flagged = metric.flagged(segments, lines)
@@ -179,4 +186,4 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
             out.append(row)
             if progress is not None:
                 progress((s * len(metrics) + m + 1) / (len(systems) * len(metrics)))
-    return ErrorRecall(out, len(rated), without, tuple(left_out))
+    return ErrorRecall(out, len(rated), without, tuple(left_out), without_by_system)

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, Slot
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core import Run
 from ...core.analysis.error_recall import ErrorRecall, Tally, error_recall
@@ -16,6 +25,7 @@ from ...core.analysis.rater_agreement import rater_agreement
 from ..controller import Controller
 from ..jobs import JobController
 from ..widgets.elided_label import ElidedLabel
+from ..widgets.job_progress import JobProgress
 from ..widgets.layout import STRETCH, Table, hrow
 from ..widgets.style import styled
 
@@ -82,8 +92,13 @@ class HumanErrorsPanel(QWidget):
                                       "span (BLEU: a token in no matched n-gram; chrF: a character in no matched "
                                       "n-gram; TER: a word substituted, deleted or shifted; edit distance: an edit)?")
         self.recall_button.clicked.connect(self.find_recall)
-        self.recall_note = styled(ElidedLabel(), "hint")
+        # What the counts leave out, wrapped: cut at one line it lost its end at both window sizes.
+        self.recall_note = styled(QLabel(), "hint")
+        self.recall_note.setWordWrap(True)
+        self.recall_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.recall_progress = JobProgress(self.jobs)  # reading every rated segment's evidence takes seconds
         self.jobs.failed.connect(self._failed)
+        self.jobs.cancelled.connect(self._cancelled)
         for table in (self.table, self.recall_table):
             table.clicked.connect(self._open)
         left, right = QWidget(), QWidget()
@@ -92,7 +107,7 @@ class HumanErrorsPanel(QWidget):
         rv.setContentsMargins(0, 0, 0, 0)
         lv.addWidget(styled(ElidedLabel("Errors by category × severity (all raters; click a count)"), "paneTitle"))
         lv.addWidget(self.table, 1)
-        rv.addLayout(hrow(self.recall_button, STRETCH))
+        rv.addLayout(hrow(self.recall_button, self.recall_progress, STRETCH))
         rv.addWidget(self.recall_note)
         rv.addWidget(self.recall_table, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -176,9 +191,6 @@ class HumanErrorsPanel(QWidget):
         def done(found: ErrorRecall) -> None:
             self.recall = found
             self.recall_button.setEnabled(True)
-            self.recall_note.setText("; ".join(found.notes()) or
-                                     f"{found.rated_segments:,} rated segments; click a share for the segments where "
-                                     "the metric missed such an error, noise for those it flagged outside every span")
             self._fill_recall()
 
         self.jobs.submit(lambda progress: error_recall(metrics, systems, progress=progress, names=names), done)
@@ -188,11 +200,21 @@ class HumanErrorsPanel(QWidget):
         self.recall_button.setEnabled(True)
         self.recall_note.setText(message)
 
+    @Slot(int)
+    def _cancelled(self, _job_id: int) -> None:
+        if self.recall is None:
+            self.recall_button.setEnabled(True)
+            self.recall_note.setText("Cancelled: nothing computed (ask again when you want it)")
+
     def _fill_recall(self) -> None:
         run, k = self.controller.run, self._system()
         if self.recall is None or run is None or k is None:
             return
-        rows = [r for r in self.recall.rows if r.system == run.systems[k].name]
+        name = run.systems[k].name
+        self.recall_note.setText("; ".join(self.recall.notes(name)) or
+                                 f"{self.recall.rated_segments:,} rated segments; click a share for the segments where "
+                                 "the metric missed such an error, noise for those it flagged outside every span")
+        rows = [r for r in self.recall.rows if r.system == name]
         severities = [s for s in ("Critical", "Major", "Minor") if any(r.severities[s].errors for r in rows)]
         cells = []
         for row in rows:

@@ -30,6 +30,7 @@ from ..inspect.inspect_view import InspectView
 from ..jobs import JobController
 from ..prepared import Prepared
 from ..state import FROM_COMMAND_LINE, REMEMBERED, Scoring
+from ..widgets.job_progress import JobProgress
 from ..widgets.layout import TITLE_BAR, single_shot, stacked
 from ..window_words import in_window_words, raw
 from .export_actions import ExportActions, ask_new_name, shown_view
@@ -38,7 +39,6 @@ from .figure_export import FigureExport
 from .file_drops import FileDrops
 from .file_menu import FileMenu
 from .file_open import FileOpen
-from .job_progress import JobProgress
 from .metric_chooser import MetricChooser
 from .run_actions import RunActions
 from .run_bars import RunBars
@@ -295,7 +295,6 @@ class MainWindow(QMainWindow):
         if not self.jobs.busy:
             self.controller.settle()
             self._fill_orders()
-            self.job_progress.setVisible(False)
             self.inspect.header.show_idle()
             if message:
                 self.statusBar().showMessage(message, 4000)
@@ -377,7 +376,9 @@ class MainWindow(QMainWindow):
         self._fit_to_screen()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.jobs.shutdown()
+        # Every worker of the window stops before it goes: scoring, a panel's own (error recall, QA), exports.
+        for jobs in (self.jobs, *self.findChildren(JobController)):
+            jobs.shutdown()
         self.inspect.sentences.model.stop_search()
         self.tools.close_all()
         self._remember()

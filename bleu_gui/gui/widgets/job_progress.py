@@ -1,4 +1,4 @@
-"""The status bar's progress bar and Cancel button for the scoring jobs."""
+"""A progress bar and Cancel button for a controller's jobs: the status bar's for scoring, a panel's for its own."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class ProgressBar(QProgressBar):
 
 
 class JobProgress(QWidget):
-    """Shows while a job of ``jobs`` runs; Cancel cancels it."""
+    """Shows while a job of ``jobs`` runs, and hides when none is left; Cancel cancels it."""
 
     def __init__(self, jobs: JobController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,6 +54,7 @@ class JobProgress(QWidget):
         jobs.started.connect(self.on_started)
         jobs.progress.connect(self.on_progress)
         jobs.step.connect(self.on_step)
+        jobs.ended.connect(lambda _job_id: self.setVisible(jobs.busy))
         self.setVisible(False)
 
     @Slot(int)
