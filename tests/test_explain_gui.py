@@ -200,3 +200,26 @@ def test_an_edit_in_a_slice_belongs_to_the_whole_file(qtbot, window):
     # Opening the files afresh starts without edits (nothing carried over unseen).
     open_and_wait(qtbot, window, system, refs)
     assert view.detail.editor.whatif.texts == {} and view.detail.editor.summary.text() == ""
+
+
+def test_the_lists_length_ratio_follows_an_edit_and_revert_all_ends_editing(qtbot, window):
+    """While a candidate is edited its row shows the edited text's length ratio (sacreBLEU's sys_len / ref_len
+    against the closest reference), and Revert all drops the edits and the panes' "editing" note."""
+    from sacrebleu.metrics import BLEU
+
+    system, refs = open_demo_b(qtbot, window)
+    view = window.inspect
+    editor, model = view.detail.editor, view.sentences.model
+    editor.set_editing(True)
+    type_over(qtbot, view.detail.panes.candidate, "the museum will reopen next week after a long renovation")
+    row = model.row_of(3)
+    oracle = BLEU(effective_order=True).sentence_score("the museum will reopen next week after a long renovation",
+                                                        [lines(r)[3] for r in refs])
+    assert model.index(row, 2).data() == f"{oracle.sys_len / oracle.ref_len:.2f}"
+    assert "editing" in view.detail.panes.candidate_label.text()
+    editor.revert_all_button.click()
+    assert "editing" not in view.detail.panes.candidate_label.text() and not editor.edit_button.isChecked()
+    assert not editor.whatif.texts
+    file_ratio = float(model.index(row, 2).data())
+    original = BLEU(effective_order=True).sentence_score(lines(system)[3], [lines(r)[3] for r in refs])
+    assert file_ratio == pytest.approx(original.sys_len / original.ref_len, abs=0.005)

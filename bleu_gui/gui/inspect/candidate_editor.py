@@ -16,6 +16,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from ...core import Run, SegmentFile
+from ...core.analysis.orders import length_ratios
 from ...core.analysis.whatif import ScoredLine, WhatIf, edited_lines
 from ...core.errors import ExportError
 from ...core.output.exports import write_atomic
@@ -117,8 +118,9 @@ class CandidateEditor(QObject):
         if w is None or line is None:
             self.list_model.set_edited(sentence, None)
             return
+        ratio = float(length_ratios(line.stats[:1], line.stats[1:2])[0])  # BLEU's [hyp_len, ref_len, ...]
         self.list_model.set_edited(sentence, (w.texts[sentence], self._shown_score(sentence, w.texts[sentence],
-                                                                                   line.score)))
+                                                                                   line.score), ratio))
 
     def _shown_score(self, sentence: int, text: str, bleu: float) -> float:
         """The edited sentence's score under the metric shown: BLEU's what-if score, another metric's account of
@@ -186,12 +188,14 @@ class CandidateEditor(QObject):
         self._update_summary()
 
     def revert_all(self) -> None:
+        """Drop every edit of the system and stop editing: the panes show the file's text, and say so."""
         w = self.whatif
         if w is None:
             return
         for sentence in list(w.texts):
             w.revert(sentence)
             self._store(sentence)
+        self.set_editing(False)
         if self.controller.sentence is not None:
             self.reverted.emit(self.controller.sentence)
         self._update_summary()

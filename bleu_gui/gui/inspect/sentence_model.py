@@ -53,7 +53,8 @@ class SentenceTableModel(QAbstractTableModel):
         self._only: np.ndarray | None = None     # a flag mask (e.g. tag mismatches) the list is limited to
         self._only_rule = ""
         self._rules: list[str] = []  # what the rows' filters keep, in words
-        self.edited: dict[int, tuple[str, float]] = {}  # what-if: sentence -> (edited text, its sentence BLEU)
+        # What-if: sentence -> (edited text, its sentence score, its length ratio)
+        self.edited: dict[int, tuple[str, float, float]] = {}
         self.metric = "BLEU"  # the metric whose sentence scores the list shows
 
     # -- content ----------------------------------------------------------------
@@ -128,9 +129,9 @@ class SentenceTableModel(QAbstractTableModel):
         self._visible = self._compute_visible()
         self.endResetModel()
 
-    def set_edited(self, sentence: int, edit: tuple[str, float] | None) -> None:
-        """Mark a sentence as edited, with its edited text and score (None: not edited). Filters and sorting
-        keep using the files' text and scores: an edit never moves a row while it is typed."""
+    def set_edited(self, sentence: int, edit: tuple[str, float, float] | None) -> None:
+        """Mark a sentence as edited, with its edited text, score and length ratio (None: not edited). Filters and
+        sorting keep using the files' text and scores: an edit never moves a row while it is typed."""
         if edit is None:
             self.edited.pop(sentence, None)
         else:
@@ -217,7 +218,7 @@ class SentenceTableModel(QAbstractTableModel):
             if col == COL_TEXT and edit:
                 return edit[0][:_MAX_SHOWN]
             if col == COL_RATIO:
-                ratio = self._orders.ratios[i]
+                ratio = edit[2] if edit else self._orders.ratios[i]
                 return "–" if math.isnan(ratio) else f"{ratio:.2f}"
             if col == COL_TEXT:
                 line = self._lines[i]
