@@ -224,3 +224,49 @@ def test_error_recall_has_progress_and_cancel_and_says_each_systems_count(qtbot,
             assert "no span" not in note, note
     assert panel.recall_note.wordWrap()
     window.close()  # the cancelled job's thread stops with the window
+
+
+# -- 23. Compare's A and B show the metric's own marks ----------------------------------------------------------
+
+def _backgrounds(pane) -> set[str]:
+    from PySide6.QtCore import Qt
+
+    """The background colours the pane's text is marked with."""
+    found, block = set(), pane.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            if fmt.background().style() != Qt.BrushStyle.NoBrush:
+                found.add(fmt.background().color().name())
+            it += 1
+        block = block.next()
+    return found
+
+
+def test_compares_panes_show_the_raters_spans_under_mqm_and_bleus_ngrams_under_bleu(qtbot, window):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.core.metrics.mqm.config import MqmConfig
+    from bleu_gui.gui.state import OpenChoice
+    from bleu_gui.gui.widgets import colors
+
+    from .conftest import data_set
+
+    path = data_set("formats") / "tsv-mqm-wmt" / "mqm_ted_ende.head588lines.tsv"
+    window.controller.choose_scoring((*window.controller.scoring.metrics, MqmConfig()))
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(), references=(str(path),),
+                                                               refs_wanted=("ref",))))
+    run = window.controller.run
+    window.tabs.setCurrentIndex(1)
+    ab = window.compare_view.panes
+    window.controller.set_sentence(0)
+    assert colors.MATCHED_BG.name() in _backgrounds(ab.pane_a) and ab.bleu_legend.isVisibleTo(ab)
+    window.controller.set_metric([m.key for m in run.metrics].index("mqm"))
+    errors = [e for e in run.systems[0].file.annotations[0].errors if e.start is not None and e.side == "target"]
+    assert errors  # the baseline's first segment has a marked error
+    marked = _backgrounds(ab.pane_a)
+    assert marked and colors.MATCHED_BG.name() not in marked  # the raters' spans, not BLEU's n-grams
+    assert ab.pane_a.toPlainText() == run.systems[0].lines[0]
+    assert not ab.bleu_legend.isVisibleTo(ab) and ab.metric_legend.isVisibleTo(ab)
+    assert not _backgrounds(ab.ref_panes[0])  # a reference has no rater's span

@@ -4,8 +4,9 @@ system matched, and reference words matched by both, only A or only B."""
 from __future__ import annotations
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from ...core import ScoredSystem
 from ...core.metrics.bleu.details import SentenceDetails
 from ...core.output import score_text
 from ..controller import Controller
@@ -59,8 +60,10 @@ class ABPanes(QWidget):
     def _assemble(self) -> None:
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addLayout(hrow(self.sentence_label, STRETCH, "n-gram order", self.order))
-        box.addLayout(legend([
+        self.order_label = QLabel("n-gram order")
+        box.addLayout(hrow(self.sentence_label, STRETCH, self.order_label, self.order))
+        self.bleu_legend = QWidget()  # BLEU's colours; another metric's legend replaces it (its own marks)
+        bleu_entries = legend([
             ("matched", f"background:{colors.MATCHED_BG.name()}"),
             ("clipped", f"background:{colors.CLIPPED_BG.name()}"),
             ("unmatched", f"background:{colors.UNMATCHED_BG.name()}"),
@@ -68,7 +71,14 @@ class ABPanes(QWidget):
              f"color:{ONLY_HERE.name()}; font-weight:bold; border-bottom:2px solid {ONLY_HERE.name()}"),
             ("ref: both", f"background:{REF_BOTH.name()}"),
             ("ref: only A", f"background:{REF_ONLY_A.name()}"),
-            ("ref: only B", f"background:{REF_ONLY_B.name()}")]))
+            ("ref: only B", f"background:{REF_ONLY_B.name()}")])
+        bleu_entries.setContentsMargins(0, 0, 0, 0)
+        self.bleu_legend.setLayout(bleu_entries)
+        box.addWidget(self.bleu_legend)
+        self.metric_legend = QWidget()
+        QVBoxLayout(self.metric_legend).setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.metric_legend)
+        self._metric_legend_of: tuple[tuple[str, str, str], ...] | None = None
         box.addWidget(self.context_pane)
         ab = QHBoxLayout()
         for label, pane in ((self.label_a, self.pane_a), (self.label_b, self.pane_b)):
@@ -109,11 +119,55 @@ class ABPanes(QWidget):
                                     f"{score_text.score_text(sa)} · B {score_text.score_text(sb)} · B − A "
                                     f"{score_text.delta_text(sb - sa)}")
         self.context_pane.show_sentence(run, sentence, c.b)
+        marks_of_its_own = run.metrics[k].evidence_shown  # chrF's characters, TER's edits, MQM's raters' spans
+        for widget in (self.bleu_legend, self.order, self.order_label):
+            widget.setVisible(not marks_of_its_own)
+        self.metric_legend.setVisible(marks_of_its_own)
         self.details = (run.details(0, sentence), run.details(c.b, sentence)) if run.bleu is not None else None
+        if marks_of_its_own:
+            self._show_metric_marks(sentence, a, b)
+            return
         self.paint()
 
+    def _show_metric_marks(self, sentence: int, a: ScoredSystem, b: ScoredSystem) -> None:
+        """A and B as the metric shown marks them (its candidate pane, as Inspect draws it), the references plain."""
+        run = self.controller.run
+        assert run is not None
+        metric = run.metrics[self.controller.metric]
+        shown = [metric.of_system(s.file, run.context.source).shown(sentence, s.lines[sentence], s.name,
+                                                                     run.reference_names) for s in (a, b)]
+        for pane, seen, system in zip((self.pane_a, self.pane_b), shown, (a, b)):
+            pane.set_marks([], [])
+            if seen is None or not seen.panes:
+                pane.setPlainText(system.lines[sentence])
+                pane.paint_ranges([])  # no format left from BLEU's colours
+            else:
+                pane.setHtml(seen.panes[0].html)
+        for r, pane in enumerate(self.ref_panes):
+            pane.set_marks([], [])
+            pane.setPlainText(run.references[r].lines[sentence])
+            pane.paint_ranges([])
+        self._set_metric_legend(shown[0].legend if shown[0] is not None else [])
+
+    def _set_metric_legend(self, entries: list[tuple[str, str, str]]) -> None:
+        if self._metric_legend_of == tuple(entries):
+            return
+        self._metric_legend_of = tuple(entries)
+        layout = self.metric_legend.layout()
+        assert layout is not None
+        while layout.count():
+            item = layout.takeAt(0)
+            old = item.widget() if item is not None else None
+            if old is not None:
+                old.deleteLater()
+        row = QWidget()
+        row.setLayout(legend([(text, style) for text, style, _tip in entries],
+                             tips={text: tip for text, _style, tip in entries if tip}))
+        layout.addWidget(row)
+
     def paint(self) -> None:
-        if self.details is None:
+        c, run = self.controller, self.controller.run
+        if self.details is None or run is None or run.metrics[c.metric].evidence_shown:
             return
         da, db = self.details
         order = self.controller.order
