@@ -41,3 +41,20 @@ def test_twenty_system_colours_are_distinct(vision):
 def test_system_colours_are_visible_on_white():
     lightness = lab(linear_rgb(palette.SYSTEMS))[:, 0]
     assert lightness.max() < 85
+
+
+@pytest.mark.parametrize("vision", sorted(SIMULATIONS))
+def test_colours_that_share_a_marker_shape_are_far_apart(vision):
+    """Shape is the second channel: two systems of one shape differ clearly in colour, for every reader (blue, sky
+    blue and light cyan were all circles)."""
+    from bleu_gui.gui.compare.system_legend import SHAPES, colour_of, shape_of
+
+    seen = lab(np.clip(linear_rgb(palette.SYSTEMS) @ SIMULATIONS[vision].T, 0, 1))
+    for shape in SHAPES:
+        same = [i for i in range(20) if shape_of(i) == shape]
+        assert len([i for i in same if i < 15]) == 3  # fifteen systems: each shape three times
+        for a in same:
+            for b in same:
+                if a < b:
+                    assert np.sqrt(((seen[a] - seen[b]) ** 2).sum()) >= 25, (vision, colour_of(a), colour_of(b))
+    assert len({(colour_of(i), shape_of(i)) for i in range(20)}) == 20

@@ -13,8 +13,12 @@ from ..widgets.figures import KEPT_IN_FIGURES
 from ..widgets.layout import FlowLayout
 from .matrix_view import elide_middle
 
-# Five shapes that differ at 8 px, cycled against the twenty colours: no two of the first twenty share a pair.
+# Five shapes that differ at 8 px. Each of the twenty colours has its own (no two share a colour and a shape), chosen
+# so that colours alike get different shapes: any two colours of one shape differ by ΔE ≥ 27 in normal vision and
+# under the three simulated colour blindnesses (tests/test_palette.py), each shape three times among the first
+# fifteen. Cycling the shapes (system % 5) gave blue, sky blue and light cyan all circles (ΔE 13.5).
 SHAPES = ("o", "s", "t", "d", "star")
+_SHAPE_OF_COLOUR = (1, 1, 3, 0, 3, 4, 2, 3, 0, 0, 1, 2, 4, 2, 4, 3, 4, 1, 2, 0)
 # The same shapes as characters, for text (a figure's legend, an SVG).
 SHAPE_CHARS = {"o": "●", "s": "■", "t": "▼", "d": "◆", "star": "★"}
 
@@ -24,7 +28,7 @@ def colour_of(system: int) -> str:
 
 
 def shape_of(system: int) -> str:
-    return SHAPES[system % len(SHAPES)]
+    return SHAPES[_SHAPE_OF_COLOUR[system % len(palette.SYSTEMS)]]
 
 
 def marker_icon(system: int, size: int = 12) -> QIcon:
