@@ -36,6 +36,10 @@ FINE = [
     ("twenty people were hurt", "20명이 다쳤다"),
     ("in the 80s and 90s", "in den 1980er und 1990er Jahren"),
     ("Price: ４９５０円", "Preis: 4950 Yen"),
+    # Real en-hr lines (issue 57): a number beside a code, a number glued to a word.
+    ("Energizer LR44 10-pack", "Energizer LR44 baterije, pakiranje od 10 komada"),
+    ("Save on the50-pack", "Uštedite na pakiranju od 50 komada"),
+    ("#Product2# and COVID-19", "#Product2# i COVID-19"),
 ]
 # (source, a translation with a changed number or code: flagged) — each was missed before.
 CHANGED = [
@@ -48,6 +52,10 @@ CHANGED = [
     ("It costs 3.5 euros.", "Es kostet 35 Euro."),
     ("2万8000円", "28,500 yen"),
     ("It was 1999.", "Es war 1998."),
+    # A code changed where the same code occurs twice, and a code written fewer times (issue 57).
+    ("Connect the GT-10 cable to the GT-10 port.", "Spojite GT-10 kabel na GT-17 priključak."),
+    ("Two GT-10 adapters: one GT-10 for each side.", "Dva adaptera GT-10, po jedan za svaku stranu."),
+    ("the50-pack", "pakiranje od 60 komada"),
 ]
 
 

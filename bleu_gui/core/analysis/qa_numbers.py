@@ -16,7 +16,9 @@ read as the values it can mean, and a source number is matched by a target numbe
   match a number of the other side, but are never flagged themselves (``一`` is part of many words);
 - a decade written short is its year (``80-tych``, ``'90s`` = ``1980s``, ``1990er``);
 - a code of letters and digits (``G22``, ``A3``, ``COVID-19``) is a name, not a number: its digits are not
-  compared as numbers; a code the target changes (``G22`` → ``G29``) is flagged.
+  compared as numbers; a code the target changes (``G22`` → ``G29``) or writes fewer times (two ``GT-10`` in the
+  source, one in the target) is flagged; WMT's anonymised names (``#Product2#``) are names too; a number glued to
+  other letters is a number (``the50-pack``).
 
 Flagged: a source number of two digits or more that no target number matches (a one-digit number may be spelled
 out in the target: "3 people" → "three people"), and a target number the source lacks when it has two digits or
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -37,6 +40,8 @@ _GROUPERS = ",." + _SPACES + "'’"
 _RUN = re.compile(rf"\d+(?:[{re.escape(_GROUPERS)}]\d+)*")
 # A code: an upper-case letter and up to five more letters, an optional hyphen, digits (G22, A3, MP3, COVID-19).
 _CODE = re.compile(r"(?<![\w-])([A-Z][A-Za-z]{0,5})-?(\d{1,5})(?![\d.,]\d)(?![A-Za-z]{2})")
+# WMT's anonymised names (#Product2#, #PRS_ORG#): a name, whatever digits it holds.
+_PLACEHOLDER = re.compile(r"#[A-Za-z_]+\d*#")
 _CJK_MULTIPLIERS = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12,
                     "만": 10**4, "억": 10**8, "천": 1000, "조": 10**12}
 _WORD_MULTIPLIERS = {
@@ -154,6 +159,14 @@ def _kanji_value(text: str) -> int | None:
     return total + section + (digit or 0)
 
 
+def _masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the characters of ``spans`` replaced by a mark that is no digit, no letter and no separator."""
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = "\x00" * (b - a)
+    return "".join(chars)
+
+
 def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
     taken = list(codes)
 
@@ -171,10 +184,13 @@ def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
         taken.append(m.span())
         shown = m.group(0).strip()
         yield Number(shown, frozenset({total}), sum(ch.isdigit() for ch in shown))
-    for m in _RUN.finditer(text):
+    # Digit runs never reach into a code: "LR44 10-pack" is the code LR44 and the number 10 (a run "44 10" grouped
+    # by its space took the 10 with the code). A number glued to letters is a number ("the50-pack").
+    outside_codes = _masked(text, codes)
+    for m in _RUN.finditer(outside_codes):
         start, end = m.span()
-        if (start and text[start - 1].isalpha() and text[start - 1].isascii()) or not free(start, end):
-            continue  # inside a word of Latin letters: #Product2#
+        if not free(start, end):
+            continue
         run = m.group(0).rstrip(_SPACES + "'’")
         values = _run_values(run)
         pieces = [(run, values)] if values is not None else [
@@ -221,9 +237,10 @@ def codes_in(text: str) -> list[tuple[str, str, tuple[int, int]]]:
 
 
 def numbers_in(text: str) -> list[Number]:
-    """The numbers of ``text`` with the values each can mean (codes left out)."""
+    """The numbers of ``text`` with the values each can mean (codes and WMT's anonymised names left out)."""
     text = _ascii_digits(text)
-    return list(_numbers(text, [span for _, _, span in codes_in(text)]))
+    names = [m.span() for m in _PLACEHOLDER.finditer(text)]
+    return list(_numbers(text, [span for _, _, span in codes_in(text)] + names))
 
 
 def _match(source: list[Number], target: list[Number]) -> tuple[list[Number], list[Number]]:
@@ -240,16 +257,35 @@ def _match(source: list[Number], target: list[Number]) -> tuple[list[Number], li
 
 
 def changed_codes(source: str, target: str) -> list[str]:
-    """Codes of the source that the target writes with other digits (``G22`` → ``G29``)."""
-    src, tgt = codes_in(_ascii_digits(source)), codes_in(_ascii_digits(target))
+    """Codes of the source the target writes with other digits (``G22`` → ``G29``) or fewer times (two ``GT-10`` in
+    the source, one in the target): codes are matched one for one, as written (``COVID-19`` = ``COVID19``). A code
+    the target lacks altogether is not said (a script may write it otherwise: ``Г7``)."""
+    source, target = _ascii_digits(source), _ascii_digits(target)
+    src = [((letters, digits), source[a:b]) for letters, digits, (a, b) in codes_in(source)]
+    tgt = [((letters, digits), target[a:b]) for letters, digits, (a, b) in codes_in(target)]
+    left = Counter(key for key, _ in tgt)
+    unmatched = []
+    for key, written in src:
+        if left[key]:
+            left[key] -= 1
+        else:
+            unmatched.append((key, written))
+    others = []  # the target's codes no source code took
+    for key, written in tgt:
+        if left[key]:
+            left[key] -= 1
+            others.append((key, written))
     out = []
-    for letters, digits, _ in src:
-        if any(t == (letters, digits) for t in ((a, b) for a, b, _ in tgt)):
-            continue
-        other = [f"{a}{b}" for a, b, _ in tgt if a == letters and b != digits]
-        if other:
-            out.append(f"{letters}{digits} → {other[0]}")
-    return out
+    for (letters, digits), written in unmatched:
+        other = next((o for o in others if o[0][0] == letters), None)
+        if other is not None:
+            others.remove(other)
+            out.append(f"{written} → {other[1]}")
+        elif any(key == (letters, digits) for key, _ in tgt):
+            n_src = sum(key == (letters, digits) for key, _ in src)
+            n_tgt = sum(key == (letters, digits) for key, _ in tgt)
+            out.append(f"{written} {n_src}× in the source, {n_tgt}× here")
+    return list(dict.fromkeys(out))
 
 
 def number_problems(source: str, target: str) -> str:
