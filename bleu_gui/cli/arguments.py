@@ -469,6 +469,11 @@ def build_window_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", nargs="+", metavar="NAME", help="display names of the systems, one per SYSTEM")
     add_input_arguments(p)
     add_scoring_arguments(p, default_encoding="auto")
+    desktop = p.add_argument_group("desktop (Linux: the menu entry, icon and \"Open with\" of this bleu-gui)")
+    desktop.add_argument("--install-desktop", action="store_true",
+                         help="install the desktop entry, icon and file types for this user (running this bleu-gui: a "
+                              "wheel's or the bundle's), then exit")
+    desktop.add_argument("--uninstall-desktop", action="store_true", help="remove what --install-desktop installed")
     shot = p.add_argument_group("screenshot (render the window after the first complete run, then exit)")
     shot.add_argument("--screenshot", metavar="OUT.png",
                       help="write OUT.png and OUT.json (the inputs, scores, signatures, tokenizer and versions behind "

@@ -38,9 +38,28 @@ def initial_metrics(options: WindowOptions, saved: tuple[MetricConfig, ...]) -> 
     return in_window(metric_configs(options.scoring, base=saved, columns_later=True))
 
 
+def _desktop(install: bool) -> int:
+    """``--install-desktop`` / ``--uninstall-desktop`` (no display, no Qt: see :mod:`.desktop_entry`)."""
+    from .desktop_entry import default_prefix, this_command
+    from .desktop_entry import install as install_entry
+    from .desktop_entry import uninstall as uninstall_entry
+
+    prefix = default_prefix()
+    if install:
+        command = this_command()
+        install_entry(prefix, command)
+        print(f"bleu-gui: installed the desktop entry, icon and file types in {prefix} (they run {command})")
+    else:
+        uninstall_entry(prefix)
+        print(f"bleu-gui: removed the desktop entry, icon and file types from {prefix}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_window_parser()
     args = parser.parse_args(argv)
+    if args.install_desktop or args.uninstall_desktop:
+        return _desktop(args.install_desktop)
     try:
         options = window_options(args)
         check_where(options.where)
@@ -65,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         quiet_offscreen_notes()  # before the window exists: building it already draws these notes
     app.setApplicationName("bleu-gui")
     app.setOrganizationName("bleu-gui")
-    QApplication.setDesktopFileName("bleu-gui")  # the desktop entry scripts/install_desktop.py installs (its icon, in a dock)
+    QApplication.setDesktopFileName("bleu-gui")  # the desktop entry --install-desktop installs (its icon, in a dock)
     QApplication.setWindowIcon(app_icon())
     # A screenshot starts from a fresh settings file: nothing from an earlier session changes its numbers.
     settings = Settings() if options.screenshot is None else Settings(

@@ -11,6 +11,7 @@ from ...core import InputError
 from ..controller import Controller
 from ..jobs import JobController
 from ..state import OpenChoice
+from ..widgets.layout import keep_on_screen
 from ..window_words import raw
 from .open_dialog import OpenDialog
 from .run_actions import RunActions
@@ -41,6 +42,7 @@ class FileOpen(QObject):
         dialog.rejected.connect(self._closed)
         self.dialog = dialog
         dialog.open()
+        keep_on_screen(dialog)
         return dialog
 
     def take_failure(self, message: str) -> bool:

@@ -186,3 +186,20 @@ def resize_within_screen(window: QWidget, width: int, height: int) -> None:
     available = window.screen().availableGeometry()
     window.resize(min(width, available.width()), min(height, available.height() - TITLE_BAR))
 
+
+def keep_on_screen(window: QWidget) -> None:
+    """Move a shown window or dialog wholly onto its screen's available area, shrunk first when larger: a dialog
+    centred over a window near the screen's edge (or opened from a file manager before its window settled) ran
+    past the screen, its buttons out of reach."""
+    available = window.screen().availableGeometry()
+    frame = window.frameGeometry()
+    extra_w, extra_h = frame.width() - window.width(), frame.height() - window.height()
+    if frame.width() > available.width() or frame.height() > available.height():
+        window.resize(min(window.width(), available.width() - extra_w),
+                      min(window.height(), available.height() - extra_h))
+        frame = window.frameGeometry()
+    x = min(max(frame.x(), available.left()), available.right() + 1 - frame.width())
+    y = min(max(frame.y(), available.top()), available.bottom() + 1 - frame.height())
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(x, y)
+
