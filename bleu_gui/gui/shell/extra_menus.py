@@ -4,13 +4,12 @@ About. The menus hold the dialogs they open and say what happened by signals; th
 
 from __future__ import annotations
 
-import sys
+import functools
 from collections.abc import Callable
-from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QWidget
 
 from ...core.metrics.account import Explanation
@@ -19,7 +18,7 @@ from ..controller import Controller
 from ..inspect.candidate_editor import CandidateEditor
 from ..inspect.explain_panel import show_help
 from .disagree_view import DisagreeDialog
-from .help_pages import DOC_PAGES, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
+from .help_pages import DOC_PAGES, DocPage, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
 from .qa_view import QADialog
 from .tokenizer_table_view import TokenizerTableDialog
 from .word_accuracy_view import WordAccuracyDialog
@@ -82,9 +81,8 @@ class ToolMenus(QObject):
         docs = help_menu.addMenu("&Documentation")
         folder = docs_folder()
         for name, title in DOC_PAGES:
-            page = (folder or Path(sys.prefix) / "share" / "bleu-gui" / "docs") / name
-            action = docs.addAction(title, _opener(page))
-            action.setEnabled(page.is_file())
+            action = docs.addAction(title, functools.partial(self.open_doc, name))
+            action.setEnabled(folder is not None and (folder / name).is_file())
         if folder is None:
             docs.setToolTip("The pages are in the docs/ folder of the source repository")
         help_menu.addSeparator()
@@ -163,6 +161,16 @@ class ToolMenus(QObject):
             return None
         return self._shown(WordAccuracyDialog(self.parent_widget, run, self._open_segment))
 
+    def open_doc(self, page: str) -> DocPage | None:
+        """A documentation page, in the app (see :class:`DocPage`)."""
+        folder = docs_folder()
+        if folder is None:
+            return None
+        dialog = DocPage(self.parent_widget, folder, page)
+        dialog.show()
+        self.help_dialog = dialog
+        return dialog
+
     def open_help(self) -> QDialog:
         """Help ▸ How BLEU is computed, with the numbers of the sentence on screen."""
         c, run = self.controller, self.controller.run
@@ -176,9 +184,3 @@ class ToolMenus(QObject):
         """The window closes: so does the tokenizer table (its worker stops with it)."""
         if self.tokenizer_dialog is not None:
             self.tokenizer_dialog.close()
-
-
-def _opener(page: Path) -> Callable[[], None]:
-    def open_it() -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(page)))
-    return open_it

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, QUrl, qVersion
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
-from ...core.metrics.sacre_tokenizers import install_hint
+from ...core.metrics.sacre_tokenizers import extra_installed, install_hint
 from ..widgets.layout import resize_within_screen
 
 # Links inside the pages that act in the window instead of opening a URL.
@@ -50,12 +50,15 @@ def _version(package: str) -> str:
 
 
 def docs_folder() -> Path | None:
-    """Where the documentation pages are: a source checkout's docs/, or the copy a wheel installs under
-    ``<prefix>/share/bleu-gui/docs``; None when neither is there."""
-    for folder in (Path(__file__).resolve().parents[3] / "docs", Path(sys.prefix) / "share" / "bleu-gui" / "docs"):
-        if (folder / "window.md").is_file():
-            return folder
-    return None
+    """Where the documentation pages are: a source checkout's docs/, else the copy a wheel installs (or the bundle
+    carries) under ``share/bleu-gui/docs`` of its installation — the environment's, or the user's for
+    ``pip install --user``; None when none is there."""
+    import site
+
+    shared = Path("share") / "bleu-gui" / "docs"
+    candidates = [Path(__file__).resolve().parents[3] / "docs", Path(sys.prefix) / shared,
+                  Path(site.getuserbase()) / shared]
+    return next((folder for folder in candidates if (folder / "window.md").is_file()), None)
 
 
 def getting_started_html() -> str:
@@ -84,9 +87,15 @@ sacreBLEU runs them, the pair matrix, and the sentences where B gains or loses m
 its own evidence (characters matched, TER's shifts and edits).</li>
 </ol>
 <h3>Japanese and Korean</h3>
-<p>Their tokenizers need an extra: <code>{install_hint("ja-mecab")}</code>, and for Korean
-<code>{install_hint("ko-mecab")}</code>.</p>
+<p>{_tokenizer_said("Japanese", "ja-mecab")} {_tokenizer_said("Korean", "ko-mecab")}</p>
 """
+
+
+def _tokenizer_said(language: str, name: str) -> str:
+    """Whether a MeCab tokenizer is here, or how to get it."""
+    if extra_installed(name):
+        return f"{language} ({name}) is installed."
+    return f"{language} ({name}) needs an extra: <code>{install_hint(name)}</code>."
 
 
 def shortcuts_html() -> str:
@@ -100,11 +109,51 @@ def about_html() -> str:
                 ("Python", platform.python_version())]
     rows = "".join(f"<tr><td>{name}&nbsp;&nbsp;</td><td>{v}</td></tr>" for name, v in versions)
     folder = docs_folder()
-    docs = (f"<p>Documentation: <a href='{QUrl.fromLocalFile(str(folder)).toString()}'>{folder}</a></p>"
-            if folder is not None else "<p>Documentation: the docs/ folder of the source repository.</p>")
+    docs = (f"<p>Documentation: Help ▸ Documentation (the pages in {folder})</p>" if folder is not None else
+            "<p>Documentation: the docs/ folder of the source repository.</p>")
     return (f"<h2>bleu-gui {_version('bleu-gui')}</h2><p>See why a machine translation gets its score and where "
             f"MT systems differ. BLEU, chrF and TER equal sacreBLEU's.</p><table>{rows}</table>{docs}"
             "<p>Licence: MIT. sacreBLEU is Apache-2.0; Qt for Python (PySide6) is LGPL-3.0; pyqtgraph is MIT.</p>")
+
+
+class DocPage(QDialog):
+    """A page of the documentation (docs/*.md) in the app, rendered from its Markdown: Help works without a browser,
+    in the bundle too. A link to another page opens it here; a link to the web goes to the system's browser."""
+
+    def __init__(self, parent: QWidget | None, folder: Path, page: str) -> None:
+        super().__init__(parent)
+        self.folder = folder
+        self.setObjectName("docPage")
+        self.browser = QTextBrowser()
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self.on_link)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        box = QVBoxLayout(self)
+        box.addWidget(self.browser, 1)
+        box.addWidget(buttons)
+        resize_within_screen(self, 900, 760)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.show_page(page)
+
+    def show_page(self, page: str) -> None:
+        """Show ``page`` (a file name of the docs folder)."""
+        path = self.folder / page
+        title = dict(DOC_PAGES).get(page, page)
+        self.setWindowTitle(f"bleu-gui documentation — {title}")
+        document = self.browser.document()
+        document.setBaseUrl(QUrl.fromLocalFile(str(self.folder) + "/"))  # its images, relative to the page
+        document.setMarkdown(path.read_text(encoding="utf-8"),
+                             QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+        self.page = page
+
+    def on_link(self, url: QUrl) -> None:
+        target = url.toString()
+        page = target.split("#")[0].rsplit("/", 1)[-1]
+        if url.scheme() in ("", "file") and page.endswith(".md") and (self.folder / page).is_file():
+            self.show_page(page)
+            return
+        QDesktopServices.openUrl(url)
 
 
 class HelpPage(QDialog):
