@@ -116,14 +116,12 @@ def about_html() -> str:
             "<p>Licence: MIT. sacreBLEU is Apache-2.0; Qt for Python (PySide6) is LGPL-3.0; pyqtgraph is MIT.</p>")
 
 
-class DocPage(QDialog):
-    """A page of the documentation (docs/*.md) in the app, rendered from its Markdown: Help works without a browser,
-    in the bundle too. A link to another page opens it here; a link to the web goes to the system's browser."""
+class _Reading(QDialog):
+    """A page to read: a text browser whose links :meth:`on_link` follows, and Close."""
 
-    def __init__(self, parent: QWidget | None, folder: Path, page: str) -> None:
+    def __init__(self, parent: QWidget | None, name: str, size: tuple[int, int]) -> None:
         super().__init__(parent)
-        self.folder = folder
-        self.setObjectName("docPage")
+        self.setObjectName(name)
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self.on_link)
@@ -132,8 +130,20 @@ class DocPage(QDialog):
         box = QVBoxLayout(self)
         box.addWidget(self.browser, 1)
         box.addWidget(buttons)
-        resize_within_screen(self, 900, 760)
+        resize_within_screen(self, *size)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def on_link(self, url: QUrl) -> None:
+        QDesktopServices.openUrl(url)
+
+
+class DocPage(_Reading):
+    """A page of the documentation (docs/*.md) in the app, rendered from its Markdown: Help works without a browser,
+    in the bundle too. A link to another page opens it here; a link to the web goes to the system's browser."""
+
+    def __init__(self, parent: QWidget | None, folder: Path, page: str) -> None:
+        super().__init__(parent, "docPage", (900, 760))
+        self.folder = folder
         self.show_page(page)
 
     def show_page(self, page: str) -> None:
@@ -156,27 +166,16 @@ class DocPage(QDialog):
         QDesktopServices.openUrl(url)
 
 
-class HelpPage(QDialog):
+class HelpPage(_Reading):
     """One help page; a link named in :data:`ACTIONS` calls ``act(name)``, any other opens in the system's
     browser or viewer."""
 
     def __init__(self, parent: QWidget | None, title: str, html: str,
                  act: Callable[[str], None] | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, "helpPage", (680, 620))
         self.setWindowTitle(title)
-        self.setObjectName("helpPage")
-        self.browser = QTextBrowser()
-        self.browser.setOpenLinks(False)
-        self.browser.anchorClicked.connect(self.on_link)
         self.browser.setHtml(html)
         self.act = act
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.close)
-        box = QVBoxLayout(self)
-        box.addWidget(self.browser, 1)
-        box.addWidget(buttons)
-        resize_within_screen(self, 680, 620)
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
     def on_link(self, url: QUrl) -> None:
         name = url.toString()
