@@ -176,7 +176,9 @@ class Tokenization:
                 if progress is not None:
                     progress(start / max(len(lines), 1))
                 if words is not None:
-                    chunk_ids, lengths = self._lines_across_words(chunk, *self._encode_by_words(chunk, words, known))
+                    chunk_ids, lengths = self._encode_by_words(chunk, words, known)
+                    if words.line_breaks:  # only a segment holding a line break can be joined across words
+                        chunk_ids, lengths = self._lines_across_words(chunk, chunk_ids, lengths)
                 else:  # a tokenizer of whole lines, or a line holding the join mark or a lone surrogate
                     chunk_ids, lengths = self._encode_by_lines(chunk)
                 yield start, TokenizedCorpus(chunk_ids, np.concatenate([[0], np.cumsum(lengths)]))
@@ -224,9 +226,9 @@ class Tokenization:
         whole instead: 13a's first step removes ``-\n`` (mteval's end-of-line hyphenation), so a segment holding
         a line break (a PO entry, a JSONL field, a spreadsheet cell) can join the word before it to the word
         after it."""
-        if self.name not in _JOINS_ACROSS_WORDS or _JOINS_ACROSS_WORDS[self.name] not in "\x00".join(chunk):
+        mark = _JOINS_ACROSS_WORDS.get(self.name)
+        if mark is None or not any(mark in line for line in chunk):
             return ids, lengths
-        mark = _JOINS_ACROSS_WORDS[self.name]
         ends = np.cumsum(lengths)
         per_line = [ids[end - n:end] for end, n in zip(ends.tolist(), lengths.tolist())]
         for i, line in enumerate(chunk):

@@ -52,6 +52,7 @@ class ChunkWords:
     keys: Utf8Strings
     where: np.ndarray   # int64 index into keys, one per word
     counts: np.ndarray  # int64 words per line
+    line_breaks: bool = False  # a line holds a line break (a segment of a PO entry, a JSONL field, a cell)
 
     def line_starts(self) -> np.ndarray:
         """Position of each line's first word among the chunk's words."""
@@ -95,10 +96,12 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
     if not lines:
         return ChunkWords(Utf8Strings.of([]), np.zeros(0, np.int64), np.zeros(0, np.int64))
     words: list[str] = []
+    line_breaks = False
     for a in range(0, len(lines), _SPLIT):
         text = _joined(lines[a:a + _SPLIT])
         if text is None:
             return None
+        line_breaks = line_breaks or "\n" in text  # the lines were joined by marks: a line break is a line's own
         if a:
             words.append(MARK)
         words += text.split()
@@ -109,7 +112,7 @@ def split_joined(lines: list[str]) -> ChunkWords | None:
     is_mark = where == distinct.get(MARK, -1)
     marks = np.flatnonzero(is_mark)
     counts = np.diff(marks, prepend=-1, append=len(words)) - 1
-    return ChunkWords(Utf8Strings.of(list(distinct)), where[~is_mark], counts)
+    return ChunkWords(Utf8Strings.of(list(distinct)), where[~is_mark], counts, line_breaks)
 
 
 def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkWords] | None:
@@ -126,6 +129,7 @@ def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkW
     # The system allocator: Arrow's default pool kept ~40 MB of freed chunks resident at a million lines.
     pool = pa.system_memory_pool()
     coded = []
+    breaks = []
     for lines in block:
         if stopped.is_set():
             return None
@@ -134,6 +138,7 @@ def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkW
         text = _joined(lines)
         if text is None:
             return None
+        breaks.append("\n" in text)
         try:
             # Bytes, not a str: converting a str keeps a UTF-8 copy inside it for good. Inside the text every
             # whitespace run ends at a mark or a word; only the end is stripped (see the module's note).
@@ -152,12 +157,13 @@ def split_block(block: list[list[str]], stopped: threading.Event) -> list[ChunkW
     empties = np.flatnonzero(keys.lengths == 0)
     empty = int(empties[0]) if len(empties) else -1  # empty pieces are not words
     out = []
-    for chunk, lines in zip(unified.chunks, block):
+    for chunk, lines, line_breaks in zip(unified.chunks, block, breaks):
         where = chunk.indices.to_numpy().astype(np.int64)
         is_mark = where == mark
         line_of = np.cumsum(is_mark)
         kept = ~is_mark & (where != empty)
-        out.append(ChunkWords(keys, where[kept], np.bincount(line_of[kept], minlength=len(lines)).astype(np.int64)))
+        out.append(ChunkWords(keys, where[kept], np.bincount(line_of[kept], minlength=len(lines)).astype(np.int64),
+                              line_breaks))
     return out
 
 
