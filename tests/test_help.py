@@ -129,3 +129,19 @@ def test_the_bundle_ships_what_the_readme_says_and_never_advises_pip_inside(monk
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     for name in ("ja-mecab", "ko-mecab"):
         assert "pip" not in install_hint(name) and "bundle" in install_hint(name)
+
+
+def test_a_page_without_its_pictures_shows_their_captions(qtbot, tmp_path):
+    """The bundle and a wheel carry the pages but not the screenshots they show: a caption, not a broken image."""
+    import shutil
+
+    from bleu_gui.gui.shell.help_pages import DocPage
+
+    shutil.copy(ROOT / "docs" / "window.md", tmp_path)
+    page = DocPage(None, tmp_path, "window.md")
+    qtbot.addWidget(page)
+    text = page.browser.toPlainText()
+    assert "A WMT21 ru-en document as a slice" in text
+    checkout = DocPage(None, ROOT / "docs", "window.md")  # in a checkout the pictures are there: shown
+    qtbot.addWidget(checkout)
+    assert "A WMT21 ru-en document as a slice" not in checkout.browser.toPlainText()

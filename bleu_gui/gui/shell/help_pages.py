@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import re
 import sys
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
@@ -116,6 +117,9 @@ def about_html() -> str:
             "<p>Licence: MIT. sacreBLEU is Apache-2.0; Qt for Python (PySide6) is LGPL-3.0; pyqtgraph is MIT.</p>")
 
 
+_PICTURE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")  # a Markdown image: ![caption](path)
+
+
 class _Reading(QDialog):
     """A page to read: a text browser whose links :meth:`on_link` follows, and Close."""
 
@@ -153,9 +157,17 @@ class DocPage(_Reading):
         self.setWindowTitle(f"bleu-gui documentation — {title}")
         document = self.browser.document()
         document.setBaseUrl(QUrl.fromLocalFile(str(self.folder) + "/"))  # its images, relative to the page
-        document.setMarkdown(path.read_text(encoding="utf-8"),
+        document.setMarkdown(self._pictures_present(path.read_text(encoding="utf-8")),
                              QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
         self.page = page
+
+    def _pictures_present(self, text: str) -> str:
+        """The page with a picture it names but that is not here (the bundle and a wheel carry no screenshots) as
+        its caption, in italics, instead of a broken image."""
+        def caption(found: re.Match[str]) -> str:
+            return found.group(0) if (self.folder / found.group(2)).is_file() else f"*{found.group(1)}*"
+
+        return _PICTURE.sub(caption, text)
 
     def on_link(self, url: QUrl) -> None:
         target = url.toString()
