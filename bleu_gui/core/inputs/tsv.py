@@ -44,17 +44,14 @@ def _quoted(field: str) -> str | None:
 
 
 def _literal(lines: Sequence[str]) -> tuple[list[tuple[int, list[str]]], int]:
-    rows, unquoted = [], 0
-    for number, line in enumerate(lines, start=1):
-        if not line:
+    rows = [(number, line.split("\t")) for number, line in enumerate(lines, start=1) if line]
+    unquoted = 0
+    for number, fields in rows:
+        if '"' not in lines[number - 1]:  # most lines: nothing a writer quoted
             continue
-        fields = line.split("\t")
         for i, field in enumerate(fields):
-            if field.startswith('"'):
-                text = _quoted(field)
-                if text is not None:
-                    fields[i], unquoted = text, unquoted + 1
-        rows.append((number, fields))
+            if field.startswith('"') and (text := _quoted(field)) is not None:
+                fields[i], unquoted = text, unquoted + 1
     return rows, unquoted
 
 

@@ -66,6 +66,8 @@ def sheet_rows(path: Path, data: bytes, sheet: str | None) -> list[list[str]]:
     except Exception as exc:  # noqa: BLE001 - calamine's errors name no common class: any means unreadable
         raise InputError(f"{path}: not a readable workbook ({type(exc).__name__}: {exc})".rstrip(": ")) from None
     formats = cell_formats(data, chosen) if data[:2] == b"PK" else {}  # .xlsx/.xlsm (.ods, .xls: General)
+    if not formats:  # most sheets: every number General
+        return [[cell_text(v) for v in row] for row in table]
     return [[cell_text(v, formats.get((r, c))) for c, v in enumerate(row)] for r, row in enumerate(table)]
 
 
