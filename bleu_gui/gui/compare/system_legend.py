@@ -13,12 +13,13 @@ from ..widgets.figures import KEPT_IN_FIGURES
 from ..widgets.layout import FlowLayout
 from .matrix_view import elide_middle
 
-# Five shapes that differ at 8 px. Each of the twenty colours has its own (no two share a colour and a shape), chosen
-# so that colours alike get different shapes: any two colours of one shape differ by ΔE ≥ 27 in normal vision and
-# under the three simulated colour blindnesses (tests/test_palette.py), each shape three times among the first
-# fifteen. Cycling the shapes (system % 5) gave blue, sky blue and light cyan all circles (ΔE 13.5).
+# Five shapes that differ at 8 px. Each of the twenty colours has its own (no two share a colour and a shape): the
+# first five systems five different shapes, and colours alike never one shape — any two colours of a shape differ by
+# ΔE ≥ 23 in normal vision and under the three simulated colour blindnesses (tests/test_palette.py), each shape
+# three times among the first fifteen. Cycling the shapes (system % 5) gave blue, sky blue and light cyan all
+# circles (ΔE 13.5).
 SHAPES = ("o", "s", "t", "d", "star")
-_SHAPE_OF_COLOUR = (1, 1, 3, 0, 3, 4, 2, 3, 0, 0, 1, 2, 4, 2, 4, 3, 4, 1, 2, 0)
+_SHAPE_OF_COLOUR = (0, 1, 2, 3, 4, 4, 2, 3, 1, 0, 2, 1, 3, 0, 4, 4, 1, 3, 0, 2)
 # The same shapes as characters, for text (a figure's legend, an SVG).
 SHAPE_CHARS = {"o": "●", "s": "■", "t": "▼", "d": "◆", "star": "★"}
 
