@@ -100,7 +100,7 @@ def _first_line_is_an_object(head: bytes) -> bool:
         return False
 
 
-def sniffed_hint(fmt: str) -> str:
+def _sniffed_hint(fmt: str) -> str:
     """What a refusal of a file read in the format it was sniffed as adds: how the format was chosen, and how to
     read it as text instead."""
     return (f" (read as {fmt} from how it starts; {term('input_format', 'text')} reads it as plain text, one "
@@ -140,7 +140,7 @@ def read_corpus(path: Path, fmt: str, data: bytes, encoding: str, options: ReadO
     except InputError as exc:
         if options.input_format is not None or path.suffix.lower() in (*_EXTENSIONS, ".json"):
             raise  # the user or the file's name chose the format: the refusal is about the file alone
-        raise type(exc)(exc.raw + sniffed_hint(fmt)) from None
+        raise type(exc)(exc.raw + _sniffed_hint(fmt)) from None
 
 
 def _wmt_xml(path: Path, data: bytes, encoding: str, options: ReadOptions) -> Corpus:

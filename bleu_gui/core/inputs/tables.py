@@ -323,7 +323,7 @@ def _text_columns_without_role(header: list[str], roles: dict[str, list[str]],
     return found
 
 
-def _systems_beside_named_references(path: Path, header: list[str], roles: dict[str, list[str]], refs: Sequence[str],
+def _systems_beside_named_references(header: list[str], roles: dict[str, list[str]], refs: Sequence[str],
                                      wide: list[str]) -> str:
     """When ``--refs`` names columns of a table without a candidate or system column, those are its references and
     its other text columns (``wide``) its systems: ``roles`` is changed so, and the note saying it returned."""
@@ -348,7 +348,7 @@ def table_corpus(path: Path, kind: str, header: list[str], rows: Rows, columns: 
     read = list(rows)
     roles = _roles(path, header, columns or {})
     wide = _text_columns_without_role(header, roles, read) if not roles["candidate"] and not roles["system"] else []
-    wide_note = _systems_beside_named_references(path, header, roles, refs, wide)
+    wide_note = _systems_beside_named_references(header, roles, refs, wide)
     if not roles["candidate"] and not roles["reference"] and not roles["source"] and not wide:
         raise InputError(f"{path}: no column for the candidate, the reference or the source (columns: "
                          f"{', '.join(header)}; name them with {term('columns', 'candidate=NAME')})")
