@@ -95,8 +95,10 @@ def read_po(path: Path, data: bytes, encoding: str) -> Corpus:
             meta["comment"].append(entry.comment)
     if not keys:
         raise InputError(f"{path}: the catalogue has no entry to score (only its header)")
-    notes = [f"{path.name}: a gettext catalogue of {len(first_line):,} entries ({len(keys):,} segments: each plural "
-             "form one), matched with the other catalogues by msgctxt + msgid"]
+    entries, segments = len(first_line), len(keys)
+    notes = [f"{path.name}: a gettext catalogue of {entries:,} {'entry' if entries == 1 else 'entries'} ({segments:,} "
+             f"{'segment' if segments == 1 else 'segments'}: each plural form one), matched with the other catalogues "
+             "by msgctxt + msgid"]
     counted = {"fuzzy entries read as they are": fuzzy,
                "untranslated entries (empty msgstr): an empty segment": untranslated,
                "obsolete entries (#~) left out": obsolete}
