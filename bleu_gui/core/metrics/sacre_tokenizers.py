@@ -108,6 +108,6 @@ def install_hint(name: str) -> str:
     if extra is None:
         return ""
     if getattr(sys, "frozen", False):
-        return (f"this bundle was built without it: build the bundle with its tokenizer (python scripts/bundle.py "
-                f"--tokenizers ja ko, the default) or use a Python install with bleu-gui[{extra}]")
+        return (f"this bundle was built without it: build the bundle with its tokenizer (scripts/bundle.py ships "
+                f"Japanese and Korean by default) or use a Python install with bleu-gui[{extra}]")
     return f"pip install 'bleu-gui[{extra}]' (from a source checkout: pip install -e '.[{extra}]')"
