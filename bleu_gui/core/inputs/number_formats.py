@@ -63,7 +63,7 @@ def _style_formats(book: zipfile.ZipFile) -> dict[int, str]:
     for index, xf in enumerate(xfs if xfs is not None else []):
         number_format = int(xf.get("numFmtId", 0))
         code = custom.get(number_format, _BUILT_IN.get(number_format, ""))
-        if code and code != "General" and not _DATE_LETTERS.search(_literals_out(code)):
+        if code and _pieces(_section(code, False)[0]) is not None:  # a format shown_number reads, not a date
             out[index] = code
     return out
 
@@ -105,11 +105,6 @@ def cell_formats(data: bytes, sheet: str) -> Formats:
             if position is not None:
                 formats[position] = code
     return formats
-
-
-def _literals_out(code: str) -> str:
-    """A format with its quoted text, escaped characters and bracketed parts taken out (what is left decides)."""
-    return re.sub(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.', "", code)
 
 
 def _section(code: str, negative: bool) -> tuple[str, bool]:

@@ -13,7 +13,7 @@ from ..controller import Controller
 from ..widgets import colors
 from ..widgets.context_pane import ContextPane
 from ..widgets.elided_label import ElidedLabel
-from ..widgets.layout import STRETCH, fill_orders, hrow, legend
+from ..widgets.layout import STRETCH, MetricLegend, fill_orders, hrow, legend
 from ..widgets.reference_stack import ReferenceStack, lines_high
 from ..widgets.style import styled
 from ..widgets.text_pane import TextPane
@@ -75,10 +75,8 @@ class ABPanes(QWidget):
         bleu_entries.setContentsMargins(0, 0, 0, 0)
         self.bleu_legend.setLayout(bleu_entries)
         box.addWidget(self.bleu_legend)
-        self.metric_legend = QWidget()
-        QVBoxLayout(self.metric_legend).setContentsMargins(0, 0, 0, 0)
+        self.metric_legend = MetricLegend()
         box.addWidget(self.metric_legend)
-        self._metric_legend_of: tuple[tuple[str, str, str], ...] | None = None
         box.addWidget(self.context_pane)
         ab = QHBoxLayout()
         for label, pane in ((self.label_a, self.pane_a), (self.label_b, self.pane_b)):
@@ -123,10 +121,11 @@ class ABPanes(QWidget):
         for widget in (self.bleu_legend, self.order, self.order_label):
             widget.setVisible(not marks_of_its_own)
         self.metric_legend.setVisible(marks_of_its_own)
-        self.details = (run.details(0, sentence), run.details(c.b, sentence)) if run.bleu is not None else None
-        if marks_of_its_own:
+        if marks_of_its_own:  # BLEU's match details are not needed: not computed
+            self.details = None
             self._show_metric_marks(sentence, a, b)
             return
+        self.details = (run.details(0, sentence), run.details(c.b, sentence)) if run.bleu is not None else None
         self.paint()
 
     def _show_metric_marks(self, sentence: int, a: ScoredSystem, b: ScoredSystem) -> None:
@@ -147,27 +146,10 @@ class ABPanes(QWidget):
             pane.set_marks([], [])
             pane.setPlainText(run.references[r].lines[sentence])
             pane.paint_ranges([])
-        self._set_metric_legend(shown[0].legend if shown[0] is not None else [])
-
-    def _set_metric_legend(self, entries: list[tuple[str, str, str]]) -> None:
-        if self._metric_legend_of == tuple(entries):
-            return
-        self._metric_legend_of = tuple(entries)
-        layout = self.metric_legend.layout()
-        assert layout is not None
-        while layout.count():
-            item = layout.takeAt(0)
-            old = item.widget() if item is not None else None
-            if old is not None:
-                old.deleteLater()
-        row = QWidget()
-        row.setLayout(legend([(text, style) for text, style, _tip in entries],
-                             tips={text: tip for text, _style, tip in entries if tip}))
-        layout.addWidget(row)
+        self.metric_legend.set_entries(shown[0].legend if shown[0] is not None else [])
 
     def paint(self) -> None:
-        c, run = self.controller, self.controller.run
-        if self.details is None or run is None or run.metrics[c.metric].evidence_shown:
+        if self.details is None:  # no BLEU, or the metric shown draws its own marks
             return
         da, db = self.details
         order = self.controller.order

@@ -13,7 +13,7 @@ from ...core.metrics.account import Shown
 from ..controller import Controller
 from ..widgets.charts import GroupedBars
 from ..widgets.elided_label import ElidedLabel
-from ..widgets.layout import legend
+from ..widgets.layout import MetricLegend
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
 from .explain_panel import ExplainPanel
@@ -61,9 +61,7 @@ class MetricEvidence(QWidget):
         super().__init__(parent)
         self.controller, self.editor = controller, editor
         self.sentence_label = styled(ElidedLabel(), "paneTitle")
-        self.legend_box = QWidget()  # holds the shown metric's legend, made anew for each metric's entries
-        QVBoxLayout(self.legend_box).setContentsMargins(0, 0, 0, 0)
-        self._legend: QWidget | None = None
+        self.legend = MetricLegend()
         self.panes = [_Pane(k) for k in range(MAX_PANES)]
         self.explain_panel = ExplainPanel()
         self.chart = GroupedBars("", "")
@@ -71,7 +69,7 @@ class MetricEvidence(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.sentence_label)
-        box.addWidget(self.legend_box)
+        box.addWidget(self.legend)
         split = QSplitter(Qt.Orientation.Vertical)
         for k, pane in enumerate(self.panes):
             split.addWidget(pane)
@@ -110,7 +108,7 @@ class MetricEvidence(QWidget):
         said = " (edited)" if edited else ""
         self.sentence_label.setText(f"{where} · {sentence + 1} of {run.n_sentences:,} · {shown.summary}{said}")
         self.explain_panel.set_explanation(account.explanation, f"Why this {metric.name} — {where.lower()}{said}")
-        self._show_legend(shown)
+        self.legend.set_entries(shown.legend)
         for k, pane in enumerate(self.panes):
             pane.setVisible(k < len(shown.panes))
             if k < len(shown.panes):
@@ -122,14 +120,3 @@ class MetricEvidence(QWidget):
             self.chart.set_title(chart.title)
             self.chart.update_values(chart.categories, chart.series, chart.values, chart.unit, top=chart.top)
 
-    def _show_legend(self, shown: Shown) -> None:
-        layout = self.legend_box.layout()
-        assert layout is not None
-        if self._legend is not None:  # out of the layout now: deleteLater waits for the event loop
-            layout.removeWidget(self._legend)
-            self._legend.hide()
-            self._legend.deleteLater()
-        self._legend = QWidget()
-        self._legend.setLayout(legend([(text, style) for text, style, _tip in shown.legend],
-                                      tips={text: tip for text, _style, tip in shown.legend if tip}))
-        layout.addWidget(self._legend)

@@ -152,6 +152,29 @@ def legend(entries: list[tuple[str, str]], tips: dict[str, str] | None = None) -
     return row
 
 
+class MetricLegend(QWidget):
+    """The legend a metric gives for its marks — (label, CSS style, tooltip) entries — made anew when the entries
+    change (Inspect's evidence and Compare's panes show the same legend for the same metric)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self._entries: tuple[tuple[str, str, str], ...] | None = None
+        self._row: QWidget | None = None
+
+    def set_entries(self, entries: list[tuple[str, str, str]]) -> None:
+        if self._entries == tuple(entries):
+            return
+        self._entries = tuple(entries)
+        if self._row is not None:  # out of the layout now: deleteLater waits for the event loop
+            self.box.removeWidget(self._row)
+            self._row.hide()
+            self._row.deleteLater()
+        self._row = QWidget()
+        self._row.setLayout(legend([(text, style) for text, style, _tip in entries],
+                                   tips={text: tip for text, _style, tip in entries if tip}))
+        self.box.addWidget(self._row)
 
 
 def fill_orders(combo: QComboBox, max_order: int, all_orders: bool) -> None:
