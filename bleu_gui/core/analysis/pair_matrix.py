@@ -542,11 +542,13 @@ def _matrix_with_gaps(stats: Sequence[np.ndarray], metric: Metric, names: Sequen
     k = len(stats)
     held = _PairStatistics(stats, metric)
     common = np.zeros((k, k), np.int64)
+    differing = np.zeros((k, k), np.int64)
     reasons: dict[tuple[int, int], str] = {}
     tested: list[tuple[int, int, int, int]] = []  # (i, j, held i, held j)
     for i, j in zip(*(a.tolist() for a in _pairs(k))):
         both = held.masks[i] & held.masks[j]
         common[i, j] = common[j, i] = int(both.sum())
+        differing[i, j] = differing[j, i] = int(np.any(stats[i][both] != stats[j][both], axis=1).sum())
         if common[i, j]:
             tested.append((i, j, held.of(i, both), held.of(j, both)))
         elif held.masks[i].any() and held.masks[j].any():
@@ -555,11 +557,8 @@ def _matrix_with_gaps(stats: Sequence[np.ndarray], metric: Metric, names: Sequen
     real = _real_scores(stats, metric)
     real_held = _real_scores(held.stats, metric)
     same = np.ones((k, k), bool)  # a pair with no segment in common shows no difference either
-    differing = np.zeros((k, k), np.int64)
     for i, j, vi, vj in tested:
         same[i, j] = same[j, i] = bool(real_held[vi] == real_held[vj])
-        both = held.masks[i] & held.masks[j]
-        differing[i, j] = differing[j, i] = int(np.any(stats[i][both] != stats[j][both], axis=1).sum())
     pairs = np.array([t[:2] for t in tested], np.int64).reshape(-1, 2)
     v_first = np.array([t[2] for t in tested], np.int64)
     v_second = np.array([t[3] for t in tested], np.int64)
