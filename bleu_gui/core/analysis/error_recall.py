@@ -85,9 +85,13 @@ class ErrorRecall:
 
     rows: list[SystemRecall]
     rated_segments: int
-    without_target_span: int
+    without_by_system: dict[str, int]  # errors with no span in the translation, per system
     metrics_left_out: tuple[str, ...]
-    without_by_system: dict[str, int] = field(default_factory=dict)  # errors with no span, per system
+
+    @property
+    def without_target_span(self) -> int:
+        """Errors with no span in the translation, of every system."""
+        return sum(self.without_by_system.values())
 
     def notes(self, system: str | None = None) -> list[str]:
         """What was left out, of every system or of ``system`` alone."""
@@ -163,7 +167,6 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
     out: list[SystemRecall] = []
     rated: set[int] = set()
     left_out: dict[str, None] = {}
-    without = 0
     without_by_system: dict[str, int] = {}
     shown = list(names) if names is not None else [s.name for s in systems]
     for s, system in enumerate(systems):
@@ -171,9 +174,8 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
         rated_here = [(i, r) for i in chosen if i < len(annotations) and (r := annotations[i]) is not None]
         segments = [i for i, _ in rated_here]
         rated.update(segments)
-        without_here = sum(1 for _, r in rated_here for e in r.errors if e.severity in SEVERITIES and not counted(e))
-        without_by_system[shown[s]] = without_here
-        without += without_here
+        without_by_system[shown[s]] = sum(1 for _, r in rated_here for e in r.errors
+                                          if e.severity in SEVERITIES and not counted(e))
         lines = [system.lines[i] for i in segments]
         for m, metric in enumerate(metrics):
             flagged = metric.flagged(segments, lines)
@@ -186,4 +188,4 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
             out.append(row)
             if progress is not None:
                 progress((s * len(metrics) + m + 1) / (len(systems) * len(metrics)))
-    return ErrorRecall(out, len(rated), without, tuple(left_out), without_by_system)
+    return ErrorRecall(out, len(rated), without_by_system, tuple(left_out))
