@@ -69,6 +69,15 @@ def window(qtbot, tmp_path):
     w.jobs.shutdown()
 
 
+def cli(capsys, *argv):
+    """``bleu-score`` run in this process on ``argv`` (paths as they are): its exit status, stdout and stderr."""
+    from bleu_gui.cli.bleu_score import run
+
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def corpus_of(path: Path, fmt: str | None = None, options=None):
     """A structured file read as a run reads it: its bytes once, its format sniffed from them unless given."""
     from bleu_gui.core.inputs.format_table import ReadOptions, read_corpus, sniff_format

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig
 from bleu_gui.demo import demo_folder
 
+from .conftest import cli
 from .oracles import sacre_corpus, sacre_metric
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,11 +20,6 @@ DEMO = demo_folder("en")
 def lines(path):
     return path.read_text(encoding="utf-8").splitlines()
 
-
-def cli(capsys, *argv):
-    code = run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_text_line_is_sacrebleus(capsys):

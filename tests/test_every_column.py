@@ -13,8 +13,9 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 from sacrebleu.metrics import BLEU, CHRF, TER
 
-from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.demo import demo_folder
+
+from .conftest import cli
 
 DEMO = demo_folder("en")
 REFS = [DEMO / "ref1.txt", DEMO / "ref2.txt"]
@@ -24,11 +25,6 @@ SYSTEMS = [DEMO / "system-a.txt", DEMO / "system-b.txt"]
 def lines(path):
     return path.read_text(encoding="utf-8").splitlines()
 
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _imported(hyp: str, refs: list[str], i: int, system: int) -> dict[str, float]:

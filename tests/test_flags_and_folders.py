@@ -6,17 +6,10 @@ import json
 
 import pytest
 
-from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core import BleuConfig
 
-from .conftest import data_set
+from .conftest import cli, data_set
 from .oracles import sacre_corpus
-
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def lines(path):

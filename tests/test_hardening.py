@@ -9,18 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig
 from bleu_gui.core.metrics.ngram_stats import closest_ref_lengths
 
-from .conftest import data_set
+from .conftest import cli, data_set
 from .oracles import sacre_corpus
-
-
-def cli(capsys, *argv):
-    code = run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.slow

@@ -11,17 +11,10 @@ import numpy as np
 import pytest
 from sacrebleu.significance import _compute_p_value
 
-from bleu_gui.cli.bleu_score import run
-
-from .conftest import data_set
+from .conftest import cli, data_set
 
 MQM = "scores-mqm-ted-ende"
 
-
-def cli(capsys, *argv):
-    code = run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def mqm_files():

@@ -11,18 +11,11 @@ import sys
 import pytest
 import sacrebleu
 
-from bleu_gui.cli.bleu_score import run as cli_run
-
-from .conftest import corpus_of
+from .conftest import cli, corpus_of
 
 REF = ["The cat sat on the mat .", "A dog ran in the park today", "Birds sing in the early morning"]
 HYP = ["The cat sat on a mat .", "The dog ran in a park today", "Birds sang early in the morning"]
 
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def command(*argv, stdin=None, input=None, env=None):

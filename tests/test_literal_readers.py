@@ -15,19 +15,11 @@ import re
 import pytest
 import sacrebleu
 
-from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core import InputError
 from bleu_gui.core.inputs.annotations import read_annotation_file
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
-from .conftest import corpus_of, data_set
-
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
+from .conftest import cli, corpus_of, data_set
 
 # -- 1. a .txt is text; JSONL is sniffed only from a whole JSON object ----------------------------------------------
 

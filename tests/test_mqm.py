@@ -12,7 +12,6 @@ import re
 
 import pytest
 
-from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core import RunConfig, score_run
 from bleu_gui.core.analysis.error_recall import error_recall, touches
 from bleu_gui.core.analysis.error_table import error_table
@@ -20,7 +19,7 @@ from bleu_gui.core.analysis.rater_agreement import rater_agreement
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 from bleu_gui.core.metrics.registry import family
 
-from .conftest import data_set
+from .conftest import cli, data_set
 
 HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\tcomment"
 # Three segments; A's errors are worked out by hand in the tests below. Segment 2 and 3 of A have two raters.
@@ -45,11 +44,6 @@ def write(tmp_path, rows, name="mqm.tsv", header=HEADER):
     path.write_text("\n".join(([header] if header else []) + rows) + "\n", encoding="utf-8")
     return path
 
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def small_run(tmp_path, *keys):

@@ -15,17 +15,10 @@ import sacrebleu
 import xlsxwriter
 from python_calamine import CalamineWorkbook
 
-from bleu_gui.cli.bleu_score import run as cli_run
-
-from .conftest import data_set
+from .conftest import cli, data_set
 
 N = 300
 
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def lines(folder, name, n=N):

@@ -15,19 +15,12 @@ import sacrebleu
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core import Bleu, BleuConfig, InputError, RunConfig, score_run
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 
-from .conftest import corpus_of
+from .conftest import cli, corpus_of
 from .oracles import sacre_sgml_segments, sacre_wmt_xml_fields
 from .test_worked_examples import d2l_textbook
-
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def wmt_xml(docs: list[tuple[str, dict[int, str], dict[str, dict[int, str]], dict[str, dict[int, str]]]]) -> str:

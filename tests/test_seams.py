@@ -15,18 +15,11 @@ import pytest
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import _compute_p_value
 
-from bleu_gui.cli.bleu_score import run
 from bleu_gui.core.analysis.pair_matrix import pair_matrix
 from bleu_gui.core.metrics.imported.config import ImportedConfig
 from bleu_gui.core.metrics.registry import bind
 
-from .conftest import data_set
-
-
-def cli(capsys, *argv):
-    code = run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+from .conftest import cli, data_set
 
 
 def strict(text):

@@ -9,18 +9,11 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
-from bleu_gui.cli.bleu_score import run
 from bleu_gui.core.analysis.slice_expr import Compare, Field, Logic, describe, evaluate, parse_where
 from bleu_gui.core.errors import InputError
 
-from .conftest import data_set
+from .conftest import cli, data_set
 from .oracles import sacre_tokenizer
-
-
-def cli(capsys, *argv):
-    code = run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def parse(text, fields=("doc",)):

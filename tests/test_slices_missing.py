@@ -11,19 +11,13 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU
 
-from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core.analysis.slice_expr import evaluate, parse_where
 from bleu_gui.core.errors import InputError
 
-from .conftest import data_set
+from .conftest import cli, data_set
 
 MQM = "scores-mqm-ted-ende/mqm_ted_ende.tsv"
 
-
-def cli(capsys, *argv):
-    code = cli_run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # -- 11. = compares numbers as they are shown ----------------------------------------------------------------------

@@ -8,17 +8,10 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import BLEU
 
-from bleu_gui.cli.bleu_score import run
 from bleu_gui.core import BleuConfig
 
-from .conftest import data_set
+from .conftest import cli, data_set
 from .oracles import sacre_wmt_xml_fields
-
-
-def cli(capsys, *argv):
-    code = run([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def score_of(line: str) -> float:
