@@ -130,6 +130,11 @@ class Metric(ABC):
 
         ``progress(fraction)`` is called along the way; it may raise to stop."""
 
+    def prepare(self, systems: Sequence[SegmentFile], progress: Progress | None = None) -> None:
+        """Get ready to give :meth:`system_statistics` of every one of ``systems`` (a model scores them all in one
+        request: COMET); nothing for a metric that counts each system on its own."""
+        return
+
     def system_statistics(self, system: SegmentFile, progress: Progress | None = None) -> np.ndarray:
         """:meth:`statistics` of a system's file (a metric of imported scores reads them from the file)."""
         return self.statistics(system.lines, progress)

@@ -66,7 +66,7 @@ class Family:
     references, progress, like)``), whether its settings' names on the command line start with its key (``chrf``
     word order; BLEU's are sacreBLEU's plain ones), what its settings group says, whether the window always
     scores it (BLEU: its n-gram evidence, what-if edits, n-gram wins), and how costly it is to score (``cost``:
-    0 for BLEU, the edit distance and read scores, 1 for chrF, 2 for TER — the window shows each metric's numbers
+    0 for BLEU, the edit distance and read scores, 1 for chrF, 2 for TER, 3 for COMET — the window shows each metric's numbers
     as soon as they are ready, the cheapest first).
 
     The metric's module is imported when the family is first scored: a command that scores BLEU alone does not
@@ -80,11 +80,14 @@ class Family:
     about: str = ""
     always_in_window: bool = False
     cost: int = 0
+    reads_source: bool = False  # the metric reads the source segments too (COMET): its bind takes ``source``
 
     def bind(self, config: Any, references: Sequence[Sequence[str]], progress: Progress | None = None,
-             like: Metric | None = None) -> Metric:
+             like: Metric | None = None, source: Sequence[str] | None = None) -> Metric:
         """The metric with the settings ``config`` against ``references`` (processed now); ``like``: a metric of
-        the family whose work on words may be continued (never changed)."""
+        the family whose work on words may be continued (never changed); ``source``: the source segments, for a
+        family that reads them."""
         module = importlib.import_module(f"{__package__}.{self.module}")
-        metric: Metric = module.bind(config, references, progress, like)
+        extra = {"source": source} if self.reads_source else {}
+        metric: Metric = module.bind(config, references, progress, like, **extra)
         return metric

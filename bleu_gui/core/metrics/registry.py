@@ -13,6 +13,7 @@ from ..errors import ConfigError
 from .bleu.config import FAMILY as BLEU
 from .bleu.variants import variant_modules
 from .chrf.config import FAMILY as CHRF
+from .comet.config import FAMILY as COMET
 from .edit.config import FAMILY as EDIT
 from .family import Family, MetricConfig
 from .imported.config import FAMILY as IMPORTED
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 # The families chosen by name (-m bleu chrf ter edit), in the order the window lists them; imported scores are metrics
 # by their columns' names.
-FAMILIES: tuple[Family, ...] = (BLEU, CHRF, TER, EDIT, MQM)
+FAMILIES: tuple[Family, ...] = (BLEU, CHRF, TER, EDIT, MQM, COMET)
 KEYS = tuple(f.key for f in FAMILIES)
 # What is scored when no metric is named (sacreBLEU's default, BLEU), and what the window always scores.
 DEFAULT_KEYS = ("bleu",)
@@ -53,17 +54,18 @@ def family_of(config: MetricConfig) -> Family:
 
 def cost_stages(metrics: Sequence[MetricConfig]) -> list[tuple[MetricConfig, ...]]:
     """The metrics of ``metrics`` as they are scored in stages (``run.score_in_stages``), cheapest first: each stage
-    adds the metrics of the next cost (BLEU and read scores, then chrF, then TER) to those before, every stage in
+    adds the metrics of the next cost (BLEU and read scores, then chrF, then TER, then COMET) to those before, every stage in
     ``metrics``' order; the last stage is all of them."""
     costs = sorted({family_of(m).cost for m in metrics})
     return [tuple(m for m in metrics if family_of(m).cost <= cost) for cost in costs]
 
 
 def bind(config: MetricConfig, references: Sequence[Sequence[str]], progress: Progress | None = None,
-         like: Metric | None = None) -> Metric:
+         like: Metric | None = None, source: Sequence[str] | None = None) -> Metric:
     """The metric with the settings ``config`` against ``references`` (processed now); ``like``: a metric of the
-    same family whose work on words may be continued (never changed)."""
-    return family_of(config).bind(config, references, progress, like)
+    same family whose work on words may be continued (never changed); ``source``: the source segments (read by a
+    family that needs them: COMET)."""
+    return family_of(config).bind(config, references, progress, like, source)
 
 
 def config_from_dict(data: object) -> MetricConfig:

@@ -66,7 +66,7 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
         raise InputError(f"two systems have the same name: {', '.join(names)}")
     chosen, language_notes = _chosen(cfg, context)
     bound = list(metrics) if metrics is not None else _bind(cfg, chosen, references, previous,
-                                                           scaled_progress(progress, 0.0, 0.3))
+                                                           scaled_progress(progress, 0.0, 0.3), context.source)
     comparing = len(systems) > 1
     found = find_bleu(bound)
     with_rows = comparing and (cfg.ngram_diffs or keep_rows) and found is not None
@@ -76,6 +76,8 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
     matched: list[MatchedRows] | None = rows_before if with_rows and wins is None else None
     counted: list[MatchedRows] = []
     scored = []
+    for k, metric in enumerate(bound):  # a model that scores every system in one request (COMET) does so now
+        metric.prepare([f for f in systems if (id(f), k) not in earlier], scaled_progress(progress, 0.3, scoring_span))
     for i, f in enumerate(systems):
         part = scaled_progress(progress, 0.3 + scoring_span * i / len(systems), scoring_span / len(systems))
         results = []
@@ -181,9 +183,10 @@ def _chosen(config: RunConfig, context: Context) -> tuple[list[MetricConfig], tu
 
 
 def _bind(config: RunConfig, chosen: list[MetricConfig], references: Sequence[SegmentFile], previous: Run | None,
-          progress: Progress | None) -> list[Metric]:
-    """Each metric of ``config`` (its settings as ``chosen`` completes them) bound to ``references``; a metric of
-    ``previous`` with the same settings and the same reference files is reused as it is."""
+          progress: Progress | None, source: SegmentFile | None) -> list[Metric]:
+    """Each metric of ``config`` (its settings as ``chosen`` completes them) bound to ``references`` (and the
+    ``source``, for a metric that reads it); a metric of ``previous`` with the same settings and the same reference
+    files is reused as it is."""
     lines = [r.lines for r in references]
     same_references = previous is not None and len(previous.references) == len(references) and all(
         a is b for a, b in zip(previous.references, references))
@@ -196,7 +199,8 @@ def _bind(config: RunConfig, chosen: list[MetricConfig], references: Sequence[Se
         if earlier is not None and earlier[0] == metric_config:
             out.append(earlier[1])
         else:
-            out.append(bind(settings, lines, part, earlier[1] if earlier is not None else None))
+            out.append(bind(settings, lines, part, earlier[1] if earlier is not None else None,
+                            source.lines if source is not None else None))
     return out
 
 

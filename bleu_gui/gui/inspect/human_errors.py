@@ -13,7 +13,8 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTextBrowser, QToolTip, QVBoxLayout, QWidget
 
 from ...core.inputs.ratings import TARGET
-from ...core.metrics.mqm.explain import marked_html, ratings_summary, severity_legend
+from ...core.metrics.mqm.explain import ratings_summary
+from ...core.metrics.span_marks import marked_html, severity_legend
 from ..controller import Controller
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.style import styled

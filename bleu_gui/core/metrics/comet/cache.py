@@ -1,0 +1,133 @@
+"""COMET scores already computed, in one SQLite file: each (checkpoint's sha256, COMET's version, precision, source,
+hypothesis, reference) is scored once. A row keeps the score, xCOMET's error spans, the encoder's token count and the
+signature it was computed under, so that a score read back says how it was made (sacreCOMET, Zouhar et al. 2024).
+
+The batch size and torch's version are not in the key (they move a score by about 1e-7): scores made on a GPU machine
+and copied here are read at once. They are in each row's signature, and one run never mixes two signatures
+(:mod:`.scoring`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import InputError
+
+CACHE_NAME = "comet-scores.sqlite"
+
+
+def user_cache_folder() -> Path:
+    """bleu-gui's folder in the user's cache (XDG_CACHE_HOME, ~/Library/Caches, %LOCALAPPDATA%)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "bleu-gui"
+
+
+def default_cache_path() -> Path:
+    """Where COMET's scores are kept unless ``--comet-cache`` names another file."""
+    return user_cache_folder() / CACHE_NAME
+
+
+@dataclass(frozen=True)
+class Cached:
+    """A score as the cache keeps it."""
+
+    score: float
+    spans: tuple[dict[str, object], ...] | None  # xCOMET's error spans (None: the model marks none)
+    tokens: int                                  # the encoder's tokens of the longest input built of the item
+    signature: str
+
+
+def item_key(model_id: tuple[str, str, str], src: str, mt: str, ref: str | None) -> bytes:
+    """The key of one scored item: ``model_id`` is (checkpoint sha256, COMET version, precision)."""
+    text = json.dumps([*model_id, src, mt, ref], ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+class ScoreCache:
+    """The cache file (see the module); opened on first use, created with its folder where missing."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self._db is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path)
+                db.execute("CREATE TABLE IF NOT EXISTS scores (key BLOB PRIMARY KEY, score REAL NOT NULL, "
+                           "spans TEXT, tokens INTEGER NOT NULL, signature TEXT NOT NULL)")
+                db.execute("CREATE TABLE IF NOT EXISTS checkpoints (path TEXT PRIMARY KEY, size INTEGER NOT NULL, "
+                           "mtime_ns INTEGER NOT NULL, sha256 TEXT NOT NULL)")
+                db.commit()
+            except sqlite3.DatabaseError as exc:
+                raise InputError(f"the COMET cache {self.path} cannot be used: {exc}") from None
+            self._db = db
+        return self._db
+
+    def get(self, keys: Sequence[bytes]) -> dict[bytes, Cached]:
+        """The cached scores among ``keys``."""
+        db, found = self._open(), {}
+        for start in range(0, len(keys), 500):
+            chunk = list(keys[start:start + 500])
+            marks = ",".join("?" * len(chunk))
+            for key, score, spans, tokens, signature in db.execute(
+                    f"SELECT key, score, spans, tokens, signature FROM scores WHERE key IN ({marks})", chunk):
+                found[bytes(key)] = Cached(score, None if spans is None else tuple(json.loads(spans)), tokens, signature)
+        return found
+
+    def put(self, rows: Iterable[tuple[bytes, Cached]]) -> None:
+        """Keep ``rows`` (written at once: an interrupted run keeps every batch it finished)."""
+        db = self._open()
+        db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?)",
+                       [(k, c.score, None if c.spans is None else json.dumps(c.spans, ensure_ascii=False), c.tokens,
+                         c.signature) for k, c in rows])
+        db.commit()
+
+    def checkpoint_sha256(self, checkpoint: Path) -> str:
+        """The checkpoint file's sha256, hashed once per (path, size, modification time)."""
+        db, stat = self._open(), checkpoint.stat()
+        row = db.execute("SELECT size, mtime_ns, sha256 FROM checkpoints WHERE path = ?", (str(checkpoint),)).fetchone()
+        if row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns:
+            return str(row[2])
+        digest = hashlib.sha256()
+        with open(checkpoint, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        db.execute("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?, ?)",
+                   (str(checkpoint), stat.st_size, stat.st_mtime_ns, digest.hexdigest()))
+        db.commit()
+        return digest.hexdigest()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+def cache_size(path: Path) -> tuple[int, int]:
+    """(scores kept, bytes on disk) of the cache file ``path`` ((0, 0) where there is none)."""
+    if not path.is_file():
+        return 0, 0
+    try:
+        with sqlite3.connect(path) as db:
+            count = db.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
+    except sqlite3.DatabaseError:
+        count = 0
+    return int(count), path.stat().st_size
+
+
+def clear_cache(path: Path) -> None:
+    """Remove the cache file ``path`` (the next run scores everything again)."""
+    path.unlink(missing_ok=True)

@@ -1,0 +1,61 @@
+"""COMET's settings (``--comet-*``): which checkpoint, how it runs, where its worker and its cache are. The model runs
+in a worker process (:mod:`.worker`): bleu-gui never reimplements COMET, it feeds unbabel-comet, caches and signs
+what it says (:mod:`.metric`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...errors import ConfigError, term
+from ..family import Family
+from ..settings import MetricSettings, setting
+
+DEFAULT_MODEL = "Unbabel/wmt22-comet-da"
+PRECISIONS = ("fp32", "fp16", "bf16")
+
+
+@dataclass(frozen=True)
+class CometConfig(MetricSettings):
+    """COMET's settings (see the module). ``python`` and ``cache`` change where the work is done, never a number."""
+
+    model: str = setting(DEFAULT_MODEL, label="model", metavar="NAME|DIR",
+                         help=f"a COMET model: a Hugging Face name (default {DEFAULT_MODEL}; fetched by unbabel-comet "
+                              "where the network allows) or a folder holding checkpoints/model.ckpt and hparams.yaml")
+    batch_size: int = setting(16, label="batch size", low=1, high=4096, metavar="N",
+                              help="segments per batch (16, as comet-score; moves scores by about 1e-7)")
+    gpus: int = setting(1, label="GPUs", low=0, high=64, metavar="N",
+                        help="0: the CPU; 1: the worker's GPU when it has one, else the CPU")
+    precision: str = setting("fp32", label="precision", choices=PRECISIONS,
+                             help="the model's floating point: fp32 (default, as COMET's Python API), fp16 (as "
+                                  "comet-score since 2.2.5: about 1e-4 from fp32) or bf16")
+    python: str = setting("", label="worker Python", metavar="PATH",
+                          help="a Python that has unbabel-comet (a conda env, another machine's env); default: this "
+                               "environment's, when pip install 'bleu-gui[comet]' put COMET in it")
+    cache: str = setting("", label="cache file", metavar="FILE",
+                         help="the SQLite file of COMET scores already computed (default: comet-scores.sqlite in the "
+                              "user's cache folder); a copy from another machine is read as it is")
+
+    key: ClassVar[str] = "comet"
+    badge: ClassVar[str] = "COMET"
+
+    def validated(self) -> CometConfig:
+        if not self.model.strip():
+            raise ConfigError(f"{term('comet.model')}: name a COMET model or its folder")
+        if self.precision not in PRECISIONS:
+            raise ConfigError(f"{term('comet.precision')}: one of {', '.join(PRECISIONS)}, got {self.precision!r}")
+        if not 1 <= self.batch_size <= 4096:
+            raise ConfigError(f"{term('comet.batch_size')}: 1 to 4096, got {self.batch_size}")
+        if not 0 <= self.gpus <= 64:
+            raise ConfigError(f"{term('comet.gpus')}: 0 to 64, got {self.gpus}")
+        return dataclasses.replace(self, model=self.model.strip())
+
+    def non_default(self) -> list[str]:
+        # Where the worker runs and where the cache is change no number: no badge says them.
+        return [label for label in super().non_default() if not label.startswith(("COMET worker", "COMET cache"))]
+
+
+FAMILY = Family("comet", "COMET", CometConfig, "comet.metric", cost=3, reads_source=True,
+                about="A neural metric (Rei et al. 2020/2022) computed by unbabel-comet in a worker process: "
+                      "segment scores, their mean for the corpus, cached and signed")

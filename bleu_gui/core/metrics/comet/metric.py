@@ -1,0 +1,259 @@
+"""COMET as a metric like the others: each segment's score is what unbabel-comet's model says of (source, candidate,
+reference) — the mean over the segment's references when there are several (each is scored: COMET #20) — and the
+corpus score is their mean, as ``comet-score`` reports its system score. The statistics are those of every mean of
+segment scores (:mod:`..segment_means`), so paired tests, the pair matrix, slices and documents serve COMET unchanged.
+
+The model runs in a worker process and its scores are cached (:mod:`.scoring`); all systems of a run are scored in
+one request (:meth:`Comet.prepare`), so the batches mix systems as ``comet-compare`` does and one model load serves
+the run. xCOMET's error spans are drawn on the candidate and count as the metric's evidence (``--error-recall``).
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import ConfigError, InputError
+from ...inputs.ratings import ErrorSpan
+from ...inputs.text_files import SegmentFile
+from ..account import Account, Chart, Explanation, Pane, Section, Shown, plural
+from ..base import Metric, Progress, Score
+from ..segment_means import SegmentMeans
+from ..span_marks import SEVERITY_ORDER, marked_html, severity_legend
+from .cache import Cached
+from .config import CometConfig
+from .scoring import CometScorer, Item, Scored, items_of
+
+
+@dataclass(frozen=True, kw_only=True)
+class CometScore(Score):
+    """A system's COMET: the mean of its segment scores."""
+
+    metric: str = "COMET"
+    segments: int
+
+    def fields(self) -> dict[str, object]:
+        return {"segments": self.segments}
+
+    def breakdown(self) -> str:
+        return f"(mean of {plural(self.segments, 'segment score')})"
+
+    def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
+        # COMET's scores are near 0..1: four decimals, as comet-score prints them.
+        return super().text(max(width, 4), confidence) + f" {self.breakdown()}"
+
+    def columns(self) -> list[tuple[str, str]]:
+        return [("segments", f"{self.segments:,}")]
+
+
+@dataclass(frozen=True)
+class SegmentDetail:
+    """What the model said of one segment: a score per reference (one for a reference-free model), xCOMET's spans
+    (corrected to the candidate's characters) and the encoder's tokens of its longest input."""
+
+    scores: tuple[float, ...]
+    spans: tuple[ErrorSpan, ...] | None
+    tokens: int
+    corrected: int  # spans whose offsets were moved off a leading space (COMET #179)
+
+
+def spans_in(text: str, spans: Sequence[dict[str, object]]) -> tuple[tuple[ErrorSpan, ...], int]:
+    """xCOMET's spans as error spans of ``text``: offsets checked against it (clipped to the text), a span that
+    starts on whitespace moved to its first character (COMET's offsets may include the space before a word: #179);
+    the span's ``text`` is COMET's re-decoding (``，`` comes back ``,``), so the offsets are what count."""
+    out, corrected = [], 0
+    for s in spans:
+        start, end = max(0, min(int(str(s["start"])), len(text))), max(0, min(int(str(s["end"])), len(text)))
+        while start < end and text[start].isspace():
+            start += 1
+            corrected += 1 if start == int(str(s["start"])) + 1 else 0
+        if start >= end:
+            continue
+        severity = str(s.get("severity", "")).capitalize()
+        confidence = float(str(s.get("confidence", "nan")))
+        out.append(ErrorSpan("xCOMET", "", severity, start, end, text=text[start:end],
+                             comment=f"confidence {confidence:.2f}"))
+    return tuple(out), corrected
+
+
+class Comet(SegmentMeans):
+    """COMET of a system's segments (see the module)."""
+
+    key = "comet"
+    name = "COMET"
+    evidence_shown = True
+
+    def __init__(self, config: CometConfig, references: Sequence[Sequence[str]], source: Sequence[str] | None):
+        super().__init__(len(references[0]) if references else (len(source) if source is not None else 0))
+        self.config = config.validated()
+        self.references = [list(r) for r in references]
+        self.source = list(source) if source is not None else None
+        self.scorer = CometScorer(self.config)
+        weakref.finalize(self, self.scorer.close)  # the worker ends with the metric (a new run binds a new one)
+        self._signature = ""
+        self._notes: list[str] = []
+        self._details: dict[tuple[str, ...], list[SegmentDetail]] = {}  # by the candidate lines scored
+        self.system: SegmentFile | None = None
+
+    # -- scoring -----------------------------------------------------------------------------------------------
+    def prepare(self, systems: Sequence[SegmentFile], progress: Progress | None = None) -> None:
+        """Score every system of ``systems`` in one request (one model load; batches across systems)."""
+        wanted = [s for s in systems if tuple(s.lines) not in self._details]
+        if not wanted:
+            return
+        facts = self.scorer.facts()
+        items: list[Item] = []
+        layout: list[tuple[SegmentFile, int, list[list[int]]]] = []
+        for system in wanted:
+            found, per_segment = items_of(self.source, system.lines, self.references, facts.reference_free)
+            layout.append((system, len(items), per_segment))
+            items += found
+        scored = self.scorer.score(items, 0 if facts.reference_free else len(self.references), progress)
+        self._take(scored, facts.notes)
+        for system, offset, per_segment in layout:
+            self._details[tuple(system.lines)] = [
+                _detail(system.lines[i], [scored.values[offset + j] for j in rows])
+                for i, rows in enumerate(per_segment)]
+            self._note_truncated(system)
+
+    def _note_truncated(self, system: SegmentFile) -> None:
+        limit = self.scorer.facts().max_tokens
+        long = [i for i, d in enumerate(self._details[tuple(system.lines)]) if d.tokens > limit]
+        if long:
+            listed = ", ".join(str(i + 1) for i in long[:10]) + (", …" if len(long) > 10 else "")
+            self._notes.append(f"COMET: {plural(len(long), 'segment')} of {system.name} are longer than the encoder's "
+                               f"{limit} tokens and were truncated by COMET (segments {listed})")
+
+    def _take(self, scored: Scored, facts_notes: Sequence[str]) -> None:
+        if self._signature and scored.signature != self._signature:
+            raise InputError(f"COMET: these scores were made under {scored.signature}, the run's under "
+                             f"{self._signature}: one run never mixes two (clear the cache or score again)")
+        self._signature = scored.signature
+        said = [*facts_notes, *scored.notes]
+        if scored.from_cache:
+            said.append(f"COMET: {scored.from_cache:,} of the run's scores read from the cache {self.scorer.cache.path}")
+        self._notes += [n for n in said if n not in self._notes]
+
+    def details(self, lines: Sequence[str]) -> list[SegmentDetail]:
+        found = self._details.get(tuple(lines))
+        if found is None:
+            raise ConfigError("COMET: these lines were not scored (prepare them first)")
+        return found
+
+    def statistics(self, lines: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+        key = tuple(lines)
+        if key not in self._details:
+            self.prepare([SegmentFile(_NO_PATH, list(lines), "utf-8")], progress)
+        return self.rows(np.array([float(np.mean(d.scores)) for d in self._details[key]], np.float64))
+
+    def system_statistics(self, system: SegmentFile, progress: Progress | None = None) -> np.ndarray:
+        self.prepare([system], progress)
+        return self.statistics(system.lines)
+
+    # -- scores ------------------------------------------------------------------------------------------------
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return ("COMET: segment scores of a neural model, computed by unbabel-comet in a worker process and cached; "
+                "the corpus score is their mean", *self._notes)
+
+    def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
+        parts = [self._signature or f"model:{self.config.model}|{self.config.precision}|batch:{self.config.batch_size}"]
+        parts += [f"{k}:{v}" for k, v in (resampling or {}).items()]
+        return "|".join(parts)
+
+    def corpus_score(self, stats: np.ndarray) -> CometScore:
+        return CometScore(score=float(self.scores_of_sums(stats.sum(axis=0))[0]), signature=self.signature(),
+                          segments=int(stats[:, 1].sum()))
+
+    def sentence_score(self, stats: np.ndarray, index: int) -> CometScore:
+        return CometScore(score=float(stats[index, 0]), signature=self.signature(True), segments=1)
+
+    def truncated_segments(self, lines: Sequence[str]) -> list[int]:
+        """The segments of ``lines`` longer than the encoder holds (COMET truncated them silently)."""
+        limit = self.scorer.facts().max_tokens
+        return [i for i, d in enumerate(self.details(lines)) if d.tokens > limit]
+
+    # -- explaining ----------------------------------------------------------------------------------------------
+    def of_system(self, system: SegmentFile, source: SegmentFile | None = None) -> Comet:
+        explains = copy.copy(self)
+        explains.system = system
+        return explains
+
+    def _detail(self, index: int, hypothesis: str) -> SegmentDetail | None:
+        lines = self.system.lines if self.system is not None else None
+        if lines is None or tuple(lines) not in self._details or lines[index] != hypothesis:
+            return None
+        return self._details[tuple(lines)][index]
+
+    def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
+        detail = self._detail(index, hypothesis)
+        score = float(row[0]) if row[1] > 0 else None
+        if detail is None:
+            return Account(Explanation(f"COMET {score if score is not None else 'missing'}: the model's score of the "
+                                       "candidate as it was scored (an edit is scored when the run is scored again)",
+                                       []), {"score": score}, score)
+        sections = [self._how(detail, reference_names)]
+        if detail.spans is not None:
+            lines = [f"{e.severity} “{e.text}” (characters {(e.start or 0) + 1}–{e.end}; {e.comment})"
+                     for e in detail.spans] or ["no error span"]
+            sections.append(Section("Error spans the model marked (xCOMET)", lines))
+        evidence = {"score": score, "per_reference": list(detail.scores), "tokens": detail.tokens,
+                    "truncated": detail.tokens > self.scorer.facts().max_tokens, "signature": self.signature(),
+                    "error_spans": None if detail.spans is None else [e.to_dict() for e in detail.spans]}
+        return Account(Explanation(f"COMET {score:.4f}: the model's score of (source, candidate"
+                                   f"{'' if self.scorer.facts().reference_free else ', reference'})", sections),
+                       evidence, score)
+
+    def _how(self, detail: SegmentDetail, reference_names: Sequence[str]) -> Section:
+        facts = self.scorer.facts()
+        lines = [f"model {facts.name} ({facts.kind}), {self.config.precision}; signature {self.signature()}"]
+        if facts.reference_free:
+            lines.append("reference-free: the model reads the source and the candidate only")
+        elif len(detail.scores) > 1:
+            lines += [f"against {name}: {s:.4f}" for name, s in zip(reference_names, detail.scores)]
+            lines.append(f"the segment's score is the mean over its {len(detail.scores)} references")
+        if detail.tokens > facts.max_tokens:
+            lines.append(f"{detail.tokens} tokens: longer than the encoder's {facts.max_tokens}, so COMET truncated "
+                         "the input and scored only its beginning")
+        if detail.corrected:
+            lines.append(f"{detail.corrected} span offset(s) moved off a leading space (COMET #179)")
+        return Section("How the number is made", lines)
+
+    def shown(self, index: int, hypothesis: str, system: str, reference_names: Sequence[str]) -> Shown | None:
+        detail = self._detail(index, hypothesis)
+        if detail is None or detail.spans is None:
+            return None
+        counts = [[float(sum(e.severity == s for e in detail.spans)) for s in SEVERITY_ORDER[:3]]]
+        return Shown(f"xCOMET marked {plural(len(detail.spans), 'error span')}",
+                     [Pane(f"Candidate — {system} (xCOMET's error spans)", marked_html(hypothesis, detail.spans))],
+                     severity_legend()[:3],
+                     Chart("Error spans by severity (xCOMET)", list(SEVERITY_ORDER[:3]), ["spans"], counts, "spans"))
+
+    def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]] | None:
+        """xCOMET's error spans (None for a model that marks none)."""
+        if self.system is None or not self.scorer.facts().spans:
+            return None
+        out = []
+        for index, hypothesis in zip(rows, hypotheses):
+            detail = self._detail(index, hypothesis)
+            spans = detail.spans if detail is not None and detail.spans is not None else ()
+            out.append([(e.start, e.end) for e in spans if e.start is not None and e.end is not None])
+        return out
+
+
+_NO_PATH = Path("(edited lines)")  # lines scored without a file of their own
+
+
+def _detail(hypothesis: str, values: Sequence[Cached]) -> SegmentDetail:
+    spans, corrected = (None, 0) if values[0].spans is None else spans_in(hypothesis, values[0].spans)
+    return SegmentDetail(tuple(v.score for v in values), spans, max(v.tokens for v in values), corrected)
+
+
+def bind(config: CometConfig, references: Sequence[Sequence[str]], progress: Progress | None,
+         like: Metric | None, source: Sequence[str] | None = None) -> Comet:
+    return Comet(config, references, source)

@@ -1,0 +1,178 @@
+"""Scoring items (source, hypothesis, reference) with one COMET model: what the cache holds is read, the rest is
+scored by the worker in batches and kept as each batch finishes; every score of one run is under one signature.
+
+The signature is sacreCOMET's proposal (Zouhar et al. 2024, "Pitfalls and outlooks in using COMET"): the model as
+named, the checkpoint's sha256, COMET's and torch's versions, the precision, the references and the batch size —
+``model:Unbabel/wmt22-comet-da|ckpt:4a1bc2e0f3d9|comet:2.2.7|torch:2.13.0|fp32|refs:1|batch:16``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError, term
+from ..status import say_status
+from .cache import Cached, ScoreCache, default_cache_path, item_key
+from .config import CometConfig
+from .worker import CometWorker, worker_python
+
+Item = tuple[str, str, str | None]  # (source, hypothesis, reference: None for a reference-free model)
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What the worker found of the model before loading it: the checkpoint, its hash, the versions it runs with."""
+
+    name: str
+    checkpoint: str
+    sha256: str
+    comet: str
+    torch: str
+    kind: str
+    reference_free: bool
+    spans: bool
+    max_tokens: int
+    encoder: str = ""
+    notes: tuple[str, ...] = ()
+
+    def signature(self, precision: str, refs: int, batch: int) -> str:
+        return (f"model:{self.name}|ckpt:{self.sha256[:12]}|comet:{self.comet}|torch:{self.torch}|{precision}|"
+                f"refs:{refs}|batch:{batch}")
+
+
+@dataclass
+class Scored:
+    """The scores of a request's items (in its order), the one signature they share, and what was done."""
+
+    values: list[Cached]
+    signature: str
+    from_cache: int = 0
+    computed: int = 0
+    rescored: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class CometScorer:
+    """One COMET model as the settings name it: its worker (started when first needed and kept for the run) and its
+    cache. Nothing is loaded until a score is missing: a run the cache holds loads no model."""
+
+    def __init__(self, config: CometConfig):
+        self.config = config
+        self.cache = ScoreCache(Path(config.cache).expanduser() if config.cache else default_cache_path())
+        self._worker: CometWorker | None = None
+        self._facts: ModelFacts | None = None
+        self._loaded = False
+        self._fraction = 0.0  # of the items being scored: what a cancel check while waiting reports
+
+    def _started(self) -> CometWorker:
+        if self._worker is None or not self._worker.alive:
+            self._worker, self._loaded = CometWorker(worker_python(self.config.python)), False
+        return self._worker
+
+    def facts(self, tick: Callable[[], None] | None = None) -> ModelFacts:
+        """The model's facts (asks the worker once: it resolves the name and reads hparams.yaml, loads nothing)."""
+        if self._facts is None:
+            worker = self._started()
+            said = worker.request({"op": "resolve", "model": self.config.model}, tick)
+            checkpoint = Path(said["checkpoint"])
+            self._facts = ModelFacts(self.config.model, str(checkpoint), self.cache.checkpoint_sha256(checkpoint),
+                                     worker.comet_version, worker.torch_version, str(said["class"]),
+                                     bool(said["reference_free"]), bool(said["spans"]), int(said["max_tokens"]),
+                                     str(said["encoder"]), tuple(said["notes"]))
+        return self._facts
+
+    def _load(self, facts: ModelFacts, tick: Callable[[], None] | None) -> None:
+        worker = self._started()
+        if not self._loaded:
+            say_status(f"Loading COMET model {facts.name}")
+            worker.request({"op": "load", "checkpoint": facts.checkpoint, "encoder": facts.encoder,
+                            "precision": self.config.precision, "gpus": self.config.gpus}, tick)
+            self._loaded = True
+
+    def score(self, items: Sequence[Item], refs: int, progress: Progress | None = None) -> Scored:
+        """Each item's score, spans and tokens (see the module); ``refs``: the references of the run (for the
+        signature). ``progress`` may raise to cancel: the worker is ended, the finished batches stay cached."""
+        tick = (lambda: progress(self._fraction)) if progress is not None else None
+        self._fraction = 0.0
+        facts = self.facts(tick)
+        model_id = (facts.sha256, facts.comet, self.config.precision)
+        keys = [item_key(model_id, *item) for item in items]
+        unique = list(dict.fromkeys(keys))
+        found = self.cache.get(unique)
+        signatures = {c.signature for c in found.values()}
+        if len(found) == len(unique) and len(signatures) <= 1:
+            signature = signatures.pop() if signatures else facts.signature(self.config.precision, refs,
+                                                                             self.config.batch_size)
+            return Scored([found[k] for k in keys], signature, from_cache=len(unique))
+        signature = facts.signature(self.config.precision, refs, self.config.batch_size)
+        stale = [k for k in unique if k in found and found[k].signature != signature]
+        wanted = [k for k in unique if k not in found or found[k].signature != signature]
+        by_key = {k: item for k, item in zip(keys, items)}
+        computed = self._compute(facts, [by_key[k] for k in wanted], wanted, signature, progress, tick)
+        found.update(computed)
+        scored = Scored([found[k] for k in keys], signature, from_cache=len(unique) - len(wanted),
+                        computed=len(wanted) - len(stale), rescored=len(stale))
+        if stale:
+            scored.notes.append(f"COMET: {len(stale):,} cached scores were made under another signature and were "
+                                "scored again, so that every score of the run shares one")
+        return scored
+
+    def _compute(self, facts: ModelFacts, items: list[Item], keys: list[bytes], signature: str,
+                 progress: Progress | None, tick: Callable[[], None] | None) -> dict[bytes, Cached]:
+        self._load(facts, tick)
+        out: dict[bytes, Cached] = {}
+        started = time.monotonic()
+
+        def on_batch(reply: dict[str, Any]) -> None:
+            rows = [(keys[i], Cached(float(score), None if spans is None else tuple(spans), int(tokens), signature))
+                    for i, score, spans, tokens in reply["batch"]]
+            self.cache.put(rows)
+            out.update(rows)
+            done, total = int(reply["done"]), int(reply["total"])
+            self._fraction = done / total
+            rate = done / max(time.monotonic() - started, 1e-9)
+            say_status(f"COMET: {done:,} of {total:,} segments, {rate:.1f}/s, {_left((total - done) / rate)} left")
+            if progress is not None:
+                progress(self._fraction)
+
+        items_json = [{"src": s, "mt": m, **({"ref": r} if r is not None else {})} for s, m, r in items]
+        if items_json:
+            self._started().request({"op": "score", "items": items_json, "batch_size": self.config.batch_size},
+                                    tick, on_batch)
+        return out
+
+    def close(self) -> None:
+        """End the worker and close the cache (a later request starts them again)."""
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+        self.cache.close()
+
+
+def _left(seconds: float) -> str:
+    if seconds < 60:
+        return f"about {max(1, round(seconds))} s"
+    return f"about {round(seconds / 60)} min"
+
+
+def items_of(source: Sequence[str] | None, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+             reference_free: bool) -> tuple[list[Item], list[list[int]]]:
+    """The items to score for a system (each segment against each of its references; once, with no reference,
+    for a reference-free model) and, per segment, the indices of its items."""
+    if source is None:
+        raise InputError(f"COMET reads the source: give it ({term('source', 'FILE')}), or read a file that has it")
+    items: list[Item] = []
+    per_segment: list[list[int]] = []
+    for i, hypothesis in enumerate(hypotheses):
+        if reference_free:
+            per_segment.append([len(items)])
+            items.append((source[i], hypothesis, None))
+            continue
+        refs = [r[i] for r in references if r[i].strip()] or [r[i] for r in references[:1]]
+        per_segment.append(list(range(len(items), len(items) + len(refs))))
+        items += [(source[i], hypothesis, ref) for ref in refs]
+    return items, per_segment

@@ -1,0 +1,133 @@
+"""The app's side of the COMET worker (``bleu_gui/comet_worker.py``, whose module says the protocol): starts it in
+the Python the settings name, sends requests, reads replies while the caller's progress callback may cancel, and
+turns every way it can fail into one :class:`~...errors.InputError` naming what is missing."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from ...errors import InputError, term
+
+_POLL = 0.2  # seconds between checks of a cancel while the worker computes (a cancel ends it within a second)
+
+
+def worker_script() -> Path:
+    """The worker's file, run by path in whatever Python scores (it is shipped with the package and the bundle)."""
+    return Path(str(importlib.resources.files("bleu_gui").joinpath("comet_worker.py")))
+
+
+def worker_python(named: str) -> str:
+    """The Python the worker runs in: ``named`` (the settings'), else this environment's own."""
+    if named:
+        path = Path(os.path.expanduser(named))
+        if not path.is_file():
+            raise InputError(f"{term('comet.python', named)}: no Python there")
+        return str(path)
+    if getattr(sys, "frozen", False):
+        raise InputError(f"this bleu-gui has no Python of its own to run COMET in: name one that has unbabel-comet "
+                         f"({term('comet.python', 'PATH')})")
+    return sys.executable
+
+
+class CometWorker:
+    """One worker process, kept alive for a run's requests (starting one costs COMET's import, about 5 s)."""
+
+    def __init__(self, python: str):
+        self.python = python
+        self._log: IO[bytes] = tempfile.TemporaryFile()
+        env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1", TOKENIZERS_PARALLELISM="false")
+        try:
+            self._process = subprocess.Popen([python, "-u", str(worker_script())], stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, stderr=self._log, env=env)
+        except OSError as exc:
+            raise InputError(f"the COMET worker could not start with {python}: {exc.strerror or exc}") from None
+        self._replies: queue.Queue[bytes] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        hello = self._next(None)
+        self.comet_version = str(hello.get("comet") or "")
+        self.torch_version = str(hello.get("torch") or "")
+        if not self.comet_version or not self.torch_version:
+            missing = "unbabel-comet" if not self.comet_version else "torch"
+            self.close()
+            raise InputError(f"{python} has no {missing}: pip install 'bleu-gui[comet]' in this environment, or name a "
+                             f"Python that has COMET ({term('comet.python', 'PATH')})")
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            self._replies.put(line)
+        self._replies.put(b"")
+
+    def _stderr_tail(self) -> str:
+        self._log.seek(0)
+        lines = [line.strip() for line in self._log.read().decode("utf-8", "replace").splitlines() if line.strip()]
+        return lines[-1] if lines else ""
+
+    def _next(self, tick: Callable[[], None] | None) -> dict[str, Any]:
+        """The next reply; ``tick`` is called while waiting (it raises to cancel: the worker is ended then)."""
+        while True:
+            try:
+                line = self._replies.get(timeout=_POLL)
+            except queue.Empty:
+                if tick is not None:
+                    try:
+                        tick()
+                    except BaseException:
+                        self.close()
+                        raise
+                continue
+            if not line:
+                code = self._process.wait()
+                said = self._stderr_tail()
+                why = "it was killed (out of memory?)" if code in (-9, 137) else f"exit code {code}"
+                raise InputError(f"the COMET worker ({self.python}) stopped: {why}" + (f": {said}" if said else ""))
+            reply: dict[str, Any] = json.loads(line.decode("utf-8"))
+            if "error" in reply:
+                raise InputError(f"COMET: {reply['error']}")
+            return reply
+
+    def request(self, message: dict[str, Any], tick: Callable[[], None] | None = None,
+                on_batch: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        """Send ``message`` and return its reply; a score request's batches go to ``on_batch`` as they come."""
+        if self._process.poll() is not None or self._process.stdin is None:
+            raise InputError("the COMET worker has stopped")
+        try:
+            self._process.stdin.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
+            self._process.stdin.flush()
+        except OSError:
+            pass  # the worker ended: the reply loop says why
+        while True:
+            reply = self._next(tick)
+            if "batch" in reply and on_batch is not None:
+                on_batch(reply)
+                continue
+            return reply
+
+    @property
+    def alive(self) -> bool:
+        return self._process.poll() is None
+
+    def close(self) -> None:
+        """End the worker (at once: a cancel must not wait for a batch to finish)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+        self._reader.join()  # it reads to the end of the dead worker's output
+        for pipe in (self._process.stdin, self._process.stdout):
+            if pipe is not None:
+                try:
+                    pipe.close()
+                except OSError:
+                    pass  # a broken pipe to a killed worker
+        self._log.close()
