@@ -15,7 +15,7 @@ Requests and replies (each reply one line; an ``error`` reply ends a request):
 - ``{"op": "load", "checkpoint", "encoder", "precision", "gpus"}``: loads the model once: ``{"device",
   "max_tokens"}``;
 - ``{"op": "score", "items": [{"src", "mt", "ref"}...], "batch_size"}``: scores the items in batches of similar
-  length (as ``predict`` sorts them, by length, and then some: all three texts count); after each batch
+  length (sorted as ``predict`` sorts them); after each batch
   ``{"batch": [[index, score, spans, tokens], ...], "done", "total"}``, and at the end ``{"finished": true}``.
 
 Whatever a library prints goes to standard error: the protocol has standard output to itself.
@@ -200,7 +200,11 @@ def score(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> di
     if model is None:
         raise WorkerError("no model loaded")
     items, size = request["items"], max(1, int(request.get("batch_size", 16)))
-    order = sorted(range(len(items)), key=lambda i: sum(len(v) for v in items[i].values()))
+    # The order COMET's predict batches in (numpy's argsort of the sources' lengths): the same items make the same
+    # batches, so a system scored alone gets predict's very numbers (padding moves a score by about 1e-7).
+    import numpy
+
+    order = [int(i) for i in numpy.argsort([len(item.get("src", item.get("ref", ""))) for item in items])]
     for start in range(0, len(order), size):
         chosen = order[start:start + size]
         samples = [items[i] for i in chosen]

@@ -1,10 +1,11 @@
 """Build a tiny COMET checkpoint for tests and benchmarks, with no download: run it with a Python that has
 unbabel-comet (never the app's).
 
-    python scripts/tiny_comet.py OUT_DIR --kind regression|referenceless|xcomet --text FILE [FILE ...]
+    python scripts/tiny_comet.py OUT_DIR --kind regression referenceless xcomet --text FILE [FILE ...]
 
-OUT_DIR gets what a COMET model folder holds (``checkpoints/model.ckpt``, ``hparams.yaml``) and the encoder's folder
-(``encoder/``: a tiny XLM-R ``config.json`` and a fast tokenizer trained on the given text files). The weights are
+Each kind gets a folder OUT_DIR/KIND holding what a COMET model folder holds (``checkpoints/model.ckpt``,
+``hparams.yaml``) and the encoder's folder (``encoder/``: a tiny XLM-R ``config.json`` and a fast tokenizer trained on
+the given text files, once for all kinds). The weights are
 random (seeded): the scores mean nothing, but they are COMET's own arithmetic on a real checkpoint, so our worker's
 numbers can be checked against ``comet.load_from_checkpoint(...).predict(...)``.
 
@@ -60,15 +61,18 @@ def encoder_folder(folder: Path, texts: list[Path], hidden: int, layers: int, vo
                      ).save_pretrained(str(folder))
 
 
-def build(out: Path, kind: str, texts: list[Path], hidden: int, layers: int, vocab: int, seed: int) -> Path:
-    """Write the model folder ``out`` (see the module); the checkpoint's path."""
+def build(out: Path, kind: str, encoder_made: Path, hidden: int, layers: int, seed: int) -> Path:
+    """Write the model folder ``out`` (see the module), its encoder a copy of ``encoder_made``; the checkpoint's
+    path."""
+    import shutil
+
     import torch
     import yaml
     from comet.models import str2model
 
     out.mkdir(parents=True, exist_ok=True)
     encoder = (out / "encoder").resolve()
-    encoder_folder(encoder, texts, hidden, layers, vocab)
+    shutil.copytree(encoder_made, encoder, dirs_exist_ok=True)
     torch.manual_seed(seed)
     common = dict(pretrained_model=str(encoder), load_pretrained_weights=False, nr_frozen_epochs=0.0,
                   layer_transformation="softmax", dropout=0.1, encoder_model="XLM-RoBERTa",  # not -XL: tiny
@@ -98,14 +102,17 @@ def build(out: Path, kind: str, texts: list[Path], hidden: int, layers: int, voc
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--kind", choices=sorted(KINDS), default="regression")
+    parser.add_argument("--kind", choices=sorted(KINDS), nargs="+", default=["regression"])
     parser.add_argument("--text", type=Path, nargs="+", required=True, help="text to train the tokenizer on")
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--vocab", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(build(args.out, args.kind, args.text, args.hidden, args.layers, args.vocab, args.seed))
+    encoder = args.out / "encoder"
+    encoder_folder(encoder, args.text, args.hidden, args.layers, args.vocab)
+    for kind in args.kind:
+        print(build(args.out / kind, kind, encoder, args.hidden, args.layers, args.seed))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+# The user's cache as it was before any test: where the COMET tests' worker environment is kept between runs (each
+# test itself gets a cache folder of its own: fresh_user_cache).
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 DATA = Path(os.environ.get("BLEU_GUI_DATA", ROOT.parent / "shared" / "data"))
 
 settings.register_profile("ci", max_examples=150, deadline=None,
@@ -27,6 +30,12 @@ def data_set(name: str) -> Path:
     if not path.is_dir():
         pytest.skip(f"real data set {name} not available at {path}")
     return path
+
+
+@pytest.fixture(autouse=True)
+def fresh_user_cache(monkeypatch, tmp_path_factory):
+    """Each test starts with an empty user cache (COMET's scores): nothing carries over from another test or run."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
 
 
 @pytest.fixture(autouse=True)
@@ -124,3 +133,45 @@ def views(qtbot):
     qtbot.addWidget(widget)
     widget.show()
     return widget
+
+
+@pytest.fixture(scope="session")
+def comet_python():
+    """A Python with unbabel-comet for the COMET worker: $BLEU_GUI_COMET_PYTHON, else a virtual environment made once
+    per machine in the user's cache from pyproject.toml's [tool.bleu-gui.test-comet-worker] requirements (about a
+    minute and 1.4 GB)."""
+    import hashlib
+    import subprocess
+    import sys
+    import tomllib
+
+    named = os.environ.get("BLEU_GUI_COMET_PYTHON")
+    if named:
+        return named
+    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["bleu-gui"]["test-comet-worker"]["requirements"]
+    tag = hashlib.sha256(" ".join(wanted).encode()).hexdigest()[:10]
+    home = USER_CACHE / "bleu-gui-tests" / f"comet-worker-{tag}"
+    python = home / "bin" / "python"
+    if not (home / "ready").is_file():
+        made = subprocess.run(f"{sys.executable} -m venv {home} && {python} -m pip install -q " +
+                              " ".join(f"'{r}'" for r in wanted), shell=True, capture_output=True, text=True)
+        if made.returncode:
+            pytest.fail(f"could not make the COMET worker's environment at {home}:\n{made.stderr[-3000:]}")
+        (home / "ready").write_text(" ".join(wanted))
+    return str(python)
+
+
+@pytest.fixture(scope="session")
+def tiny_comet(comet_python, tmp_path_factory):
+    """Tiny COMET checkpoints (scripts/tiny_comet.py: a regression model like wmt22-comet-da, a reference-free one,
+    an xCOMET-style one with error spans), their tokenizer trained on the bundled demo text and, where present, the
+    shared Japanese and German data: {kind: model folder}."""
+    import subprocess
+
+    out = tmp_path_factory.mktemp("tiny-comet")
+    texts = sorted((ROOT / "bleu_gui" / "demo_data").glob("*/*.txt"))
+    texts += [p for p in (DATA / "wmt22-en-ja" / "ref1.txt", DATA / "wmt21-en-de-3ref" / "ref1.txt") if p.is_file()]
+    made = subprocess.run([comet_python, str(ROOT / "scripts" / "tiny_comet.py"), str(out), "--kind", "regression",
+                           "referenceless", "xcomet", "--text", *map(str, texts)], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr[-3000:]
+    return {kind: out / kind for kind in ("regression", "referenceless", "xcomet")}

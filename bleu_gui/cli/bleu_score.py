@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.errors import ExportError, InputError
+from ..core.metrics.status import status_to
 from .arguments import PROG, Options, build_parser, options, worded_error, words
 
 if TYPE_CHECKING:
@@ -112,6 +113,11 @@ def _notes(o: Options, run: Run, say: Printer) -> None:
         say.stderr(f"warning: {misalignment.describe(run.systems[i].name)}")
 
 
+def _status_line(text: str) -> None:
+    """``text`` on the terminal's last line, in place of what was there ('' clears it)."""
+    print(f"\r{text}\x1b[K", end="" if text else "\r", file=sys.stderr, flush=True)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     word = words(parser)
@@ -122,8 +128,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         from .printing import Printer
 
         say = Printer(o, word)
-        # At a terminal, each metric's corpus scores are said as soon as they are ready (the output follows).
-        scored = _scored(o, say.ready if sys.stderr.isatty() else None)
+        # At a terminal, each metric's corpus scores are said as soon as they are ready (the output follows), and a
+        # long computation (COMET) says how far it is on one line that it rewrites.
+        with status_to(_status_line if sys.stderr.isatty() else None):
+            scored = _scored(o, say.ready if sys.stderr.isatty() else None)
+        if sys.stderr.isatty():
+            _status_line("")
         _notes(o, scored, say)
         _exports(o, scored)
         if o.views.asked():

@@ -45,7 +45,7 @@ class SegmentMeans(Metric):
     def statistics_table(self, stats: np.ndarray) -> tuple[list[str], np.ndarray]:
         return ["score", "present"], stats
 
-    def scored(self, stats: np.ndarray) -> np.ndarray:
+    def scored(self, stats: np.ndarray) -> np.ndarray | None:
         return stats[:, 1] > 0
 
     def keep_only(self, stats: np.ndarray, segments: np.ndarray) -> np.ndarray:

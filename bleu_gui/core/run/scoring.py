@@ -297,10 +297,12 @@ def subset_run(run: Run, rows: Sequence[int], description: str, *, significance:
     # The whole run did every word of the slice already: each metric continues its work, never starts over. Its
     # settings are those the whole run was scored with (a tokenizer the target language chose included).
     chosen, _ = _chosen(run.config, run.context)
-    metrics = [bind(c, lines, scaled_progress(progress, 0.3 * k / len(run.metrics), 0.3 / len(run.metrics)), m)
+    context = run.context.subset(keep)
+    source = context.source.lines if context.source is not None else None
+    metrics = [bind(c, lines, scaled_progress(progress, 0.3 * k / len(run.metrics), 0.3 / len(run.metrics)), m, source)
                for k, (c, m) in enumerate(zip(chosen, run.metrics))]
     part = score_run([subset_file(s.file, keep) for s in run.systems], references, config,
-                     names=[s.name for s in run.systems], context=run.context.subset(keep), metrics=metrics,
+                     names=[s.name for s in run.systems], context=context, metrics=metrics,
                      progress=scaled_progress(progress, 0.3, 0.7))
     whole = tuple(tuple(s.results[k].corpus.score for s in run.systems) for k in range(len(run.metrics)))
     return replace(part, slice=Slice(description, tuple(keep), run.n_sentences, whole))

@@ -51,6 +51,19 @@ class CometConfig(MetricSettings):
             raise ConfigError(f"{term('comet.gpus')}: 0 to 64, got {self.gpus}")
         return dataclasses.replace(self, model=self.model.strip())
 
+    def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[CometConfig, str]:
+        """No setting follows the language; a note when the source or target language is not one COMET's encoder
+        was pretrained on."""
+        from .languages import outside_xlmr
+
+        outside = [f"{side} language {code}" for side, code in zip(("source", "target"), languages or ("", ""))
+                   if outside_xlmr(code)]
+        if not outside:
+            return self, ""
+        return self, (f"COMET: the {' and the '.join(outside)} ({declared or 'as declared'}) "
+                      f"{'is' if len(outside) == 1 else 'are'} not among the 100 languages XLM-R, COMET's encoder, was "
+                      "pretrained on: its scores there are unreliable (COMET #18)")
+
     def non_default(self) -> list[str]:
         # Where the worker runs and where the cache is change no number: no badge says them.
         return [label for label in super().non_default() if not label.startswith(("COMET worker", "COMET cache"))]

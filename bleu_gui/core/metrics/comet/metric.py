@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import ConfigError, InputError
+from ...errors import ConfigError, InputError, term
 from ...inputs.ratings import ErrorSpan
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Chart, Explanation, Pane, Section, Shown, plural
@@ -88,13 +88,15 @@ class Comet(SegmentMeans):
     name = "COMET"
     evidence_shown = True
 
-    def __init__(self, config: CometConfig, references: Sequence[Sequence[str]], source: Sequence[str] | None):
+    def __init__(self, config: CometConfig, references: Sequence[Sequence[str]], source: Sequence[str] | None,
+                 scorer: CometScorer | None = None):
         super().__init__(len(references[0]) if references else (len(source) if source is not None else 0))
         self.config = config.validated()
         self.references = [list(r) for r in references]
         self.source = list(source) if source is not None else None
-        self.scorer = CometScorer(self.config)
-        weakref.finalize(self, self.scorer.close)  # the worker ends with the metric (a new run binds a new one)
+        self.scorer = scorer if scorer is not None else CometScorer(self.config)
+        if scorer is None:  # the worker ends with the metric that started it (a new run binds a new one)
+            weakref.finalize(self, self.scorer.close)
         self._signature = ""
         self._notes: list[str] = []
         self._details: dict[tuple[str, ...], list[SegmentDetail]] = {}  # by the candidate lines scored
@@ -106,6 +108,8 @@ class Comet(SegmentMeans):
         wanted = [s for s in systems if tuple(s.lines) not in self._details]
         if not wanted:
             return
+        if self.source is None:
+            raise InputError(f"COMET reads the source: give it ({term('source', 'FILE')}), or read a file that has it")
         facts = self.scorer.facts()
         items: list[Item] = []
         layout: list[tuple[SegmentFile, int, list[list[int]]]] = []
@@ -154,6 +158,9 @@ class Comet(SegmentMeans):
     def system_statistics(self, system: SegmentFile, progress: Progress | None = None) -> np.ndarray:
         self.prepare([system], progress)
         return self.statistics(system.lines)
+
+    def scored(self, stats: np.ndarray) -> np.ndarray | None:
+        return None  # the model scores every segment
 
     # -- scores ------------------------------------------------------------------------------------------------
     @property
@@ -256,4 +263,7 @@ def _detail(hypothesis: str, values: Sequence[Cached]) -> SegmentDetail:
 
 def bind(config: CometConfig, references: Sequence[Sequence[str]], progress: Progress | None,
          like: Metric | None, source: Sequence[str] | None = None) -> Comet:
-    return Comet(config, references, source)
+    """COMET with these settings; ``like`` (a slice's whole run): its model facts and cache serve this one, so a
+    slice reads the run's scores back and scores nothing anew."""
+    shared = like.scorer if isinstance(like, Comet) and like.config == config.validated() else None
+    return Comet(config, references, source, shared)

@@ -68,6 +68,16 @@ class CometScorer:
         self._loaded = False
         self._fraction = 0.0  # of the items being scored: what a cancel check while waiting reports
 
+    @property
+    def loaded(self) -> bool:
+        """Whether a model is loaded (a run the cache holds loads none)."""
+        return self._loaded and self._worker is not None and self._worker.alive
+
+    @property
+    def worker(self) -> CometWorker | None:
+        """The worker while it runs."""
+        return self._worker if self._worker is not None and self._worker.alive else None
+
     def _started(self) -> CometWorker:
         if self._worker is None or not self._worker.alive:
             self._worker, self._loaded = CometWorker(worker_python(self.config.python)), False

@@ -75,17 +75,13 @@ class CometWorker:
         return lines[-1] if lines else ""
 
     def _next(self, tick: Callable[[], None] | None) -> dict[str, Any]:
-        """The next reply; ``tick`` is called while waiting (it raises to cancel: the worker is ended then)."""
+        """The next reply; ``tick`` is called while waiting (it raises to cancel)."""
         while True:
             try:
                 line = self._replies.get(timeout=_POLL)
             except queue.Empty:
                 if tick is not None:
-                    try:
-                        tick()
-                    except BaseException:
-                        self.close()
-                        raise
+                    tick()
                 continue
             if not line:
                 code = self._process.wait()
@@ -99,7 +95,9 @@ class CometWorker:
 
     def request(self, message: dict[str, Any], tick: Callable[[], None] | None = None,
                 on_batch: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-        """Send ``message`` and return its reply; a score request's batches go to ``on_batch`` as they come."""
+        """Send ``message`` and return its reply; a score request's batches go to ``on_batch`` as they come. Whatever
+        stops the wait other than the reply (a cancel from ``tick`` or ``on_batch``, a crash) ends the worker: it
+        would go on computing what nobody reads."""
         if self._process.poll() is not None or self._process.stdin is None:
             raise InputError("the COMET worker has stopped")
         try:
@@ -107,12 +105,24 @@ class CometWorker:
             self._process.stdin.flush()
         except OSError:
             pass  # the worker ended: the reply loop says why
-        while True:
-            reply = self._next(tick)
-            if "batch" in reply and on_batch is not None:
-                on_batch(reply)
-                continue
-            return reply
+        try:
+            while True:
+                reply = self._next(tick)
+                if "batch" in reply and on_batch is not None:
+                    on_batch(reply)
+                    continue
+                return reply
+        except InputError as exc:
+            if not str(exc).startswith("COMET: "):  # a refusal leaves the worker as it was; anything else ends it
+                self.close()
+            raise
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
 
     @property
     def alive(self) -> bool:

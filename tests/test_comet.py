@@ -1,0 +1,303 @@
+"""COMET computed in a worker process: our scores against unbabel-comet's own ``load_from_checkpoint(...).predict``
+on the same tiny checkpoints (fp32, to 1e-6), the cache, the signature, cancel, and every way a set-up can be wrong
+said in one clear message. The checkpoints are built by a fixture (no download); the worker runs in a Python of its
+own (conftest.py: comet_python)."""
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bleu_gui.core.errors import Cancelled, InputError
+from bleu_gui.core.inputs.text_files import SegmentFile
+from bleu_gui.core.metrics.comet.cache import cache_size
+from bleu_gui.core.metrics.comet.config import CometConfig
+from bleu_gui.core.metrics.comet.metric import spans_in
+from bleu_gui.core.metrics.registry import bind
+from tests.conftest import cli, data_set
+
+# unbabel-comet's own API, run in the worker's Python: the oracle.
+ORACLE = r"""
+import json, sys
+from comet import load_from_checkpoint
+request = json.load(sys.stdin)
+model = load_from_checkpoint(request["checkpoint"])
+out = model.predict(request["items"], batch_size=request["batch_size"], gpus=0, progress_bar=False)
+metadata = out.get("metadata") if hasattr(out, "get") else None
+spans = metadata.get("error_spans") if metadata else None
+print(json.dumps({"scores": out.scores, "spans": spans}))
+"""
+
+
+def oracle(python, model: Path, items, batch_size=16, cwd=None):
+    """COMET's own scores (and xCOMET's spans) of ``items``."""
+    done = subprocess.run([python, "-c", ORACLE], input=json.dumps({
+        "checkpoint": str(model / "checkpoints" / "model.ckpt"), "items": items, "batch_size": batch_size}),
+        capture_output=True, text=True, cwd=cwd)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def lines(path: Path, n: int) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()[:n]
+
+
+@pytest.fixture(scope="module")
+def en_ja():
+    """24 segments of WMT22 en-ja: source, reference, two systems."""
+    d = data_set("wmt22-en-ja")
+    return {name: lines(d / f"{name}.txt", 24) for name in ("src", "ref1", "sys1", "sys2")}
+
+
+def comet(model: Path, python: str, references, source, tmp_path, **settings):
+    config = CometConfig(model=str(model), python=python, cache=str(tmp_path / "comet.sqlite"), **settings)
+    return bind(config, references, None, None, source)
+
+
+def system(lines_, name="sys.txt"):
+    return SegmentFile(Path(name), list(lines_), "utf-8")
+
+
+@pytest.mark.parametrize("kind", ["regression", "referenceless", "xcomet"])
+def test_scores_equal_comets_own_predict(kind, tiny_comet, comet_python, en_ja, tmp_path):
+    metric = comet(tiny_comet[kind], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    stats = metric.system_statistics(system(en_ja["sys1"]))
+    items = [{"src": s, "mt": h, **({} if kind == "referenceless" else {"ref": r})}
+             for s, h, r in zip(en_ja["src"], en_ja["sys1"], en_ja["ref1"])]
+    theirs = oracle(comet_python, tiny_comet[kind], items, cwd=tmp_path)
+    assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-6, rtol=0)
+    assert len(set(np.round(stats[:, 0], 4))) > 12  # the tiny model's scores differ between segments
+    assert metric.corpus_score(stats).score == pytest.approx(np.mean(theirs["scores"]), abs=1e-6)
+
+
+def test_several_references_score_the_mean_of_each(tiny_comet, comet_python, tmp_path):
+    d = data_set("wmt21-en-de-3ref")
+    src, hyp = lines(d / "src.txt", 10), lines(d / "sys1.txt", 10)
+    refs = [lines(d / f"ref{k}.txt", 10) for k in (1, 2, 3)]
+    metric = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
+    stats = metric.system_statistics(system(hyp))
+    each = [oracle(comet_python, tiny_comet["regression"], [{"src": s, "mt": h, "ref": r} for s, h, r in
+                                                            zip(src, hyp, ref)], cwd=tmp_path)["scores"] for ref in refs]
+    assert np.allclose(stats[:, 0], np.mean(each, axis=0), atol=1e-6, rtol=0)
+    assert "refs:3" in metric.signature()
+
+
+def test_a_cached_reopen_gives_the_same_numbers_and_loads_no_model(tiny_comet, comet_python, en_ja, tmp_path):
+    refs, src = [en_ja["ref1"]], en_ja["src"]
+    first = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
+    first.prepare([system(en_ja["sys1"]), system(en_ja["sys2"], "b.txt")])
+    assert first.scorer.loaded
+    again = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
+    for name in ("sys1", "sys2"):
+        assert np.array_equal(again.system_statistics(system(en_ja[name])), first.system_statistics(system(en_ja[name])))
+    assert not again.scorer.loaded
+    assert again.signature() == first.signature()
+    assert any("of the run's scores read from the cache" in n for n in again.notes)
+
+
+def test_cancel_ends_the_worker_and_keeps_the_batches_it_finished(tiny_comet, comet_python, en_ja, tmp_path):
+    metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path, batch_size=4)
+
+    def cancel_after_a_batch(fraction):
+        if fraction > 0:
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        metric.prepare([system(en_ja["sys1"])], cancel_after_a_batch)
+    assert metric.scorer.worker is None  # ended, not left computing
+    kept, _ = cache_size(tmp_path / "comet.sqlite")
+    assert 4 <= kept < 24
+    stats = metric.system_statistics(system(en_ja["sys1"]))  # the rest is scored now
+    theirs = oracle(comet_python, tiny_comet["regression"], [{"src": s, "mt": h, "ref": r} for s, h, r in zip(
+        en_ja["src"], en_ja["sys1"], en_ja["ref1"])], batch_size=4, cwd=tmp_path)
+    # The rest is batched apart from what was kept, not as predict batches the whole: padding moves a score by
+    # ~6e-8 on wmt22-comet-da, by up to ~5e-6 on this random model's larger numbers.
+    assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-5, rtol=0)
+
+
+def test_a_killed_worker_is_one_clear_error(tiny_comet, comet_python, en_ja, tmp_path):
+    metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path, batch_size=4)
+
+    def kill_it(fraction):
+        os.kill(metric.scorer.worker.pid, signal.SIGKILL)
+
+    with pytest.raises(InputError, match=r"the COMET worker \(.*\) stopped: it was killed \(out of memory\?\)"):
+        metric.prepare([system(en_ja["sys1"])], kill_it)
+
+
+def copied(model: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "model"
+    shutil.copytree(model, out)
+    return out
+
+
+def repoint_encoder(model: Path, where: str) -> None:
+    """Make hparams.yaml name the encoder at ``where`` (as a checkpoint moved from another machine does)."""
+    hparams = model / "hparams.yaml"
+    text = hparams.read_text(encoding="utf-8")
+    named = next(line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("pretrained_model:"))
+    hparams.write_text(text.replace(named, where), encoding="utf-8")
+
+
+def test_a_moved_model_folder_finds_its_encoder_beside_it(tiny_comet, comet_python, en_ja, tmp_path):
+    model = copied(tiny_comet["regression"], tmp_path)
+    repoint_encoder(model, "/nowhere/encoder")
+    metric = comet(model, comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    stats = metric.system_statistics(system(en_ja["sys1"]))
+    theirs = oracle(comet_python, tiny_comet["regression"], [{"src": s, "mt": h, "ref": r} for s, h, r in zip(
+        en_ja["src"], en_ja["sys1"], en_ja["ref1"])], cwd=tmp_path)
+    assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-6, rtol=0)
+    assert any("the encoder folder /nowhere/encoder named by hparams.yaml is not there" in n for n in metric.notes)
+
+
+def _broken(kind: str, model: Path) -> str:
+    """Break a copied model folder as ``kind`` says; the model setting to give."""
+    if kind == "no checkpoint":
+        (model / "checkpoints" / "model.ckpt").unlink()
+    elif kind == "no hparams":
+        (model / "hparams.yaml").unlink()
+    elif kind == "no encoder":
+        repoint_encoder(model, "/nowhere/encoder")
+        shutil.rmtree(model / "encoder")
+    return str(model)
+
+
+@pytest.mark.parametrize(("kind", "said"), [
+    ("no checkpoint", r"the model folder .*/model has no checkpoints/model.ckpt"),
+    ("no hparams", r"hparams.yaml is missing beside the checkpoint"),
+    ("no encoder", r"the encoder folder /nowhere/encoder that .*/model/hparams.yaml names is not there"),
+])
+def test_a_broken_model_folder_is_named(kind, said, tiny_comet, comet_python, en_ja, tmp_path):
+    model = _broken(kind, copied(tiny_comet["regression"], tmp_path))
+    metric = comet(Path(model), comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    with pytest.raises(InputError, match=said):
+        metric.system_statistics(system(en_ja["sys1"]))
+
+
+def test_an_unknown_model_name_offline_is_named(comet_python, en_ja, tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    metric = comet(Path("Unbabel/no-such-model"), comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    with pytest.raises(InputError, match="the model Unbabel/no-such-model is not in the Hugging Face cache and the "
+                                         r"network is off \(HF_HUB_OFFLINE\)"):
+        metric.system_statistics(system(en_ja["sys1"]))
+
+
+@pytest.mark.parametrize(("python", "said"), [
+    (sys.executable, r"has no unbabel-comet: pip install 'bleu-gui\[comet\]' in this environment, or name a Python"),
+    ("/no/python/here", r"python /no/python/here: no Python there"),
+])
+def test_a_worker_python_without_comet_is_named(python, said, en_ja, tmp_path):
+    metric = comet(Path("Unbabel/wmt22-comet-da"), python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    with pytest.raises(InputError, match=said):
+        metric.system_statistics(system(en_ja["sys1"]))
+
+
+def test_xcomets_spans_are_drawn_on_the_candidate_at_valid_offsets(tiny_comet, comet_python, en_ja, tmp_path):
+    metric = comet(tiny_comet["xcomet"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    hyps = en_ja["sys1"]
+    stats = metric.system_statistics(system(hyps))
+    theirs = oracle(comet_python, tiny_comet["xcomet"], [{"src": s, "mt": h, "ref": r} for s, h, r in zip(
+        en_ja["src"], hyps, en_ja["ref1"])], cwd=tmp_path)["spans"]
+    explained = metric.of_system(system(hyps))
+    flagged = explained.flagged(range(len(hyps)), hyps)
+    marked = 0
+    for i, hypothesis in enumerate(hyps):
+        # COMET's offsets, moved off a leading space, clipped to the text: the spans we draw
+        expected = [(s["start"] + (hypothesis[s["start"]:s["start"] + 1].isspace()), min(s["end"], len(hypothesis)))
+                    for s in theirs[i]]
+        assert flagged[i] == [(a, b) for a, b in expected if a < b]
+        for start, end in flagged[i]:
+            assert 0 <= start < end <= len(hypothesis) and not hypothesis[start].isspace()
+        shown = explained.shown(i, hypothesis, "sys1", ["ref1"])
+        assert shown is not None and shown.summary.startswith("xCOMET marked")
+        marked += len(flagged[i])
+        if flagged[i]:
+            start, end = flagged[i][0]
+            assert "background-color" in shown.panes[0].html
+            assert explained.account(i, hypothesis, stats[i], ["ref1"]).evidence["error_spans"][0]["start"] == start
+    assert marked > 5  # the tiny model marks spans on this data
+
+
+def test_span_offsets_that_include_a_leading_space_are_corrected():
+    spans, corrected = spans_in("Hallo Welt und mehr", [
+        {"text": " Welt", "start": 5, "end": 10, "severity": "major", "confidence": 0.9},
+        {"text": "und", "start": 11, "end": 14, "severity": "minor", "confidence": 0.4},
+        {"text": "past the end", "start": 15, "end": 99, "severity": "minor", "confidence": 0.4}])
+    assert [(s.start, s.end, s.text, s.severity) for s in spans] == [
+        (6, 10, "Welt", "Major"), (11, 14, "und", "Minor"), (15, 19, "mehr", "Minor")]
+    assert corrected == 1
+
+
+def test_the_signature_names_the_checkpoint_hash_and_versions(tiny_comet, comet_python, en_ja, tmp_path, capsys):
+    for name in ("src", "ref1", "sys1"):
+        (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
+    model = tiny_comet["regression"]
+    code, out, err = cli(capsys, "-i", tmp_path / "sys1.txt", "--src", tmp_path / "src.txt", "-m", "comet",
+                         "--comet-model", model, "--comet-python", comet_python, "--format", "json",
+                         tmp_path / "ref1.txt")
+    assert code == 0, err
+    sha = hashlib.sha256((model / "checkpoints" / "model.ckpt").read_bytes()).hexdigest()[:12]
+    torch_version = subprocess.run([comet_python, "-c", "import importlib.metadata as m; print(m.version('torch'))"],
+                                   capture_output=True, text=True).stdout.strip()
+    found = json.loads(out)
+    signature = found["signature"] if "signature" in found else json.dumps(found)
+    assert f"model:{model}|ckpt:{sha}|comet:2.2.7|torch:{torch_version}|fp32|refs:1|batch:16" in signature
+
+
+def test_a_run_never_mixes_two_signatures(tiny_comet, comet_python, en_ja, tmp_path):
+    refs, src = [en_ja["ref1"]], en_ja["src"]
+    comet(tiny_comet["regression"], comet_python, refs, src, tmp_path, batch_size=4).prepare(
+        [system(en_ja["sys1"][:12] + en_ja["sys2"][12:])])  # half of sys1's segments cached under batch:4
+    metric = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path, batch_size=8)
+    metric.system_statistics(system(en_ja["sys1"]))
+    assert "batch:8" in metric.signature()
+    assert any("12 cached scores were made under another signature and were scored again" in n for n in metric.notes)
+
+
+def test_comet_needs_the_source(tmp_path, capsys):
+    for name, text in (("ref", "Hallo Welt."), ("hyp", "Hallo, Welt!")):
+        (tmp_path / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    code, _, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "hyp.txt", "-m", "comet")
+    assert code == 2 and "COMET reads the source: give it (--src FILE)" in err
+
+
+def test_segments_past_the_encoders_length_are_counted_and_listed(tiny_comet, comet_python, tmp_path):
+    long = " ".join(["Ein sehr langer Satz mit vielen Wörtern."] * 120)
+    metric = comet(tiny_comet["regression"], comet_python, [["Kurz.", long, "Kurz."]], ["Short.", "Long.", "Short."],
+                   tmp_path)
+    metric.system_statistics(system(["Kurz.", long, "Kurz!"]))
+    assert any("1 segment of sys.txt are longer than the encoder's 512 tokens and were truncated by COMET "
+               "(segments 2)" in n for n in metric.notes)
+    assert metric.truncated_segments(["Kurz.", long, "Kurz!"]) == [1]
+
+
+@pytest.mark.parametrize(("languages", "said"), [
+    (("en", "ja"), ""), (("de", "hr"), ""), (("zh-Hant", "ru"), ""),
+    (("en", "tlh"), "the target language tlh"), (("zu", "yo"), "the source language zu and the target language yo")])
+def test_a_language_outside_xlmr_gets_a_note(languages, said):
+    _, note = CometConfig().for_target_language(languages, "--langs")
+    assert (said in note and "not among the 100 languages XLM-R" in note) if said else note == ""
+
+
+def test_comet_through_paired_tests_slices_and_disagreement(tiny_comet, comet_python, en_ja, tmp_path, capsys):
+    for name in ("src", "ref1", "sys1", "sys2"):
+        (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
+    common = ["--src", tmp_path / "src.txt", "--comet-model", tiny_comet["regression"], "--comet-python", comet_python]
+    hyps = ["-i", tmp_path / "sys1.txt", tmp_path / "sys2.txt"]
+    code, out, err = cli(capsys, *hyps, *common, "-m", "bleu", "comet", "--paired-bs", tmp_path / "ref1.txt")
+    assert code == 0, err
+    assert "COMET" in out and "p = " in out
+    code, out, err = cli(capsys, *hyps, *common, "-m", "comet", "--where", "comet[sys1] < 0.3", tmp_path / "ref1.txt")
+    assert code == 0, err
+    assert "segments" in err
+    code, out, err = cli(capsys, *hyps, *common, "-m", "bleu", "comet", "--disagree", "bleu", "comet",
+                         tmp_path / "ref1.txt")
+    assert code == 0, err
