@@ -481,6 +481,7 @@ def build_window_parser() -> argparse.ArgumentParser:
     shot.add_argument("--size", type=window_size, metavar="WxH", help="window size (default 1400x860)")
     shot.add_argument("--tab", choices=TABS, help="the tab shown (default inspect)")
     shot.add_argument("--sentence", type=int, metavar="N", help="the sentence selected (1-based)")
+    shot.add_argument("--show-metric", metavar="METRIC", help="the metric the window shows (default: the first, BLEU)")
     return p
 
 
@@ -508,14 +509,15 @@ class WindowOptions:
 def _screenshot(args: argparse.Namespace) -> ScreenshotOrder | None:
     """The screenshot asked for (None without --screenshot); its options without it are refused."""
     if args.screenshot is None:
-        given = [flag for flag, value in (("--size", args.size), ("--tab", args.tab), ("--sentence", args.sentence))
-                 if value is not None]
+        given = [flag for flag, value in (("--size", args.size), ("--tab", args.tab), ("--sentence", args.sentence),
+                                          ("--show-metric", args.show_metric)) if value is not None]
         if given:
             raise InputError(f"{', '.join(given)}: with --screenshot OUT.png only")
         return None
     if not (args.demo or args.references or args.systems or args.hypotheses):
         raise InputError("--screenshot needs something to show: files, or --demo")
-    return ScreenshotOrder(Path(args.screenshot), args.size or (1400, 860), args.tab or "inspect", args.sentence)
+    return ScreenshotOrder(Path(args.screenshot), args.size or (1400, 860), args.tab or "inspect", args.sentence,
+                           args.show_metric)
 
 
 def _command_form(args: argparse.Namespace) -> tuple[list[str], list[str]]:

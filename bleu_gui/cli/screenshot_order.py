@@ -29,12 +29,13 @@ def window_size(text: str) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class ScreenshotOrder:
-    """Where to write the picture, the window's size, the tab and the 1-based sentence to show."""
+    """Where to write the picture, the window's size, the tab, the 1-based sentence and the metric to show."""
 
     path: Path
     size: tuple[int, int] = (1400, 860)
     tab: str = "inspect"
     sentence: int | None = None
+    metric: str | None = None  # the metric shown, by its key or name (None: the window's first)
 
     @property
     def json_path(self) -> Path:

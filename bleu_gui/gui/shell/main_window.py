@@ -33,6 +33,7 @@ from ..state import FROM_COMMAND_LINE, REMEMBERED, Scoring
 from ..widgets.job_progress import JobProgress
 from ..widgets.layout import TITLE_BAR, single_shot, stacked
 from ..window_words import in_window_words, raw
+from .comet_cache_row import CometCacheRow
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import ToolMenus
 from .figure_export import FigureExport
@@ -82,6 +83,9 @@ class MainWindow(QMainWindow):
         self.controller.state.folders.update(self.settings.folders())  # where file dialogs start
         self.jobs = JobController(self)
         self.settings_panel = SettingsPanel(self.controller.scoring.metrics)
+        comet = self.settings_panel.group("comet")
+        self.comet_cache = CometCacheRow(lambda: str(comet.fields["cache"].get()))
+        comet.add_row(self.comet_cache)
         self.run_actions = RunActions(self.controller, self.jobs, self)
         self.run_actions.encoding = encoding
         self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self)

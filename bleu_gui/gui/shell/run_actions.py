@@ -25,6 +25,7 @@ from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.imported.config import choose_imported
 from ...core.metrics.imported.imported import attach_imported
 from ...core.metrics.registry import KEYS
+from ...core.metrics.status import status_to
 from ...core.output.sessions import Session
 from ...core.run import Comparison, check_labels, score_in_stages
 from ...core.runtime import out_of_gc_passes
@@ -180,8 +181,11 @@ class RunActions(QObject):
         (``early``) as soon as they are ready, each saying what is still computed; the whole run is returned."""
         prepared: Prepared | None = None
         tests_to_come = len(systems) > 1 and cfg.significance is not None
-        for stage in score_in_stages(systems, references, cfg, names=names, context=context,
-                                     progress=scaled_progress(progress, 0.05, 0.9), starting=step):
+        stages = score_in_stages(systems, references, cfg, names=names, context=context,
+                                 progress=scaled_progress(progress, 0.05, 0.9), starting=step)
+        while True:
+            with status_to(step):  # a long computation (COMET's batches) says how far it is on the progress bar
+                stage = next(stages)
             if not stage.waiting:
                 return self._sliced(stage.run, where, progress, prepared)
             said = f"{', '.join(stage.waiting)}: being computed, shown when ready"
@@ -190,7 +194,6 @@ class RunActions(QObject):
             shown = self._sliced(noted, where, progress, prepared)
             early((shown, said))
             prepared = shown[0]
-        raise AssertionError("the last stage waits for nothing")
 
     @Slot(int)
     def _on_cancelled(self, job_id: int) -> None:

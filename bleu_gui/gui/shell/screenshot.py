@@ -79,6 +79,13 @@ class Screenshot(QObject):
         w, order = self.window, self.order
         run = w.controller.run
         assert run is not None
+        if order.metric is not None:
+            keys = [m.key.lower() for m in run.metrics]
+            names = [m.name.lower() for m in run.metrics]
+            wanted = order.metric.lower()
+            if wanted not in keys and wanted not in names:
+                raise InputError(f"--show-metric {order.metric}: the run has {', '.join(m.key for m in run.metrics)}")
+            w.controller.set_metric(keys.index(wanted) if wanted in keys else names.index(wanted))
         if order.sentence is not None:
             if not 1 <= order.sentence <= run.n_sentences:
                 raise InputError(f"--sentence {order.sentence}: the run has sentences 1..{run.n_sentences}")

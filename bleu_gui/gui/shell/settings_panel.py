@@ -136,6 +136,7 @@ class SettingsGroup(QGroupBox):
             else:
                 form.addRow(_capitalised(field.field.setting.label), field.widget)
         form.addRow(self.hint)
+        self._form = form
         self._shown: Any = family.config()  # what the panel has no field for is kept from the settings shown
         self._loading = False
         self.set_config(None)
@@ -151,6 +152,10 @@ class SettingsGroup(QGroupBox):
         self._outer.setContentsMargins(self._margins if scored else QMargins(0, 0, 0, 0))
         # Folded to its title's line: no empty frame under the title of a family not scored.
         self.setMaximumHeight(QWIDGETSIZE_MAX if scored else self.fontMetrics().height() + 6)
+
+    def add_row(self, widget: QWidget) -> None:
+        """A row under the fields, shown while the family is scored (COMET's cache)."""
+        self._form.addRow(widget)
 
     def widget(self, name: str) -> QWidget:
         """The widget of the setting ``name`` (tests and the what-if tour reach fields by name)."""

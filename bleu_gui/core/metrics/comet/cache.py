@@ -65,7 +65,8 @@ class ScoreCache:
         if self._db is None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path)
+                # Used from the window's worker threads one at a time (the scorer's lock), closed from any.
+                db = sqlite3.connect(self.path, check_same_thread=False)
                 db.execute("CREATE TABLE IF NOT EXISTS scores (key BLOB PRIMARY KEY, score REAL NOT NULL, "
                            "spans TEXT, tokens INTEGER NOT NULL, signature TEXT NOT NULL)")
                 db.execute("CREATE TABLE IF NOT EXISTS checkpoints (path TEXT PRIMARY KEY, size INTEGER NOT NULL, "

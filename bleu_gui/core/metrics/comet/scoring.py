@@ -7,6 +7,7 @@ named, the checkpoint's sha256, COMET's and torch's versions, the precision, the
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -67,6 +68,8 @@ class CometScorer:
         self._facts: ModelFacts | None = None
         self._loaded = False
         self._fraction = 0.0  # of the items being scored: what a cancel check while waiting reports
+        # One request at a time: a slice's metric shares its run's scorer, and the window scores in worker threads.
+        self._lock = threading.RLock()
 
     @property
     def loaded(self) -> bool:
@@ -85,6 +88,10 @@ class CometScorer:
 
     def facts(self, tick: Callable[[], None] | None = None) -> ModelFacts:
         """The model's facts (asks the worker once: it resolves the name and reads hparams.yaml, loads nothing)."""
+        with self._lock:
+            return self._facts_now(tick)
+
+    def _facts_now(self, tick: Callable[[], None] | None) -> ModelFacts:
         if self._facts is None:
             worker = self._started()
             said = worker.request({"op": "resolve", "model": self.config.model}, tick)
@@ -106,6 +113,10 @@ class CometScorer:
     def score(self, items: Sequence[Item], refs: int, progress: Progress | None = None) -> Scored:
         """Each item's score, spans and tokens (see the module); ``refs``: the references of the run (for the
         signature). ``progress`` may raise to cancel: the worker is ended, the finished batches stay cached."""
+        with self._lock:
+            return self._score(items, refs, progress)
+
+    def _score(self, items: Sequence[Item], refs: int, progress: Progress | None) -> Scored:
         tick = (lambda: progress(self._fraction)) if progress is not None else None
         self._fraction = 0.0
         facts = self.facts(tick)
@@ -157,6 +168,10 @@ class CometScorer:
 
     def close(self) -> None:
         """End the worker and close the cache (a later request starts them again)."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         if self._worker is not None:
             self._worker.close()
             self._worker = None
