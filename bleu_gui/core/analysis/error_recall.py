@@ -178,7 +178,7 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
                                           if e.severity in SEVERITIES and not counted(e))
         lines = [system.lines[i] for i in segments]
         for m, metric in enumerate(metrics):
-            flagged = metric.flagged(segments, lines)
+            flagged = metric.of_system(system).flagged(segments, lines)
             if flagged is None:
                 left_out[metric.name] = None
                 continue

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from ..errors import InputError, term
 from .corpus import Context
+from .neural_scores import neural_scores, system_of_hypotheses
 from .raw_input import read_bytes
 from .text_files import SegmentFile, decode_text_files
 
@@ -62,6 +63,10 @@ class ScoreTable:
     by_id: bool         # rows name segments by id (else by 1-based line number)
     has_doc: bool
     columns: list[str]  # the other columns, in file order
+    # A file of one system's scores that names no system (MetricX's predictions): the hypotheses it scored, in
+    # order; the system of the run whose lines they are is the one scored.
+    hypotheses: tuple[str, ...] | None = None
+    lower_better: tuple[str, ...] = ()  # columns whose lower scores are better by what the file is (MetricX)
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ class ImportedColumn:
     path: Path
     missing: int
     total: int
+    lower_better: bool = False  # by what the file is (MetricX's predictions), not by --lower-better
 
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -185,6 +191,10 @@ def read_score_file(path: str | Path, encoding: str = "utf-8") -> ScoreTable:
     path = Path(path)
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
     body = "\n".join(text.lines)
+    neural = neural_scores(path, body)
+    if neural is not None:
+        return ScoreTable(path, [ScoreRow(n, system, "", segment, values) for n, system, segment, values in neural.rows],
+                          False, False, neural.columns, neural.hypotheses, neural.lower_better)
     suffix = path.suffix.lower()
     reader = _csv_cells if suffix == ".csv" else _jsonl_cells if suffix in (".jsonl", ".json") else _cells
     header, cells = reader(path, body)
@@ -325,8 +335,7 @@ def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], n
     notes: list[str] = []
     n = len(systems[0].lines) if systems else 0
     taken: set[str] = set()
-    for path in paths:
-        table = read_score_file(path, encoding)
+    for table in _one_per_metric([read_score_file(path, encoding) for path in paths], files, names):
         metrics, text = metric_columns(table)
         if not metrics:
             raise InputError(f"{table.path}: no numeric column to read as a metric (columns: "
@@ -348,10 +357,33 @@ def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], n
             notes.append(f"{name}: {matched.other_segments:,} rows of segments the run does not hold left out")
         for m in metrics:
             missing = sum(math.isnan(v) for per_system in matched.values[m] for v in per_system)
-            columns.append(ImportedColumn(m, table.path, missing, n * len(files)))
+            columns.append(ImportedColumn(m, table.path, missing, n * len(files), m in table.lower_better))
         files = [replace(f, scores={**f.scores, **{m: tuple(matched.values[m][i]) for m in metrics}})
                  for i, f in enumerate(files)]
     return files, columns, notes
+
+
+def _one_per_metric(tables: list[ScoreTable], systems: Sequence[SegmentFile], names: Sequence[str]
+                    ) -> list[ScoreTable]:
+    """``tables`` with the files of one system's scores each (MetricX's, which name no system) given their system
+    (the one whose lines they scored) and merged by their columns: one metric, every system's file."""
+    out = [t for t in tables if t.hypotheses is None]
+    merged: dict[tuple[str, ...], list[tuple[ScoreTable, int]]] = {}
+    for t in tables:
+        if t.hypotheses is not None:
+            merged.setdefault(tuple(t.columns), []).append((t, system_of_hypotheses(t.path, t.hypotheses, systems,
+                                                                                    names)))
+    for group in merged.values():
+        scored: dict[int, Path] = {}
+        for t, i in group:
+            if i in scored:
+                raise InputError(f"{scored[i]} and {t.path} both score the system {names[i]}")
+            scored[i] = t.path
+        first = group[0][0]
+        path = first.path if len(group) == 1 else first.path.with_name(" + ".join(t.path.name for t, _ in group))
+        rows = [replace(r, system=names[i]) for t, i in group for r in t.rows]
+        out.append(ScoreTable(path, rows, False, False, first.columns, None, first.lower_better))
+    return out
 
 
 def _check_every_segment(table: ScoreTable, files: Sequence[SegmentFile], names: Sequence[str],

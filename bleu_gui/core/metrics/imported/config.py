@@ -59,7 +59,7 @@ RESERVED = frozenset({"bleu", "chrf", "ter", "chrf2", "chrf2++"})
 
 def imported_configs(columns: Sequence[ImportedColumn], lower_better: Sequence[str] = ()) -> list[ImportedConfig]:
     """The metrics of imported score columns; ``lower_better``: the names whose lower scores are better (each
-    must be one of the columns)."""
+    must be one of the columns), beside those the file says are (MetricX's error scores)."""
     names = [c.name for c in columns]
     unknown = [n for n in lower_better if n not in names]
     if unknown:
@@ -68,7 +68,7 @@ def imported_configs(columns: Sequence[ImportedColumn], lower_better: Sequence[s
     for name in names:
         if name.lower() in RESERVED:
             raise ConfigError(f"a scores column is named {name!r}, as a built-in metric: rename the column")
-    return [ImportedConfig(c.name, c.name not in lower_better, c.path.name) for c in columns]
+    return [ImportedConfig(c.name, c.name not in lower_better and not c.lower_better, c.path.name) for c in columns]
 
 
 def choose_imported(configs: Sequence[ImportedConfig], wanted: Sequence[str] | None,

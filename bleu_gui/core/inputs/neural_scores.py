@@ -1,0 +1,94 @@
+"""Segment scores as neural metrics write them, read by ``--scores`` as they come:
+
+- ``comet-score --to_json FILE``: one JSON object, each system's file name → its segments in order, each an object
+  with ``src``, ``mt``, ``ref`` and the score under ``COMET`` (and xCOMET's ``errors``); the system is the run's whose
+  file has that name, the segment its position;
+- MetricX's predictions (``metricx23/predict.py``, ``metricx24``): JSON Lines of one system's segments in order, each
+  its input (``hypothesis``, ``source``, ``reference``) and the ``prediction``, an error score (0 best, 25 worst:
+  lower is better); the file names no system, so the system is the run's whose lines are its hypotheses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from ..errors import InputError
+from .text_files import SegmentFile
+
+
+@dataclass(frozen=True)
+class NeuralScores:
+    """A neural metric's output as rows: (line, system, 1-based segment, {column: value}), the columns, the
+    hypotheses scored when the file names no system, and the columns whose lower scores are better."""
+
+    rows: list[tuple[int, str, str, dict[str, str]]]
+    columns: list[str]
+    hypotheses: tuple[str, ...] | None = None
+    lower_better: tuple[str, ...] = ()
+
+
+def _value(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _comet_json(path: Path, data: object) -> NeuralScores | None:
+    if not (isinstance(data, dict) and data and all(
+            isinstance(v, list) and v and all(isinstance(s, dict) and "mt" in s and "COMET" in s for s in v)
+            for v in data.values())):
+        return None
+    rows = [(0, PurePath(str(name)).name, str(i + 1), {"COMET": _value(s["COMET"])})
+            for name, segments in data.items() for i, s in enumerate(segments)]
+    return NeuralScores(rows, ["COMET"])
+
+
+def _metricx_jsonl(path: Path, text: str) -> NeuralScores | None:
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    try:
+        first = json.loads(lines[0][1]) if lines else None
+    except json.JSONDecodeError:
+        return None
+    if not (isinstance(first, dict) and "prediction" in first and "hypothesis" in first and "system" not in first):
+        return None
+    rows, hypotheses = [], []
+    for k, (n, line) in enumerate(lines):
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict) or "prediction" not in obj or "hypothesis" not in obj:
+            raise InputError(f"{path}: line {n}: a MetricX prediction needs \"hypothesis\" and \"prediction\"")
+        hypotheses.append(str(obj["hypothesis"]))
+        rows.append((n, "", str(k + 1), {"MetricX": _value(obj["prediction"])}))
+    return NeuralScores(rows, ["MetricX"], tuple(hypotheses), ("MetricX",))
+
+
+def neural_scores(path: Path, text: str) -> NeuralScores | None:
+    """The file's scores when it is a neural metric's own output (see the module), else None."""
+    stripped = text.lstrip()
+    if stripped.startswith("{") and path.suffix.lower() == ".json":
+        try:
+            found = _comet_json(path, json.loads(text))
+        except json.JSONDecodeError:
+            found = None
+        if found is not None:
+            return found
+    return _metricx_jsonl(path, text) if stripped.startswith("{") else None
+
+
+def system_of_hypotheses(path: Path, hypotheses: Sequence[str], systems: Sequence[SegmentFile],
+                         names: Sequence[str]) -> int:
+    """The system of the run whose lines are ``hypotheses`` (a file of one system's scores that names none)."""
+    same = [i for i, s in enumerate(systems) if list(s.lines) == list(hypotheses)]
+    if len(same) == 1:
+        return same[0]
+    if same:
+        raise InputError(f"{path}: its hypotheses are the lines of {' and of '.join(names[i] for i in same)}: which "
+                         "system it scored cannot be told")
+    closest = max(range(len(systems)), key=lambda i: sum(a == b for a, b in zip(systems[i].lines, hypotheses)))
+    differ = next((k for k, (a, b) in enumerate(zip(systems[closest].lines, hypotheses)) if a != b),
+                  min(len(hypotheses), len(systems[closest].lines)))
+    raise InputError(f"{path}: its {len(hypotheses):,} hypotheses are not the lines of any system of the run (the "
+                     f"closest, {names[closest]}, differs at line {differ + 1})")

@@ -1,0 +1,46 @@
+"""Neural metrics' own output files read by --scores as they come: MetricX's predictions (JSON Lines of one system's
+segments, lower is better) matched to the system whose lines they scored. (comet-score --to_json is read in
+test_comet.py, on a file comet-score itself writes.)"""
+
+import json
+
+from tests.conftest import cli
+
+
+def _files(tmp_path, hyps_a, hyps_b):
+    (tmp_path / "ref.txt").write_text("Der Hund bellt.\nDie Katze schläft.\nEs regnet.\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("\n".join(hyps_a) + "\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("\n".join(hyps_b) + "\n", encoding="utf-8")
+
+
+def _metricx(path, hypotheses, predictions):
+    # As metricx23/predict.py writes them: the input object with "prediction" added.
+    path.write_text("".join(json.dumps({"source": "src", "hypothesis": h, "reference": "ref", "prediction": p},
+                                       ensure_ascii=False) + "\n" for h, p in zip(hypotheses, predictions)),
+                    encoding="utf-8")
+
+
+A = ["Der Hund bellt.", "Die Katze schlaft.", "Es regnet heute."]
+B = ["Ein Hund bellt.", "Katze schläft.", "Regen."]
+
+
+def test_metricx_predictions_are_matched_to_the_system_they_scored_and_lower_is_better(tmp_path, capsys):
+    _files(tmp_path, A, B)
+    _metricx(tmp_path / "b.jsonl", B, [3.5, 7.0, 12.25])
+    _metricx(tmp_path / "a.jsonl", A, [0.5, 2.0, 1.5])
+    code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "a.txt", tmp_path / "b.txt", "--scores",
+                         tmp_path / "b.jsonl", "--scores", tmp_path / "a.jsonl", "-m", "MetricX", "--paired-bs")
+    assert code == 0, err
+    assert "MetricX    file:b.jsonl + a.jsonl|column:MetricX|mean|lower-better" in out
+    assert "1.33" in out and "7.58" in out  # (0.5 + 2 + 1.5) / 3 and (3.5 + 7 + 12.25) / 3, each on its system
+
+
+def test_metricx_predictions_of_other_lines_name_the_closest_system(tmp_path, capsys):
+    _files(tmp_path, A, B)
+    _metricx(tmp_path / "x.jsonl", [A[0], A[1], "Es schneit."], [1.0, 2.0, 3.0])
+    code, _, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "a.txt", tmp_path / "b.txt", "--scores",
+                       tmp_path / "x.jsonl")
+    assert code == 2
+    assert code == 2
+    assert "x.jsonl: its 3 hypotheses are not the lines of any system of the run (the closest, a.txt, differs at " \
+           "line 3)" in err
