@@ -248,8 +248,7 @@ def test_the_signature_names_the_checkpoint_hash_and_versions(tiny_comet, comet_
     torch_version = subprocess.run([comet_python, "-c", "import importlib.metadata as m; print(m.version('torch'))"],
                                    capture_output=True, text=True).stdout.strip()
     found = json.loads(out)
-    signature = found["signature"] if "signature" in found else json.dumps(found)
-    assert f"model:{model}|ckpt:{sha}|comet:2.2.7|torch:{torch_version}|fp32|refs:1|batch:16" in signature
+    assert found["signature"] == f"model:{model}|ckpt:{sha}|comet:2.2.7|torch:{torch_version}|fp32|refs:1|batch:16"
 
 
 def test_a_run_never_mixes_two_signatures(tiny_comet, comet_python, en_ja, tmp_path):
@@ -301,3 +300,98 @@ def test_comet_through_paired_tests_slices_and_disagreement(tiny_comet, comet_py
     code, out, err = cli(capsys, *hyps, *common, "-m", "bleu", "comet", "--disagree", "bleu", "comet",
                          tmp_path / "ref1.txt")
     assert code == 0, err
+
+
+def test_comet_score_to_json_is_read_by_scores_as_it_comes(tiny_comet, comet_python, en_ja, tmp_path, capsys):
+    for name in ("src", "ref1", "sys1", "sys2"):
+        (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
+    comet_score = Path(comet_python).with_name("comet-score")
+    made = subprocess.run([str(comet_score), "-s", "src.txt", "-t", "sys1.txt", "sys2.txt", "-r", "ref1.txt",
+                           "--model", str(tiny_comet["regression"] / "checkpoints" / "model.ckpt"), "--gpus", "0",
+                           "--to_json", "out.json", "--quiet"], capture_output=True, text=True, cwd=tmp_path)
+    assert made.returncode == 0, made.stderr[-2000:]
+    theirs = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    code, out, err = cli(capsys, tmp_path / "ref1.txt", "-i", tmp_path / "sys1.txt", tmp_path / "sys2.txt", "--scores",
+                         tmp_path / "out.json", "-m", "COMET", "-sl", "--format", "json")
+    assert code == 0, err
+    found = json.loads(out)
+    for system, name in zip(found, ("sys1.txt", "sys2.txt")):
+        segments = [s["COMET"] for s in theirs[name]]  # keyed by the file names comet-score was given
+        assert system["system"] == name and system["signature"].startswith("file:out.json|column:COMET")
+        assert [s["score"] for s in system["sentences"]] == segments
+        assert system["score"] == pytest.approx(np.mean(segments), abs=1e-12)
+
+
+def _comet_panel(window, model: Path, python: str, cache: Path) -> None:
+    group = window.settings_panel.group("comet")
+    group.setChecked(True)
+    for name, value in (("model", str(model)), ("python", python), ("cache", str(cache))):
+        group.fields[name].set(value)
+        group.fields[name].widget.editingFinished.emit()
+
+
+def _worker_processes() -> list[int]:
+    """The COMET workers this test process started (Linux: their command lines name the worker's file)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
+            if parent == str(os.getpid()) and b"comet_worker.py" in command:
+                found.append(int(entry.name))
+    return found
+
+
+def _write(en_ja, tmp_path):
+    for name in ("src", "ref1", "sys1", "sys2"):
+        (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
+
+
+def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcomets_spans(
+        qtbot, window, tiny_comet, comet_python, en_ja, tmp_path):
+    _write(en_ja, tmp_path)
+    _comet_panel(window, tiny_comet["xcomet"], comet_python, tmp_path / "cache.sqlite")
+    steps = []
+    window.jobs.step.connect(steps.append)
+    window.run_actions.open_files([tmp_path / "sys1.txt", tmp_path / "sys2.txt"], [tmp_path / "ref1.txt"],
+                                  source=tmp_path / "src.txt")
+    qtbot.waitUntil(lambda: window.controller.run is not None and any(
+        m.key == "comet" for m in window.controller.run.metrics) and not window.jobs.busy, timeout=120_000)
+    run = window.controller.run
+    assert any(s.startswith("COMET: ") and " segments, " in s and " left" in s for s in steps)
+    k = next(i for i, m in enumerate(run.metrics) if m.key == "comet")
+    assert "ckpt:" in run.metrics[k].signature()
+    window.controller.set_metric(k)
+    marked = []
+    for sentence in range(len(en_ja["sys1"])):
+        window.controller.set_sentence(sentence)
+        marked.append("xCOMET marked" in window.inspect.evidence.sentence_label.text())
+    assert all(marked)
+    assert window.comet_cache.label.text().startswith("Cache: ")
+
+
+def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numbers(
+        qtbot, window, tiny_comet, comet_python, en_ja, tmp_path):
+    _write(en_ja, tmp_path)
+    _comet_panel(window, tiny_comet["regression"], comet_python, tmp_path / "cache.sqlite")
+    window.settings_panel.group("comet").fields["batch_size"].set(1)
+    cancelled = []
+
+    def on_step(text):
+        if text.startswith("COMET: ") and not cancelled:
+            cancelled.append(text)
+            window.jobs.cancel()
+
+    window.jobs.step.connect(on_step)
+    before = set(_worker_processes())  # an earlier test's, ended when its run is collected
+    window.run_actions.open_files([tmp_path / "sys1.txt", tmp_path / "sys2.txt"], [tmp_path / "ref1.txt"],
+                                  source=tmp_path / "src.txt")
+    qtbot.waitUntil(lambda: bool(cancelled) and not window.jobs.busy, timeout=120_000)
+    qtbot.waitUntil(lambda: not set(_worker_processes()) - before, timeout=10_000)
+    run = window.controller.run
+    assert run is not None and run.metrics[0].key == "bleu"
+    assert any(n.startswith("COMET") and "not computed (cancelled)" in n for n in run.notes)
