@@ -83,6 +83,8 @@ def spec_text(work: Path, languages: tuple[str, ...], arrow: bool) -> str:
 from PyInstaller.utils.hooks import collect_data_files, copy_metadata
 # sacreBLEU's tokenizers are loaded from their files (bleu_gui/core/metrics/sacrebleu_parts.py): ship the sources.
 datas = collect_data_files("bleu_gui") + collect_data_files("sacrebleu", include_py_files=True)
+# COMET's worker runs as a file in the Python the user names (--comet-python): ship it as one.
+datas += [(str(ROOT / "bleu_gui" / "comet_worker.py"), "bleu_gui")]
 # The documentation, where Help ▸ Documentation looks (sys.prefix/share/bleu-gui/docs, as a wheel installs it).
 datas += [(str(page), "share/bleu-gui/docs") for page in {sorted(str(p) for p in (ROOT / "docs").glob("*.md"))!r}]
 for name in {[d for lang in languages for d in DICTIONARIES[lang]]!r}:
@@ -151,8 +153,14 @@ def check(folder: Path, languages: tuple[str, ...]) -> None:
     missing = [p.name for p in (ROOT / "docs").glob("*.md") if not (internal / "share/bleu-gui/docs" / p.name).is_file()]
     if missing:
         raise StepFailed(f"check: the bundle lacks the documentation pages {', '.join(missing)}")
+    if not (internal / "bleu_gui" / "comet_worker.py").is_file():
+        raise StepFailed("check: the bundle lacks COMET's worker (bleu_gui/comet_worker.py)")
+    comet = subprocess.run([str(folder / "bleu-score"), *demo[:2], "-i", demo[3], "--src", demo[3], "-m", "comet"],
+                           capture_output=True, text=True, env=env)
+    if comet.returncode != 2 or "has no Python of its own to run COMET in" not in comet.stderr:
+        raise StepFailed(f"check: -m comet without --comet-python should say to name a Python: {comet.stderr[-500:]}")
     print(f"bundle: checked: {'; '.join(said)} as installed; bleu-gui drew {shot}, installed its desktop entry, "
-          "and finds its documentation")
+          "finds its documentation, and asks for a Python to run COMET in")
 
 
 def build_parser() -> argparse.ArgumentParser:
