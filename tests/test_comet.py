@@ -276,6 +276,8 @@ def test_segments_past_the_encoders_length_are_counted_and_listed(tiny_comet, co
     assert any("1 segment of sys.txt are longer than the encoder's 512 tokens and were truncated by COMET "
                "(segments 2)" in n for n in metric.notes)
     assert metric.truncated_segments(["Kurz.", long, "Kurz!"]) == [1]
+    caveats = metric.caveats(system(["Kurz.", long, "Kurz!"]))  # the window's list marks it ⚠ with this tooltip
+    assert list(caveats) == [1] and "longer than the encoder's 512, so COMET truncated the input" in caveats[1]
 
 
 @pytest.mark.parametrize(("languages", "said"), [

@@ -181,6 +181,11 @@ class Metric(ABC):
         system's file (and the ``source``, where the evidence marks it)."""
         return self
 
+    def caveats(self, system: SegmentFile) -> dict[int, str]:
+        """The segments of ``system`` whose score deserves a caveat, and why (COMET: an input longer than its encoder
+        holds, truncated); none by default. The window marks them in the sentence list."""
+        return {}
+
     def system_details(self, system: SegmentFile, rows: Sequence[int] | None = None) -> dict[str, object]:
         """The metric's own figures of a system's segments ``rows`` (all) beyond its score, for JSON (MQM: its
         errors by category and severity, each rater's score); none by default."""

@@ -56,14 +56,18 @@ class SentenceTableModel(QAbstractTableModel):
         # What-if: sentence -> (edited text, its sentence score, its length ratio)
         self.edited: dict[int, tuple[str, float, float]] = {}
         self.metric = "BLEU"  # the metric whose sentence scores the list shows
+        self._caveats: dict[int, str] = {}  # sentence -> why its score deserves a caveat
 
     # -- content ----------------------------------------------------------------
     def set_sentences(self, lines: list[str], scores: np.ndarray, orders: SentenceOrders,
-                      numbers: np.ndarray | None = None, metric: str = "BLEU") -> None:
+                      numbers: np.ndarray | None = None, metric: str = "BLEU",
+                      caveats: dict[int, str] | None = None) -> None:
         """``scores``: the sentence scores of ``metric``; ``orders``: the sentences' sort orders and length ratios,
-        computed by the worker (see :func:`sentence_orders`)."""
+        computed by the worker (see :func:`sentence_orders`); ``caveats``: the sentences whose score the metric
+        warns about (marked ⚠, the reason in the tooltip)."""
         self.beginResetModel()
         self.metric = metric
+        self._caveats = caveats or {}
         self._lines = lines
         self._numbers = numbers
         self._only = None
@@ -214,7 +218,8 @@ class SentenceTableModel(QAbstractTableModel):
             if col == COL_INDEX:
                 return ("✎ " if edit else "") + str(i + 1 if self._numbers is None else int(self._numbers[i]))
             if col == COL_BLEU:
-                return score_text(edit[1] if edit else float(self._scores[i]))
+                return ("⚠ " if i in self._caveats and not edit else "") + score_text(
+                    edit[1] if edit else float(self._scores[i]))
             if col == COL_TEXT and edit:
                 return edit[0][:_MAX_SHOWN]
             if col == COL_RATIO:
@@ -231,6 +236,8 @@ class SentenceTableModel(QAbstractTableModel):
             return (f"Edited (what-if): sentence {self.metric} {score_text(float(self._scores[i]))} → "
                     f"{score_text(edit[1])}"
                     f"\nFile: {self._lines[i][:1000]}\nEdited: {edit[0][:1000]}")
+        elif role == Qt.ItemDataRole.ToolTipRole and col == COL_BLEU and i in self._caveats:
+            return self._caveats[i]
         elif role == Qt.ItemDataRole.ToolTipRole and col == COL_TEXT:
             return self._lines[i][:2000]
         elif role == Qt.ItemDataRole.UserRole:

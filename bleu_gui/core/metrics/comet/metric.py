@@ -185,6 +185,14 @@ class Comet(SegmentMeans):
         limit = self.scorer.facts().max_tokens
         return [i for i, d in enumerate(self.details(lines)) if d.tokens > limit]
 
+    def caveats(self, system: SegmentFile) -> dict[int, str]:
+        """Each segment COMET truncated (its input longer than the encoder holds)."""
+        if tuple(system.lines) not in self._details:
+            return {}
+        limit, details = self.scorer.facts().max_tokens, self._details[tuple(system.lines)]
+        return {i: f"{details[i].tokens} tokens: longer than the encoder's {limit}, so COMET truncated the input and "
+                   "scored only its beginning" for i in self.truncated_segments(system.lines)}
+
     # -- explaining ----------------------------------------------------------------------------------------------
     def of_system(self, system: SegmentFile, source: SegmentFile | None = None) -> Comet:
         explains = copy.copy(self)
