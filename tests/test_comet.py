@@ -193,6 +193,7 @@ def test_an_unknown_model_name_offline_is_named(comet_python, en_ja, tmp_path, m
 @pytest.mark.parametrize(("python", "said"), [
     (sys.executable, r"has no unbabel-comet: pip install 'bleu-gui\[comet\]' in this environment, or name a Python"),
     ("/no/python/here", r"python /no/python/here: no Python there"),
+    ("/bin/cat", r"the COMET worker \(/bin/cat\) does not speak its protocol: it wrote .* \(is it a Python\?\)"),
 ])
 def test_a_worker_python_without_comet_is_named(python, said, en_ja, tmp_path):
     metric = comet(Path("Unbabel/wmt22-comet-da"), python, [en_ja["ref1"]], en_ja["src"], tmp_path)

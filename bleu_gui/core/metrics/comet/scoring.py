@@ -81,9 +81,9 @@ class CometScorer:
         """The worker while it runs."""
         return self._worker if self._worker is not None and self._worker.alive else None
 
-    def _started(self) -> CometWorker:
+    def _started(self, tick: Callable[[], None] | None = None) -> CometWorker:
         if self._worker is None or not self._worker.alive:
-            self._worker, self._loaded = CometWorker(worker_python(self.config.python)), False
+            self._worker, self._loaded = CometWorker(worker_python(self.config.python), tick), False
         return self._worker
 
     def facts(self, tick: Callable[[], None] | None = None) -> ModelFacts:
@@ -93,7 +93,7 @@ class CometScorer:
 
     def _facts_now(self, tick: Callable[[], None] | None) -> ModelFacts:
         if self._facts is None:
-            worker = self._started()
+            worker = self._started(tick)
             said = worker.request({"op": "resolve", "model": self.config.model}, tick)
             checkpoint = Path(said["checkpoint"])
             self._facts = ModelFacts(self.config.model, str(checkpoint), self.cache.checkpoint_sha256(checkpoint),
@@ -103,7 +103,7 @@ class CometScorer:
         return self._facts
 
     def _load(self, facts: ModelFacts, tick: Callable[[], None] | None) -> None:
-        worker = self._started()
+        worker = self._started(tick)
         if not self._loaded:
             say_status(f"Loading COMET model {facts.name}")
             worker.request({"op": "load", "checkpoint": facts.checkpoint, "encoder": facts.encoder,

@@ -19,6 +19,7 @@ from typing import IO, Any
 from ...errors import InputError, term
 
 _POLL = 0.2  # seconds between checks of a cancel while the worker computes (a cancel ends it within a second)
+_GREETING = 60.0  # seconds a starting worker has to greet (it imports nothing heavy before it does)
 
 
 def worker_script() -> Path:
@@ -42,7 +43,9 @@ def worker_python(named: str) -> str:
 class CometWorker:
     """One worker process, kept alive for a run's requests (starting one costs COMET's import, about 5 s)."""
 
-    def __init__(self, python: str):
+    def __init__(self, python: str, tick: Callable[[], None] | None = None):
+        """Start the worker in ``python`` and wait for its greeting (``tick`` is called while waiting: it raises to
+        cancel)."""
         self.python = python
         self._log: IO[bytes] = tempfile.TemporaryFile()
         env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1", TOKENIZERS_PARALLELISM="false")
@@ -54,7 +57,11 @@ class CometWorker:
         self._replies: queue.Queue[bytes] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        hello = self._next(None)
+        try:
+            hello = self._next(tick, _GREETING)
+        except BaseException:
+            self.close()
+            raise
         self.comet_version = str(hello.get("comet") or "")
         self.torch_version = str(hello.get("torch") or "")
         if not self.comet_version or not self.torch_version:
@@ -74,21 +81,34 @@ class CometWorker:
         lines = [line.strip() for line in self._log.read().decode("utf-8", "replace").splitlines() if line.strip()]
         return lines[-1] if lines else ""
 
-    def _next(self, tick: Callable[[], None] | None) -> dict[str, Any]:
-        """The next reply; ``tick`` is called while waiting (it raises to cancel)."""
+    def _next(self, tick: Callable[[], None] | None, patience: float | None = None) -> dict[str, Any]:
+        """The next reply; ``tick`` is called while waiting (it raises to cancel); after ``patience`` seconds without
+        one (None: no limit — a batch takes what it takes), the worker is said not to answer."""
+        waited = 0.0
         while True:
             try:
                 line = self._replies.get(timeout=_POLL)
             except queue.Empty:
                 if tick is not None:
                     tick()
+                waited += _POLL
+                if patience is not None and waited >= patience:
+                    raise InputError(f"the COMET worker did not answer within {patience:.0f} s: is {self.python} a "
+                                     "Python?") from None
                 continue
             if not line:
                 code = self._process.wait()
                 said = self._stderr_tail()
                 why = "it was killed (out of memory?)" if code in (-9, 137) else f"exit code {code}"
                 raise InputError(f"the COMET worker ({self.python}) stopped: {why}" + (f": {said}" if said else ""))
-            reply: dict[str, Any] = json.loads(line.decode("utf-8"))
+            try:
+                reply: dict[str, Any] = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                said = line.decode("utf-8", "replace").strip()[:120]
+                raise InputError(f"the COMET worker ({self.python}) does not speak its protocol: it wrote {said!r} "
+                                 "(is it a Python?)") from None
+            if not isinstance(reply, dict):
+                raise InputError(f"the COMET worker ({self.python}) does not speak its protocol: it wrote {reply!r}")
             if "error" in reply:
                 raise InputError(f"COMET: {reply['error']}")
             return reply
