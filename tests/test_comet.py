@@ -6,6 +6,7 @@ own (conftest.py: comet_python)."""
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -297,6 +298,7 @@ def test_comet_through_paired_tests_slices_and_disagreement(tiny_comet, comet_py
     code, out, err = cli(capsys, *hyps, *common, "-m", "bleu", "comet", "--paired-bs", tmp_path / "ref1.txt")
     assert code == 0, err
     assert "COMET" in out and "p = " in out
+    assert re.search(r"-?\d\.\d{4} \(-?\d\.\d{4} ± \d\.\d{4}\)", out)  # COMET's four decimals, BLEU's two
     code, out, err = cli(capsys, *hyps, *common, "-m", "comet", "--where", "comet[sys1] < 0.3", tmp_path / "ref1.txt")
     assert code == 0, err
     assert "segments" in err
@@ -369,6 +371,8 @@ def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcome
     k = next(i for i, m in enumerate(run.metrics) if m.key == "comet")
     assert "ckpt:" in run.metrics[k].signature()
     window.controller.set_metric(k)
+    assert re.fullmatch(r"COMET -?\d\.\d{4}", window.inspect.header.corpus_label.text())
+    assert re.fullmatch(r"-?\d\.\d{4}", window.inspect.sentences.model.index(0, 1).data())
     marked = []
     for sentence in range(len(en_ja["sys1"])):
         window.controller.set_sentence(sentence)

@@ -114,7 +114,8 @@ def print_paired(o: Options, run: Run) -> None:
         cells.append(row)
     rows = [(("Baseline: " if i == 0 else "") + s.name, cells[i], comparison.identical[i])
             for i, s in enumerate(run.systems)]
-    print(score_text.paired_table(names, rows, o.output.width, bootstrap=o.tests.paired_bs))
+    print(score_text.paired_table(names, rows, [max(o.output.width, m.decimals) for m in run.metrics],
+                                  bootstrap=o.tests.paired_bs))
     _paired_notes(run, key, n)
     print()
     print("-----------------")

@@ -48,6 +48,8 @@ class Score:
     score: float
     signature: str
     notes: tuple[str, ...] = field(default=())
+    # The fewest decimals that tell its scores apart (sacreBLEU's 2 for scores in points; COMET's 0..1 scores need 4).
+    decimals: int = 2
 
     def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
         """sacreBLEU's text line for this score, e.g. ``chrF2|nrefs:1|…|version:2.6.0 = 57.30``; with
@@ -55,6 +57,7 @@ class Score:
         that is :attr:`absent` says ``no scores`` and why (never ``nan``); -0.0 shows as 0.00."""
         if self.absent:
             return f"{self.metric}|{self.signature} = no scores {self.breakdown()}".rstrip()
+        width = max(width, self.decimals)
         return f"{self.metric}|{self.signature} = {self.score + 0.0:.{width}f}{confidence_text(confidence, width)}"
 
     def fields(self) -> dict[str, object]:
@@ -94,6 +97,7 @@ class Metric(ABC):
     higher_is_better: bool = True
     # Whether sacreBLEU's paired tests and confidence intervals apply (NLTK's and d2l's BLEU: no).
     significance: bool = True
+    decimals: int = 2  # the fewest decimals that tell its scores apart (as its Score's)
     # Whether every statistic is a whole number, so that sums of resampled rows are exact integers.
     integer_statistics: bool = True
     # Whether the window shows this metric's evidence with its one view for every family (:meth:`shown`); BLEU's

@@ -143,6 +143,7 @@ def _matrix(run: Run, metric: int) -> PairMatrix:
 
 def matrix_text(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric: int = 0) -> str:
     """The ranks table and a p-value matrix: AR above the diagonal, bootstrap below, best system first."""
+    width = max(width, run.metrics[metric].decimals)
     matrix = _matrix(run, metric)
     order = matrix.by_score()
     ranks: list[int | None] = matrix.ranks(ranking.alpha, ranking.correction) or [0] * matrix.size
@@ -213,6 +214,7 @@ def _starred(p: float | None, row: SystemRow, ranking: Ranking) -> bool:
 
 def systems_latex(run: Run, ranking: Ranking = Ranking(), width: int = 2, metric: int = 0) -> str:
     """The systems table for a paper: booktabs, best system first, a rule between significance clusters."""
+    width = max(width, run.metrics[metric].decimals)
     sign = -1.0 if run.metrics[metric].higher_is_better else 1.0
     rows = sorted(system_rows(run, ranking, metric), key=lambda r: (math.isnan(r.score), sign * r.score
                                                                     if not math.isnan(r.score) else 0.0))

@@ -71,7 +71,7 @@ def delta_text(value: float | None, width: int = 2) -> str:
 
 
 def score_only(score: Score, width: int = 2) -> str:
-    return score_text(score.score, width)
+    return score_text(score.score, max(width, score.decimals))
 
 
 def render(scores: Sequence[Score], fmt: str, width: int = 2) -> list[str]:
@@ -95,9 +95,9 @@ def p_text(p: float | None, identical: bool = False, alpha: float = 0.05) -> str
 
 def paired_table(metrics: Sequence[str],
                  rows: list[tuple[str, list[tuple[float, float | None, float | None, float | None, bool]], bool]],
-                 width: int, bootstrap: bool) -> str:
+                 widths: Sequence[int], bootstrap: bool) -> str:
     """The system table of ``sacrebleu --paired-bs/--paired-ar`` (fancy grid, one column per metric, p-values under
-    the scores).
+    the scores); ``widths``: each metric's decimals.
 
     ``rows``: (system, per metric (score, p_value, mean, ci, whether a small p may be starred), identical to the
     baseline), baseline first. A p-value is starred at 0.05 only where the two systems score differently on the
@@ -107,7 +107,7 @@ def paired_table(metrics: Sequence[str],
 
     columns: dict[str, list[str]] = {"System": [r[0] for r in rows]}
     for k, metric in enumerate(metrics):
-        cells = []
+        cells, width = [], widths[k]
         for _name, per_metric, identical in rows:
             score, p, mean, ci, may_star = per_metric[k]
             text = NO_SCORES if math.isnan(score) else f"{score:.{width}f}"

@@ -103,12 +103,14 @@ class SystemsTableModel(QAbstractTableModel):
         bs = by.bootstrap[r.index] if by.bootstrap else None
         alpha = self.ranking.alpha
         wtl = "–" if r.wins is None else f"{r.wins} / {r.ties} / {r.losses}"
+        d = score.decimals
         cells: list[tuple[str, object]] = [
             ("–" if r.rank is None else str(r.rank), (r.rank or len(self.rows) + 1) + self._place[row]),
             (("baseline: " if r.index == 0 else "") + r.name, r.name.lower()),
-            (NO_SCORES if score.absent else score_text(score.score), float("-inf") if score.absent else score.score),
-            (f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–", bs.mean if bs and bs.mean else 0.0),
-            ("–" if r.delta is None else delta_text(r.delta), r.delta if r.delta is not None else 0.0),
+            (NO_SCORES if score.absent else score_text(score.score, d), float("-inf") if score.absent else score.score),
+            (f"{bs.mean:.{d}f} ± {bs.ci:.{d}f}" if bs and bs.mean is not None else "–",
+             bs.mean if bs and bs.mean else 0.0),
+            ("–" if r.delta is None else delta_text(r.delta, d), r.delta if r.delta is not None else 0.0),
             (p_text(r.p_bs, r.identical, alpha) + (f" ({IDENTICAL})" if r.identical else ""), _key(r.p_bs)),
             (p_text(r.p_ar, r.identical, alpha), _key(r.p_ar)),
             (wtl, (r.wins or 0) - (r.losses or 0)),

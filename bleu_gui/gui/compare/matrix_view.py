@@ -72,11 +72,12 @@ class PairMatrixModel(QAbstractTableModel):
         self._ranks: list[int | None] = []
         self._columns: list[str] = []  # the columns' labels, by system
         self.metric_name = "BLEU"
+        self.decimals = 2  # the metric's (COMET's 4)
 
     def set_matrix(self, matrix: PairMatrix | None, ranking: Ranking, test: str | None = None,
-                   metric: str = "BLEU") -> None:
+                   metric: str = "BLEU", decimals: int = 2) -> None:
         self.beginResetModel()
-        self.matrix, self.ranking, self.metric_name = matrix, ranking, metric
+        self.matrix, self.ranking, self.metric_name, self.decimals = matrix, ranking, metric, decimals
         self.order = matrix.by_score() if matrix is not None else []
         self._columns = column_labels(list(matrix.names), self._fits) if matrix is not None else []
         if matrix is not None:
@@ -106,7 +107,7 @@ class PairMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if not self.matrix.scored(i):
                 return f"{section + 1}: {name} — {self.metric_name}: {NO_SCORES}, so no rank and no p-value"
-            return f"{section + 1}: {name} — {self.metric_name} {score_text(self.matrix.scores[i])}" + (
+            return f"{section + 1}: {name} — {self.metric_name} {score_text(self.matrix.scores[i], self.decimals)}" + (
                 f", rank {self._ranks[i]}" if self._ranks else "")
         if role == Qt.ItemDataRole.DecorationRole:
             return QColor(palette.SYSTEMS[i % len(palette.SYSTEMS)])
@@ -126,7 +127,8 @@ class PairMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if a == b:
                 return "·"
-            return delta_text(float(m.scores[a] - m.scores[b])) if m.scored(a) and m.scored(b) else NO_SCORES
+            return delta_text(float(m.scores[a] - m.scores[b]), self.decimals) if m.scored(a) and m.scored(b) \
+                else NO_SCORES
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _CENTER
         if role == Qt.ItemDataRole.UserRole:
@@ -147,9 +149,10 @@ class PairMatrixModel(QAbstractTableModel):
         m = self.matrix
         assert m is not None  # asked for by data(), which has a matrix
         if a == b:
-            return f"{m.names[a]}: {self.metric_name} {score_text(m.scores[a])}"
+            return f"{m.names[a]}: {self.metric_name} {score_text(m.scores[a], self.decimals)}"
         corrected = " (Holm-corrected)" if self.ranking.correction == "holm" else ""
-        lines = [f"{m.names[a]} − {m.names[b]}: Δ{self.metric_name} {delta_text(float(m.scores[a] - m.scores[b]))}"]
+        delta = delta_text(float(m.scores[a] - m.scores[b]), self.decimals)
+        lines = [f"{m.names[a]} − {m.names[b]}: Δ{self.metric_name} {delta}"]
         for test in m.tests:
             p = m.p(test, self.ranking.correction)
             why = m.reason(a, b, test)
@@ -164,8 +167,8 @@ class PairMatrixModel(QAbstractTableModel):
             lines.append(f"not significant: {few}")
         interval = m.interval(b, a)
         if interval is not None:
-            lines.append(f"95% interval of Δ{self.metric_name} (bootstrap): [{delta_text(interval[0])}, "
-                         f"{delta_text(interval[1])}]")
+            lines.append(f"95% interval of Δ{self.metric_name} (bootstrap): [{delta_text(interval[0], self.decimals)}, "
+                         f"{delta_text(interval[1], self.decimals)}]")
         lines.append("Click to compare this pair (row as A, column as B)")
         return "\n".join(lines)
 
@@ -208,6 +211,7 @@ class MatrixPanel(QWidget):
         self.metric_name = "BLEU"
         self.caption = QLabel("")
         self.why_none = ""  # why there is no matrix (see set_matrix)
+        self.decimals = 2  # the metric's (COMET's 4)
         styled(self.caption, "hint")
         self.caption.setWordWrap(True)
         box = QVBoxLayout(self)
@@ -232,9 +236,10 @@ class MatrixPanel(QWidget):
     def ranking(self) -> Ranking:
         return Ranking(round(self.alpha.value(), 6), self.correction.currentData())
 
-    def set_matrix(self, matrix: PairMatrix | None, metric: str = "BLEU", why_none: str = "") -> None:
-        """Show ``matrix`` of ``metric``; without one, ``why_none`` says why."""
-        self.metric_name, self.why_none = metric, why_none
+    def set_matrix(self, matrix: PairMatrix | None, metric: str = "BLEU", why_none: str = "",
+                   decimals: int = 2) -> None:
+        """Show ``matrix`` of ``metric`` (its scores to ``decimals``); without one, ``why_none`` says why."""
+        self.metric_name, self.why_none, self.decimals = metric, why_none, decimals
         self.test_combo.blockSignals(True)
         current = self.test_combo.currentData()
         self.test_combo.clear()
@@ -247,7 +252,7 @@ class MatrixPanel(QWidget):
 
     def _refresh(self, matrix: PairMatrix | None) -> None:
         ranking = self.ranking()
-        self.model.set_matrix(matrix, ranking, self.test_combo.currentData(), self.metric_name)
+        self.model.set_matrix(matrix, ranking, self.test_combo.currentData(), self.metric_name, self.decimals)
         if matrix is None:
             self.caption.setText(self.why_none)
             self.caption.setToolTip(self.why_none)

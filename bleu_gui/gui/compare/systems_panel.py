@@ -74,7 +74,8 @@ class SystemsPanel(QWidget):
             return
         k = self.controller.metric
         matrix = run.comparison.by_metric[k].matrix
-        self.matrix.set_matrix(matrix, run.metrics[k].name, run.comparison.why_untested(run.metrics[k]))
+        self.matrix.set_matrix(matrix, run.metrics[k].name, run.comparison.why_untested(run.metrics[k]),
+                               run.metrics[k].decimals)
         self.matrix.setVisible(len(run.systems) > 2 or matrix is None)
         self.model.set_run(run, self.controller.ranking, k)
         self._fit_columns()

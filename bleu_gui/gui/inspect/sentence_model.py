@@ -57,17 +57,19 @@ class SentenceTableModel(QAbstractTableModel):
         self.edited: dict[int, tuple[str, float, float]] = {}
         self.metric = "BLEU"  # the metric whose sentence scores the list shows
         self._caveats: dict[int, str] = {}  # sentence -> why its score deserves a caveat
+        self._decimals = 2  # the metric's (COMET's 4)
 
     # -- content ----------------------------------------------------------------
     def set_sentences(self, lines: list[str], scores: np.ndarray, orders: SentenceOrders,
                       numbers: np.ndarray | None = None, metric: str = "BLEU",
-                      caveats: dict[int, str] | None = None) -> None:
+                      caveats: dict[int, str] | None = None, decimals: int = 2) -> None:
         """``scores``: the sentence scores of ``metric``; ``orders``: the sentences' sort orders and length ratios,
         computed by the worker (see :func:`sentence_orders`); ``caveats``: the sentences whose score the metric
         warns about (marked ⚠, the reason in the tooltip)."""
         self.beginResetModel()
         self.metric = metric
         self._caveats = caveats or {}
+        self._decimals = decimals
         self._lines = lines
         self._numbers = numbers
         self._only = None
@@ -219,7 +221,7 @@ class SentenceTableModel(QAbstractTableModel):
                 return ("✎ " if edit else "") + str(i + 1 if self._numbers is None else int(self._numbers[i]))
             if col == COL_BLEU:
                 return ("⚠ " if i in self._caveats and not edit else "") + score_text(
-                    edit[1] if edit else float(self._scores[i]))
+                    edit[1] if edit else float(self._scores[i]), self._decimals)
             if col == COL_TEXT and edit:
                 return edit[0][:_MAX_SHOWN]
             if col == COL_RATIO:

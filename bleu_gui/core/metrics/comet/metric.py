@@ -36,6 +36,7 @@ class CometScore(Score):
 
     metric: str = "COMET"
     segments: int
+    decimals: int = 4  # COMET's scores are near 0..1: four decimals, as comet-score prints them
 
     def fields(self) -> dict[str, object]:
         return {"segments": self.segments}
@@ -44,8 +45,7 @@ class CometScore(Score):
         return f"(mean of {plural(self.segments, 'segment score')})"
 
     def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
-        # COMET's scores are near 0..1: four decimals, as comet-score prints them.
-        return super().text(max(width, 4), confidence) + f" {self.breakdown()}"
+        return super().text(width, confidence) + f" {self.breakdown()}"
 
     def columns(self) -> list[tuple[str, str]]:
         return [("segments", f"{self.segments:,}")]
@@ -87,6 +87,7 @@ class Comet(SegmentMeans):
     key = "comet"
     name = "COMET"
     evidence_shown = True
+    decimals = 4
 
     def __init__(self, config: CometConfig, references: Sequence[Sequence[str]], source: Sequence[str] | None,
                  scorer: CometScorer | None = None):
