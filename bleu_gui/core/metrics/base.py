@@ -48,8 +48,9 @@ class Score:
     score: float
     signature: str
     notes: tuple[str, ...] = field(default=())
-    # The fewest decimals that tell its scores apart (sacreBLEU's 2 for scores in points; COMET's 0..1 scores need 4).
-    decimals: int = 2
+    # The fewest decimals that tell its scores apart, whatever the width asked (sacreBLEU's -w): none for scores in
+    # points (BLEU shows -w's decimals, 2 by default), 4 for COMET's scores near 0..1.
+    decimals: int = 0
 
     def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
         """sacreBLEU's text line for this score, e.g. ``chrF2|nrefs:1|…|version:2.6.0 = 57.30``; with
@@ -97,7 +98,7 @@ class Metric(ABC):
     higher_is_better: bool = True
     # Whether sacreBLEU's paired tests and confidence intervals apply (NLTK's and d2l's BLEU: no).
     significance: bool = True
-    decimals: int = 2  # the fewest decimals that tell its scores apart (as its Score's)
+    decimals: int = 0  # the fewest decimals that tell its scores apart, whatever the width asked (as its Score's)
     # Whether every statistic is a whole number, so that sums of resampled rows are exact integers.
     integer_statistics: bool = True
     # Whether the window shows this metric's evidence with its one view for every family (:meth:`shown`); BLEU's

@@ -103,7 +103,7 @@ class SystemsTableModel(QAbstractTableModel):
         bs = by.bootstrap[r.index] if by.bootstrap else None
         alpha = self.ranking.alpha
         wtl = "–" if r.wins is None else f"{r.wins} / {r.ties} / {r.losses}"
-        d = score.decimals
+        d = max(2, score.decimals)
         cells: list[tuple[str, object]] = [
             ("–" if r.rank is None else str(r.rank), (r.rank or len(self.rows) + 1) + self._place[row]),
             (("baseline: " if r.index == 0 else "") + r.name, r.name.lower()),

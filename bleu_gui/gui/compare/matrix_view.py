@@ -75,9 +75,9 @@ class PairMatrixModel(QAbstractTableModel):
         self.decimals = 2  # the metric's (COMET's 4)
 
     def set_matrix(self, matrix: PairMatrix | None, ranking: Ranking, test: str | None = None,
-                   metric: str = "BLEU", decimals: int = 2) -> None:
+                   metric: str = "BLEU", decimals: int = 0) -> None:
         self.beginResetModel()
-        self.matrix, self.ranking, self.metric_name, self.decimals = matrix, ranking, metric, decimals
+        self.matrix, self.ranking, self.metric_name, self.decimals = matrix, ranking, metric, max(2, decimals)
         self.order = matrix.by_score() if matrix is not None else []
         self._columns = column_labels(list(matrix.names), self._fits) if matrix is not None else []
         if matrix is not None:

@@ -62,14 +62,14 @@ class SentenceTableModel(QAbstractTableModel):
     # -- content ----------------------------------------------------------------
     def set_sentences(self, lines: list[str], scores: np.ndarray, orders: SentenceOrders,
                       numbers: np.ndarray | None = None, metric: str = "BLEU",
-                      caveats: dict[int, str] | None = None, decimals: int = 2) -> None:
+                      caveats: dict[int, str] | None = None, decimals: int = 0) -> None:
         """``scores``: the sentence scores of ``metric``; ``orders``: the sentences' sort orders and length ratios,
         computed by the worker (see :func:`sentence_orders`); ``caveats``: the sentences whose score the metric
         warns about (marked ⚠, the reason in the tooltip)."""
         self.beginResetModel()
         self.metric = metric
         self._caveats = caveats or {}
-        self._decimals = decimals
+        self._decimals = max(2, decimals)
         self._lines = lines
         self._numbers = numbers
         self._only = None
