@@ -402,3 +402,16 @@ def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numb
     run = window.controller.run
     assert run is not None and run.metrics[0].key == "bleu"
     assert any(n.startswith("COMET") and "not computed (cancelled)" in n for n in run.notes)
+
+
+def test_a_scores_column_named_comet_is_the_column_unless_comets_flags_ask_for_the_family(tmp_path, capsys):
+    (tmp_path / "ref.txt").write_text("Hallo Welt.\nGuten Tag.\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("Hallo, Welt!\nGuten Tag!\n", encoding="utf-8")
+    (tmp_path / "s.tsv").write_text("system\tsegment\tcomet\na.txt\t1\t0.25\na.txt\t2\t0.75\n", encoding="utf-8")
+    code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "a.txt", "--scores", tmp_path / "s.tsv",
+                         "-m", "comet")
+    assert code == 0, err
+    assert "comet|file:s.tsv|column:comet|mean|higher-better = 0.50" in out
+    code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "a.txt", "--scores", tmp_path / "s.tsv",
+                         "-m", "comet", "--comet-batch-size", "8")
+    assert code == 2 and "COMET reads the source" in err  # the family, computed here

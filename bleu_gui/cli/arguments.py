@@ -412,10 +412,12 @@ def metric_configs(choice: ScoringChoice, imported: Sequence[ImportedConfig] = (
                              f"to {term('metrics')} or leave the flag out")
     made: dict[str, MetricConfig] = {}
     for name in names:
-        if name in KEYS:
-            made[name] = _family_config(family(name), choice.given.get(name, {}), base)
-        elif name in by_name:
+        # A scores file's column named as a family (a "comet" column, common in WMT's files) is the column, as it was
+        # before COMET was computed here; the family's own flags ask for the family.
+        if name in by_name and not choice.given.get(name):
             made[name] = by_name[name]
+        elif name in KEYS:
+            made[name] = _family_config(family(name), choice.given.get(name, {}), base)
     return tuple(made[name] for name in names if name in made)
 
 
@@ -503,7 +505,8 @@ class WindowOptions:
         """The columns of the score files ``-m`` names (checked once they are read), or None: every column."""
         if self.scoring.metrics is None:
             return None
-        return tuple(name for name in self.scoring.metrics if name not in KEYS)
+        # A family's name without its flags may be a column's (metric_configs: the column wins, as in bleu-score).
+        return tuple(name for name in self.scoring.metrics if name not in KEYS or not self.scoring.given.get(name))
 
 
 def _screenshot(args: argparse.Namespace) -> ScreenshotOrder | None:

@@ -150,7 +150,8 @@ class RunActions(QObject):
             if left_behind:
                 context = replace(context, notes=(*context.notes, left_behind))
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
-            cfg = replace(own, metrics=own.metrics + configs)
+            columns = {c.name for c in configs}  # a column named as a family is the column, as in bleu-score
+            cfg = replace(own, metrics=tuple(m for m in own.metrics if m.key not in columns) + configs)
             return self._in_stages(systems, inputs.references, cfg, names, context, choice.where, progress, early,
                                    step)
 
