@@ -225,7 +225,7 @@ def score(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> di
 
 
 def main() -> None:
-    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+    protocol = os.fdopen(os.dup(1), "wt", encoding="utf-8", newline="\n")
     os.dup2(2, 1)  # whatever the libraries print goes to standard error
     sys.stdout = sys.stderr
 
