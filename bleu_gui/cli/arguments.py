@@ -185,6 +185,12 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views.add_argument("--rater-agreement", action="store_true",
                        help="how often the raters of the annotations agree on an error and its severity, per "
                             "segment with several raters and overall")
+    views.add_argument("--meta-eval", metavar="HUMAN",
+                       help="how well each metric of the run agrees with the human scores HUMAN (mqm, or an imported "
+                            "column): mt-metrics-eval's system pairwise accuracy, Pearson and SPA, segment acc*_eq "
+                            "with tie calibration, Pearson and Kendall, beside a constant and a random baseline")
+    views.add_argument("--meta-eval-metrics", nargs="+", metavar="METRIC",
+                       help="with --meta-eval: the metrics evaluated (default: every other metric of the run)")
     views.add_argument("--tokenizer-table", action="store_true",
                        help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
                             "each cell's signature (--format json: a list of objects; latex: a booktabs table)")
@@ -298,13 +304,16 @@ class Views:
     tokenizer_table: bool = False
     error_recall: bool = False
     rater_agreement: bool = False
+    meta_eval: str | None = None
+    meta_eval_metrics: tuple[str, ...] | None = None
 
     def asked(self) -> list[str]:
         """The views asked for, as their flags."""
         return [flag for flag, on in (("--explain", self.explain is not None), ("--tokenizer-table", self.tokenizer_table),
                                       ("--disagree", self.disagree is not None), ("--word-accuracy", self.word_accuracy),
                                       ("--qa", self.qa is not None), ("--error-recall", self.error_recall),
-                                      ("--rater-agreement", self.rater_agreement)) if on]
+                                      ("--rater-agreement", self.rater_agreement),
+                                      ("--meta-eval", self.meta_eval is not None)) if on]
 
 
 @dataclass(frozen=True)
@@ -384,7 +393,8 @@ def options(args: argparse.Namespace) -> Options:
         tests=_tests(args),
         views=Views(args.explain, tuple(args.disagree) if args.disagree else None, args.top, args.word_accuracy,
                     args.freq_file, tuple(args.qa) if args.qa is not None else None, args.glossary,
-                    args.tokenizer_table, args.error_recall, args.rater_agreement),
+                    args.tokenizer_table, args.error_recall, args.rater_agreement, args.meta_eval,
+                    tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None),
         exports=Exports(args.report, args.report_top, args.export_sentences))
 
 

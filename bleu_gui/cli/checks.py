@@ -70,6 +70,8 @@ def check_views(o: Options) -> None:
         raise InputError("--freq-file applies to --word-accuracy")
     if views.top is not None and not views.disagree:
         raise InputError("--top applies to --disagree")
+    if views.meta_eval_metrics and views.meta_eval is None:
+        raise InputError("--meta-eval-metrics applies to --meta-eval")
     if not asked:
         return
     if len(asked) > 1:

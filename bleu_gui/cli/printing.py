@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -345,6 +346,35 @@ def print_error_recall(o: Options, run: Run, say: Printer) -> None:
               + " ".join(f"{_share(tallies[n].share):>8}" for n in names))
 
 
+def print_meta_eval(o: Options, run: Run) -> None:
+    """``--meta-eval HUMAN``: every other metric of the run against the human scores (see core.analysis.meta_eval)."""
+    from ..core.analysis.meta_eval import meta_eval_text, meta_evaluate
+
+    found = meta_evaluate(*meta_eval_inputs(run, o.views.meta_eval or "", o.views.meta_eval_metrics))
+    if o.output.format == "json":
+        print(score_text.dumps({"meta_evaluation": found.to_dict()}))
+        return
+    print(meta_eval_text(found))
+
+
+def meta_eval_inputs(run: Run, human: str, wanted: Sequence[str] | None) -> tuple[Any, ...]:
+    """The arguments of ``meta_evaluate`` for the run: the human metric and the metrics evaluated by their names."""
+    from ..core.errors import InputError, term
+
+    def index(name: str) -> int:
+        for k, m in enumerate(run.metrics):
+            if name.lower() in (m.key.lower(), m.name.lower()):
+                return k
+        raise InputError(f"{term('meta_eval', name)}: not a metric of the run ({', '.join(m.key for m in run.metrics)}; "
+                         f"-m adds one)")
+
+    h = index(human)
+    evaluated = [index(n) for n in wanted] if wanted else None
+    stats = [[s.results[k].stats for s in run.systems] for k in range(len(run.metrics))]
+    sentences = [[s.results[k].sentences for s in run.systems] for k in range(len(run.metrics))]
+    return h, run.metrics, stats, sentences, [s.name for s in run.systems], evaluated
+
+
 def print_rater_agreement(o: Options, run: Run) -> None:
     """``--rater-agreement``: how often the raters agree on an error and its severity."""
     from ..core.analysis.rater_agreement import rater_agreement
@@ -380,6 +410,9 @@ def print_view(o: Options, run: Run, say: Printer) -> None:
         return
     if o.views.rater_agreement:
         print_rater_agreement(o, run)
+        return
+    if o.views.meta_eval is not None:
+        print_meta_eval(o, run)
         return
     if o.views.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table

@@ -1,0 +1,374 @@
+"""Does a metric agree with human judgement on this run? The statistics of WMT's metrics task as mt-metrics-eval
+(google-research/mt-metrics-eval, "MTME") defines them, computed on the run's own systems and segments:
+
+- system level: pairwise accuracy (MTME's ``Agreement``: the share of system pairs the metric orders as the humans do,
+  a pair tied in both counting as agreement), Pearson's r, and soft pairwise accuracy (SPA, WMT24: MTME's
+  ``PairwiseConfidenceError``, one minus the mean gap between the humans' and the metric's one-sided paired
+  permutation p-values over every pair);
+- segment level: acc*_eq with tie calibration (Deutsch et al. 2023, "Ties Matter"; MTME's ``KendallWithTiesOpt``,
+  variant acc23, averaged by item, every pair: per segment over its systems, with the one threshold ε under which
+  metric differences count as ties that maximises it), Pearson's r and Kendall's τ_b over every system × segment.
+
+The segments are those every system has a human score for (the others are counted, never imputed: MTME #15). A
+system's human score is the mean of its segment scores; its metric score is the metric's corpus score on those
+segments (BLEU's corpus BLEU, not a mean of sentence BLEU); the segment-level statistics and SPA read the metric's
+segment scores (sentence BLEU). A metric whose lower is better (TER, edit distance, MetricX) is negated first.
+Baselines (MTME #14): a constant metric (every pair a metric tie) and a random one (uniform segment scores, 100
+draws: their mean and spread).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..errors import InputError, term
+from ..metrics.base import Metric
+
+PERMUTATIONS = 1000  # MTME's num_permutations for SPA
+PCE_SEED = 4         # MTME's pce.compute_pairwise_p_values seed
+RANDOM_DRAWS = 100
+RANDOM_SEED = 12345
+STATISTICS = ("system_pairwise_accuracy", "system_pearson", "spa", "segment_acc_eq", "segment_pearson",
+              "segment_kendall")
+
+
+# -- the statistics, each on plain arrays ------------------------------------------------------------------------------
+def pairwise_accuracy(human: np.ndarray, metric: np.ndarray) -> float:
+    """MTME's ``Agreement`` as a share: pairs (i < j) with sign(h_i − h_j) == sign(m_i − m_j), over all pairs."""
+    upper = np.triu_indices(len(human), 1)
+    h = np.sign(human[:, None] - human[None, :])[upper]
+    m = np.sign(metric[:, None] - metric[None, :])[upper]
+    return float(np.mean(h == m)) if len(h) else math.nan
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> float | None:
+    """Pearson's r; None where either side is constant (undefined, never NaN)."""
+    x, y = np.asarray(x, np.float64).ravel(), np.asarray(y, np.float64).ravel()
+    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return None
+    dx, dy = x - x.mean(), y - y.mean()
+    return float(np.dot(dx, dy) / math.sqrt(float(np.dot(dx, dx)) * float(np.dot(dy, dy))))
+
+
+def pairwise_p_values(segments: np.ndarray, permutations: int = PERMUTATIONS, seed: int = PCE_SEED,
+                      both: bool = False) -> np.ndarray:
+    """One-sided paired permutation p-values that system i beats system j (i < j) from summed segment scores
+    (systems × segments), drawn as MTME's ``pce.compute_pairwise_p_values`` draws them (numpy's ``default_rng(4)``,
+    float32, one sign matrix for every pair) so that the numbers are MTME's; NaN below the diagonal unless ``both``
+    (then p[j, i] is j's over i)."""
+    n_systems, n_segments = segments.shape
+    signs = np.random.default_rng(seed).random(size=(permutations, n_segments), dtype=np.float32)
+    np.rint(signs, out=signs, casting="same_kind")
+    signs *= 2.0
+    signs -= 1.0
+    scores = segments.astype(np.float32)
+    totals = np.sum(scores, axis=1)
+    partial = np.matmul(signs, scores.T)
+    p = np.full((n_systems, n_systems), np.nan)
+    for i in range(n_systems):
+        for j in range(n_systems):
+            if i != j and (i < j or both):
+                p[i, j] = np.sum(partial[:, i] - partial[:, j] >= totals[i] - totals[j]) / permutations
+    return p
+
+
+def soft_pairwise_accuracy(human_p: np.ndarray, metric_p: np.ndarray) -> float:
+    """SPA: one minus the mean |p_human − p_metric| over the pairs (MTME's ``compute_one_minus_pce``)."""
+    upper = np.triu_indices(len(human_p), 1)
+    return float(1.0 - np.mean(np.abs(human_p - metric_p)[upper]))
+
+
+def acc_eq(human: np.ndarray, metric: np.ndarray) -> tuple[float, float]:
+    """acc*_eq with tie calibration over items (rows: segments, columns: systems), every pair (MTME's
+    ``tau_optimization`` with ``acc_23``, sample rate 1): (the best accuracy, its threshold ε). A pair is right when
+    humans and metric order it alike or both tie; raising ε turns the metric's closest pairs into ties, one
+    distinct difference at a time, and the best ε (the first, smallest, on equal accuracy) is kept."""
+    n_items, n_systems = human.shape
+    i, j = np.triu_indices(n_systems, 1)
+    dh, dm = human[:, i] - human[:, j], metric[:, i] - metric[:, j]
+    right = (np.sign(dh) == np.sign(dm)).astype(np.int64).ravel()  # concordant, or tied in both
+    as_tie = (dh == 0).astype(np.int64).ravel()                     # right once the metric calls it a tie
+    gap = np.abs(dm).ravel()
+    order = np.argsort(gap, kind="stable")
+    gap, change = gap[order], (as_tie - right)[order]
+    total = right.sum()
+    if not len(gap):
+        return math.nan, 0.0
+    ends = np.r_[np.nonzero(np.diff(gap))[0], len(gap) - 1]  # the last pair of each distinct gap
+    counts = total + np.cumsum(change)[ends]
+    thresholds = gap[ends]
+    if thresholds[0] == 0.0:  # the metric's own ties: ε = 0 already holds them
+        candidates, values = thresholds, counts
+    else:
+        candidates, values = np.r_[0.0, thresholds], np.r_[total, counts]
+    best = int(np.argmax(values))
+    return float(values[best]) / (n_items * len(i)), float(candidates[best])
+
+
+def _inversions(values: np.ndarray, block: int = 1024) -> int:
+    """Pairs (a < b) with values[a] > values[b], in blocks (each against a sorted prefix, and within itself)."""
+    count, seen = 0, np.empty(0, values.dtype)
+    for start in range(0, len(values), block):
+        part = values[start:start + block]
+        count += int(np.sum(len(seen) - np.searchsorted(seen, part, side="right")))
+        count += int(np.sum(np.triu(part[:, None] > part[None, :], 1)))
+        seen = np.sort(np.r_[seen, part])
+    return count
+
+
+def _tied_pairs(values: np.ndarray) -> int:
+    _, counts = np.unique(values, return_counts=True)
+    return int(np.sum(counts * (counts - 1) // 2))
+
+
+def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float | None:
+    """Kendall's τ_b (as scipy's ``kendalltau``): (concordant − discordant) / √((n0 − ties_x)(n0 − ties_y)); None
+    where either side is constant."""
+    x, y = np.asarray(x, np.float64).ravel(), np.asarray(y, np.float64).ravel()
+    n0 = len(x) * (len(x) - 1) // 2
+    order = np.lexsort((y, x))
+    xs, ys = x[order], y[order]
+    ties_x, ties_y = _tied_pairs(xs), _tied_pairs(ys)
+    joint = _tied_pairs(xs + 1j * ys) if len(xs) else 0
+    if n0 == 0 or ties_x == n0 or ties_y == n0:
+        return None
+    difference = n0 - ties_x - ties_y + joint - 2 * _inversions(ys)
+    return float(difference / math.sqrt((n0 - ties_x) * (n0 - ties_y)))
+
+
+def _zscore(x: np.ndarray) -> np.ndarray:
+    spread = x.std()
+    return (x - x.mean()) / spread if spread > 0 else np.zeros_like(x)
+
+
+def _pairwise_accuracies(human: np.ndarray, metrics: np.ndarray) -> np.ndarray:
+    """Pairwise accuracy of each row of ``metrics`` (draws × systems) against ``human``."""
+    upper = np.triu_indices(len(human), 1)
+    h = np.sign(human[:, None] - human[None, :])[upper]
+    m = np.sign(metrics[:, :, None] - metrics[:, None, :])[:, upper[0], upper[1]]
+    return np.mean(m == h[None, :], axis=1)
+
+
+def better_p_value(human: np.ndarray, better: np.ndarray, worse: np.ndarray, resamples: int = PERMUTATIONS,
+                   seed: int = RANDOM_SEED) -> float:
+    """The p-value that the metric ``better`` orders the systems as the humans do more often than ``worse`` (system
+    pairwise accuracy), by MTME's ``PermutationSigDiff`` (PERM-BOTH, Deal & Hacker 2021: each metric's system scores
+    z-scored, each system's pair of scores swapped between the metrics at random, 1,000 resamples): the share of
+    resamples whose difference is at least the observed one. numpy's ``default_rng(seed)`` draws the swaps (MTME
+    draws them unseeded)."""
+    first, second = _zscore(better), _zscore(worse)
+    delta = pairwise_accuracy(human, better) - pairwise_accuracy(human, worse)
+    swap = np.random.default_rng(seed).binomial(1, 0.5, (resamples, len(human)))
+    one, two = swap * first + (1 - swap) * second, (1 - swap) * first + swap * second
+    return float(np.mean(_pairwise_accuracies(human, one) - _pairwise_accuracies(human, two) >= delta))
+
+
+def assign_ranks(p_values: np.ndarray, alpha: float = 0.05) -> list[int]:
+    """Ranks of metrics sorted best first from ``p_values[i, j]`` (i < j: the p-value that i beats j), as MTME's
+    ``AssignRanks`` draws WMT's clusters: a metric opens a new rank when one of its current rank beats it
+    significantly."""
+    ranks, rank, start = [], 1, 0
+    for i in range(len(p_values)):
+        if any(p_values[k, i] <= alpha for k in range(start, i)):
+            rank, start = rank + 1, i
+        ranks.append(rank)
+    return ranks
+
+
+# -- a run's metrics against its humans --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Agreement:
+    """One metric against the humans: each statistic (None where undefined: a constant metric's correlation)."""
+
+    metric: str
+    system_pairwise_accuracy: float
+    system_pearson: float | None
+    spa: float
+    segment_acc_eq: float
+    segment_epsilon: float
+    segment_pearson: float | None
+    segment_kendall: float | None
+    lower_is_better: bool = False  # negated before it was compared
+    rank: int | None = None        # WMT's cluster by system pairwise accuracy (1: best)
+    # The system pairs it orders against the humans: (a, b, human Δ, metric Δ, human p, metric p) with Δ = a − b
+    # and p the one-sided p-value that a beats b.
+    parted: tuple[tuple[str, str, float, float, float, float], ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"metric": self.metric, **{s: getattr(self, s) for s in STATISTICS}, "segment_epsilon":
+                self.segment_epsilon, "negated": self.lower_is_better, "rank": self.rank,
+                "pairs_against_humans": [{"a": a, "b": b, "human_delta": dh, "metric_delta": dm, "human_p": ph,
+                                          "metric_p": pm} for a, b, dh, dm, ph, pm in self.parted]}
+
+
+@dataclass(frozen=True)
+class MetaEvaluation:
+    """The metrics of a run against its human scores (see the module)."""
+
+    human: str
+    systems: tuple[str, ...]
+    segments: int
+    left_out: int
+    metrics: tuple[Agreement, ...]
+    baselines: dict[str, dict[str, object]] = field(default_factory=dict)
+
+    def below_random(self, agreement: Agreement) -> list[str]:
+        """The statistics on which ``agreement`` is below the random band (its mean less two spreads)."""
+        band = self.baselines.get("random", {})
+        out = []
+        for s in STATISTICS:
+            value, mean, spread = getattr(agreement, s), band.get(s), band.get(f"{s}_sd")
+            if isinstance(value, float) and isinstance(mean, float) and isinstance(spread, float) \
+                    and value < mean - 2 * spread:
+                out.append(s)
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        return {"human": self.human, "systems": list(self.systems), "segments": self.segments,
+                "left_out": self.left_out, "metrics": [m.to_dict() | {"below_random": self.below_random(m)}
+                                                       for m in self.metrics],
+                "baselines": self.baselines, "definitions": "mt-metrics-eval (WMT metrics task)"}
+
+
+def _statistics(name: str, human_seg: np.ndarray, metric_seg: np.ndarray, human_sys: np.ndarray,
+                metric_sys: np.ndarray, human_p: np.ndarray, negated: bool = False,
+                systems: Sequence[str] = ()) -> Agreement:
+    accuracy, epsilon = acc_eq(human_seg.T, metric_seg.T)
+    metric_p = pairwise_p_values(metric_seg, both=bool(systems))
+    return Agreement(name, pairwise_accuracy(human_sys, metric_sys), pearson(human_sys, metric_sys),
+                     soft_pairwise_accuracy(human_p, metric_p), accuracy, epsilon,
+                     pearson(human_seg, metric_seg), kendall_tau_b(human_seg, metric_seg), negated,
+                     parted=_parted(systems, human_sys, metric_sys, human_p, metric_p) if systems else ())
+
+
+def _parted(systems: Sequence[str], human: np.ndarray, metric: np.ndarray, human_p: np.ndarray,
+            metric_p: np.ndarray) -> tuple[tuple[str, str, float, float, float, float], ...]:
+    """The pairs the metric orders against the humans, the humans' clearest first; each written better-by-the-
+    humans first."""
+    out = []
+    for i, j in zip(*np.triu_indices(len(human), 1)):
+        if np.sign(human[i] - human[j]) != np.sign(metric[i] - metric[j]):
+            a, b = (int(i), int(j)) if human[i] >= human[j] else (int(j), int(i))
+            out.append((systems[a], systems[b], float(human[a] - human[b]), float(metric[a] - metric[b]),
+                        float(human_p[a, b]), float(metric_p[a, b])))
+    return tuple(sorted(out, key=lambda r: r[4]))
+
+
+def _ranked(found: list[Agreement], system_scores: list[np.ndarray], human_sys: np.ndarray) -> list[Agreement]:
+    """The metrics, best system pairwise accuracy first, each with its WMT cluster (see :func:`assign_ranks`)."""
+    order = sorted(range(len(found)), key=lambda k: -found[k].system_pairwise_accuracy)
+    p = np.full((len(order), len(order)), np.nan)
+    for a in range(len(order)):
+        for b in range(a + 1, len(order)):
+            p[a, b] = better_p_value(human_sys, system_scores[order[a]], system_scores[order[b]])
+    ranks = assign_ranks(p)
+    return [replace(found[k], rank=r) for k, r in zip(order, ranks)]
+
+
+def _baselines(human_seg: np.ndarray, human_sys: np.ndarray, human_p: np.ndarray,
+               progress: Callable[[float], None] | None) -> dict[str, dict[str, object]]:
+    constant = _statistics("constant", human_seg, np.zeros_like(human_seg), human_sys, np.zeros_like(human_sys),
+                           human_p)
+    rng = np.random.default_rng(RANDOM_SEED)
+    draws = []
+    for k in range(RANDOM_DRAWS):
+        scores = rng.random(human_seg.shape)
+        draws.append(_statistics("random", human_seg, scores, human_sys, scores.mean(axis=1), human_p))
+        if progress is not None:
+            progress((k + 1) / RANDOM_DRAWS)
+    random: dict[str, object] = {}
+    for s in STATISTICS:
+        values = [v for d in draws if (v := getattr(d, s)) is not None]
+        random[s] = float(np.mean(values)) if values else None
+        random[f"{s}_sd"] = float(np.std(values)) if values else None
+    return {"constant": {s: getattr(constant, s) for s in STATISTICS}, "random": random | {"draws": RANDOM_DRAWS}}
+
+
+def meta_evaluate(human: int, metrics: Sequence[Metric], stats: Sequence[Sequence[np.ndarray]],
+                  sentence_scores: Sequence[Sequence[np.ndarray]], systems: Sequence[str],
+                  evaluated: Sequence[int] | None = None,
+                  progress: Callable[[float], None] | None = None) -> MetaEvaluation:
+    """Every metric of ``evaluated`` (all but ``human`` by default) against the metric ``human`` (MQM, an imported
+    human column). ``stats[k][s]`` and ``sentence_scores[k][s]``: metric k's statistics and segment scores of
+    system s. See the module for the definitions."""
+    if len(systems) < 2:
+        raise InputError(f"{term('meta_eval')}: metrics are compared with humans on two or more systems")
+    chosen = [k for k in (evaluated if evaluated is not None else range(len(metrics))) if k != human]
+    human_scores = np.asarray([sentence_scores[human][s] for s in range(len(systems))], np.float64)
+    kept = np.all(np.isfinite(human_scores), axis=0)
+    for k in chosen:  # a metric's own missing segment scores (an imported column) leave the segment out too
+        kept &= np.all(np.isfinite(np.asarray([sentence_scores[k][s] for s in range(len(systems))])), axis=0)
+    if kept.sum() < 2:
+        raise InputError(f"{term('meta_eval')}: fewer than two segments have a {metrics[human].name} score for every "
+                         "system")
+    human_seg = human_scores[:, kept]
+    human_sys = human_seg.mean(axis=1)
+    human_p = pairwise_p_values(human_seg, both=True)
+    out: list[Agreement] = []
+    system_scores: list[np.ndarray] = []
+    for n, k in enumerate(chosen):
+        metric, sign = metrics[k], 1.0 if metrics[k].higher_is_better else -1.0
+        metric_sys = sign * np.asarray([metric.value(np.asarray(stats[k][s])[kept]) for s in range(len(systems))])
+        metric_seg = sign * np.asarray([np.asarray(sentence_scores[k][s], np.float64)[kept]
+                                        for s in range(len(systems))])
+        out.append(_statistics(metric.name, human_seg, metric_seg, human_sys, metric_sys, human_p,
+                               not metric.higher_is_better, systems))
+        system_scores.append(metric_sys)
+        if progress is not None:
+            progress(0.5 * (n + 1) / max(len(chosen), 1))
+    out = _ranked(out, system_scores, human_sys)
+    baselines = _baselines(human_seg, human_sys, human_p,
+                           (lambda f: progress(0.5 + 0.5 * f)) if progress is not None else None)
+    return MetaEvaluation(metrics[human].name, tuple(systems), int(kept.sum()), int((~kept).sum()), tuple(out),
+                          baselines)
+
+
+def _cell(value: object, width: int = 8) -> str:
+    return f"{value:>{width}.3f}" if isinstance(value, float) else f"{'–':>{width}}"
+
+
+def meta_eval_text(found: MetaEvaluation) -> str:
+    """The table as WMT's metrics-task tables lay it out: a row per metric, then the baselines."""
+    name_w = max([len(m.metric) + (2 if m.lower_is_better else 0) for m in found.metrics] + [18])
+    lines = [f"Metrics against {found.human} (human): {len(found.systems)} systems, {found.segments:,} segments "
+             f"every system has a human score for" + (f" ({found.left_out:,} left out)" if found.left_out else "")
+             + "; mt-metrics-eval's definitions",
+             "",
+             f"   {'':{name_w}}  {'system level':^28}  {'segment level':^38}",
+             f"rk {'metric':{name_w}}  {'pair acc':>8} {'Pearson':>8} {'SPA':>8}  {'acc*_eq':>8} {'ε':>10} "
+             f"{'Pearson':>8} {'Kendall':>8}"]
+    for m in found.metrics:
+        flagged = found.below_random(m)
+        lines.append(f"{m.rank or '':>2} {m.metric + (' −' if m.lower_is_better else ''):{name_w}}  "
+                     f"{_cell(m.system_pairwise_accuracy)} {_cell(m.system_pearson)} {_cell(m.spa)}  "
+                     f"{_cell(m.segment_acc_eq)} {m.segment_epsilon:>10.4g} {_cell(m.segment_pearson)} "
+                     f"{_cell(m.segment_kendall)}" + (f"   below random: {', '.join(flagged)}" if flagged else ""))
+    constant, random = found.baselines.get("constant", {}), found.baselines.get("random", {})
+    lines.append(f"   {'constant metric':{name_w}}  " + " ".join(_cell(constant.get(s)) for s in STATISTICS[:3]) + "  "
+                 + _cell(constant.get("segment_acc_eq")) + f" {'0':>10} " + " ".join(
+                     _cell(constant.get(s)) for s in STATISTICS[4:]))
+    lines.append(f"   {'random (mean)':{name_w}}  " + " ".join(_cell(random.get(s)) for s in STATISTICS[:3]) + "  "
+                 + _cell(random.get("segment_acc_eq")) + f" {'':>10} " + " ".join(
+                     _cell(random.get(s)) for s in STATISTICS[4:]))
+    lines.append(f"   {'random (spread)':{name_w}}  " + " ".join(_cell(random.get(f'{s}_sd')) for s in STATISTICS[:3])
+                 + "  " + _cell(random.get("segment_acc_eq_sd")) + f" {'':>10} " + " ".join(
+                     _cell(random.get(f'{s}_sd')) for s in STATISTICS[4:]))
+    for m in found.metrics:
+        if m.parted:
+            lines += ["", f"{m.metric}: {len(m.parted)} system pair(s) ordered against the humans (better by the humans "
+                          "first; Δ and the one-sided p that it is better):"]
+            lines += [f"  {a} > {b}: human Δ {dh:+.3f} (p {ph:.3f}), {m.metric} Δ {dm:+.3f} (p {pm:.3f})"
+                      for a, b, dh, dm, ph, pm in m.parted[:5]]
+            lines += [f"  … and {len(m.parted) - 5} more (--format json lists them)"] if len(m.parted) > 5 else []
+    lines += ["", "rk: WMT's clusters by system pairwise accuracy (a metric opens a new rank when one of its rank beats it "
+              f"at p ≤ 0.05, PERM-BOTH, {PERMUTATIONS:,} resamples). A metric marked − is one whose lower is better, "
+              "negated first. System level: each system's human score "
+              "is the mean of its segment scores, its metric score the metric's corpus score on those segments. "
+              "Segment level: the metric's segment scores; acc*_eq per segment over its systems, with the tie "
+              f"threshold ε that maximises it. SPA: {PERMUTATIONS:,} paired permutations (seed {PCE_SEED}). Random: "
+              f"{RANDOM_DRAWS} draws of uniform segment scores; 'below random' is under its mean less two spreads."]
+    return "\n".join(lines)

@@ -1,0 +1,158 @@
+"""Metrics against human scores (--meta-eval): hand-worked cases, scipy's correlations, and mt-metrics-eval's own
+numbers on Google's MQM file of the WMT21 TED en-de test suite.
+
+The MTME numbers below were computed with mt-metrics-eval itself (google-research/mt-metrics-eval at its newest
+commit on 2026-11-27, its package on PYTHONPATH), on the segments and scores bleu-score reads from that file:
+``stats.Agreement`` on the system scores, ``scipy.stats.pearsonr``, ``stats.PairwiseConfidenceError(gold, metric,
+num_sys=13)``, ``stats.KendallWithTiesOpt(gold, metric, variant='acc23', num_sys=13, average_by='item',
+sample_rate=1.0)`` and ``scipy.stats.kendalltau(variant='b')`` on the flattened segment scores. They are written here
+as expected numbers; MTME is not a dependency."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+import scipy.stats
+
+from bleu_gui.core.analysis.meta_eval import (
+    acc_eq,
+    kendall_tau_b,
+    pairwise_accuracy,
+    pairwise_p_values,
+    pearson,
+    soft_pairwise_accuracy,
+)
+
+from .conftest import cli, data_set
+
+
+@pytest.mark.parametrize(("human", "metric", "expected"), [
+    ([1, 2, 3], [1, 3, 2], 2 / 3),         # (1, 2) and (1, 3) ordered alike, (2, 3) not
+    ([1, 1, 2], [0, 0, 1], 1.0),           # a pair tied in both agrees
+    ([1, 1, 2], [0, 1, 1], 1 / 3),         # a tie on one side only does not
+])
+def test_pairwise_accuracy_counts_pairs_ordered_alike_and_ties_in_both(human, metric, expected):
+    assert pairwise_accuracy(np.array(human, float), np.array(metric, float)) == pytest.approx(expected, abs=1e-15)
+
+
+def test_acc_eq_finds_the_tie_threshold_by_hand():
+    # One segment, three systems. Humans: A = B < C. Metric: 0.0, 0.1, 0.5.
+    # ε = 0: (A, B) is wrong (humans tie, the metric does not), the other two right: 2/3.
+    # ε = 0.1: (A, B) becomes a metric tie, right: 3/3. ε = 0.4: (B, C) becomes a tie, wrong: 2/3.
+    human, metric = np.array([[0.0, 0.0, 1.0]]), np.array([[0.0, 0.1, 0.5]])
+    assert acc_eq(human, metric) == (pytest.approx(1.0), pytest.approx(0.1))
+    # Two segments: the threshold is one for all, the accuracy their mean.
+    human2, metric2 = np.array([[0.0, 0.0, 1.0], [1.0, 2.0, 3.0]]), np.array([[0.0, 0.1, 0.5], [0.0, 0.05, 1.0]])
+    # ε = 0: 2/3 and 3/3 → 5/6; ε = 0.05: (second, 1-2) becomes a tie, wrong → 4/6; ε = 0.1: first 3/3 → 5/6;
+    # the first of equal bests is kept: ε = 0.
+    assert acc_eq(human2, metric2) == (pytest.approx(5 / 6), pytest.approx(0.0))
+
+
+def test_correlations_equal_scipys_with_ties_and_are_none_when_constant():
+    rng = np.random.default_rng(7)
+    x, y = rng.integers(0, 6, 400).astype(float), rng.integers(0, 4, 400) + rng.random(400) * (rng.random(400) < 0.5)
+    assert kendall_tau_b(x, y) == pytest.approx(scipy.stats.kendalltau(x, y, variant="b")[0], abs=1e-12)
+    assert pearson(x, y) == pytest.approx(scipy.stats.pearsonr(x, y)[0], abs=1e-12)
+    assert pearson(x, np.zeros(400)) is None and kendall_tau_b(x, np.ones(400)) is None
+
+
+def test_spa_is_one_for_the_same_scores_and_p_values_are_one_sided():
+    rng = np.random.default_rng(1)
+    scores = rng.random((4, 50))
+    scores[0] += 0.5  # system 0 is clearly better than every other
+    p = pairwise_p_values(scores)
+    assert np.all(p[0, 1:] < 0.01) and np.isnan(p[1, 0])
+    assert soft_pairwise_accuracy(p, pairwise_p_values(scores)) == 1.0
+    assert 0.0 <= soft_pairwise_accuracy(p, pairwise_p_values(-scores)) < 0.5
+
+
+# mt-metrics-eval's numbers (see the module): pairwise accuracy, system Pearson, SPA, acc*_eq, ε, segment Pearson,
+# segment Kendall τ_b.
+MTME = {
+    "BLEU": (0.692307692308, 0.620022527939, 0.668923076923, 0.480296640977, 100.0, 0.173514200278, 0.140609422681),
+    "chrF2": (0.679487179487, 0.562318021869, 0.668705128205, 0.480296640977, 92.592592592593, 0.158306937409,
+              0.146777683732),
+    "TER": (0.679487179487, 0.608620633569, 0.555897435897, 0.480587465465, 300.0, 0.110558952268, 0.130810488421),
+    "EditDistance": (0.692307692308, 0.652499596813, 0.608666666667, 0.480296640977, 338.461538461538, 0.137356528447,
+                     0.130586182064),
+}
+
+
+@pytest.mark.slow
+def test_the_ted_mqm_file_gives_mt_metrics_evals_numbers(capsys):
+    rated = data_set("formats/scores-mqm-ted-ende") / "mqm_ted_ende.tsv"
+    code, out, err = cli(capsys, rated, "--refs", "ref", "-m", "bleu", "chrf", "ter", "edit", "mqm", "--meta-eval",
+                         "mqm", "--format", "json")
+    assert code == 0, err
+    found = json.loads(out, parse_constant=lambda word: pytest.fail(f"not JSON: {word}"))["meta_evaluation"]
+    assert found["human"] == "MQM" and len(found["systems"]) == 13 and found["segments"] == 529
+    by_name = {m["metric"]: m for m in found["metrics"]}
+    for name, (pa, r_sys, spa, acc, eps, r_seg, tau) in MTME.items():
+        m = by_name[name]
+        assert m["system_pairwise_accuracy"] == pytest.approx(pa, abs=1e-11)
+        assert m["system_pearson"] == pytest.approx(r_sys, abs=1e-11)
+        assert m["segment_acc_eq"] == pytest.approx(acc, abs=1e-11)
+        assert m["segment_epsilon"] == pytest.approx(eps, rel=1e-12)
+        assert m["segment_pearson"] == pytest.approx(r_seg, abs=1e-11)
+        assert m["segment_kendall"] == pytest.approx(tau, abs=1e-11)
+        # SPA draws MTME's very permutations, but its float32 matrix product rounds the sums of tied MQM scores by
+        # how BLAS blocks the arrays (MTME's own pce on the same matrices, laid out otherwise, gives 0.66904 for BLEU
+        # where PairwiseConfidenceError gives 0.66892): equal to a few 1e-4.
+        assert m["spa"] == pytest.approx(spa, abs=5e-4)
+    assert by_name["TER"]["negated"] and not by_name["BLEU"]["negated"]
+    constant, random = found["baselines"]["constant"], found["baselines"]["random"]
+    assert constant["system_pearson"] is None and constant["system_pairwise_accuracy"] == 0.0
+    assert 0.3 < random["system_pairwise_accuracy"] < 0.7 and random["draws"] == 100
+
+
+def test_a_segment_some_system_has_no_human_score_for_is_left_out_and_counted(tmp_path, capsys):
+    (tmp_path / "ref.txt").write_text("a b c d\ne f g h\ni j k l\nm n o p\n", encoding="utf-8")
+    (tmp_path / "x.txt").write_text("a b c d\ne f g\ni j\nm\n", encoding="utf-8")
+    (tmp_path / "y.txt").write_text("a b c\ne f g h\ni j k\nm n o p\n", encoding="utf-8")
+    (tmp_path / "z.txt").write_text("a\ne f\ni j k l\nm n\n", encoding="utf-8")
+    rows = ["system\tsegment\thuman"] + [f"{s}.txt\t{i}\t{v}" for s, values in (
+        ("x", (90, 60, 40, "None")), ("y", (70, 95, 60, 99)), ("z", (20, 40, 90, 30))) for i, v in enumerate(values, 1)]
+    (tmp_path / "h.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "x.txt", tmp_path / "y.txt", tmp_path / "z.txt",
+                         "--scores", tmp_path / "h.tsv", "--scores-partial", "-m", "bleu", "human", "--meta-eval",
+                         "human", "--format", "json")
+    assert code == 0, err
+    found = json.loads(out)["meta_evaluation"]
+    assert found["segments"] == 3 and found["left_out"] == 1
+    (bleu,) = found["metrics"]
+    assert all(v is None or math.isfinite(v) for v in bleu.values() if isinstance(v, float))
+    code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "x.txt", tmp_path / "y.txt", "--scores",
+                         tmp_path / "h.tsv", "--scores-partial", "-m", "bleu", "human", "--meta-eval", "mqm")
+    assert code == 2 and "mqm: not a metric of the run (bleu, human; -m adds one)" in err
+
+
+def test_ranks_open_a_cluster_when_one_of_the_rank_beats_a_metric():
+    from bleu_gui.core.analysis.meta_eval import assign_ranks
+
+    # Metrics best first; p[i, j]: the p-value that i beats j. 0 beats 2 (0.01), nothing else is significant:
+    # 0 and 1 share rank 1, 2 opens rank 2 (beaten by 0, of its rank), 3 is not beaten by 2 (of rank 2): rank 2.
+    p = np.full((4, 4), np.nan)
+    p[0, 1], p[0, 2], p[0, 3], p[1, 2], p[1, 3], p[2, 3] = 0.3, 0.01, 0.001, 0.2, 0.04, 0.4
+    assert assign_ranks(p) == [1, 1, 2, 2]
+
+
+def test_a_metric_that_orders_systems_as_the_humans_beats_one_that_reverses_them():
+    from bleu_gui.core.analysis.meta_eval import better_p_value
+
+    human = np.arange(8, dtype=float)
+    assert better_p_value(human, human * 2 + 1, -human) < 0.01
+    assert better_p_value(human, -human, human * 2 + 1) > 0.99
+
+
+@pytest.mark.slow
+def test_the_pairs_a_metric_orders_against_the_humans_are_listed(capsys):
+    rated = data_set("formats/scores-mqm-ted-ende") / "mqm_ted_ende.tsv"
+    code, out, err = cli(capsys, rated, "--refs", "ref", "-m", "bleu", "mqm", "--meta-eval", "mqm", "--format", "json")
+    assert code == 0, err
+    (bleu,) = json.loads(out)["meta_evaluation"]["metrics"]
+    pairs = bleu["pairs_against_humans"]
+    # 1 − pairwise accuracy of the 78 pairs are ordered against the humans, each written humans' better first.
+    assert len(pairs) == round((1 - bleu["system_pairwise_accuracy"]) * 78) == 24
+    assert all(p["human_delta"] >= 0 and p["metric_delta"] <= 0 for p in pairs)
+    assert bleu["rank"] == 1
