@@ -19,6 +19,7 @@ draws: their mean and spread).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -61,19 +62,26 @@ def pairwise_p_values(segments: np.ndarray, permutations: int = PERMUTATIONS, se
     float32, one sign matrix for every pair) so that the numbers are MTME's; NaN below the diagonal unless ``both``
     (then p[j, i] is j's over i)."""
     n_systems, n_segments = segments.shape
+    scores = segments.astype(np.float32)
+    totals = np.sum(scores, axis=1)
+    partial = np.matmul(_signs(permutations, n_segments, seed), scores.T)
+    first, second = np.nonzero(~np.eye(n_systems, dtype=bool) if both else np.triu(np.ones((n_systems,) * 2, bool), 1))
+    p = np.full((n_systems, n_systems), np.nan)
+    # Every pair at once, in MTME's float32 arithmetic: null deltas against the observed one.
+    p[first, second] = np.sum(partial[:, first] - partial[:, second] >= totals[first] - totals[second],
+                              axis=0) / permutations
+    return p
+
+
+@functools.lru_cache(maxsize=4)
+def _signs(permutations: int, n_segments: int, seed: int) -> np.ndarray:
+    """MTME's ±1 matrix (drawn once for a shape and seed: the random baseline's draws reuse it, as MTME's calls do)."""
     signs = np.random.default_rng(seed).random(size=(permutations, n_segments), dtype=np.float32)
     np.rint(signs, out=signs, casting="same_kind")
     signs *= 2.0
     signs -= 1.0
-    scores = segments.astype(np.float32)
-    totals = np.sum(scores, axis=1)
-    partial = np.matmul(signs, scores.T)
-    p = np.full((n_systems, n_systems), np.nan)
-    for i in range(n_systems):
-        for j in range(n_systems):
-            if i != j and (i < j or both):
-                p[i, j] = np.sum(partial[:, i] - partial[:, j] >= totals[i] - totals[j]) / permutations
-    return p
+    signs.setflags(write=False)
+    return signs
 
 
 def soft_pairwise_accuracy(human_p: np.ndarray, metric_p: np.ndarray) -> float:
@@ -109,7 +117,7 @@ def acc_eq(human: np.ndarray, metric: np.ndarray) -> tuple[float, float]:
     return float(values[best]) / (n_items * len(i)), float(candidates[best])
 
 
-def _inversions(values: np.ndarray, block: int = 1024) -> int:
+def _inversions(values: np.ndarray, block: int = 256) -> int:
     """Pairs (a < b) with values[a] > values[b], in blocks (each against a sorted prefix, and within itself)."""
     count, seen = 0, np.empty(0, values.dtype)
     for start in range(0, len(values), block):
