@@ -156,3 +156,33 @@ def test_the_pairs_a_metric_orders_against_the_humans_are_listed(capsys):
     assert len(pairs) == round((1 - bleu["system_pairwise_accuracy"]) * 78) == 24
     assert all(p["human_delta"] >= 0 and p["metric_delta"] <= 0 for p in pairs)
     assert bleu["rank"] == 1
+
+
+def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a_and_b(qtbot, window):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    rated = data_set("formats/tsv-mqm-wmt") / "mqm_ted_ende.head588lines.tsv"
+    window.settings_panel.group("mqm").setChecked(True)
+    window.settings_panel.group("chrf").setChecked(True)
+    window.run_actions.open_inputs(OpenChoice(InputRequest(references=(str(rated),), refs_wanted=("ref",)), None))
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy and any(
+        m.key == "mqm" for m in window.controller.run.metrics), timeout=60_000)
+    panel = window.compare_view.meta
+    assert panel.isEnabled() and panel.human.currentText() == "MQM"
+    panel.evaluate()
+    qtbot.waitUntil(lambda: panel.found is not None, timeout=60_000)
+    rows = panel.table.model().rowCount()
+    assert rows == 2 + 2  # BLEU, chrF2, then the constant and the random baselines
+    assert {panel.table.model().index(r, 1).data() for r in range(2)} == {"BLEU", "chrF2"}
+    assert len(panel.scatter.data) == len(window.controller.run.systems)
+    pairs = panel.pairs.model()
+    assert pairs.rowCount() == len(panel.found.metrics[0].parted) > 0
+    a, b = pairs.index(0, 0).data().split(" > ")
+    panel._pair_chosen(pairs.index(0, 0))  # A made the baseline in the worker (unless it is), B chosen
+
+    def shown() -> bool:
+        run = window.controller.run
+        return not window.jobs.busy and run.systems[0].name == a and run.systems[window.controller.b].name == b
+
+    qtbot.waitUntil(shown, timeout=60_000)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -348,31 +347,14 @@ def print_error_recall(o: Options, run: Run, say: Printer) -> None:
 
 def print_meta_eval(o: Options, run: Run) -> None:
     """``--meta-eval HUMAN``: every other metric of the run against the human scores (see core.analysis.meta_eval)."""
-    from ..core.analysis.meta_eval import meta_eval_text, meta_evaluate
+    from ..core.analysis.meta_eval import meta_eval_text
+    from ..core.run.meta_eval_run import meta_evaluate_run
 
-    found = meta_evaluate(*meta_eval_inputs(run, o.views.meta_eval or "", o.views.meta_eval_metrics))
+    found = meta_evaluate_run(run, o.views.meta_eval or "", o.views.meta_eval_metrics)
     if o.output.format == "json":
         print(score_text.dumps({"meta_evaluation": found.to_dict()}))
         return
     print(meta_eval_text(found))
-
-
-def meta_eval_inputs(run: Run, human: str, wanted: Sequence[str] | None) -> tuple[Any, ...]:
-    """The arguments of ``meta_evaluate`` for the run: the human metric and the metrics evaluated by their names."""
-    from ..core.errors import InputError, term
-
-    def index(name: str) -> int:
-        for k, m in enumerate(run.metrics):
-            if name.lower() in (m.key.lower(), m.name.lower()):
-                return k
-        raise InputError(f"{term('meta_eval', name)}: not a metric of the run ({', '.join(m.key for m in run.metrics)}; "
-                         f"-m adds one)")
-
-    h = index(human)
-    evaluated = [index(n) for n in wanted] if wanted else None
-    stats = [[s.results[k].stats for s in run.systems] for k in range(len(run.metrics))]
-    sentences = [[s.results[k].sentences for s in run.systems] for k in range(len(run.metrics))]
-    return h, run.metrics, stats, sentences, [s.name for s in run.systems], evaluated
 
 
 def print_rater_agreement(o: Options, run: Run) -> None:

@@ -202,6 +202,7 @@ class Agreement:
     segment_kendall: float | None
     lower_is_better: bool = False  # negated before it was compared
     rank: int | None = None        # WMT's cluster by system pairwise accuracy (1: best)
+    system_scores: tuple[float, ...] = ()  # each system's metric score on the segments compared (negated if so)
     # The system pairs it orders against the humans: (a, b, human Δ, metric Δ, human p, metric p) with Δ = a − b
     # and p the one-sided p-value that a beats b.
     parted: tuple[tuple[str, str, float, float, float, float], ...] = ()
@@ -209,6 +210,7 @@ class Agreement:
     def to_dict(self) -> dict[str, object]:
         return {"metric": self.metric, **{s: getattr(self, s) for s in STATISTICS}, "segment_epsilon":
                 self.segment_epsilon, "negated": self.lower_is_better, "rank": self.rank,
+                "system_scores": list(self.system_scores),
                 "pairs_against_humans": [{"a": a, "b": b, "human_delta": dh, "metric_delta": dm, "human_p": ph,
                                           "metric_p": pm} for a, b, dh, dm, ph, pm in self.parted]}
 
@@ -223,6 +225,7 @@ class MetaEvaluation:
     left_out: int
     metrics: tuple[Agreement, ...]
     baselines: dict[str, dict[str, object]] = field(default_factory=dict)
+    human_scores: tuple[float, ...] = ()  # each system's mean human score on the segments compared
 
     def below_random(self, agreement: Agreement) -> list[str]:
         """The statistics on which ``agreement`` is below the random band (its mean less two spreads)."""
@@ -236,7 +239,8 @@ class MetaEvaluation:
         return out
 
     def to_dict(self) -> dict[str, object]:
-        return {"human": self.human, "systems": list(self.systems), "segments": self.segments,
+        return {"human": self.human, "systems": list(self.systems), "human_scores": list(self.human_scores),
+                "segments": self.segments,
                 "left_out": self.left_out, "metrics": [m.to_dict() | {"below_random": self.below_random(m)}
                                                        for m in self.metrics],
                 "baselines": self.baselines, "definitions": "mt-metrics-eval (WMT metrics task)"}
@@ -274,7 +278,8 @@ def _ranked(found: list[Agreement], system_scores: list[np.ndarray], human_sys: 
         for b in range(a + 1, len(order)):
             p[a, b] = better_p_value(human_sys, system_scores[order[a]], system_scores[order[b]])
     ranks = assign_ranks(p)
-    return [replace(found[k], rank=r) for k, r in zip(order, ranks)]
+    return [replace(found[k], rank=r, system_scores=tuple(float(v) for v in system_scores[k]))
+            for k, r in zip(order, ranks)]
 
 
 def _baselines(human_seg: np.ndarray, human_sys: np.ndarray, human_p: np.ndarray,
@@ -332,7 +337,7 @@ def meta_evaluate(human: int, metrics: Sequence[Metric], stats: Sequence[Sequenc
     baselines = _baselines(human_seg, human_sys, human_p,
                            (lambda f: progress(0.5 + 0.5 * f)) if progress is not None else None)
     return MetaEvaluation(metrics[human].name, tuple(systems), int(kept.sum()), int((~kept).sum()), tuple(out),
-                          baselines)
+                          baselines, tuple(float(v) for v in human_sys))
 
 
 def _cell(value: object, width: int = 8) -> str:

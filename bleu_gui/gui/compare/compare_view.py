@@ -24,6 +24,7 @@ from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled
 from .ab_panes import ABPanes
 from .human_errors_panel import HumanErrorsPanel
+from .metrics_vs_humans import MetricsVsHumansPanel
 from .ngram_wins import NgramWins
 from .pair_charts import PairCharts
 from .pair_list import PairList
@@ -57,6 +58,8 @@ class CompareView(QWidget):
         self.charts = PairCharts(controller)
         self.charts.region_selected.connect(self.pairs.show_only)
         self.human = HumanErrorsPanel(controller)
+        self.meta = MetricsVsHumansPanel(controller)
+        self._judged = False  # the run has human scores (MQM, a column read from a file): Metrics vs humans is shown
         self._assemble()
         controller.run_changed.connect(self.on_run_changed)
         controller.b_changed.connect(self.on_b_changed)
@@ -88,6 +91,9 @@ class CompareView(QWidget):
         self._human_page = QWidget()
         QVBoxLayout(self._human_page).setContentsMargins(0, 0, 0, 0)
         self.lower_tabs.addTab(self._human_page, "Human errors (MQM)")
+        self._meta_page = QWidget()
+        QVBoxLayout(self._meta_page).setContentsMargins(0, 0, 0, 0)
+        self.lower_tabs.addTab(self._meta_page, "Metrics vs humans")
         self.below = QStackedWidget()
         self.below.addWidget(self.middle_split)
         self.below.addWidget(self.lower_tabs)
@@ -126,12 +132,13 @@ class CompareView(QWidget):
             assert layout is not None and charts is not None
             layout.addWidget(self.ngrams)
             charts.addWidget(self.charts)
-            human = self._human_page.layout()
-            assert human is not None
+            human, meta = self._human_page.layout(), self._meta_page.layout()
+            assert human is not None and meta is not None
             human.addWidget(self.human)
+            meta.addWidget(self.meta)
             # Taken out of the roomy arrangement's tabs, whose stack hides what it lets go of (QStackedLayout): each
             # is shown in its own tab page again (the pages' tabs decide what is seen).
-            for part in (self.charts, self.human):
+            for part in (self.charts, self.human, self.meta):
                 part.show()
             self.below.setCurrentWidget(self.lower_tabs)
         else:
@@ -140,7 +147,8 @@ class CompareView(QWidget):
             self.right_tabs.clear()
             self.right_tabs.addTab(self.charts, "Charts")
             self.right_tabs.addTab(self.human, "Human errors (MQM)")
-            self.right_tabs.tabBar().setVisible(self._annotated)
+            self.right_tabs.addTab(self.meta, "Metrics vs humans")
+            self._show_tabs()
             self.right_split.addWidget(self.panes)
             self.right_split.addWidget(self.right_tabs)
             self.right_split.setSizes([300, 420])  # the charts need the height more than the A/B panes (they scroll)
@@ -170,9 +178,16 @@ class CompareView(QWidget):
         self.b_combo.blockSignals(False)
         self.pairs.refresh()
         self._annotated = HumanErrorsPanel.wanted(run)
+        self._judged = MetricsVsHumansPanel.wanted(run)
+        self._show_tabs()
+
+    def _show_tabs(self) -> None:
+        """The human errors' and metrics-vs-humans' tabs where the run has them (the tab bar only when it has one)."""
         self.lower_tabs.setTabVisible(self.lower_tabs.indexOf(self._human_page), self._annotated)
+        self.lower_tabs.setTabVisible(self.lower_tabs.indexOf(self._meta_page), self._judged)
         self.right_tabs.setTabVisible(self.right_tabs.indexOf(self.human), self._annotated)
-        self.right_tabs.tabBar().setVisible(self._annotated)
+        self.right_tabs.setTabVisible(self.right_tabs.indexOf(self.meta), self._judged)
+        self.right_tabs.tabBar().setVisible(self._annotated or self._judged)
 
     def _upper_wanted(self) -> int:
         """The height that shows every system's row (up to 15; more scroll) with the title above them, and at

@@ -6,9 +6,7 @@ segments (shown as a slice of their own); which errors each metric saw is comput
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, Slot
-from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QLabel,
     QPushButton,
@@ -25,52 +23,14 @@ from ...core.analysis.rater_agreement import rater_agreement
 from ..controller import Controller
 from ..jobs import JobController
 from ..widgets.elided_label import ElidedLabel
+from ..widgets.item_tables import ROWS, model_of
+from ..widgets.item_tables import cell as _cell
+from ..widgets.item_tables import fill as _fill
+from ..widgets.item_tables import item_table as _table
+from ..widgets.item_tables import name_item as _name
 from ..widgets.job_progress import JobProgress
-from ..widgets.layout import STRETCH, Table, hrow
+from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled
-
-ROWS = Qt.ItemDataRole.UserRole  # a cell's segments (the shown run's, 0-based) and what they are
-
-
-def _table(name: str) -> Table:
-    table = Table()
-    table.setObjectName(name)
-    table.setModel(QStandardItemModel(table))
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.verticalHeader().setVisible(False)
-    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
-    return table
-
-
-def model_of(table: Table) -> QStandardItemModel:
-    model = table.model()
-    assert isinstance(model, QStandardItemModel)  # set by _table
-    return model
-
-
-def _fill(table: Table, headers: list[str], rows: list[list[QStandardItem]]) -> None:
-    model = model_of(table)
-    model.clear()
-    model.setHorizontalHeaderLabels(headers)
-    for row in rows:
-        model.appendRow(row)
-    table.resizeColumnsToContents()
-
-
-def _name(text: str) -> QStandardItem:
-    item = QStandardItem(text)
-    item.setEditable(False)
-    return item
-
-
-def _cell(text: str, rows: list[int] | None = None, said: str = "", tip: str = "") -> QStandardItem:
-    item = _name(text)
-    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    if rows:
-        item.setData((rows, said), ROWS)
-        item.setToolTip(tip or f"Click: the {len(rows):,} segment(s) {said}")
-    return item
 
 
 class HumanErrorsPanel(QWidget):

@@ -1,0 +1,204 @@
+"""Compare's *Metrics vs humans*: which metric of the run agrees with the human scores (MQM, or a human column read
+from a file), by mt-metrics-eval's statistics, beside a constant and a random baseline (see
+core.analysis.meta_eval). Computed in a worker when asked; a metric's row shows its system scores against the
+humans' and the system pairs it orders against them; a pair is a click from Compare's A and B."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QModelIndex, Qt, Slot
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+
+from ...core import Run, palette
+from ...core.analysis.meta_eval import STATISTICS, Agreement, MetaEvaluation
+from ...core.run.meta_eval_run import human_candidates, meta_evaluate_run
+from ..controller import Controller
+from ..jobs import JobController
+from ..widgets.elided_label import ElidedLabel
+from ..widgets.item_tables import cell as _cell
+from ..widgets.item_tables import fill as _fill
+from ..widgets.item_tables import item_table as _table
+from ..widgets.item_tables import model_of
+from ..widgets.item_tables import name_item as _name
+from ..widgets.job_progress import JobProgress
+from ..widgets.layout import STRETCH, hrow
+from ..widgets.style import styled
+
+HEADERS = ["rank", "metric", "pair acc", "Pearson", "SPA", "acc*_eq", "ε", "seg Pearson", "Kendall"]
+TIPS = {"pair acc": "System level: the share of system pairs the metric orders as the humans do",
+        "Pearson": "System level: Pearson's r of the system scores",
+        "SPA": "Soft pairwise accuracy (WMT24): 1 − the mean gap between the humans' and the metric's p-values",
+        "acc*_eq": "Segment level: pairs ordered alike or tied in both, per segment, with the tie threshold ε that "
+                   "maximises it (Deutsch et al. 2023)",
+        "seg Pearson": "Segment level: Pearson's r over every system × segment",
+        "Kendall": "Segment level: Kendall's τ_b over every system × segment"}
+PAIR = Qt.ItemDataRole.UserRole + 1  # a pair row's (a, b) system indices
+
+
+def _number(value: object) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else "–"
+
+
+class MetricsVsHumansPanel(QWidget):
+    """See the module."""
+
+    def __init__(self, controller: Controller, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.jobs = JobController(self)
+        self.found: MetaEvaluation | None = None
+        self.human = QComboBox()
+        self.human.setObjectName("metaEvalHuman")
+        self.human.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.button = QPushButton("Evaluate the metrics")
+        self.button.setToolTip("mt-metrics-eval's statistics of every other metric against these human scores, "
+                               "with WMT's clusters and a constant and a random baseline (seconds)")
+        self.button.clicked.connect(self.evaluate)
+        self.progress = JobProgress(self.jobs)
+        self.note = styled(QLabel(), "hint")
+        self.note.setWordWrap(True)
+        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.table = _table("metaEvalTable")
+        self.table.setSortingEnabled(True)
+        self.table.clicked.connect(self._metric_chosen)
+        self.plot = pg.PlotWidget(background=palette.BACKGROUND)
+        self.plot.setLabel("bottom", "human score (system)")
+        self.plot.setLabel("left", "metric score (system)")
+        self.plot.setMinimumHeight(160)
+        self.scatter = pg.ScatterPlotItem(size=9, hoverable=True, tip=self._tip)
+        self.plot.addItem(self.scatter)
+        self.pairs_title = styled(ElidedLabel("Click a metric: the system pairs it orders against the humans"),
+                                  "paneTitle")
+        self.pairs = _table("metaEvalPairs")
+        self.pairs.clicked.connect(self._pair_chosen)
+        self.jobs.failed.connect(lambda message, _details: self.note.setText(message))
+        self.jobs.cancelled.connect(lambda _job: self._ready("Cancelled."))
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(self.plot, 2)
+        rv.addWidget(self.pairs_title)
+        rv.addWidget(self.pairs, 3)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.table)
+        split.addWidget(right)
+        split.setSizes([620, 420])
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(hrow("Metrics against the human scores", self.human, self.button, self.progress, STRETCH))
+        box.addWidget(self.note)
+        box.addWidget(split, 1)
+        controller.run_changed.connect(self.on_run_changed)
+
+    @staticmethod
+    def wanted(run: Run | None) -> bool:
+        """Whether a run has human scores to evaluate metrics against (and two systems and another metric)."""
+        return run is not None and len(run.systems) > 1 and len(run.metrics) > 1 and bool(human_candidates(run))
+
+    @Slot()
+    def on_run_changed(self) -> None:
+        run = self.controller.run
+        self.jobs.cancel()
+        self.found = None
+        for table in (self.table, self.pairs):
+            model_of(table).clear()
+        self.scatter.setData([])
+        if not self.wanted(run):
+            return
+        assert run is not None
+        current = self.human.currentText()
+        self.human.blockSignals(True)
+        self.human.clear()
+        self.human.addItems([run.metrics[k].name for k in human_candidates(run)])
+        self.human.setCurrentIndex(max(self.human.findText(current), 0))
+        self.human.blockSignals(False)
+        self._ready("Which metric of this run agrees with the humans? Evaluate: mt-metrics-eval's statistics, "
+                    "on the segments every system has a human score for.")
+
+    def _ready(self, said: str) -> None:
+        self.button.setEnabled(True)
+        self.note.setText(said)
+
+    @Slot()
+    def evaluate(self) -> None:
+        run, human = self.controller.run, self.human.currentText()
+        if run is None or not human:
+            return
+        self.button.setEnabled(False)
+        self.note.setText(f"Evaluating every metric against {human}…")
+        self.jobs.submit(lambda progress: meta_evaluate_run(run, human, progress=progress), self._show)
+
+    def _show(self, found: MetaEvaluation) -> None:
+        self.found = found
+        rows = []
+        for m in found.metrics:
+            flagged = found.below_random(m)
+            cells = [_cell(str(m.rank or "")), _name(m.metric + (" (negated)" if m.lower_is_better else ""))]
+            cells += [_cell(_number(getattr(m, s))) for s in STATISTICS[:4]]
+            cells.insert(6, _cell(f"{m.segment_epsilon:.4g}"))
+            cells += [_cell(_number(getattr(m, s))) for s in STATISTICS[4:]]
+            if flagged:
+                for c in cells:
+                    c.setToolTip(f"Below the random baseline on {', '.join(flagged)}")
+                    c.setForeground(QColor(palette.BAR_UNMATCHED))
+            rows.append(cells)
+        for name, values in (("constant metric", found.baselines.get("constant", {})),
+                             ("random (mean of 100)", found.baselines.get("random", {}))):
+            cells = [_cell(""), _name(name)] + [_cell(_number(values.get(s))) for s in STATISTICS[:4]]
+            cells.insert(6, _cell(""))
+            cells += [_cell(_number(values.get(s))) for s in STATISTICS[4:]]
+            for c in cells:
+                c.setForeground(QColor(palette.MUTED))
+                c.setToolTip("A baseline (MTME #14): what a metric with no signal gets")
+            rows.append(cells)
+        _fill(self.table, HEADERS, rows)
+        for k, header in enumerate(HEADERS):
+            item = model_of(self.table).horizontalHeaderItem(k)
+            if item is not None and header in TIPS:
+                item.setToolTip(TIPS[header])
+        left = f" ({found.left_out:,} left out: some system has no human score there)" if found.left_out else ""
+        self._ready(f"{len(found.systems)} systems, {found.segments:,} segments{left}; rank: WMT's clusters by "
+                    "pairwise accuracy; grey: baselines; red: below the random baseline. Click a metric.")
+        if found.metrics:
+            self._show_metric(found.metrics[0])
+
+    def _metric_of(self, index: QModelIndex) -> Agreement | None:
+        if self.found is None:
+            return None
+        name = model_of(self.table).index(index.row(), 1).data()
+        return next((m for m in self.found.metrics if name in (m.metric, f"{m.metric} (negated)")), None)
+
+    @Slot(QModelIndex)
+    def _metric_chosen(self, index: QModelIndex) -> None:
+        metric = self._metric_of(index)
+        if metric is not None:
+            self._show_metric(metric)
+
+    def _show_metric(self, m: Agreement) -> None:
+        found = self.found
+        assert found is not None
+        self.plot.setLabel("left", f"{m.metric}{' (negated)' if m.lower_is_better else ''} (system)")
+        self.plot.setLabel("bottom", f"{found.human} (system mean)")
+        self.scatter.setData([{"pos": (h, v), "data": name, "brush": pg.mkBrush(palette.SYSTEMS[0])}
+                              for h, v, name in zip(found.human_scores, m.system_scores, found.systems)])
+        self.plot.autoRange()
+        names = list(found.systems)
+        rows = []
+        for a, b, dh, dm, ph, pm in m.parted:
+            cell = _name(f"{a} > {b}")
+            cell.setData((names.index(a), names.index(b)), PAIR)
+            cell.setToolTip(f"Click: compare {a} (A) with {b} (B)")
+            rows.append([cell, _cell(f"{dh:+.3f}"), _cell(f"{ph:.3f}"), _cell(f"{dm:+.3f}"), _cell(f"{pm:.3f}")])
+        _fill(self.pairs, ["humans' better > worse", "human Δ", "human p", f"{m.metric} Δ", f"{m.metric} p"], rows)
+        self.pairs_title.setText(f"{m.metric}: {len(m.parted)} system pair(s) ordered against the humans (click one: "
+                                 "A and B in Compare)" if m.parted else f"{m.metric} orders every pair as the humans do")
+
+    @Slot(QModelIndex)
+    def _pair_chosen(self, index: QModelIndex) -> None:
+        pair = model_of(self.pairs).index(index.row(), 0).data(PAIR)
+        if pair is not None:
+            self.controller.actions.compare_pair(int(pair[0]), int(pair[1]))
+
+    def _tip(self, x: float, y: float, data: object) -> str:
+        return f"{data}: humans {x:.3f}, metric {y:.3f}"

@@ -1,0 +1,53 @@
+"""Small tables of read-only items (Compare's human errors, metrics against humans): a cell may carry the segments it
+counts (``ROWS``: a click opens them)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView
+
+from .layout import Table
+
+ROWS = Qt.ItemDataRole.UserRole  # a cell's segments (the shown run's, 0-based) and what they are
+
+
+def item_table(name: str) -> Table:
+    table = Table()
+    table.setObjectName(name)
+    table.setModel(QStandardItemModel(table))
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
+    return table
+
+
+def model_of(table: Table) -> QStandardItemModel:
+    model = table.model()
+    assert isinstance(model, QStandardItemModel)  # set by item_table
+    return model
+
+
+def fill(table: Table, headers: list[str], rows: list[list[QStandardItem]]) -> None:
+    model = model_of(table)
+    model.clear()
+    model.setHorizontalHeaderLabels(headers)
+    for row in rows:
+        model.appendRow(row)
+    table.resizeColumnsToContents()
+
+
+def name_item(text: str) -> QStandardItem:
+    item = QStandardItem(text)
+    item.setEditable(False)
+    return item
+
+
+def cell(text: str, rows: list[int] | None = None, said: str = "", tip: str = "") -> QStandardItem:
+    item = name_item(text)
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if rows:
+        item.setData((rows, said), ROWS)
+        item.setToolTip(tip or f"Click: the {len(rows):,} segment(s) {said}")
+    return item
