@@ -186,3 +186,23 @@ def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a
         return not window.jobs.busy and run.systems[0].name == a and run.systems[window.controller.b].name == b
 
     qtbot.waitUntil(shown, timeout=60_000)
+
+
+@pytest.mark.slow
+def test_export_mtme_writes_the_layout_mt_metrics_eval_reads(tmp_path, capsys):
+    # Read back as MTME's data.ReadScoreFile reads it (a line split at whitespace: SYSTEM and a number or None).
+    # The folder, read by MTME's own data.EvalSet(name, 'en-de', info=MetaInfo('ref', {'sys': 'mqm', 'seg': 'mqm'},
+    # set(), set()), path=DIR), gave the system and segment Pearson of BLEU and chrF2 that --meta-eval gives.
+    rated = data_set("formats/scores-mqm-ted-ende") / "mqm_ted_ende.tsv"
+    code, out, err = cli(capsys, rated, "--refs", "ref", "-m", "bleu", "mqm", "--langs", "en", "de",
+                         "--export-mtme", tmp_path, "-b")
+    assert code == 0, err
+    root = tmp_path / "bleu-gui"
+    seg = [line.split() for line in (root / "human-scores" / "en-de.mqm.seg.score").read_text().splitlines()]
+    systems = [p.stem for p in (root / "system-outputs" / "en-de").glob("*.txt")]
+    assert len(systems) == 13 and len(seg) == 13 * 529 and {s for s, _ in seg} == set(systems)
+    bleu_sys = dict(line.split() for line in (root / "metric-scores" / "en-de" / "BLEU-ref.sys.score").read_text()
+                    .splitlines())
+    assert len(bleu_sys) == 13 and all(0 < float(v) < 100 for v in bleu_sys.values())
+    assert len((root / "sources" / "en-de.txt").read_text().splitlines()) == 529
+    assert all(len(line.split()) == 2 for line in (root / "documents" / "en-de.docs").read_text().splitlines())

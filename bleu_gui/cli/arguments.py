@@ -242,6 +242,10 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--report-top", type=int, default=100, metavar="N",
                      help="over 3,000 sentences the report shows the N worst, best and most changed (default 100)")
     out.add_argument("--export-sentences", metavar="OUT.csv|OUT.json|OUT.xlsx", help="per-sentence statistics")
+    out.add_argument("--export-mtme", metavar="DIR",
+                     help="the run in mt-metrics-eval's file layout under DIR/bleu-gui (sources, references, system "
+                          "outputs, the human scores — MQM or the first scores column — and every other metric's "
+                          "segment and system scores), to check it with MTME itself")
     return p
 
 
@@ -321,6 +325,7 @@ class Exports:
     report: str | None = None
     report_top: int = 100
     sentences: str | None = None
+    mtme: str | None = None  # a folder: the run in mt-metrics-eval's layout
 
     @property
     def targets(self) -> list[str]:
@@ -395,7 +400,7 @@ def options(args: argparse.Namespace) -> Options:
                     args.freq_file, tuple(args.qa) if args.qa is not None else None, args.glossary,
                     args.tokenizer_table, args.error_recall, args.rater_agreement, args.meta_eval,
                     tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None),
-        exports=Exports(args.report, args.report_top, args.export_sentences))
+        exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme))
 
 
 # -- from the choice to the metrics -----------------------------------------------------------------------------

@@ -37,6 +37,16 @@ def _exports(o: Options, run: Run) -> None:
     from ..core.output.exports import sentences_file, write_atomic
 
     protected = run.input_paths()
+    if o.exports.mtme:
+        from ..core.output.mtme_layout import write_mtme
+        from ..core.run.meta_eval_run import human_candidates, metric_index
+
+        named = o.views.meta_eval
+        humans = [metric_index(run, named)] if named else human_candidates(run)
+        if not humans:
+            raise InputError("--export-mtme writes human scores beside the metrics': the run has none (-m mqm with "
+                             "annotations, or a scores column)")
+        write_mtme(run, o.exports.mtme, humans[0])
     if o.exports.sentences:
         write_atomic(o.exports.sentences, sentences_file(run, o.exports.sentences), protected)
     if o.exports.report:
