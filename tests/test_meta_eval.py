@@ -124,7 +124,7 @@ def test_a_segment_some_system_has_no_human_score_for_is_left_out_and_counted(tm
     assert all(v is None or math.isfinite(v) for v in bleu.values() if isinstance(v, float))
     code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "x.txt", tmp_path / "y.txt", "--scores",
                          tmp_path / "h.tsv", "--scores-partial", "-m", "bleu", "human", "--meta-eval", "mqm")
-    assert code == 2 and "mqm: not a metric of the run (bleu, human; -m adds one)" in err
+    assert code == 2 and "--meta-eval mqm: not a metric of the run (bleu, human; -m/--metrics adds one)" in err
 
 
 def test_ranks_open_a_cluster_when_one_of_the_rank_beats_a_metric():

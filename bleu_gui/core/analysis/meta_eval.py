@@ -376,7 +376,7 @@ def meta_eval_text(found: MetaEvaluation) -> str:
                           "first; Δ and the one-sided p that it is better):"]
             lines += [f"  {a} > {b}: human Δ {dh:+.3f} (p {ph:.3f}), {m.metric} Δ {dm:+.3f} (p {pm:.3f})"
                       for a, b, dh, dm, ph, pm in m.parted[:5]]
-            lines += [f"  … and {len(m.parted) - 5} more (--format json lists them)"] if len(m.parted) > 5 else []
+            lines += [f"  … and {len(m.parted) - 5} more (the JSON output lists them)"] if len(m.parted) > 5 else []
     lines += ["", "rk: WMT's clusters by system pairwise accuracy (a metric opens a new rank when one of its rank beats it "
               f"at p ≤ 0.05, PERM-BOTH, {PERMUTATIONS:,} resamples). A metric marked − is one whose lower is better, "
               "negated first. System level: each system's human score "

@@ -16,7 +16,7 @@ def metric_index(run: Run, name: str) -> int:
         if name.lower() in (m.key.lower(), m.name.lower()):
             return k
     raise InputError(f"{term('meta_eval', name)}: not a metric of the run ({', '.join(m.key for m in run.metrics)}; "
-                     "-m adds one)")
+                     f"{term('metrics')} adds one)")
 
 
 def human_candidates(run: Run) -> list[int]:
