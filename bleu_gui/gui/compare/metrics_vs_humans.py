@@ -65,7 +65,7 @@ class MetricsVsHumansPanel(QWidget):
         self.plot = pg.PlotWidget(background=palette.BACKGROUND)
         self.plot.setLabel("bottom", "human score (system)")
         self.plot.setLabel("left", "metric score (system)")
-        self.plot.setMinimumHeight(160)
+        self.plot.setMinimumHeight(60)  # the compact layout (a laptop) gives the tab little height: it scrolls
         self.scatter = pg.ScatterPlotItem(size=9, hoverable=True, tip=self._tip)
         self.plot.addItem(self.scatter)
         self.pairs_title = styled(ElidedLabel("Click a metric: the system pairs it orders against the humans"),
