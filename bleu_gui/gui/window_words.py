@@ -16,7 +16,8 @@ FIELDS = {"systems": "System outputs", "references": "References", "source": "So
           "allow_identical": "Identical reference", "labels": "Display names", "where": "Slice",
           "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores",
           "annotations": "Error annotations", "sheet": "Sheet"}
-_OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)"}
+_OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)",
+          "meta_eval": "The human scores (Compare ▸ Metrics vs humans)"}
 OPEN, SETTINGS = "File ▸ Open", "Scoring settings"
 
 
