@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError, term
 from ..status import say_status
 from .cache import Cached, ScoreCache, default_cache_path, item_key
 from .config import CometConfig
@@ -184,12 +183,10 @@ def _left(seconds: float) -> str:
     return f"about {round(seconds / 60)} min"
 
 
-def items_of(source: Sequence[str] | None, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+def items_of(source: Sequence[str], hypotheses: Sequence[str], references: Sequence[Sequence[str]],
              reference_free: bool) -> tuple[list[Item], list[list[int]]]:
     """The items to score for a system (each segment against each of its references; once, with no reference,
     for a reference-free model) and, per segment, the indices of its items."""
-    if source is None:
-        raise InputError(f"COMET reads the source: give it ({term('source', 'FILE')}), or read a file that has it")
     items: list[Item] = []
     per_segment: list[list[int]] = []
     for i, hypothesis in enumerate(hypotheses):
