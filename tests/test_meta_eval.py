@@ -156,6 +156,26 @@ def test_the_pairs_a_metric_orders_against_the_humans_are_listed(capsys):
     assert len(pairs) == round((1 - bleu["system_pairwise_accuracy"]) * 78) == 24
     assert all(p["human_delta"] >= 0 and p["metric_delta"] <= 0 for p in pairs)
     assert bleu["rank"] == 1
+    # The segments that pull BLEU and the humans apart on a pair: the differences a − b of each segment's sentence
+    # BLEU and MQM (from -sl), placed 0..1 by scipy's average ranks; the listed segments are those whose two places
+    # differ most.
+    code, out, err = cli(capsys, rated, "--refs", "ref", "-m", "bleu", "mqm", "-sl", "--format", "json")
+    assert code == 0, err
+    sentences = {(e["metric"], e["system"]): np.array([np.nan if s["score"] is None else s["score"]
+                                                       for s in e["sentences"]]) for e in json.loads(out)}
+    pair = pairs[0]
+    d_bleu = sentences["BLEU", pair["a"]] - sentences["BLEU", pair["b"]]
+    d_mqm = sentences["MQM", pair["a"]] - sentences["MQM", pair["b"]]
+    both = np.isfinite(d_bleu) & np.isfinite(d_mqm)
+    gap = np.full(len(d_bleu), np.nan)
+    gap[both] = np.abs(scipy.stats.rankdata(d_bleu[both]) - scipy.stats.rankdata(d_mqm[both])) / (both.sum() - 1)
+    listed = pair["segments_apart"]
+    assert len(listed) == 10
+    for s in listed:
+        assert s["metric_delta"] == pytest.approx(d_bleu[s["segment"] - 1], abs=1e-9)
+        assert s["human_delta"] == pytest.approx(d_mqm[s["segment"] - 1], abs=1e-9)
+    assert gap[listed[0]["segment"] - 1] == pytest.approx(np.nanmax(gap), abs=1e-12)
+    assert min(gap[s["segment"] - 1] for s in listed) >= np.sort(gap[both])[-10] - 1e-12
 
 
 def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a_and_b(qtbot, window):
@@ -186,6 +206,14 @@ def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a
         return not window.jobs.busy and run.systems[0].name == a and run.systems[window.controller.b].name == b
 
     qtbot.waitUntil(shown, timeout=60_000)
+    # A made the baseline re-orders the systems: the results stand, and the pair's segments apart are listed.
+    assert panel.found is not None and panel.table.model().rowCount() == rows
+    apart = panel.apart.model()
+    assert 0 < apart.rowCount() <= 10
+    line = int(apart.index(0, 0).data())
+    with qtbot.waitSignal(panel.segment_opened):
+        panel._segment_chosen(apart.index(0, 0))
+    assert window.controller.run.line_number(window.controller.sentence) == line
 
 
 @pytest.mark.slow
@@ -206,3 +234,31 @@ def test_export_mtme_writes_the_layout_mt_metrics_eval_reads(tmp_path, capsys):
     assert len(bleu_sys) == 13 and all(0 < float(v) < 100 for v in bleu_sys.values())
     assert len((root / "sources" / "en-de.txt").read_text().splitlines()) == 529
     assert all(len(line.split()) == 2 for line in (root / "documents" / "en-de.docs").read_text().splitlines())
+
+
+def test_mtme_score_files_are_read_back_as_written(tmp_path, capsys):
+    # A run written with --export-mtme, then its human-scores and metric-scores segment files read with --scores
+    # onto the same systems: every value comes back, on its system and segment (the k-th line of a system is its
+    # segment k); the MQM column equals the annotations' MQM, the BLEU column the sentence BLEU of -sl.
+    from .test_span_ratings import plain, wmt_lines, write_jsonl
+
+    paths = plain(tmp_path)
+    ratings = write_jsonl(tmp_path / "esa.jsonl", wmt_lines())
+    run = [paths["ref"], "-i", paths["A"], paths["B"], "--src", paths["src"], "--annotations", ratings, "-m", "bleu",
+           "mqm", "esa", "--langs", "en", "de"]
+    code, _out, err = cli(capsys, *run, "--export-mtme", tmp_path / "mtme", "--meta-eval", "esa")
+    assert code == 0, err
+    root = tmp_path / "mtme" / "bleu-gui"
+    human = root / "human-scores" / "en-de.esa.seg.score"
+    bleu = root / "metric-scores" / "en-de" / "BLEU-ref.seg.score"
+    code, out, err = cli(capsys, paths["ref"], "-i", paths["A"], paths["B"], "--scores", human, "--scores", bleu, "-m", "bleu",
+                         "esa", "BLEU-ref", "-sl", "-f", "json")
+    assert code == 0, err
+    got = {(e["metric"], e["system"]): [s["score"] for s in e["sentences"]] for e in json.loads(out)}
+    names = sorted({s for _, s in got})
+    assert [got["esa", s] for s in names] == [[50.0, 70.0, 80.0], [100.0, 90.0, 95.0]]  # test_span_ratings' hand ESA
+    for s in names:
+        assert got["BLEU-ref", s] == pytest.approx(got["BLEU", s], abs=1e-12)
+    system_level = root / "human-scores" / "en-de.esa.sys.score"
+    code, _out, err = cli(capsys, paths["ref"], "-i", paths["A"], "--scores", system_level)
+    assert code != 0 and "system-level scores" in err and "Traceback" not in err

@@ -167,7 +167,8 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views.add_argument("--disagree", nargs=2, metavar=("M1", "M2"),
                        help="the segments whose places differ most between two metrics of the run (each system), "
                             "with Spearman's rho; e.g. --disagree bleu COMET")
-    views.add_argument("--top", type=int, metavar="N", help="segments listed by --disagree (default 10)")
+    views.add_argument("--top", type=int, metavar="N", help="segments listed by --disagree (default 10), and per system "
+                       "pair by --meta-eval: the segments that pull the metric and the humans apart (default 3; JSON 10)")
     views.add_argument("--word-accuracy", action="store_true",
                        help="word accuracy by frequency bucket, as compare-mt's: matched, reference and output words, "
                             "recall, precision and F-measure per bucket and system (tokens of BLEU's tokenizer; -lc)")

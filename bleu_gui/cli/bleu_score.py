@@ -79,7 +79,9 @@ def _scored(o: Options, ready: Callable[[Run, list[str]], None] | None = None) -
     check_output(o)
     check_views(o)
     check_exports(o)
-    if not o.request.scores:  # bad metric flags are refused before any file is read (-m may name a column)
+    # Bad metric flags are refused before any file is read, unless -m may name a column read from a file (ESA's
+    # and Pearmut's ratings given as annotations bring their scores too).
+    if not (o.request.scores or o.request.annotations):
         metric_configs(o.scoring)
     inputs = read_request(o.request, stdin_system=not sys.stdin.isatty())
     hyps, refs = inputs.systems, inputs.references

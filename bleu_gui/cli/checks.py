@@ -68,8 +68,8 @@ def check_views(o: Options) -> None:
         raise InputError("--glossary applies to --qa")
     if views.freq_file and not views.word_accuracy:
         raise InputError("--freq-file applies to --word-accuracy")
-    if views.top is not None and not views.disagree:
-        raise InputError("--top applies to --disagree")
+    if views.top is not None and not (views.disagree or views.meta_eval):
+        raise InputError("--top applies to --disagree and --meta-eval")
     if views.meta_eval_metrics and views.meta_eval is None:
         raise InputError("--meta-eval-metrics applies to --meta-eval")
     if not asked:
@@ -77,7 +77,7 @@ def check_views(o: Options) -> None:
     if len(asked) > 1:
         raise InputError(f"give one of {', '.join(asked)}, not several")
     flag = asked[0]
-    if views.disagree is not None and views.top is not None and views.top < 1:
+    if views.top is not None and views.top < 1:
         raise InputError(f"--top {views.top}: list at least one segment")
     others = [name for name, on in (("-b", out.score_only), ("-sl", out.sentence_level),
                                     ("--confidence", tests.confidence), ("--paired-bs", tests.paired_bs),
@@ -87,7 +87,7 @@ def check_views(o: Options) -> None:
               if on]
     if others:
         raise InputError(f"{flag} prints its own view: not with {', '.join(others)}")
-    if out.format == "multi-bleu" or (out.format == "latex" and flag != "--tokenizer-table"):
+    if out.format == "multi-bleu" or (out.format == "latex" and flag not in ("--tokenizer-table", "--meta-eval")):
         raise InputError(f"{flag} has no {out.format} form")
     if views.explain is not None and views.explain < 1:
         raise InputError(f"--explain takes a sentence number from 1, got {views.explain}")

@@ -347,14 +347,19 @@ def print_error_recall(o: Options, run: Run, say: Printer) -> None:
 
 def print_meta_eval(o: Options, run: Run) -> None:
     """``--meta-eval HUMAN``: every other metric of the run against the human scores (see core.analysis.meta_eval)."""
-    from ..core.analysis.meta_eval import meta_eval_text
-    from ..core.run.meta_eval_run import meta_evaluate_run
+    from ..core.output.meta_eval_tables import meta_eval_latex, meta_eval_text
+    from ..core.run.meta_eval_run import meta_eval_dict, meta_evaluate_run, segments_apart
 
     found = meta_evaluate_run(run, o.views.meta_eval or "", o.views.meta_eval_metrics)
     if o.output.format == "json":
-        print(score_text.dumps({"meta_evaluation": found.to_dict()}))
+        print(score_text.dumps({"meta_evaluation": meta_eval_dict(run, found, o.views.top or 10)}))
         return
-    print(meta_eval_text(found))
+
+    def apart(metric: str, a: str, b: str) -> list[dict[str, object]]:
+        return [{"segment": run.line_number(d.segment)}
+                for d in segments_apart(run, found.human, metric, a, b, o.views.top or 3)]
+
+    print(meta_eval_latex(found) if o.output.format == "latex" else meta_eval_text(found, apart))
 
 
 def print_rater_agreement(o: Options, run: Run) -> None:

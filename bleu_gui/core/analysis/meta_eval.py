@@ -33,6 +33,9 @@ PERMUTATIONS = 1000  # MTME's num_permutations for SPA
 PCE_SEED = 4         # MTME's pce.compute_pairwise_p_values seed
 RANDOM_DRAWS = 100
 RANDOM_SEED = 12345
+# A pair's segments that pull a metric and the humans apart, as JSON: (metric, a, b) -> their objects (the run knows
+# them: core.run.meta_eval_run.segments_apart).
+Apart = Callable[[str, str, str], list[dict[str, object]]]
 STATISTICS = ("system_pairwise_accuracy", "system_pearson", "spa", "segment_acc_eq", "segment_pearson",
               "segment_kendall")
 
@@ -207,12 +210,15 @@ class Agreement:
     # and p the one-sided p-value that a beats b.
     parted: tuple[tuple[str, str, float, float, float, float], ...] = ()
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, apart: Apart | None = None) -> dict[str, object]:
+        """As JSON; ``apart(metric, a, b)``: a pair's segments that pull the metric and the humans apart."""
         return {"metric": self.metric, **{s: getattr(self, s) for s in STATISTICS}, "segment_epsilon":
                 self.segment_epsilon, "negated": self.lower_is_better, "rank": self.rank,
                 "system_scores": list(self.system_scores),
                 "pairs_against_humans": [{"a": a, "b": b, "human_delta": dh, "metric_delta": dm, "human_p": ph,
-                                          "metric_p": pm} for a, b, dh, dm, ph, pm in self.parted]}
+                                          "metric_p": pm} | ({"segments_apart": apart(self.metric, a, b)}
+                                                             if apart is not None else {})
+                                         for a, b, dh, dm, ph, pm in self.parted]}
 
 
 @dataclass(frozen=True)
@@ -238,10 +244,10 @@ class MetaEvaluation:
                 out.append(s)
         return out
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, apart: Apart | None = None) -> dict[str, object]:
         return {"human": self.human, "systems": list(self.systems), "human_scores": list(self.human_scores),
                 "segments": self.segments,
-                "left_out": self.left_out, "metrics": [m.to_dict() | {"below_random": self.below_random(m)}
+                "left_out": self.left_out, "metrics": [m.to_dict(apart) | {"below_random": self.below_random(m)}
                                                        for m in self.metrics],
                 "baselines": self.baselines, "definitions": "mt-metrics-eval (WMT metrics task)"}
 
@@ -338,50 +344,3 @@ def meta_evaluate(human: int, metrics: Sequence[Metric], stats: Sequence[Sequenc
                            (lambda f: progress(0.5 + 0.5 * f)) if progress is not None else None)
     return MetaEvaluation(metrics[human].name, tuple(systems), int(kept.sum()), int((~kept).sum()), tuple(out),
                           baselines, tuple(float(v) for v in human_sys))
-
-
-def _cell(value: object, width: int = 8) -> str:
-    return f"{value:>{width}.3f}" if isinstance(value, float) else f"{'–':>{width}}"
-
-
-def meta_eval_text(found: MetaEvaluation) -> str:
-    """The table as WMT's metrics-task tables lay it out: a row per metric, then the baselines."""
-    name_w = max([len(m.metric) + (2 if m.lower_is_better else 0) for m in found.metrics] + [18])
-    lines = [f"Metrics against {found.human} (human): {len(found.systems)} systems, {found.segments:,} segments "
-             f"every system has a human score for" + (f" ({found.left_out:,} left out)" if found.left_out else "")
-             + "; mt-metrics-eval's definitions",
-             "",
-             f"   {'':{name_w}}  {'system level':^28}  {'segment level':^38}",
-             f"rk {'metric':{name_w}}  {'pair acc':>8} {'Pearson':>8} {'SPA':>8}  {'acc*_eq':>8} {'ε':>10} "
-             f"{'Pearson':>8} {'Kendall':>8}"]
-    for m in found.metrics:
-        flagged = found.below_random(m)
-        lines.append(f"{m.rank or '':>2} {m.metric + (' −' if m.lower_is_better else ''):{name_w}}  "
-                     f"{_cell(m.system_pairwise_accuracy)} {_cell(m.system_pearson)} {_cell(m.spa)}  "
-                     f"{_cell(m.segment_acc_eq)} {m.segment_epsilon:>10.4g} {_cell(m.segment_pearson)} "
-                     f"{_cell(m.segment_kendall)}" + (f"   below random: {', '.join(flagged)}" if flagged else ""))
-    constant, random = found.baselines.get("constant", {}), found.baselines.get("random", {})
-    lines.append(f"   {'constant metric':{name_w}}  " + " ".join(_cell(constant.get(s)) for s in STATISTICS[:3]) + "  "
-                 + _cell(constant.get("segment_acc_eq")) + f" {'0':>10} " + " ".join(
-                     _cell(constant.get(s)) for s in STATISTICS[4:]))
-    lines.append(f"   {'random (mean)':{name_w}}  " + " ".join(_cell(random.get(s)) for s in STATISTICS[:3]) + "  "
-                 + _cell(random.get("segment_acc_eq")) + f" {'':>10} " + " ".join(
-                     _cell(random.get(s)) for s in STATISTICS[4:]))
-    lines.append(f"   {'random (spread)':{name_w}}  " + " ".join(_cell(random.get(f'{s}_sd')) for s in STATISTICS[:3])
-                 + "  " + _cell(random.get("segment_acc_eq_sd")) + f" {'':>10} " + " ".join(
-                     _cell(random.get(f'{s}_sd')) for s in STATISTICS[4:]))
-    for m in found.metrics:
-        if m.parted:
-            lines += ["", f"{m.metric}: {len(m.parted)} system pair(s) ordered against the humans (better by the humans "
-                          "first; Δ and the one-sided p that it is better):"]
-            lines += [f"  {a} > {b}: human Δ {dh:+.3f} (p {ph:.3f}), {m.metric} Δ {dm:+.3f} (p {pm:.3f})"
-                      for a, b, dh, dm, ph, pm in m.parted[:5]]
-            lines += [f"  … and {len(m.parted) - 5} more (the JSON output lists them)"] if len(m.parted) > 5 else []
-    lines += ["", "rk: WMT's clusters by system pairwise accuracy (a metric opens a new rank when one of its rank beats it "
-              f"at p ≤ 0.05, PERM-BOTH, {PERMUTATIONS:,} resamples). A metric marked − is one whose lower is better, "
-              "negated first. System level: each system's human score "
-              "is the mean of its segment scores, its metric score the metric's corpus score on those segments. "
-              "Segment level: the metric's segment scores; acc*_eq per segment over its systems, with the tie "
-              f"threshold ε that maximises it. SPA: {PERMUTATIONS:,} paired permutations (seed {PCE_SEED}). Random: "
-              f"{RANDOM_DRAWS} draws of uniform segment scores; 'below random' is under its mean less two spreads."]
-    return "\n".join(lines)

@@ -8,6 +8,8 @@ severity — read from the files MT evaluation exchanges them in, and attached t
 - **Marot's TSV** (``system doc docSegId globalSegId rater source target category severity metadata``, the
   header optional): the same, with a JSON ``metadata`` column whose ``note`` is the rater's comment and whose
   ``corrected_translation`` the rater's correction; a row without a rater carries metadata, not a rating.
+- **ESA and Pearmut ratings** (:mod:`.span_ratings`): a segment score with the spans behind it; their spans are
+  read here, their scores as the human score column ``esa`` (by :mod:`..metrics.imported`).
 - **JSON Lines of spans**, as span-producing metrics (xCOMET, GEMBA-MQM) write them: ``{"system": …, "seg_id"
   or "segment": …, "start": …, "end": …, "severity": …, "category"?, "rater"?}``, offsets into the system's
   text.
@@ -27,24 +29,14 @@ from pathlib import Path
 
 from ..errors import InputError, term
 from .corpus import Context
-from .ratings import SOURCE, TARGET, ErrorSpan, Ratings
+from .ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
 from .raw_input import read_bytes
 from .score_files import ScoreRow, ScoreTable, json_objects, segment_index, system_index
+from .span_ratings import Placed, placed_ratings, sniff
 from .text_files import SegmentFile, decode_text_files
 from .tsv import read_tsv
 
-SEVERITIES = ("Critical", "Major", "Minor", "Neutral", "No-error")
-_SEVERITY = {s.lower().replace("-", ""): s for s in SEVERITIES} | {"noerrors": "No-error", "none": "No-error"}
 _MARK = re.compile(r"</?v>")
-
-
-def severity_of(path: Path, line: int, value: str) -> str:
-    """A severity as real files spell it, in one spelling (see the module); :class:`InputError` otherwise."""
-    key = re.sub(r"[\s_\-]+", "", value).lower()
-    if key in _SEVERITY:
-        return _SEVERITY[key]
-    raise InputError(f"{path}: line {line}: severity {value!r} is none of {', '.join(SEVERITIES)} (case, spaces "
-                     "and hyphens aside)")
 
 
 def unmarked(path: Path, line: int, column: str, text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -247,6 +239,33 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
     return ScoreTable(path, keys, id_col is not None, bool(doc_col and id_col), []), out, note
 
 
+def annotation_rows(placed: Placed, systems: Sequence[SegmentFile], names: Sequence[str]) -> list[AnnotationRow]:
+    """ESA or Pearmut ratings placed on the run as annotation rows (one per error; a rating without errors one
+    No-error row), keyed by the run's names and 1-based lines."""
+    rows = []
+    for r, system, segment in placed.ratings:
+        key = ScoreRow(r.line, names[system], "", str(segment + 1), {})
+        text = systems[system].lines[segment]
+        if not r.spans:
+            rows.append(AnnotationRow(key, RowRating(r.rater, "No-error", "", [], [], "", ""), text, ""))
+        for span in r.spans:
+            spans = [] if span.start is None or span.end is None else [(span.start, span.end)]
+            rows.append(AnnotationRow(key, RowRating(r.rater, span.severity, span.category, spans, [], "", ""),
+                                      text, ""))
+    return rows
+
+
+def _rows_of(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
+             encoding: str) -> tuple[ScoreTable, list[AnnotationRow], list[str]]:
+    """An annotation file's rows, keyed like a score file's, and notes on how it was read."""
+    if sniff(path, encoding):
+        _read, placed, notes = placed_ratings(path, systems, names, context, encoding)
+        rows = annotation_rows(placed, systems, names)
+        return ScoreTable(Path(path), [r.key for r in rows], False, False, []), rows, notes
+    table, rows, how_read = read_annotation_file(path, encoding)
+    return table, rows, [f"{Path(path).name}: {how_read}"] if how_read else []
+
+
 def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
                        context: Context, partial: bool = False,
                        encoding: str = "utf-8") -> tuple[list[SegmentFile], list[str]]:
@@ -259,7 +278,8 @@ def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFil
     n = len(systems[0].lines) if systems else 0
     built: list[dict[int, RatingsBuilder]] = [{} for _ in files]
     for path in paths:
-        table, rows, how_read = read_annotation_file(path, encoding)
+        table, rows, how_read = _rows_of(path, files, names, context, encoding)
+        notes += how_read
         found = system_index(table, files, names)
         keys = segment_index(table, context, n)
         other_systems: dict[str, int] = {}
@@ -285,8 +305,6 @@ def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFil
             error = rating.error(row.key.line, text, row.source)
             builder.add(rating.rater, rating.severity, error, rating.correction)
         name = Path(path).name
-        if how_read:
-            notes.append(f"{name}: {how_read}")
         if other_systems:
             notes.append(f"{name}: ratings of systems the run does not hold left out: "
                          + ", ".join(f"{s} ({c:,})" for s, c in other_systems.items()))

@@ -3,9 +3,25 @@ Read by :mod:`.annotations`; a :class:`~.text_files.SegmentFile` holds one :clas
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
 
 TARGET, SOURCE = "target", "source"  # the side of the segment a span marks
+SEVERITIES = ("Critical", "Major", "Minor", "Neutral", "No-error")
+_SEVERITY = {s.lower().replace("-", ""): s for s in SEVERITIES} | {"noerrors": "No-error", "none": "No-error"}
+
+
+def severity_of(path: Path, line: int, value: str) -> str:
+    """A severity as real files spell it (``Major``, ``minor``, ``No-error``, ``no_error``) in one spelling;
+    :class:`InputError` otherwise."""
+    key = re.sub(r"[\s_\-]+", "", value).lower()
+    if key in _SEVERITY:
+        return _SEVERITY[key]
+    raise InputError(f"{path}: line {line}: severity {value!r} is none of {', '.join(SEVERITIES)} (case, spaces "
+                     "and hyphens aside)")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,11 @@ separated by a tab and then a space; ``None`` for an unrated segment):
   reference, ``ref-A``) and rows of segments the run does not hold (unrated segments absent from the input) are
   left out and counted;
 - a system or segment of the run with no row is an error naming it, unless partial scores are allowed (then
-  its scores are missing).
+  its scores are missing);
+- mt-metrics-eval's own score files (``*.seg.score``: ``SYSTEM<TAB>SCORE`` lines, each system's segments in
+  order, ``None`` where missing; its ``human-scores/SRC-TGT.NAME.seg.score`` and
+  ``metric-scores/SRC-TGT/METRIC-REF.seg.score``, as ``--export-mtme`` writes them) are one metric, named NAME or
+  METRIC-REF, a system's k-th line its segment k.
 """
 
 from __future__ import annotations
@@ -67,6 +71,9 @@ class ScoreTable:
     # order; the system of the run whose lines they are is the one scored.
     hypotheses: tuple[str, ...] | None = None
     lower_better: tuple[str, ...] = ()  # columns whose lower scores are better by what the file is (MetricX)
+    # Rows that cover part of the run by what the file is (human ratings of a sample: ESA): the gaps are said, as
+    # unrated segments of MQM annotations are, never refused.
+    partial: bool = False
 
 
 @dataclass(frozen=True)
@@ -185,12 +192,40 @@ def _find(header: list[str], names: Sequence[str]) -> str | None:
     return next((lowered[n] for n in names if n in lowered), None)
 
 
+MTME_SEGMENTS, MTME_SYSTEMS = ".seg.score", ".sys.score"
+
+
+def _mtme_table(path: Path, text: str) -> ScoreTable:
+    """An mt-metrics-eval score file (see the module) as a table keyed by 1-based line numbers."""
+    name = path.name[:-len(MTME_SEGMENTS)]
+    column = name.rsplit(".", 1)[-1] if "." in name else name  # SRC-TGT.NAME (human) or METRIC-REF
+    seen: dict[str, int] = {}
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise InputError(f"{path}: line {n}: {len(fields)} fields; mt-metrics-eval's score lines are SYSTEM and "
+                             "SCORE (split at whitespace)")
+        seen[fields[0]] = seen.get(fields[0], 0) + 1
+        rows.append(ScoreRow(n, fields[0], "", str(seen[fields[0]]), {column: fields[1]}))
+    if not rows:
+        raise InputError(f"{path}: empty: no scores")
+    return ScoreTable(path, rows, False, False, [column])
+
+
 def read_score_file(path: str | Path, encoding: str = "utf-8") -> ScoreTable:
     """Read a score file (TSV, CSV by ``.csv``, JSONL by ``.jsonl``/``.json``); :class:`InputError` names the
     line and what is wrong."""
     path = Path(path)
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
     body = "\n".join(text.lines)
+    if path.name.endswith(MTME_SYSTEMS):
+        raise InputError(f"{path}: mt-metrics-eval's system-level scores: one score per system, no segments to "
+                         f"read (give its {MTME_SEGMENTS} file)")
+    if path.name.endswith(MTME_SEGMENTS):
+        return _mtme_table(path, body)
     neural = neural_scores(path, body)
     if neural is not None:
         return ScoreTable(path, [ScoreRow(n, system, "", segment, values) for n, system, segment, values in neural.rows],
@@ -326,16 +361,17 @@ def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str
 
 
 def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
-                  context: Context, partial: bool = False,
-                  encoding: str = "utf-8") -> tuple[list[SegmentFile], list[ImportedColumn], list[str]]:
+                  context: Context, partial: bool = False, encoding: str = "utf-8",
+                  tables: Sequence[ScoreTable] = ()) -> tuple[list[SegmentFile], list[ImportedColumn], list[str]]:
     """The systems with the score files' metrics attached (see the module), the metrics, and notes on what was
-    left out. ``names``: the systems' display names (a file may use them)."""
+    left out. ``names``: the systems' display names (a file may use them); ``tables``: scores read already (the
+    human scores of ESA or Pearmut ratings, :mod:`.span_ratings`)."""
     files = list(systems)
     columns: list[ImportedColumn] = []
     notes: list[str] = []
     n = len(systems[0].lines) if systems else 0
     taken: set[str] = set()
-    for table in _one_per_metric([read_score_file(path, encoding) for path in paths], files, names):
+    for table in _one_per_metric([*(read_score_file(path, encoding) for path in paths), *tables], files, names):
         metrics, text = metric_columns(table)
         if not metrics:
             raise InputError(f"{table.path}: no numeric column to read as a metric (columns: "
@@ -408,7 +444,7 @@ def _check_every_segment(table: ScoreTable, files: Sequence[SegmentFile], names:
                f"segment, the 1-based line number written as 1 to {n:,}")
         holes[0] += (f"; {matched.other_segments:,} rows name segments the run does not have, such as {shown}: "
                      f"the keys did not match (segments are named by {how})")
-    if not partial:
+    if not partial and not table.partial:
         raise InputError(f"{table.path}: {holes[0]}" + (f"; and {len(holes) - 1} more" if len(holes) > 1 else "")
                          + f" ({term('scores_partial')} reads the scores there are, the rest as missing)")
     notes.extend(f"{table.path.name}: {h}: read as missing" for h in holes)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
+from ..analysis.disagree import Disagreement, disagreements
 from ..analysis.meta_eval import MetaEvaluation, meta_evaluate
 from ..errors import InputError, term
 from .results import Run
@@ -32,3 +35,29 @@ def meta_evaluate_run(run: Run, human: str, wanted: Sequence[str] | None = None,
     stats = [[s.results[k].stats for s in run.systems] for k in range(len(run.metrics))]
     sentences = [[s.results[k].sentences for s in run.systems] for k in range(len(run.metrics))]
     return meta_evaluate(h, run.metrics, stats, sentences, [s.name for s in run.systems], evaluated, progress)
+
+
+def segments_apart(run: Run, human: str, metric: str, a: str, b: str, top: int = 10) -> list[Disagreement]:
+    """For the systems ``a`` and ``b`` (by name): the segments that pull ``metric`` and the humans furthest apart —
+    the disagreement view's measure (:func:`..analysis.disagree.disagreements`) on each segment's difference
+    a − b under the metric and under the humans, each read in its own direction. ``first`` is the metric's
+    difference, ``second`` the humans'; segments without a human score are left out."""
+    k, h = metric_index(run, metric), metric_index(run, human)
+    names = [s.name for s in run.systems]
+    i, j = names.index(a), names.index(b)
+
+    def delta(m: int) -> np.ndarray:
+        return (np.asarray(run.systems[i].results[m].sentences, np.float64)
+                - np.asarray(run.systems[j].results[m].sentences, np.float64))
+
+    return disagreements(delta(k), delta(h), run.metrics[k].higher_is_better, run.metrics[h].higher_is_better, top)
+
+
+def meta_eval_dict(run: Run, found: MetaEvaluation, top: int = 10) -> dict[str, object]:
+    """``found`` as JSON, each pair a metric orders against the humans with its ``top`` segments apart (1-based
+    lines, both differences a − b)."""
+    def apart(metric: str, a: str, b: str) -> list[dict[str, object]]:
+        return [{"segment": run.line_number(d.segment), "metric_delta": d.first, "human_delta": d.second}
+                for d in segments_apart(run, found.human, metric, a, b, top)]
+
+    return found.to_dict(apart)

@@ -59,6 +59,7 @@ class CompareView(QWidget):
         self.charts.region_selected.connect(self.pairs.show_only)
         self.human = HumanErrorsPanel(controller)
         self.meta = MetricsVsHumansPanel(controller)
+        self.meta.segment_opened.connect(self._show_sentences)
         self._judged = False  # the run has human scores (MQM, a column read from a file): Metrics vs humans is shown
         self._assemble()
         controller.run_changed.connect(self.on_run_changed)
@@ -117,6 +118,11 @@ class CompareView(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(outer, 1)
+
+    def _show_sentences(self, _sentence: int) -> None:
+        """A segment chosen in a panel is seen in the A and B panes: in the compact arrangement, their tab."""
+        if self.compact:
+            self.lower_tabs.setCurrentWidget(self.sentences_split)
 
     def _arrange(self, compact: bool) -> None:
         """Move the parts below the systems into the roomy arrangement or the compact one (tabs)."""

@@ -1,18 +1,21 @@
 """Compare's *Metrics vs humans*: which metric of the run agrees with the human scores (MQM, or a human column read
 from a file), by mt-metrics-eval's statistics, beside a constant and a random baseline (see
 core.analysis.meta_eval). Computed in a worker when asked; a metric's row shows its system scores against the
-humans' and the system pairs it orders against them; a pair is a click from Compare's A and B."""
+humans' and the system pairs it orders against them; a pair is a click from Compare's A and B, and from the
+segments that pull the metric and the humans apart on it (the disagreement view's measure on the pair's differences),
+each a click from the A and B panes."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QModelIndex, Qt, Slot
+from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from ...core import Run, palette
 from ...core.analysis.meta_eval import STATISTICS, Agreement, MetaEvaluation
-from ...core.run.meta_eval_run import human_candidates, meta_evaluate_run
+from ...core.output.score_text import score_text
+from ...core.run.meta_eval_run import human_candidates, meta_evaluate_run, segments_apart
 from ..controller import Controller
 from ..jobs import JobController
 from ..widgets.elided_label import ElidedLabel
@@ -33,7 +36,9 @@ TIPS = {"pair acc": "System level: the share of system pairs the metric orders a
                    "maximises it (Deutsch et al. 2023)",
         "seg Pearson": "Segment level: Pearson's r over every system × segment",
         "Kendall": "Segment level: Kendall's τ_b over every system × segment"}
-PAIR = Qt.ItemDataRole.UserRole + 1  # a pair row's (a, b) system indices
+PAIR = Qt.ItemDataRole.UserRole + 1     # a pair row's (a, b) system names
+SEGMENT = Qt.ItemDataRole.UserRole + 2  # a segment row's sentence index
+APART = 10  # segments listed for a pair
 
 
 def _number(value: object) -> str:
@@ -41,7 +46,9 @@ def _number(value: object) -> str:
 
 
 class MetricsVsHumansPanel(QWidget):
-    """See the module."""
+    """See the module. ``segment_opened(sentence)``: a segment was chosen to be seen in the A and B panes."""
+
+    segment_opened = Signal(int)
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
@@ -72,18 +79,15 @@ class MetricsVsHumansPanel(QWidget):
                                   "paneTitle")
         self.pairs = _table("metaEvalPairs")
         self.pairs.clicked.connect(self._pair_chosen)
+        self.apart_title = styled(ElidedLabel("Click a pair: the segments that pull the metric and the humans apart"),
+                                  "paneTitle")
+        self.apart = _table("metaEvalApart")
+        self.apart.clicked.connect(self._segment_chosen)
+        self.chosen: Agreement | None = None
+        self._shown_for: tuple[object, ...] | None = None  # the run the results are of (see on_run_changed)
         self.jobs.failed.connect(lambda message, _details: self.note.setText(message))
         self.jobs.cancelled.connect(lambda _job: self._ready("Cancelled."))
-        right = QWidget()
-        rv = QVBoxLayout(right)
-        rv.setContentsMargins(0, 0, 0, 0)
-        rv.addWidget(self.plot, 2)
-        rv.addWidget(self.pairs_title)
-        rv.addWidget(self.pairs, 3)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.table)
-        split.addWidget(right)
-        split.setSizes([620, 420])
+        split = self._parts()
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(hrow("Metrics against the human scores", self.human, self.button, self.progress, STRETCH))
@@ -91,17 +95,49 @@ class MetricsVsHumansPanel(QWidget):
         box.addWidget(split, 1)
         controller.run_changed.connect(self.on_run_changed)
 
+    def _parts(self) -> QSplitter:
+        """The table beside the scatter of system scores; under them, a metric's pairs beside a pair's segments."""
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.table)
+        top.addWidget(self.plot)
+        top.setSizes([640, 400])
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        for title, table in ((self.pairs_title, self.pairs), (self.apart_title, self.apart)):
+            part = QWidget()
+            box = QVBoxLayout(part)
+            box.setContentsMargins(0, 0, 0, 0)
+            box.addWidget(title)
+            box.addWidget(table, 1)
+            bottom.addWidget(part)
+        bottom.setSizes([600, 440])
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(bottom)
+        split.setSizes([300, 260])
+        return split
+
     @staticmethod
     def wanted(run: Run | None) -> bool:
         """Whether a run has human scores to evaluate metrics against (and two systems and another metric)."""
         return run is not None and len(run.systems) > 1 and len(run.metrics) > 1 and bool(human_candidates(run))
 
+    @staticmethod
+    def _identity(run: Run | None) -> tuple[object, ...] | None:
+        """What the results depend on: the systems (as a set: a pair chosen here makes A the baseline, which
+        reorders them), the metrics and the segments."""
+        if run is None:
+            return None
+        return (frozenset(s.name for s in run.systems), tuple(m.name for m in run.metrics), run.n_sentences,
+                tuple(run.slice.rows) if run.slice is not None else None)
+
     @Slot()
     def on_run_changed(self) -> None:
         run = self.controller.run
+        if self.found is not None and self._identity(run) == self._shown_for:
+            return  # the same systems re-ordered (a pair chosen here): the results stand
         self.jobs.cancel()
-        self.found = None
-        for table in (self.table, self.pairs):
+        self.found, self.chosen = None, None
+        for table in (self.table, self.pairs, self.apart):
             model_of(table).clear()
         self.scatter.setData([])
         if not self.wanted(run):
@@ -130,7 +166,7 @@ class MetricsVsHumansPanel(QWidget):
         self.jobs.submit(lambda progress: meta_evaluate_run(run, human, progress=progress), self._show)
 
     def _show(self, found: MetaEvaluation) -> None:
-        self.found = found
+        self.found, self._shown_for = found, self._identity(self.controller.run)
         rows = []
         for m in found.metrics:
             flagged = found.below_random(m)
@@ -178,16 +214,17 @@ class MetricsVsHumansPanel(QWidget):
     def _show_metric(self, m: Agreement) -> None:
         found = self.found
         assert found is not None
+        self.chosen = m
+        model_of(self.apart).clear()
         self.plot.setLabel("left", f"{m.metric}{' (negated)' if m.lower_is_better else ''} (system)")
         self.plot.setLabel("bottom", f"{found.human} (system mean)")
         self.scatter.setData([{"pos": (h, v), "data": name, "brush": pg.mkBrush(palette.SYSTEMS[0])}
                               for h, v, name in zip(found.human_scores, m.system_scores, found.systems)])
         self.plot.autoRange()
-        names = list(found.systems)
         rows = []
         for a, b, dh, dm, ph, pm in m.parted:
             cell = _name(f"{a} > {b}")
-            cell.setData((names.index(a), names.index(b)), PAIR)
+            cell.setData((a, b), PAIR)
             cell.setToolTip(f"Click: compare {a} (A) with {b} (B)")
             rows.append([cell, _cell(f"{dh:+.3f}"), _cell(f"{ph:.3f}"), _cell(f"{dm:+.3f}"), _cell(f"{pm:.3f}")])
         _fill(self.pairs, ["humans' better > worse", "human Δ", "human p", f"{m.metric} Δ", f"{m.metric} p"], rows)
@@ -196,9 +233,29 @@ class MetricsVsHumansPanel(QWidget):
 
     @Slot(QModelIndex)
     def _pair_chosen(self, index: QModelIndex) -> None:
-        pair = model_of(self.pairs).index(index.row(), 0).data(PAIR)
-        if pair is not None:
-            self.controller.actions.compare_pair(int(pair[0]), int(pair[1]))
+        pair, run = model_of(self.pairs).index(index.row(), 0).data(PAIR), self.controller.run
+        if pair is None or run is None or self.found is None or self.chosen is None:
+            return
+        a, b = str(pair[0]), str(pair[1])
+        m = self.chosen
+        rows = []
+        for d in segments_apart(run, self.found.human, m.metric, a, b, APART):
+            line = _cell(str(run.line_number(d.segment)))
+            line.setData(d.segment, SEGMENT)
+            line.setToolTip("Click: this segment in the A and B panes")
+            rows.append([line, _cell(score_text(d.second)), _cell(score_text(d.first))])
+        _fill(self.apart, ["line", f"{self.found.human} Δ", f"{m.metric} Δ"], rows)
+        self.apart_title.setText(f"{a} − {b}: the {len(rows)} segments that pull {m.metric} and the humans furthest "
+                                 "apart (click one)")
+        names = [s.name for s in run.systems]
+        self.controller.actions.compare_pair(names.index(a), names.index(b))
+
+    @Slot(QModelIndex)
+    def _segment_chosen(self, index: QModelIndex) -> None:
+        segment = model_of(self.apart).index(index.row(), 0).data(SEGMENT)
+        if segment is not None:
+            self.controller.set_sentence(int(segment))
+            self.segment_opened.emit(int(segment))
 
     def _tip(self, x: float, y: float, data: object) -> str:
         return f"{data}: humans {x:.3f}, metric {y:.3f}"

@@ -17,6 +17,7 @@ from ...inputs.annotations import attach_annotations
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import attach_scores
+from ...inputs.span_ratings import score_tables, sniff
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Explanation, Section, plural
 from ..base import Metric, Progress, Score
@@ -134,11 +135,19 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
         files, said = attach_annotations(request.annotations, files, names, context, request.scores_partial,
                                          request.encoding)
         notes += said
-    if not request.scores:
+    # ESA's and Pearmut's ratings carry a human segment score beside their spans: given as annotations, the score
+    # is read too (its notes said once, with the spans); given as scores, only the score.
+    rated = [p for p in request.annotations if sniff(p, request.encoding)]
+    scored = [p for p in request.scores if sniff(p, request.encoding)]
+    tables = score_tables(rated, files, names, context, request.encoding)[0]
+    scored_tables, said = score_tables(scored, files, names, context, request.encoding)
+    tables, notes = [*tables, *scored_tables], notes + said
+    plain = [p for p in request.scores if p not in scored]
+    if not plain and not tables:
         if request.lower_better or (request.scores_partial and not request.annotations):
             raise ConfigError(f"{term('lower_better')} and {term('scores_partial')} apply to {term('scores')}")
         return files, replace(context, notes=context.notes + tuple(notes)), ()
-    files, columns, said = attach_scores(request.scores, files, names, context, request.scores_partial,
-                                         request.encoding)
+    files, columns, said = attach_scores(plain, files, names, context, request.scores_partial, request.encoding,
+                                         tables)
     configs = tuple(imported_configs(columns, request.lower_better))
     return files, replace(context, notes=context.notes + tuple(notes + said)), configs
