@@ -57,3 +57,7 @@ MQM_CRITICAL = "#c92a2a"
 MQM_MAJOR = "#ff8787"
 MQM_MINOR = "#ffe066"
 MQM_NEUTRAL = "#dee2e6"
+# A reviewer's own marks, underlined (a wave) over the match colours: inks dark enough to show on any of them.
+MARK_CRITICAL = "#5f3dc4"
+MARK_MAJOR = "#c92a2a"
+MARK_MINOR = "#e67700"

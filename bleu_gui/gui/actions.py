@@ -20,7 +20,9 @@ class Actions:
       expression, no segment) goes to ``on_problem(message)``;
     - ``compare_pair(a, b)``: make system ``a`` the baseline and compare it with ``b`` (-1: keep B);
     - ``rename(system)``: ask for a system's display name;
-    - ``reset_settings()``: score again with the default settings."""
+    - ``reset_settings()``: score again with the default settings;
+    - ``reannotate(system, annotations)``: score again with a system's (of the whole run) human error annotations
+      replaced (a reviewer's marks): only the metrics that read them."""
 
     apply_slice: Callable[[Sequence[int], str], object] = _nothing
     clear_slice: Callable[[], object] = _nothing
@@ -28,3 +30,4 @@ class Actions:
     compare_pair: Callable[[int, int], object] = _nothing
     rename: Callable[[int], object] = _nothing
     reset_settings: Callable[[], object] = _nothing
+    reannotate: Callable[[int, tuple[object, ...]], object] = _nothing

@@ -11,8 +11,10 @@ severity — read from the files MT evaluation exchanges them in, and attached t
 - **ESA and Pearmut ratings** (:mod:`.span_ratings`): a segment score with the spans behind it; their spans are
   read here, their scores as the human score column ``esa`` (by :mod:`..metrics.imported`).
 - **JSON Lines of spans**, as span-producing metrics (xCOMET, GEMBA-MQM) write them: ``{"system": …, "seg_id"
-  or "segment": …, "start": …, "end": …, "severity": …, "category"?, "rater"?}``, offsets into the system's
-  text.
+  or "segment": …, "start": …, "end": …, "severity": …, "category"?, "rater"?, "side"?}``, offsets into the
+  system's text (``"side": "source"``: into the source, an omission). A row with a rater and no severity rates the
+  segment without an error; its ``esa`` (0–100), where given, is the human column ``esa`` — as the window's review
+  files write them (:mod:`..output.review_file`).
 
 Severities are read as real files spell them (``Major``, ``minor``, ``No-error``, ``no_error``, ``Neutral``,
 ``Critical``); anything else is refused naming the file, line and field. A segment with a rating but no error
@@ -225,8 +227,12 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
             start, end = (_offset(path, n, row, "start"), _offset(path, n, row, "end")) if "start" in row else (0, 0)
             if end < start:
                 raise InputError(f"{path}: line {n}: the span ends ({end}) before it starts ({start})")
-            target, tspans = "", ([(start, end)] if "start" in row else [])
-            source, sspans = "", list[tuple[int, int]]()
+            side = row.get("side", TARGET)
+            if side not in (TARGET, SOURCE):
+                raise InputError(f"{path}: line {n}: side must be target or source, got {json.dumps(side)}")
+            spans = [(start, end)] if "start" in row else []
+            target, tspans = "", (spans if side == TARGET else [])
+            source, sspans = "", (spans if side == SOURCE else [])
         else:
             target, tspans = unmarked(path, n, target_col, str(row.get(target_col, ""))) if target_col else ("", [])
             source, sspans = unmarked(path, n, source_col, str(row.get(source_col, ""))) if source_col else ("", [])
@@ -264,6 +270,36 @@ def _rows_of(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[s
         return ScoreTable(Path(path), [r.key for r in rows], False, False, []), rows, notes
     table, rows, how_read = read_annotation_file(path, encoding)
     return table, rows, [f"{Path(path).name}: {how_read}"] if how_read else []
+
+
+def review_scores(path: str | Path, encoding: str = "utf-8") -> ScoreTable | None:
+    """The ``esa`` scores of a JSON Lines annotation file (a review the window wrote), as a score file's table: one
+    row per system and segment, the mean over its raters; None when no row has one. The rated segments are a
+    sample: the others are unrated, not refused."""
+    path = Path(path)
+    if path.suffix.lower() not in (".jsonl", ".json") or sniff(path, encoding):
+        return None
+    text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
+    header, rows = json_objects(path, "\n".join(text.lines), "annotations")
+    if "esa" not in header:
+        return None
+    id_col = _find(header, ("seg_id", "segment_id", "segid", "docsegid", "sid"))
+    segment_col = id_col or _find(header, ("segment", "line", "seg"))
+    doc_col = _find(header, ("doc", "doc_id", "docid", "document")) if id_col else None
+    scores: dict[tuple[str, str, str], list[float]] = {}
+    first: dict[tuple[str, str, str], int] = {}
+    for n, row in rows:
+        value = row.get("esa")
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
+            raise InputError(f"{path}: line {n}: esa must be a score from 0 to 100, got {json.dumps(value)}")
+        key = (str(row.get("system") or ""), str(row.get(doc_col) or "") if doc_col else "",
+               str(row.get(segment_col) or "") if segment_col else "")
+        scores.setdefault(key, []).append(float(value))
+        first.setdefault(key, n)
+    out = [ScoreRow(first[k], k[0], k[1], k[2], {"esa": repr(sum(v) / len(v))}) for k, v in scores.items()]
+    return ScoreTable(path, out, id_col is not None, bool(doc_col), ["esa"], partial=True)
 
 
 def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],

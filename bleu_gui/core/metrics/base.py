@@ -95,6 +95,7 @@ class Metric(ABC):
 
     name: str = ""
     key: str = ""
+    reads_annotations = False  # scores the human error annotations (MQM): a reviewer's mark scores it again
     higher_is_better: bool = True
     # Whether sacreBLEU's paired tests and confidence intervals apply (NLTK's and d2l's BLEU: no).
     significance: bool = True

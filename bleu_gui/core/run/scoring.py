@@ -4,7 +4,7 @@ earlier run of the same files computed), :func:`score_in_stages` (cheapest metri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..analysis.input_notes import input_notes
@@ -17,6 +17,7 @@ from ..analysis.whatif import BleuLines
 from ..errors import InputError
 from ..inputs.corpus import Context, subset_file
 from ..inputs.names import file_names
+from ..inputs.ratings import Ratings
 from ..inputs.text_files import SegmentFile, check_same_length
 from ..metrics.base import Metric
 from ..metrics.bleu.metric import find_bleu, scaled_progress
@@ -32,7 +33,8 @@ Progress = Callable[[float], None]
 
 def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: RunConfig = RunConfig(),
               *, names: Sequence[str] | None = None, context: Context = Context(), previous: Run | None = None,
-              metrics: Sequence[Metric] | None = None, progress: Progress | None = None) -> Run:
+              metrics: Sequence[Metric] | None = None, progress: Progress | None = None,
+              annotated_from: Mapping[int, int] | None = None) -> Run:
     """Score every system against the references with every metric of ``config``; with two or more systems,
     compare each with the first (the baseline).
 
@@ -41,16 +43,17 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     metrics (references processed already), systems' statistics, comparisons with the baseline, misalignment
     checks and pair matrices still hold where nothing they depend on changed (the same metric object, the same
     file object). ``metrics``: metrics bound to these references already, one per metric of ``config`` (a
-    slice's).
+    slice's). ``annotated_from``: files of ``previous`` given again with other annotations only (the id of the
+    new file object → the old one's): their results carry over, but for the metrics that read annotations.
     """
     return _score_run(systems, references, config, names=names, context=context, previous=previous,
-                      metrics=metrics, progress=progress)[0]
+                      metrics=metrics, progress=progress, annotated_from=annotated_from)[0]
 
 
 def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: RunConfig, *,
                names: Sequence[str] | None, context: Context, previous: Run | None, metrics: Sequence[Metric] | None,
-               progress: Progress | None, rows_before: list[MatchedRows] | None = None, keep_rows: bool = False
-               ) -> tuple[Run, list[MatchedRows] | None]:
+               progress: Progress | None, rows_before: list[MatchedRows] | None = None, keep_rows: bool = False,
+               annotated_from: Mapping[int, int] | None = None) -> tuple[Run, list[MatchedRows] | None]:
     """:func:`score_run`, and BLEU's matched n-gram rows of every system where they were counted.
 
     A staged run (:func:`score_in_stages`) counts the n-gram wins last, with the paired tests, from the rows its
@@ -71,7 +74,7 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
     found = find_bleu(bound)
     with_rows = comparing and (cfg.ngram_diffs or keep_rows) and found is not None
     scoring_span = 0.6 if comparing else 0.7
-    earlier = _earlier_results(previous, bound)
+    earlier = _earlier_results(previous, bound, annotated_from or {})
     wins = reusable_wins(previous, systems, bound, earlier) if with_rows else None
     matched: list[MatchedRows] | None = rows_before if with_rows and wins is None else None
     counted: list[MatchedRows] = []
@@ -246,10 +249,12 @@ def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], p
     return out
 
 
-def _earlier_results(previous: Run | None, metrics: Sequence[Metric]) -> dict[tuple[int, int], MetricResult]:
+def _earlier_results(previous: Run | None, metrics: Sequence[Metric],
+                     annotated_from: Mapping[int, int]) -> dict[tuple[int, int], MetricResult]:
     """The previous run's results that hold for ``metrics``: keyed by (the file object's id, the metric's index in
     ``metrics``) where ``metrics`` holds the very metric object the previous run scored with (same settings, same
-    references: see :func:`_bind`)."""
+    references: see :func:`_bind`); a file given again with other annotations only keeps the results of the
+    metrics that do not read them."""
     if previous is None:
         return {}
     out: dict[tuple[int, int], MetricResult] = {}
@@ -257,17 +262,22 @@ def _earlier_results(previous: Run | None, metrics: Sequence[Metric]) -> dict[tu
         for j, before in enumerate(previous.metrics):
             if before is metric:
                 out.update({(id(s.file), k): s.results[j] for s in previous.systems})
+                if not metric.reads_annotations:
+                    out.update({(new, k): out[old, k] for new, old in annotated_from.items() if (old, k) in out})
     return out
 
 
 def rescore(run: Run, *, extra: Sequence[SegmentFile] = (), baseline: int = 0, config: RunConfig | None = None,
-            progress: Progress | None = None) -> Run:
+            progress: Progress | None = None,
+            annotations: Mapping[int, tuple[Ratings | None, ...]] | None = None) -> Run:
     """The run scored again: with ``extra`` systems added (their names the path suffixes that tell them apart),
-    system ``baseline`` first (the others keep their order after it), and/or another ``config``. Names the user
-    gave stay; references processed already, misalignment checks and pair matrices that still hold are reused.
-    A slice is rescored as a slice of its whole run only by :func:`subset_run`."""
+    system ``baseline`` first (the others keep their order after it), and/or another ``config``, and/or other
+    ``annotations`` for some systems (by index: a reviewer's marks; only the metrics that read them are scored
+    again). Names the user gave stay; references processed already, misalignment checks and pair matrices that
+    still hold are reused. A slice is rescored as a slice of its whole run only by :func:`subset_run`."""
     order = [baseline] + [i for i in range(len(run.systems)) if i != baseline]
-    files = [run.systems[i].file for i in order] + list(extra)
+    given = {i: replace(run.systems[i].file, annotations=a) for i, a in (annotations or {}).items()}
+    files = [given.get(i, run.systems[i].file) for i in order] + list(extra)
     names = [run.systems[i].name for i in order]
     if extra:
         suffixes = file_names(files)
@@ -275,7 +285,8 @@ def rescore(run: Run, *, extra: Sequence[SegmentFile] = (), baseline: int = 0, c
         if len(set(names)) != len(names):
             names = suffixes
     return score_run(files, run.references, config if config is not None else run.config, names=names,
-                     context=run.context, previous=run, progress=progress)
+                     context=run.context, previous=run, progress=progress,
+                     annotated_from={id(f): id(run.systems[i].file) for i, f in given.items()})
 
 
 def subset_run(run: Run, rows: Sequence[int], description: str, *, significance: Significance | None = None,

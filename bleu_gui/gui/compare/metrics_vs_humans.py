@@ -174,6 +174,8 @@ class MetricsVsHumansPanel(QWidget):
             cells += [_cell(_number(getattr(m, s))) for s in STATISTICS[:4]]
             cells.insert(6, _cell(f"{m.segment_epsilon:.4g}"))
             cells += [_cell(_number(getattr(m, s))) for s in STATISTICS[4:]]
+            for c in cells:  # WMT's clusters shaded in turn, as the systems table shades significance clusters
+                c.setBackground(QColor(palette.CLUSTER_BANDS[((m.rank or 1) - 1) % len(palette.CLUSTER_BANDS)]))
             if flagged:
                 for c in cells:
                     c.setToolTip(f"Below the random baseline on {', '.join(flagged)}")
@@ -184,8 +186,9 @@ class MetricsVsHumansPanel(QWidget):
             cells = [_cell(""), _name(name)] + [_cell(_number(values.get(s))) for s in STATISTICS[:4]]
             cells.insert(6, _cell(""))
             cells += [_cell(_number(values.get(s))) for s in STATISTICS[4:]]
-            for c in cells:
+            for c in cells:  # the baselines: a grey band under the metrics
                 c.setForeground(QColor(palette.MUTED))
+                c.setBackground(QColor(palette.HEADER_BG))
                 c.setToolTip("A baseline (MTME #14): what a metric with no signal gets")
             rows.append(cells)
         _fill(self.table, HEADERS, rows)

@@ -31,6 +31,7 @@ from ..widgets.panes import SentencePanes
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
 from .explain_panel import ExplainPanel, bars_legend, status_legend
+from .review import ReviewBar
 from .sentence_model import SentenceTableModel
 
 
@@ -58,6 +59,8 @@ class SentenceDetail(QWidget):
         self.editor = CandidateEditor(controller, self.panes, list_model, self)
         self.editor.typed.connect(lambda sentence, line: self.show_line(sentence, line, typing=True))
         self.editor.reverted.connect(self.show_sentence)
+        self.review = ReviewBar(controller, self.panes, list_model, self)
+        self.review.active.connect(self.on_review_active)
         self._chart_line: ScoredLine | None = None
         self._charts_left: list[Callable[[Run, ScoredLine], None]] = []  # drawn one per turn of the event loop
         self._chart_timer = single_shot(self, 150, self._draw_next_chart)
@@ -79,6 +82,7 @@ class SentenceDetail(QWidget):
         box.addWidget(self.bars_legend)
         box.addWidget(self.context_pane)
         box.addWidget(self.editor.bar)
+        box.addWidget(self.review.bar)
         box.addWidget(self.panes, 1)
         charts = QWidget()
         cv = QHBoxLayout(charts)
@@ -109,6 +113,15 @@ class SentenceDetail(QWidget):
         self.panes.set_reference_names(run.reference_names)
         self.fill_order_combo(bleu.config.max_order if bleu is not None else 4)
         self.editor.attach()  # the sentence follows (see Controller.run_changed)
+
+    @Slot(bool)
+    def on_review_active(self, on: bool) -> None:
+        """A reviewer marks spans of the file's text: no in-place editing, no token view meanwhile."""
+        if on:
+            self.editor.edit_button.setChecked(False)
+            self.show_tokens.setChecked(False)
+        self.editor.bar.setVisible(not on)
+        self.show_tokens.setEnabled(not on)
 
     @Slot(int)
     def on_system_changed(self, _system: int) -> None:

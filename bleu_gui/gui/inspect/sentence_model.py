@@ -55,6 +55,7 @@ class SentenceTableModel(QAbstractTableModel):
         self._rules: list[str] = []  # what the rows' filters keep, in words
         # What-if: sentence -> (edited text, its sentence score, its length ratio)
         self.edited: dict[int, tuple[str, float, float]] = {}
+        self.reviewed: set[int] = set()  # sentences a reviewer has reviewed (ticked)
         self.metric = "BLEU"  # the metric whose sentence scores the list shows
         self._caveats: dict[int, str] = {}  # sentence -> why its score deserves a caveat
         self._decimals = 2  # the metric's (COMET's 4)
@@ -134,6 +135,13 @@ class SentenceTableModel(QAbstractTableModel):
         self._only = mask
         self._visible = self._compute_visible()
         self.endResetModel()
+
+    def set_reviewed(self, sentences: set[int]) -> None:
+        """Tick the sentences a reviewer has reviewed (the others unticked)."""
+        if sentences != self.reviewed:
+            self.reviewed = set(sentences)
+            if self.rowCount():
+                self.dataChanged.emit(self.index(0, COL_INDEX), self.index(self.rowCount() - 1, COL_INDEX))
 
     def set_edited(self, sentence: int, edit: tuple[str, float, float] | None) -> None:
         """Mark a sentence as edited, with its edited text, score and length ratio (None: not edited). Filters and
@@ -218,7 +226,8 @@ class SentenceTableModel(QAbstractTableModel):
         edit = self.edited.get(i)
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_INDEX:
-                return ("✎ " if edit else "") + str(i + 1 if self._numbers is None else int(self._numbers[i]))
+                return (("✓ " if i in self.reviewed else "") + ("✎ " if edit else "")
+                        + str(i + 1 if self._numbers is None else int(self._numbers[i])))
             if col == COL_BLEU:
                 return ("⚠ " if i in self._caveats and not edit else "") + score_text(
                     edit[1] if edit else float(self._scores[i]), self._decimals)

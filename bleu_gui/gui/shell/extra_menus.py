@@ -33,7 +33,7 @@ class ToolMenus(QObject):
     """See the module. Signals: ``exported(str)`` (a table saved), ``failed(str)`` (a dialog's job failed),
     ``message(str, int)`` (a line for the status bar, for so many milliseconds), ``open_files_asked()`` and
     ``open_demo_asked()`` (links of the help pages), ``segment_asked(system, sentence)`` (a dialog's row clicked:
-    show it in Inspect)."""
+    show it in Inspect), ``review_asked(bool)`` (Edit ▸ Mark errors… toggled)."""
 
     exported = Signal(str)
     failed = Signal(str)
@@ -41,6 +41,7 @@ class ToolMenus(QObject):
     open_files_asked = Signal()
     open_demo_asked = Signal()
     segment_asked = Signal(int, int)
+    review_asked = Signal(bool)
 
     def __init__(self, parent: QWidget, controller: Controller, editor: CandidateEditor, show_settings: QAction,
                  explanation: Callable[[], Explanation | None]):
@@ -57,6 +58,11 @@ class ToolMenus(QObject):
         edit.addAction("Edit candidate in place (F2)", lambda: editor.edit_button.toggle())
         edit.addAction("Revert this sentence", editor.revert_sentence)
         edit.addAction("Revert all edits of this system", editor.revert_all)
+        edit.addSeparator()
+        self.review_action = edit.addAction("Mark errors (MQM or ESA review)…")
+        self.review_action.setCheckable(True)
+        self.review_action.setShortcut(QKeySequence("Ctrl+M"))
+        self.review_action.toggled.connect(self.review_asked)
         return edit
 
     def _view_menu(self, show_settings: QAction) -> QMenu:

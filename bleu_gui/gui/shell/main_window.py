@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
 from ...core.metrics.bleu.config import find_bleu_config
+from ...core.metrics.registry import family, family_of
 from ...core.metrics.word_split import preload_arrow
 from ...core.output.report import ReportView
 from ...core.output.sessions import Session
@@ -27,6 +28,7 @@ from ..compare.compare_view import CompareView
 from ..controller import Controller
 from ..file_dialogs import ask_open_many
 from ..inspect.inspect_view import InspectView
+from ..inspect.review_dialog import ReviewDialog, default_review_path
 from ..jobs import JobController
 from ..prepared import Prepared
 from ..state import FROM_COMMAND_LINE, REMEMBERED, Scoring
@@ -92,7 +94,8 @@ class MainWindow(QMainWindow):
         self.controller.actions = Actions(
             apply_slice=self.run_actions.apply_slice, clear_slice=self.run_actions.clear_slice,
             apply_where=self.run_actions.apply_where, compare_pair=self.run_actions.compare_pair,
-            rename=self.on_rename_requested, reset_settings=self.choice.reset)
+            rename=self.on_rename_requested, reset_settings=self.choice.reset,
+            reannotate=self.run_actions.reannotate)
         self.drops = FileDrops(self, self.controller, self.run_actions)
         self.file_open = FileOpen(self, self.controller, self.run_actions, self.jobs)
         self.exports = ExportActions(self, self.controller.state)
@@ -171,6 +174,8 @@ class MainWindow(QMainWindow):
         self.tools.open_files_asked.connect(self.on_open_triggered)
         self.tools.open_demo_asked.connect(lambda: self.run_actions.open_demo("en"))
         self.tools.segment_asked.connect(self.open_segment)
+        self.tools.review_asked.connect(self.on_review_asked)
+        self.inspect.detail.review.failed.connect(self.show_error)
         self.figures = FigureExport(self, controller, self.tabs, self.inspect, self.compare_view)
         self.figures.exported.connect(self.on_exported)
         self.figures.failed.connect(self.show_error)
@@ -314,6 +319,36 @@ class MainWindow(QMainWindow):
         self._job_ended()
         if not self.file_open.take_failure(message):  # File ▸ Open's own files: said in its dialog
             self.show_error(message, details)
+
+    @Slot(bool)
+    def on_review_asked(self, on: bool) -> None:
+        """Edit ▸ Mark errors…: ask where and as whom, then review in Inspect (unchecked: stop)."""
+        if not on:
+            self.inspect.detail.review.stop()
+            return
+        whole = self.controller.whole
+        first = whole.run.systems[0].file.path if whole is not None else None
+        dialog = ReviewDialog(self, default_review_path(first, self.settings.rater()), self.settings.rater())
+        path, rater, mode, typology = dialog.choice() if dialog.exec() else ("", "", "", "")
+        if not (path and rater and self.start_review(path, rater, mode, typology or None)):
+            self.tools.review_action.setChecked(False)
+
+    def start_review(self, path: str, rater: str, mode: str, typology: str | None = None) -> bool:
+        """Review into ``path`` as ``rater`` (see gui.inspect.review), MQM scoring the marks; False when it cannot
+        start (said)."""
+        if self.controller.whole is None:
+            return False
+        self.settings.set_rater(rater)
+        scoring = self.controller.scoring.metrics
+        if not any(family_of(m).key == "mqm" for m in scoring):  # the marks are scored at once: MQM joins in
+            self.controller.choose_scoring((*scoring, family("mqm").config()))
+        try:
+            self.inspect.detail.review.start(path, rater, mode, typology)
+        except (InputError, OSError) as exc:
+            self.show_error(str(exc))
+            return False
+        self.tabs.setCurrentIndex(INSPECT_TAB)
+        return True
 
     def show_error(self, message: str, details: str = "") -> None:
         if self.on_error is not None:

@@ -19,12 +19,13 @@ from PySide6.QtCore import QObject, Signal, Slot
 from ...core import InputError, Run, RunConfig, rescore, subset_run
 from ...core.inputs.corpus import Context
 from ...core.inputs.names import file_names
+from ...core.inputs.ratings import Ratings
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.imported.config import choose_imported
 from ...core.metrics.imported.imported import attach_imported
-from ...core.metrics.registry import KEYS
+from ...core.metrics.registry import KEYS, family, family_of
 from ...core.metrics.status import status_to
 from ...core.output.sessions import Session
 from ...core.run import Comparison, check_labels, score_in_stages
@@ -282,6 +283,33 @@ class RunActions(QObject):
             self.controller.set_b(new_b)
 
         return self.jobs.submit(self._reslice(lambda base, p: rescore(base, baseline=a, progress=p)), done)
+
+    def reannotate(self, system: int, annotations: tuple[object, ...]) -> int | None:
+        """Score again with system ``system``'s (of the whole run) annotations replaced: a reviewer's marks. The
+        systems that have no annotations get empty ones (every segment unrated), so that MQM scores them all; the
+        settings chosen now apply, MQM among them."""
+        whole, run = self.controller.whole, self.controller.run
+        if whole is None:
+            return None
+        ratings = tuple(r if isinstance(r, Ratings) else None for r in annotations)
+        n = whole.run.n_sentences
+        given: dict[int, tuple[Ratings | None, ...]] = {
+            i: (None,) * n for i, s in enumerate(whole.run.systems) if s.file.annotations is None}
+        given[system] = ratings
+        cfg, shown = self.controller.run_config(), run.slice if run is not None else None
+        if not any(family_of(m).key == "mqm" for m in cfg.metrics):  # the marks are scored: MQM joins the metrics
+            cfg = cfg.with_metric(family("mqm").config())
+
+        def work(progress: Progress) -> tuple[Prepared, Prepared]:
+            span = 0.7 if shown else 1.0
+            new = prepare(rescore(whole.run, config=cfg, annotations=given,
+                                  progress=scaled_progress(progress, 0.0, span)), whole)
+            if shown is None:
+                return new, new
+            return new, prepare(subset_run(new.run, list(shown.rows), shown.description,
+                                           progress=scaled_progress(progress, 0.7, 0.3)))
+
+        return self.jobs.submit(work, self._show)
 
     def apply_slice(self, rows: Sequence[int], description: str) -> int | None:
         """Show the whole run's segments ``rows`` as a corpus of their own (scored and tested in the worker)."""

@@ -63,6 +63,14 @@ class Settings:
     def set_folders(self, folders: dict[str, str]) -> None:
         self._s.setValue("window/folders", json.dumps(folders, ensure_ascii=False))
 
+    def rater(self) -> str:
+        """The reviewer's name, as marks are signed (asked once; '' until given)."""
+        value = self._s.value("review/rater", "")
+        return value.strip() if isinstance(value, str) else ""
+
+    def set_rater(self, name: str) -> None:
+        self._s.setValue("review/rater", name.strip())
+
     # -- scoring -------------------------------------------------------------
     def _problem(self, what: str) -> None:
         if what not in self.problems:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...errors import ConfigError, term
-from ...inputs.annotations import attach_annotations
+from ...inputs.annotations import attach_annotations, review_scores
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import attach_scores
@@ -140,6 +140,7 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
     rated = [p for p in request.annotations if sniff(p, request.encoding)]
     scored = [p for p in request.scores if sniff(p, request.encoding)]
     tables = score_tables(rated, files, names, context, request.encoding)[0]
+    tables += [t for t in (review_scores(p, request.encoding) for p in request.annotations) if t is not None]
     scored_tables, said = score_tables(scored, files, names, context, request.encoding)
     tables, notes = [*tables, *scored_tables], notes + said
     plain = [p for p in request.scores if p not in scored]

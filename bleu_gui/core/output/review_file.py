@@ -1,0 +1,273 @@
+"""A reviewer's own error annotations, made in the window (MQM, or ESA: spans and a 0–100 score per segment) and
+written to the file the reviewer chose after every change, whole and atomically: a crash or a kill leaves the file
+as it was before the last change, never half written. The input files are never touched.
+
+The file is JSON Lines as ``--annotations`` reads them (:mod:`..inputs.annotations`), one object per line:
+
+- an error: ``{"system", "segment" (1-based line), "rater", "severity", "category", "start", "end", "side"?,
+  "comment"?, "suggested_by"?, "typology"}`` — ``start``/``end`` code points of the unmarked text (end exclusive),
+  absent for an error without a span (an omission, the whole segment); ``side`` is ``"source"`` for a span marked
+  on the source; ``suggested_by`` names the file an accepted suggestion came from;
+- a reviewed segment: ``{"system", "segment", "rater", "reviewed": true, "esa"?, "seconds", "typology"}`` — read as
+  the rater's rating of the segment (no error of its own: "No error" when it has no error row), its ESA score the
+  human column ``esa``, ``seconds`` the time spent on it.
+
+Rows of other raters in the file are kept as they are; reopening the file resumes the rater's work.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..errors import InputError
+from ..inputs.ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
+from ..inputs.raw_input import read_bytes
+from .exports import write_atomic
+
+SEVERITIES = ("Minor", "Major", "Critical")  # what a reviewer marks (ESA: Minor and Major only)
+ESA_SEVERITIES = ("Minor", "Major")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One error the reviewer marked (see the module)."""
+
+    system: str
+    segment: int
+    severity: str
+    category: str = ""
+    start: int | None = None
+    end: int | None = None
+    side: str = TARGET
+    comment: str = ""
+    suggested_by: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A segment the reviewer has reviewed: its ESA score (None in MQM) and the seconds spent on it."""
+
+    system: str
+    segment: int
+    esa: float | None = None
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class ReviewState:
+    """Everything the reviewer said, at one moment (undo and redo move between these)."""
+
+    marks: tuple[Mark, ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
+
+    def marks_of(self, system: str, segment: int) -> list[Mark]:
+        return [m for m in self.marks if m.system == system and m.segment == segment]
+
+    def verdict(self, system: str, segment: int) -> Verdict | None:
+        return next((v for v in self.verdicts if v.system == system and v.segment == segment), None)
+
+    def reviewed(self, system: str) -> set[int]:
+        """The segments of ``system`` the reviewer has reviewed (given a verdict or marked an error)."""
+        return {v.segment for v in self.verdicts if v.system == system} | {m.segment for m in self.marks
+                                                                           if m.system == system}
+
+
+def _mark_row(m: Mark, rater: str, typology: str) -> dict[str, object]:
+    row: dict[str, object] = {"system": m.system, "segment": m.segment, "rater": rater, "severity": m.severity,
+                              "category": m.category}
+    if m.start is not None and m.end is not None:
+        row |= {"start": m.start, "end": m.end}
+    if m.side != TARGET:
+        row["side"] = m.side
+    if m.comment:
+        row["comment"] = m.comment
+    if m.suggested_by:
+        row["suggested_by"] = m.suggested_by
+    return row | {"typology": typology}
+
+
+def _verdict_row(v: Verdict, rater: str, typology: str) -> dict[str, object]:
+    row: dict[str, object] = {"system": v.system, "segment": v.segment, "rater": rater, "reviewed": True}
+    if v.esa is not None:
+        row["esa"] = v.esa
+    return row | {"seconds": round(v.seconds, 1), "typology": typology}
+
+
+def _parse(path: Path, n: int, row: dict[str, object]) -> Mark | Verdict:
+    system, segment = row.get("system"), row.get("segment")
+    if not isinstance(system, str) or not isinstance(segment, int) or isinstance(segment, bool) or segment < 1:
+        raise InputError(f"{path}: line {n}: a review row needs \"system\" and \"segment\" (a line number from 1)")
+    if row.get("reviewed") is True:
+        esa = row.get("esa")
+        if esa is not None and (isinstance(esa, bool) or not isinstance(esa, int | float) or not 0 <= esa <= 100):
+            raise InputError(f"{path}: line {n}: esa must be a score from 0 to 100, got {json.dumps(esa)}")
+        seconds = row.get("seconds", 0.0)
+        return Verdict(system, segment, None if esa is None else float(esa),
+                       float(seconds) if isinstance(seconds, int | float) else 0.0)
+    start, end = row.get("start"), row.get("end")
+    if (start is None) != (end is None) or (start is not None and not (
+            isinstance(start, int) and isinstance(end, int) and 0 <= start <= end)):
+        raise InputError(f"{path}: line {n}: start and end must be character offsets, start ≤ end, or both absent")
+    assert start is None or isinstance(start, int)
+    assert end is None or isinstance(end, int)
+    side = row.get("side", TARGET)
+    if side not in (TARGET, SOURCE):
+        raise InputError(f"{path}: line {n}: side must be target or source, got {json.dumps(side)}")
+    return Mark(system, segment, severity_of(path, n, str(row.get("severity", ""))), str(row.get("category") or ""),
+                start, end, str(side), str(row.get("comment") or ""), str(row.get("suggested_by") or ""))
+
+
+@dataclass
+class Review:
+    """A reviewer's file (see the module): the rater's state, written whole after every change, with undo and
+    redo; ``others``: the lines of other raters, kept as they are."""
+
+    path: Path
+    rater: str
+    typology: str
+    state: ReviewState = field(default_factory=ReviewState)
+    others: list[str] = field(default_factory=list)
+    protected: tuple[Path, ...] = ()   # the run's inputs: never written over
+    undone: list[ReviewState] = field(default_factory=list)
+    done: list[ReviewState] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, path: str | Path, rater: str, typology: str, protected: Iterable[str | Path] = ()) -> Review:
+        """The review in ``path`` (a new one when the file does not exist): the rater's rows read back, the
+        others kept. :class:`InputError` names the line of a row that cannot be read."""
+        path = Path(path)
+        review = cls(path, rater, typology, protected=tuple(Path(p) for p in protected))
+        if not path.exists():
+            return review
+        marks: list[Mark] = []
+        verdicts: list[Verdict] = []
+        for n, line in enumerate(read_bytes(path, "utf-8").decode("utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+            if not isinstance(row, dict):
+                raise InputError(f"{path}: line {n}: a JSON object per line is expected")
+            if row.get("rater") != rater:
+                review.others.append(line)
+                continue
+            item = _parse(path, n, row)
+            if isinstance(item, Verdict):
+                verdicts.append(item)
+            else:
+                marks.append(item)
+        review.state = ReviewState(tuple(marks), tuple(verdicts))
+        return review
+
+    def text(self) -> str:
+        """The file's text: the other raters' lines, then the rater's rows (marks, then verdicts)."""
+        rows = [json.dumps(_mark_row(m, self.rater, self.typology), ensure_ascii=False) for m in self.state.marks]
+        rows += [json.dumps(_verdict_row(v, self.rater, self.typology), ensure_ascii=False)
+                 for v in self.state.verdicts]
+        return "".join(line + "\n" for line in [*self.others, *rows])
+
+    def save(self) -> None:
+        """Write the file whole, atomically (a temporary file and a rename: see :func:`.exports.write_atomic`)."""
+        write_atomic(self.path, self.text(), self.protected)
+
+    def change(self, state: ReviewState) -> None:
+        """Make ``state`` the review's and write it; the change can be undone."""
+        if state == self.state:
+            return
+        before = self.state
+        self.state = state
+        try:
+            self.save()
+        except Exception:
+            self.state = before  # the file holds the state before: so does the review
+            raise
+        self.done.append(before)
+        self.undone.clear()
+
+    def add(self, mark: Mark) -> None:
+        self.change(replace(self.state, marks=(*self.state.marks, mark)))
+
+    def remove(self, mark: Mark) -> None:
+        marks = list(self.state.marks)
+        marks.remove(mark)
+        self.change(replace(self.state, marks=tuple(marks)))
+
+    def judge(self, system: str, segment: int, esa: float | None = None, seconds: float = 0.0) -> None:
+        """Mark a segment reviewed (with its ESA score); the seconds add to those spent on it before."""
+        old = self.state.verdict(system, segment)
+        kept = tuple(v for v in self.state.verdicts if v is not old)
+        spent = (old.seconds if old is not None else 0.0) + seconds
+        self.change(replace(self.state, verdicts=(*kept, Verdict(system, segment, esa, spent))))
+
+    def _step(self, source: list[ReviewState], target: list[ReviewState]) -> bool:
+        if not source:
+            return False
+        before = self.state
+        self.state = source.pop()
+        try:
+            self.save()
+        except Exception:
+            source.append(self.state)
+            self.state = before
+            raise
+        target.append(before)
+        return True
+
+    def undo(self) -> bool:
+        """Go back one change (the file written as it was); False when there is none."""
+        return self._step(self.done, self.undone)
+
+    def redo(self) -> bool:
+        return self._step(self.undone, self.done)
+
+
+def next_unreviewed(state: ReviewState, system: str, n: int, after: int) -> int | None:
+    """The first 1-based segment after ``after`` (wrapping round) that ``system`` has no verdict or mark for."""
+    seen = state.reviewed(system)
+    for k in [*range(after + 1, n + 1), *range(1, after + 1)]:
+        if k not in seen:
+            return k
+    return None
+
+
+def read_typology(text: str, where: str = "typology") -> tuple[str, ...]:
+    """The categories of a typology file: one per line (``Accuracy/Mistranslation``), ``#`` starting a comment;
+    :class:`InputError` for a file with none or a category given twice."""
+    out: list[str] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        if name in out:
+            raise InputError(f"{where}: line {n}: the category {name!r} is given twice")
+        out.append(name)
+    if not out:
+        raise InputError(f"{where}: no category (one per line, # starts a comment)")
+    return tuple(out)
+
+
+def ratings_with(base: Sequence[Ratings | None] | None, state: ReviewState, system: str, rater: str,
+                 texts: Sequence[str], sources: Sequence[str] | None) -> tuple[Ratings | None, ...]:
+    """A system's ratings (``base``: as the run read them; None: none) with ``rater``'s own replaced by the
+    review's — what a run scores once the reviewer's marks are in (the same as reading the review file with
+    ``--annotations``). ``texts``/``sources``: the system's segments and the source's, for the marked text."""
+    out: list[Ratings | None] = []
+    for k, text in enumerate(texts):
+        before = base[k] if base is not None else None
+        raters = [r for r in (before.raters if before else ()) if r != rater]
+        errors = [e for e in (before.errors if before else ()) if e.rater != rater]
+        corrections = tuple(c for c in (before.corrections if before else ()) if c[0] != rater)
+        mine = state.marks_of(system, k + 1)
+        if mine or state.verdict(system, k + 1) is not None:
+            raters.append(rater)
+            for m in mine:
+                side_text = (sources[k] if sources is not None else "") if m.side == SOURCE else text
+                marked = side_text[m.start:m.end] if m.start is not None and m.end is not None else ""
+                errors.append(ErrorSpan(rater, m.category, m.severity, m.start, m.end, m.side, marked, m.comment))
+        out.append(Ratings(tuple(raters), tuple(errors), corrections) if raters else None)
+    return tuple(out)

@@ -1,0 +1,370 @@
+"""Inspect's review mode: a reviewer marks the errors of the candidate on screen (MQM: Minor, Major or Critical
+and a category of the typology; ESA: Minor or Major, then a 0–100 score per segment), each change written at once
+to the review file (core.output.review_file) and scored at once (MQM, error recall, Compare, meta-evaluation follow).
+
+Keys, with the candidate pane focused (select a span with the mouse or Shift+arrows): 1 Minor, 2 Major, 3 Critical
+(MQM), the category from the list beside (C focuses it); no selection marks an error without a span (an omission).
+0 or Enter: the segment is reviewed (in ESA with the score set), on to the next unreviewed one; N: the next
+unreviewed without a verdict; Delete: the mark under the cursor (else the segment's last); + and − move the ESA
+score by 5; Ctrl+Z and Ctrl+Shift+Z undo and redo (the file is written back as it was)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.resources import files
+from pathlib import Path
+
+from PySide6.QtCore import QElapsedTimer, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core import Run, palette
+from ...core.errors import ExportError, InputError
+from ...core.output.review_file import (
+    ESA_SEVERITIES,
+    Mark,
+    Review,
+    next_unreviewed,
+    ratings_with,
+    read_typology,
+)
+from ..controller import Controller
+from ..widgets.elided_label import ElidedLabel
+from ..widgets.layout import hrow
+from ..widgets.panes import SentencePanes, utf16_offsets
+from ..widgets.style import styled
+from .sentence_model import SentenceTableModel
+
+MQM, ESA = "mqm", "esa"
+KEYS = {"1": "Minor", "2": "Major", "3": "Critical"}
+COLOURS = {"Minor": palette.MARK_MINOR, "Major": palette.MARK_MAJOR, "Critical": palette.MARK_CRITICAL}
+
+
+def default_typology() -> tuple[str, ...]:
+    """MQM's core typology, shipped with the package."""
+    return read_typology((files("bleu_gui") / "typologies" / "mqm-core.txt").read_text(encoding="utf-8"),
+                         "mqm-core.txt")
+
+
+def code_point(units: list[int], position: int) -> int:
+    """The Python index of the character at Qt's UTF-16 ``position`` (see :func:`utf16_offsets`)."""
+    lo, hi = 0, len(units) - 1
+    while lo < hi:  # the first index whose UTF-16 offset reaches position
+        mid = (lo + hi) // 2
+        if units[mid] < position:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+class ReviewBar(QObject):
+    """See the module. ``bar``: the row of controls over the panes (hidden until a review starts). Signals:
+    ``changed()`` after every change written, ``failed(message)`` when the file cannot be written (nothing is
+    lost: the review keeps the state the file holds), ``active(on)`` when a review starts or stops."""
+
+    changed = Signal()
+    failed = Signal(str)
+    active = Signal(bool)
+
+    def __init__(self, controller: Controller, panes: SentencePanes, list_model: SentenceTableModel,
+                 parent: QWidget):
+        super().__init__(parent)
+        self.controller, self.panes, self.list_model = controller, panes, list_model
+        self.review: Review | None = None
+        self.mode = MQM
+        self.heading = ""
+        self.clock = QElapsedTimer()
+        self.title = styled(ElidedLabel(""), "hint")  # who, where, and how far (cut, never widening the window)
+        self.severity_buttons = {}
+        for key, severity in KEYS.items():
+            button = QPushButton(f"{key} {severity}")
+            button.setToolTip(f"Mark the selected span as a {severity} error of the category beside (key {key})")
+            button.clicked.connect(self._marker(severity))
+            self.severity_buttons[severity] = button
+        self.category = QComboBox()
+        self.category.setObjectName("reviewCategory")
+        self.category.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.category.setMinimumContentsLength(16)
+        self.category.setToolTip("The error's category (C focuses this list; the typology: MQM's core by default)")
+        self.comment = QLineEdit()
+        self.comment.setPlaceholderText("comment (optional)")
+        self.score = QSlider(Qt.Orientation.Horizontal)
+        self.score.setRange(0, 100)
+        self.score_box = QSpinBox()
+        self.score_box.setRange(0, 100)
+        self.score.valueChanged.connect(self.score_box.setValue)
+        self.score_box.valueChanged.connect(self.score.setValue)
+        self.done_button = QPushButton("0 Reviewed ▸ next")
+        self.done_button.setToolTip("This segment is reviewed (no error, or the errors marked; in ESA with the score "
+                                    "set); then the next unreviewed one (0 or Enter)")
+        self.done_button.clicked.connect(self.done)
+        self.bar = QWidget()
+        self.bar.setObjectName("reviewBar")
+        marking = hrow(*self.severity_buttons.values(), self.category, self.comment)
+        marking.setStretchFactor(self.comment, 1)
+        judging = hrow(self.score, self.score_box, self.done_button, self.title)
+        judging.setStretchFactor(self.title, 1)
+        rows = QVBoxLayout(self.bar)
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.setSpacing(2)
+        rows.addLayout(marking)
+        rows.addLayout(judging)
+        self.bar.setVisible(False)
+        self.shortcuts = self._keys()
+        controller.sentence_changed.connect(self.on_sentence_changed)
+        controller.run_changed.connect(self.refresh)
+
+    def _keys(self) -> list[QShortcut]:
+        pane = self.panes.candidate
+        keys: list[tuple[str, Callable[[], object]]] = [(k, self._marker(s)) for k, s in KEYS.items()]
+        keys += [("0", self.done), ("Return", self.done), ("Enter", self.done), ("N", self.next_unreviewed),
+                 ("Delete", self.remove_mark), ("Ctrl+Z", self.undo), ("Ctrl+Shift+Z", self.redo),
+                 ("C", self.category.setFocus), ("+", lambda: self._nudge(5)), ("=", lambda: self._nudge(5)),
+                 ("-", lambda: self._nudge(-5))]
+        out = []
+        for key, slot in keys:
+            shortcut = QShortcut(QKeySequence(key), pane)
+            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(slot)
+            shortcut.setEnabled(False)
+            out.append(shortcut)
+        return out
+
+    def _marker(self, severity: str) -> Callable[[], None]:
+        return lambda: self.mark(severity)
+
+    # -- starting and stopping ---------------------------------------------------------------------
+    def start(self, path: str | Path, rater: str, mode: str = MQM, typology: str | Path | None = None) -> None:
+        """Review into ``path`` (its rater's marks resumed when it exists) as ``rater``; ``mode`` MQM or ESA;
+        ``typology``: a typology file (one category per line), else MQM's core. :class:`InputError` for a file that
+        cannot be read (nothing is written then)."""
+        run = self.controller.whole.run if self.controller.whole is not None else None
+        protected = run.input_paths() if run is not None else ()
+        categories = (read_typology(Path(typology).read_text(encoding="utf-8"), str(typology)) if typology
+                      else default_typology())
+        name = Path(typology).name if typology else "mqm-core"
+        self.review = Review.open(path, rater, name, protected)
+        self.mode = mode
+        self.category.clear()
+        self.category.addItems(list(categories))
+        esa = mode == ESA
+        self.severity_buttons["Critical"].setVisible(not esa)
+        self.category.setVisible(not esa)  # ESA marks severities only (Kocmi et al. 2024)
+        for widget in (self.score, self.score_box):
+            widget.setVisible(esa)
+        self.heading = f"{'ESA' if esa else 'MQM'} review by {rater} → {Path(path).name}"
+        self.title.setText(self.heading)
+        self.bar.setToolTip(f"Every change is written to {path} at once (the input files are never touched)")
+        self.panes.set_show_tokens(False)  # offsets are of the text as it is, never of its tokens
+        pane = self.panes.candidate
+        pane.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        for shortcut in self.shortcuts:
+            shortcut.setEnabled(True)
+        self.bar.setVisible(True)
+        self.active.emit(True)
+        self.clock.start()
+        self._ticks()
+        self._show_marks()
+        self._rescore(always=True)  # the run scored with the file's marks, and with MQM when the settings add it
+        pane.setFocus()
+
+    def stop(self) -> None:
+        """Leave review mode (the file holds every change already)."""
+        self.review = None
+        self.bar.setVisible(False)
+        self.active.emit(False)
+        for shortcut in self.shortcuts:
+            shortcut.setEnabled(False)
+        self.panes.candidate.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.panes.candidate.setExtraSelections([])
+        self.list_model.set_reviewed(set())
+
+    # -- where the reviewer is ---------------------------------------------------------------------------
+    def _run(self) -> Run | None:
+        return self.controller.run
+
+    def system_name(self, run: Run, system: int) -> str:
+        """The name a mark gives its system: the file's field (a table's system), else the file's name when no
+        other system has it, else the display name — each read back by ``--annotations``."""
+        f = run.systems[system].file
+        if f.field:
+            return f.field
+        if sum(s.file.path.name == f.path.name for s in run.systems) == 1:
+            return f.path.name
+        return run.systems[system].name
+
+    def _where(self) -> tuple[Run, int, str, int, int] | None:
+        """(run, system, its name in the file, the 1-based segment, the sentence) on screen."""
+        run, sentence = self._run(), self.controller.sentence
+        if self.review is None or run is None or sentence is None:
+            return None
+        system = self.controller.system
+        return run, system, self.system_name(run, system), run.line_number(sentence), sentence
+
+    def _selection(self) -> tuple[int, int] | None:
+        """The selected span of the candidate, in code points of its text; None when nothing is selected."""
+        cursor = self.panes.candidate.textCursor()
+        if not cursor.hasSelection():
+            return None
+        units = utf16_offsets(self.panes.candidate.toPlainText())
+        return code_point(units, cursor.selectionStart()), code_point(units, cursor.selectionEnd())
+
+    # -- changes ---------------------------------------------------------------------------------------------
+    def _write(self, change: Callable[[Review], object]) -> bool:
+        review = self.review
+        if review is None:
+            return False
+        try:
+            change(review)
+        except (ExportError, InputError) as exc:
+            self.failed.emit(str(exc))
+            return False
+        self._apply()
+        self.changed.emit()
+        return True
+
+    @Slot()
+    def mark(self, severity: str) -> None:
+        """Mark the selected span (no selection: an error without a span) as ``severity``."""
+        where = self._where()
+        if where is None or (self.mode == ESA and severity not in ESA_SEVERITIES):
+            return
+        _run, _system, name, segment, _sentence = where
+        span = self._selection()
+        mark = Mark(name, segment, severity, self.category.currentText() if self.mode == MQM else "",
+                    span[0] if span else None, span[1] if span else None, comment=self.comment.text().strip())
+        if self._write(lambda r: r.add(mark)):
+            self.comment.clear()
+
+    @Slot()
+    def done(self) -> None:
+        """The segment on screen is reviewed (ESA: with the score set); then the next unreviewed one."""
+        where = self._where()
+        if where is None:
+            return
+        _run, _system, name, segment, _sentence = where
+        esa = float(self.score_box.value()) if self.mode == ESA else None
+        seconds = self.clock.restart() / 1000.0
+        if self._write(lambda r: r.judge(name, segment, esa, seconds)):
+            self.next_unreviewed()
+
+    @Slot()
+    def next_unreviewed(self) -> None:
+        where = self._where()
+        if where is None or self.review is None:
+            return
+        run, _system, name, segment, _sentence = where
+        lines = [run.line_number(i) for i in range(run.n_sentences)]
+        found = next_unreviewed(self.review.state, name, max(lines), segment)
+        while found is not None and found not in lines:  # a slice shows some lines only
+            found = next_unreviewed(self.review.state, name, max(lines), found) if found != segment else None
+        if found is not None and found in lines:
+            self.controller.set_sentence(lines.index(found))
+
+    @Slot()
+    def remove_mark(self) -> None:
+        where = self._where()
+        if where is None or self.review is None:
+            return
+        _run, _system, name, segment, _sentence = where
+        marks = self.review.state.marks_of(name, segment)
+        if not marks:
+            return
+        units = utf16_offsets(self.panes.candidate.toPlainText())
+        at = code_point(units, self.panes.candidate.textCursor().position())
+        under = [m for m in marks if m.start is not None and m.end is not None and m.start <= at < m.end]
+        chosen = (under or marks)[-1]
+        self._write(lambda r: r.remove(chosen))
+
+    @Slot()
+    def undo(self) -> None:
+        self._write(lambda r: r.undo())
+
+    @Slot()
+    def redo(self) -> None:
+        self._write(lambda r: r.redo())
+
+    def _nudge(self, by: int) -> None:
+        self.score_box.setValue(self.score_box.value() + by)
+
+    # -- what is shown ----------------------------------------------------------------------------------
+    @Slot(int)
+    def on_sentence_changed(self, _sentence: int) -> None:
+        if self.review is not None:
+            self.clock.restart()
+            self._show_marks()
+            where = self._where()
+            verdict = self.review.state.verdict(where[2], where[3]) if where is not None else None
+            if verdict is not None and verdict.esa is not None:
+                self.score_box.setValue(round(verdict.esa))
+
+    @Slot()
+    def refresh(self) -> None:
+        if self.review is not None:
+            self._ticks()
+            self._show_marks()
+
+    def _apply(self) -> None:
+        """After a change: the ticks, the marks drawn, the status, and the run scored with the marks."""
+        self._ticks()
+        self._show_marks()
+        self._rescore()
+
+    def _ticks(self) -> None:
+        run, review = self._run(), self.review
+        if run is None or review is None:
+            return
+        name = self.system_name(run, self.controller.system)
+        done = review.state.reviewed(name)
+        self.list_model.set_reviewed({i for i in range(run.n_sentences) if run.line_number(i) in done})
+        total = self.controller.whole.run.n_sentences if self.controller.whole is not None else run.n_sentences
+        marks = sum(m.system == name for m in review.state.marks)
+        self.title.setText(f"{len(done):,} of {total:,} reviewed · {marks:,} errors · {self.heading}")
+
+    def _show_marks(self) -> None:
+        """The reviewer's spans on the candidate, underlined in their severity's colour."""
+        where, pane = self._where(), self.panes.candidate
+        if where is None or self.review is None or pane.editing:
+            return
+        text = pane.toPlainText()
+        units = utf16_offsets(text)
+        selections = []
+        for m in self.review.state.marks_of(where[2], where[3]):
+            if m.start is None or m.end is None or m.side != "target" or m.end > len(text):
+                continue
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(pane.document())
+            cursor.setPosition(units[m.start])
+            cursor.setPosition(units[m.end], QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            fmt = QTextCharFormat()
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+            fmt.setUnderlineColor(QColor(COLOURS.get(m.severity, palette.MUTED)))
+            fmt.setToolTip(f"{m.severity} · {m.category or 'no category'}" + (f" · {m.comment}" if m.comment else ""))
+            selection.format = fmt
+            selections.append(selection)
+        pane.setExtraSelections(selections)
+
+    def _rescore(self, always: bool = False) -> None:
+        whole, review = self.controller.whole, self.review
+        run = self._run()
+        if whole is None or review is None or run is None:
+            return
+        system = self.controller.system
+        f = whole.run.systems[system].file
+        source = whole.run.context.source
+        ratings = ratings_with(f.annotations, review.state, self.system_name(whole.run, system), review.rater,
+                               f.lines, source.lines if source is not None else None)
+        if always or ratings != (f.annotations or (None,) * len(f.lines)):
+            self.controller.actions.reannotate(system, ratings)

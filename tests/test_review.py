@@ -1,0 +1,210 @@
+"""A reviewer's own marks (Edit ▸ Mark errors…): the review file reads back through --annotations into the same
+spans and the MQM worked out by hand; an ESA score round-trips as the human column; undo writes the file back as
+it was; a process killed between two writes leaves a readable file; and in the window, spans selected with the
+keyboard in Japanese, Chinese and German text (and an emoji, two UTF-16 units) give code-point offsets."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bleu_gui.core.inputs.annotations import attach_annotations
+from bleu_gui.core.inputs.corpus import Context
+from bleu_gui.core.inputs.text_files import SegmentFile
+from bleu_gui.core.errors import InputError
+from bleu_gui.core.output.review_file import Mark, Review, ReviewState, Verdict, next_unreviewed, read_typology
+
+from .conftest import cli, data_set
+
+REF = ["Die Katze saß auf der Matte.", "Heute ist es kalt.", "Wir gehen nach Hause."]
+HYP = ["Der Hund saß auf der Matte.", "Heute es ist kalt 😀.", "Wir gehen Hause."]
+
+
+def plain(tmp_path):
+    paths = {}
+    for name, lines in (("ref", REF), ("hyp", HYP)):
+        paths[name] = tmp_path / f"{name}.txt"
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return paths
+
+
+def test_a_review_reads_back_into_the_same_spans_and_the_hand_worked_mqm(tmp_path, capsys):
+    paths = plain(tmp_path)
+    review = Review.open(tmp_path / "review.jsonl", "ana", "mqm-core")
+    review.add(Mark("hyp.txt", 1, "Major", "Accuracy/Mistranslation", 4, 8, comment="dog, not cat"))  # "Hund"
+    review.add(Mark("hyp.txt", 2, "Minor", "Fluency/Grammar", 6, 12))                               # "es ist"
+    review.add(Mark("hyp.txt", 3, "Major", "Accuracy/Omission"))                                     # no span
+    review.judge("hyp.txt", 1)
+    review.judge("hyp.txt", 2)
+    # By hand (Google's weights): segment 1 −5, segment 2 −1, segment 3 −5; the corpus the mean, −11/3.
+    code, out, err = cli(capsys, paths["ref"], "-i", paths["hyp"], "--annotations", review.path, "-m", "mqm", "-sl",
+                         "-f", "json")
+    assert code == 0, err
+    entry = json.loads(out)  # one system, one metric: one object
+    assert [s["score"] for s in entry["sentences"]] == [-5.0, -1.0, -5.0]
+    assert entry["score"] == pytest.approx(-11 / 3)
+    attached, _notes = attach_annotations([review.path], [SegmentFile(paths["hyp"], list(HYP), "utf-8")], ["hyp"],
+                                          Context())
+    ratings = attached[0].annotations
+    assert ratings is not None and ratings[0] is not None and ratings[1] is not None and ratings[2] is not None
+    assert [(e.text, e.comment) for e in ratings[0].errors] == [("Hund", "dog, not cat")]
+    assert [e.text for e in ratings[1].errors] == ["es ist"]
+    assert [(e.start, e.category) for e in ratings[2].errors] == [(None, "Accuracy/Omission")]
+
+
+def test_an_esa_score_round_trips_as_the_human_column(tmp_path, capsys):
+    paths = plain(tmp_path)
+    review = Review.open(tmp_path / "esa.jsonl", "ana", "mqm-core")
+    review.add(Mark("hyp.txt", 1, "Major", "", 4, 8))
+    review.judge("hyp.txt", 1, esa=35.0, seconds=12.5)
+    review.judge("hyp.txt", 2, esa=80.0)
+    again = Review.open(review.path, "ana", "mqm-core")
+    assert again.state == review.state and again.state.verdict("hyp.txt", 1).seconds == 12.5
+    code, out, err = cli(capsys, paths["ref"], "-i", paths["hyp"], "--annotations", review.path, "-m", "mqm", "esa",
+                         "-sl", "-f", "json")
+    assert code == 0, err
+    esa = next(e for e in json.loads(out) if e["metric"] == "esa")
+    assert [s["score"] for s in esa["sentences"]] == [35.0, 80.0, None]
+
+
+def test_undo_writes_the_file_back_as_it_was_and_other_raters_are_kept(tmp_path):
+    path = tmp_path / "review.jsonl"
+    other = json.dumps({"system": "hyp.txt", "segment": 2, "rater": "ben", "severity": "Minor", "start": 0,
+                        "end": 5}, ensure_ascii=False)
+    path.write_text(other + "\n", encoding="utf-8")
+    review = Review.open(path, "ana", "mqm-core")
+    review.add(Mark("hyp.txt", 1, "Minor", "Style/Awkward", 0, 3))
+    before = path.read_bytes()
+    review.add(Mark("hyp.txt", 1, "Major", "Accuracy/Mistranslation", 4, 8))
+    assert path.read_bytes() != before
+    assert review.undo() and path.read_bytes() == before
+    assert review.redo() and len(Review.open(path, "ana", "x").state.marks) == 2
+    assert path.read_text(encoding="utf-8").splitlines()[0] == other  # ben's line, as it was
+    assert not Review.open(path, "ben", "x").others == []
+
+
+def test_a_bad_review_row_is_refused_naming_the_line(tmp_path):
+    path = tmp_path / "review.jsonl"
+    path.write_text('{"system": "hyp.txt", "segment": 1, "rater": "ana", "severity": "Major", "start": 5, '
+                    '"end": 2}\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"review.jsonl: line 1: start and end must be character offsets"):
+        Review.open(path, "ana", "x")
+
+
+def test_next_unreviewed_wraps_round_and_the_typology_is_read():
+    state = ReviewState((Mark("s", 3, "Minor"),), (Verdict("s", 1), Verdict("s", 2)))
+    assert next_unreviewed(state, "s", 5, 3) == 4 and next_unreviewed(state, "s", 5, 5) == 4
+    assert next_unreviewed(state, "s", 3, 1) is None  # every segment reviewed (a mark counts)
+    assert read_typology("# mine\nAccuracy\n\nFluency # spelling too\n") == ("Accuracy", "Fluency")
+    with pytest.raises(InputError, match="given twice"):
+        read_typology("A\nA\n")
+
+
+KILLED = """
+import sys
+from bleu_gui.core.output.review_file import Mark, Review
+review = Review.open(sys.argv[1], "ana", "mqm-core")
+for k in range(100000):
+    review.add(Mark("hyp.txt", 1 + k % 3, "Minor", "Fluency/Grammar", 0, 1 + k % 5, comment="x" * (k % 200)))
+    print("saved", k + 1, flush=True)
+"""
+
+
+def test_a_process_killed_between_writes_leaves_a_readable_file(tmp_path):
+    path = tmp_path / "review.jsonl"
+    saved = 0
+    with subprocess.Popen([sys.executable, "-c", KILLED, str(path)], stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None
+        for line in child.stdout:  # the condition: 40 changes written, then a kill mid-way through the next ones
+            saved = int(line.split()[1])
+            if saved >= 40:
+                break
+        child.kill()
+        child.wait()
+    marks = Review.open(path, "ana", "mqm-core").state.marks
+    assert len(marks) >= saved  # every line of the file reads: the last change written whole, or not at all
+    assert all(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+
+
+# -- the window, keyboard only ---------------------------------------------------------------------------------------
+
+def _open(window, qtbot, hyp, ref):
+    window.run_actions.open_files([hyp], [ref])
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+
+
+def _select(qtbot, pane, start, length):
+    from PySide6.QtCore import Qt
+
+    pane.setFocus()
+    qtbot.keyClick(pane, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    for _ in range(start):
+        qtbot.keyClick(pane, Qt.Key.Key_Right)
+    for _ in range(length):
+        qtbot.keyClick(pane, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+
+
+def test_keyboard_marks_give_code_point_offsets_and_scored_at_once(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    paths = plain(tmp_path)
+    _open(window, qtbot, paths["hyp"], paths["ref"])
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    detail = window.inspect.detail
+    review, pane = detail.review, detail.panes.candidate
+    window.controller.set_sentence(1)  # "Heute es ist kalt 😀." — the emoji is two UTF-16 units
+    qtbot.waitUntil(lambda: pane.toPlainText() == HYP[1])
+    _select(qtbot, pane, 18, 2)  # "😀." is four units: the cursor steps over the emoji in one move
+    qtbot.keyClick(pane, Qt.Key.Key_2)
+    (mark,) = review.review.state.marks
+    assert (mark.start, mark.end, mark.severity) == (18, 20, "Major") and HYP[1][18:20] == "😀."
+    qtbot.keyClick(pane, Qt.Key.Key_0)  # reviewed: on to the next unreviewed
+    assert window.controller.sentence == 2
+
+    def scored() -> bool:
+        run = window.controller.run
+        keys = [m.key for m in run.metrics]
+        return not window.jobs.busy and "mqm" in keys and run.systems[0].results[keys.index("mqm")].sentences[1] == -5
+    qtbot.waitUntil(scored, timeout=60_000)
+    assert window.inspect.sentences.model.reviewed == {1}
+    qtbot.keyClick(pane, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the verdict undone
+    assert review.review.state.verdicts == ()
+
+
+@pytest.mark.parametrize("folder, suffix", [("wmt22-en-ja", "ja"), ("wmt22-en-zh-2ref", "zh"),
+                                            ("sacrebleu-wmt17-en-de", "de")])
+def test_marks_in_japanese_chinese_and_german_read_back_as_the_text_marked(qtbot, window, tmp_path, capsys, folder,
+                                                                            suffix):
+    from PySide6.QtCore import Qt
+
+    data = data_set(folder)
+    refs = sorted(p for p in data.iterdir() if "ref" in p.name and p.is_file())
+    systems = sorted(p for p in data.iterdir() if p.is_file() and p not in refs and p.suffix == ".txt"
+                     and not p.name.startswith(("src", "source")))
+    if not refs or not systems:
+        pytest.skip(f"{data} has no plain reference and system files")
+    hyp = tmp_path / f"hyp.{suffix}"
+    hyp.write_text("".join(line + "\n" for line in systems[0].read_text(encoding="utf-8").splitlines()[:5]),
+                   encoding="utf-8")
+    ref = tmp_path / f"ref.{suffix}"
+    ref.write_text("".join(line + "\n" for line in refs[0].read_text(encoding="utf-8").splitlines()[:5]),
+                   encoding="utf-8")
+    _open(window, qtbot, hyp, ref)
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    detail = window.inspect.detail
+    pane = detail.panes.candidate
+    window.controller.set_sentence(0)
+    text = hyp.read_text(encoding="utf-8").splitlines()[0]
+    qtbot.waitUntil(lambda: pane.toPlainText() == text)
+    _select(qtbot, pane, 3, 4)
+    qtbot.keyClick(pane, Qt.Key.Key_1)
+    (mark,) = detail.review.review.state.marks
+    assert (mark.start, mark.end) == (3, 7)
+    attached, _ = attach_annotations([tmp_path / "review.jsonl"], [SegmentFile(hyp, [text], "utf-8")],
+                                     [hyp.name], Context())
+    ratings = attached[0].annotations
+    assert ratings is not None and ratings[0] is not None
+    assert [e.text for e in ratings[0].errors] == [text[3:7]]
