@@ -186,6 +186,17 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views.add_argument("--rater-agreement", action="store_true",
                        help="how often the raters of the annotations agree on an error and its severity, per "
                             "segment with several raters and overall")
+    views.add_argument("--scorecard", action="store_true",
+                       help="a reviewer's scorecard of the annotations: errors by category and severity, penalty "
+                            "points per 1,000 source words, quality and pass/fail, per system, document and rater "
+                            "(MQM's scoring model)")
+    views.add_argument("--scorecard-weights", metavar="SEVERITY=W,...",
+                       help="with --scorecard: the penalty of each severity (default Neutral=0,Minor=1,Major=5,"
+                            "Critical=25)")
+    views.add_argument("--scorecard-threshold", type=float, metavar="Q",
+                       help="with --scorecard: the quality (100 × (1 − penalty / words)) a text passes at (default 99: "
+                            "at most 10 penalty points per 1,000 words)")
+    views.add_argument("--scorecard-out", metavar="FILE", help="with --scorecard: also write it (.xlsx or .html)")
     views.add_argument("--meta-eval", metavar="HUMAN",
                        help="how well each metric of the run agrees with the human scores HUMAN (mqm, or an imported "
                             "column): mt-metrics-eval's system pairwise accuracy, Pearson and SPA, segment acc*_eq "
@@ -311,6 +322,10 @@ class Views:
     rater_agreement: bool = False
     meta_eval: str | None = None
     meta_eval_metrics: tuple[str, ...] | None = None
+    scorecard: bool = False
+    scorecard_weights: str | None = None
+    scorecard_threshold: float | None = None
+    scorecard_out: str | None = None
 
     def asked(self) -> list[str]:
         """The views asked for, as their flags."""
@@ -318,7 +333,8 @@ class Views:
                                       ("--disagree", self.disagree is not None), ("--word-accuracy", self.word_accuracy),
                                       ("--qa", self.qa is not None), ("--error-recall", self.error_recall),
                                       ("--rater-agreement", self.rater_agreement),
-                                      ("--meta-eval", self.meta_eval is not None)) if on]
+                                      ("--meta-eval", self.meta_eval is not None),
+                                      ("--scorecard", self.scorecard)) if on]
 
 
 @dataclass(frozen=True)
@@ -400,7 +416,8 @@ def options(args: argparse.Namespace) -> Options:
         views=Views(args.explain, tuple(args.disagree) if args.disagree else None, args.top, args.word_accuracy,
                     args.freq_file, tuple(args.qa) if args.qa is not None else None, args.glossary,
                     args.tokenizer_table, args.error_recall, args.rater_agreement, args.meta_eval,
-                    tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None),
+                    tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None, args.scorecard,
+                    args.scorecard_weights, args.scorecard_threshold, args.scorecard_out),
         exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme))
 
 

@@ -68,6 +68,11 @@ def check_views(o: Options) -> None:
         raise InputError("--glossary applies to --qa")
     if views.freq_file and not views.word_accuracy:
         raise InputError("--freq-file applies to --word-accuracy")
+    if not views.scorecard and any(v is not None for v in (views.scorecard_weights, views.scorecard_threshold,
+                                                           views.scorecard_out)):
+        raise InputError("--scorecard-weights, --scorecard-threshold and --scorecard-out apply to --scorecard")
+    if views.scorecard_out is not None and not views.scorecard_out.lower().endswith((".xlsx", ".html", ".htm")):
+        raise InputError(f"--scorecard-out {views.scorecard_out}: write .xlsx or .html")
     if views.top is not None and not (views.disagree or views.meta_eval):
         raise InputError("--top applies to --disagree and --meta-eval")
     if views.meta_eval_metrics and views.meta_eval is None:
@@ -83,7 +88,8 @@ def check_views(o: Options) -> None:
                                     ("--confidence", tests.confidence), ("--paired-bs", tests.paired_bs),
                                     ("--paired-ar", tests.paired_ar), ("--all-pairs", tests.all_pairs),
                                     ("--where", bool(o.where) and flag not in ("--disagree", "--word-accuracy", "--qa",
-                                                                             "--error-recall", "--rater-agreement")))
+                                                                             "--error-recall", "--rater-agreement",
+                                                                             "--scorecard")))
               if on]
     if others:
         raise InputError(f"{flag} prints its own view: not with {', '.join(others)}")

@@ -381,6 +381,51 @@ def print_rater_agreement(o: Options, run: Run) -> None:
         if len(split) > 20:
             print(f"  … and {len(split) - 20:,} more (-f json lists them all)")
 
+def scorecard_weights(text: str | None) -> dict[str, float]:
+    """``--scorecard-weights Minor=1,Major=5``: the defaults with those changed; :class:`InputError` otherwise."""
+    from ..core.analysis.scorecard import DEFAULT_WEIGHTS, SEVERITIES
+
+    weights = dict(DEFAULT_WEIGHTS)
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, _, value = part.partition("=")
+        severity = next((s for s in SEVERITIES if s.lower() == name.strip().lower()), None)
+        try:
+            number = float(value)
+        except ValueError:
+            number = -1.0
+        if severity is None or not 0 <= number < float("inf"):
+            raise InputError(f"--scorecard-weights {part.strip()!r}: write SEVERITY=W, a severity of "
+                             f"{', '.join(SEVERITIES)} and a weight of 0 or more (Minor=1,Major=5)")
+        weights[severity] = number
+    return weights
+
+
+def print_scorecard(o: Options, run: Run) -> None:
+    """``--scorecard``: the reviewer's scorecard of the annotations (see core.analysis.scorecard)."""
+    from ..core.analysis.scorecard import DEFAULT_THRESHOLD, scorecard, scorecard_text
+
+    _files, _names = annotated_systems(run, "--scorecard")
+    source = run.context.source
+    if source is None:
+        raise InputError("--scorecard counts penalty points per 1,000 source words: give the source (--src FILE)")
+    card = scorecard([(s.name, s.file.annotations or ()) for s in run.annotated], source.lines, run.context.docs,
+                     scorecard_weights(o.views.scorecard_weights),
+                     o.views.scorecard_threshold if o.views.scorecard_threshold is not None else DEFAULT_THRESHOLD)
+    out = o.views.scorecard_out
+    if out is not None:
+        from ..core.output.exports import write_atomic
+        from ..core.output.scorecard_files import scorecard_html, scorecard_workbook
+
+        data = scorecard_workbook(card) if out.lower().endswith(".xlsx") else scorecard_html(card)
+        write_atomic(out, data, run.input_paths())
+    if o.output.format == "json":
+        print(score_text.dumps({"scorecard": card.to_dict()}))
+        return
+    print(scorecard_text(card))
+
+
 def print_view(o: Options, run: Run, say: Printer) -> None:
     """Print the view ``o`` asks for (after :func:`check_views`)."""
     if o.views.qa is not None:
@@ -400,6 +445,9 @@ def print_view(o: Options, run: Run, say: Printer) -> None:
         return
     if o.views.meta_eval is not None:
         print_meta_eval(o, run)
+        return
+    if o.views.scorecard:
+        print_scorecard(o, run)
         return
     if o.views.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table

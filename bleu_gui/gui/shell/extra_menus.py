@@ -1,6 +1,7 @@
-"""The Edit, View, Tools and Help menus: what-if editing, the settings dock, the tokenizer × case table, QA checks,
-where metrics disagree, word accuracy, getting started, shortcuts, how BLEU is computed, the documentation and
-About. The menus hold the dialogs they open and say what happened by signals; they never reach into the window."""
+"""The Edit, View, Tools and Help menus: what-if editing, marking errors, the settings dock, the tokenizer × case
+table, QA checks, the scorecard, where metrics disagree, word accuracy, getting started, shortcuts, how BLEU is
+computed, the documentation and About. The menus hold the dialogs they open and say what happened by signals; they
+never reach into the window."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ..inspect.explain_panel import show_help
 from .disagree_view import DisagreeDialog
 from .help_pages import DOC_PAGES, DocPage, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
 from .qa_view import QADialog
+from .scorecard_view import ScorecardDialog
 from .tokenizer_table_view import TokenizerTableDialog
 from .word_accuracy_view import WordAccuracyDialog
 
@@ -77,6 +79,7 @@ class ToolMenus(QObject):
         tools.addAction("Where metrics disagree…", self.open_disagree)
         tools.addAction("Word accuracy by frequency…", self.open_word_accuracy)
         tools.addAction("QA checks…", self.open_qa)
+        tools.addAction("Scorecard…", self.open_scorecard)
         return tools
 
     def _help_menu(self) -> QMenu:
@@ -146,6 +149,20 @@ class ToolMenus(QObject):
             self.message.emit("Open files first: the QA checks read the systems and their source", 4000)
             return None
         return self._shown(QADialog(self.parent_widget, run, self._open_segment, self.controller.state))
+
+    def open_scorecard(self) -> ScorecardDialog | None:
+        """The reviewer's scorecard of the shown run's human error annotations (the weights editable)."""
+        run = self.controller.run
+        if run is None or not run.annotated:
+            self.message.emit("The scorecard counts human-marked errors: open MQM annotations, or mark errors "
+                              "yourself (Edit ▸ Mark errors…)", 6000)
+            return None
+        dialog = ScorecardDialog(self.parent_widget, run, self.controller.state)
+        dialog.saved.connect(self.exported)
+        dialog.failed.connect(self.failed)
+        dialog.show()
+        self.tool_dialog = dialog
+        return dialog
 
     def open_disagree(self) -> DisagreeDialog | None:
         """Two metrics' segment scores of a system against each other; a click opens the segment in Inspect."""
