@@ -208,3 +208,85 @@ def test_marks_in_japanese_chinese_and_german_read_back_as_the_text_marked(qtbot
     ratings = attached[0].annotations
     assert ratings is not None and ratings[0] is not None
     assert [e.text for e in ratings[0].errors] == [text[3:7]]
+
+
+def test_suggestions_are_accepted_or_rejected_with_one_key_and_recorded(qtbot, window, tmp_path, capsys):
+    from PySide6.QtCore import Qt
+
+    paths = plain(tmp_path)
+    suggested = tmp_path / "xcomet.jsonl"  # spans as xCOMET writes them (end exclusive)
+    suggested.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"system": "hyp.txt", "segment": 1, "start": 4, "end": 8, "severity": "major", "category": "Mistranslation"},
+        {"system": "hyp.txt", "segment": 1, "start": 0, "end": 3, "severity": "minor"}]), encoding="utf-8")
+    _open(window, qtbot, paths["hyp"], paths["ref"])
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    review, pane = window.inspect.detail.review, window.inspect.detail.panes.candidate
+    assert review.load_suggestions(suggested) == 2
+    window.controller.set_sentence(0)
+    pane.setFocus()
+    assert [(m.start, m.end) for m in review.pending()] == [(4, 8), (0, 3)]
+    qtbot.keyClick(pane, Qt.Key.Key_A)  # "Hund": accepted, its source kept
+    qtbot.keyClick(pane, Qt.Key.Key_R)  # "Der": rejected
+    assert review.pending() == []
+    state = review.review.state
+    assert [(m.start, m.end, m.suggested_by) for m in state.marks] == [(4, 8, "xcomet.jsonl")]
+    assert [(m.start, m.end) for m in state.rejected] == [(0, 3)]
+    rows = [json.loads(line) for line in (tmp_path / "review.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r.get("rejected", False) for r in rows] == [False, True]
+    code, out, err = cli(capsys, paths["ref"], "-i", paths["hyp"], "--annotations", tmp_path / "review.jsonl", "-m",
+                         "mqm", "-sl", "-f", "json")
+    assert code == 0, err
+    assert [s["score"] for s in json.loads(out)["sentences"]][0] == -5.0  # the rejected Minor is no error
+
+
+def test_an_omission_is_marked_on_the_source(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QTextCursor
+
+    paths = plain(tmp_path)
+    source = ["The cat sat on the mat.", "It is cold today.", "We are going home."]
+    paths["src"] = tmp_path / "src.txt"
+    paths["src"].write_text("\n".join(source) + "\n", encoding="utf-8")
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(str(paths["hyp"]),),
+                                                           references=(str(paths["ref"]),),
+                                                           source=str(paths["src"])), None))
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    detail = window.inspect.detail
+    window.controller.set_sentence(2)  # "Wir gehen Hause." leaves out "are going" … the source pane has line 2 above
+    view = detail.context_pane.view
+    qtbot.waitUntil(lambda: detail.context_pane.source_at == (len(source[1]) + 1, source[2]))
+    start = view.toPlainText().index("going")
+    cursor = view.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(start + len("going home"), QTextCursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    view.setFocus()
+    detail.review.category.setCurrentText("Accuracy/Omission")
+    qtbot.keyClick(view, Qt.Key.Key_2)
+    (mark,) = detail.review.review.state.marks
+    assert (mark.side, mark.start, mark.end, mark.category) == ("source", 7, 17, "Accuracy/Omission")
+    assert source[2][7:17] == "going home"
+
+
+def test_marots_tsv_marks_each_error_where_it_was_marked(tmp_path):
+    from bleu_gui.core.inputs.annotations import read_annotation_file
+    from bleu_gui.core.output.review_file import marot_tsv
+
+    review = Review.open(tmp_path / "review.jsonl", "ana", "mqm-core")
+    review.add(Mark("hyp.txt", 1, "Major", "Accuracy/Mistranslation", 4, 8, comment="dog"))
+    review.add(Mark("hyp.txt", 3, "Minor", "Accuracy/Omission", 7, 11, side="source"))
+    review.judge("hyp.txt", 2)
+    source = ["The cat sat on the mat.", "Today it is cold.", "We are going home."]
+    path = tmp_path / "review.tsv"
+    path.write_text(marot_tsv(review.state, "ana", {"hyp.txt": HYP}, source, None), encoding="utf-8")
+    _table, rows, _note = read_annotation_file(path)
+    read = [(r.key.segment, r.rating.severity, r.rating.category, r.rating.target_spans, r.rating.comment)
+            for r in rows]
+    assert read == [("1", "Major", "Accuracy/Mistranslation", [(4, 8)], "dog"), ("2", "No-error", "No-error", [], ""),
+                    ("3", "Minor", "Accuracy/Omission", [], "")]
+    assert [r.rating.source_spans for r in rows][2] == [(7, 11)] and rows[2].source == source[2]
+

@@ -219,6 +219,8 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
     out: list[AnnotationRow] = []
     keys: list[ScoreRow] = []
     for n, row in rows:
+        if row.get("rejected") is True:
+            continue  # a suggestion a reviewer turned down (a review file's row): no error
         system, segment = str(row.get(system_col) or ""), str(row.get(segment_col) or "")
         if not system or not segment:
             raise InputError(f"{path}: line {n}: no {'system' if not system else 'segment'} given")

@@ -7,7 +7,8 @@ The file is JSON Lines as ``--annotations`` reads them (:mod:`..inputs.annotatio
 - an error: ``{"system", "segment" (1-based line), "rater", "severity", "category", "start", "end", "side"?,
   "comment"?, "suggested_by"?, "typology"}`` — ``start``/``end`` code points of the unmarked text (end exclusive),
   absent for an error without a span (an omission, the whole segment); ``side`` is ``"source"`` for a span marked
-  on the source; ``suggested_by`` names the file an accepted suggestion came from;
+  on the source; ``suggested_by`` names the file an accepted suggestion came from; a suggestion the reviewer
+  rejected is kept as such a row with ``"rejected": true`` (``--annotations`` leaves it out);
 - a reviewed segment: ``{"system", "segment", "rater", "reviewed": true, "esa"?, "seconds", "typology"}`` — read as
   the rater's rating of the segment (no error of its own: "No error" when it has no error row), its ESA score the
   human column ``esa``, ``seconds`` the time spent on it.
@@ -18,7 +19,7 @@ Rows of other raters in the file are kept as they are; reopening the file resume
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -62,6 +63,7 @@ class ReviewState:
 
     marks: tuple[Mark, ...] = ()
     verdicts: tuple[Verdict, ...] = ()
+    rejected: tuple[Mark, ...] = ()  # suggestions the reviewer turned down
 
     def marks_of(self, system: str, segment: int) -> list[Mark]:
         return [m for m in self.marks if m.system == system and m.segment == segment]
@@ -97,6 +99,7 @@ def _verdict_row(v: Verdict, rater: str, typology: str) -> dict[str, object]:
 
 
 def _parse(path: Path, n: int, row: dict[str, object]) -> Mark | Verdict:
+    """A row of the rater's (see the module): a mark (rejected or not: ``row["rejected"]`` says) or a verdict."""
     system, segment = row.get("system"), row.get("segment")
     if not isinstance(system, str) or not isinstance(segment, int) or isinstance(segment, bool) or segment < 1:
         raise InputError(f"{path}: line {n}: a review row needs \"system\" and \"segment\" (a line number from 1)")
@@ -144,6 +147,7 @@ class Review:
             return review
         marks: list[Mark] = []
         verdicts: list[Verdict] = []
+        rejected: list[Mark] = []
         for n, line in enumerate(read_bytes(path, "utf-8").decode("utf-8").splitlines(), 1):
             if not line.strip():
                 continue
@@ -160,15 +164,17 @@ class Review:
             if isinstance(item, Verdict):
                 verdicts.append(item)
             else:
-                marks.append(item)
-        review.state = ReviewState(tuple(marks), tuple(verdicts))
+                (rejected if row.get("rejected") is True else marks).append(item)
+        review.state = ReviewState(tuple(marks), tuple(verdicts), tuple(rejected))
         return review
 
     def text(self) -> str:
-        """The file's text: the other raters' lines, then the rater's rows (marks, then verdicts)."""
+        """The file's text: the other raters' lines, then the rater's rows (marks, verdicts, rejected suggestions)."""
         rows = [json.dumps(_mark_row(m, self.rater, self.typology), ensure_ascii=False) for m in self.state.marks]
         rows += [json.dumps(_verdict_row(v, self.rater, self.typology), ensure_ascii=False)
                  for v in self.state.verdicts]
+        rows += [json.dumps(_mark_row(m, self.rater, self.typology) | {"rejected": True}, ensure_ascii=False)
+                 for m in self.state.rejected]
         return "".join(line + "\n" for line in [*self.others, *rows])
 
     def save(self) -> None:
@@ -196,6 +202,10 @@ class Review:
         marks = list(self.state.marks)
         marks.remove(mark)
         self.change(replace(self.state, marks=tuple(marks)))
+
+    def reject(self, suggestion: Mark) -> None:
+        """Turn a suggestion down (kept in the file, never read as an error)."""
+        self.change(replace(self.state, rejected=(*self.state.rejected, suggestion)))
 
     def judge(self, system: str, segment: int, esa: float | None = None, seconds: float = 0.0) -> None:
         """Mark a segment reviewed (with its ESA score); the seconds add to those spent on it before."""
@@ -271,3 +281,44 @@ def ratings_with(base: Sequence[Ratings | None] | None, state: ReviewState, syst
                 errors.append(ErrorSpan(rater, m.category, m.severity, m.start, m.end, m.side, marked, m.comment))
         out.append(Ratings(tuple(raters), tuple(errors), corrections) if raters else None)
     return tuple(out)
+
+
+def _marked(text: str, start: int | None, end: int | None) -> str:
+    """``text`` with ``<v>…</v>`` around the span (MQM TSVs mark spans so); tabs and line breaks as spaces."""
+    flat = text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+    if start is None or end is None:
+        return flat
+    return f"{flat[:start]}<v>{flat[start:end]}</v>{flat[end:]}"
+
+
+def marot_tsv(state: ReviewState, rater: str, texts: Mapping[str, Sequence[str]], sources: Sequence[str] | None,
+              docs: Sequence[str] | None) -> str:
+    """The review as Marot's TSV (``system doc docSegId globalSegId rater source target category severity
+    metadata``, with a header): an error per row, its span marked ``<v>…</v>`` in the target (or, an omission, in
+    the source); a segment reviewed without an error one No-error row; comments in the metadata's ``note``.
+    ``texts``: each system's segments by the name its marks carry."""
+    header = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata"
+    rows = [header]
+    flagged = {(m.system, m.segment) for m in state.marks}
+    entries: list[tuple[str, int, Mark | None]] = [(m.system, m.segment, m) for m in state.marks]
+    entries += [(v.system, v.segment, None) for v in state.verdicts if (v.system, v.segment) not in flagged]
+    for system, segment, mark in sorted(entries, key=lambda e: (e[0], e[1])):
+        k = segment - 1
+        lines = texts.get(system)
+        if lines is None or not 0 <= k < len(lines):
+            continue
+        source = sources[k] if sources is not None and k < len(sources) else ""
+        doc = docs[k] if docs is not None and k < len(docs) else "doc"
+        in_doc = sum(1 for d in (docs[:k] if docs is not None else range(k)) if docs is None or d == doc) + 1
+        if mark is None:
+            target, src, category, severity, meta = _marked(lines[k], None, None), _marked(source, None, None), \
+                "No-error", "no-error", {}
+        else:
+            on_source = mark.side == SOURCE
+            target = _marked(lines[k], None if on_source else mark.start, None if on_source else mark.end)
+            src = _marked(source, mark.start if on_source else None, mark.end if on_source else None)
+            category, severity = mark.category or "Other", mark.severity
+            meta = {"note": mark.comment} if mark.comment else {}
+        rows.append("\t".join([system, doc, str(in_doc), str(segment), rater, src, target, category, severity,
+                               json.dumps(meta, ensure_ascii=False)]))
+    return "".join(row + "\n" for row in rows)

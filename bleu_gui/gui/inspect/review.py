@@ -6,11 +6,15 @@ Keys, with the candidate pane focused (select a span with the mouse or Shift+arr
 (MQM), the category from the list beside (C focuses it); no selection marks an error without a span (an omission).
 0 or Enter: the segment is reviewed (in ESA with the score set), on to the next unreviewed one; N: the next
 unreviewed without a verdict; Delete: the mark under the cursor (else the segment's last); + and − move the ESA
-score by 5; Ctrl+Z and Ctrl+Shift+Z undo and redo (the file is written back as it was)."""
+score by 5; Ctrl+Z and Ctrl+Shift+Z undo and redo (the file is written back as it was). An omission is marked on the
+source pane: select the missing words in the shown sentence's source (bold), then the severity key. Suggestions
+(Suggestions…: another file's spans, dashed): A accepts the first, E accepts it with the span selected and the
+category chosen, R rejects it; each decision is written with the suggestion's source."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
@@ -18,6 +22,7 @@ from PySide6.QtCore import QElapsedTimer, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QLineEdit,
     QPushButton,
     QSlider,
@@ -29,15 +34,20 @@ from PySide6.QtWidgets import (
 
 from ...core import Run, palette
 from ...core.errors import ExportError, InputError
+from ...core.inputs.annotations import attach_annotations
+from ...core.inputs.ratings import SOURCE, TARGET
+from ...core.output.exports import write_atomic
 from ...core.output.review_file import (
     ESA_SEVERITIES,
     Mark,
     Review,
+    marot_tsv,
     next_unreviewed,
     ratings_with,
     read_typology,
 )
 from ..controller import Controller
+from ..widgets.context_pane import ContextPane
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import hrow
 from ..widgets.panes import SentencePanes, utf16_offsets
@@ -77,9 +87,11 @@ class ReviewBar(QObject):
     active = Signal(bool)
 
     def __init__(self, controller: Controller, panes: SentencePanes, list_model: SentenceTableModel,
-                 parent: QWidget):
+                 context: ContextPane, parent: QWidget):
         super().__init__(parent)
-        self.controller, self.panes, self.list_model = controller, panes, list_model
+        self.controller, self.panes, self.list_model, self.context = controller, panes, list_model, context
+        # Suggested spans (another rater's, xCOMET's, an LLM judge's) per (system name, 1-based segment).
+        self.suggestions: dict[tuple[str, int], list[Mark]] = {}
         self.review: Review | None = None
         self.mode = MQM
         self.heading = ""
@@ -108,11 +120,20 @@ class ReviewBar(QObject):
         self.done_button.setToolTip("This segment is reviewed (no error, or the errors marked; in ESA with the score "
                                     "set); then the next unreviewed one (0 or Enter)")
         self.done_button.clicked.connect(self.done)
+        self.suggest_button = QPushButton("Suggestions…")
+        self.suggest_button.setToolTip("Spans of another file (another rater, xCOMET, an LLM judge) shown dashed: A "
+                                       "accepts, E accepts as selected, R rejects")
+        self.suggest_button.clicked.connect(self.ask_suggestions)
+        self.marot_button = QPushButton("Marot TSV…")
+        self.marot_button.setToolTip("The review as Marot's TSV (an error per row, its span marked <v>…</v>), for "
+                                     "Marot, Anthea or a spreadsheet")
+        self.marot_button.clicked.connect(self.ask_marot)
         self.bar = QWidget()
         self.bar.setObjectName("reviewBar")
         marking = hrow(*self.severity_buttons.values(), self.category, self.comment)
         marking.setStretchFactor(self.comment, 1)
-        judging = hrow(self.score, self.score_box, self.done_button, self.title)
+        judging = hrow(self.score, self.score_box, self.done_button, self.suggest_button, self.marot_button,
+                       self.title)
         judging.setStretchFactor(self.title, 1)
         rows = QVBoxLayout(self.bar)
         rows.setContentsMargins(0, 0, 0, 0)
@@ -125,19 +146,20 @@ class ReviewBar(QObject):
         controller.run_changed.connect(self.refresh)
 
     def _keys(self) -> list[QShortcut]:
-        pane = self.panes.candidate
         keys: list[tuple[str, Callable[[], object]]] = [(k, self._marker(s)) for k, s in KEYS.items()]
         keys += [("0", self.done), ("Return", self.done), ("Enter", self.done), ("N", self.next_unreviewed),
                  ("Delete", self.remove_mark), ("Ctrl+Z", self.undo), ("Ctrl+Shift+Z", self.redo),
                  ("C", self.category.setFocus), ("+", lambda: self._nudge(5)), ("=", lambda: self._nudge(5)),
-                 ("-", lambda: self._nudge(-5))]
+                 ("-", lambda: self._nudge(-5)), ("A", self.accept), ("E", self.accept_edited),
+                 ("R", self.reject)]
         out = []
-        for key, slot in keys:
-            shortcut = QShortcut(QKeySequence(key), pane)
-            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
-            shortcut.activated.connect(slot)
-            shortcut.setEnabled(False)
-            out.append(shortcut)
+        for pane in (self.panes.candidate, self.context.view):  # the source: an omission's span
+            for key, slot in keys:
+                shortcut = QShortcut(QKeySequence(key), pane)
+                shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
+                shortcut.activated.connect(slot)
+                shortcut.setEnabled(False)
+                out.append(shortcut)
         return out
 
     def _marker(self, severity: str) -> Callable[[], None]:
@@ -212,13 +234,23 @@ class ReviewBar(QObject):
         system = self.controller.system
         return run, system, self.system_name(run, system), run.line_number(sentence), sentence
 
-    def _selection(self) -> tuple[int, int] | None:
-        """The selected span of the candidate, in code points of its text; None when nothing is selected."""
+    def _selection(self) -> tuple[str, int, int] | None:
+        """The selected span, (side, start, end) in code points: of the source when the source pane has the focus
+        and a selection inside the shown sentence's source, else of the candidate; None when nothing is selected."""
+        view = self.context.view
+        if view.hasFocus() and view.textCursor().hasSelection():
+            cursor, at = view.textCursor(), self.context.source_at
+            units = utf16_offsets(view.toPlainText())
+            start, end = code_point(units, cursor.selectionStart()), code_point(units, cursor.selectionEnd())
+            if at is None or not at[0] <= start <= end <= at[0] + len(at[1]):
+                self.failed.emit("Select the omitted words inside the shown sentence's source (in bold)")
+                return None
+            return SOURCE, start - at[0], end - at[0]
         cursor = self.panes.candidate.textCursor()
         if not cursor.hasSelection():
             return None
         units = utf16_offsets(self.panes.candidate.toPlainText())
-        return code_point(units, cursor.selectionStart()), code_point(units, cursor.selectionEnd())
+        return TARGET, code_point(units, cursor.selectionStart()), code_point(units, cursor.selectionEnd())
 
     # -- changes ---------------------------------------------------------------------------------------------
     def _write(self, change: Callable[[Review], object]) -> bool:
@@ -243,7 +275,8 @@ class ReviewBar(QObject):
         _run, _system, name, segment, _sentence = where
         span = self._selection()
         mark = Mark(name, segment, severity, self.category.currentText() if self.mode == MQM else "",
-                    span[0] if span else None, span[1] if span else None, comment=self.comment.text().strip())
+                    span[1] if span else None, span[2] if span else None, span[0] if span else TARGET,
+                    self.comment.text().strip())
         if self._write(lambda r: r.add(mark)):
             self.comment.clear()
 
@@ -298,6 +331,99 @@ class ReviewBar(QObject):
     def _nudge(self, by: int) -> None:
         self.score_box.setValue(self.score_box.value() + by)
 
+    # -- suggestions ---------------------------------------------------------------------------------------------
+    def load_suggestions(self, path: str | Path) -> int:
+        """Spans from another file (anything ``--annotations`` reads: another rater's MQM, xCOMET's spans, an LLM
+        judge's JSON Lines, ESA) shown as dashed suggestions; the number read. :class:`InputError` as the reader
+        says."""
+        whole = self.controller.whole
+        if whole is None:
+            return 0
+        run = whole.run
+        blank = [replace(s.file, annotations=None) for s in run.systems]
+        names = [self.system_name(run, i) for i in range(len(run.systems))]
+        attached, _notes = attach_annotations([path], blank, names, run.context, partial=True)
+        found: dict[tuple[str, int], list[Mark]] = {}
+        for name, f in zip(names, attached):
+            for k, ratings in enumerate(f.annotations or ()):
+                for e in ratings.errors if ratings is not None else ():
+                    found.setdefault((name, k + 1), []).append(Mark(
+                        name, k + 1, e.severity, e.category, e.start, e.end, e.side, e.comment, Path(path).name))
+        self.suggestions = found
+        self._show_marks()
+        return sum(len(v) for v in found.values())
+
+    def marot(self) -> str:
+        """The review as Marot's TSV (core.output.review_file.marot_tsv) of the whole run's texts."""
+        whole, review = self.controller.whole, self.review
+        if whole is None or review is None:
+            return ""
+        run = whole.run
+        texts = {self.system_name(run, i): s.lines for i, s in enumerate(run.systems)}
+        source = run.context.source
+        return marot_tsv(review.state, review.rater, texts, source.lines if source is not None else None,
+                         run.context.docs)
+
+    @Slot()
+    def ask_marot(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.bar, "The review as Marot's TSV", "review.tsv", "TSV (*.tsv)")
+        if not path or self.controller.whole is None:
+            return
+        try:
+            write_atomic(path, self.marot(), self.controller.whole.run.input_paths())
+        except ExportError as exc:
+            self.failed.emit(str(exc))
+
+    @Slot()
+    def ask_suggestions(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.bar, "Suggested spans", "",
+                                              "Annotations (*.jsonl *.json *.tsv);;All files (*)")
+        if not path:
+            return
+        try:
+            n = self.load_suggestions(path)
+        except InputError as exc:
+            self.failed.emit(str(exc))
+            return
+        self.heading += f" · {n:,} suggestions from {Path(path).name}"
+        self._ticks()
+
+    def pending(self) -> list[Mark]:
+        """The suggestions of the segment on screen the reviewer has neither accepted nor rejected."""
+        where = self._where()
+        if where is None or self.review is None:
+            return []
+        state = self.review.state
+        decided = {(m.start, m.end, m.side, m.suggested_by) for m in (*state.marks, *state.rejected)}
+        return [s for s in self.suggestions.get((where[2], where[3]), [])
+                if (s.start, s.end, s.side, s.suggested_by) not in decided]
+
+    @Slot()
+    def accept(self) -> None:
+        """Take the segment's first pending suggestion as the reviewer's own (its source kept)."""
+        pending = self.pending()
+        if pending:
+            self._write(lambda r: r.add(pending[0]))
+
+    @Slot()
+    def accept_edited(self) -> None:
+        """Take the first pending suggestion with the span selected and the category chosen (its source kept)."""
+        pending, span = self.pending(), self._selection()
+        if not pending:
+            return
+        first = pending[0]
+        edited = replace(first, category=self.category.currentText() if self.mode == MQM else first.category,
+                         start=span[1] if span else first.start, end=span[2] if span else first.end,
+                         side=span[0] if span else first.side)
+        self._write(lambda r: r.change(replace(r.state, marks=(*r.state.marks, edited),
+                                               rejected=(*r.state.rejected, first))))
+
+    @Slot()
+    def reject(self) -> None:
+        pending = self.pending()
+        if pending:
+            self._write(lambda r: r.reject(pending[0]))
+
     # -- what is shown ----------------------------------------------------------------------------------
     @Slot(int)
     def on_sentence_changed(self, _sentence: int) -> None:
@@ -340,8 +466,10 @@ class ReviewBar(QObject):
         text = pane.toPlainText()
         units = utf16_offsets(text)
         selections = []
-        for m in self.review.state.marks_of(where[2], where[3]):
-            if m.start is None or m.end is None or m.side != "target" or m.end > len(text):
+        shown = [(m, False) for m in self.review.state.marks_of(where[2], where[3])]
+        shown += [(m, True) for m in self.pending()]
+        for m, suggested in shown:
+            if m.start is None or m.end is None or m.side != TARGET or m.end > len(text):
                 continue
             selection = QTextEdit.ExtraSelection()
             cursor = QTextCursor(pane.document())
@@ -349,9 +477,12 @@ class ReviewBar(QObject):
             cursor.setPosition(units[m.end], QTextCursor.MoveMode.KeepAnchor)
             selection.cursor = cursor
             fmt = QTextCharFormat()
-            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline if suggested
+                                  else QTextCharFormat.UnderlineStyle.WaveUnderline)
             fmt.setUnderlineColor(QColor(COLOURS.get(m.severity, palette.MUTED)))
-            fmt.setToolTip(f"{m.severity} · {m.category or 'no category'}" + (f" · {m.comment}" if m.comment else ""))
+            fmt.setToolTip(("Suggested by " + m.suggested_by + " (A accept, E accept as selected, R reject): "
+                            if suggested else "") + f"{m.severity} · {m.category or 'no category'}"
+                           + (f" · {m.comment}" if m.comment else ""))
             selection.format = fmt
             selections.append(selection)
         pane.setExtraSelections(selections)

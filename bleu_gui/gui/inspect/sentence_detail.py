@@ -59,7 +59,7 @@ class SentenceDetail(QWidget):
         self.editor = CandidateEditor(controller, self.panes, list_model, self)
         self.editor.typed.connect(lambda sentence, line: self.show_line(sentence, line, typing=True))
         self.editor.reverted.connect(self.show_sentence)
-        self.review = ReviewBar(controller, self.panes, list_model, self)
+        self.review = ReviewBar(controller, self.panes, list_model, self.context_pane, self)
         self.review.active.connect(self.on_review_active)
         self._chart_line: ScoredLine | None = None
         self._charts_left: list[Callable[[Run, ScoredLine], None]] = []  # drawn one per turn of the event loop

@@ -60,10 +60,15 @@ class ContextPane(QWidget):
         box.addWidget(self.title)
         box.addWidget(self.view)
         self.setVisible(False)
+        # Where the shown sentence's source sits in the view's text (its first character, in code points), and the
+        # source itself — None when it cannot be told (no source, or tags drawn inside it): a reviewer marks an
+        # omission there.
+        self.source_at: tuple[int, str] | None = None
 
     def show_sentence(self, run: Run, sentence: int, system: int = 0) -> None:
         """The source of ``sentence`` with its neighbours, and the tags of ``system``'s candidate."""
         context, source = run.context, run.context.source
+        self.source_at = None
         if source is None and context.docs is None:
             self.setVisible(False)
             return
@@ -82,6 +87,8 @@ class ContextPane(QWidget):
             return 0 <= i < run.n_sentences and (context.docs is None or context.docs[i] == context.docs[sentence])
 
         parts = []
+        self.source_at = (len(lines[sentence - 1]) + 1 if same_doc(sentence - 1) else 0, lines[sentence]) \
+            if source is not None and not _tags(source, sentence) else None
         if same_doc(sentence - 1):
             parts.append(DIM.format(escape(lines[sentence - 1])))
         parts.append(f"<b>{with_chips(lines[sentence], _tags(source, sentence))}</b>" if source is not None
