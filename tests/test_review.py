@@ -290,3 +290,40 @@ def test_marots_tsv_marks_each_error_where_it_was_marked(tmp_path):
                     ("3", "Minor", "Accuracy/Omission", [], "")]
     assert [r.rating.source_spans for r in rows][2] == [(7, 11)] and rows[2].source == source[2]
 
+
+
+def test_a_reviewers_marks_rescore_mqm_alone_and_equal_a_fresh_run(tmp_path):
+    # rescore(annotations=…) carries over what does not read annotations (BLEU's results and pair matrix, the
+    # misalignment check) and scores MQM again; every number equals scoring the annotated files from scratch.
+    from dataclasses import replace as replaced
+
+    import numpy as np
+
+    from bleu_gui.core import RunConfig, score_run
+    from bleu_gui.core.metrics.registry import family
+    from bleu_gui.core.output.review_file import ratings_with
+    from bleu_gui.core.run.scoring import rescore
+
+    refs = [SegmentFile(tmp_path / "ref.txt", list(REF) * 4, "utf-8")]
+    systems = [SegmentFile(tmp_path / f"{n}.txt", [line + extra for line in HYP * 4], "utf-8", annotations=(None,) * 12)
+               for n, extra in (("a", ""), ("b", " ja"), ("c", " nein"))]
+    config = RunConfig((family("bleu").config(), family("mqm").config()))
+    run = score_run(systems, refs, config, names=["a", "b", "c"])
+    review = Review.open(tmp_path / "r.jsonl", "ana", "x")
+    review.add(Mark("b", 2, "Major", "Accuracy/Mistranslation", 0, 5))
+    review.judge("b", 3)
+    ratings = ratings_with(None, review.state, "b", "ana", systems[1].lines, None)
+    again = rescore(run, annotations={1: ratings})
+    fresh = score_run([systems[0], replaced(systems[1], annotations=ratings), systems[2]], refs, config,
+                      names=["a", "b", "c"])
+    bleu, mqm = 0, 1
+    assert again.systems[1].results[bleu] is run.systems[1].results[bleu]  # carried over, not scored again
+    assert again.comparison.by_metric[bleu].matrix is not None
+    for s_again, s_fresh in zip(again.systems, fresh.systems):
+        for k in (bleu, mqm):
+            np.testing.assert_array_equal(s_again.results[k].sentences, s_fresh.results[k].sentences)
+    assert again.systems[1].results[mqm].sentences[1] == -5 and again.systems[1].results[mqm].sentences[2] == 0
+    for k in (bleu, mqm):
+        a, f = again.comparison.by_metric[k].matrix, fresh.comparison.by_metric[k].matrix
+        np.testing.assert_array_equal(a.p_bs, f.p_bs)
+        np.testing.assert_array_equal(a.p_ar, f.p_ar)

@@ -4,7 +4,7 @@ comparison (the same statistics, the same files)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -31,37 +31,45 @@ NGRAM_TOP = 200  # n-grams listed per order and direction
 
 
 def reusable_wins(previous: Run | None, systems: Sequence[SegmentFile], metrics: Sequence[Metric],
-                  earlier: dict[tuple[int, int], MetricResult]) -> list[NgramWins] | None:
+                  earlier: dict[tuple[int, int], MetricResult], same: Mapping[int, int]) -> list[NgramWins] | None:
     """The previous run's n-gram wins when BLEU's statistics of every system stand and the systems are the same
-    files in the same order (the wins are per pair with the baseline); None: count them again."""
+    files in the same order (the wins are per pair with the baseline; ``same``: files given again with other
+    annotations, new id → old); None: count them again."""
     found = find_bleu(metrics)
     if (previous is None or previous.comparison is None or not previous.comparison.ngram_wins or found is None
-            or [id(s.file) for s in previous.systems] != [id(f) for f in systems]
+            or [id(s.file) for s in previous.systems] != [same.get(id(f), id(f)) for f in systems]
             or any((id(f), found[0]) not in earlier for f in systems)):
         return None
     return previous.comparison.ngram_wins
 
 
 def reusable_matrices(previous: Run | None, systems: list[ScoredSystem], metrics: Sequence[Metric],
-                      config: RunConfig) -> list[PairMatrix | None]:
+                      config: RunConfig, same: Mapping[int, int]) -> list[PairMatrix | None]:
     """Per metric, the previous run's pair matrix, reordered, when it tested the same files with the same metric
-    and tests (a new baseline changes no p-value: both tests are symmetric in the pair)."""
+    and tests (a new baseline changes no p-value: both tests are symmetric in the pair); ``same``: files given
+    again with other annotations (new id → old), the same files to a metric that does not read annotations."""
     none: list[PairMatrix | None] = [None] * len(metrics)
     if previous is None or previous.comparison is None or len(previous.systems) != len(systems):
         return none
     if previous.comparison.significance != config.significance:
         return none
     where = {id(s.file): i for i, s in enumerate(previous.systems)}
-    order = [where.get(id(s.file)) for s in systems]
-    if any(i is None for i in order) or len(set(order)) != len(order):
-        return none
-    kept = [int(i) for i in order if i is not None]
+
+    def kept(ids: list[int]) -> list[int] | None:
+        order = [where.get(i) for i in ids]
+        if any(i is None for i in order) or len(set(order)) != len(order):
+            return None
+        return [int(i) for i in order if i is not None]
+
+    strict = kept([id(s.file) for s in systems])
+    lines_only = kept([same.get(id(s.file), id(s.file)) for s in systems])
     out = list(none)
     for k, metric in enumerate(metrics):
+        order = strict if metric.reads_annotations else lines_only
         for j, before in enumerate(previous.metrics):
             matrix = previous.comparison.by_metric[j].matrix
-            if before is metric and matrix is not None:
-                out[k] = matrix.permuted(kept).renamed([s.name for s in systems])
+            if before is metric and matrix is not None and order is not None:
+                out[k] = matrix.permuted(order).renamed([s.name for s in systems])
     return out
 
 

@@ -75,7 +75,8 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
     with_rows = comparing and (cfg.ngram_diffs or keep_rows) and found is not None
     scoring_span = 0.6 if comparing else 0.7
     earlier = _earlier_results(previous, bound, annotated_from or {})
-    wins = reusable_wins(previous, systems, bound, earlier) if with_rows else None
+    same = dict(annotated_from or {})  # a file given again with other annotations: its lines are the old file's
+    wins = reusable_wins(previous, systems, bound, earlier, same) if with_rows else None
     matched: list[MatchedRows] | None = rows_before if with_rows and wins is None else None
     counted: list[MatchedRows] = []
     scored = []
@@ -104,12 +105,12 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
         comparison = compare_with_baseline(bound, cfg, scored, references,
                                            matched if cfg.ngram_diffs and wins is None else None,
                                            scaled_progress(progress, 0.9, 0.1),
-                                           reusable_matrices(previous, scored, bound, cfg),
+                                           reusable_matrices(previous, scored, bound, cfg, same),
                                            reusable_comparisons(previous, scored, references, bound))
         if wins is not None and cfg.ngram_diffs:
             comparison = replace(comparison, ngram_wins=wins)
     misaligned = _misaligned(systems, _references_used(bound, references), previous,
-                             scaled_progress(progress, 1.0, 0.0)) if cfg.check_alignment else []  # cancel checks only
+                             scaled_progress(progress, 1.0, 0.0), same) if cfg.check_alignment else []  # cancel checks only
     if progress is not None:
         progress(1.0)
     advice = _advice(chosen, bound, references, context, previous)
@@ -230,14 +231,16 @@ def _references_used(metrics: Sequence[Metric], references: Sequence[SegmentFile
 
 
 def _misaligned(systems: Sequence[SegmentFile], references: list[SegmentFile], previous: Run | None,
-                progress: Progress | None) -> list[tuple[int, Misalignment]]:
-    """Misalignment of each system against the references used; a re-score of the same files reuses the
-    previous run's findings (they depend on the lines only, not on the settings)."""
+                progress: Progress | None, same: Mapping[int, int]) -> list[tuple[int, Misalignment]]:
+    """Misalignment of each system against the references used; a re-score of the same files (or of files given
+    again with other annotations: ``same``, new id → old) reuses the previous run's findings (they depend on the
+    lines only, not on the settings)."""
     known: dict[int, Misalignment | None] = {}
     before = _references_used(previous.metrics, previous.references) if previous is not None else []
     if previous is not None and len(before) == len(references) and all(a is b for a, b in zip(before, references)):
         found = dict(previous.misaligned)
         known = {id(s.file): found.get(i) for i, s in enumerate(previous.systems)}
+        known |= {new: known[old] for new, old in same.items() if old in known}
     check = MisalignmentCheck([r.lines for r in references])
     out = []
     for i, f in enumerate(systems):
