@@ -57,6 +57,7 @@ from .sentence_model import SentenceTableModel
 MQM, ESA = "mqm", "esa"
 KEYS = {"1": "Minor", "2": "Major", "3": "Critical"}
 COLOURS = {"Minor": palette.MARK_MINOR, "Major": palette.MARK_MAJOR, "Critical": palette.MARK_CRITICAL}
+SEVERITY_BACKGROUNDS = {"Minor": palette.MQM_MINOR, "Major": palette.MQM_MAJOR, "Critical": palette.MQM_CRITICAL}
 
 
 def default_typology() -> tuple[str, ...]:
@@ -197,7 +198,7 @@ class ReviewBar(QObject):
         self.active.emit(True)
         self.clock.start()
         self._ticks()
-        self._show_marks()
+        self.show_marks()
         self._rescore(always=True)  # the run scored with the file's marks, and with MQM when the settings add it
         pane.setFocus()
 
@@ -350,7 +351,7 @@ class ReviewBar(QObject):
                     found.setdefault((name, k + 1), []).append(Mark(
                         name, k + 1, e.severity, e.category, e.start, e.end, e.side, e.comment, Path(path).name))
         self.suggestions = found
-        self._show_marks()
+        self.show_marks()
         return sum(len(v) for v in found.values())
 
     def marot(self) -> str:
@@ -429,7 +430,7 @@ class ReviewBar(QObject):
     def on_sentence_changed(self, _sentence: int) -> None:
         if self.review is not None:
             self.clock.restart()
-            self._show_marks()
+            self.show_marks()
             where = self._where()
             verdict = self.review.state.verdict(where[2], where[3]) if where is not None else None
             if verdict is not None and verdict.esa is not None:
@@ -439,12 +440,12 @@ class ReviewBar(QObject):
     def refresh(self) -> None:
         if self.review is not None:
             self._ticks()
-            self._show_marks()
+            self.show_marks()
 
     def _apply(self) -> None:
         """After a change: the ticks, the marks drawn, the status, and the run scored with the marks."""
         self._ticks()
-        self._show_marks()
+        self.show_marks()
         self._rescore()
 
     def _ticks(self) -> None:
@@ -458,7 +459,7 @@ class ReviewBar(QObject):
         marks = sum(m.system == name for m in review.state.marks)
         self.title.setText(f"{len(done):,} of {total:,} reviewed · {marks:,} errors · {self.heading}")
 
-    def _show_marks(self) -> None:
+    def show_marks(self) -> None:
         """The reviewer's spans on the candidate, underlined in their severity's colour."""
         where, pane = self._where(), self.panes.candidate
         if where is None or self.review is None or pane.editing:
@@ -477,9 +478,13 @@ class ReviewBar(QObject):
             cursor.setPosition(units[m.end], QTextCursor.MoveMode.KeepAnchor)
             selection.cursor = cursor
             fmt = QTextCharFormat()
+            # The reviewer's own marks in MQM's severity colours (as the human errors strip draws them), over the
+            # match colours; a suggestion only dashed beneath, until it is taken.
             fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline if suggested
                                   else QTextCharFormat.UnderlineStyle.WaveUnderline)
             fmt.setUnderlineColor(QColor(COLOURS.get(m.severity, palette.MUTED)))
+            if not suggested:
+                fmt.setBackground(QColor(SEVERITY_BACKGROUNDS.get(m.severity, palette.MQM_NEUTRAL)))
             fmt.setToolTip(("Suggested by " + m.suggested_by + " (A accept, E accept as selected, R reject): "
                             if suggested else "") + f"{m.severity} · {m.category or 'no category'}"
                            + (f" · {m.comment}" if m.comment else ""))

@@ -186,6 +186,7 @@ class SentenceDetail(QWidget):
                                     f"{score_text.score_text(line.score)}{' (edited)' if edited else ''}"
                                     f"{self._imported_text(sentence)}")
         self.panes.set_details(line.details, f"Candidate — {system.name}")  # an edit being typed keeps its text
+        self.review.show_marks()  # a reviewer's marks over the text just painted
         self.explain_panel.set_explanation(line.explanation, f"Why this score — {where.lower()}"
                                                              f"{' (edited)' if edited else ''}")
         self._chart_line = line

@@ -31,6 +31,8 @@ SHORTCUTS = (
     ("J / K", "Next / previous sentence (with the list focused)"),
     ("Home / End", "First / last sentence (with the list focused)"),
     ("F2", "Edit the candidate in place: every score follows the edit (what-if)"),
+    ("Ctrl+M", "Edit ▸ Mark errors: review in Inspect (MQM or ESA) — then 1/2/3 Minor/Major/Critical, 0 or Enter "
+               "reviewed ▸ next, N next unreviewed, Delete, A/E/R a suggestion, Ctrl+Z undo"),
     ("Click a histogram bar", "List only the sentences in that score range"),
     ("Click an n-gram", "Show where it matched in the references, or why it was clipped"),
     ("Double-click a system", "Rename it (Compare ▸ systems table)"),
