@@ -327,3 +327,31 @@ def test_a_reviewers_marks_rescore_mqm_alone_and_equal_a_fresh_run(tmp_path):
         a, f = again.comparison.by_metric[k].matrix, fresh.comparison.by_metric[k].matrix
         np.testing.assert_array_equal(a.p_bs, f.p_bs)
         np.testing.assert_array_equal(a.p_ar, f.p_ar)
+
+
+def test_an_esa_score_is_the_human_column_at_once(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    paths = plain(tmp_path)
+    _open(window, qtbot, paths["hyp"], paths["ref"])
+    assert window.start_review(str(tmp_path / "esa.jsonl"), "ana", "esa")
+    review, pane = window.inspect.detail.review, window.inspect.detail.panes.candidate
+    assert not review.category.isVisibleTo(review.bar) and not review.severity_buttons["Critical"].isVisibleTo(review.bar)
+    window.controller.set_sentence(1)
+    qtbot.waitUntil(lambda: pane.toPlainText() == HYP[1])
+    _select(qtbot, pane, 6, 6)
+    qtbot.keyClick(pane, Qt.Key.Key_1)  # Minor: "es ist"
+    review.score_box.setValue(60)
+    qtbot.keyClick(pane, Qt.Key.Key_Minus)  # 55
+    qtbot.keyClick(pane, Qt.Key.Key_Return)
+
+    def scored() -> bool:
+        run = window.controller.run
+        keys = [m.key for m in run.metrics]
+        return (not window.jobs.busy and "esa" in keys and "mqm" in keys
+                and run.systems[0].results[keys.index("esa")].sentences[1] == 55)
+    qtbot.waitUntil(scored, timeout=60_000)
+    run = window.controller.run
+    keys = [m.key for m in run.metrics]
+    assert run.systems[0].results[keys.index("mqm")].sentences[1] == -1
+    assert Review.open(tmp_path / "esa.jsonl", "ana", "x").state.verdict("hyp.txt", 2).esa == 55

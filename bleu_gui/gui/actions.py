@@ -21,8 +21,9 @@ class Actions:
     - ``compare_pair(a, b)``: make system ``a`` the baseline and compare it with ``b`` (-1: keep B);
     - ``rename(system)``: ask for a system's display name;
     - ``reset_settings()``: score again with the default settings;
-    - ``reannotate(system, annotations)``: score again with a system's (of the whole run) human error annotations
-      replaced (a reviewer's marks): only the metrics that read them."""
+    - ``reannotate(system, annotations, scores, source)``: score again with a system's (of the whole run) human
+      error annotations replaced and segment score columns set (a reviewer's marks and ESA scores, read from the
+      file ``source``): only the metrics that read them."""
 
     apply_slice: Callable[[Sequence[int], str], object] = _nothing
     clear_slice: Callable[[], object] = _nothing
@@ -30,4 +31,4 @@ class Actions:
     compare_pair: Callable[[int, int], object] = _nothing
     rename: Callable[[int], object] = _nothing
     reset_settings: Callable[[], object] = _nothing
-    reannotate: Callable[[int, tuple[object, ...]], object] = _nothing
+    reannotate: Callable[[int, tuple[object, ...], dict[str, tuple[float, ...]], str], object] = _nothing

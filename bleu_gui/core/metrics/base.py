@@ -95,7 +95,9 @@ class Metric(ABC):
 
     name: str = ""
     key: str = ""
-    reads_annotations = False  # scores the human error annotations (MQM): a reviewer's mark scores it again
+    # Scores what is attached to the files beside their text — human error annotations (MQM), imported segment
+    # scores — not the text: a reviewer's change gives the file anew, and only such metrics are scored again.
+    reads_attached = False
     higher_is_better: bool = True
     # Whether sacreBLEU's paired tests and confidence intervals apply (NLTK's and d2l's BLEU: no).
     significance: bool = True

@@ -65,7 +65,7 @@ def reusable_matrices(previous: Run | None, systems: list[ScoredSystem], metrics
     lines_only = kept([same.get(id(s.file), id(s.file)) for s in systems])
     out = list(none)
     for k, metric in enumerate(metrics):
-        order = strict if metric.reads_annotations else lines_only
+        order = strict if metric.reads_attached else lines_only
         for j, before in enumerate(previous.metrics):
             matrix = previous.comparison.by_metric[j].matrix
             if before is metric and matrix is not None and order is not None:

@@ -43,8 +43,9 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
     metrics (references processed already), systems' statistics, comparisons with the baseline, misalignment
     checks and pair matrices still hold where nothing they depend on changed (the same metric object, the same
     file object). ``metrics``: metrics bound to these references already, one per metric of ``config`` (a
-    slice's). ``annotated_from``: files of ``previous`` given again with other annotations only (the id of the
-    new file object → the old one's): their results carry over, but for the metrics that read annotations.
+    slice's). ``annotated_from``: files of ``previous`` given again with other attached data only (annotations,
+    segment scores; the id of the new file object → the old one's): their results carry over, but for the metrics
+    that read such data.
     """
     return _score_run(systems, references, config, names=names, context=context, previous=previous,
                       metrics=metrics, progress=progress, annotated_from=annotated_from)[0]
@@ -265,21 +266,25 @@ def _earlier_results(previous: Run | None, metrics: Sequence[Metric],
         for j, before in enumerate(previous.metrics):
             if before is metric:
                 out.update({(id(s.file), k): s.results[j] for s in previous.systems})
-                if not metric.reads_annotations:
+                if not metric.reads_attached:
                     out.update({(new, k): out[old, k] for new, old in annotated_from.items() if (old, k) in out})
     return out
 
 
 def rescore(run: Run, *, extra: Sequence[SegmentFile] = (), baseline: int = 0, config: RunConfig | None = None,
-            progress: Progress | None = None,
-            annotations: Mapping[int, tuple[Ratings | None, ...]] | None = None) -> Run:
+            progress: Progress | None = None, annotations: Mapping[int, tuple[Ratings | None, ...]] | None = None,
+            scores: Mapping[int, Mapping[str, tuple[float, ...]]] | None = None) -> Run:
     """The run scored again: with ``extra`` systems added (their names the path suffixes that tell them apart),
     system ``baseline`` first (the others keep their order after it), and/or another ``config``, and/or other
-    ``annotations`` for some systems (by index: a reviewer's marks; only the metrics that read them are scored
-    again). Names the user gave stay; references processed already, misalignment checks and pair matrices that
-    still hold are reused. A slice is rescored as a slice of its whole run only by :func:`subset_run`."""
+    ``annotations`` or segment ``scores`` (columns added or replaced) for some systems (by index: a reviewer's
+    marks and ESA scores; only the metrics that read them are scored again). Names the user gave stay; references
+    processed already, misalignment checks and pair matrices that still hold are reused. A slice is rescored as a
+    slice of its whole run only by :func:`subset_run`."""
     order = [baseline] + [i for i in range(len(run.systems)) if i != baseline]
-    given = {i: replace(run.systems[i].file, annotations=a) for i, a in (annotations or {}).items()}
+    changed = set(annotations or {}) | set(scores or {})
+    given = {i: replace(run.systems[i].file,
+                        annotations=(annotations or {}).get(i, run.systems[i].file.annotations),
+                        scores={**run.systems[i].file.scores, **(scores or {}).get(i, {})}) for i in changed}
     files = [given.get(i, run.systems[i].file) for i in order] + list(extra)
     names = [run.systems[i].name for i in order]
     if extra:

@@ -84,7 +84,7 @@ class MetricsVsHumansPanel(QWidget):
         self.apart = _table("metaEvalApart")
         self.apart.clicked.connect(self._segment_chosen)
         self.chosen: Agreement | None = None
-        self._shown_for: tuple[object, ...] | None = None  # the run the results are of (see on_run_changed)
+        self._shown_for: Run | None = None  # the run the results are of (see on_run_changed)
         self.jobs.failed.connect(lambda message, _details: self.note.setText(message))
         self.jobs.cancelled.connect(lambda _job: self._ready("Cancelled."))
         split = self._parts()
@@ -122,18 +122,21 @@ class MetricsVsHumansPanel(QWidget):
         return run is not None and len(run.systems) > 1 and len(run.metrics) > 1 and bool(human_candidates(run))
 
     @staticmethod
-    def _identity(run: Run | None) -> tuple[object, ...] | None:
-        """What the results depend on: the systems (as a set: a pair chosen here makes A the baseline, which
-        reorders them), the metrics and the segments."""
-        if run is None:
-            return None
-        return (frozenset(s.name for s in run.systems), tuple(m.name for m in run.metrics), run.n_sentences,
-                tuple(run.slice.rows) if run.slice is not None else None)
+    def _same_data(run: Run | None, before: Run | None) -> bool:
+        """Whether ``run`` holds what the results were computed on (``before``): the very files (in any order: a
+        pair chosen here makes A the baseline, which reorders them; a reviewer's mark gives a file anew), the very
+        metric objects (other settings bind others) and the same segments."""
+        if run is None or before is None or len(run.systems) != len(before.systems):
+            return False
+        files = {s.name: s.file for s in before.systems}
+        return (all(files.get(s.name) is s.file for s in run.systems) and len(run.metrics) == len(before.metrics)
+                and all(a is b for a, b in zip(run.metrics, before.metrics)) and run.n_sentences == before.n_sentences
+                and (run.slice.rows if run.slice else None) == (before.slice.rows if before.slice else None))
 
     @Slot()
     def on_run_changed(self) -> None:
         run = self.controller.run
-        if self.found is not None and self._identity(run) == self._shown_for:
+        if self.found is not None and self._same_data(run, self._shown_for):
             return  # the same systems re-ordered (a pair chosen here): the results stand
         self.jobs.cancel()
         self.found, self.chosen = None, None
@@ -166,7 +169,7 @@ class MetricsVsHumansPanel(QWidget):
         self.jobs.submit(lambda progress: meta_evaluate_run(run, human, progress=progress), self._show)
 
     def _show(self, found: MetaEvaluation) -> None:
-        self.found, self._shown_for = found, self._identity(self.controller.run)
+        self.found, self._shown_for = found, self.controller.run
         rows = []
         for m in found.metrics:
             flagged = found.below_random(m)

@@ -13,6 +13,7 @@ category chosen, R rejects it; each decision is written with the suggestion's so
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.resources import files
@@ -502,5 +503,15 @@ class ReviewBar(QObject):
         source = whole.run.context.source
         ratings = ratings_with(f.annotations, review.state, self.system_name(whole.run, system), review.rater,
                                f.lines, source.lines if source is not None else None)
-        if always or ratings != (f.annotations or (None,) * len(f.lines)):
-            self.controller.actions.reannotate(system, ratings)
+        scores = {ESA: self._esa_column(len(f.lines))} if self.mode == ESA else {}
+        if always or ratings != (f.annotations or (None,) * len(f.lines)) or any(
+                f.scores.get(c) != v for c, v in scores.items()):
+            self.controller.actions.reannotate(system, ratings, scores, str(review.path))
+
+    def _esa_column(self, n: int) -> tuple[float, ...]:
+        """The reviewer's ESA scores of the system on screen, per segment (NaN: not scored)."""
+        whole, review = self.controller.whole, self.review
+        assert whole is not None and review is not None
+        name = self.system_name(whole.run, self.controller.system)
+        scored = {v.segment: v.esa for v in review.state.verdicts if v.system == name and v.esa is not None}
+        return tuple(float(scored[k + 1]) if k + 1 in scored else math.nan for k in range(n))

@@ -10,6 +10,7 @@ asked for right after a change of settings) scores with the new settings too.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from ...core.inputs.ratings import Ratings
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
-from ...core.metrics.imported.config import choose_imported
+from ...core.metrics.imported.config import ImportedConfig, choose_imported
 from ...core.metrics.imported.imported import attach_imported
 from ...core.metrics.registry import KEYS, family, family_of
 from ...core.metrics.status import status_to
@@ -284,25 +285,34 @@ class RunActions(QObject):
 
         return self.jobs.submit(self._reslice(lambda base, p: rescore(base, baseline=a, progress=p)), done)
 
-    def reannotate(self, system: int, annotations: tuple[object, ...]) -> int | None:
-        """Score again with system ``system``'s (of the whole run) annotations replaced: a reviewer's marks. The
-        systems that have no annotations get empty ones (every segment unrated), so that MQM scores them all; the
-        settings chosen now apply, MQM among them."""
+    def reannotate(self, system: int, annotations: tuple[object, ...], scores: dict[str, tuple[float, ...]],
+                   source: str) -> int | None:
+        """Score again with system ``system``'s (of the whole run) annotations replaced and its segment score
+        columns ``scores`` set — a reviewer's marks and ESA scores, from the file named ``source``. The systems
+        without annotations get empty ones (every segment unrated) and without those columns missing scores, so
+        that MQM and the columns score them all; the settings chosen now apply, MQM and the columns among them."""
         whole, run = self.controller.whole, self.controller.run
         if whole is None:
             return None
-        ratings = tuple(r if isinstance(r, Ratings) else None for r in annotations)
         n = whole.run.n_sentences
+        ratings = tuple(r if isinstance(r, Ratings) else None for r in annotations)
         given: dict[int, tuple[Ratings | None, ...]] = {
             i: (None,) * n for i, s in enumerate(whole.run.systems) if s.file.annotations is None}
         given[system] = ratings
+        columns: dict[int, dict[str, tuple[float, ...]]] = {
+            i: {c: (math.nan,) * n for c in scores if c not in s.file.scores}
+            for i, s in enumerate(whole.run.systems) if i != system}
+        columns[system] = dict(scores)
         cfg, shown = self.controller.run_config(), run.slice if run is not None else None
         if not any(family_of(m).key == "mqm" for m in cfg.metrics):  # the marks are scored: MQM joins the metrics
             cfg = cfg.with_metric(family("mqm").config())
+        known = {m.key for m in cfg.metrics}
+        added = tuple(ImportedConfig(c, True, Path(source).name) for c in scores if c not in known)
+        cfg = replace(cfg, metrics=cfg.metrics + added)  # an ESA score: a human column, as --annotations reads it
 
         def work(progress: Progress) -> tuple[Prepared, Prepared]:
             span = 0.7 if shown else 1.0
-            new = prepare(rescore(whole.run, config=cfg, annotations=given,
+            new = prepare(rescore(whole.run, config=cfg, annotations=given, scores=columns,
                                   progress=scaled_progress(progress, 0.0, span)), whole)
             if shown is None:
                 return new, new

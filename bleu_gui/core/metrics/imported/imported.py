@@ -67,6 +67,8 @@ class ImportedEvidence:
 class ImportedMetric(SegmentMeans):
     """Segment scores read from a file (see the module); ``statistics`` of bare lines cannot exist."""
 
+    reads_attached = True
+
     def __init__(self, config: ImportedConfig, n_lines: int):
         super().__init__(n_lines)
         self.config = config

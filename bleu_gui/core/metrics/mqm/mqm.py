@@ -65,7 +65,7 @@ class Mqm(SegmentMeans):
     """MQM of a system's ratings (see the module); its statistics come from the ratings, not the text."""
 
     key = "mqm"
-    reads_annotations = True
+    reads_attached = True
     name = "MQM"
     evidence_shown = True
     shows_human_errors = True
