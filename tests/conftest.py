@@ -140,6 +140,7 @@ def comet_python():
     """A Python with unbabel-comet for the COMET worker: $BLEU_GUI_COMET_PYTHON, else a virtual environment made once
     per machine in the user's cache from pyproject.toml's [tool.bleu-gui.test-comet-worker] requirements (about a
     minute and 1.4 GB)."""
+    import fcntl
     import hashlib
     import subprocess
     import sys
@@ -152,12 +153,15 @@ def comet_python():
     tag = hashlib.sha256(" ".join(wanted).encode()).hexdigest()[:10]
     home = USER_CACHE / "bleu-gui-tests" / f"comet-worker-{tag}"
     python = home / "bin" / "python"
-    if not (home / "ready").is_file():
-        made = subprocess.run(f"{sys.executable} -m venv {home} && {python} -m pip install -q " +
-                              " ".join(f"'{r}'" for r in wanted), shell=True, capture_output=True, text=True)
-        if made.returncode:
-            pytest.fail(f"could not make the COMET worker's environment at {home}:\n{made.stderr[-3000:]}")
-        (home / "ready").write_text(" ".join(wanted))
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with open(home.parent / f"comet-worker-{tag}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two test processes (pytest-xdist) make it once: the second waits
+        if not (home / "ready").is_file():
+            made = subprocess.run(f"{sys.executable} -m venv {home} && {python} -m pip install -q " +
+                                  " ".join(f"'{r}'" for r in wanted), shell=True, capture_output=True, text=True)
+            if made.returncode:
+                pytest.fail(f"could not make the COMET worker's environment at {home}:\n{made.stderr[-3000:]}")
+            (home / "ready").write_text(" ".join(wanted))
     return str(python)
 
 

@@ -24,6 +24,10 @@ from bleu_gui.core.metrics.comet.metric import spans_in
 from bleu_gui.core.metrics.registry import bind
 from tests.conftest import cli, data_set
 
+# One test process runs them all (pytest-xdist's loadgroup): the COMET worker's environment and tiny models are made
+# once per process.
+pytestmark = pytest.mark.xdist_group("comet")
+
 # unbabel-comet's own API, run in the worker's Python: the oracle.
 ORACLE = r"""
 import json, sys

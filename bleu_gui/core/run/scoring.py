@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ..analysis.input_notes import input_notes
 from ..analysis.misalignment import Misalignment, MisalignmentCheck
 from ..analysis.resampling import BS_SAMPLES, DEFAULT_SEED
@@ -54,7 +56,8 @@ def score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile],
 def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile], config: RunConfig, *,
                names: Sequence[str] | None, context: Context, previous: Run | None, metrics: Sequence[Metric] | None,
                progress: Progress | None, rows_before: list[MatchedRows] | None = None, keep_rows: bool = False,
-               annotated_from: Mapping[int, int] | None = None) -> tuple[Run, list[MatchedRows] | None]:
+               annotated_from: Mapping[int, int] | None = None,
+               given: Mapping[tuple[int, int], MetricResult] | None = None) -> tuple[Run, list[MatchedRows] | None]:
     """:func:`score_run`, and BLEU's matched n-gram rows of every system where they were counted.
 
     A staged run (:func:`score_in_stages`) counts the n-gram wins last, with the paired tests, from the rows its
@@ -75,7 +78,7 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
     found = find_bleu(bound)
     with_rows = comparing and (cfg.ngram_diffs or keep_rows) and found is not None
     scoring_span = 0.6 if comparing else 0.7
-    earlier = _earlier_results(previous, bound, annotated_from or {})
+    earlier = {**_earlier_results(previous, bound, annotated_from or {}), **(given or {})}
     same = dict(annotated_from or {})  # a file given again with other annotations: its lines are the old file's
     wins = reusable_wins(previous, systems, bound, earlier, same) if with_rows else None
     matched: list[MatchedRows] | None = rows_before if with_rows and wins is None else None
@@ -320,11 +323,23 @@ def subset_run(run: Run, rows: Sequence[int], description: str, *, significance:
     source = context.source.lines if context.source is not None else None
     metrics = [bind(c, lines, scaled_progress(progress, 0.3 * k / len(run.metrics), 0.3 / len(run.metrics)), m, source)
                for k, (c, m) in enumerate(zip(chosen, run.metrics))]
-    part = score_run([subset_file(s.file, keep) for s in run.systems], references, config,
-                     names=[s.name for s in run.systems], context=context, metrics=metrics,
-                     progress=scaled_progress(progress, 0.3, 0.7))
+    # Every metric's statistics are per segment and its corpus score a function of their sums (sacreBLEU's
+    # design): the slice's are the whole run's rows, never the text scored again.
+    files = [subset_file(s.file, keep) for s in run.systems]
+    taken = np.asarray(keep)
+    given = {(id(f), k): _rows_of(s.results[k], metric, taken)
+             for f, s in zip(files, run.systems) for k, metric in enumerate(metrics)}
+    part = _score_run(files, references, config, names=[s.name for s in run.systems], context=context,
+                      previous=None, metrics=metrics, progress=scaled_progress(progress, 0.3, 0.7), given=given)[0]
     whole = tuple(tuple(s.results[k].corpus.score for s in run.systems) for k in range(len(run.metrics)))
     return replace(part, slice=Slice(description, tuple(keep), run.n_sentences, whole))
+
+
+def _rows_of(result: MetricResult, metric: Metric, rows: np.ndarray) -> MetricResult:
+    """A system's result on the segments ``rows``: their statistics and sentence scores, the corpus score of
+    their sums."""
+    stats = result.stats[rows]
+    return MetricResult(stats, result.sentences[rows], metric.corpus_score(stats))
 
 
 def check_labels(labels: Sequence[str], n_systems: int) -> list[str]:

@@ -1,0 +1,82 @@
+"""Benchmark: a slice against the whole run it is cut from, whole commands in one run — ``bleu-score FILE -m bleu
+chrf ter edit --paired-bs`` with and without ``--where domain=news`` on WMT22 en-zh's XML (the shared data), and the
+core's ``subset_run`` (the slice of a run already scored: what the window does when a slice is chosen) against
+scoring the same segments as a corpus of their own from their text. The anchor is the whole run: the slice should
+cost little more (issue 61 asks ≤ 1.15× for the command).
+
+    python scripts/bench_slices.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+XML = ROOT.parent / "shared" / "data" / "formats" / "wmt-xml-wmt22-en-zh"
+METRICS = ["-m", "bleu", "chrf", "ter", "edit"]
+
+
+def _file() -> Path | None:
+    found = sorted(XML.glob("*.xml")) if XML.is_dir() else []
+    return found[0] if found else None
+
+
+def _command(argv: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "bleu_gui.cli", *argv], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"bleu-score {' '.join(argv)} failed:\n{done.stderr[-2000:]}")
+    return time.perf_counter() - start
+
+
+def _core(path: Path, runs: int) -> tuple[float, float, int, int]:
+    from bleu_gui.core import RunConfig, Significance, score_run
+    from bleu_gui.core.inputs.corpus import subset_file
+    from bleu_gui.core.inputs.run_inputs import read_run_inputs
+    from bleu_gui.core.metrics.registry import family
+    from bleu_gui.core.run import subset_run
+    from bleu_gui.core.where import where_rows
+
+    inputs = read_run_inputs([], [path], refs_wanted=None)
+    config = RunConfig(tuple(family(k).config() for k in ("bleu", "chrf", "ter", "edit")),
+                       significance=Significance(1000, None), ngram_diffs=False)
+    whole = score_run(inputs.systems, inputs.references, config, context=inputs.context)
+    rows, _said = where_rows(whole, ["domain = 'news'"])
+    sliced, alone = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subset_run(whole, rows, "domain = news")
+        sliced.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        score_run([subset_file(f, rows) for f in inputs.systems], [subset_file(r, rows) for r in inputs.references],
+                  config, context=inputs.context.subset(rows))
+        alone.append(time.perf_counter() - start)
+    return statistics.median(sliced), statistics.median(alone), len(rows), whole.n_sentences
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    path = _file()
+    if path is None:
+        print(f"skipped: {XML} is absent (the shared data)")
+        return
+    whole = [_command([str(path), *METRICS, "--paired-bs", "-b"]) for _ in range(args.runs)]
+    sliced = [_command([str(path), *METRICS, "--paired-bs", "-b", "--where", "domain = 'news'"])
+              for _ in range(args.runs)]
+    w, s = statistics.median(whole), statistics.median(sliced)
+    print(f"{path.name}, BLEU+chrF+TER+edit with paired bootstrap, median of {args.runs}:")
+    print(f"  the whole command {w:.2f} s; with --where domain=news {s:.2f} s: {s / w:.2f}× the whole")
+    core_slice, core_alone, n_rows, n = _core(path, args.runs)
+    print(f"  a slice of the scored run ({n_rows:,} of {n:,} segments, tests included): subset_run {core_slice:.2f} s "
+          f"vs the same segments scored from their text {core_alone:.2f} s: {core_slice / core_alone:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
