@@ -67,8 +67,8 @@ def main() -> None:
     if path is None:
         print(f"skipped: {XML} is absent (the shared data)")
         return
-    whole = [_command([str(path), *METRICS, "--paired-bs", "-b"]) for _ in range(args.runs)]
-    sliced = [_command([str(path), *METRICS, "--paired-bs", "-b", "--where", "domain = 'news'"])
+    whole = [_command([str(path), *METRICS, "--paired-bs"]) for _ in range(args.runs)]
+    sliced = [_command([str(path), *METRICS, "--paired-bs", "--where", "domain = 'news'"])
               for _ in range(args.runs)]
     w, s = statistics.median(whole), statistics.median(sliced)
     print(f"{path.name}, BLEU+chrF+TER+edit with paired bootstrap, median of {args.runs}:")
