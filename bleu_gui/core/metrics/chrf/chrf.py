@@ -162,6 +162,21 @@ class Chrf(Metric):
         stacked = np.stack(per_reference)
         return stacked[best, np.arange(len(lines))], best
 
+    def best_references(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[int]:
+        """For each segment of ``rows`` with its candidate, the reference its statistics are taken against
+        (:meth:`segment_statistics`'s, counted a block at a time; with one reference, it)."""
+        if len(self.reference_lines) == 1:
+            return [0] * len(rows)
+        out = [0] * len(rows)
+        by_block: dict[int, list[int]] = {}
+        for j, i in enumerate(rows):
+            by_block.setdefault(i // _BLOCK, []).append(j)
+        for b, js in by_block.items():
+            _stats, best = self._rows(b, np.array([rows[j] % _BLOCK for j in js]), [hypotheses[j] for j in js])
+            for j, k in zip(js, best):
+                out[j] = int(k)
+        return out
+
     def segment_statistics(self, index: int, hypothesis: str) -> tuple[list[int], int]:
         """Segment ``index``'s statistics row for ``hypothesis`` and the reference it was taken against."""
         rows, best = self._rows(index // _BLOCK, np.array([index % _BLOCK]), [hypothesis])
@@ -212,7 +227,8 @@ class Chrf(Metric):
         """The candidate's characters in no matched character n-gram (see :func:`.evidence.unmatched_characters`)."""
         from .evidence import candidate_hits, unmatched_characters
 
-        return [unmatched_characters(candidate_hits(self, i, h)) for i, h in zip(rows, hypotheses)]
+        best = self.best_references(rows, hypotheses)
+        return [unmatched_characters(candidate_hits(self, i, h, k)) for i, h, k in zip(rows, hypotheses, best)]
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import explain_chrf

@@ -94,20 +94,31 @@ def _seen_characters(text: str, cfg: ChrfConfig) -> tuple[str, list[int]]:
 def _hits(text: str, chars: str, owners: list[int], other: str, cfg: ChrfConfig, candidate: bool) -> CharHits:
     """Per character of ``text``: character n-grams that cover it, and those matched against ``other`` (the
     characters chrF sees on the other side); the leftmost occurrences of a repeated n-gram match first."""
-    covered = [0] * len(text)
-    matched = [0] * len(text)
+    # How many n-grams start and end at each seen character, as running differences: an n-gram adds one to the
+    # characters i..i+n-1 (the sums follow in one pass, not a loop over each n-gram's characters).
+    size = len(chars)
+    covering = [0] * (size + 1)
+    matching = [0] * (size + 1)
     for n in range(1, cfg.char_order + 1):
         theirs = Counter(other[i:i + n] for i in range(len(other) - n + 1))
         if candidate and not theirs:
             continue  # sacreBLEU counts no candidate n-gram of an order the reference has none of
-        for i in range(len(chars) - n + 1):
+        for i in range(size - n + 1):
             gram = chars[i:i + n]
-            hit = theirs[gram] > 0
-            if hit:
+            covering[i] += 1
+            covering[i + n] -= 1
+            if theirs[gram] > 0:
                 theirs[gram] -= 1
-            for owner in owners[i:i + n]:
-                covered[owner] += 1
-                matched[owner] += hit
+                matching[i] += 1
+                matching[i + n] -= 1
+    covered = [0] * len(text)
+    matched = [0] * len(text)
+    running_covered = running_matched = 0
+    for j, owner in enumerate(owners):
+        running_covered += covering[j]
+        running_matched += matching[j]
+        covered[owner] += running_covered
+        matched[owner] += running_matched
     return CharHits(text, covered, matched)
 
 
@@ -124,10 +135,11 @@ def unmatched_characters(hits: CharHits) -> list[tuple[int, int]]:
     return spans
 
 
-def candidate_hits(metric: ChrfSegments, index: int, hypothesis: str) -> CharHits:
-    """The candidate's side of :func:`chrf_evidence` alone (against the reference its statistics come from)."""
+def candidate_hits(metric: ChrfSegments, index: int, hypothesis: str, reference: int | None = None) -> CharHits:
+    """The candidate's side of :func:`chrf_evidence` alone, against the reference its statistics come from
+    (``reference``, when known already)."""
     cfg = metric.config
-    k = metric.segment_statistics(index, hypothesis)[1]
+    k = reference if reference is not None else metric.segment_statistics(index, hypothesis)[1]
     hyp_chars, hyp_owners = _seen_characters(hypothesis, cfg)
     return _hits(hypothesis, hyp_chars, hyp_owners, _seen_characters(metric.reference_lines[k][index], cfg)[0], cfg,
                  True)
