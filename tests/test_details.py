@@ -135,3 +135,26 @@ def test_char_spans_13a(text, tokens, spans):
 
 def test_unplaceable_token_gets_none():
     assert char_spans("abc def", ["abc", "XYZ", "def"], tokenizer="none") == [(0, 3), None, (4, 7)]
+
+
+def test_flagged_tokens_are_those_the_details_match_in_no_order():
+    # What error recall reads of BLEU (unmatched_token_spans, without the references' marks) is what the details
+    # show: the tokens whose best matched order is 0. Hand-worked: "the cat the cat on the mat" against the two
+    # references of test_statuses_and_reference_marks: the first "cat" is clipped as a unigram but inside the
+    # matched bigram "the cat"; the second "the" is clipped as a unigram, and its bigrams "cat the" (in no
+    # reference) and "the cat" (its one occurrence in reference 1 taken by the first) match nothing: it alone is
+    # flagged, characters 8 to 11.
+    ev = Bleu([["the cat is on the mat"], ["there is a cat on the mat"]])
+    text = "the cat the cat on the mat"
+    assert ev.flagged([0], [text]) == [[(8, 11)]]
+
+
+@given(data=corpus(max_lines=3, max_refs=3), tok=st.sampled_from(["13a", "intl", "none", "char", "zh"]),
+       lc=st.booleans())
+def test_flagged_tokens_equal_the_details_best_orders(data, tok, lc):
+    hyps, refs = data
+    ev = Bleu(refs, BleuConfig(tokenizer=tok, lowercase=lc))
+    flagged = ev.flagged(list(range(len(hyps))), hyps)
+    for i, hyp in enumerate(hyps):
+        d = ev.details(i, hyp)
+        assert flagged[i] == [span for span, best in zip(d.hyp_spans, d.best_matched_order()) if span and not best]

@@ -90,13 +90,17 @@ class SentenceDetails:
 
     def best_matched_order(self) -> list[int]:
         """For each candidate token, the highest order of a matched n-gram covering it (0 = none)."""
-        best = [0] * len(self.hyp_tokens)
-        for order, occs in self.occurrences.items():
-            for occ in occs:
-                if occ.status == MATCHED:
-                    for t in range(occ.start, occ.end):
-                        best[t] = max(best[t], order)
-        return best
+        return _best_matched_order(self.occurrences, len(self.hyp_tokens))
+
+
+def _best_matched_order(occurrences: dict[int, list[NgramOccurrence]], n_tokens: int) -> list[int]:
+    best = [0] * n_tokens
+    for order, occs in occurrences.items():
+        for occ in occs:
+            if occ.status == MATCHED:
+                for t in range(occ.start, occ.end):
+                    best[t] = max(best[t], order)
+    return best
 
 
 def _ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
@@ -143,6 +147,29 @@ def _tokens_and_spans(tokenization: Tokenization, text: str) -> tuple[list[str],
     return tokens, char_spans(text, tokens, tokenization.lowercase, tokenization.name)
 
 
+def _occurrences(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: int
+                 ) -> dict[int, list[NgramOccurrence]]:
+    """Every order's candidate n-grams with their statuses, the longest orders first (a shorter n-gram inside a
+    matched longer one is matched first: see :func:`_assign_order`), keyed in ascending order."""
+    occurrences: dict[int, list[NgramOccurrence]] = {}
+    for n in range(max_order, 0, -1):
+        occurrences[n] = _assign_order(n, hyp_tokens, ref_tokens, _inside_matched(occurrences, n, len(hyp_tokens)))
+    return dict(sorted(occurrences.items()))
+
+
+def unmatched_token_spans(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
+                          present: Sequence[bool] | None = None) -> list[Span]:
+    """The candidate's tokens in no matched n-gram of any order, as character spans of the candidate (tokens that
+    cannot be placed in the text are left out): what BLEU holds against the candidate, and what error recall reads
+    of BLEU for every segment of a run (the statuses of :func:`sentence_details`, without the rest of its details)."""
+    present = list(present) if present is not None else [True] * len(references)
+    hyp_tokens = tokenization.tokens(hypothesis)
+    ref_tokens = [list(_tokens_and_spans(tokenization, r)[0]) if ok else [] for r, ok in zip(references, present)]
+    best = _best_matched_order(_occurrences(hyp_tokens, ref_tokens, max_order), len(hyp_tokens))
+    spans = char_spans(hypothesis, hyp_tokens, tokenization.lowercase, tokenization.name)
+    return [span for span, order in zip(spans, best) if span and not order]
+
+
 def sentence_details(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
                      present: Sequence[bool] | None = None) -> SentenceDetails:
     """Match details of one candidate line against its reference lines (missing references skipped)."""
@@ -151,10 +178,9 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
     hyp_tokens = tokenization.tokens(hypothesis)
     refs = [_tokens_and_spans(tokenization, r) if ok else ([], []) for r, ok in zip(references, present)]
     ref_tokens = [list(tokens) for tokens, _spans in refs]
-    occurrences: dict[int, list[NgramOccurrence]] = {}
+    occurrences = _occurrences(hyp_tokens, ref_tokens, max_order)
     ref_matches: list[dict[int, list[RefSpan]]] = [defaultdict(list) for _ in references]
     for n in range(max_order, 0, -1):
-        occurrences[n] = _assign_order(n, hyp_tokens, ref_tokens, _inside_matched(occurrences, n, len(hyp_tokens)))
         matched = Counter(o.ngram for o in occurrences[n] if o.status == MATCHED)
         for r, toks in enumerate(ref_tokens):
             marked: Counter = Counter()
@@ -162,7 +188,6 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
                 if marked[gram] < matched.get(gram, 0):
                     marked[gram] += 1
                     ref_matches[r][n].append(RefSpan(n, i, i + n))
-    occurrences = dict(sorted(occurrences.items()))
     return SentenceDetails(
         hypothesis=hypothesis,
         hyp_tokens=hyp_tokens,
@@ -174,12 +199,6 @@ def sentence_details(hypothesis: str, references: Sequence[str], tokenization: T
         occurrences=occurrences,
         ref_matches=[dict(m) for m in ref_matches],
     )
-
-
-def unmatched_spans(details: SentenceDetails) -> list[Span]:
-    """The candidate's tokens in no matched n-gram of any order, as character spans of the candidate (tokens that
-    cannot be placed in the text are left out): what BLEU holds against the candidate."""
-    return [span for span, best in zip(details.hyp_spans, details.best_matched_order()) if span and not best]
 
 
 ALL_ORDERS = 0  # "all orders" in :func:`token_statuses`

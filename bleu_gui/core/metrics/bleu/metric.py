@@ -18,7 +18,7 @@ from ..base import Metric
 from ..ngram_stats import MatchedRows, ReferenceIndex
 from ..tokenizers import CorpusPieces, Tokenization, TokenizedCorpus
 from .config import BleuConfig
-from .details import SentenceDetails, sentence_details, unmatched_spans
+from .details import SentenceDetails, sentence_details, unmatched_token_spans
 from .explain import explain_sentence
 from .scores import BleuScore, RowScores
 
@@ -186,8 +186,9 @@ class Bleu(Metric):
         return Account(explanation, explanation.to_dict(), None if np.isnan(score) else score)
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
-        """The candidate's tokens in no matched n-gram (see :func:`.details.unmatched_spans`)."""
-        return [unmatched_spans(self.details(i, h)) for i, h in zip(rows, hypotheses)]
+        """The candidate's tokens in no matched n-gram (see :func:`.details.unmatched_token_spans`)."""
+        return [unmatched_token_spans(h, [ref[i] for ref in self.reference_lines], self.tokenization,
+                                      self.config.max_order, self.present[:, i].tolist()) for i, h in zip(rows, hypotheses)]
 
     def details(self, index: int, hypothesis: str, max_order: int | None = None) -> SentenceDetails:
         """Match details of sentence ``index`` of a system whose line is ``hypothesis`` (orders 1..``max_order``,
