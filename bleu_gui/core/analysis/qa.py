@@ -9,6 +9,7 @@ figures). A check a segment cannot be judged by (no source, no tags) is skipped 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -161,8 +162,11 @@ def check_whitespace(source: str, candidate: str) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=8192)  # a source line is measured against every system's candidate: once
 def _width(text: str) -> int:
     """Characters, a wide (CJK) character counting as two: lengths compare across scripts."""
+    if text.isascii():
+        return sum(not ch.isspace() for ch in text)
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text if not ch.isspace())
 
 

@@ -27,6 +27,7 @@ more, or when a source number is unmatched too (``5`` → ``12`` is a changed nu
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -74,6 +75,17 @@ _MONTHS: dict[int, tuple[str, ...]] = {  # names and stems, lower case: English,
     11: ("november", "nov", "novembre", "noviembre", "ноябр", "listopad", "studen"),
     12: ("december", "dec", "dezember", "décembre", "diciembre", "декабр", "prosinec", "prosince", "prosin"),
 }
+# A word is a month when it is one of the names, or, for a name longer than four letters outside ASCII (the
+# Slavic stems: "январ", "siječ"), when it starts with it — looked up once per word, not over every name.
+_MONTH_EXACT: dict[str, set[int]] = {}
+_MONTH_STEMS: list[tuple[str, int]] = []
+for _month, _names in _MONTHS.items():
+    for _name in _names:
+        if len(_name) > 4 and not _name.isascii():
+            _MONTH_STEMS.append((_name, _month))
+        else:
+            _MONTH_EXACT.setdefault(_name, set()).add(_month)
+
 _NUMBER_WORDS: dict[str, int] = {}
 for _value, _words in {
     2: "two zwei deux dos два dva dvě", 3: "three drei trois tres три tri", 4: "four vier quatre cuatro четыре čtyři",
@@ -106,11 +118,20 @@ class Number:
     soft: bool = False
 
 
+@functools.cache
+def _digit_table() -> dict[int, str]:
+    """Every decimal digit outside ASCII (Arabic-Indic, Devanagari, …; all lie below U+20000) → its ASCII digit,
+    and the Arabic decimal and group separators, for ``str.translate`` (made on first use)."""
+    return {code: str(unicodedata.decimal(chr(code))) for code in range(0x80, 0x20000)
+            if chr(code).isdecimal()} | {0x066B: ".", 0x066C: ","}
+
+
 def _ascii_digits(text: str) -> str:
     """Every decimal digit as an ASCII digit (full-width by NFKC, Arabic-Indic and others by their value), Arabic
     decimal and group separators as ``.`` and ``,``."""
-    text = unicodedata.normalize("NFKC", text).replace("\u066b", ".").replace("\u066c", ",")
-    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text)
+    if text.isascii():
+        return text  # NFKC leaves ASCII as it is
+    return unicodedata.normalize("NFKC", text).translate(_digit_table())
 
 
 def _run_values(run: str) -> set[Decimal] | None:
@@ -222,8 +243,9 @@ def _words_as_numbers(text: str) -> Iterator[Number]:
     """Month names and number words as soft numbers (see the module)."""
     for m in _WORDS.finditer(text):
         word = m.group(0).lower()
-        months = {n for n, names in _MONTHS.items() if any(word.startswith(name) if len(name) > 4 and not name.isascii()
-                                                             else word == name for name in names)}
+        months = set(_MONTH_EXACT.get(word, ()))
+        if not word.isascii():  # a stem outside ASCII can only begin a word outside ASCII
+            months |= {n for stem, n in _MONTH_STEMS if word.startswith(stem)}
         if months:
             yield Number(m.group(0), frozenset(Decimal(n) for n in months), 2, soft=True)
         elif word in _NUMBER_WORDS:
@@ -238,9 +260,14 @@ def codes_in(text: str) -> list[tuple[str, str, tuple[int, int]]]:
 
 def numbers_in(text: str) -> list[Number]:
     """The numbers of ``text`` with the values each can mean (codes and WMT's anonymised names left out)."""
+    return list(_numbers_of(text))
+
+
+@functools.lru_cache(maxsize=4096)  # a source line is checked against every system's candidate: read once
+def _numbers_of(text: str) -> tuple[Number, ...]:
     text = _ascii_digits(text)
     names = [m.span() for m in _PLACEHOLDER.finditer(text)]
-    return list(_numbers(text, [span for _, _, span in codes_in(text)] + names))
+    return tuple(_numbers(text, [span for _, _, span in codes_in(text)] + names))
 
 
 def _match(source: list[Number], target: list[Number]) -> tuple[list[Number], list[Number]]:
