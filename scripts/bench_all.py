@@ -37,7 +37,7 @@ BENCHMARKS = [
     ("bench_compare", [], ["--big-anchor"]),
     ("bench_cancel", [], []),
     ("bench_gui", ["--matrix"], ["--million"]),
-    ("bench_slices", ["--runs", "3"], ["--runs", "5"]),
+    ("bench_questions", ["--runs", "1"], ["--runs", "3"]),
 ]
 
 

@@ -315,8 +315,13 @@ def changed_codes(source: str, target: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_ANY_DIGIT = re.compile(r"\d")  # any script's decimal digit
+
+
 def number_problems(source: str, target: str) -> str:
     """What the ``number`` check says of a segment ('' when nothing is wrong; see the module)."""
+    if not (_ANY_DIGIT.search(source) or _ANY_DIGIT.search(target)):
+        return ""  # every number flagged and every code holds a digit: number words alone are never flagged
     missing, extra = _match(numbers_in(source), numbers_in(target))
     said = []
     flagged_missing = [n.text for n in missing if n.digits >= 2 and not n.soft]

@@ -1,10 +1,14 @@
-"""Benchmark: a slice against the whole run it is cut from, whole commands in one run — ``bleu-score FILE -m bleu
-chrf ter edit --paired-bs`` with and without ``--where domain=news`` on WMT22 en-zh's XML (the shared data), and the
-core's ``subset_run`` (the slice of a run already scored: what the window does when a slice is chosen) against
-scoring the same segments as a corpus of their own from their text. The anchor is the whole run: the slice should
-cost little more (issue 61 asks ≤ 1.15× for the command).
+"""Benchmark: the second question against the first, whole commands in one run, each as a ratio to the command
+that asks only the first (issue 61's table):
 
-    python scripts/bench_slices.py [--runs 3]
+- a slice: ``bleu-score FILE -m bleu chrf ter edit --paired-bs`` with and without ``--where domain=news`` on WMT22
+  en-zh's XML (goal ≤ 1.15×), and the core's ``subset_run`` (the slice of a run already scored: what the window does
+  when a slice is chosen) against the same segments scored as a corpus of their own from their text;
+- translator QA: ``--qa`` against BLEU alone on the same file (goal ≤ 2×);
+- error recall: ``--error-recall`` with BLEU, chrF, TER and the edit distance on Google's TED en-de MQM file (13
+  systems) against the same run without it (goal ≤ 1.5×).
+
+    python scripts/bench_questions.py [--runs 3]
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 XML = ROOT.parent / "shared" / "data" / "formats" / "wmt-xml-wmt22-en-zh"
+MQM = ROOT.parent / "shared" / "data" / "formats" / "scores-mqm-ted-ende" / "mqm_ted_ende.tsv"
 METRICS = ["-m", "bleu", "chrf", "ter", "edit"]
 
 
@@ -76,6 +81,17 @@ def main() -> None:
     core_slice, core_alone, n_rows, n = _core(path, args.runs)
     print(f"  a slice of the scored run ({n_rows:,} of {n:,} segments, tests included): subset_run {core_slice:.2f} s "
           f"vs the same segments scored from their text {core_alone:.2f} s: {core_slice / core_alone:.2f}×")
+    plain = statistics.median(_command([str(path), "-b"]) for _ in range(args.runs))
+    qa = statistics.median(_command([str(path), "--qa"]) for _ in range(args.runs))
+    print(f"  --qa {qa:.2f} s against BLEU alone {plain:.2f} s: {qa / plain:.2f}×")
+    if not MQM.is_file():
+        print(f"error recall skipped: {MQM} is absent")
+        return
+    run = [str(MQM), "--refs", "ref", "-m", "bleu", "chrf", "ter", "edit", "mqm"]
+    without = statistics.median(_command([*run, "-b"]) for _ in range(args.runs))
+    recall = statistics.median(_command([*run, "--error-recall"]) for _ in range(args.runs))
+    print(f"{MQM.name}, 13 systems, BLEU+chrF+TER+edit+MQM: --error-recall {recall:.2f} s against the run without it "
+          f"{without:.2f} s: {recall / without:.2f}×")
 
 
 if __name__ == "__main__":
