@@ -6,7 +6,9 @@ that asks only the first (issue 61's table):
   when a slice is chosen) against the same segments scored as a corpus of their own from their text;
 - translator QA: ``--qa`` against BLEU alone on the same file (goal ≤ 2×);
 - error recall: ``--error-recall`` with BLEU, chrF, TER and the edit distance on Google's TED en-de MQM file (13
-  systems) against the same run without it (goal ≤ 1.5×).
+  systems) against the same run without it (goal ≤ 1.5×);
+- the window (offscreen): a slice typed in the slice box, from the expression to its numbers on screen, then to its
+  paired tests (goal: numbers within a second of a scored run).
 
     python scripts/bench_questions.py [--runs 3]
 """
@@ -18,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +67,44 @@ def _core(path: Path, runs: int) -> tuple[float, float, int, int]:
     return statistics.median(sliced), statistics.median(alone), len(rows), whole.n_sentences
 
 
+def _window(path: Path) -> list[tuple[str, float, float]]:
+    """(expression, seconds to the slice's numbers on screen, seconds to its paired tests) in the window."""
+    import os
+    import tempfile
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.core.metrics.registry import family
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
+    from bleu_gui.gui.state import OpenChoice
+
+    app = QApplication.instance() or QApplication([])
+    window = MainWindow(Settings(QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)))
+    window.controller.choose_scoring(tuple(family(k).config() for k in ("bleu", "chrf", "ter", "edit")))
+    window.run_actions.open_inputs(OpenChoice(InputRequest(references=(str(path),)), None))
+
+    def wait(done: Callable[[], bool]) -> None:
+        while not done():
+            app.processEvents()
+
+    wait(lambda: window.controller.run is not None and not window.jobs.busy)
+    out = []
+    for value in ("news", "social"):
+        start = time.perf_counter()
+        window.run_actions.apply_where(f"domain = '{value}'")
+        wait(lambda value=value: (run := window.controller.run) is not None and run.slice is not None
+             and value in run.slice.description)
+        shown = time.perf_counter() - start
+        wait(lambda: not window.jobs.busy)
+        out.append((f"domain = '{value}'", shown, time.perf_counter() - start))
+    window.close()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -81,6 +122,8 @@ def main() -> None:
     core_slice, core_alone, n_rows, n = _core(path, args.runs)
     print(f"  a slice of the scored run ({n_rows:,} of {n:,} segments, tests included): subset_run {core_slice:.2f} s "
           f"vs the same segments scored from their text {core_alone:.2f} s: {core_slice / core_alone:.2f}×")
+    for expression, shown, tested in _window(path):
+        print(f"  the window, slice box {expression}: numbers on screen {shown:.2f} s, paired tests {tested:.2f} s")
     plain = statistics.median(_command([str(path), "-b"]) for _ in range(args.runs))
     qa = statistics.median(_command([str(path), "--qa"]) for _ in range(args.runs))
     print(f"  --qa {qa:.2f} s against BLEU alone {plain:.2f} s: {qa / plain:.2f}×")

@@ -301,10 +301,11 @@ def rescore(run: Run, *, extra: Sequence[SegmentFile] = (), baseline: int = 0, c
 
 
 def subset_run(run: Run, rows: Sequence[int], description: str, *, significance: Significance | None = None,
-               progress: Progress | None = None) -> Run:
+               progress: Progress | None = None, ngram_wins: bool = True) -> Run:
     """The run restricted to the segments ``rows`` (indices of ``run``), scored again from their statistics as a
     corpus of its own, with the same systems, names and settings, and the run's paired tests (or
-    ``significance``). ``run`` must be a whole run, not a slice."""
+    ``significance``); BLEU's n-gram wins where the whole run has them, unless not ``ngram_wins`` (a first look
+    that the tests and wins follow). ``run`` must be a whole run, not a slice."""
     if run.slice is not None:
         raise ValueError("slice the whole run, not a slice of it")
     keep = list(rows)
@@ -313,7 +314,7 @@ def subset_run(run: Run, rows: Sequence[int], description: str, *, significance:
     config = run.config if significance is None else replace(run.config, significance=significance)
     # A slice needs no second look for line shifts, and n-gram wins only where the whole run has them.
     config = replace(config, check_alignment=False,
-                     ngram_diffs=run.comparison is not None and bool(run.comparison.ngram_wins))
+                     ngram_diffs=ngram_wins and run.comparison is not None and bool(run.comparison.ngram_wins))
     references = [subset_file(r, keep) for r in run.references]
     lines = [r.lines for r in references]
     # The whole run did every word of the slice already: each metric continues its work, never starts over. Its

@@ -29,7 +29,7 @@ from ...core.metrics.imported.imported import attach_imported
 from ...core.metrics.registry import KEYS, family, family_of
 from ...core.metrics.status import status_to
 from ...core.output.sessions import Session
-from ...core.run import Comparison, check_labels, score_in_stages
+from ...core.run import Comparison, Significance, check_labels, score_in_stages
 from ...core.runtime import out_of_gc_passes
 from ...core.where import check_where, where_rows
 from ...demo import demo_paths
@@ -321,18 +321,35 @@ class RunActions(QObject):
 
         return self.jobs.submit(work, self._show)
 
+    def _slice_in_stages(self, rows_of: Callable[[Run], tuple[Sequence[int], str]],
+                         failed: Callable[[str, str], None] | None = None) -> int:
+        """Show the segments ``rows_of(whole run)`` gives (with their description) as a corpus of their own: their
+        numbers at once (a slice is a selection of the rows the whole run holds), its paired tests as they follow,
+        in the worker."""
+        base = self._whole_now()
+
+        def work(progress: Progress, early: Callable[[object], None], step: Callable[[str], None]
+                 ) -> tuple[Prepared, Prepared]:
+            whole = base(scaled_progress(progress, 0.0, 0.3))
+            rows, said = rows_of(whole.run)
+            if whole.run.config.significance is not None and len(whole.run.systems) > 1:
+                step("Paired tests on the slice")
+                early((whole, prepare(subset_run(whole.run, rows, said, significance=Significance(None, None),
+                                                 ngram_wins=False))))
+            return whole, prepare(subset_run(whole.run, rows, said, progress=scaled_progress(progress, 0.4, 0.6)))
+
+        def early(result: object) -> None:
+            assert isinstance(result, tuple)
+            self._show(result)
+
+        return self.jobs.submit_staged(work, early, self._show, failed)
+
     def apply_slice(self, rows: Sequence[int], description: str) -> int | None:
-        """Show the whole run's segments ``rows`` as a corpus of their own (scored and tested in the worker)."""
+        """Show the whole run's segments ``rows`` as a corpus of their own (see :meth:`_slice_in_stages`)."""
         if self.controller.whole is None:
             return None
-        keep, base = list(rows), self._whole_now()
-
-        def work(progress: Progress) -> tuple[Prepared, Prepared]:
-            whole = base(scaled_progress(progress, 0.0, 0.5))
-            part = subset_run(whole.run, keep, description, progress=scaled_progress(progress, 0.5, 0.5))
-            return whole, prepare(part)
-
-        return self.jobs.submit(work, self._show)
+        keep = list(rows)
+        return self._slice_in_stages(lambda _run: (keep, description))
 
     def apply_where(self, text: str, on_problem: Callable[[str], object] | None = None) -> int | None:
         """Show the segments of the whole run where a slice expression holds (found and scored in the worker).
@@ -346,12 +363,6 @@ class RunActions(QObject):
         except InputError as exc:
             problem(raw(exc))
             return None
-        base = self._whole_now()
-
-        def work(progress: Progress) -> tuple[Prepared, Prepared]:
-            whole = base(scaled_progress(progress, 0.0, 0.4))
-            rows, said = where_rows(whole.run, [text])
-            return whole, prepare(subset_run(whole.run, rows, said, progress=scaled_progress(progress, 0.5, 0.5)))
 
         def failed(message: str, details: str) -> None:
             if details:  # not the expression's fault: the program's, with its traceback
@@ -359,7 +370,11 @@ class RunActions(QObject):
             else:
                 problem(message)
 
-        return self.jobs.submit(work, self._show, failed)
+        def rows_of(run: Run) -> tuple[Sequence[int], str]:
+            rows, said = where_rows(run, [text])
+            return rows, said
+
+        return self._slice_in_stages(rows_of, failed)
 
     def clear_slice(self) -> None:
         """Show the whole corpus again (already scored: nothing runs, unless the settings changed meanwhile)."""
