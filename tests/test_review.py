@@ -15,7 +15,7 @@ from bleu_gui.core.inputs.annotations import attach_annotations
 from bleu_gui.core.inputs.corpus import Context
 from bleu_gui.core.inputs.text_files import SegmentFile
 from bleu_gui.core.errors import InputError
-from bleu_gui.core.output.review_file import Mark, Review, ReviewState, Verdict, next_unreviewed, read_typology
+from bleu_gui.core.output.review_file import Mark, Review, ReviewState, Verdict, read_typology
 
 from .conftest import cli, data_set
 
@@ -94,10 +94,9 @@ def test_a_bad_review_row_is_refused_naming_the_line(tmp_path):
         Review.open(path, "ana", "x")
 
 
-def test_next_unreviewed_wraps_round_and_the_typology_is_read():
-    state = ReviewState((Mark("s", 3, "Minor"),), (Verdict("s", 1), Verdict("s", 2)))
-    assert next_unreviewed(state, "s", 5, 3) == 4 and next_unreviewed(state, "s", 5, 5) == 4
-    assert next_unreviewed(state, "s", 3, 1) is None  # every segment reviewed (a mark counts)
+def test_reviewed_segments_and_the_typology_are_read():
+    state = ReviewState((Mark("s", 3, "Minor"),), (Verdict("s", 1), Verdict("s", 2), Verdict("t", 4)))
+    assert state.reviewed("s") == {1, 2, 3}  # a mark counts
     assert read_typology("# mine\nAccuracy\n\nFluency # spelling too\n") == ("Accuracy", "Fluency")
     with pytest.raises(InputError, match="given twice"):
         read_typology("A\nA\n")
@@ -355,3 +354,26 @@ def test_an_esa_score_is_the_human_column_at_once(qtbot, window, tmp_path):
     keys = [m.key for m in run.metrics]
     assert run.systems[0].results[keys.index("mqm")].sentences[1] == -1
     assert Review.open(tmp_path / "esa.jsonl", "ana", "x").state.verdict("hyp.txt", 2).esa == 55
+
+
+def test_next_unreviewed_wraps_round_within_a_slice_and_stays_when_all_are_done(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    paths = plain(tmp_path)
+    _open(window, qtbot, paths["hyp"], paths["ref"])
+    window.run_actions.apply_slice([0, 2], "lines 1 and 3")
+    qtbot.waitUntil(lambda: window.controller.run.slice is not None and not window.jobs.busy, timeout=60_000)
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    pane = window.inspect.detail.panes.candidate
+    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence is not None, timeout=60_000)
+    window.controller.set_sentence(1)  # line 3
+    pane.setFocus()
+    qtbot.keyClick(pane, Qt.Key.Key_0)  # line 3 reviewed: on to line 1, round the end of the slice
+    assert window.controller.sentence == 0
+    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence == 0, timeout=60_000)
+    pane.setFocus()
+    qtbot.keyClick(pane, Qt.Key.Key_0)  # every line of the slice reviewed (line 2, outside it, is not): it stays
+    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence is not None, timeout=60_000)
+    assert window.controller.sentence == 0
+    state = window.inspect.detail.review.review.state
+    assert state.reviewed("hyp.txt") == {1, 3}

@@ -236,15 +236,6 @@ class Review:
         return self._step(self.undone, self.done)
 
 
-def next_unreviewed(state: ReviewState, system: str, n: int, after: int) -> int | None:
-    """The first 1-based segment after ``after`` (wrapping round) that ``system`` has no verdict or mark for."""
-    seen = state.reviewed(system)
-    for k in [*range(after + 1, n + 1), *range(1, after + 1)]:
-        if k not in seen:
-            return k
-    return None
-
-
 def read_typology(text: str, where: str = "typology") -> tuple[str, ...]:
     """The categories of a typology file: one per line (``Accuracy/Mistranslation``), ``#`` starting a comment;
     :class:`InputError` for a file with none or a category given twice."""

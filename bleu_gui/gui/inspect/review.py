@@ -43,7 +43,6 @@ from ...core.output.review_file import (
     Mark,
     Review,
     marot_tsv,
-    next_unreviewed,
     ratings_with,
     read_typology,
 )
@@ -299,13 +298,13 @@ class ReviewBar(QObject):
         where = self._where()
         if where is None or self.review is None:
             return
-        run, _system, name, segment, _sentence = where
-        lines = [run.line_number(i) for i in range(run.n_sentences)]
-        found = next_unreviewed(self.review.state, name, max(lines), segment)
-        while found is not None and found not in lines:  # a slice shows some lines only
-            found = next_unreviewed(self.review.state, name, max(lines), found) if found != segment else None
-        if found is not None and found in lines:
-            self.controller.set_sentence(lines.index(found))
+        run, _system, name, _segment, sentence = where
+        done = self.review.state.reviewed(name)
+        # The sentences shown (a slice shows some lines only) after this one, wrapping round.
+        for i in [*range(sentence + 1, run.n_sentences), *range(0, sentence + 1)]:
+            if run.line_number(i) not in done:
+                self.controller.set_sentence(i)
+                return
 
     @Slot()
     def remove_mark(self) -> None:
