@@ -124,6 +124,9 @@ def test_tools_scorecard_follows_the_weights_and_saves(qtbot, window, tmp_path):
     assert dialog.table.rowCount() == 1 and dialog.table.item(0, penalty).text() == "11.00"
     dialog.weights["Major"].setValue(2.0)  # 2 + 1 + 2
     assert dialog.table.item(0, penalty).text() == "5.00" and dialog.table.item(0, header.index("verdict")).text() == "FAIL"
+    cats = {dialog.categories.item(r, 0).text(): dialog.categories.item(r, dialog.categories.columnCount() - 1).text()
+            for r in range(dialog.categories.rowCount())}
+    assert cats == {"Accuracy/Mistranslation": "2", "Fluency/Grammar": "1", "Accuracy/Omission": "2"}
     with qtbot.waitSignal(dialog.saved):
         dialog.save(str(tmp_path / "card.html"))
     assert "Major 2" in (tmp_path / "card.html").read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QLabel,
     QPushButton,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -58,6 +59,12 @@ class ScorecardDialog(QDialog):
         self.table = QTableWidget()
         self.table.setObjectName("scorecardTable")
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.currentCellChanged.connect(lambda row, *_: self.show_categories(row))
+        self.categories = QTableWidget()
+        self.categories.setObjectName("scorecardCategories")
+        self.categories.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.categories_title = styled(QLabel("Click a row: its errors by category × severity"), "paneTitle")
         self.note = styled(QLabel(FORMULA), "hint")
         self.note.setWordWrap(True)
         box = QVBoxLayout(self)
@@ -65,10 +72,19 @@ class ScorecardDialog(QDialog):
         for s in SEVERITIES:
             weights += [s, self.weights[s]]
         box.addLayout(hrow("Weights:", *weights, "pass at quality ≥", self.threshold, STRETCH, save))
-        box.addWidget(self.table, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        side = QWidget()
+        side_box = QVBoxLayout(side)
+        side_box.setContentsMargins(0, 0, 0, 0)
+        side_box.addWidget(self.categories_title)
+        side_box.addWidget(self.categories, 1)
+        split.addWidget(side)
+        split.setSizes([360, 200])
+        box.addWidget(split, 1)
         box.addWidget(self.note)
         self.card: Scorecard | None = None
-        resize_within_screen(self, 1100, 560)
+        resize_within_screen(self, 1180, 680)
         self.refresh()
 
     def compute(self) -> Scorecard:
@@ -97,9 +113,32 @@ class ScorecardDialog(QDialog):
                     item.setForeground(QColor(palette.NOTE))
                 self.table.setItem(r, k, item)
         self.table.resizeColumnsToContents()
+        self.show_categories(max(self.table.currentRow(), 0))
         if self.run.context.source is None:
             self.note.setText("No source: penalty points per 1,000 words need the source's words (File ▸ Open: "
                               "give the source). " + FORMULA)
+
+    def show_categories(self, row: int) -> None:
+        """The errors of the card in ``row`` by category × severity (its penalty points beside)."""
+        if self.card is None or not 0 <= row < len(self.card.cards):
+            return
+        c = self.card.cards[row]
+        categories = sorted({category for category, _ in c.counts})
+        shown = [s for s in SEVERITIES if any((k, s) in c.counts for k in categories)]
+        self.categories.clear()
+        self.categories.setColumnCount(len(shown) + 2)
+        self.categories.setHorizontalHeaderLabels(["category", *shown, "penalty"])
+        self.categories.setRowCount(len(categories))
+        for r, category in enumerate(categories):
+            counts = [c.counts.get((category, s), 0) for s in shown]
+            penalty = sum(n * c.weights.get(s, 0.0) for n, s in zip(counts, shown))
+            for k, text in enumerate([category, *(f"{n:,}" if n else "" for n in counts), f"{penalty:g}"]):
+                item = QTableWidgetItem(text)
+                if k:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.categories.setItem(r, k, item)
+        self.categories.resizeColumnsToContents()
+        self.categories_title.setText(f"{c.system} · {c.scope} · {c.rater}: errors by category × severity")
 
     def ask_save(self) -> None:
         path = ask_save(self, self.state, "scorecard", "Save the scorecard", "scorecard.xlsx",
