@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
+from bleu_gui.core.errors import InputError
 from bleu_gui.core.inputs.annotations import attach_annotations
 from bleu_gui.core.inputs.corpus import Context
 from bleu_gui.core.inputs.text_files import SegmentFile
-from bleu_gui.core.errors import InputError
 from bleu_gui.core.output.review_file import Mark, Review, ReviewState, Verdict, read_typology
 
 from .conftest import cli, data_set
