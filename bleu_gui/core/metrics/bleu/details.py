@@ -165,9 +165,19 @@ def unmatched_token_spans(hypothesis: str, references: Sequence[str], tokenizati
     present = list(present) if present is not None else [True] * len(references)
     hyp_tokens = tokenization.tokens(hypothesis)
     ref_tokens = [list(_tokens_and_spans(tokenization, r)[0]) if ok else [] for r, ok in zip(references, present)]
-    best = _best_matched_order(_occurrences(hyp_tokens, ref_tokens, max_order), len(hyp_tokens))
+    counts = Counter(hyp_tokens)
+    most = Counter[str]()
+    for tokens in ref_tokens:
+        most |= Counter(tokens)  # the most times any one reference has each word
+    # Without a clipped word every token's unigram is matched, but a word no reference has, whose every n-gram is
+    # unmatched: the flags follow from the unigrams alone. A clipped word needs the orders' assignment.
+    if all(counts[w] <= most[w] or most[w] == 0 for w in counts):
+        flagged = [most[w] == 0 for w in hyp_tokens]
+    else:
+        best = _best_matched_order(_occurrences(hyp_tokens, ref_tokens, max_order), len(hyp_tokens))
+        flagged = [not order for order in best]
     spans = char_spans(hypothesis, hyp_tokens, tokenization.lowercase, tokenization.name)
-    return [span for span, order in zip(spans, best) if span and not order]
+    return [span for span, flag in zip(spans, flagged) if span and flag]
 
 
 def sentence_details(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
