@@ -90,7 +90,10 @@ def test_several_references_score_the_mean_of_each(tiny_comet, comet_python, tmp
     stats = metric.system_statistics(system(hyp))
     each = [oracle(comet_python, tiny_comet["regression"], [{"src": s, "mt": h, "ref": r} for s, h, r in
                                                             zip(src, hyp, ref)], cwd=tmp_path)["scores"] for ref in refs]
-    assert np.allclose(stats[:, 0], np.mean(each, axis=0), atol=1e-6, rtol=0)
+    # Each reference scored by COMET alone batches its 10 items otherwise than the worker's one request of all 30
+    # (COMET sorts a request's items by length and pads each batch to its longest): float32 sums over other padding
+    # differ in the sixth decimal (1.1e-6 seen once in CI), so the mean is compared to 1e-5.
+    assert np.allclose(stats[:, 0], np.mean(each, axis=0), atol=1e-5, rtol=0)
     assert "refs:3" in metric.signature()
 
 
