@@ -262,3 +262,28 @@ def test_mtme_score_files_are_read_back_as_written(tmp_path, capsys):
     system_level = root / "human-scores" / "en-de.esa.sys.score"
     code, _out, err = cli(capsys, paths["ref"], "-i", paths["A"], "--scores", system_level)
     assert code != 0 and "system-level scores" in err and "Traceback" not in err
+
+
+def test_the_latex_table_is_wmts_layout(tmp_path, capsys):
+    # The 2-system ESA run of test_span_ratings: every metric a row of 8 cells (rank, metric, three system-level and
+    # three segment-level statistics), TER marked negated, the three baselines in italics, booktabs rules, and the
+    # numbers those of the JSON output.
+    from .test_span_ratings import plain, wmt_lines, write_jsonl
+
+    paths = plain(tmp_path)
+    ratings = write_jsonl(tmp_path / "esa.jsonl", wmt_lines())
+    run = [paths["ref"], "-i", paths["A"], paths["B"], "--src", paths["src"], "--annotations", ratings, "-m", "bleu",
+           "ter", "mqm", "esa", "--meta-eval", "esa"]
+    code, out, err = cli(capsys, *run, "--format", "latex")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines.count(r"\toprule") == 1 and lines.count(r"\bottomrule") == 1 and r"\end{tabular}" in lines
+    rows = [line for line in lines if line.endswith(r"\\") and "&" in line and not line.startswith(" & &")]
+    assert all(line.count("&") == 7 for line in rows)
+    body = {line.split(" & ")[1]: line.split(" & ")[2:] for line in rows[1:]}
+    assert set(body) == {"BLEU", "TER ($-$)", "MQM", r"\textit{constant metric}", r"\textit{random (mean)}",
+                         r"\textit{random (spread)}"}
+    code, out, err = cli(capsys, *run, "--format", "json")
+    found = {m["metric"]: m for m in json.loads(out)["meta_evaluation"]["metrics"]}
+    assert body["BLEU"][0] == f"{found['BLEU']['system_pairwise_accuracy']:.3f}"
+    assert body["MQM"][4].rstrip(r" \\") == f"{found['MQM']['segment_pearson']:.3f}".replace("-", "$-$")
