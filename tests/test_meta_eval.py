@@ -286,4 +286,4 @@ def test_the_latex_table_is_wmts_layout(tmp_path, capsys):
     code, out, err = cli(capsys, *run, "--format", "json")
     found = {m["metric"]: m for m in json.loads(out)["meta_evaluation"]["metrics"]}
     assert body["BLEU"][0] == f"{found['BLEU']['system_pairwise_accuracy']:.3f}"
-    assert body["MQM"][4].rstrip(r" \\") == f"{found['MQM']['segment_pearson']:.3f}".replace("-", "$-$")
+    assert body["MQM"][4] == f"{found['MQM']['segment_pearson']:.3f}".replace("-", "$-$")  # not the row's last cell
