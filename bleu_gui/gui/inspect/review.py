@@ -14,6 +14,7 @@ category chosen, R rejects it; each decision is written with the suggestion's so
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.resources import files
@@ -67,15 +68,9 @@ def default_typology() -> tuple[str, ...]:
 
 
 def code_point(units: list[int], position: int) -> int:
-    """The Python index of the character at Qt's UTF-16 ``position`` (see :func:`utf16_offsets`)."""
-    lo, hi = 0, len(units) - 1
-    while lo < hi:  # the first index whose UTF-16 offset reaches position
-        mid = (lo + hi) // 2
-        if units[mid] < position:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    """The Python index of the character at Qt's UTF-16 ``position`` (see :func:`utf16_offsets`): the first whose
+    offset reaches it."""
+    return bisect_left(units, position, hi=len(units) - 1)
 
 
 class ReviewBar(QObject):
