@@ -34,7 +34,7 @@ from .corpus import Context
 from .ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
 from .raw_input import read_bytes
 from .score_files import ScoreRow, ScoreTable, json_objects, segment_index, system_index
-from .span_ratings import Placed, placed_ratings, sniff
+from .span_ratings import Placed, PlacedFile, placed_ratings, sniff
 from .text_files import SegmentFile, decode_text_files
 from .tsv import read_tsv
 
@@ -264,10 +264,14 @@ def annotation_rows(placed: Placed, systems: Sequence[SegmentFile], names: Seque
 
 
 def _rows_of(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
-             encoding: str) -> tuple[ScoreTable, list[AnnotationRow], list[str]]:
-    """An annotation file's rows, keyed like a score file's, and notes on how it was read."""
-    if sniff(path, encoding):
-        _read, placed, notes = placed_ratings(path, systems, names, context, encoding)
+             encoding: str, given: Mapping[str, PlacedFile]) -> tuple[ScoreTable, list[AnnotationRow], list[str]]:
+    """An annotation file's rows, keyed like a score file's, and notes on how it was read (``given``: ESA or
+    Pearmut files placed already, by path)."""
+    found = given.get(str(path))
+    if found is None and sniff(path, encoding):
+        found = placed_ratings(path, systems, names, context, encoding)
+    if found is not None:
+        _read, placed, notes = found
         rows = annotation_rows(placed, systems, names)
         return ScoreTable(Path(path), [r.key for r in rows], False, False, []), rows, notes
     table, rows, how_read = read_annotation_file(path, encoding)
@@ -275,11 +279,11 @@ def _rows_of(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[s
 
 
 def review_scores(path: str | Path, encoding: str = "utf-8") -> ScoreTable | None:
-    """The ``esa`` scores of a JSON Lines annotation file (a review the window wrote), as a score file's table: one
-    row per system and segment, the mean over its raters; None when no row has one. The rated segments are a
-    sample: the others are unrated, not refused."""
+    """The ``esa`` scores of a JSON Lines annotation file (a review the window wrote; not ESA's or Pearmut's own
+    files, :mod:`.span_ratings`), as a score file's table: one row per system and segment, the mean over its
+    raters; None when no row has one. The rated segments are a sample: the others are unrated, not refused."""
     path = Path(path)
-    if path.suffix.lower() not in (".jsonl", ".json") or sniff(path, encoding):
+    if path.suffix.lower() not in (".jsonl", ".json"):
         return None
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
     header, rows = json_objects(path, "\n".join(text.lines), "annotations")
@@ -305,8 +309,8 @@ def review_scores(path: str | Path, encoding: str = "utf-8") -> ScoreTable | Non
 
 
 def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
-                       context: Context, partial: bool = False,
-                       encoding: str = "utf-8") -> tuple[list[SegmentFile], list[str]]:
+                       context: Context, partial: bool = False, encoding: str = "utf-8",
+                       placed: Mapping[str, PlacedFile] | None = None) -> tuple[list[SegmentFile], list[str]]:
     """The systems with the annotation files' ratings attached, and notes on what was left out (rows of systems or
     segments the run does not hold; spans whose row's target is not the system's text). A system of the run with
     no rating at all is refused unless ``partial`` (its segments are then unrated); segments without rows are
@@ -316,7 +320,7 @@ def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFil
     n = len(systems[0].lines) if systems else 0
     built: list[dict[int, RatingsBuilder]] = [{} for _ in files]
     for path in paths:
-        table, rows, how_read = _rows_of(path, files, names, context, encoding)
+        table, rows, how_read = _rows_of(path, files, names, context, encoding, placed or {})
         notes += how_read
         found = system_index(table, files, names)
         keys = segment_index(table, context, n)

@@ -276,8 +276,11 @@ def _system_table(path: Path, ratings: Sequence[SpanRating]) -> ScoreTable:
     return ScoreTable(path, [ScoreRow(r.line, r.system, "", "", {}) for r in ratings], False, False, [])
 
 
+PlacedFile = tuple[SpanRatings, Placed, list[str]]  # a file's ratings, placed on the run, and the notes said
+
+
 def placed_ratings(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
-                   encoding: str = "utf-8") -> tuple[SpanRatings, Placed, list[str]]:
+                   encoding: str = "utf-8") -> PlacedFile:
     """The file's ratings placed on the run's segments, and notes on what was left out and how it was read."""
     read = read_span_ratings(path, encoding)
     found = system_index(_system_table(read.path, read.ratings), systems, names)

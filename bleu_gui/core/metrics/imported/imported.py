@@ -17,7 +17,7 @@ from ...inputs.annotations import attach_annotations, review_scores
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import attach_scores
-from ...inputs.span_ratings import score_tables, sniff
+from ...inputs.span_ratings import placed_ratings, score_table, score_tables, sniff
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Explanation, Section, plural
 from ..base import Metric, Progress, Score
@@ -132,18 +132,21 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
     """The request's score files and annotation files (human MQM ratings) read onto ``systems`` (``names``: their
     display names), the context with the notes on what was left out, and the imported metrics (none when the
     request has no score files)."""
-    files, notes = list(systems), []
+    files, notes, encoding = list(systems), [], request.encoding
+    # ESA's and Pearmut's ratings carry a human segment score beside their spans: given as annotations, each file is
+    # read and placed once, for its spans and its score (its notes said once, with the spans); given as scores,
+    # only the score.
+    placed = {str(p): placed_ratings(p, files, names, context, encoding) for p in request.annotations
+              if sniff(p, encoding)}
     if request.annotations:
         files, said = attach_annotations(request.annotations, files, names, context, request.scores_partial,
-                                         request.encoding)
+                                         encoding, placed)
         notes += said
-    # ESA's and Pearmut's ratings carry a human segment score beside their spans: given as annotations, the score
-    # is read too (its notes said once, with the spans); given as scores, only the score.
-    rated = [p for p in request.annotations if sniff(p, request.encoding)]
-    scored = [p for p in request.scores if sniff(p, request.encoding)]
-    tables = score_tables(rated, files, names, context, request.encoding)[0]
-    tables += [t for t in (review_scores(p, request.encoding) for p in request.annotations) if t is not None]
-    scored_tables, said = score_tables(scored, files, names, context, request.encoding)
+    tables = [t for read, where, _ in placed.values() if (t := score_table(read, where, names)) is not None]
+    tables += [t for t in (review_scores(p, encoding) for p in request.annotations if str(p) not in placed)
+               if t is not None]
+    scored = [p for p in request.scores if sniff(p, encoding)]
+    scored_tables, said = score_tables(scored, files, names, context, encoding)
     tables, notes = [*tables, *scored_tables], notes + said
     plain = [p for p in request.scores if p not in scored]
     if not plain and not tables:
