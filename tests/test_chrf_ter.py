@@ -209,6 +209,41 @@ def test_chrf_evidence_counts_are_sacrebleus_statistics(hyps, refs):
         assert sum(c > 0 for c in evidence.hypothesis.covered) == (len(chars) if evidence.orders[0].ref_total else 0)
 
 
+def _flags_of_the_evidence(metric: Chrf, index: int, hyp: str) -> list[tuple[int, int]]:
+    """The window's evidence read as error recall reads chrF: runs of characters covered and never matched."""
+    hits = metric.evidence(index, hyp).hypothesis
+    spans: list[tuple[int, int]] = []
+    for i, (covered, matched) in enumerate(zip(hits.covered, hits.matched)):
+        if covered and not matched and not hyp[i].isspace():
+            spans[-1:] = [(spans[-1][0], i + 1)] if spans and spans[-1][1] == i else [*spans[-1:], (i, i + 1)]
+    return spans
+
+
+# Few letters, so character n-grams repeat, overlap ("aaa") and are clipped; and the strategy's scripts.
+REPEATING = st.text(alphabet="aab İı", max_size=14) | sentence()
+
+
+@given(st.lists(st.tuples(REPEATING, REPEATING), min_size=1, max_size=3),
+       st.sampled_from([ChrfConfig(), ChrfConfig(lowercase=True), ChrfConfig(whitespace=True, char_order=3),
+                       ChrfConfig(char_order=0, word_order=2)]))
+def test_chrf_flags_are_the_evidence_s_unmatched_characters(pairs, cfg):
+    """What error recall reads of chrF (flagged, found without counting every n-gram) is what the evidence shows."""
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    metric = Chrf([refs], cfg)
+    assert metric.flagged(list(range(len(hyps))), hyps) == [
+        _flags_of_the_evidence(metric, i, h) for i, h in enumerate(hyps)]
+
+
+@pytest.mark.parametrize("name", ["wmt22-en-ja", "wmt22-zh-en-2ref", "wmt21-en-de-3ref"])
+def test_chrf_flags_are_the_evidence_s_on_shared_sets(name):
+    hyps, refs = _shared(name, 300)
+    metric = Chrf(refs)
+    best = metric.best_references(range(len(hyps)), hyps)
+    assert metric.flagged(list(range(len(hyps))), hyps) == [
+        _flags_of_the_evidence(metric, i, h) for i, h in enumerate(hyps)]
+    assert len(set(best)) == len(refs)  # every reference is the one taken somewhere
+
+
 TER_SETS = ["wmt22-en-ja", "wmt22-zh-en-2ref", "wmt21-en-de-3ref", "cmt-ted-sk-en", "sacrebleu-wmt17-en-de"]
 CHRF_SETS = [*TER_SETS, "cmt-multited-ja", "kor-sacrebleu-doc1-en-ko", "mtce-en-cs-medium",
              "opusmt-flores101-en-ko-first100", "wmt22-en-zh-2ref", "wmt22-ja-en"]

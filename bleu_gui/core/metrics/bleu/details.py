@@ -157,6 +157,49 @@ def _occurrences(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: 
     return dict(sorted(occurrences.items()))
 
 
+def _covered_by_matches(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: int) -> list[bool]:
+    """Per candidate token: whether a matched n-gram of some order covers it — :func:`_occurrences`'s assignment
+    (the highest order first, occurrences inside longer matched n-grams preferred, then the leftmost) without its
+    records: an n-gram's occurrences are ranked only where they are clipped, the rest are all matched or all not."""
+    size = len(hyp_tokens)
+    matched_starts: dict[int, set[int]] = {}
+    for n in range(max_order, 0, -1):
+        most: Counter[tuple[str, ...]] = Counter()
+        for tokens in ref_tokens:
+            most |= Counter(zip(*(tokens[k:] for k in range(n))))
+        where: dict[tuple[str, ...], list[int]] = defaultdict(list)
+        for i, gram in enumerate(zip(*(hyp_tokens[k:] for k in range(n)))):
+            where[gram].append(i)
+        chosen: set[int] = set()
+        for gram, starts in where.items():
+            limit = most[gram]
+            if len(starts) <= limit:
+                chosen.update(starts)
+            elif limit:
+                inside = {i: _longest_around(matched_starts, i, n) for i in starts}
+                chosen.update(sorted(starts, key=lambda i: (-inside[i], i))[:limit])
+        matched_starts[n] = chosen
+    covering = [0] * (size + 1)
+    for n, starts in matched_starts.items():
+        for i in starts:
+            covering[i] += 1
+            covering[i + n] -= 1
+    running, out = 0, []
+    for t in range(size):
+        running += covering[t]
+        out.append(running > 0)
+    return out
+
+
+def _longest_around(matched_starts: dict[int, set[int]], i: int, n: int) -> int:
+    """The longest order of a matched n-gram (of the orders above ``n`` assigned so far) that contains the
+    ``n``-gram starting at ``i`` (0: none)."""
+    for order in sorted(matched_starts, reverse=True):
+        if any(s in matched_starts[order] for s in range(max(i - (order - n), 0), i + 1)):
+            return order
+    return 0
+
+
 def unmatched_token_spans(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
                           present: Sequence[bool] | None = None) -> list[Span]:
     """The candidate's tokens in no matched n-gram of any order, as character spans of the candidate (tokens that
@@ -174,8 +217,7 @@ def unmatched_token_spans(hypothesis: str, references: Sequence[str], tokenizati
     if all(counts[w] <= most[w] or most[w] == 0 for w in counts):
         flagged = [most[w] == 0 for w in hyp_tokens]
     else:
-        best = _best_matched_order(_occurrences(hyp_tokens, ref_tokens, max_order), len(hyp_tokens))
-        flagged = [not order for order in best]
+        flagged = [not covered for covered in _covered_by_matches(hyp_tokens, ref_tokens, max_order)]
     spans = char_spans(hypothesis, hyp_tokens, tokenization.lowercase, tokenization.name)
     return [span for span, flag in zip(spans, flagged) if span and flag]
 

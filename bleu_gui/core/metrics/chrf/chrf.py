@@ -224,11 +224,11 @@ class Chrf(Metric):
         return chrf_evidence(self, index, hypothesis)
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
-        """The candidate's characters in no matched character n-gram (see :func:`.evidence.unmatched_characters`)."""
-        from .evidence import candidate_hits, unmatched_characters
+        """The candidate's characters in no matched character n-gram (see :func:`.evidence.unmatched_spans`)."""
+        from .evidence import unmatched_spans
 
         best = self.best_references(rows, hypotheses)
-        return [unmatched_characters(candidate_hits(self, i, h, k)) for i, h, k in zip(rows, hypotheses, best)]
+        return [unmatched_spans(h, self.reference_lines[k][i], self.config) for i, h, k in zip(rows, hypotheses, best)]
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import explain_chrf

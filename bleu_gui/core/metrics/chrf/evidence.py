@@ -82,6 +82,9 @@ class ChrfEvidence:
 def _seen_characters(text: str, cfg: ChrfConfig) -> tuple[str, list[int]]:
     """The characters chrF takes n-grams of, and for each the index of the character of ``text`` it comes from."""
     lowered = text.lower() if cfg.lowercase else text
+    if len(lowered) == len(text):  # (lowercasing makes no character two): each character its own
+        kept_at = range(len(text)) if cfg.whitespace else [i for i, ch in enumerate(lowered) if not ch.isspace()]
+        return (lowered if cfg.whitespace else "".join(lowered.split())), list(kept_at)
     owners: list[int] = []
     for i, ch in enumerate(text):
         owners += [i] * (len(ch.lower()) if cfg.lowercase else 1)
@@ -122,27 +125,66 @@ def _hits(text: str, chars: str, owners: list[int], other: str, cfg: ChrfConfig,
     return CharHits(text, covered, matched)
 
 
-def unmatched_characters(hits: CharHits) -> list[tuple[int, int]]:
-    """The characters chrF took n-grams of and matched in none (whitespace, which it removes, never), one span
-    per run of them: what chrF holds against the candidate."""
+def unmatched_spans(hypothesis: str, reference: str, cfg: ChrfConfig) -> list[tuple[int, int]]:
+    """The candidate's characters chrF took n-grams of and matched in none against ``reference`` (whitespace, which
+    it removes, never), one span per run of them: what chrF holds against the candidate — the characters whose
+    :func:`chrf_evidence` hits are covered and never matched, found without counting every n-gram.
+
+    A character matched as a unigram is matched; only the others are looked for in the n-grams that cover them.
+    Such an n-gram is matched when the reference holds one more occurrence of it than the candidate has before it
+    (the leftmost occurrences match first), both counted by ``str.find``, overlaps included."""
+    chars, owners = _seen_characters(hypothesis, cfg)
+    other = _seen_characters(reference, cfg)[0]
+    if not other or not cfg.char_order:
+        return []  # sacreBLEU takes no candidate n-gram against an empty reference: nothing covered, nothing held
+    theirs = Counter(other)
+    mine = Counter(chars)
+    # A character the reference lacks is in no matched n-gram; one the candidate has no more of than the reference
+    # is matched as a unigram; only the surplus of the others (clipped as unigrams) is looked for further.
+    absent = [j for j, ch in enumerate(chars) if not theirs[ch]]
+    clipped = {ch for ch, k in mine.items() if k > theirs[ch] > 0}
+    seen_before: Counter[str] = Counter()
+    unmatched = []
+    for j, ch in enumerate(chars):
+        if ch in clipped:
+            if seen_before[ch] >= theirs[ch]:
+                unmatched.append(j)
+            seen_before[ch] += 1
+    size = len(chars)
+    for n in range(2, min(cfg.char_order, len(other)) + 1):
+        if not unmatched:
+            break
+        matched_here: set[int] = set()
+        for i in sorted({i for j in unmatched for i in range(max(0, j - n + 1), min(j, size - n) + 1)}):
+            if _leftmost_matched(chars, other, chars[i:i + n], i):
+                matched_here.update(range(i, i + n))
+        unmatched = [j for j in unmatched if j not in matched_here]
+    left = set(unmatched).union(absent)
+    # A character of the text is held against the candidate when none of the characters chrF sees of it matched
+    # (lowercasing can make one character two).
+    flagged = sorted({owners[j] for j in left} - {owner for j, owner in enumerate(owners) if j not in left})
     spans: list[tuple[int, int]] = []
-    for i, (covered, matched) in enumerate(zip(hits.covered, hits.matched)):
-        if covered and not matched and not hits.text[i].isspace():
-            if spans and spans[-1][1] == i:
-                spans[-1] = (spans[-1][0], i + 1)
-            else:
-                spans.append((i, i + 1))
+    for i in flagged:
+        if hypothesis[i].isspace():
+            continue
+        if spans and spans[-1][1] == i:
+            spans[-1] = (spans[-1][0], i + 1)
+        else:
+            spans.append((i, i + 1))
     return spans
 
 
-def candidate_hits(metric: ChrfSegments, index: int, hypothesis: str, reference: int | None = None) -> CharHits:
-    """The candidate's side of :func:`chrf_evidence` alone, against the reference its statistics come from
-    (``reference``, when known already)."""
-    cfg = metric.config
-    k = reference if reference is not None else metric.segment_statistics(index, hypothesis)[1]
-    hyp_chars, hyp_owners = _seen_characters(hypothesis, cfg)
-    return _hits(hypothesis, hyp_chars, hyp_owners, _seen_characters(metric.reference_lines[k][index], cfg)[0], cfg,
-                 True)
+def _leftmost_matched(chars: str, other: str, gram: str, at: int) -> bool:
+    """Whether the occurrence of ``gram`` at ``at`` in ``chars`` is matched: ``other`` holds more occurrences of it
+    than ``chars`` has before ``at``."""
+    found = other.find(gram)
+    if found < 0:
+        return False
+    before = chars.find(gram)
+    while 0 <= before < at:
+        found = other.find(gram, found + 1) if found >= 0 else -1
+        before = chars.find(gram, before + 1)
+    return found >= 0
 
 
 def chrf_evidence(metric: ChrfSegments, index: int, hypothesis: str) -> ChrfEvidence:
