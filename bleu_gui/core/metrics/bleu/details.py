@@ -180,8 +180,8 @@ def _covered_by_matches(hyp_tokens: list[str], ref_tokens: list[list[str]], max_
                 chosen.update(sorted(starts, key=lambda i: (-inside[i], i))[:limit])
         matched_starts[n] = chosen
     covering = [0] * (size + 1)
-    for n, starts in matched_starts.items():
-        for i in starts:
+    for n, chosen_starts in matched_starts.items():
+        for i in chosen_starts:
             covering[i] += 1
             covering[i + n] -= 1
     running, out = 0, []
