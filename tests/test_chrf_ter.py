@@ -89,13 +89,13 @@ def test_ter_searches_no_reference_that_cannot_beat_the_fewest_edits_found(monke
     from bleu_gui.core.metrics.ter import ter as ter_module
 
     searched = []
-    real = ter_module.edit_counts
+    real = ter_module.search_pairs
 
-    def counted(hyps, refs, progress=None, bounds=None):
+    def counted(hyps, refs, progress=None, bounds=None, record=False):
         searched.append([metric.words(r) for r in refs])
-        return real(hyps, refs, progress, bounds)
+        return real(hyps, refs, progress, bounds, record)
 
-    monkeypatch.setattr(ter_module, "edit_counts", counted)
+    monkeypatch.setattr(ter_module, "search_pairs", counted)
     hyps = ["a b c d", "the cat sat on", "one two three four five"]
     refs = [["x y z w", "the cat sat", "one two three four six"], ["a b c d", "cat the sat on", "five four three two one"]]
     metric = Ter(refs)
@@ -242,6 +242,55 @@ def test_chrf_flags_are_the_evidence_s_on_shared_sets(name):
     assert metric.flagged(list(range(len(hyps))), hyps) == [
         _flags_of_the_evidence(metric, i, h) for i, h in enumerate(hyps)]
     assert len(set(best)) == len(refs)  # every reference is the one taken somewhere
+
+
+def _edited_in_the_evidence(evidence) -> list[int]:
+    """The hypothesis' words (indices before any shift) the evidence's shifts move and its alignment substitutes
+    or deletes, replayed shift by shift."""
+    order = list(range(len(evidence.hypothesis)))
+    edited: set[int] = set()
+    for block in evidence.shifts:
+        moved = order[block.start:block.start + len(block.words)]
+        edited.update(moved)
+        rest = order[:block.start] + order[block.start + len(block.words):]
+        order = rest[:block.landing] + moved + rest[block.landing:]
+    edited.update(order[a.hyp] for a in evidence.alignment if a.op in ("S", "D") and a.hyp is not None)
+    return sorted(edited)
+
+
+def _ter_flags_of_the_evidence(metric: Ter, index: int, hyp: str) -> list[tuple[int, int]]:
+    from bleu_gui.core.metrics.alignment import char_spans
+
+    evidence = metric.evidence(index, hyp)
+    spans = char_spans(hyp, evidence.hypothesis, not metric.config.case_sensitive, "tercom")
+    return [span for span in (spans[w] for w in _edited_in_the_evidence(evidence)) if span is not None]
+
+
+@settings(deadline=None)
+@given(corpus(max_lines=4, max_refs=3), st.sampled_from(TER_CONFIGS))
+def test_ter_flags_kept_from_the_scoring_are_the_evidence_s(data, cfg):
+    """What error recall reads of TER — the words the scoring's search edited, kept — is what the window's evidence
+    shows (the same reference of equals too), and what a metric that never scored the lines searches anew."""
+    hyps, refs = data
+    scored, fresh = Ter(refs, cfg), Ter(refs, cfg)
+    scored.statistics(hyps)
+    rows = list(range(len(hyps)))
+    expected = [_ter_flags_of_the_evidence(fresh, i, h) for i, h in enumerate(hyps)]
+    searched_again = scored.search
+    scored.search = lambda *args, **kwargs: pytest.fail("the scored lines were searched again")
+    assert scored.flagged(rows, hyps) == expected
+    scored.search = searched_again
+    assert fresh.flagged(rows, hyps) == expected
+
+
+@pytest.mark.parametrize("name", ["wmt21-en-de-3ref", "wmt22-en-ja"])
+def test_ter_flags_kept_from_the_scoring_on_shared_sets(name):
+    hyps, refs = _shared(name, 120)
+    metric = Ter(refs)
+    metric.statistics(hyps)
+    flagged = metric.flagged(list(range(len(hyps))), hyps)
+    assert flagged == [_ter_flags_of_the_evidence(metric, i, h) for i, h in enumerate(hyps)]
+    assert sum(map(bool, flagged)) > len(hyps) // 2
 
 
 TER_SETS = ["wmt22-en-ja", "wmt22-zh-en-2ref", "wmt21-en-de-3ref", "cmt-ted-sk-en", "sacrebleu-wmt17-en-de"]

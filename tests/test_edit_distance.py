@@ -120,6 +120,20 @@ def write(tmp_path: Path, name: str, lines: list[str]) -> str:
     return str(path)
 
 
+@given(st.lists(st.tuples(st.text(alphabet="abcİı ", max_size=10), st.text(alphabet="abcİı ", max_size=10),
+                          st.text(alphabet="abcİı ", max_size=10)), min_size=1, max_size=4), st.booleans())
+def test_what_error_recall_reads_is_the_evidence_s_operations(rows, lowercase):
+    """flagged (the lines measured together) gives the blocks of the window's evidence that are not equal, against
+    the same reference; none where lowercasing changed a line's length ("İ")."""
+    hyps = [h for h, _a, _b in rows]
+    metric = EditDistance([[a for _h, a, _b in rows], [b for _h, _a, b in rows]], EditConfig(lowercase=lowercase))
+    expected = []
+    for i, h in enumerate(hyps):
+        e = edit_evidence(metric, i, h)
+        expected.append([(o.hyp_start, o.hyp_end) for o in e.operations] if len(e.hypothesis) == len(h) else [])
+    assert metric.flagged(list(range(len(hyps))), hyps) == expected
+
+
 def test_the_command_explains_tests_and_slices_the_edit_distance(tmp_path, capsys):
     ref = write(tmp_path, "ref.txt", ["the cat sat on the mat", "hello world", "ein Haus am See"])
     a = write(tmp_path, "a.txt", ["the cat sits on the mat", "hello world", "ein Haus am Meer"])

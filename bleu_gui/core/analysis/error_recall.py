@@ -136,26 +136,39 @@ def counted(error: ErrorSpan) -> bool:
     return error.side == TARGET and error.start is not None and error.end is not None and error.severity in SEVERITIES
 
 
-def _characters(spans: Sequence[Span], text: str) -> set[int]:
-    return {i for a, b in spans for i in range(a, min(b, len(text))) if not text[i].isspace()}
+@dataclass(frozen=True)
+class _Rated:
+    """One rated segment as every metric's tally reads it: its counted errors with their spans, and the characters
+    (whitespace aside) inside them."""
+
+    segment: int
+    text: str
+    errors: list[tuple[ErrorSpan, Span]]
+    inside: set[int]
+    spaces: set[int]
+
+    @classmethod
+    def of(cls, segment: int, text: str, ratings: Ratings) -> _Rated:
+        errors = [(e, (e.start or 0, e.end or 0)) for e in ratings.errors if counted(e)]
+        spaces = {i for i, ch in enumerate(text) if ch.isspace()}
+        return cls(segment, text, errors, _characters([span for _, span in errors], len(text)) - spaces, spaces)
 
 
-def _tally_segment(row: SystemRecall, segment: int, text: str, ratings: Ratings, flagged: Sequence[Span]) -> None:
-    human: list[Span] = []
-    for error in ratings.errors:
-        if not counted(error):
-            continue
-        span = (error.start or 0, error.end or 0)
-        human.append(span)
+def _characters(spans: Sequence[Span], length: int) -> set[int]:
+    return set().union(*(range(a, min(b, length)) for a, b in spans))
+
+
+def _tally_segment(row: SystemRecall, rated: _Rated, flagged: Sequence[Span]) -> None:
+    for error, span in rated.errors:
         seen = any(touches(f, span) for f in flagged)
-        row.severities[error.severity].add(segment, seen)
-        row.categories.setdefault(error.category or "(none)", Tally()).add(segment, seen)
-    marked = _characters(flagged, text)
-    outside = marked - _characters(human, text)
+        row.severities[error.severity].add(rated.segment, seen)
+        row.categories.setdefault(error.category or "(none)", Tally()).add(rated.segment, seen)
+    marked = _characters(flagged, len(rated.text)) - rated.spaces
+    outside = marked - rated.inside
     row.flagged_chars += len(marked)
     row.noise_chars += len(outside)
     if outside:
-        row.noise_segments.append(segment)
+        row.noise_segments.append(rated.segment)
 
 
 def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows: Sequence[int] | None = None,
@@ -177,14 +190,15 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
         without_by_system[shown[s]] = sum(1 for _, r in rated_here for e in r.errors
                                           if e.severity in SEVERITIES and not counted(e))
         lines = [system.lines[i] for i in segments]
+        read = [_Rated.of(i, line, ratings) for (i, ratings), line in zip(rated_here, lines)]
         for m, metric in enumerate(metrics):
             flagged = metric.of_system(system).flagged(segments, lines)
             if flagged is None:
                 left_out[metric.name] = None
                 continue
             row = SystemRecall(shown[s], metric.name)
-            for (i, ratings), line, spans in zip(rated_here, lines, flagged):
-                _tally_segment(row, i, line, ratings, spans)
+            for segment, spans in zip(read, flagged):
+                _tally_segment(row, segment, spans)
             out.append(row)
             if progress is not None:
                 progress((s * len(metrics) + m + 1) / (len(systems) * len(metrics)))

@@ -21,10 +21,11 @@ as that reference has) are marked.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
 
 from ..alignment import Span, char_spans
 from ..tokenizers import Tokenization
@@ -157,16 +158,15 @@ def _occurrences(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: 
     return dict(sorted(occurrences.items()))
 
 
-def _covered_by_matches(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: int) -> list[bool]:
+def _covered_by_matches(hyp_tokens: list[str], ref_tokens: Sequence[list[str]], max_order: int) -> list[bool]:
     """Per candidate token: whether a matched n-gram of some order covers it — :func:`_occurrences`'s assignment
     (the highest order first, occurrences inside longer matched n-grams preferred, then the leftmost) without its
     records: an n-gram's occurrences are ranked only where they are clipped, the rest are all matched or all not."""
     size = len(hyp_tokens)
     matched_starts: dict[int, set[int]] = {}
     for n in range(max_order, 0, -1):
-        most: Counter[tuple[str, ...]] = Counter()
-        for tokens in ref_tokens:
-            most |= Counter(zip(*(tokens[k:] for k in range(n))))
+        grams = [Counter(zip(*(tokens[k:] for k in range(n)))) for tokens in ref_tokens]
+        most = grams[0] if len(grams) == 1 else reduce(operator.or_, grams, Counter())
         where: dict[tuple[str, ...], list[int]] = defaultdict(list)
         for i, gram in enumerate(zip(*(hyp_tokens[k:] for k in range(n)))):
             where[gram].append(i)
@@ -200,14 +200,13 @@ def _longest_around(matched_starts: dict[int, set[int]], i: int, n: int) -> int:
     return 0
 
 
-def unmatched_token_spans(hypothesis: str, references: Sequence[str], tokenization: Tokenization, max_order: int = 4,
-                          present: Sequence[bool] | None = None) -> list[Span]:
-    """The candidate's tokens in no matched n-gram of any order, as character spans of the candidate (tokens that
-    cannot be placed in the text are left out): what BLEU holds against the candidate, and what error recall reads
-    of BLEU for every segment of a run (the statuses of :func:`sentence_details`, without the rest of its details)."""
-    present = list(present) if present is not None else [True] * len(references)
+def unmatched_token_spans(hypothesis: str, ref_tokens: Sequence[list[str]], tokenization: Tokenization,
+                          max_order: int = 4) -> list[Span]:
+    """The candidate's tokens in no matched n-gram of any order against references tokenized as ``ref_tokens`` (an
+    empty list for a reference left out), as character spans of the candidate (tokens that cannot be placed in the
+    text are left out): what BLEU holds against the candidate, and what error recall reads of BLEU for every segment
+    of a run (the statuses of :func:`sentence_details`, without the rest of its details)."""
     hyp_tokens = tokenization.tokens(hypothesis)
-    ref_tokens = [list(_tokens_and_spans(tokenization, r)[0]) if ok else [] for r, ok in zip(references, present)]
     counts = Counter(hyp_tokens)
     most = Counter[str]()
     for tokens in ref_tokens:

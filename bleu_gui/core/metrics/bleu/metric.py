@@ -80,6 +80,7 @@ class Bleu(Metric):
             raise ValueError("a tokenization can only be continued with its own tokenizer, case and split")
         self.tokenization = tokenization.copy() if tokenization is not None else Tokenization(*wanted)
         self.present = reference_presence(used, cfg.empty_refs)
+        self._flag_refs: dict[int, list[list[str]]] = {}  # segment → its references' tokens, once flagged
         steps = len(used) + 1
         corpora = []
         for i, ref in enumerate(used):
@@ -186,9 +187,16 @@ class Bleu(Metric):
         return Account(explanation, explanation.to_dict(), None if np.isnan(score) else score)
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
-        """The candidate's tokens in no matched n-gram (see :func:`.details.unmatched_token_spans`)."""
-        return [unmatched_token_spans(h, [ref[i] for ref in self.reference_lines], self.tokenization,
-                                      self.config.max_order, self.present[:, i].tolist()) for i, h in zip(rows, hypotheses)]
+        """The candidate's tokens in no matched n-gram (see :func:`.details.unmatched_token_spans`); the references'
+        tokens are kept for the next system's lines (error recall asks for every system's)."""
+        out = []
+        for i, h in zip(rows, hypotheses):
+            refs = self._flag_refs.get(i)
+            if refs is None:
+                refs = self._flag_refs[i] = [self.tokenization.tokens(ref[i]) if ok else []
+                                             for ref, ok in zip(self.reference_lines, self.present[:, i].tolist())]
+            out.append(unmatched_token_spans(h, refs, self.tokenization, self.config.max_order))
+        return out
 
     def details(self, index: int, hypothesis: str, max_order: int | None = None) -> SentenceDetails:
         """Match details of sentence ``index`` of a system whose line is ``hypothesis`` (orders 1..``max_order``,

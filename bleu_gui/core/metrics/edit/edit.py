@@ -69,20 +69,20 @@ class EditDistance(Metric):
     def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
         return self.config.signature(len(self.references), resampling)
 
-    def closest(self, hyps: Sequence[str], start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(edits, the chosen reference's length, its index) of each of ``hyps`` (prepared), segments
-        ``start``.. : the reference with the fewest edits, of equals the shorter, then the first."""
+    def closest(self, hyps: Sequence[str], rows: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(edits, the chosen reference's length, its index) of each of ``hyps`` (prepared), of segments ``rows``:
+        the reference with the fewest edits, of equals the shorter, then the first."""
         # Imported here: a command that does not score the edit distance does not load rapidfuzz (15 ms, 5 MB).
         from rapidfuzz.distance import Levenshtein
         from rapidfuzz.process import cpdist
 
-        end = start + len(hyps)
+        at = np.asarray(rows, np.int64)
         # Threads for a block only: rapidfuzz starts its pool at each call (0.6 ms, 120 times one pair's distance),
         # and a segment explained or flagged alone is one pair.
         workers = -1 if len(hyps) >= _THREADED else 1
-        edits = np.stack([cpdist(hyps, ref[start:end], scorer=Levenshtein.distance, dtype=np.int64, workers=workers)
-                          for ref in self.references]).reshape(len(self.references), len(hyps))
-        lengths = self.lengths[:, start:end]
+        edits = np.stack([cpdist(hyps, [ref[i] for i in at.tolist()], scorer=Levenshtein.distance, dtype=np.int64,
+                                 workers=workers) for ref in self.references]).reshape(len(self.references), len(hyps))
+        lengths = self.lengths[:, at]
         order = edits * (int(lengths.max(initial=0)) + 1) + lengths  # fewest edits, then shortest
         best = np.argmin(order, axis=0)  # the first of equals
         columns = np.arange(len(hyps))
@@ -94,7 +94,7 @@ class EditDistance(Metric):
         out = np.zeros((len(lines), 3), np.int64)
         for start in range(0, len(lines), _BLOCK):
             hyps = self.prepared(lines[start:start + _BLOCK])
-            edits, lengths, _best = self.closest(hyps, start)
+            edits, lengths, _best = self.closest(hyps, range(start, start + len(hyps)))
             out[start:start + len(hyps), 0] = edits
             out[start:start + len(hyps), 1] = lengths
             out[start:start + len(hyps), 2] = [len(h) for h in hyps]
@@ -120,10 +120,16 @@ class EditDistance(Metric):
         return self._score(int(stats[index, 0]), int(stats[index, 1]), True)
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
-        """What the edits touch (see :func:`.explain.edited_spans`)."""
-        from .explain import edit_evidence, edited_spans
+        """What the edits touch: the candidate's characters an edit replaces or deletes, and an empty span where the
+        reference's characters are inserted, against the closest reference (the lines measured together); none
+        when lowercasing changed a line's length (no offsets to give)."""
+        from rapidfuzz.distance import Levenshtein
 
-        return [edited_spans(edit_evidence(self, i, h), h) for i, h in zip(rows, hypotheses)]
+        hyps = self.prepared(hypotheses)
+        _edits, _lengths, best = self.closest(hyps, rows)
+        return [[(o.src_start, o.src_end) for o in Levenshtein.opcodes(hyp, self.references[k][i]) if o.tag != "equal"]
+                if len(hyp) == len(line) else []
+                for i, hyp, line, k in zip(rows, hyps, hypotheses, best.tolist())]
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import edit_evidence, explain_edit  # loaded when a segment is explained, not at every start

@@ -30,7 +30,7 @@ class EditSegments(Protocol):
 
     def prepared(self, lines: Sequence[str]) -> list[str]: ...
 
-    def closest(self, hyps: Sequence[str], start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def closest(self, hyps: Sequence[str], rows: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def edit_evidence(metric: EditSegments, index: int, hypothesis: str) -> EditEvid
     from rapidfuzz.distance import Levenshtein  # loaded only where the edit distance is scored
 
     hyp = metric.prepared([hypothesis])[0]
-    edits, _length, best = metric.closest([hyp], index)
+    edits, _length, best = metric.closest([hyp], [index])
     k = int(best[0])
     ref = metric.references[k][index]
     blocks = [Operation(o.tag, o.src_start, o.src_end, o.dest_start, o.dest_end, hyp[o.src_start:o.src_end],
@@ -104,15 +104,6 @@ def edit_evidence(metric: EditSegments, index: int, hypothesis: str) -> EditEvid
     for e in Levenshtein.editops(hyp, ref):
         counts[e.tag] += 1
     return EditEvidence(hyp, ref, k, int(edits[0]), blocks, counts["replace"], counts["delete"], counts["insert"])
-
-
-def edited_spans(e: EditEvidence, hypothesis: str) -> list[tuple[int, int]]:
-    """The candidate's characters an edit replaces or deletes, and an empty span where the reference's characters
-    are inserted; none when lowercasing changed the text's length (no offsets to give)."""
-    if len(e.hypothesis) != len(hypothesis):
-        return []
-    return [(o.hyp_start, o.hyp_end) for o in e.operations]
-
 
 
 def _said(o: Operation) -> str:

@@ -3,20 +3,24 @@ shifted hypothesis with the reference, whose substitutions, insertions and delet
 
 sacreBLEU computes these and throws them away; here they are kept for the segment on screen. The words are the
 Tercom tokenizer's (lowercased unless TER is case-sensitive), as TER compares them. With several references the
-evidence is against the one with the fewest edits (the first of equals, as sacreBLEU keeps it); the length TER
-divides by is still the mean of all of them.
+evidence is against the one with the fewest edits (of equals, the first the scoring searched: the references
+are searched in order of the fewest edits they could need); the length TER divides by is still the mean of all of
+them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import numpy as np
 
 from ..rates import edits_per_length
-from .search import DEL, INS, NOP, OP_NAMES, SUB, SearchRecord, searches
+from .search import DEL, INS, NOP, OP_NAMES, SUB, SearchRecord
+
+if TYPE_CHECKING:
+    from .ter import Found
 
 T = TypeVar("T")
 
@@ -30,6 +34,9 @@ class TerWords(Protocol):
     def hypothesis_words(self, line: str) -> np.ndarray: ...
 
     def words(self, ids: np.ndarray) -> list[str]: ...
+
+    def search(self, hyps: Sequence[np.ndarray], rows: Sequence[int], progress: None = None,
+               record: bool = False) -> Found: ...
 
 
 @dataclass(frozen=True)
@@ -90,15 +97,12 @@ def ter_evidence(metric: TerWords, index: int, hypothesis: str) -> TerEvidence:
 
 def ter_evidences(metric: TerWords, rows: Sequence[int], hypotheses: Sequence[str]) -> list[TerEvidence]:
     """The evidence of each segment of ``rows`` whose candidate is the matching one of ``hypotheses``, the pairs
-    searched together (as the corpus is scored)."""
+    searched together and against the references in the order the scoring searches them (so the reference shown
+    is the one whose edits were counted)."""
     hyps = [metric.hypothesis_words(h) for h in hypotheses]
-    best: list[tuple[int, SearchRecord] | None] = [None] * len(hyps)
-    for k, refs in enumerate(metric.reference_words):
-        for j, record in enumerate(searches(hyps, [refs[i] for i in rows])):
-            held = best[j]
-            if held is None or record.edits < held[1].edits:
-                best[j] = (k, record)
-    return [_evidence(metric, index, hyp, found) for index, hyp, found in zip(rows, hyps, best) if found is not None]
+    found = metric.search(hyps, rows, record=True)
+    return [_evidence(metric, index, hyp, (int(k), record))
+            for index, hyp, k, record in zip(rows, hyps, found.reference, found.records)]
 
 
 def _evidence(metric: TerWords, index: int, hyp: np.ndarray, found: tuple[int, SearchRecord]) -> TerEvidence:
@@ -115,18 +119,6 @@ def _evidence(metric: TerWords, index: int, hyp: np.ndarray, found: tuple[int, S
                  for op, h, r in record.alignment]
     return TerEvidence(record.edits, float(metric.mean_lengths[index]), k, words, current,
                        metric.words(ref), moved, alignment)
-
-
-def edited_words(evidence: TerEvidence) -> list[int]:
-    """The hypothesis' words (indices before any shift) that TER substitutes, deletes or shifts."""
-    order = list(range(len(evidence.hypothesis)))  # which original word sits at each place as the shifts apply
-    edited: set[int] = set()
-    for block in evidence.shifts:
-        length = len(block.words)
-        edited.update(order[block.start:block.start + length])
-        order = _moved(order, block.start, length, block.landing)
-    edited.update(order[a.hyp] for a in evidence.alignment if a.op in ("S", "D") and a.hyp is not None)
-    return sorted(edited)
 
 
 def _moved(words: list[T], start: int, length: int, landing: int) -> list[T]:

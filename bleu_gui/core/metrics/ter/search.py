@@ -314,9 +314,10 @@ def _best(cands: _Candidates, gain: np.ndarray, pairs_count: int) -> tuple[np.nd
 
 
 def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], bound: np.ndarray,
-                  record: bool = False) -> tuple[np.ndarray, list[SearchRecord]]:
-    """The edits of each pair of one block (no empty reference), and with ``record`` how they were found;
-    ``bound``: each pair's :func:`fewest_edits_possible`."""
+                  record: bool = False) -> tuple[np.ndarray, list[np.ndarray], list[SearchRecord]]:
+    """The edits of each pair of one block (no empty reference), the hypothesis words edited (see
+    :class:`Searched`), and with ``record`` how they were found; ``bound``: each pair's
+    :func:`fewest_edits_possible`."""
     pairs = _Pairs(hyps, refs)
     count = len(hyps)
     words = pairs.hyp.copy()
@@ -325,6 +326,11 @@ def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], bound:
     edits = np.zeros(count, np.int64)
     applied: list[list[Shift]] = [[] for _ in range(count)]
     traces: list[list[tuple[int, int, int]]] = [[] for _ in range(count)]
+    # Which word of the hypothesis as given sits at each place as the shifts apply, and the words shifted: with the
+    # last alignment's substitutions and deletions, the words TER holds against the hypothesis (error recall).
+    origin = np.tile(np.arange(words.shape[1]), (count, 1))
+    moved = np.zeros(words.shape, bool)
+    edited: list[np.ndarray] = [np.zeros(0, np.int64)] * count
     live = np.arange(count)
     # A shift moves words without changing them, so no shift takes a pair below its bound: where the distance is
     # the bound already, sacreBLEU tries the candidates and applies none; here they are not tried (a third of the
@@ -348,21 +354,28 @@ def _search_block(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], bound:
         moves = chosen[gain[chosen] > 0]
         finished = np.ones(len(live), bool)
         finished[improving] = False
-        for k in np.flatnonzero(finished):
+        done = np.flatnonzero(finished)
+        held = moved[live[done]]
+        at, place = np.nonzero(al.hyp_err[done].astype(bool))
+        held[at, origin[live[done]][at, place]] = True
+        for k, row in zip(done.tolist(), held):
+            edited[live[k]] = np.flatnonzero(row)
             edits[live[k]] = before[k] + shifts[live[k]]
             if record:
                 traces[live[k]] = trace[k]
         for k, c in zip(improving.tolist(), moves.tolist()):
             g = live[k]
+            start, length = int(cands.start[c]), int(cands.length[c])
+            moved[g, origin[g, start:start + length]] = True
+            origin[g] = origin[g, src[c]]
             words[g] = words[g, src[c]]
             shifts[g] += 1
             if record:
-                applied[g].append(Shift(int(cands.start[c]), int(cands.length[c]), int(cands.target[c]),
-                                        int(pairs.n[g])))
+                applied[g].append(Shift(start, length, int(cands.target[c]), int(pairs.n[g])))
         live = live[~finished]
     records = [SearchRecord(int(edits[k]), applied[k], words[k, :pairs.n[k]].tolist(), traces[k])
                for k in range(count)] if record else []
-    return edits, records
+    return edits, edited, records
 
 
 def _blocks(order: np.ndarray, n: np.ndarray, m: np.ndarray) -> list[np.ndarray]:
@@ -382,12 +395,25 @@ def _blocks(order: np.ndarray, n: np.ndarray, m: np.ndarray) -> list[np.ndarray]
     return out
 
 
-def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], progress: Progress | None = None,
-                bounds: np.ndarray | None = None) -> np.ndarray:
+@dataclass(frozen=True)
+class Searched:
+    """What the search found of each sentence pair: sacreBLEU's number of edits, the hypothesis words TER holds
+    against it (indices before any shift: the words shifted, and those the last alignment substitutes or deletes),
+    and with ``record`` how the edits were found."""
+
+    edits: np.ndarray
+    edited: list[np.ndarray]
+    records: list[SearchRecord]
+
+
+def search_pairs(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], progress: Progress | None = None,
+                 bounds: np.ndarray | None = None, record: bool = False) -> Searched:
     """sacreBLEU's number of edits (shifts + insertions + deletions + substitutions) of each hypothesis
-    against its reference, both as arrays of word ids; an empty reference counts every hypothesis word, an empty
-    hypothesis every reference word (as ``translation_edit_rate``). ``progress`` is called between blocks;
-    ``bounds``: the pairs' :func:`fewest_edits_possible` when the caller has them already.
+    against its reference, both as arrays of word ids, and the words edited (see :class:`Searched`); an empty
+    reference counts every hypothesis word, an empty hypothesis every reference word (as
+    ``translation_edit_rate``), and such a pair has no shifts: its alignment is every word inserted or deleted.
+    ``progress`` is called between blocks; ``bounds``: the pairs' :func:`fewest_edits_possible` when the caller
+    has them already. Pairs of like lengths are searched together.
 
     One thread: the arrays of a block are small, so the interpreter's share of the work is large and a second
     thread waits for the lock as long as it works (measured: 1.85 s on two threads, 1.73 s on one)."""
@@ -395,8 +421,14 @@ def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], progress
     out = np.zeros(count, np.int64)
     n = np.array([len(h) for h in hyps], np.int64)
     m = np.array([len(r) for r in refs], np.int64)
+    edited = [np.arange(int(n[k])) if m[k] == 0 else np.zeros(0, np.int64) for k in range(count)]
+    records: list[SearchRecord | None] = [None] * count
     out[m == 0] = n[m == 0]
     out[(n == 0) & (m > 0)] = m[(n == 0) & (m > 0)]
+    if record:
+        for k in np.flatnonzero((n == 0) | (m == 0)).tolist():
+            alignment = [(DEL, h, -1) for h in range(int(n[k]))] + [(INS, -1, r) for r in range(int(m[k]))]
+            records[k] = SearchRecord(int(out[k]), [], hyps[k].tolist(), alignment)
     todo = np.flatnonzero((n > 0) & (m > 0))
     # Pairs of like lengths searched together: less padding, and the longest rounds in few blocks.
     todo = todo[np.lexsort((n[todo], m[todo]))]
@@ -405,11 +437,17 @@ def edit_counts(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], progress
     for block in _blocks(todo, n, m):
         if progress is not None:
             progress(done / max(len(todo), 1))
-        out[block] = _search_block([hyps[k] for k in block], [refs[k] for k in block], bounds[block])[0]
+        counts, words, found = _search_block([hyps[k] for k in block], [refs[k] for k in block], bounds[block],
+                                             record)
+        out[block] = counts
+        for j, k in enumerate(block.tolist()):
+            edited[k] = words[j]
+            if record:
+                records[k] = found[j]
         done += len(block)
     if progress is not None:
         progress(1.0)
-    return out
+    return Searched(out, edited, [r for r in records if r is not None])
 
 
 def fewest_edits_possible(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]) -> np.ndarray:
@@ -431,23 +469,3 @@ def fewest_edits_possible(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]
     hyp_more = np.bincount(owner, weights=np.maximum(surplus, 0), minlength=len(hyps))
     ref_more = np.bincount(owner, weights=np.maximum(-surplus, 0), minlength=len(hyps))
     return np.maximum(hyp_more, ref_more).astype(np.int64)
-
-
-def searches(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]) -> list[SearchRecord]:
-    """How each pair's edits are found (see :class:`SearchRecord`), pairs of like lengths searched together as
-    :func:`edit_counts` searches them; an empty side has no shifts, and its alignment is every word inserted or
-    deleted."""
-    out: list[SearchRecord | None] = [None] * len(hyps)
-    n = np.array([len(h) for h in hyps], np.int64)
-    m = np.array([len(r) for r in refs], np.int64)
-    for k in np.flatnonzero((n == 0) | (m == 0)).tolist():
-        alignment = [(DEL, h, -1) for h in range(int(n[k]))] + [(INS, -1, r) for r in range(int(m[k]))]
-        out[k] = SearchRecord(int(max(n[k], m[k])), [], hyps[k].tolist(), alignment)
-    todo = np.flatnonzero((n > 0) & (m > 0))
-    todo = todo[np.lexsort((n[todo], m[todo]))]
-    bounds = fewest_edits_possible(hyps, refs)
-    for block in _blocks(todo, n, m):
-        found = _search_block([hyps[k] for k in block], [refs[k] for k in block], bounds[block], record=True)[1]
-        for k, record in zip(block.tolist(), found):
-            out[k] = record
-    return [r for r in out if r is not None]

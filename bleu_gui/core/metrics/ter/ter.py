@@ -14,6 +14,7 @@ as sacreBLEU has it:
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -24,12 +25,13 @@ from ..account import Account, Shown
 from ..base import Metric, Score
 from ..rates import edits_per_length
 from .config import TerConfig
-from .search import edit_counts, fewest_edits_possible
+from .search import SearchRecord, fewest_edits_possible, search_pairs
 
 if TYPE_CHECKING:
     from .evidence import TerEvidence
 
 Progress = Callable[[float], None]
+_FILES_REMEMBERED = 32  # scored files whose edited words are kept: more than the window's systems
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +47,40 @@ class TerScore(Score):
 
     def columns(self) -> list[tuple[str, str]]:
         return [("edits", f"{self.num_edits:g}"), ("ref_len", f"{self.ref_length:g}")]
+
+
+@dataclass(frozen=True)
+class Found:
+    """Each line's fewest edits over the references, the reference they are counted against, the words edited
+    there (:class:`.search.Searched`), and with ``record`` how they were found."""
+
+    edits: np.ndarray
+    reference: np.ndarray
+    edited: list[np.ndarray]
+    records: list[SearchRecord]
+
+
+@dataclass(frozen=True)
+class _EditedWords:
+    """The words the search edited in each line of one scored file (see :meth:`Ter.flagged`), as one array."""
+
+    lines: Sequence[str]
+    flat: np.ndarray   # the lines' edited word indices, one after the other
+    ends: np.ndarray   # where each line's end in ``flat``
+
+    @classmethod
+    def of(cls, lines: Sequence[str], edited: Sequence[np.ndarray]) -> _EditedWords:
+        ends = np.cumsum([len(e) for e in edited], dtype=np.int64)
+        flat = np.concatenate(edited).astype(np.int32) if len(edited) else np.zeros(0, np.int32)
+        return cls(lines, flat, ends)
+
+    def holds(self, rows: Sequence[int], lines: Sequence[str]) -> bool:
+        """Whether these are the very lines (or equal ones) at segments ``rows``."""
+        return all(i < len(self.lines) and (self.lines[i] is line or self.lines[i] == line)
+                   for i, line in zip(rows, lines))
+
+    def words_of(self, rows: Sequence[int]) -> list[np.ndarray]:
+        return [self.flat[(self.ends[i - 1] if i else 0):self.ends[i]] for i in rows]
 
 
 class _Words:
@@ -80,6 +116,8 @@ class Ter(Metric):
         self._n_lines = len(references[0]) if references else 0
         self.nrefs: int | str = len(references)
         self._words = _Words()
+        # What the search edited in the files scored last (their lines are the run's: no copy is kept).
+        self._edited: deque[_EditedWords] = deque(maxlen=_FILES_REMEMBERED)
         tok = self.tokenize
         self.reference_words = []
         for k, lines in enumerate(references):
@@ -112,31 +150,49 @@ class Ter(Metric):
         if len(lines) != self._n_lines:
             raise ValueError(f"system has {len(lines)} lines, references have {self._n_lines}")
         hyps = [self.hypothesis_words(line) for line in lines]
+        found = self.search(hyps, range(len(lines)), progress)
+        # The words the search edited are kept (a few bytes a segment): which human-marked errors TER saw is then
+        # read from them, not searched again (the search is most of TER's time).
+        self._edited.append(_EditedWords.of(lines, found.edited))
         stats = np.empty((len(lines), 2), np.float64)
-        stats[:, 0] = self._fewest_edits(hyps, progress)
+        stats[:, 0] = found.edits
         stats[:, 1] = self.mean_lengths
         return stats
 
-    def _fewest_edits(self, hyps: list[np.ndarray], progress: Progress | None) -> np.ndarray:
-        """Each line's fewest edits over the references. A line is searched first against the reference that
-        could need the fewest (:func:`.search.fewest_edits_possible`: the words one side has more of), then against
-        another only where that one could need fewer edits than found: the minimum is the same, and with WMT21
-        en-de's three references 43% of the pairs are searched."""
+    def search(self, hyps: Sequence[np.ndarray], rows: Sequence[int], progress: Progress | None = None,
+               record: bool = False) -> Found:
+        """Each line's fewest edits over the references (``hyps``: the lines' word ids, of segments ``rows``), with
+        the reference they are counted against and what the search found there (:class:`.search.Searched`).
+
+        A line is searched first against the reference that could need the fewest (:func:`.search.fewest_edits_possible`:
+        the words one side has more of), then against another only where that one could need fewer edits than
+        found: the minimum is the same, and with WMT21 en-de's three references 43% of the pairs are searched.
+        Of references with as few edits, the first searched is kept."""
+        rows = list(rows)
         refs = self.reference_words
-        rows = np.arange(len(hyps))
-        bounds = np.array([fewest_edits_possible(hyps, r) for r in refs]) if len(refs) > 1 else None
+        bounds = (np.array([fewest_edits_possible(hyps, [r[i] for i in rows]) for r in refs]) if len(refs) > 1
+                  else None)
         order = np.argsort(bounds, axis=0, kind="stable") if bounds is not None else np.zeros((1, len(hyps)), int)
+        every = np.arange(len(hyps))
         best = np.full(len(hyps), np.iinfo(np.int64).max, np.int64)
+        reference = np.zeros(len(hyps), np.int64)
+        edited: list[np.ndarray] = [np.zeros(0, np.int64)] * len(hyps)
+        records: list[SearchRecord | None] = [None] * len(hyps)
         for j, chosen in enumerate(order):
             def part(f: float, j: int = j) -> None:
                 if progress is not None:
                     progress((j + f) / len(order))
 
-            todo = rows if bounds is None else np.flatnonzero(bounds[chosen, rows] < best)
-            counted = edit_counts([hyps[i] for i in todo], [refs[chosen[i]][i] for i in todo], part,
-                                  None if bounds is None else bounds[chosen[todo], todo])
-            best[todo] = np.minimum(best[todo], counted)
-        return best
+            todo = every if bounds is None else np.flatnonzero(bounds[chosen, every] < best)
+            pairs, picks = todo.tolist(), chosen.tolist()
+            found = search_pairs([hyps[t] for t in pairs], [refs[picks[t]][rows[t]] for t in pairs], part,
+                                 None if bounds is None else bounds[chosen[todo], todo], record)
+            for k, (t, count, words) in enumerate(zip(pairs, found.edits.tolist(), found.edited)):
+                if count < best[t]:
+                    best[t], reference[t], edited[t] = count, picks[t], words
+                    if record:
+                        records[t] = found.records[k]
+        return Found(best, reference, edited, [r for r in records if r is not None])
 
     def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
         return edits_per_length(sums, float32)
@@ -163,14 +219,23 @@ class Ter(Metric):
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
         """The candidate's words TER substitutes, deletes or shifts, placed in the text (Tercom's words are found in
-        order; one the tokenizer changed past finding is left out); the segments searched together."""
+        order; one the tokenizer changed past finding is left out): as the scoring found them, or searched again
+        (together) for lines this metric has not scored."""
         from ..alignment import char_spans
-        from .evidence import edited_words, ter_evidences
 
-        out = []
-        for hypothesis, evidence in zip(hypotheses, ter_evidences(self, rows, hypotheses)):
-            spans = char_spans(hypothesis, evidence.hypothesis, not self.config.case_sensitive, "tercom")
-            out.append([span for span in (spans[w] for w in edited_words(evidence)) if span is not None])
+        rows = list(rows)
+        edited = next((e.words_of(rows) for e in reversed(self._edited) if e.holds(rows, hypotheses)),
+                      None)
+        if edited is None:
+            edited = self.search([self.hypothesis_words(h) for h in hypotheses], rows).edited
+        out: list[list[tuple[int, int]]] = []
+        for hypothesis, words in zip(hypotheses, edited):
+            if not len(words):
+                out.append([])
+                continue
+            spans = char_spans(hypothesis, self.words(self.hypothesis_words(hypothesis)), not self.config.case_sensitive,
+                               "tercom")
+            out.append([span for span in (spans[w] for w in words.tolist()) if span is not None])
         return out
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
