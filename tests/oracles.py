@@ -42,6 +42,15 @@ def sacre_corpus(hyps, references, cfg: BleuConfig):
     return sacre_metric(cfg).corpus_score(list(hyps), with_missing(references, cfg.empty_refs))
 
 
+def sacre_corpora(systems, references, cfg: BleuConfig):
+    """sacreBLEU's corpus score of each system: the references given once, as sacreBLEU caches them for many
+    systems (``BLEU(references=…)``)."""
+    metric = BLEU(lowercase=cfg.lowercase, tokenize=cfg.tokenizer_name, smooth_method=cfg.smooth_method,
+                  smooth_value=cfg.smooth_value, max_ngram_order=cfg.max_order,
+                  references=with_missing(references, cfg.empty_refs))
+    return [metric.corpus_score(list(hyps), None) for hyps in systems]
+
+
 def sacre_sentences(hyps, references, cfg: BleuConfig):
     metric = sacre_metric(cfg, effective_order=True)
     refs = with_missing(references, cfg.empty_refs)

@@ -29,17 +29,24 @@ from .conftest import data_set
 LAPTOP = QRect(0, 0, 1366, 768)
 
 
-def fifteen_systems(tmp_path: Path) -> tuple[list[Path], list[Path]]:
-    """WMT17 en-de's twelve systems and three mixes of two of them, against its reference."""
+def fifteen_systems(tmp_path: Path, lines: int = 400) -> tuple[list[Path], list[Path]]:
+    """WMT17 en-de's twelve systems and three mixes of two of them, against its reference: their first ``lines``
+    lines (what these tests look at — the names, the systems' rows, the metrics' columns — is the same for 3,004)."""
     folder = data_set("sacrebleu-wmt17-en-de")
-    systems = [folder / f"sys{i}.txt" for i in range(1, 13)]
+
+    def first(name: str) -> list[str]:
+        return (folder / name).read_text("utf-8").splitlines()[:lines]
+
+    def written(name: str, text: list[str]) -> Path:
+        (tmp_path / name).write_text("\n".join(text) + "\n", "utf-8")
+        return tmp_path / name
+
+    systems = [written(f"sys{i}.txt", first(f"sys{i}.txt")) for i in range(1, 13)]
     for k in range(3):
-        a = (folder / f"sys{k + 1}.txt").read_text("utf-8").splitlines()
-        b = (folder / f"sys{k + 2}.txt").read_text("utf-8").splitlines()
-        mixed = tmp_path / f"experiment-{k + 1:02d}-transformer-big-checkpoint-averaged.txt"
-        mixed.write_text("\n".join(x if i % 3 else y for i, (x, y) in enumerate(zip(a, b))) + "\n", "utf-8")
-        systems.append(mixed)
-    return systems, [folder / "ref1.txt"]
+        a, b = first(f"sys{k + 1}.txt"), first(f"sys{k + 2}.txt")
+        systems.append(written(f"experiment-{k + 1:02d}-transformer-big-checkpoint-averaged.txt",
+                               [x if i % 3 else y for i, (x, y) in enumerate(zip(a, b))]))
+    return systems, [written("ref1.txt", first("ref1.txt"))]
 
 
 @pytest.fixture
