@@ -167,17 +167,14 @@ def _covered_by_matches(hyp_tokens: list[str], ref_tokens: Sequence[list[str]], 
     for n in range(max_order, 0, -1):
         grams = [Counter(zip(*(tokens[k:] for k in range(n)))) for tokens in ref_tokens]
         most = grams[0] if len(grams) == 1 else reduce(operator.or_, grams, Counter())
-        where: dict[tuple[str, ...], list[int]] = defaultdict(list)
-        for i, gram in enumerate(zip(*(hyp_tokens[k:] for k in range(n)))):
-            where[gram].append(i)
-        chosen: set[int] = set()
-        for gram, starts in where.items():
-            limit = most[gram]
-            if len(starts) <= limit:
-                chosen.update(starts)
-            elif limit:
-                inside = {i: _longest_around(matched_starts, i, n) for i in starts}
-                chosen.update(sorted(starts, key=lambda i: (-inside[i], i))[:limit])
+        hyp_grams = list(zip(*(hyp_tokens[k:] for k in range(n))))
+        clipped = {gram for gram, count in Counter(hyp_grams).items() if count > most[gram] > 0}
+        # Every occurrence of an n-gram the references hold as often is matched; a clipped one's are ranked.
+        chosen = {i for i, gram in enumerate(hyp_grams) if most[gram] and gram not in clipped}
+        for gram in clipped:
+            starts = [i for i, g in enumerate(hyp_grams) if g == gram]
+            inside = {i: _longest_around(matched_starts, i, n) for i in starts}
+            chosen.update(sorted(starts, key=lambda i: (-inside[i], i))[:most[gram]])
         matched_starts[n] = chosen
     covering = [0] * (size + 1)
     for n, chosen_starts in matched_starts.items():

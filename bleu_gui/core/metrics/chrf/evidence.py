@@ -10,8 +10,10 @@ leftmost ones, in the candidate and in the reference alike.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from dataclasses import dataclass
+from itertools import compress
 from typing import Protocol
 
 import numpy as np
@@ -83,8 +85,11 @@ def _seen_characters(text: str, cfg: ChrfConfig) -> tuple[str, list[int]]:
     """The characters chrF takes n-grams of, and for each the index of the character of ``text`` it comes from."""
     lowered = text.lower() if cfg.lowercase else text
     if len(lowered) == len(text):  # (lowercasing makes no character two): each character its own
-        kept_at = range(len(text)) if cfg.whitespace else [i for i, ch in enumerate(lowered) if not ch.isspace()]
-        return (lowered if cfg.whitespace else "".join(lowered.split())), list(kept_at)
+        if cfg.whitespace:
+            return lowered, list(range(len(text)))
+        # The places of the characters that are not whitespace, without a Python step per character.
+        kept_at = compress(range(len(text)), map(operator.not_, map(str.isspace, lowered)))
+        return "".join(lowered.split()), list(kept_at)
     owners: list[int] = []
     for i, ch in enumerate(text):
         owners += [i] * (len(ch.lower()) if cfg.lowercase else 1)
@@ -162,7 +167,10 @@ def unmatched_spans(hypothesis: str, reference: str, cfg: ChrfConfig) -> list[tu
     left = set(unmatched).union(absent)
     # A character of the text is held against the candidate when none of the characters chrF sees of it matched
     # (lowercasing can make one character two).
-    flagged = sorted({owners[j] for j in left} - {owner for j, owner in enumerate(owners) if j not in left})
+    if len(set(owners)) == len(owners):  # one seen character to a character of the text
+        flagged = sorted(owners[j] for j in left)
+    else:
+        flagged = sorted({owners[j] for j in left} - {owner for j, owner in enumerate(owners) if j not in left})
     spans: list[tuple[int, int]] = []
     for i in flagged:
         if hypothesis[i].isspace():
