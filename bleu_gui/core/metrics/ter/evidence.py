@@ -12,15 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 
 from ..rates import edits_per_length
-from .search import DEL, INS, NOP, OP_NAMES, SUB, SearchRecord
-
-if TYPE_CHECKING:
-    from .ter import Found
+from .search import DEL, INS, NOP, OP_NAMES, SUB, Found, SearchRecord
 
 T = TypeVar("T")
 

@@ -406,6 +406,17 @@ class Searched:
     records: list[SearchRecord]
 
 
+@dataclass(frozen=True)
+class Found:
+    """Each line's fewest edits over the references, the reference they are counted against, the words edited
+    there (:class:`Searched`), and with ``record`` how they were found."""
+
+    edits: np.ndarray
+    reference: np.ndarray
+    edited: list[np.ndarray]
+    records: list[SearchRecord]
+
+
 def search_pairs(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], progress: Progress | None = None,
                  bounds: np.ndarray | None = None, record: bool = False) -> Searched:
     """sacreBLEU's number of edits (shifts + insertions + deletions + substitutions) of each hypothesis
@@ -451,7 +462,7 @@ def search_pairs(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray], progres
 
 
 def fewest_edits_possible(hyps: Sequence[np.ndarray], refs: Sequence[np.ndarray]) -> np.ndarray:
-    """A lower bound of each pair's :func:`edit_counts`: the words one side has more of than the other (counted
+    """A lower bound of each pair's edits (:func:`search_pairs`): the words one side has more of than the other (counted
     with repeats), the larger side. Shifts move words without changing them, each insertion, deletion or
     substitution leaves at most one word of each side without its match, and the beam only makes the distance
     larger, so sacreBLEU's count is never lower."""

@@ -25,7 +25,7 @@ from ..account import Account, Shown
 from ..base import Metric, Score
 from ..rates import edits_per_length
 from .config import TerConfig
-from .search import SearchRecord, fewest_edits_possible, search_pairs
+from .search import Found, SearchRecord, fewest_edits_possible, search_pairs
 
 if TYPE_CHECKING:
     from .evidence import TerEvidence
@@ -47,17 +47,6 @@ class TerScore(Score):
 
     def columns(self) -> list[tuple[str, str]]:
         return [("edits", f"{self.num_edits:g}"), ("ref_len", f"{self.ref_length:g}")]
-
-
-@dataclass(frozen=True)
-class Found:
-    """Each line's fewest edits over the references, the reference they are counted against, the words edited
-    there (:class:`.search.Searched`), and with ``record`` how they were found."""
-
-    edits: np.ndarray
-    reference: np.ndarray
-    edited: list[np.ndarray]
-    records: list[SearchRecord]
 
 
 @dataclass(frozen=True)
