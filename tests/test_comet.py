@@ -28,26 +28,35 @@ from tests.conftest import cli, data_set
 # once per process.
 pytestmark = pytest.mark.xdist_group("comet")
 
-# unbabel-comet's own API, run in the worker's Python: the oracle.
+# unbabel-comet's own API, run in the worker's Python: the oracle. Each request's items are predicted alone, as
+# many requests as asked, the model loaded once.
 ORACLE = r"""
 import json, sys
 from comet import load_from_checkpoint
 request = json.load(sys.stdin)
 model = load_from_checkpoint(request["checkpoint"])
-out = model.predict(request["items"], batch_size=request["batch_size"], gpus=0, progress_bar=False)
-metadata = out.get("metadata") if hasattr(out, "get") else None
-spans = metadata.get("error_spans") if metadata else None
-print(json.dumps({"scores": out.scores, "spans": spans}))
+found = []
+for items in request["requests"]:
+    out = model.predict(items, batch_size=request["batch_size"], gpus=0, progress_bar=False)
+    metadata = out.get("metadata") if hasattr(out, "get") else None
+    spans = metadata.get("error_spans") if metadata else None
+    found.append({"scores": out.scores, "spans": spans})
+print(json.dumps(found))
 """
+
+
+def oracles(python, model: Path, requests, batch_size=16, cwd=None):
+    """COMET's own scores (and xCOMET's spans) of each list of items of ``requests``, each predicted alone."""
+    done = subprocess.run([python, "-c", ORACLE], input=json.dumps({
+        "checkpoint": str(model / "checkpoints" / "model.ckpt"), "requests": requests, "batch_size": batch_size}),
+        capture_output=True, text=True, cwd=cwd)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def oracle(python, model: Path, items, batch_size=16, cwd=None):
     """COMET's own scores (and xCOMET's spans) of ``items``."""
-    done = subprocess.run([python, "-c", ORACLE], input=json.dumps({
-        "checkpoint": str(model / "checkpoints" / "model.ckpt"), "items": items, "batch_size": batch_size}),
-        capture_output=True, text=True, cwd=cwd)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return oracles(python, model, [items], batch_size, cwd)[0]
 
 
 def lines(path: Path, n: int) -> list[str]:
@@ -88,8 +97,8 @@ def test_several_references_score_the_mean_of_each(tiny_comet, comet_python, tmp
     refs = [lines(d / f"ref{k}.txt", 10) for k in (1, 2, 3)]
     metric = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
     stats = metric.system_statistics(system(hyp))
-    each = [oracle(comet_python, tiny_comet["regression"], [{"src": s, "mt": h, "ref": r} for s, h, r in
-                                                            zip(src, hyp, ref)], cwd=tmp_path)["scores"] for ref in refs]
+    each = [found["scores"] for found in oracles(comet_python, tiny_comet["regression"], [
+        [{"src": s, "mt": h, "ref": r} for s, h, r in zip(src, hyp, ref)] for ref in refs], cwd=tmp_path)]
     # Each reference scored by COMET alone batches its 10 items otherwise than the worker's one request of all 30
     # (COMET sorts a request's items by length and pads each batch to its longest): float32 sums over other padding
     # differ in the sixth decimal (1.1e-6 seen once in CI), so the mean is compared to 1e-5.
