@@ -153,6 +153,33 @@ def test_the_window_lists_flags_counts_and_opens_a_segment(qtbot, window):
     dialog.close()
 
 
+def test_a_cancelled_qa_computation_stops_between_systems(qtbot, views, monkeypatch):
+    """Choosing a glossary while the checks run starts them again: the first computation is cancelled, and it stops
+    at the next system instead of checking every system beside the new one."""
+    from bleu_gui.core import Cancelled
+    from bleu_gui.gui.shell.qa_view import compute
+
+    run = views.show_demo(qtbot)
+    checked = []
+    real = type(run).qa_flags
+
+    def counted(self, i, *args):
+        checked.append(i)
+        return real(self, i, *args)
+
+    monkeypatch.setattr(type(run), "qa_flags", counted)
+    calls = []
+
+    def progress(fraction):
+        calls.append(fraction)
+        if len(calls) > 1:
+            raise Cancelled()
+
+    with pytest.raises(Cancelled):
+        compute(run, None, progress)
+    assert checked == [0] and len(run.systems) > 1
+
+
 def test_the_sentence_list_filters_by_a_qa_check(qtbot, views):
     views.show_demo(qtbot)
     sentences = views.inspect.sentences

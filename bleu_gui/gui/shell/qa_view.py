@@ -31,9 +31,14 @@ ALL = "all"
 WHICH = ("its flags", "fixed against the baseline", "introduced against the baseline")
 
 
-def compute(run: Run, glossary: Glossary | None) -> list[list[QAFlag]]:
-    """Every system's flags (every check; the glossary's with a glossary)."""
-    return [run.qa_flags(i, CHECKS, glossary) for i in range(len(run.systems))]
+def compute(run: Run, glossary: Glossary | None, progress: Callable[[float], None]) -> list[list[QAFlag]]:
+    """Every system's flags (every check; the glossary's with a glossary); ``progress`` between systems, where a
+    cancel stops it (a glossary chosen while the checks run starts them again)."""
+    out = []
+    for i in range(len(run.systems)):
+        progress(i / len(run.systems))
+        out.append(run.qa_flags(i, CHECKS, glossary))
+    return out
 
 
 class QADialog(QDialog):
@@ -87,7 +92,7 @@ class QADialog(QDialog):
     def start(self, glossary: Glossary | None) -> None:
         run = self.run
         self.glossary = glossary
-        self.jobs.submit(lambda _progress: compute(run, glossary), self.show_result)
+        self.jobs.submit(lambda progress: compute(run, glossary, progress), self.show_result)
 
     def on_glossary(self) -> None:
         path = ask_open(self, self.state, "glossary", "Glossary (TSV: source term, target terms)")
