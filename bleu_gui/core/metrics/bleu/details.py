@@ -105,40 +105,40 @@ def _best_matched_order(occurrences: dict[int, list[NgramOccurrence]], n_tokens:
 
 
 def _ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
-    return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+    return list(zip(*(tokens[k:] for k in range(n))))
 
 
-def _inside_matched(assigned: dict[int, list[NgramOccurrence]], n: int, length: int) -> list[int]:
-    """For each start of an ``n``-gram, the longest order of an already matched n-gram containing it (0: none)."""
-    inside = [0] * max(length - n + 1, 0)
-    for order, occs in assigned.items():
-        for occ in occs:
-            if occ.status == MATCHED:
-                for i in range(occ.start, occ.end - n + 1):
-                    inside[i] = max(inside[i], order)
-    return inside
+def _most(ref_counts: Sequence[Counter[tuple[str, ...]]]) -> Counter[tuple[str, ...]]:
+    """Max_Ref_Count of every n-gram: the most times any one reference has it."""
+    return ref_counts[0] if len(ref_counts) == 1 else reduce(operator.or_, ref_counts, Counter())
 
 
-def _assign_order(n: int, hyp_tokens: list[str], ref_tokens: list[list[str]],
-                  inside: list[int]) -> list[NgramOccurrence]:
-    """Statuses of the order-``n`` occurrences: per n-gram, the ``min(count, Max_Ref_Count)`` occurrences
-    inside the longest matched n-grams (then the leftmost) are matched, the others clipped."""
-    hyp_grams = _ngrams(hyp_tokens, n)
-    ref_counts = [Counter(_ngrams(toks, n)) for toks in ref_tokens]
-    positions: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for i, gram in enumerate(hyp_grams):
-        positions[gram].append(i)
-    status: dict[int, str] = {}
-    holder: dict[tuple[str, ...], tuple[int, int | None]] = {}
-    for gram, where in positions.items():
-        per_ref = [c[gram] for c in ref_counts]
-        max_count = max(per_ref, default=0)
-        holder[gram] = (max_count, per_ref.index(max_count) if max_count else None)
-        keep = set(sorted(where, key=lambda i: (-inside[i], i))[:max_count])
-        for i in where:
-            status[i] = UNMATCHED if max_count == 0 else MATCHED if i in keep else CLIPPED
-    return [NgramOccurrence(n, i, i + n, gram, status[i], len(positions[gram]), *holder[gram])
-            for i, gram in enumerate(hyp_grams)]
+def _matched_starts(hyp_grams: dict[int, list[tuple[str, ...]]], most: dict[int, Counter[tuple[str, ...]]]
+                    ) -> dict[int, set[int]]:
+    """Which occurrences of each order are matched (their starts), the orders assigned from the highest down: per
+    n-gram, the ``min(count, Max_Ref_Count)`` occurrences inside the longest matched n-grams (then the leftmost).
+    An n-gram the references hold as often as the candidate has every occurrence matched: only a clipped one's
+    occurrences are ranked."""
+    matched: dict[int, set[int]] = {}
+    for n in sorted(hyp_grams, reverse=True):
+        grams, limit = hyp_grams[n], most[n]
+        clipped = {gram for gram, count in Counter(grams).items() if count > limit[gram] > 0}
+        chosen = {i for i, gram in enumerate(grams) if limit[gram] and gram not in clipped}
+        for gram in clipped:
+            starts = [i for i, g in enumerate(grams) if g == gram]
+            inside = {i: _longest_around(matched, i, n) for i in starts}
+            chosen.update(sorted(starts, key=lambda i: (-inside[i], i))[:limit[gram]])
+        matched[n] = chosen
+    return matched
+
+
+def _longest_around(matched_starts: dict[int, set[int]], i: int, n: int) -> int:
+    """The longest order of a matched n-gram (of the orders above ``n`` assigned so far) that contains the
+    ``n``-gram starting at ``i`` (0: none)."""
+    for order in sorted(matched_starts, reverse=True):
+        if any(s in matched_starts[order] for s in range(max(i - (order - n), 0), i + 1)):
+            return order
+    return 0
 
 
 @lru_cache(maxsize=64)  # bounded: it keeps a few tokenizations alive until evicted
@@ -150,51 +150,42 @@ def _tokens_and_spans(tokenization: Tokenization, text: str) -> tuple[list[str],
 
 def _occurrences(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: int
                  ) -> dict[int, list[NgramOccurrence]]:
-    """Every order's candidate n-grams with their statuses, the longest orders first (a shorter n-gram inside a
-    matched longer one is matched first: see :func:`_assign_order`), keyed in ascending order."""
+    """Every order's candidate n-grams with their statuses (see :func:`_matched_starts`), keyed in ascending
+    order."""
+    orders = range(1, max_order + 1)
+    per_ref = {n: [Counter(_ngrams(tokens, n)) for tokens in ref_tokens] for n in orders}
+    most = {n: _most(per_ref[n]) for n in orders}
+    grams = {n: _ngrams(hyp_tokens, n) for n in orders}
+    matched = _matched_starts(grams, most)
     occurrences: dict[int, list[NgramOccurrence]] = {}
-    for n in range(max_order, 0, -1):
-        occurrences[n] = _assign_order(n, hyp_tokens, ref_tokens, _inside_matched(occurrences, n, len(hyp_tokens)))
-    return dict(sorted(occurrences.items()))
+    for n in orders:
+        counts = Counter(grams[n])
+        occurrences[n] = [
+            NgramOccurrence(n, i, i + n, gram,
+                            MATCHED if i in matched[n] else CLIPPED if most[n][gram] else UNMATCHED, counts[gram],
+                            most[n][gram],
+                            next((k for k, c in enumerate(per_ref[n]) if c[gram] == most[n][gram]), None)
+                            if most[n][gram] else None)
+            for i, gram in enumerate(grams[n])]
+    return occurrences
 
 
 def _covered_by_matches(hyp_tokens: list[str], ref_tokens: Sequence[list[str]], max_order: int) -> list[bool]:
-    """Per candidate token: whether a matched n-gram of some order covers it — :func:`_occurrences`'s assignment
-    (the highest order first, occurrences inside longer matched n-grams preferred, then the leftmost) without its
-    records: an n-gram's occurrences are ranked only where they are clipped, the rest are all matched or all not."""
-    size = len(hyp_tokens)
-    matched_starts: dict[int, set[int]] = {}
-    for n in range(max_order, 0, -1):
-        grams = [Counter(zip(*(tokens[k:] for k in range(n)))) for tokens in ref_tokens]
-        most = grams[0] if len(grams) == 1 else reduce(operator.or_, grams, Counter())
-        hyp_grams = list(zip(*(hyp_tokens[k:] for k in range(n))))
-        clipped = {gram for gram, count in Counter(hyp_grams).items() if count > most[gram] > 0}
-        # Every occurrence of an n-gram the references hold as often is matched; a clipped one's are ranked.
-        chosen = {i for i, gram in enumerate(hyp_grams) if most[gram] and gram not in clipped}
-        for gram in clipped:
-            starts = [i for i, g in enumerate(hyp_grams) if g == gram]
-            inside = {i: _longest_around(matched_starts, i, n) for i in starts}
-            chosen.update(sorted(starts, key=lambda i: (-inside[i], i))[:most[gram]])
-        matched_starts[n] = chosen
-    covering = [0] * (size + 1)
-    for n, chosen_starts in matched_starts.items():
-        for i in chosen_starts:
+    """Per candidate token: whether a matched n-gram of some order covers it (:func:`_matched_starts`), without the
+    occurrences' records."""
+    orders = range(1, max_order + 1)
+    matched = _matched_starts({n: _ngrams(hyp_tokens, n) for n in orders},
+                              {n: _most([Counter(_ngrams(tokens, n)) for tokens in ref_tokens]) for n in orders})
+    covering = [0] * (len(hyp_tokens) + 1)
+    for n, starts in matched.items():
+        for i in starts:
             covering[i] += 1
             covering[i + n] -= 1
     running, out = 0, []
-    for t in range(size):
-        running += covering[t]
+    for step in covering[:-1]:
+        running += step
         out.append(running > 0)
     return out
-
-
-def _longest_around(matched_starts: dict[int, set[int]], i: int, n: int) -> int:
-    """The longest order of a matched n-gram (of the orders above ``n`` assigned so far) that contains the
-    ``n``-gram starting at ``i`` (0: none)."""
-    for order in sorted(matched_starts, reverse=True):
-        if any(s in matched_starts[order] for s in range(max(i - (order - n), 0), i + 1)):
-            return order
-    return 0
 
 
 def unmatched_token_spans(hypothesis: str, ref_tokens: Sequence[list[str]], tokenization: Tokenization,

@@ -222,8 +222,8 @@ class Ter(Metric):
             if not len(words):
                 out.append([])
                 continue
-            spans = char_spans(hypothesis, self.words(self.hypothesis_words(hypothesis)), not self.config.case_sensitive,
-                               "tercom")
+            words_of_line = self.tokenize(hypothesis.rstrip()).split()  # the words hypothesis_words numbers
+            spans = char_spans(hypothesis, words_of_line, not self.config.case_sensitive, "tercom")
             out.append([span for span in (spans[w] for w in words.tolist()) if span is not None])
         return out
 
