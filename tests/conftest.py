@@ -39,6 +39,20 @@ def fresh_user_cache(monkeypatch, tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def young_garbage_collected_after_each_test():
+    """Once a window made jobs, garbage is collected only by a timer on the GUI thread (bleu_gui.gui.collector),
+    for the rest of the process, the tests' as the app's. A test that spins no event loop leaves its garbage to
+    the next that does: it is collected here instead, on the GUI thread, the young generations only (a full pass
+    costs ~0.3 s in this process; the timer makes one at most once a minute). Torn down after
+    no_thread_left_running, so no worker runs by then."""
+    import gc
+
+    yield
+    if not gc.isenabled():
+        gc.collect(1)
+
+
+@pytest.fixture(autouse=True)
 def no_thread_left_running():
     """Fail a test that leaves a worker thread running (napari's rule): a window must cancel and wait on close."""
     import sys

@@ -181,6 +181,36 @@ def test_a_job_wakes_the_window_only_when_its_progress_moves_forward(qtbot):
     assert jobs.shutdown()
 
 
+def test_cyclic_garbage_is_collected_on_the_gui_thread_never_in_a_worker(qtbot):
+    # Python's collector runs in whichever thread's allocations cross its threshold. Garbage holding a Qt object
+    # (a closed dialog's widgets in a reference cycle) collected in a pool thread is destroyed off the GUI
+    # thread: the suite once hung in CI so, the GUI thread inside a Qt call waiting for the interpreter lock.
+    import gc
+    import threading
+    import weakref
+
+    from PySide6.QtCore import QObject
+
+    from bleu_gui.gui.jobs import JobController
+
+    jobs = JobController()
+    gc.collect()
+    collected_in = []
+
+    class Cycle:
+        pass
+
+    garbage = Cycle()
+    garbage.me, garbage.qt = garbage, QObject()
+    weakref.finalize(garbage, lambda: collected_in.append(threading.get_ident()))
+    del garbage
+    kept = []
+    jobs.submit(lambda progress: [[] for _ in range(50_000)], kept.append)  # enough for many collections
+    qtbot.waitUntil(lambda: bool(kept) and bool(collected_in), timeout=10_000)
+    assert collected_in == [threading.get_ident()]
+    assert jobs.shutdown()
+
+
 def test_side_by_side_jobs_each_report_their_own_outcome(qtbot, gate):
     from bleu_gui.core import InputError
     from bleu_gui.gui.jobs import JobController

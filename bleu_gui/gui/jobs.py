@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 from ..core import Cancelled, InputError
 from ..core.errors import ExportError
 from ..core.runtime import share_the_lock_often
+from .collector import collect_on_the_gui_thread
 from .window_words import raw
 
 T = TypeVar("T")
@@ -117,6 +118,7 @@ class JobController(QObject):
     def __init__(self, parent: QObject | None = None, exclusive: bool = True):
         super().__init__(parent)
         share_the_lock_often()
+        collect_on_the_gui_thread()  # a worker's collection would destroy Qt objects off the GUI thread
         self.exclusive = exclusive
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1 if exclusive else 2)
