@@ -99,7 +99,7 @@ def step_sentences(window, app, n: int = 60) -> list[float]:
     for _ in range(n):
         t0 = time.perf_counter()
         window.inspect.sentences.move_selection(+1)
-        while window.inspect._chart_timer.isActive():  # the charts follow on the next turn: wait for them
+        while window.inspect.detail._chart_timer.isActive():  # the charts follow on the next turn: wait for them
             app.processEvents()
         window.repaint()
         app.processEvents()
@@ -111,7 +111,7 @@ def filtered(window, app, text: str) -> str:
     """Type ``text`` into the list's filter box: (time until the list shows the result, longest GUI gap)."""
     from PySide6.QtCore import QEventLoop
 
-    view, loop, done = window.inspect, QEventLoop(), []
+    view, loop, done = window.inspect.sentences, QEventLoop(), []
 
     def shown() -> None:
         done.append(True)

@@ -28,46 +28,72 @@ from tests.conftest import cli, data_set
 # once per process.
 pytestmark = pytest.mark.xdist_group("comet")
 
-# unbabel-comet's own API, run in the worker's Python: the oracle. Each request's items are predicted alone, as
-# many requests as asked, the model loaded once.
+# unbabel-comet's own API, run in the worker's Python: the oracle. Each model is loaded once and each of its requests'
+# items predicted alone; every test's requests are made in one process (comets_own), which imports torch once.
 ORACLE = r"""
 import json, sys
 from comet import load_from_checkpoint
-request = json.load(sys.stdin)
-model = load_from_checkpoint(request["checkpoint"])
-found = []
-for items in request["requests"]:
-    out = model.predict(items, batch_size=request["batch_size"], gpus=0, progress_bar=False)
-    metadata = out.get("metadata") if hasattr(out, "get") else None
-    spans = metadata.get("error_spans") if metadata else None
-    found.append({"scores": out.scores, "spans": spans})
+found = {}
+for asked in json.load(sys.stdin):
+    model = load_from_checkpoint(asked["checkpoint"])
+    for name, (items, batch_size) in asked["requests"].items():
+        out = model.predict(items, batch_size=batch_size, gpus=0, progress_bar=False)
+        metadata = out.get("metadata") if hasattr(out, "get") else None
+        spans = metadata.get("error_spans") if metadata else None
+        found[name] = {"scores": out.scores, "spans": spans}
 print(json.dumps(found))
 """
-
-
-def oracles(python, model: Path, requests, batch_size=16, cwd=None):
-    """COMET's own scores (and xCOMET's spans) of each list of items of ``requests``, each predicted alone."""
-    done = subprocess.run([python, "-c", ORACLE], input=json.dumps({
-        "checkpoint": str(model / "checkpoints" / "model.ckpt"), "requests": requests, "batch_size": batch_size}),
-        capture_output=True, text=True, cwd=cwd)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def oracle(python, model: Path, items, batch_size=16, cwd=None):
-    """COMET's own scores (and xCOMET's spans) of ``items``."""
-    return oracles(python, model, [items], batch_size, cwd)[0]
 
 
 def lines(path: Path, n: int) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()[:n]
 
 
+def en_ja_lines() -> dict[str, list[str]]:
+    d = data_set("wmt22-en-ja")
+    return {name: lines(d / f"{name}.txt", 24) for name in ("src", "ref1", "sys1", "sys2")}
+
+
 @pytest.fixture(scope="module")
 def en_ja():
     """24 segments of WMT22 en-ja: source, reference, two systems."""
-    d = data_set("wmt22-en-ja")
-    return {name: lines(d / f"{name}.txt", 24) for name in ("src", "ref1", "sys1", "sys2")}
+    return en_ja_lines()
+
+
+def items(en_ja, kind="regression"):
+    """What COMET is given of en_ja's sys1 (no reference for a reference-free model)."""
+    return [{"src": s, "mt": h, **({} if kind == "referenceless" else {"ref": r})}
+            for s, h, r in zip(en_ja["src"], en_ja["sys1"], en_ja["ref1"])]
+
+
+def three_references():
+    """10 segments of WMT21 en-de with its three references: source, system, [references]."""
+    d = data_set("wmt21-en-de-3ref")
+    return lines(d / "src.txt", 10), lines(d / "sys1.txt", 10), [lines(d / f"ref{k}.txt", 10) for k in (1, 2, 3)]
+
+
+@pytest.fixture(scope="session")
+def comets_own(tiny_comet, comet_python, tmp_path_factory):
+    """COMET's own scores (and xCOMET's spans) of what the tests below score, by name: each kind's of en_ja's sys1
+    in batches of 16, the regression model's also in batches of 4, and of each of three references alone. Made once
+    per test process: pytest-xdist may run other modules' tests between these, which ends module-scoped fixtures."""
+    en_ja = en_ja_lines()
+    asked = {kind: {kind: (items(en_ja, kind), 16)} for kind in ("regression", "referenceless", "xcomet")}
+    asked["regression"]["regression, batches of 4"] = (items(en_ja), 4)
+    try:
+        src, hyp, refs = three_references()
+    except pytest.skip.Exception:
+        pass  # the test that needs them skips too
+    else:
+        for k, ref in enumerate(refs, 1):
+            asked["regression"][f"reference {k} of 3"] = (
+                [{"src": s, "mt": h, "ref": r} for s, h, r in zip(src, hyp, ref)], 16)
+    request = [{"checkpoint": str(tiny_comet[kind] / "checkpoints" / "model.ckpt"), "requests": requests}
+               for kind, requests in asked.items()]
+    done = subprocess.run([comet_python, "-c", ORACLE], input=json.dumps(request), capture_output=True, text=True,
+                          cwd=tmp_path_factory.mktemp("comets-own"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def comet(model: Path, python: str, references, source, tmp_path, **settings):
@@ -80,25 +106,20 @@ def system(lines_, name="sys.txt"):
 
 
 @pytest.mark.parametrize("kind", ["regression", "referenceless", "xcomet"])
-def test_scores_equal_comets_own_predict(kind, tiny_comet, comet_python, en_ja, tmp_path):
+def test_scores_equal_comets_own_predict(kind, tiny_comet, comet_python, en_ja, comets_own, tmp_path):
     metric = comet(tiny_comet[kind], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
     stats = metric.system_statistics(system(en_ja["sys1"]))
-    items = [{"src": s, "mt": h, **({} if kind == "referenceless" else {"ref": r})}
-             for s, h, r in zip(en_ja["src"], en_ja["sys1"], en_ja["ref1"])]
-    theirs = oracle(comet_python, tiny_comet[kind], items, cwd=tmp_path)
+    theirs = comets_own[kind]
     assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-6, rtol=0)
     assert len(set(np.round(stats[:, 0], 4))) > 12  # the tiny model's scores differ between segments
     assert metric.corpus_score(stats).score == pytest.approx(np.mean(theirs["scores"]), abs=1e-6)
 
 
-def test_several_references_score_the_mean_of_each(tiny_comet, comet_python, tmp_path):
-    d = data_set("wmt21-en-de-3ref")
-    src, hyp = lines(d / "src.txt", 10), lines(d / "sys1.txt", 10)
-    refs = [lines(d / f"ref{k}.txt", 10) for k in (1, 2, 3)]
+def test_several_references_score_the_mean_of_each(tiny_comet, comet_python, comets_own, tmp_path):
+    src, hyp, refs = three_references()
     metric = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
     stats = metric.system_statistics(system(hyp))
-    each = [found["scores"] for found in oracles(comet_python, tiny_comet["regression"], [
-        [{"src": s, "mt": h, "ref": r} for s, h, r in zip(src, hyp, ref)] for ref in refs], cwd=tmp_path)]
+    each = [comets_own[f"reference {k} of 3"]["scores"] for k in (1, 2, 3)]
     # Each reference scored by COMET alone batches its 10 items otherwise than the worker's one request of all 30
     # (COMET sorts a request's items by length and pads each batch to its longest): float32 sums over other padding
     # differ in the sixth decimal (1.1e-6 seen once in CI), so the mean is compared to 1e-5.
@@ -119,7 +140,8 @@ def test_a_cached_reopen_gives_the_same_numbers_and_loads_no_model(tiny_comet, c
     assert any("of the run's scores read from the cache" in n for n in again.notes)
 
 
-def test_cancel_ends_the_worker_and_keeps_the_batches_it_finished(tiny_comet, comet_python, en_ja, tmp_path):
+def test_cancel_ends_the_worker_and_keeps_the_batches_it_finished(tiny_comet, comet_python, en_ja, comets_own,
+                                                                 tmp_path):
     metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path, batch_size=4)
 
     def cancel_after_a_batch(fraction):
@@ -132,8 +154,7 @@ def test_cancel_ends_the_worker_and_keeps_the_batches_it_finished(tiny_comet, co
     kept, _ = cache_size(tmp_path / "comet.sqlite")
     assert 4 <= kept < 24
     stats = metric.system_statistics(system(en_ja["sys1"]))  # the rest is scored now
-    theirs = oracle(comet_python, tiny_comet["regression"], [{"src": s, "mt": h, "ref": r} for s, h, r in zip(
-        en_ja["src"], en_ja["sys1"], en_ja["ref1"])], batch_size=4, cwd=tmp_path)
+    theirs = comets_own["regression, batches of 4"]
     # The rest is batched apart from what was kept, not as predict batches the whole: padding moves a score by
     # ~6e-8 on wmt22-comet-da, by up to ~5e-6 on this random model's larger numbers.
     assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-5, rtol=0)
@@ -163,13 +184,12 @@ def repoint_encoder(model: Path, where: str) -> None:
     hparams.write_text(text.replace(named, where), encoding="utf-8")
 
 
-def test_a_moved_model_folder_finds_its_encoder_beside_it(tiny_comet, comet_python, en_ja, tmp_path):
+def test_a_moved_model_folder_finds_its_encoder_beside_it(tiny_comet, comet_python, en_ja, comets_own, tmp_path):
     model = copied(tiny_comet["regression"], tmp_path)
     repoint_encoder(model, "/nowhere/encoder")
     metric = comet(model, comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
     stats = metric.system_statistics(system(en_ja["sys1"]))
-    theirs = oracle(comet_python, tiny_comet["regression"], [{"src": s, "mt": h, "ref": r} for s, h, r in zip(
-        en_ja["src"], en_ja["sys1"], en_ja["ref1"])], cwd=tmp_path)
+    theirs = comets_own["regression"]
     assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-6, rtol=0)
     assert any("the encoder folder /nowhere/encoder named by hparams.yaml is not there" in n for n in metric.notes)
 
@@ -218,12 +238,12 @@ def test_a_worker_python_without_comet_is_named(python, said, en_ja, tmp_path):
         metric.system_statistics(system(en_ja["sys1"]))
 
 
-def test_xcomets_spans_are_drawn_on_the_candidate_at_valid_offsets(tiny_comet, comet_python, en_ja, tmp_path):
+def test_xcomets_spans_are_drawn_on_the_candidate_at_valid_offsets(tiny_comet, comet_python, en_ja, comets_own,
+                                                                   tmp_path):
     metric = comet(tiny_comet["xcomet"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
     hyps = en_ja["sys1"]
     stats = metric.system_statistics(system(hyps))
-    theirs = oracle(comet_python, tiny_comet["xcomet"], [{"src": s, "mt": h, "ref": r} for s, h, r in zip(
-        en_ja["src"], hyps, en_ja["ref1"])], cwd=tmp_path)["spans"]
+    theirs = comets_own["xcomet"]["spans"]
     explained = metric.of_system(system(hyps))
     flagged = explained.flagged(range(len(hyps)), hyps)
     marked = 0
