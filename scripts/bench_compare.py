@@ -1,6 +1,7 @@
 """Benchmark the paired tests: our bleu-score against sacreBLEU's command line, whole commands, side by side.
 
-    python scripts/bench_compare.py                 # WMT17 (3,004 lines) and ours alone on 100,000 lines
+    python scripts/bench_compare.py                 # WMT17 (3,004 lines; 17,000 of its lines, the issue's size),
+                                                    # and ours alone on 100,000 lines
     python scripts/bench_compare.py --big-anchor    # also sacreBLEU on 100,000 lines (minutes, ~10 GB)
     python scripts/bench_compare.py --all-pairs     # 12 WMT17 systems, every pair: ours once against sacreBLEU
                                                     # run once per baseline (24 commands, about ten minutes)
@@ -129,7 +130,7 @@ def main() -> None:
     p.add_argument("--all-pairs", action="store_true", help="only the all-pairs measures (12 systems)")
     p.add_argument("--baselines", type=int, default=12, help="sacreBLEU baselines to run in --all-pairs (1-12)")
     args = p.parse_args()
-    from bench_core import synthetic
+    from bench_core import synthetic, wmt17_systems
 
     if args.all_pairs:
         wmt17 = DATA / "sacrebleu-wmt17-en-de"
@@ -147,6 +148,10 @@ def main() -> None:
             compare("wmt17 en-de 3,004 lines, sys1 vs sys2", wmt17 / "ref1.txt", wmt17 / "sys1.txt",
                     wmt17 / "sys2.txt", test, True)
             in_process(wmt17 / "ref1.txt", wmt17 / "sys1.txt", wmt17 / "sys2.txt", test)
+        with tempfile.TemporaryDirectory() as tmp:  # 17k x 2, real lines: WMT17's shuffled and repeated to size
+            (a, b), ref17k = wmt17_systems(Path(tmp), 17_000, k=2)
+            for test in ("bs", "ar"):
+                compare("wmt17 en-de lines, 17,000, sys1 vs sys2", ref17k, a, b, test, True)
     with tempfile.TemporaryDirectory() as tmp:
         hyp, ref = synthetic(Path(tmp), 100_000)
         other = Path(tmp) / "hyp-b.txt"
