@@ -40,6 +40,13 @@ FINE = [
     ("Energizer LR44 10-pack", "Energizer LR44 baterije, pakiranje od 10 komada"),
     ("Save on the50-pack", "Uštedite na pakiranju od 50 komada"),
     ("#Product2# and COVID-19", "#Product2# i COVID-19"),
+    # Magnitudes written short and grouped (real lines: WMT22 en-zh systems, FLORES en-ko).
+    ("a £75m deal", "一项7500万英镑的交易"),
+    ("$1.5bn in aid", "15亿美元的援助"),
+    ("a £50k salary", "5万英镑的薪水"),
+    ("a further $45 million", "4,500만 달러를 추가로"),
+    ("Over four million people went to Rome.", "400만 명이 넘는 사람들이 로마로 모여들었습니다."),
+    ("in the 1880s", "在19世纪80年代"),
 ]
 # (source, a translation with a changed number or code: flagged) — each was missed before.
 CHANGED = [
@@ -56,6 +63,9 @@ CHANGED = [
     ("Connect the GT-10 cable to the GT-10 port.", "Spojite GT-10 kabel na GT-17 priključak."),
     ("Two GT-10 adapters: one GT-10 for each side.", "Dva adaptera GT-10, po jedan za svaku stranu."),
     ("the50-pack", "pakiranje od 60 komada"),
+    ("a £75m deal", "一项7500英镑的交易"),
+    ("a further $45 million", "4,600만 달러를 추가로"),
+    ("in the 1880s", "在19世纪90年代"),
 ]
 
 

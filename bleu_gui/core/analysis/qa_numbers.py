@@ -9,8 +9,11 @@ read as the values it can mean, and a source number is matched by a target numbe
   separator followed by three digits may be either (``1.000`` is 1000 or 1.000), so both values are kept;
 - leading zeros are not a difference (``04:00`` = ``4:00``); ordinals are their number (``700th`` = ``700.`` =
   ``第700``); twelve-hour times may become 24-hour ones (``8 p.m.`` = ``20 Uhr``);
-- CJK multipliers: ``2万8000`` = 28,000, ``1億6940万`` = 169,400,000, ``3.5万`` = 35,000 (also Korean 만, 억);
-  a number with a word multiplier means itself or its product (``1.5 billion`` = ``1,5 Milliarden`` = ``15亿``);
+- CJK multipliers: ``2万8000`` = 28,000, ``1億6940万`` = 169,400,000, ``3.5万`` = 35,000, ``4,500만`` =
+  45,000,000 (also Korean 만, 억); a number with a word multiplier means itself or its product (``1.5 billion`` =
+  ``1,5 Milliarden`` = ``15亿``), as does one with a short one glued to it (``£75m`` = ``7500万``, ``$1.5bn``,
+  ``£50k``) and a number word with a multiplier (``four million`` = ``400만``);
+- a decade of a century as Chinese writes it is its year: ``19世纪80年代`` = ``1880s``;
 - Chinese and Japanese numerals in characters (``五``, ``二十八``), month names (``December`` = ``12月``) and
   number words (``twenty`` = ``20``, in English, German, French, Spanish, Russian, Czech, Slovak and Croatian) may
   match a number of the other side, but are never flagged themselves (``一`` is part of many words);
@@ -31,7 +34,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -56,7 +59,16 @@ _WORD_MULTIPLIERS = {
 }
 _MULTIPLIER_WORD = re.compile(r"\s?(" + "|".join(sorted((re.escape(w) for w in _WORD_MULTIPLIERS), key=len,
                                                          reverse=True)) + r")\b\.?", re.IGNORECASE)
-_CJK_CHAIN = re.compile(r"(?:(\d+(?:\.\d+)?)\s?([十百千万萬亿億兆만억천조])\s?)+(\d{1,3}(?:,\d{3})+|\d+)?")
+# A magnitude written short and glued to its number: £75m, $1.5bn, £50k (a number with it means itself or its
+# product, as with the words: 75m may be metres).
+_SHORT_MULTIPLIERS = {"k": 10**3, "m": 10**6, "bn": 10**9}
+_SHORT_MULTIPLIER = re.compile(r"(bn|m|k)\b", re.IGNORECASE)
+# The number before a multiplier may be grouped: 4,500만 (45 million), 1,200万.
+_CJK_NUMBER = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?"
+_CJK_CHAIN = re.compile(rf"(?:({_CJK_NUMBER})\s?([十百千万萬亿億兆만억천조])\s?)+(\d{{1,3}}(?:,\d{{3}})+|\d+)?")
+_CJK_PART = re.compile(rf"({_CJK_NUMBER})\s?([十百千万萬亿億兆만억천조])")
+# A decade of a century, as Chinese writes it: 19世纪80年代 is the 1880s.
+_CENTURY_DECADE = re.compile(r"(\d{1,2})\s?世[纪紀]\s?(\d)0\s?年代")
 _KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
                  "两": 2, "兩": 2}
 _KANJI_NUMBER = re.compile("[〇零一二三四五六七八九两兩十百千万萬亿億]+")
@@ -188,23 +200,33 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+def _cjk_numbers(text: str, taken: list[tuple[int, int]], free: Callable[[int, int], bool]) -> Iterator[Number]:
+    """Numbers with CJK multipliers (2万8000, 4,500만) and centuries' decades (19世纪80年代), their spans added to
+    ``taken``."""
+    for m in _CENTURY_DECADE.finditer(text):
+        taken.append(m.span())
+        year = (int(m.group(1)) - 1) * 100 + int(m.group(2)) * 10
+        yield Number(m.group(0), frozenset({Decimal(year)}), sum(ch.isdigit() for ch in m.group(0)))
+    for m in _CJK_CHAIN.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        total = Decimal(0)
+        for part in _CJK_PART.finditer(m.group(0)):
+            total += Decimal(part.group(1).replace(",", "")) * _CJK_MULTIPLIERS[part.group(2)]
+        if m.group(3):
+            total += Decimal(m.group(3).replace(",", ""))
+        taken.append(m.span())
+        shown = m.group(0).strip()
+        yield Number(shown, frozenset({total}), sum(ch.isdigit() for ch in shown))
+
+
 def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
     taken = list(codes)
 
     def free(start: int, end: int) -> bool:
         return all(end <= a or start >= b for a, b in taken)
 
-    for m in _CJK_CHAIN.finditer(text):
-        if not free(m.start(), m.end()):
-            continue
-        total = Decimal(0)
-        for part in re.finditer(r"(\d+(?:\.\d+)?)\s?([十百千万萬亿億兆만억천조])", m.group(0)):
-            total += Decimal(part.group(1)) * _CJK_MULTIPLIERS[part.group(2)]
-        if m.group(3):
-            total += Decimal(m.group(3).replace(",", ""))
-        taken.append(m.span())
-        shown = m.group(0).strip()
-        yield Number(shown, frozenset({total}), sum(ch.isdigit() for ch in shown))
+    yield from _cjk_numbers(text, taken, free)
     # Digit runs never reach into a code: "LR44 10-pack" is the code LR44 and the number 10 (a run "44 10" grouped
     # by its space took the 10 with the code). A number glued to letters is a number ("the50-pack").
     outside_codes = _masked(text, codes)
@@ -218,6 +240,7 @@ def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
             (g, {Decimal(g)}) for g in re.split(rf"[{re.escape(_GROUPERS)}]", run) if g]
         after = text[start + len(run):]
         word = _MULTIPLIER_WORD.match(after)
+        short = _SHORT_MULTIPLIER.match(after)
         hour = _TWELVE_HOUR.match(after)
         decade = _DECADE_SHORT.match(text, start - (start > 0 and text[start - 1] in "'’"))
         for k, (piece, piece_values) in enumerate(pieces):
@@ -229,6 +252,8 @@ def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
                 more |= {v % 100 for v in piece_values}
             if last and word is not None:
                 more |= {v * _WORD_MULTIPLIERS[word.group(1).lower()] for v in piece_values}
+            elif last and short is not None:
+                more |= {v * _SHORT_MULTIPLIERS[short.group(1).lower()] for v in piece_values}
             if k == 0 and hour is not None:
                 more |= {v + 12 for v in piece_values if v < 12} | {v - 12 for v in piece_values if v >= 12}
             yield Number(piece, frozenset(more), sum(ch.isdigit() for ch in piece))
@@ -249,7 +274,10 @@ def _words_as_numbers(text: str) -> Iterator[Number]:
         if months:
             yield Number(m.group(0), frozenset(Decimal(n) for n in months), 2, soft=True)
         elif word in _NUMBER_WORDS:
-            yield Number(m.group(0), frozenset({Decimal(_NUMBER_WORDS[word])}), 2, soft=True)
+            value = Decimal(_NUMBER_WORDS[word])
+            multiplier = _MULTIPLIER_WORD.match(text, m.end())  # four million = 4,000,000 (or four)
+            times = _WORD_MULTIPLIERS[multiplier.group(1).lower()] if multiplier is not None else 1
+            yield Number(m.group(0), frozenset({value, value * times}), 2, soft=True)
 
 
 def codes_in(text: str) -> list[tuple[str, str, tuple[int, int]]]:
