@@ -60,10 +60,9 @@ def en_ja():
     return en_ja_lines()
 
 
-def items(en_ja, kind="regression"):
-    """What COMET is given of en_ja's sys1 (no reference for a reference-free model)."""
-    return [{"src": s, "mt": h, **({} if kind == "referenceless" else {"ref": r})}
-            for s, h, r in zip(en_ja["src"], en_ja["sys1"], en_ja["ref1"])]
+def items(src, hyp, ref=None):
+    """What COMET is given of a system's lines (no reference for a reference-free model)."""
+    return [{"src": s, "mt": h, **({} if ref is None else {"ref": ref[i]})} for i, (s, h) in enumerate(zip(src, hyp))]
 
 
 def three_references():
@@ -77,17 +76,17 @@ def comets_own(tiny_comet, comet_python, tmp_path_factory):
     """COMET's own scores (and xCOMET's spans) of what the tests below score, by name: each kind's of en_ja's sys1
     in batches of 16, the regression model's also in batches of 4, and of each of three references alone. Made once
     per test process: pytest-xdist may run other modules' tests between these, which ends module-scoped fixtures."""
-    en_ja = en_ja_lines()
-    asked = {kind: {kind: (items(en_ja, kind), 16)} for kind in ("regression", "referenceless", "xcomet")}
-    asked["regression"]["regression, batches of 4"] = (items(en_ja), 4)
+    src, hyp, ref = (en_ja_lines()[name] for name in ("src", "sys1", "ref1"))
+    asked = {kind: {kind: (items(src, hyp, None if kind == "referenceless" else ref), 16)}
+             for kind in ("regression", "referenceless", "xcomet")}
+    asked["regression"]["regression, batches of 4"] = (items(src, hyp, ref), 4)
     try:
         src, hyp, refs = three_references()
     except pytest.skip.Exception:
         pass  # the test that needs them skips too
     else:
         for k, ref in enumerate(refs, 1):
-            asked["regression"][f"reference {k} of 3"] = (
-                [{"src": s, "mt": h, "ref": r} for s, h, r in zip(src, hyp, ref)], 16)
+            asked["regression"][f"reference {k} of 3"] = (items(src, hyp, ref), 16)
     request = [{"checkpoint": str(tiny_comet[kind] / "checkpoints" / "model.ckpt"), "requests": requests}
                for kind, requests in asked.items()]
     done = subprocess.run([comet_python, "-c", ORACLE], input=json.dumps(request), capture_output=True, text=True,

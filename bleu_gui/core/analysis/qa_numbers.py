@@ -34,7 +34,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -200,15 +200,22 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-def _cjk_numbers(text: str, taken: list[tuple[int, int]], free: Callable[[int, int], bool]) -> Iterator[Number]:
-    """Numbers with CJK multipliers (2万8000, 4,500만) and centuries' decades (19世纪80年代), their spans added to
-    ``taken``."""
+def _free(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
+    """Whether ``start``–``end`` overlaps none of the spans ``taken``."""
+    return all(end <= a or start >= b for a, b in taken)
+
+
+def _cjk_numbers(text: str, taken: list[tuple[int, int]]) -> Iterator[Number]:
+    """Numbers with CJK multipliers (2万8000, 4,500만) and centuries' decades (19世纪80年代) outside the spans
+    ``taken``, their own spans added to it."""
     for m in _CENTURY_DECADE.finditer(text):
+        if not _free(*m.span(), taken):
+            continue
         taken.append(m.span())
         year = (int(m.group(1)) - 1) * 100 + int(m.group(2)) * 10
         yield Number(m.group(0), frozenset({Decimal(year)}), sum(ch.isdigit() for ch in m.group(0)))
     for m in _CJK_CHAIN.finditer(text):
-        if not free(m.start(), m.end()):
+        if not _free(*m.span(), taken):
             continue
         total = Decimal(0)
         for part in _CJK_PART.finditer(m.group(0)):
@@ -222,17 +229,13 @@ def _cjk_numbers(text: str, taken: list[tuple[int, int]], free: Callable[[int, i
 
 def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
     taken = list(codes)
-
-    def free(start: int, end: int) -> bool:
-        return all(end <= a or start >= b for a, b in taken)
-
-    yield from _cjk_numbers(text, taken, free)
+    yield from _cjk_numbers(text, taken)
     # Digit runs never reach into a code: "LR44 10-pack" is the code LR44 and the number 10 (a run "44 10" grouped
     # by its space took the 10 with the code). A number glued to letters is a number ("the50-pack").
     outside_codes = _masked(text, codes)
     for m in _RUN.finditer(outside_codes):
         start, end = m.span()
-        if not free(start, end):
+        if not _free(start, end, taken):
             continue
         run = m.group(0).rstrip(_SPACES + "'’")
         values = _run_values(run)
@@ -259,7 +262,7 @@ def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
             yield Number(piece, frozenset(more), sum(ch.isdigit() for ch in piece))
     for m in _KANJI_NUMBER.finditer(text):
         value = _kanji_value(m.group(0))
-        if value is not None and free(*m.span()):
+        if value is not None and _free(*m.span(), taken):
             yield Number(m.group(0), frozenset({Decimal(value)}), len(str(value)), soft=True)
     yield from _words_as_numbers(text)
 
