@@ -125,6 +125,14 @@ def test_chunked_draws_equal_one_draw(monkeypatch, L, chunk_values):
     assert np.array_equal(np.concatenate(list(significance.ar_chunks(L, n, 5))), whole_pos)
 
 
+def test_resample_weights_count_each_sentence_drawn_in_each_resample():
+    from bleu_gui.core.analysis.significance import resample_weights
+
+    # Worked by hand: resample 1 draws sentence 0 twice and 2 once; resample 2 draws 1 once and 2 twice.
+    weights = resample_weights(np.array([[0, 0, 2], [2, 1, 2]]))
+    assert weights.tolist() == [[2, 0, 1], [0, 1, 2]]
+
+
 def test_resample_sums_are_exact_on_both_sides_of_the_float32_limit():
     from bleu_gui.core.analysis.significance import SideBySide
 

@@ -36,6 +36,8 @@ from ..metrics.base import Metric
 from .resampling import BS_SAMPLES, DEFAULT_SEED
 
 _CHUNK_VALUES = 2_000_000  # random draws held in memory at once (and between cancel checks)
+_ABS_ROWS = 1 << 14  # rows whose magnitudes are summed at once (a few megabytes of temporary)
+_FLOAT32_EXACT = 2**24  # every integer of smaller magnitude is a float32, and so is every sum that stays below
 
 
 @dataclass(frozen=True)
@@ -76,13 +78,15 @@ def ar_chunks(L: int, n: int, seed: int | None) -> Iterator[np.ndarray]:
 
 
 def resample_weights(idx: np.ndarray) -> np.ndarray:
-    """How often each sentence is drawn in each resample (resamples × sentences)."""
+    """How often each sentence is drawn in each resample (resamples × sentences), as floats for the product that
+    sums the resamples: float32, which holds every count exactly, below 2^24 sentences."""
     k, L = idx.shape
-    return np.bincount((idx + (np.arange(k)[:, None] * L)).ravel(), minlength=k * L).reshape(k, L)
-
-
-_ABS_ROWS = 1 << 14  # rows whose magnitudes are summed at once (a few megabytes of temporary)
-_FLOAT32_EXACT = 2**24  # every integer of smaller magnitude is a float32, and so is every sum that stays below
+    out = np.empty((k, L), np.float32 if L < _FLOAT32_EXACT else np.float64)
+    # One resample's counters at a time stay in the processor's cache; counting every resample of a chunk into one
+    # long array scattered the increments over megabytes (17,000 sentences: 2.5-4x the time).
+    for row, drawn in zip(out, idx):
+        row[:] = np.bincount(drawn, minlength=L)
+    return out
 
 
 class SideBySide:
