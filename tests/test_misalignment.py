@@ -58,6 +58,26 @@ def test_a_long_file_is_scanned_in_windows_and_the_break_found_exactly(monkeypat
     assert "misaligned from line 2101" in found.describe("sys.txt")
 
 
+@pytest.mark.parametrize("references", [1, 2])
+@pytest.mark.parametrize("at", [5, 430, 1000, 2107, 2960])
+def test_a_break_in_any_window_or_between_two_is_placed_exactly(monkeypatch, at, references):
+    """Windows at lines 0, 421, 843, 1264, 1686, 2107, 2529 and 2950: a break in the first, inside one, between
+    two, at a window's first line and in the last, against one reference and two."""
+    from bleu_gui.core.analysis import misalignment
+
+    monkeypatch.setattr(misalignment, "_FULL_SCAN", 400)
+    monkeypatch.setattr(misalignment, "_WINDOWS", 8)
+    words = [f"w{i}" for i in range(5000)]
+    ref = [" ".join(words[(7 * i + k) % 5000] for k in range(9)) for i in range(3000)]
+    # A second reference words every third line otherwise (an aligned line still matches one reference best).
+    other = [f"z{i} " + line if i % 3 == 0 else line for i, line in enumerate(ref)]
+    refs = [ref, other][:references]
+    dropped = find_misalignment(ref[:at] + ref[at + 1:] + ["x"], refs)
+    assert dropped is not None and (dropped.line, dropped.shift) == (at + 1, 1)
+    doubled = find_misalignment(ref[:at + 1] + ref[at:-1], refs)
+    assert doubled is not None and (doubled.line, doubled.shift) == (at + 2, -1)
+
+
 def test_a_rescore_reuses_the_misalignment_check(monkeypatch):
     """The check reads lines, not settings: changing a setting does not scan the files again."""
     from bleu_gui.core import BleuConfig, RunConfig, SegmentFile, run

@@ -138,25 +138,32 @@ def _first_run(lines: range, hyp: _Units, refs: list[_Units], run: int) -> Misal
     own = hyp.table(lo, hi)
     theirs = [ref.table(lo - _REACH, hi + _REACH) for ref in refs]
     aligned = _overlaps(own, lo, theirs, 0)
-    # Running sums (cumsum adds in order, as Python did): every window of ``run`` lines is judged at once.
-    own_sum = np.concatenate([[0.0], np.cumsum(aligned)])
     found = []
     for shift in SHIFTS:
         reading = _overlaps(own, lo, theirs, shift)
-        shifted_sum = np.concatenate([[0.0], np.cumsum(reading)])
-        wins_sum = np.concatenate([[0], np.cumsum(reading > aligned)])
-        shifted = (shifted_sum[run:] - shifted_sum[:-run]) / run
-        mean_own = (own_sum[run:] - own_sum[:-run]) / run
-        hits = np.flatnonzero((shifted >= FLOOR) & (shifted - mean_own >= MARGIN)
-                              & (wins_sum[run:] - wins_sum[:-run] >= AGREEING * run))
+        hit, own_means, shifted_means = _shifted_runs(aligned, reading, run)
+        hits = np.flatnonzero(hit)
         if len(hits):
             start = int(hits[0])
             gains = list(zip(reading.tolist(), aligned.tolist()))
-            found.append((_break_at(gains, start, run), shift, float(mean_own[start]), float(shifted[start])))
+            found.append((_break_at(gains, start, run), shift, float(own_means[start]), float(shifted_means[start])))
     if not found:
         return None
     at, shift, mean_own, shifted = min(found)
     return Misalignment(lines[at] + 1, shift, mean_own, shifted)
+
+
+def _shifted_runs(aligned: np.ndarray, reading: np.ndarray, run: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every ``run`` consecutive lines (along the last axis), whether they read shifted, with the run's mean
+    overlap aligned and shifted. Running sums (cumsum adds in order, as Python did): every run judged at once."""
+    def windowed(values: np.ndarray) -> np.ndarray:
+        sums = np.cumsum(values, axis=-1)
+        sums = np.concatenate([np.zeros_like(sums[..., :1]), sums], axis=-1)
+        return sums[..., run:] - sums[..., :-run]
+
+    mean_own, shifted = windowed(aligned) / run, windowed(reading) / run
+    wins = windowed((reading > aligned).astype(np.int64))
+    return (shifted >= FLOOR) & (shifted - mean_own >= MARGIN) & (wins >= AGREEING * run), mean_own, shifted
 
 
 def _break_at(gains: list[tuple[float, float]], start: int, run: int) -> int:
@@ -180,6 +187,7 @@ class MisalignmentCheck:
         self._vocabulary: dict[str, int] = {}
         self._ids = count()
         self.refs = [_Units(ref, self._vocabulary, self._ids) for ref in references]
+        self._stacked_refs: dict[tuple[int, ...], _Units] = {}
 
     def find(self, hypothesis: Sequence[str], progress: Callable[[float], None] | None = None) -> Misalignment | None:
         """The first place where ``hypothesis`` is shifted against the references, or None.
@@ -195,8 +203,9 @@ class MisalignmentCheck:
             return None
         hyp, refs = _Units(hypothesis, self._vocabulary, self._ids), self.refs
         windows = _lines_to_scan(n, run)
-        previous_clean = 0
-        for w, lines in enumerate(windows):
+        first = self._first_suspect(hypothesis, windows, run) if len(windows) > 1 else 0
+        previous_clean = windows[first - 1].stop if first else 0
+        for w, lines in enumerate(windows[first:], first):
             if progress is not None:
                 progress(w / len(windows))
             found = _search(lines, hyp, refs, run)
@@ -209,6 +218,34 @@ class MisalignmentCheck:
             refined = _search(range(max(previous_clean - run, 0), lines.stop), hyp, refs, run)
             return refined or found
         return None
+
+
+    def _first_suspect(self, hypothesis: Sequence[str], windows: list[range], run: int) -> int:
+        """The first window in which the first reference reads a run of lines shifted (as :func:`_search` would
+        begin), or ``len(windows)``: every window judged at once, each stacked between empty lines as wide as
+        the largest shift, so that a shifted reading sees the same reference lines as the window alone would
+        (one table and one overlap per shift instead of 64 of each)."""
+        size = len(windows[0])  # every window is as long (see _lines_to_scan)
+        key = (len(hypothesis), size, *(lines.start for lines in windows))
+        if key not in self._stacked_refs:
+            ref = self.refs[0].lines
+            self._stacked_refs[key] = _Units([ref[i] if 0 <= i < len(ref) else "" for lines in windows
+                                              for i in range(lines.start - _REACH, lines.stop + _REACH)],
+                                             self._vocabulary, self._ids)
+        pad = [""] * _REACH
+        own_units = _Units([line for lines in windows for line in (*pad, *hypothesis[lines.start:lines.stop], *pad)],
+                           self._vocabulary, self._ids)
+        stride, total = size + 2 * _REACH, len(windows) * (size + 2 * _REACH)
+        own, theirs = own_units.table(0, total), [self._stacked_refs[key].table(-_REACH, total + _REACH)]
+
+        def per_window(shift: int) -> np.ndarray:
+            return _overlaps(own, 0, theirs, shift).reshape(len(windows), stride)[:, _REACH:_REACH + size]
+
+        aligned = per_window(0)
+        suspect = np.zeros(len(windows), bool)
+        for shift in SHIFTS:
+            suspect |= _shifted_runs(aligned, per_window(shift), run)[0].any(axis=1)
+        return int(np.argmax(suspect)) if suspect.any() else len(windows)
 
 
 def find_misalignment(hypothesis: Sequence[str], references: Sequence[Sequence[str]],
