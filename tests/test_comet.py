@@ -21,12 +21,27 @@ from bleu_gui.core.inputs.text_files import SegmentFile
 from bleu_gui.core.metrics.comet.cache import cache_size
 from bleu_gui.core.metrics.comet.config import CometConfig
 from bleu_gui.core.metrics.comet.metric import spans_in
+from bleu_gui.core.metrics.comet.worker import end_idle_workers
 from bleu_gui.core.metrics.registry import bind
 from tests.conftest import cli, data_set
 
 # One test process runs them all (pytest-xdist's loadgroup): the COMET worker's environment and tiny models are made
 # once per process.
 pytestmark = pytest.mark.xdist_group("comet")
+
+
+@pytest.fixture(scope="session")
+def comet_user_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("comet-user-cache")
+
+
+@pytest.fixture(autouse=True)
+def fresh_user_cache(monkeypatch, comet_user_cache):
+    """conftest's, changed for these tests: one user cache folder (and so one environment) for every COMET test of the
+    process, so that a test takes the worker an earlier one left idle, as the window's next run does (starting one
+    costs 5-12 s). No score carries over: every test names a COMET cache of its own (``comet()``, ``--comet-cache``);
+    the tiny models are folders, so Hugging Face's cache in this folder is never written."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(comet_user_cache))
 
 # unbabel-comet's own API, run in the worker's Python: the oracle. Each model is loaded once and each of its requests'
 # items predicted alone; every test's requests are made in one process (comets_own), which imports torch once.
@@ -169,6 +184,83 @@ def test_a_killed_worker_is_one_clear_error(tiny_comet, comet_python, en_ja, tmp
         metric.prepare([system(en_ja["sys1"])], kill_it)
 
 
+def _requests_sent(monkeypatch) -> list[str]:
+    """The ops every COMET worker is sent from now on."""
+    from bleu_gui.core.metrics.comet import worker
+
+    sent: list[str] = []
+    request = worker.CometWorker.request
+
+    def recorded(self, message, *args, **kwargs):
+        sent.append(message["op"])
+        return request(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(worker.CometWorker, "request", recorded)
+    return sent
+
+
+def test_a_second_run_takes_the_worker_the_first_left_with_its_model_loaded(tiny_comet, comet_python, en_ja,
+                                                                           comets_own, tmp_path, monkeypatch):
+    """A worker costs COMET's import to start (5-12 s) and a model's load more: a later run that needs scores its
+    cache lacks takes the worker an ended run left idle, its model still loaded."""
+    refs, src = [en_ja["ref1"]], en_ja["src"]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path / "a")
+    first.prepare([system(en_ja["sys2"])])
+    pid = first.scorer.worker.pid
+    first.scorer.close()
+    sent = _requests_sent(monkeypatch)
+    second = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path / "b")  # a cache of its own: empty
+    stats = second.system_statistics(system(en_ja["sys1"]))
+    assert second.scorer.worker.pid == pid and "load" not in sent and "score" in sent
+    assert np.allclose(stats[:, 0], comets_own["regression"]["scores"], atol=1e-6, rtol=0)
+
+
+def test_an_idle_worker_serves_only_the_environment_it_started_in_and_ends_when_asked(tiny_comet, comet_python,
+                                                                                     en_ja, tmp_path, monkeypatch):
+    refs, src = [en_ja["ref1"]], en_ja["src"]
+    first = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
+    first.scorer.facts()
+    pid = first.scorer.worker.pid
+    first.scorer.close()
+    # Hugging Face's cache and its network switch are read from the environment: another one, another worker.
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    second = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
+    second.scorer.facts()
+    other = second.scorer.worker.pid
+    assert other != pid
+    second.scorer.close()  # idle in its turn: the first, idle before it, is ended (one is kept)
+    assert pid not in _worker_processes()
+    assert end_idle_workers(idle_for=600.0) == 0  # idle for less than ten minutes: kept
+    assert other in _worker_processes()
+    assert end_idle_workers(idle_for=0.0) == 1 and other not in _worker_processes()
+
+
+def test_a_checkpoint_changed_on_disk_is_loaded_again_by_an_idle_worker(monkeypatch, tmp_path):
+    """The model a worker holds is known by the checkpoint's hash, not its path: a file replaced between two runs is
+    loaded again, never scored with the weights of the old one under the new one's signature."""
+    from bleu_gui.core.metrics.comet.scoring import CometScorer, ModelFacts
+
+    class Worker:
+        alive, model = True, None
+
+        def request(self, message, tick=None, on_batch=None):
+            sent.append(message["op"])
+            return {}
+
+    sent: list[str] = []
+    scorer = CometScorer(CometConfig(model="m", python=sys.executable, cache=str(tmp_path / "c.sqlite")))
+    monkeypatch.setattr(scorer, "_started", lambda tick=None: worker)
+    worker = Worker()
+    facts = ModelFacts("m", "/models/m/checkpoints/model.ckpt", "a" * 64, "2.2.7", "2.5", "regression_metric", False,
+                       False, 510)
+    scorer._load(facts, None)
+    scorer._load(facts, None)
+    scorer._load(ModelFacts(**{**facts.__dict__, "sha256": "b" * 64}), None)
+    assert sent == ["load", "load"]
+
+
 def copied(model: Path, tmp_path: Path) -> Path:
     out = tmp_path / "model"
     shutil.copytree(model, out)
@@ -278,8 +370,8 @@ def test_the_signature_names_the_checkpoint_hash_and_versions(tiny_comet, comet_
         (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
     model = tiny_comet["regression"]
     code, out, err = cli(capsys, "-i", tmp_path / "sys1.txt", "--src", tmp_path / "src.txt", "-m", "comet",
-                         "--comet-model", model, "--comet-python", comet_python, "--format", "json",
-                         tmp_path / "ref1.txt")
+                         "--comet-model", model, "--comet-python", comet_python, "--comet-cache",
+                         tmp_path / "comet.sqlite", "--format", "json", tmp_path / "ref1.txt")
     assert code == 0, err
     sha = hashlib.sha256((model / "checkpoints" / "model.ckpt").read_bytes()).hexdigest()[:12]
     torch_version = subprocess.run([comet_python, "-c", "import importlib.metadata as m; print(m.version('torch'))"],
@@ -328,7 +420,8 @@ def test_a_language_outside_xlmr_gets_a_note(languages, said):
 def test_comet_through_paired_tests_slices_and_disagreement(tiny_comet, comet_python, en_ja, tmp_path, capsys):
     for name in ("src", "ref1", "sys1", "sys2"):
         (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
-    common = ["--src", tmp_path / "src.txt", "--comet-model", tiny_comet["regression"], "--comet-python", comet_python]
+    common = ["--src", tmp_path / "src.txt", "--comet-model", tiny_comet["regression"], "--comet-python", comet_python,
+              "--comet-cache", tmp_path / "comet.sqlite"]
     hyps = ["-i", tmp_path / "sys1.txt", tmp_path / "sys2.txt"]
     code, out, err = cli(capsys, *hyps, *common, "-m", "bleu", "comet", "--paired-bs", tmp_path / "ref1.txt")
     assert code == 0, err
@@ -429,7 +522,8 @@ def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numb
             window.jobs.cancel()
 
     window.jobs.step.connect(on_step)
-    before = set(_worker_processes())  # an earlier test's, ended when its run is collected
+    end_idle_workers()  # so that the run starts a worker of its own, which the cancel must end
+    before = set(_worker_processes())  # an earlier test's, kept by its metric until that is collected
     window.run_actions.open_files([tmp_path / "sys1.txt", tmp_path / "sys2.txt"], [tmp_path / "ref1.txt"],
                                   source=tmp_path / "src.txt")
     qtbot.waitUntil(lambda: bool(cancelled) and not window.jobs.busy, timeout=120_000)

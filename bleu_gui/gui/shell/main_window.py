@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QScreen, QShowEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
 
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
 from ...core.metrics.bleu.config import find_bleu_config
+from ...core.metrics.comet.worker import IDLE_LIMIT, end_idle_workers
 from ...core.metrics.registry import family, family_of
 from ...core.metrics.word_split import preload_arrow
 from ...core.output.report import ReportView
@@ -88,6 +89,12 @@ class MainWindow(QMainWindow):
         comet = self.settings_panel.group("comet")
         self.comet_cache = CometCacheRow(lambda: str(comet.fields["cache"].get()))
         comet.add_row(self.comet_cache)
+        # A run's COMET worker is kept for the next run (no second torch import or model load); a real model holds
+        # gigabytes, so one idle for ten minutes is ended.
+        self._idle_comet = QTimer(self)
+        self._idle_comet.setInterval(60_000)
+        self._idle_comet.timeout.connect(lambda: end_idle_workers(IDLE_LIMIT))
+        self._idle_comet.start()
         self.run_actions = RunActions(self.controller, self.jobs, self)
         self.run_actions.encoding = encoding
         self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self)

@@ -17,7 +17,7 @@ from typing import Any
 from ..status import say_status
 from .cache import Cached, ScoreCache, default_cache_path, item_key
 from .config import CometConfig
-from .worker import CometWorker, worker_python
+from .worker import CometWorker, keep_idle, worker_for, worker_python
 
 Item = tuple[str, str, str | None]  # (source, hypothesis, reference: None for a reference-free model)
 Progress = Callable[[float], None]
@@ -65,15 +65,14 @@ class CometScorer:
         self.cache = ScoreCache(Path(config.cache).expanduser() if config.cache else default_cache_path())
         self._worker: CometWorker | None = None
         self._facts: ModelFacts | None = None
-        self._loaded = False
         self._fraction = 0.0  # of the items being scored: what a cancel check while waiting reports
         # One request at a time: a slice's metric shares its run's scorer, and the window scores in worker threads.
         self._lock = threading.RLock()
 
     @property
     def loaded(self) -> bool:
-        """Whether a model is loaded (a run the cache holds loads none)."""
-        return self._loaded and self._worker is not None and self._worker.alive
+        """Whether this scorer's worker has a model loaded (a run the cache holds takes no worker and loads none)."""
+        return self._worker is not None and self._worker.alive and self._worker.model is not None
 
     @property
     def worker(self) -> CometWorker | None:
@@ -82,7 +81,7 @@ class CometScorer:
 
     def _started(self, tick: Callable[[], None] | None = None) -> CometWorker:
         if self._worker is None or not self._worker.alive:
-            self._worker, self._loaded = CometWorker(worker_python(self.config.python), tick), False
+            self._worker = worker_for(worker_python(self.config.python), tick)
         return self._worker
 
     def facts(self, tick: Callable[[], None] | None = None) -> ModelFacts:
@@ -103,11 +102,14 @@ class CometScorer:
 
     def _load(self, facts: ModelFacts, tick: Callable[[], None] | None) -> None:
         worker = self._started(tick)
-        if not self._loaded:
+        # Known by the checkpoint's hash, not its path: a file replaced since an earlier run's load is loaded again.
+        wanted = (facts.checkpoint, facts.sha256, facts.encoder, self.config.precision, str(self.config.gpus))
+        if worker.model != wanted:
             say_status(f"Loading COMET model {facts.name}")
+            worker.model = None
             worker.request({"op": "load", "checkpoint": facts.checkpoint, "encoder": facts.encoder,
                             "precision": self.config.precision, "gpus": self.config.gpus}, tick)
-            self._loaded = True
+            worker.model = wanted
 
     def score(self, items: Sequence[Item], refs: int, progress: Progress | None = None) -> Scored:
         """Each item's score, spans and tokens (see the module); ``refs``: the references of the run (for the
@@ -166,15 +168,13 @@ class CometScorer:
         return out
 
     def close(self) -> None:
-        """End the worker and close the cache (a later request starts them again)."""
+        """Leave the worker idle for the next run (:func:`~.worker.keep_idle`) and close the cache (a later request
+        takes or starts a worker and opens the cache again)."""
         with self._lock:
-            self._close()
-
-    def _close(self) -> None:
-        if self._worker is not None:
-            self._worker.close()
-            self._worker = None
-        self.cache.close()
+            if self._worker is not None:
+                keep_idle(self._worker)
+                self._worker = None
+            self.cache.close()
 
 
 def _left(seconds: float) -> str:

@@ -4,6 +4,7 @@ turns every way it can fail into one :class:`~...errors.InputError` naming what 
 
 from __future__ import annotations
 
+import atexit
 import importlib.resources
 import json
 import os
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -41,12 +43,16 @@ def worker_python(named: str) -> str:
 
 
 class CometWorker:
-    """One worker process, kept alive for a run's requests (starting one costs COMET's import, about 5 s)."""
+    """One worker process, kept alive for a run's requests (starting one costs COMET's import, 5-12 s), then kept
+    idle for the next run (:func:`worker_for`, :func:`keep_idle`)."""
 
     def __init__(self, python: str, tick: Callable[[], None] | None = None):
         """Start the worker in ``python`` and wait for its greeting (``tick`` is called while waiting: it raises to
         cancel)."""
         self.python = python
+        self.environment = worker_environment()  # what it was started with: Hugging Face's cache, the network switch
+        self.model: tuple[str, ...] | None = None  # what it has loaded (set by whoever asks it to load)
+        self.idle_since = 0.0
         self._log: IO[bytes] = tempfile.TemporaryFile()
         env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1", TOKENIZERS_PARALLELISM="false")
         try:
@@ -161,3 +167,67 @@ class CometWorker:
                 except OSError:
                     pass  # a broken pipe to a killed worker
         self._log.close()
+
+
+# A run's worker is kept when the run ends, for the next one: the window's second run with COMET (a file added, a
+# setting changed, scores the cache lacks) then starts no Python, imports no torch and, with the same model, loads
+# nothing. One is kept (a real model holds gigabytes); the window ends it after ten idle minutes, the process at exit.
+_IDLE: list[CometWorker] = []
+_IDLE_LOCK = threading.Lock()
+IDLE_LIMIT = 600.0  # seconds an idle worker is kept by the window
+
+
+# The environment variables a worker's libraries read (Hugging Face's and torch's caches and switches, threads, the
+# Python and the loader): an idle worker serves a run only where these are as they were when it started. Others
+# describe the caller, not the worker (a test runner names its current test in one).
+_READ_BY_WORKER = ("HF_", "HUGGINGFACE_", "TRANSFORMERS_", "TOKENIZERS_", "TORCH", "PYTORCH_", "CUDA", "NVIDIA_",
+                   "OMP_", "MKL_", "OPENBLAS_", "XDG_", "PYTHON", "LD_", "DYLD_", "HOME", "PATH", "TMP", "TEMP",
+                   "LOCALAPPDATA", "APPDATA", "USERPROFILE", "LANG", "LC_", "COMET")
+
+
+def worker_environment() -> dict[str, str]:
+    """The variables of this process's environment that a worker started now would read."""
+    return {k: v for k, v in os.environ.items() if k.upper().startswith(_READ_BY_WORKER)}
+
+
+def worker_for(python: str, tick: Callable[[], None] | None = None) -> CometWorker:
+    """The idle worker started with ``python`` in this environment (as far as its libraries read it), else a new
+    one."""
+    with _IDLE_LOCK:
+        for worker in _IDLE:
+            if worker.python == python and worker.environment == worker_environment():
+                _IDLE.remove(worker)
+                break
+        else:
+            worker = None
+    if worker is not None and worker.alive:
+        return worker
+    if worker is not None:
+        worker.close()
+    return CometWorker(python, tick)
+
+
+def keep_idle(worker: CometWorker) -> None:
+    """Keep ``worker`` for the next run (it must be between requests); the one kept before it ends."""
+    if not worker.alive:
+        worker.close()
+        return
+    worker.idle_since = time.monotonic()
+    with _IDLE_LOCK:
+        ended, _IDLE[:] = list(_IDLE), [worker]
+    for old in ended:
+        old.close()
+
+
+def end_idle_workers(idle_for: float = 0.0) -> int:
+    """End the workers idle for ``idle_for`` seconds or longer; how many were ended."""
+    now = time.monotonic()
+    with _IDLE_LOCK:
+        ended = [w for w in _IDLE if now - w.idle_since >= idle_for]
+        _IDLE[:] = [w for w in _IDLE if w not in ended]
+    for worker in ended:
+        worker.close()
+    return len(ended)
+
+
+atexit.register(end_idle_workers)
