@@ -196,54 +196,53 @@ def test_a_killed_worker_is_one_clear_error(tiny_comet, comet_python, en_ja, tmp
         metric.prepare([system(en_ja["sys1"])], kill_it)
 
 
-def _requests_sent(monkeypatch) -> list[str]:
-    """The ops every COMET worker is sent from now on."""
+def _requests_sent(monkeypatch) -> list[tuple[str, int]]:
+    """The op and the worker's process id of every request sent from now on."""
     from bleu_gui.core.metrics.comet import worker
 
-    sent: list[str] = []
+    sent: list[tuple[str, int]] = []
     request = worker.CometWorker.request
 
     def recorded(self, message, *args, **kwargs):
-        sent.append(message["op"])
+        sent.append((message["op"], self.pid))
         return request(self, message, *args, **kwargs)
 
     monkeypatch.setattr(worker.CometWorker, "request", recorded)
     return sent
 
 
-def test_a_second_run_takes_the_worker_the_first_left_with_its_model_loaded(tiny_comet, comet_python, en_ja,
-                                                                           comets_own, tmp_path, monkeypatch):
-    """A worker costs COMET's import to start (5-12 s) and a model's load more: a later run that needs scores its
-    cache lacks takes the worker an ended run left idle, its model still loaded."""
+def test_a_new_run_takes_the_worker_an_earlier_run_left_with_its_model_loaded(tiny_comet, comet_python, en_ja,
+                                                                             comets_own, tmp_path, monkeypatch):
+    """A worker costs COMET's import to start (5-12 s) and a model's load more: a new run (files opened again, a
+    setting changed) that needs scores its cache lacks takes the worker the earlier run left idle between its
+    requests — the earlier run still shown, as in the window — its model still loaded."""
     refs, src = [en_ja["ref1"]], en_ja["src"]
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    first = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path / "a")
-    first.prepare([system(en_ja["sys2"])])
-    pid = first.scorer.worker.pid
-    first.scorer.close()
     sent = _requests_sent(monkeypatch)
-    second = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path / "b")  # a cache of its own: empty
-    stats = second.system_statistics(system(en_ja["sys1"]))
-    assert second.scorer.worker.pid == pid and "load" not in sent and "score" in sent
+    earlier = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path / "a")
+    earlier.prepare([system(en_ja["sys2"])])
+    assert earlier.scorer.worker is None  # idle between requests, not held by the earlier run
+    pids = {pid for _, pid in sent}
+    sent.clear()
+    new = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path / "b")  # a cache of its own: empty
+    stats = new.system_statistics(system(en_ja["sys1"]))
+    assert {pid for _, pid in sent} == pids and len(pids) == 1
+    assert [op for op, _ in sent] == ["resolve", "score"]  # no load: the model is the one loaded
     assert np.allclose(stats[:, 0], comets_own["regression"]["scores"], atol=1e-6, rtol=0)
 
 
 def test_an_idle_worker_serves_only_the_environment_it_started_in_and_ends_when_asked(tiny_comet, comet_python,
                                                                                      en_ja, tmp_path, monkeypatch):
     refs, src = [en_ja["ref1"]], en_ja["src"]
-    first = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
-    first.scorer.facts()
-    pid = first.scorer.worker.pid
-    first.scorer.close()
+    sent = _requests_sent(monkeypatch)
+    comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
     # Hugging Face's cache and its network switch are read from the environment: another one, another worker.
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    second = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
-    second.scorer.facts()
-    other = second.scorer.worker.pid
-    assert other != pid
-    second.scorer.close()  # idle in its turn: the first, idle before it, is ended (one is kept)
-    assert pid not in _worker_processes()
+    comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
+    (_, first), (_, other) = sent
+    assert other != first
+    assert first not in _worker_processes()  # the second, left idle, ended the first (one is kept)
     assert end_idle_workers(idle_for=600.0) == 0  # idle for less than ten minutes: kept
     assert other in _worker_processes()
     assert end_idle_workers(idle_for=0.0) == 1 and other not in _worker_processes()

@@ -96,7 +96,7 @@ class Comet(SegmentMeans):
         self.references = [list(r) for r in references]
         self.source = list(source) if source is not None else None
         self.scorer = scorer if scorer is not None else CometScorer(self.config)
-        if scorer is None:  # the worker ends with the metric that started it (a new run binds a new one)
+        if scorer is None:  # the cache closes with the metric that opened it (a new run binds a new one)
             weakref.finalize(self, self.scorer.close)
         self._signature = ""
         self._notes: list[str] = []

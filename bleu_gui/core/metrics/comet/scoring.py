@@ -57,27 +57,37 @@ class Scored:
 
 
 class CometScorer:
-    """One COMET model as the settings name it: its worker (started when first needed and kept for the run) and its
-    cache. Nothing is loaded until a score is missing: a run the cache holds loads no model."""
+    """One COMET model as the settings name it, and its cache. For each request it takes the idle worker (or starts
+    one) and leaves it idle after (:func:`~.worker.keep_idle`), so one warm worker serves every run of the window,
+    an old run's scorer and a new one's alike. Nothing is loaded until a score is missing: a run the cache holds
+    loads no model."""
 
     def __init__(self, config: CometConfig):
         self.config = config
         self.cache = ScoreCache(Path(config.cache).expanduser() if config.cache else default_cache_path())
         self._worker: CometWorker | None = None
         self._facts: ModelFacts | None = None
+        self._used_model = False
         self._fraction = 0.0  # of the items being scored: what a cancel check while waiting reports
         # One request at a time: a slice's metric shares its run's scorer, and the window scores in worker threads.
         self._lock = threading.RLock()
 
     @property
     def loaded(self) -> bool:
-        """Whether this scorer's worker has a model loaded (a run the cache holds takes no worker and loads none)."""
-        return self._worker is not None and self._worker.alive and self._worker.model is not None
+        """Whether this scorer's scores needed a model (loaded for them, or found loaded in the worker it took): a run
+        the cache holds needs none."""
+        return self._used_model
 
     @property
     def worker(self) -> CometWorker | None:
-        """The worker while it runs."""
+        """The worker while this scorer's request runs in it."""
         return self._worker if self._worker is not None and self._worker.alive else None
+
+    def _release(self) -> None:
+        """Leave the worker idle for the next request, this scorer's or another's (a dead one is ended)."""
+        if self._worker is not None:
+            keep_idle(self._worker)
+            self._worker = None
 
     def _started(self, tick: Callable[[], None] | None = None) -> CometWorker:
         if self._worker is None or not self._worker.alive:
@@ -87,7 +97,10 @@ class CometScorer:
     def facts(self, tick: Callable[[], None] | None = None) -> ModelFacts:
         """The model's facts (asks the worker once: it resolves the name and reads hparams.yaml, loads nothing)."""
         with self._lock:
-            return self._facts_now(tick)
+            try:
+                return self._facts_now(tick)
+            finally:
+                self._release()
 
     def _facts_now(self, tick: Callable[[], None] | None) -> ModelFacts:
         if self._facts is None:
@@ -110,17 +123,21 @@ class CometScorer:
             worker.request({"op": "load", "checkpoint": facts.checkpoint, "encoder": facts.encoder,
                             "precision": self.config.precision, "gpus": self.config.gpus}, tick)
             worker.model = wanted
+        self._used_model = True
 
     def score(self, items: Sequence[Item], refs: int, progress: Progress | None = None) -> Scored:
         """Each item's score, spans and tokens (see the module); ``refs``: the references of the run (for the
         signature). ``progress`` may raise to cancel: the worker is ended, the finished batches stay cached."""
         with self._lock:
-            return self._score(items, refs, progress)
+            try:
+                return self._score(items, refs, progress)
+            finally:
+                self._release()
 
     def _score(self, items: Sequence[Item], refs: int, progress: Progress | None) -> Scored:
         tick = (lambda: progress(self._fraction)) if progress is not None else None
         self._fraction = 0.0
-        facts = self.facts(tick)
+        facts = self._facts_now(tick)
         model_id = (facts.sha256, facts.comet, self.config.precision)
         keys = [item_key(model_id, *item) for item in items]
         unique = list(dict.fromkeys(keys))
@@ -168,12 +185,9 @@ class CometScorer:
         return out
 
     def close(self) -> None:
-        """Leave the worker idle for the next run (:func:`~.worker.keep_idle`) and close the cache (a later request
-        takes or starts a worker and opens the cache again)."""
+        """Close the cache (a later request opens it again)."""
         with self._lock:
-            if self._worker is not None:
-                keep_idle(self._worker)
-                self._worker = None
+            self._release()
             self.cache.close()
 
 

@@ -43,8 +43,8 @@ def worker_python(named: str) -> str:
 
 
 class CometWorker:
-    """One worker process, kept alive for a run's requests (starting one costs COMET's import, 5-12 s), then kept
-    idle for the next run (:func:`worker_for`, :func:`keep_idle`)."""
+    """One worker process (starting one costs COMET's import, 5-12 s), kept idle between requests for the next
+    (:func:`worker_for`, :func:`keep_idle`)."""
 
     def __init__(self, python: str, tick: Callable[[], None] | None = None):
         """Start the worker in ``python`` and wait for its greeting (``tick`` is called while waiting: it raises to
@@ -169,7 +169,7 @@ class CometWorker:
         self._log.close()
 
 
-# A run's worker is kept when the run ends, for the next one: the window's second run with COMET (a file added, a
+# A worker is kept idle between requests, for the next one: the window's next run with COMET (files opened again, a
 # setting changed, scores the cache lacks) then starts no Python, imports no torch and, with the same model, loads
 # nothing. One is kept (a real model holds gigabytes); the window ends it after ten idle minutes, the process at exit.
 _IDLE: list[CometWorker] = []
