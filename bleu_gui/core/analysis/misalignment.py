@@ -187,7 +187,7 @@ class MisalignmentCheck:
         self._vocabulary: dict[str, int] = {}
         self._ids = count()
         self.refs = [_Units(ref, self._vocabulary, self._ids) for ref in references]
-        self._stacked_refs: dict[tuple[int, ...], _Units] = {}
+        self._stacked_refs: dict[tuple[range, ...], _Units] = {}  # the first reference's lines of a file's windows
 
     def find(self, hypothesis: Sequence[str], progress: Callable[[float], None] | None = None) -> Misalignment | None:
         """The first place where ``hypothesis`` is shifted against the references, or None.
@@ -219,14 +219,13 @@ class MisalignmentCheck:
             return refined or found
         return None
 
-
     def _first_suspect(self, hypothesis: Sequence[str], windows: list[range], run: int) -> int:
         """The first window in which the first reference reads a run of lines shifted (as :func:`_search` would
         begin), or ``len(windows)``: every window judged at once, each stacked between empty lines as wide as
         the largest shift, so that a shifted reading sees the same reference lines as the window alone would
         (one table and one overlap per shift instead of 64 of each)."""
         size = len(windows[0])  # every window is as long (see _lines_to_scan)
-        key = (len(hypothesis), size, *(lines.start for lines in windows))
+        key = tuple(windows)
         if key not in self._stacked_refs:
             ref = self.refs[0].lines
             self._stacked_refs[key] = _Units([ref[i] if 0 <= i < len(ref) else "" for lines in windows

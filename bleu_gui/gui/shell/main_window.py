@@ -89,8 +89,8 @@ class MainWindow(QMainWindow):
         comet = self.settings_panel.group("comet")
         self.comet_cache = CometCacheRow(lambda: str(comet.fields["cache"].get()))
         comet.add_row(self.comet_cache)
-        # A run's COMET worker is kept for the next run (no second torch import or model load); a real model holds
-        # gigabytes, so one idle for ten minutes is ended.
+        # The COMET worker is kept idle between requests (no second torch import or model load for the next run); a
+        # real model holds gigabytes, so one idle for ten minutes is ended.
         self._idle_comet = QTimer(self)
         self._idle_comet.setInterval(60_000)
         self._idle_comet.timeout.connect(lambda: end_idle_workers(IDLE_LIMIT))

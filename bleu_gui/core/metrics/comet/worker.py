@@ -172,7 +172,7 @@ class CometWorker:
 # A worker is kept idle between requests, for the next one: the window's next run with COMET (files opened again, a
 # setting changed, scores the cache lacks) then starts no Python, imports no torch and, with the same model, loads
 # nothing. One is kept (a real model holds gigabytes); the window ends it after ten idle minutes, the process at exit.
-_IDLE: list[CometWorker] = []
+_idle: CometWorker | None = None
 _IDLE_LOCK = threading.Lock()
 IDLE_LIMIT = 600.0  # seconds an idle worker is kept by the window
 
@@ -191,13 +191,13 @@ def worker_environment() -> dict[str, str]:
 
 
 def worker_for(python: str, tick: Callable[[], None] | None = None) -> CometWorker:
-    """The idle worker started with ``python`` in this environment (as far as its libraries read it), else a new
-    one."""
+    """The idle worker when it was started with ``python`` in this environment (as far as its libraries read it)
+    and still runs, else a new one (the idle one stays for another caller)."""
+    global _idle
     with _IDLE_LOCK:
-        for worker in _IDLE:
-            if worker.python == python and worker.environment == worker_environment():
-                _IDLE.remove(worker)
-                break
+        worker = _idle
+        if worker is not None and worker.python == python and worker.environment == worker_environment():
+            _idle = None
         else:
             worker = None
     if worker is not None and worker.alive:
@@ -208,26 +208,29 @@ def worker_for(python: str, tick: Callable[[], None] | None = None) -> CometWork
 
 
 def keep_idle(worker: CometWorker) -> None:
-    """Keep ``worker`` for the next run (it must be between requests); the one kept before it ends."""
+    """Keep ``worker`` for the next request (it must be between requests); the one kept before it ends."""
+    global _idle
     if not worker.alive:
         worker.close()
         return
     worker.idle_since = time.monotonic()
     with _IDLE_LOCK:
-        ended, _IDLE[:] = list(_IDLE), [worker]
-    for old in ended:
-        old.close()
+        ended, _idle = _idle, worker
+    if ended is not None:
+        ended.close()
 
 
 def end_idle_workers(idle_for: float = 0.0) -> int:
-    """End the workers idle for ``idle_for`` seconds or longer; how many were ended."""
-    now = time.monotonic()
+    """End the idle worker when it has been idle for ``idle_for`` seconds or longer; how many were ended (0 or 1)."""
+    global _idle
     with _IDLE_LOCK:
-        ended = [w for w in _IDLE if now - w.idle_since >= idle_for]
-        _IDLE[:] = [w for w in _IDLE if w not in ended]
-    for worker in ended:
-        worker.close()
-    return len(ended)
+        ended = _idle if _idle is not None and time.monotonic() - _idle.idle_since >= idle_for else None
+        if ended is not None:
+            _idle = None
+    if ended is None:
+        return 0
+    ended.close()
+    return 1
 
 
 atexit.register(end_idle_workers)
