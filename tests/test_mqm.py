@@ -11,6 +11,8 @@ import math
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleu_gui.core import RunConfig, score_run
 from bleu_gui.core.analysis.error_recall import error_recall, touches
@@ -263,6 +265,24 @@ def test_touches_counts_shared_characters_and_places():
     assert touches((4, 7), (4, 7)) and touches((5, 6), (4, 7)) and not touches((7, 9), (4, 7))
     assert touches((7, 7), (4, 7)) and touches((4, 4), (4, 7)) and not touches((8, 8), (4, 7))
     assert touches((0, 9), (3, 3)) and not touches((0, 2), (3, 3))
+
+
+_spans = st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)).map(sorted).map(tuple), max_size=5)
+
+
+@given(text=st.text(alphabet="ab \t\u00e9\u3000\U0001F600", max_size=12), errors=_spans, flagged=_spans)
+def test_a_metrics_flagged_and_noise_characters_are_those_of_its_spans_whitespace_aside(text, errors, flagged):
+    # The definition, character by character: the flagged spans' characters (once each, cut at the text's end),
+    # whitespace aside; noise, those of them in no error span.
+    from bleu_gui.core.analysis.error_recall import _Rated
+    from bleu_gui.core.inputs.ratings import ErrorSpan, Ratings
+
+    def characters(spans):
+        return {i for a, b in spans for i in range(a, min(b, len(text))) if not text[i].isspace()}
+
+    marked = characters(flagged)
+    ratings = Ratings(("r",), tuple(ErrorSpan("r", "Accuracy", "Major", a, b) for a, b in errors))
+    assert _Rated.of(0, text, ratings).counts(flagged) == (len(marked), len(marked - characters(errors)))
 
 
 def test_which_errors_each_metric_saw_by_hand(tmp_path):

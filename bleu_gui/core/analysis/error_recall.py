@@ -15,7 +15,8 @@ only rated segments are read. Each figure keeps the segments behind it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..inputs.ratings import TARGET, ErrorSpan, Ratings
@@ -138,24 +139,39 @@ def counted(error: ErrorSpan) -> bool:
 
 @dataclass(frozen=True)
 class _Rated:
-    """One rated segment as every metric's tally reads it: its counted errors with their spans, and the characters
-    (whitespace aside) inside them."""
+    """One rated segment as every metric's tally reads it: its counted errors with their spans, and its characters
+    as bit masks (bit i: character i), so that a metric's flagged characters are counted by a few integer operations
+    (a set of characters per metric and segment took a quarter of the recall's time)."""
 
     segment: int
-    text: str
     errors: list[tuple[ErrorSpan, Span]]
-    inside: set[int]
-    spaces: set[int]
+    text_bits: int  # the characters that are not whitespace
+    inside_bits: int  # of them, those inside an error span
 
     @classmethod
     def of(cls, segment: int, text: str, ratings: Ratings) -> _Rated:
         errors = [(e, (e.start or 0, e.end or 0)) for e in ratings.errors if counted(e)]
-        spaces = {i for i, ch in enumerate(text) if ch.isspace()}
-        return cls(segment, text, errors, _characters([span for _, span in errors], len(text)) - spaces, spaces)
+        # re's \s is str.isspace's whitespace (both Py_UNICODE_ISSPACE)
+        text_bits = _bits([(0, len(text))]) & ~_bits([m.span() for m in _WHITESPACE.finditer(text)])
+        return cls(segment, errors, text_bits, text_bits & _bits(span for _, span in errors))
+
+    def counts(self, flagged: Sequence[Span]) -> tuple[int, int]:
+        """How many characters (whitespace aside) the ``flagged`` spans cover, and how many of them lie in no error
+        span; overlapping spans count a character once, and nothing past the text's end counts."""
+        marked = _bits(flagged) & self.text_bits
+        return marked.bit_count(), (marked & ~self.inside_bits).bit_count()
 
 
-def _characters(spans: Sequence[Span], length: int) -> set[int]:
-    return set().union(*(range(a, min(b, length)) for a, b in spans))
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _bits(spans: Iterable[Span]) -> int:
+    """The characters of ``spans`` as a bit mask (empty spans hold none)."""
+    mask = 0
+    for a, b in spans:
+        if b > a:
+            mask |= ((1 << (b - a)) - 1) << a
+    return mask
 
 
 def _tally_segment(row: SystemRecall, rated: _Rated, flagged: Sequence[Span]) -> None:
@@ -163,10 +179,9 @@ def _tally_segment(row: SystemRecall, rated: _Rated, flagged: Sequence[Span]) ->
         seen = any(touches(f, span) for f in flagged)
         row.severities[error.severity].add(rated.segment, seen)
         row.categories.setdefault(error.category or "(none)", Tally()).add(rated.segment, seen)
-    marked = _characters(flagged, len(rated.text)) - rated.spaces
-    outside = marked - rated.inside
-    row.flagged_chars += len(marked)
-    row.noise_chars += len(outside)
+    marked, outside = rated.counts(flagged)
+    row.flagged_chars += marked
+    row.noise_chars += outside
     if outside:
         row.noise_segments.append(rated.segment)
 

@@ -51,20 +51,19 @@ def _lowercase_origin(text: str, lowered: str) -> list[Span]:
     return origin
 
 
-def _normalised(text: str, lowercase: bool, tokenizer: str) -> tuple[str, list[Span]]:
+def _normalised(text: str, lowercase: bool, tokenizer: str) -> tuple[str, list[Span] | None]:
+    """The text as the tokenizer reads it and each of its characters' span in ``text`` (None: the text itself,
+    each character its own, the usual case, which then builds no list)."""
+    origin: list[Span] | None = None
     if lowercase:
         lowered = text.lower()
-        if len(lowered) == len(text):
-            origin = [(i, i + 1) for i in range(len(text))]
-        else:  # a character whose lowercase form has several code points (e.g. U+0130)
+        if len(lowered) != len(text):  # a character whose lowercase form has several code points (e.g. U+0130)
             origin = _lowercase_origin(text, lowered)
         text = lowered
-    else:
-        origin = [(i, i + 1) for i in range(len(text))]
     if tokenizer == "13a":
         for old, new in _13A_REPLACEMENTS:
             if old in text:
-                text, origin = _replace_tracked(text, origin, old, new)
+                text, origin = _replace_tracked(text, origin or [(i, i + 1) for i in range(len(text))], old, new)
     return text, origin
 
 
@@ -82,6 +81,6 @@ def char_spans(text: str, tokens: Sequence[str], lowercase: bool = False, tokeni
             spans.append(None)
             continue
         end = pos + len(tok)
-        spans.append((origin[pos][0], origin[end - 1][1]))
+        spans.append((pos, end) if origin is None else (origin[pos][0], origin[end - 1][1]))
         cursor = end
     return spans

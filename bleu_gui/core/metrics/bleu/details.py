@@ -26,9 +26,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache, reduce
+from typing import TypeVar
 
 from ..alignment import Span, char_spans
 from ..tokenizers import Tokenization
+
+Gram = TypeVar("Gram", str, tuple[str, ...])
 
 MATCHED, CLIPPED, UNMATCHED = "matched", "clipped", "unmatched"
 
@@ -108,8 +111,8 @@ def _ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return list(zip(*(tokens[k:] for k in range(n))))
 
 
-def _most(ref_counts: Sequence[Counter[tuple[str, ...]]]) -> Counter[tuple[str, ...]]:
-    """Max_Ref_Count of every n-gram: the most times any one reference has it."""
+def _most(ref_counts: Sequence[Counter[Gram]]) -> Counter[Gram]:
+    """Max_Ref_Count of every n-gram (or word): the most times any one reference has it."""
     return ref_counts[0] if len(ref_counts) == 1 else reduce(operator.or_, ref_counts, Counter())
 
 
@@ -122,8 +125,9 @@ def _matched_starts(hyp_grams: dict[int, list[tuple[str, ...]]], most: dict[int,
     matched: dict[int, set[int]] = {}
     for n in sorted(hyp_grams, reverse=True):
         grams, limit = hyp_grams[n], most[n]
-        clipped = {gram for gram, count in Counter(grams).items() if count > limit[gram] > 0}
-        chosen = {i for i, gram in enumerate(grams) if limit[gram] and gram not in clipped}
+        # .get: a Counter's own look-up of a missing n-gram is a Python call (most n-grams are missing)
+        clipped = {gram for gram, count in Counter(grams).items() if count > limit.get(gram, 0) > 0}
+        chosen = {i for i, gram in enumerate(grams) if gram in limit and gram not in clipped}
         for gram in clipped:
             starts = [i for i, g in enumerate(grams) if g == gram]
             inside = {i: _longest_around(matched, i, n) for i in starts}
@@ -196,13 +200,11 @@ def unmatched_token_spans(hypothesis: str, ref_tokens: Sequence[list[str]], toke
     of a run (the statuses of :func:`sentence_details`, without the rest of its details)."""
     hyp_tokens = tokenization.tokens(hypothesis)
     counts = Counter(hyp_tokens)
-    most = Counter[str]()
-    for tokens in ref_tokens:
-        most |= Counter(tokens)  # the most times any one reference has each word
+    most = _most([Counter(tokens) for tokens in ref_tokens])  # the most times any one reference has each word
     # Without a clipped word every token's unigram is matched, but a word no reference has, whose every n-gram is
     # unmatched: the flags follow from the unigrams alone. A clipped word needs the orders' assignment.
-    if all(counts[w] <= most[w] or most[w] == 0 for w in counts):
-        flagged = [most[w] == 0 for w in hyp_tokens]
+    if all(k <= most.get(w, 0) or w not in most for w, k in counts.items()):
+        flagged = [w not in most for w in hyp_tokens]
     else:
         flagged = [not covered for covered in _covered_by_matches(hyp_tokens, ref_tokens, max_order)]
     spans = char_spans(hypothesis, hyp_tokens, tokenization.lowercase, tokenization.name)

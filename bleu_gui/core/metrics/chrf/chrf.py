@@ -28,7 +28,7 @@ from .counts import ReferenceNgrams, Units
 from .fscore import f_scores
 
 if TYPE_CHECKING:
-    from .evidence import ChrfEvidence
+    from .evidence import ChrfEvidence, ReferenceCharacters
 
 Progress = Callable[[float], None]
 # sacreBLEU's chrF punctuation: string.punctuation, split off a word's first or last character.
@@ -98,6 +98,9 @@ class Chrf(Metric):
         self.reference_lines = [list(r) for r in references]
         self.nrefs: int | str = len(references)
         self._words: dict[str, int] = {}
+        # (reference, segment) → its characters as the flags read them, kept for the next system (error recall asks
+        # for every system's)
+        self._flag_refs: dict[tuple[int, int], ReferenceCharacters] = {}
         # The references' n-grams a block of segments at a time, kept while they take little memory (a block is
         # built again for each system past that).
         self._blocks: dict[int, tuple[ReferenceNgrams | None, ReferenceNgrams | None]] = {}
@@ -225,10 +228,15 @@ class Chrf(Metric):
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
         """The candidate's characters in no matched character n-gram (see :func:`.evidence.unmatched_spans`)."""
-        from .evidence import unmatched_spans
+        from .evidence import ReferenceCharacters, unmatched_spans
 
-        best = self.best_references(rows, hypotheses)
-        return [unmatched_spans(h, self.reference_lines[k][i], self.config) for i, h, k in zip(rows, hypotheses, best)]
+        out = []
+        for i, h, k in zip(rows, hypotheses, self.best_references(rows, hypotheses)):
+            reference = self._flag_refs.get((k, i))
+            if reference is None:
+                reference = self._flag_refs[k, i] = ReferenceCharacters.of(self.reference_lines[k][i], self.config)
+            out.append(unmatched_spans(h, reference, self.config))
+        return out
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import explain_chrf

@@ -130,7 +130,21 @@ def _hits(text: str, chars: str, owners: list[int], other: str, cfg: ChrfConfig,
     return CharHits(text, covered, matched)
 
 
-def unmatched_spans(hypothesis: str, reference: str, cfg: ChrfConfig) -> list[tuple[int, int]]:
+@dataclass(frozen=True)
+class ReferenceCharacters:
+    """A reference as :func:`unmatched_spans` reads it: the characters chrF takes n-grams of, and how often each
+    occurs (made once per reference line and read for every system's candidate)."""
+
+    chars: str
+    counts: Counter[str]
+
+    @classmethod
+    def of(cls, reference: str, cfg: ChrfConfig) -> ReferenceCharacters:
+        chars = _seen_characters(reference, cfg)[0]
+        return cls(chars, Counter(chars))
+
+
+def unmatched_spans(hypothesis: str, reference: ReferenceCharacters, cfg: ChrfConfig) -> list[tuple[int, int]]:
     """The candidate's characters chrF took n-grams of and matched in none against ``reference`` (whitespace, which
     it removes, never), one span per run of them: what chrF holds against the candidate — the characters whose
     :func:`chrf_evidence` hits are covered and never matched, found without counting every n-gram.
@@ -138,33 +152,37 @@ def unmatched_spans(hypothesis: str, reference: str, cfg: ChrfConfig) -> list[tu
     A character matched as a unigram is matched; only the others are looked for in the n-grams that cover them.
     Such an n-gram is matched when the reference holds one more occurrence of it than the candidate has before it
     (the leftmost occurrences match first), both counted by ``str.find``, overlaps included."""
-    chars, owners = _seen_characters(hypothesis, cfg)
-    other = _seen_characters(reference, cfg)[0]
+    other, theirs = reference.chars, reference.counts
     if not other or not cfg.char_order:
         return []  # sacreBLEU takes no candidate n-gram against an empty reference: nothing covered, nothing held
-    theirs = Counter(other)
+    chars, owners = _seen_characters(hypothesis, cfg)
     mine = Counter(chars)
     # A character the reference lacks is in no matched n-gram; one the candidate has no more of than the reference
     # is matched as a unigram; only the surplus of the others (clipped as unigrams) is looked for further.
-    absent = [j for j, ch in enumerate(chars) if not theirs[ch]]
-    clipped = {ch for ch, k in mine.items() if k > theirs[ch] > 0}
-    seen_before: Counter[str] = Counter()
-    unmatched = []
-    for j, ch in enumerate(chars):
-        if ch in clipped:
-            if seen_before[ch] >= theirs[ch]:
-                unmatched.append(j)
-            seen_before[ch] += 1
+    absent = [j for ch in mine if ch not in theirs for j in _places(chars, ch)]
+    # The leftmost occurrences of a clipped character are the ones matched.
+    unmatched = [j for ch, k in mine.items() if k > theirs[ch] > 0 for j in _places(chars, ch)[theirs[ch]:]]
+    hopeless: list[int] = []
     size = len(chars)
     for n in range(2, min(cfg.char_order, len(other)) + 1):
         if not unmatched:
             break
+        # An n-gram the reference lacks is the start of no longer one it holds: a character whose every covering
+        # n-gram the reference lacks stays unmatched at every higher order and is looked for no further (most of
+        # the look-ups of orders 4-6 were for such n-grams).
+        windows = {j: range(max(0, j - n + 1), min(j, size - n) + 1) for j in unmatched}
+        held = {i for i in {i for covering in windows.values() for i in covering} if chars[i:i + n] in other}
         matched_here: set[int] = set()
-        for i in sorted({i for j in unmatched for i in range(max(0, j - n + 1), min(j, size - n) + 1)}):
+        for i in held:
             if _leftmost_matched(chars, other, chars[i:i + n], i):
                 matched_here.update(range(i, i + n))
-        unmatched = [j for j in unmatched if j not in matched_here]
-    left = set(unmatched).union(absent)
+        unmatched = []
+        for j, covering in windows.items():
+            if not any(i in held for i in covering):
+                hopeless.append(j)
+            elif j not in matched_here:
+                unmatched.append(j)
+    left = set(unmatched).union(hopeless, absent)
     # A character of the text is held against the candidate when none of the characters chrF sees of it matched
     # (lowercasing can make one character two).
     if len(set(owners)) == len(owners):  # one seen character to a character of the text
@@ -180,6 +198,16 @@ def unmatched_spans(hypothesis: str, reference: str, cfg: ChrfConfig) -> list[tu
         else:
             spans.append((i, i + 1))
     return spans
+
+
+def _places(text: str, ch: str) -> list[int]:
+    """Where character ``ch`` occurs in ``text``, left to right."""
+    out = []
+    at = text.find(ch)
+    while at >= 0:
+        out.append(at)
+        at = text.find(ch, at + 1)
+    return out
 
 
 def _leftmost_matched(chars: str, other: str, gram: str, at: int) -> bool:
