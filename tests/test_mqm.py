@@ -285,6 +285,15 @@ def test_a_metrics_flagged_and_noise_characters_are_those_of_its_spans_whitespac
     assert _Rated.of(0, text, ratings).counts(flagged) == (len(marked), len(marked - characters(errors)))
 
 
+def test_a_span_ending_far_past_its_text_counts_the_text_it_covers():
+    from bleu_gui.core.analysis.error_recall import _Rated
+    from bleu_gui.core.inputs.ratings import ErrorSpan, Ratings
+
+    far = 10**12  # an offset a file may give: a mask as long as it would not fit in memory
+    rated = _Rated.of(0, "ab cd", Ratings(("r",), (ErrorSpan("r", "Accuracy", "Major", 3, far),)))
+    assert rated.counts([(0, far)]) == (4, 2)  # a, b, c, d flagged; a and b outside the error
+
+
 def test_which_errors_each_metric_saw_by_hand(tmp_path):
     run = small_run(tmp_path, "bleu", "chrf", "ter", "edit", "mqm")
     systems = [s.file for s in run.systems]

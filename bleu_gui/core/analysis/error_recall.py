@@ -144,6 +144,7 @@ class _Rated:
     (a set of characters per metric and segment took a quarter of the recall's time)."""
 
     segment: int
+    length: int
     errors: list[tuple[ErrorSpan, Span]]
     text_bits: int  # the characters that are not whitespace
     inside_bits: int  # of them, those inside an error span
@@ -152,23 +153,26 @@ class _Rated:
     def of(cls, segment: int, text: str, ratings: Ratings) -> _Rated:
         errors = [(e, (e.start or 0, e.end or 0)) for e in ratings.errors if counted(e)]
         # re's \s is str.isspace's whitespace (both Py_UNICODE_ISSPACE)
-        text_bits = _bits([(0, len(text))]) & ~_bits([m.span() for m in _WHITESPACE.finditer(text)])
-        return cls(segment, errors, text_bits, text_bits & _bits(span for _, span in errors))
+        n = len(text)
+        text_bits = _bits([(0, n)], n) & ~_bits([m.span() for m in _WHITESPACE.finditer(text)], n)
+        return cls(segment, n, errors, text_bits, text_bits & _bits((span for _, span in errors), n))
 
     def counts(self, flagged: Sequence[Span]) -> tuple[int, int]:
         """How many characters (whitespace aside) the ``flagged`` spans cover, and how many of them lie in no error
         span; overlapping spans count a character once, and nothing past the text's end counts."""
-        marked = _bits(flagged) & self.text_bits
+        marked = _bits(flagged, self.length) & self.text_bits
         return marked.bit_count(), (marked & ~self.inside_bits).bit_count()
 
 
 _WHITESPACE = re.compile(r"\s+")
 
 
-def _bits(spans: Iterable[Span]) -> int:
-    """The characters of ``spans`` as a bit mask (empty spans hold none)."""
+def _bits(spans: Iterable[Span], length: int) -> int:
+    """The characters of ``spans`` before ``length`` as a bit mask (empty spans hold none; a span's end past the
+    text, as a file may give it, is cut there rather than making a mask as long as the number)."""
     mask = 0
     for a, b in spans:
+        b = min(b, length)
         if b > a:
             mask |= ((1 << (b - a)) - 1) << a
     return mask
