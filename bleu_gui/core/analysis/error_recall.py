@@ -152,7 +152,7 @@ class _Rated:
     @classmethod
     def of(cls, segment: int, text: str, ratings: Ratings) -> _Rated:
         errors = [(e, (e.start or 0, e.end or 0)) for e in ratings.errors if counted(e)]
-        # re's \s is str.isspace's whitespace (both Py_UNICODE_ISSPACE)
+        # re's \s is str.isspace's whitespace (both Py_UNICODE_ISSPACE; checked over every code point)
         n = len(text)
         text_bits = _bits([(0, n)], n) & ~_bits([m.span() for m in _WHITESPACE.finditer(text)], n)
         return cls(segment, n, errors, text_bits, text_bits & _bits((span for _, span in errors), n))
@@ -168,8 +168,8 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 def _bits(spans: Iterable[Span], length: int) -> int:
-    """The characters of ``spans`` before ``length`` as a bit mask (empty spans hold none; a span's end past the
-    text, as a file may give it, is cut there rather than making a mask as long as the number)."""
+    """The characters of ``spans`` before ``length`` as a bit mask (empty spans hold none; an end past the text is
+    cut there, not turned into a mask as long as the number)."""
     mask = 0
     for a, b in spans:
         b = min(b, length)

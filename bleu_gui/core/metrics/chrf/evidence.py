@@ -167,7 +167,7 @@ def unmatched_spans(hypothesis: str, reference: ReferenceCharacters, cfg: ChrfCo
     for n in range(2, min(cfg.char_order, len(other)) + 1):
         if not unmatched:
             break
-        # An n-gram the reference lacks is the start of no longer one it holds: a character whose every covering
+        # An n-gram the reference lacks is inside no longer n-gram it holds: a character whose every covering
         # n-gram the reference lacks stays unmatched at every higher order and is looked for no further (most of
         # the look-ups of orders 4-6 were for such n-grams).
         windows = {j: range(max(0, j - n + 1), min(j, size - n) + 1) for j in unmatched}
