@@ -15,9 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import RunConfig, score_run
-from bleu_gui.core.analysis.error_recall import error_recall, touches
+from bleu_gui.core.analysis.error_recall import _Rated, error_recall, touches
 from bleu_gui.core.analysis.error_table import error_table
 from bleu_gui.core.analysis.rater_agreement import rater_agreement
+from bleu_gui.core.inputs.ratings import ErrorSpan, Ratings
 from bleu_gui.core.inputs.run_inputs import read_run_inputs
 from bleu_gui.core.metrics.registry import family
 
@@ -274,9 +275,6 @@ _spans = st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)).map(sorted).
 def test_a_metrics_flagged_and_noise_characters_are_those_of_its_spans_whitespace_aside(text, errors, flagged):
     # The definition, character by character: the flagged spans' characters (once each, cut at the text's end),
     # whitespace aside; noise, those of them in no error span.
-    from bleu_gui.core.analysis.error_recall import _Rated
-    from bleu_gui.core.inputs.ratings import ErrorSpan, Ratings
-
     def characters(spans):
         return {i for a, b in spans for i in range(a, min(b, len(text))) if not text[i].isspace()}
 
@@ -286,10 +284,7 @@ def test_a_metrics_flagged_and_noise_characters_are_those_of_its_spans_whitespac
 
 
 def test_a_span_ending_far_past_its_text_counts_the_text_it_covers():
-    from bleu_gui.core.analysis.error_recall import _Rated
-    from bleu_gui.core.inputs.ratings import ErrorSpan, Ratings
-
-    far = 10**12  # an offset a file may give: a mask as long as it would not fit in memory
+    far = 10**12  # a mask as long would not fit in memory (the readers leave such spans out; the tally cuts them)
     rated = _Rated.of(0, "ab cd", Ratings(("r",), (ErrorSpan("r", "Accuracy", "Major", 3, far),)))
     assert rated.counts([(0, far)]) == (4, 2)  # a, b, c, d flagged; a and b outside the error
 
