@@ -24,7 +24,8 @@ def main() -> None:
 
     from bleu_gui.core import BleuConfig, RunConfig, read_run_inputs, score_run
 
-    tmp = Path(tempfile.mkdtemp())
+    scratch = tempfile.TemporaryDirectory()  # the synthetic files, removed at exit
+    tmp = Path(scratch.name)
     (tmp / "b").mkdir()
     hyp_a, ref = synthetic(tmp, args.lines)
     hyp_b, _ = synthetic(tmp / "b", args.lines, seed=5)

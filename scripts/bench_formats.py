@@ -77,8 +77,9 @@ def window_first_results(path: Path, repeats: int) -> None:
 
     app = QApplication.instance() or QApplication([])
     firsts, times = [], []
-    for _ in range(repeats):
-        settings = Settings(QSettings(os.path.join(tempfile.mkdtemp(), "b.ini"), QSettings.Format.IniFormat))
+    scratch = tempfile.TemporaryDirectory()  # fresh settings files, removed at exit
+    for k in range(repeats):
+        settings = Settings(QSettings(os.path.join(scratch.name, f"b{k}.ini"), QSettings.Format.IniFormat))
         window = MainWindow(settings)
         window.show()
         loop = QEventLoop()
@@ -110,7 +111,8 @@ def slice_rescore(repeats: int) -> None:
     ref = folder / "ref1.txt"
     systems = [folder / "sys1.txt", folder / "sys2.txt"]
     doubled = []
-    tmp = Path(tempfile.mkdtemp())
+    scratch = tempfile.TemporaryDirectory()  # the doubled files, removed at exit
+    tmp = Path(scratch.name)
     for p in [*systems, ref]:  # 6,008 lines: the slice is the first 3,004
         lines = read_segments(p).lines
         out = tmp / p.name

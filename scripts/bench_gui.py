@@ -290,7 +290,8 @@ def main() -> None:
     from bleu_gui.gui.shell.settings import Settings
 
     app = QApplication(sys.argv[:1])
-    tmp = Path(tempfile.mkdtemp())
+    scratch = tempfile.TemporaryDirectory()  # the settings and generated files, removed at exit
+    tmp = Path(scratch.name)
     window = MainWindow(Settings(QSettings(str(tmp / "bench.ini"), QSettings.Format.IniFormat)), encoding="utf-8")
     window.resize(1400, 860)
     window.show()

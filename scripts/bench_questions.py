@@ -83,7 +83,8 @@ def _window(path: Path) -> list[tuple[str, float, float]]:
     from bleu_gui.gui.state import OpenChoice
 
     app = QApplication.instance() or QApplication([])
-    window = MainWindow(Settings(QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat)))
+    scratch = tempfile.TemporaryDirectory()  # a fresh settings file, removed at exit
+    window = MainWindow(Settings(QSettings(str(Path(scratch.name) / "s.ini"), QSettings.Format.IniFormat)))
     window.controller.choose_scoring(tuple(family(k).config() for k in ("bleu", "chrf", "ter", "edit")))
     window.run_actions.open_inputs(OpenChoice(InputRequest(references=(str(path),)), None))
 

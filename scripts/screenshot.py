@@ -12,14 +12,13 @@ import argparse
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 
 def wmt17_systems(n: int, tmp: str) -> tuple[list[str], list[str]]:
     """System files and the reference of WMT17 en-de: sys1..sysN, and past 12 mixes of two systems."""
-    from pathlib import Path
-
     folder = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sacrebleu-wmt17-en-de"
     systems = [str(folder / f"sys{i}.txt") for i in range(1, min(n, 12) + 1)]
     for k in range(n - 12):
@@ -62,7 +61,9 @@ def main() -> int:
     args = p.parse_args()
     from bleu_gui.gui.shell.startup import picture_platform
 
-    os.environ["QT_QPA_PLATFORM"] = picture_platform(args.width, args.height)  # the asked size on any platform
+    scratch = tempfile.TemporaryDirectory(prefix="screenshot-")  # its screen, settings and files; removed at exit
+    tmp = scratch.name
+    os.environ["QT_QPA_PLATFORM"] = picture_platform(args.width, args.height, Path(tmp))  # the asked size anywhere
 
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
@@ -71,7 +72,6 @@ def main() -> int:
     from bleu_gui.gui.shell.settings import Settings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    tmp = tempfile.mkdtemp()
     settings = Settings(QSettings(os.path.join(tmp, "screenshot.ini"), QSettings.Format.IniFormat))
     if args.trust:
         from bleu_gui.core import BleuConfig
@@ -88,8 +88,6 @@ def main() -> int:
     window.run_changed.connect(loop.quit)
     window.error_shown.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
     if args.trust:
-        from pathlib import Path
-
         from bleu_gui.demo import demo_paths
 
         systems, refs = demo_paths(args.demo)

@@ -6,8 +6,10 @@ from pathlib import Path
 
 from bleu_gui.gui.shell.startup import offscreen_screen
 
-# Offscreen, on a 1920×1200 screen (the platform's default is 800×800, smaller than the windows tests size).
-os.environ.setdefault("QT_QPA_PLATFORM", offscreen_screen(1920, 1200, Path(tempfile.mkdtemp())))
+# Offscreen, on a 1920×1200 screen (the platform's default is 800×800, smaller than the windows tests size);
+# the screen's file is removed when the test process ends.
+_SCREEN = tempfile.TemporaryDirectory(prefix="bleu-gui-tests-screen-")
+os.environ.setdefault("QT_QPA_PLATFORM", offscreen_screen(1920, 1200, Path(_SCREEN.name)))
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pytest  # noqa: E402

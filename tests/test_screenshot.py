@@ -16,8 +16,9 @@ from bleu_gui.demo import demo_paths
 from .oracles import sacre_corpus
 
 
-def bleu_gui(*argv):
+def bleu_gui(*argv, **env_set):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(env_set)
     code = "import sys; from bleu_gui.gui.shell.app import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *map(str, argv)], capture_output=True, text=True, env=env,
                           timeout=300)
@@ -31,9 +32,12 @@ def png_size(path) -> tuple[int, int]:
 
 def test_a_screenshot_of_the_demo_with_its_provenance(tmp_path):
     out = tmp_path / "shot.png"
+    scratch = tmp_path / "tmp"  # the picture's screen and fresh settings are written here, and go with the app
+    scratch.mkdir()
     done = bleu_gui("--demo", "--screenshot", out, "--size", "1366x768", "--tab", "compare", "--sentence", "4",
-                    "-m", "bleu", "chrf")
+                    "-m", "bleu", "chrf", TMPDIR=str(scratch))
     assert done.returncode == 0, done.stderr
+    assert list(scratch.iterdir()) == []
     assert done.stderr.strip().splitlines() == [f"bleu-gui: wrote {out} (1366×768) and {out.with_suffix('.json')}"]
     assert png_size(out) == (1366, 768)
     facts = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))

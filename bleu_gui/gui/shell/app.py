@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -65,8 +66,18 @@ def main(argv: list[str] | None = None) -> int:
         check_where(options.where)
     except InputError as exc:
         parser.error(worded_error(parser, exc))
-    if options.screenshot is not None:  # no window pops up, and the picture has the asked size on any platform
-        os.environ["QT_QPA_PLATFORM"] = picture_platform(*options.screenshot.size)
+    if options.screenshot is None:
+        return _open_window(parser, options, None)
+    # A picture's screen and its fresh settings are files of their own, removed when the picture is taken.
+    with tempfile.TemporaryDirectory(prefix="bleu-gui-picture-") as scratch:
+        # No window pops up, and the picture has the asked size on any platform.
+        os.environ["QT_QPA_PLATFORM"] = picture_platform(*options.screenshot.size, Path(scratch))
+        return _open_window(parser, options, Path(scratch))
+
+
+def _open_window(parser: argparse.ArgumentParser, options: WindowOptions, scratch: Path | None) -> int:
+    """Show the window (or take its picture, with ``scratch`` a folder for the picture's own settings) until the
+    app quits; its exit status."""
     problem = startup_problem()
     if problem is not None:
         print(f"bleu-gui: {problem}", file=sys.stderr)
@@ -87,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     QApplication.setDesktopFileName("bleu-gui")  # the desktop entry --install-desktop installs (its icon, in a dock)
     QApplication.setWindowIcon(app_icon())
     # A screenshot starts from a fresh settings file: nothing from an earlier session changes its numbers.
-    settings = Settings() if options.screenshot is None else Settings(
-        QSettings(str(Path(tempfile.mkdtemp()) / "shot.ini"), QSettings.Format.IniFormat))
+    settings = Settings() if scratch is None else Settings(
+        QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat))
     try:
         metrics = initial_metrics(options, settings.metrics())
     except InputError as exc:

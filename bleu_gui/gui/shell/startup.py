@@ -78,11 +78,10 @@ def offscreen_screen(width: int, height: int, folder: Path) -> str:
     return f"offscreen:configfile={path}"
 
 
-def picture_platform(width: int, height: int) -> str:
+def picture_platform(width: int, height: int, folder: Path) -> str:
     """``QT_QPA_PLATFORM`` for a picture of a ``width`` × ``height`` window: Qt's offscreen platform with one screen
     that holds the window and its frame, whatever platform was chosen before (``offscreen`` alone has an 800 × 800
-    screen, Xvfb's may be smaller still, and the window fits itself to its screen). A picture needs no display."""
-    import tempfile
-
-    return offscreen_screen(width + 64, height + 64, Path(tempfile.mkdtemp()))
+    screen, Xvfb's may be smaller still, and the window fits itself to its screen). A picture needs no display.
+    The screen's file is written into ``folder``, which must outlive the application's start."""
+    return offscreen_screen(width + 64, height + 64, folder)
 
