@@ -57,7 +57,7 @@ def test_a_chart_png_has_the_preset_size_and_dpi(compared, tmp_path, preset):
                for y in range(0, round(40 * preset.scale), 2)) < 100
 
 
-def test_the_whole_compare_view_as_png_svg_and_pdf(compared, tmp_path):
+def test_the_whole_compare_view_as_png_svg_and_pdf(qtbot, compared, tmp_path):
     window, run = compared
     size = PRESETS[0]
     before = window.compare_view.size()
@@ -66,6 +66,8 @@ def test_the_whole_compare_view_as_png_svg_and_pdf(compared, tmp_path):
         data = written.read_bytes()
         assert data[:4] in (b"\x89PNG", b"<?xm", b"%PDF"), suffix
     assert window.compare_view.size() == before  # the view gets its own size back
+    page = window.tabs.currentWidget()  # and its scroll area fits it to the page again
+    qtbot.waitUntil(lambda: page.widgetResizable() and window.compare_view.size() == page.viewport().size())
     svg = (tmp_path / "compare.svg").read_text(encoding="utf-8")
     mm = re.search(r'<svg width="([0-9.]+)mm" height="([0-9.]+)mm"', svg)
     assert mm is not None  # printed at the preset's dpi: 1920 x 1080 dots at 144 dpi

@@ -16,6 +16,7 @@ from PySide6.QtCore import QRect, QSettings, Qt
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QFileDialog, QPushButton
 
+from bleu_gui.core import BleuConfig
 from bleu_gui.core.metrics.chrf.config import ChrfConfig
 from bleu_gui.core.metrics.ter.config import TerConfig
 from bleu_gui.demo import demo_paths
@@ -66,6 +67,57 @@ def test_a_first_window_opens_within_a_laptop_screen_and_a_run_never_grows_it(qt
     with qtbot.waitSignal(window.run_changed, timeout=120_000):
         window.run_actions.open_files(systems, refs)
     assert window.size() == before and window.frameGeometry().height() <= 768
+
+
+BELOW_A_PANEL = QRect(0, 0, 1366, 768 - 40 - 32)  # a 40 px panel, and the title bar the offscreen platform omits
+
+
+def opened_with_bars(qtbot, tmp_path, systems, refs, metrics) -> MainWindow:
+    """A window on a laptop's screen below a panel, with ``metrics`` carried over from an earlier session (a
+    bar says so), showing ``systems`` (the first with a line dropped: a bar says so) against ``refs``."""
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    settings.set_metrics(metrics)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    lines = systems[0].read_text(encoding="utf-8").splitlines()
+    dropped = tmp_path / "line-5-dropped.txt"
+    dropped.write_text("\n".join([*lines[:4], *lines[5:], "(a last line, to keep the count)"]) + "\n", "utf-8")
+    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+        window.run_actions.open_files([dropped, *systems[1:]], refs)
+    return window
+
+
+def test_the_window_with_its_bars_fits_a_laptop_screen_below_a_panel(qtbot, tmp_path, monkeypatch):
+    """A carried setting's bar and a misaligned file's bar left the window 773 px tall (the Compare tab's
+    minimum counted while Inspect was shown): within the screen now, whichever tab is shown."""
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: BELOW_A_PANEL)
+    window = opened_with_bars(qtbot, tmp_path, *demo_paths("en"), (BleuConfig(lowercase=True),))
+    qtbot.waitUntil(lambda: window.bars.alignment.isVisible() and window.bars.settings.isVisible())
+    assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
+    window.tabs.setCurrentIndex(1)  # Compare's panes scroll rather than grow the window
+    assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
+
+
+def test_four_bars_scroll_rather_than_squeeze_the_sentences(qtbot, tmp_path, monkeypatch):
+    """Chinese references bring BLEU's and TER's advice besides the two bars above: 150 px of bars left three
+    rows of the sentence list; two bars are in view now, and the others scroll."""
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: BELOW_A_PANEL)
+    folder = data_set("wmt22-en-zh-2ref")
+
+    def head(name: str) -> Path:
+        (tmp_path / name).write_text("\n".join((folder / name).read_text("utf-8").splitlines()[:200]) + "\n", "utf-8")
+        return tmp_path / name
+
+    window = opened_with_bars(qtbot, tmp_path, [head("sys1.txt"), head("sys2.txt")], [head("ref1.txt"),
+                              head("ref2.txt")], (BleuConfig(lowercase=True), TerConfig()))
+    bars = window.bars
+    qtbot.waitUntil(lambda: all(b.isVisible() for b in (bars.alignment, bars.advice, bars.more_advice, bars.settings)))
+    assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
+    area = window.bars_area
+    qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() > 0)  # the bars below scroll into view
+    assert area.height() <= bars.alignment.height() + bars.advice.height() + 2
+    assert window.inspect.sentences.height() >= 200
 
 
 def compare_fifteen_at_1366_by_768(qtbot, window, tmp_path):

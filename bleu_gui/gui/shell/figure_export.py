@@ -29,13 +29,17 @@ class FigureExport(QObject):
         self.parent_widget, self.controller, self.tabs = parent, controller, tabs
         self.inspect, self.compare = inspect, compare
 
+    def _compare_shown(self) -> bool:
+        """The Compare tab is the one shown (its page is a scroll area around the view)."""
+        return self.compare.isVisibleTo(self.tabs)
+
     def figure_of_view(self) -> tuple[QWidget, str, str]:
         """The view a figure shows (Compare when it is the tab shown, else Inspect), its title and signature."""
         c = self.controller
         run = c.run
         assert run is not None
         metric = run.metrics[c.metric]
-        if self.tabs.currentWidget() is self.compare:
+        if self._compare_shown():
             title = f"{metric.name}: {run.baseline.name} (A) vs {run.systems[c.b].name} (B), {len(run.systems)} systems"
             return self.compare, title, metric.signature()
         sentence = f", sentence {run.line_number(c.sentence)}" if c.sentence is not None else ""
@@ -55,7 +59,7 @@ class FigureExport(QObject):
         """Ask where and how large (one dialog), then write the figure; a failure is a dialog."""
         if self.controller.run is None:
             return
-        which = "Compare view" if self.tabs.currentWidget() is self.compare else "Inspect view"
+        which = "Compare view" if self._compare_shown() else "Inspect view"
         state = self.controller.state
         chosen = FigureDialog.ask(self.parent_widget, f"figure of the {which}",
                                   state.start_path("figure", which.lower().replace(" ", "-") + ".png"),

@@ -34,7 +34,7 @@ from ..jobs import JobController
 from ..prepared import Prepared
 from ..state import FROM_COMMAND_LINE, REMEMBERED, Scoring
 from ..widgets.job_progress import JobProgress
-from ..widgets.layout import TITLE_BAR, single_shot, stacked
+from ..widgets.layout import TITLE_BAR, scrolled, single_shot, stacked
 from ..window_words import in_window_words, raw
 from .comet_cache_row import CometCacheRow
 from .export_actions import ExportActions, ask_new_name, shown_view
@@ -45,7 +45,7 @@ from .file_menu import FileMenu
 from .file_open import FileOpen
 from .metric_chooser import MetricChooser
 from .run_actions import RunActions
-from .run_bars import RunBars
+from .run_bars import BarsArea, RunBars
 from .session_actions import ask_open_session, ask_save_session
 from .settings import Settings
 from .settings_choice import SettingsChoice
@@ -114,12 +114,15 @@ class MainWindow(QMainWindow):
         self._connect()
         self.setWindowTitle("bleu-gui")
         self.tabs.addTab(self.inspect, "Inspect")
-        self.tabs.addTab(self.compare_view, "Compare")
+        # Compare's panes and charts need more height than Inspect: they scroll on a short screen rather than
+        # make the window, whichever tab is shown, taller than a laptop's (a tab widget takes its tallest page).
+        self.tabs.addTab(scrolled(self.compare_view), "Compare")
         self.tabs.setTabEnabled(COMPARE_TAB, False)
         self.metric_chooser = MetricChooser(self.controller)
         self.tabs.setCornerWidget(self.metric_chooser)
         self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
-        self.setCentralWidget(stacked(self.bars, self.tabs))
+        self.bars_area = BarsArea(self.bars)
+        self.setCentralWidget(stacked(self.bars_area, self.tabs))
         self.settings_dock = self.settings_panel.in_dock(self)
         self._build_status()
         self._build_menus()

@@ -3,8 +3,9 @@ that are not the defaults."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import Run
 from ...core.metrics.family import Advice
@@ -39,6 +40,10 @@ class RunBars(QWidget):
         box.addWidget(self.more_advice)
         box.addWidget(self.settings)
 
+    def each(self) -> tuple[AdviceBar, ...]:
+        """The bars, top to bottom."""
+        return self.alignment, self.advice, self.more_advice, self.settings
+
     def show_for(self, run: Run, settings_origin: str) -> None:
         """Speak up about ``run``; ``settings_origin`` says where its settings came from ("from the command
         line", "remembered from an earlier session", ...)."""
@@ -70,3 +75,39 @@ class RunBars(QWidget):
         bar.hide()
         if k < len(self._advice):
             self.use_config.emit(self._advice[k].config)
+
+
+class BarsArea(QScrollArea):
+    """The bars, at most two in view: more of them scroll. Four bars (a misaligned file, BLEU's and TER's advice
+    for Chinese, settings carried over) took 150 px of a laptop's 768 and left the sentence list three rows."""
+
+    IN_VIEW = 2
+
+    def __init__(self, bars: RunBars) -> None:
+        super().__init__()
+        self.bars = bars
+        self.setWidget(bars)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.bars and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # a bar shown or hidden: the area's height follows
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the bars' text wraps to another number of lines
+
+    def sizeHint(self) -> QSize:
+        width = self.viewport().width()
+        shown = [bar for bar in self.bars.each() if not bar.isHidden()][:self.IN_VIEW]
+        height = sum(bar.heightForWidth(width) if bar.hasHeightForWidth() else bar.sizeHint().height()
+                     for bar in shown)
+        return QSize(super().sizeHint().width(), height)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()

@@ -14,12 +14,10 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QDoubleSpinBox,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QLabel,
     QLineEdit,
     QMainWindow,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -29,6 +27,7 @@ from ...core import MetricConfig
 from ...core.metrics.family import Family
 from ...core.metrics.registry import FAMILIES
 from ...core.metrics.settings import SettingField
+from ..widgets.layout import scrolled
 from ..widgets.style import styled
 
 _NONE = -1.0  # an optional number's spin box says "(default)" at this value
@@ -227,13 +226,7 @@ class SettingsPanel(QWidget):
         """This panel in a movable, floatable dock on the right of ``parent``."""
         dock = QDockWidget("Scoring settings", parent)
         dock.setObjectName("settingsDock")
-        # The panel scrolls rather than make the window taller than a laptop's screen.
-        scroll = QScrollArea()
-        scroll.setWidget(self)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        dock.setWidget(scroll)
+        dock.setWidget(scrolled(self, sideways=False))
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                          | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)  # View ▸ Scoring settings brings it back

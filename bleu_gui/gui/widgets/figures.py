@@ -14,6 +14,7 @@ import math
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -27,12 +28,21 @@ from PySide6.QtCore import (
     QSize,
     QSizeF,
     Qt,
+    QTimer,
     QtMsgType,
     qInstallMessageHandler,
 )
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QImageWriter, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QAbstractScrollArea, QGraphicsView, QPushButton, QTableView, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QGraphicsView,
+    QPushButton,
+    QScrollArea,
+    QTableView,
+    QToolButton,
+    QWidget,
+)
 
 from ...core import palette
 from ...core.errors import ExportError
@@ -169,9 +179,19 @@ class _Resized:
         self.shown = [w for w in self.widget.findChildren(QWidget, "figureLegend", own) if not w.isVisible()]
         for legend in self.shown:
             legend.show()
+        # A scroll area around the widget (Compare's page) would fit it back to the area at once.
+        self.area = self._area_around()
+        if self.area is not None:
+            self.area.setWidgetResizable(False)
         self.widget.resize(self.size)
         self._lay_out()
         return self.widget
+
+    def _area_around(self) -> QScrollArea | None:
+        viewport = self.widget.parentWidget()
+        area = viewport.parentWidget() if viewport is not None else None
+        return area if isinstance(area, QScrollArea) and area.widget() is self.widget and area.widgetResizable() \
+            else None
 
     def __exit__(self, *_exc: object) -> None:
         for button in self.hidden:
@@ -183,6 +203,10 @@ class _Resized:
             legend.hide()
         self.widget.resize(self.old)
         self._lay_out()
+        if self.area is not None:
+            # On the next turn of the event loop: the widget's minimum size is the drawn one's until the layout
+            # requests its showing and hiding posted are handled, and the area would fit the widget to that.
+            QTimer.singleShot(0, self.area, partial(self.area.setWidgetResizable, True))
 
     def _lay_out(self) -> None:
         layout = self.widget.layout()

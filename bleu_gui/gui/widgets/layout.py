@@ -8,10 +8,12 @@ from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLayout,
     QLayoutItem,
+    QScrollArea,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -68,6 +70,19 @@ def stacked(*widgets: QWidget) -> QWidget:
         box.addWidget(widget, 1 if i == len(widgets) - 1 else 0)
     return box_widget
 
+
+
+def scrolled(widget: QWidget, sideways: bool = True) -> QScrollArea:
+    """``widget`` in a frameless scroll area that gives it all its room: it scrolls when the window is smaller than
+    its minimum, instead of that minimum making the window taller than a laptop's screen. ``sideways=False`` never
+    scrolls it sideways (it takes the area's width)."""
+    scroll = QScrollArea()
+    scroll.setWidget(widget)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    if not sideways:
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return scroll
 
 LEGEND_TIPS = {
     "matched": "An n-gram occurrence counted as a match: at most as many as the reference that has the most",
