@@ -95,6 +95,7 @@ def test_the_window_with_its_bars_fits_a_laptop_screen_below_a_panel(qtbot, tmp_
     window = opened_with_bars(qtbot, tmp_path, *demo_paths("en"), (BleuConfig(lowercase=True),))
     qtbot.waitUntil(lambda: window.bars.alignment.isVisible() and window.bars.settings.isVisible())
     assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
+    assert window.bars_area.verticalScrollBar().maximum() == 0  # two bars are shown whole
     window.tabs.setCurrentIndex(1)  # Compare's panes scroll rather than grow the window
     assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
 
@@ -118,6 +119,9 @@ def test_four_bars_scroll_rather_than_squeeze_the_sentences(qtbot, tmp_path, mon
     qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() > 0)  # the bars below scroll into view
     assert area.height() <= bars.alignment.height() + bars.advice.height() + 2
     assert window.inspect.sentences.height() >= 200
+    bars.alignment.hide()  # its ✕: the two advice bars, of two lines each, come first
+    qtbot.waitUntil(lambda: area.height() == area.sizeHint().height())
+    assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
 
 
 def compare_fifteen_at_1366_by_768(qtbot, window, tmp_path):

@@ -27,7 +27,7 @@ class AdviceBar(QFrame):
         close.setText("✕")
         close.setToolTip("Hide this advice")
         close.clicked.connect(self.hide)
-        row = QHBoxLayout(self)
+        self.row = row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 8, 4)
         row.addWidget(self.label, 1)
         row.addWidget(self.button)
@@ -39,3 +39,9 @@ class AdviceBar(QFrame):
         self.label.setText(text)
         self.button.setText(button_text)
         self.show()
+
+    def one_line_height(self) -> int:
+        """The bar's height when its text takes one line: its button's, its margins and its rule."""
+        margins = self.contentsMargins() + self.row.contentsMargins()
+        return max(self.button.sizeHint().height(), self.label.fontMetrics().lineSpacing()) + margins.top() \
+            + margins.bottom() + 1

@@ -78,14 +78,17 @@ class RunBars(QWidget):
 
 
 class BarsArea(QScrollArea):
-    """The bars, at most two in view: more of them scroll. Four bars (a misaligned file, BLEU's and TER's advice
-    for Chinese, settings carried over) took 150 px of a laptop's 768 and left the sentence list three rows."""
+    """The bars, at most two in view and never taller than 7/3 bars of one line (two bars of two lines fit):
+    more bars, or longer ones, scroll. Four bars (a misaligned file, BLEU's and TER's advice for Chinese,
+    settings carried over) took 150 px of a laptop's 768 and left the sentence list three rows; the first two of
+    them alone, 86 px, are more than a laptop's screen below a panel has to spare."""
 
     IN_VIEW = 2
 
     def __init__(self, bars: RunBars) -> None:
         super().__init__()
         self.bars = bars
+        self.cap = 7 * bars.settings.one_line_height() // 3
         self.setWidget(bars)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -107,7 +110,7 @@ class BarsArea(QScrollArea):
         shown = [bar for bar in self.bars.each() if not bar.isHidden()][:self.IN_VIEW]
         height = sum(bar.heightForWidth(width) if bar.hasHeightForWidth() else bar.sizeHint().height()
                      for bar in shown)
-        return QSize(super().sizeHint().width(), height)
+        return QSize(super().sizeHint().width(), min(height, self.cap))
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
