@@ -98,6 +98,8 @@ def test_the_window_with_its_bars_fits_a_laptop_screen_below_a_panel(qtbot, tmp_
     assert window.bars_area.verticalScrollBar().maximum() == 0  # two bars are shown whole
     window.tabs.setCurrentIndex(1)  # Compare's panes scroll rather than grow the window
     assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
+    # Neither scroll area is a stop of the Tab key or takes the focus from a click between widgets.
+    assert window.tabs.currentWidget().focusPolicy() == window.bars_area.focusPolicy() == Qt.FocusPolicy.NoFocus
 
 
 def test_four_bars_scroll_rather_than_squeeze_the_sentences(qtbot, tmp_path, monkeypatch):

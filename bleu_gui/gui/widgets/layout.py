@@ -80,6 +80,7 @@ def scrolled(widget: QWidget, sideways: bool = True) -> QScrollArea:
     scroll.setWidget(widget)
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
+    scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no stop of the Tab key, no focus from a click between widgets
     if not sideways:
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     return scroll
