@@ -71,7 +71,6 @@ def stacked(*widgets: QWidget) -> QWidget:
     return box_widget
 
 
-
 def scrolled(widget: QWidget, sideways: bool = True) -> QScrollArea:
     """``widget`` in a frameless scroll area that gives it all its room: it scrolls when the window is smaller than
     its minimum, instead of that minimum making the window taller than a laptop's screen. ``sideways=False`` never
@@ -84,6 +83,7 @@ def scrolled(widget: QWidget, sideways: bool = True) -> QScrollArea:
     if not sideways:
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     return scroll
+
 
 LEGEND_TIPS = {
     "matched": "An n-gram occurrence counted as a match: at most as many as the reference that has the most",
