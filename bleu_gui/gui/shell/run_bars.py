@@ -1,5 +1,5 @@
-"""The bars above the tabs that speak up about a shown run: misaligned files, a tokenizer to prefer, settings
-that are not the defaults."""
+"""The bars above the tabs that speak up about a shown run: misaligned files, settings that are not the defaults,
+a tokenizer to prefer."""
 
 from __future__ import annotations
 
@@ -35,14 +35,13 @@ class RunBars(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(0)
-        box.addWidget(self.alignment)
-        box.addWidget(self.advice)
-        box.addWidget(self.more_advice)
-        box.addWidget(self.settings)
+        for bar in self.each():
+            box.addWidget(bar)
 
     def each(self) -> tuple[AdviceBar, ...]:
-        """The bars, top to bottom."""
-        return self.alignment, self.advice, self.more_advice, self.settings
+        """The bars, top to bottom: first those that say the numbers may not be what they seem (a file a line off,
+        settings carried over), then the advice, which scrolls when more than two bars show."""
+        return self.alignment, self.settings, self.advice, self.more_advice
 
     def show_for(self, run: Run, settings_origin: str) -> None:
         """Speak up about ``run``; ``settings_origin`` says where its settings came from ("from the command
