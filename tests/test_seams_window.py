@@ -62,7 +62,6 @@ def test_every_field_of_every_metrics_settings_is_kept_but_what_follows_the_file
     assert again.metrics()[0].empty_refs == "missing" and again.metrics()[0].tokenizer is None
 
 
-@pytest.mark.slow
 def _head(folder, names, out, n=40):
     """The first ``n`` lines of ``names`` of a shared set, under ``out``: the advice and the numbers need no more
     (test_chrf_ter compares TER with Asian support on 60 lines of each CJK set). sacreBLEU's own TER search is slow
