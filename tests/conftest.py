@@ -151,11 +151,18 @@ def views(qtbot):
     return widget
 
 
+def bytecode_written() -> dict[str, str]:
+    """This process's environment with Python writing the bytecode of what it imports, whatever
+    $PYTHONDONTWRITEBYTECODE says: the COMET worker's environment is installed uncompiled (comet_python), and without
+    bytecode every start of the worker compiled torch's and COMET's modules again (~13 s on this machine)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 @pytest.fixture(scope="session")
 def comet_python():
     """A Python with unbabel-comet for the COMET worker: $BLEU_GUI_COMET_PYTHON, else a virtual environment made once
     per machine in the user's cache from pyproject.toml's [tool.bleu-gui.test-comet-worker] requirements (about a
-    minute and 1.4 GB)."""
+    minute and 1.2 GB)."""
     import fcntl
     import hashlib
     import subprocess
@@ -173,7 +180,10 @@ def comet_python():
     with open(home.parent / f"comet-worker-{tag}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two test processes (pytest-xdist) make it once: the second waits
         if not (home / "ready").is_file():
-            made = subprocess.run(f"{sys.executable} -m venv {home} && {python} -m pip install -q " +
+            # --no-compile: pip's compiling every module of torch, transformers and the rest was half the build (107 s
+            # with it, 49 s without); the modules the worker imports are compiled once, when tiny_comet first imports
+            # them (bytecode_written): the first COMET test's set-up took 123 s before, 86 s after.
+            made = subprocess.run(f"{sys.executable} -m venv {home} && {python} -m pip install -q --no-compile " +
                                   " ".join(f"'{r}'" for r in wanted), shell=True, capture_output=True, text=True)
             if made.returncode:
                 pytest.fail(f"could not make the COMET worker's environment at {home}:\n{made.stderr[-3000:]}")
@@ -192,6 +202,7 @@ def tiny_comet(comet_python, tmp_path_factory):
     texts = sorted((ROOT / "bleu_gui" / "demo_data").glob("*/*.txt"))
     texts += [p for p in (DATA / "wmt22-en-ja" / "ref1.txt", DATA / "wmt21-en-de-3ref" / "ref1.txt") if p.is_file()]
     made = subprocess.run([comet_python, str(ROOT / "scripts" / "tiny_comet.py"), str(out), "--kind", "regression",
-                           "referenceless", "xcomet", "--text", *map(str, texts)], capture_output=True, text=True)
+                           "referenceless", "xcomet", "--text", *map(str, texts)], capture_output=True, text=True,
+                          env=bytecode_written())
     assert made.returncode == 0, made.stderr[-3000:]
     return {kind: out / kind for kind in ("regression", "referenceless", "xcomet")}

@@ -23,7 +23,7 @@ from bleu_gui.core.metrics.comet.config import CometConfig
 from bleu_gui.core.metrics.comet.metric import spans_in
 from bleu_gui.core.metrics.comet.worker import end_idle_workers
 from bleu_gui.core.metrics.registry import bind
-from tests.conftest import cli, data_set
+from tests.conftest import bytecode_written, cli, data_set
 
 # One test process runs them all (pytest-xdist's loadgroup): the COMET worker's environment and tiny models are made
 # once per process.
@@ -117,7 +117,7 @@ def comets_own(tiny_comet, comet_python, tmp_path_factory):
     request = [{"checkpoint": str(tiny_comet[kind] / "checkpoints" / "model.ckpt"), "requests": requests}
                for kind, requests in asked.items()]
     done = subprocess.run([comet_python, "-c", ORACLE], input=json.dumps(request), capture_output=True, text=True,
-                          cwd=tmp_path_factory.mktemp("comets-own"))
+                          cwd=tmp_path_factory.mktemp("comets-own"), env=bytecode_written())
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
