@@ -24,6 +24,7 @@ from bleu_gui.gui.shell.main_window import MainWindow
 from bleu_gui.gui.shell.settings import Settings
 from bleu_gui.gui.widgets.elided_label import ElidedLabel
 from bleu_gui.gui.widgets.figures import full_height
+from bleu_gui.gui.widgets.reference_stack import lines_high
 
 from .conftest import data_set
 
@@ -88,6 +89,17 @@ def opened_with_bars(qtbot, tmp_path, systems, refs, metrics) -> MainWindow:
     return window
 
 
+def first_lines(folder: Path, tmp_path: Path, lines: int = 200) -> tuple[list[Path], list[Path]]:
+    """The first ``lines`` lines of a set's first two systems and of every reference, copied to ``tmp_path``."""
+
+    def head(source: Path) -> Path:
+        text = source.read_text("utf-8").splitlines()[:lines]
+        (tmp_path / source.name).write_text("\n".join(text) + "\n", "utf-8")
+        return tmp_path / source.name
+
+    return [head(folder / f"sys{k}.txt") for k in (1, 2)], [head(p) for p in sorted(folder.glob("ref*.txt"))]
+
+
 def test_the_window_with_its_bars_fits_a_laptop_screen_below_a_panel(qtbot, tmp_path, monkeypatch):
     """A carried setting's bar and a misaligned file's bar left the window 773 px tall (the Compare tab's
     minimum counted while Inspect was shown): within the screen now, whichever tab is shown."""
@@ -106,14 +118,8 @@ def test_four_bars_scroll_rather_than_squeeze_the_sentences(qtbot, tmp_path, mon
     """Chinese references bring BLEU's and TER's advice besides the two bars above: 150 px of bars left three
     rows of the sentence list; two bars are in view now, the two that warn, and the advice scrolls."""
     monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: BELOW_A_PANEL)
-    folder = data_set("wmt22-en-zh-2ref")
-
-    def head(name: str) -> Path:
-        (tmp_path / name).write_text("\n".join((folder / name).read_text("utf-8").splitlines()[:200]) + "\n", "utf-8")
-        return tmp_path / name
-
-    window = opened_with_bars(qtbot, tmp_path, [head("sys1.txt"), head("sys2.txt")], [head("ref1.txt"),
-                              head("ref2.txt")], (BleuConfig(lowercase=True), TerConfig()))
+    systems, refs = first_lines(data_set("wmt22-en-zh-2ref"), tmp_path)
+    window = opened_with_bars(qtbot, tmp_path, systems, refs, (BleuConfig(lowercase=True), TerConfig()))
     bars = window.bars
     qtbot.waitUntil(lambda: all(b.isVisible() for b in (bars.alignment, bars.advice, bars.more_advice, bars.settings)))
     assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
@@ -127,6 +133,21 @@ def test_four_bars_scroll_rather_than_squeeze_the_sentences(qtbot, tmp_path, mon
     bars.alignment.hide()  # its ✕: the two advice bars, of two lines each, come first
     qtbot.waitUntil(lambda: area.height() == area.sizeHint().height())
     assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
+
+
+def test_three_references_and_two_bars_fit_a_laptop_screen_below_a_panel(qtbot, tmp_path, monkeypatch):
+    """WMT21 en-de's three references, each in a pane two lines high, with a misaligned file's bar and a carried
+    setting's: the window needed 702 px, 6 more than the screen below a panel leaves."""
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: BELOW_A_PANEL)
+    systems, refs = first_lines(data_set("wmt21-en-de-3ref"), tmp_path)
+    assert len(refs) == 3
+    window = opened_with_bars(qtbot, tmp_path, systems, refs, (BleuConfig(lowercase=True),))
+    qtbot.waitUntil(lambda: window.bars.alignment.isVisible() and window.bars.settings.isVisible())
+    panes = window.inspect.detail.panes.references.panes
+    assert len(panes) == 3
+    assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
+    # Each reference in sight, two lines high, once the layout has taken the bars in.
+    qtbot.waitUntil(lambda: all(p.visibleRegion().boundingRect().height() >= lines_high(p, 2) - 1 for p in panes))
 
 
 def compare_fifteen_at_1366_by_768(qtbot, window, tmp_path):

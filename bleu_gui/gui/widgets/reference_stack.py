@@ -15,6 +15,9 @@ from .text_pane import TextPane
 
 _NAME_WIDTH = 64  # a reference's name beside its pane (elided, whole in its tooltip)
 _SHOWN_AT_LEAST = 3  # references always in sight (WMT21 en-de has three; more scroll)
+# Between stacked panes, whose frames already part them: the style's 6 px made three references and two bars 10 px
+# taller than a laptop's screen below a panel leaves.
+_STACKED_GAP = 1
 
 
 def lines_high(pane: TextPane, lines: int) -> int:
@@ -55,6 +58,7 @@ class ReferenceStack(QScrollArea):
             self.grid.setRowStretch(row, 0)
         self.names = list(names)
         stacked = len(names) > 1
+        self.grid.setVerticalSpacing(_STACKED_GAP if stacked else -1)  # -1: the style's, as the candidate's title
         for r, name in enumerate(names):
             label = ElidedLabel(name)
             styled(label, "paneTitle")
