@@ -148,6 +148,9 @@ def test_three_references_and_two_bars_fit_a_laptop_screen_below_a_panel(qtbot, 
     assert window.frameGeometry().height() <= BELOW_A_PANEL.height()
     # Each reference in sight, two lines high, once the layout has taken the bars in.
     qtbot.waitUntil(lambda: all(p.visibleRegion().boundingRect().height() >= lines_high(p, 2) - 1 for p in panes))
+    # The list above its histogram keeps six sentences in view (four, when the histogram kept 150 px of plot).
+    table = window.inspect.sentences.table
+    assert table.viewport().height() >= 6 * table.verticalHeader().defaultSectionSize()
 
 
 def compare_fifteen_at_1366_by_768(qtbot, window, tmp_path):

@@ -31,6 +31,8 @@ from ..widgets.layout import STRETCH, Table, hrow, single_shot
 from .sentence_model import COL_BLEU, COL_INDEX, COL_RATIO, SentenceTableModel
 from .slice_panel import SlicePanel
 
+_ROWS_IN_VIEW = 6
+
 
 def sentence_table(model: SentenceTableModel, row_height: int) -> Table:
     """The Inspect tab's sentence list: sortable, one row selected at a time, rows ``row_height`` high."""
@@ -51,6 +53,8 @@ def sentence_table(model: SentenceTableModel, row_height: int) -> Table:
     hh.setStretchLastSection(True)
     for col, width in ((COL_INDEX, 56), (COL_BLEU, 64), (COL_RATIO, 72)):
         table.setColumnWidth(col, width)
+    # Six sentences in view however short the screen: the histogram below gives up its height first.
+    table.setMinimumHeight(hh.sizeHint().height() + _ROWS_IN_VIEW * row_height + 2 * table.frameWidth())
     return table
 
 
@@ -143,6 +147,10 @@ class SentenceList(QWidget):
         self.list_split.addWidget(self.table)
         self.list_split.addWidget(self.histogram)
         self.list_split.setSizes([500, 180])
+        # A taller or shorter window changes the list's rows; the histogram keeps its height until the list is at
+        # its least (six rows: on a short screen the histogram then gives up height down to HistogramChart's).
+        self.list_split.setStretchFactor(0, 1)
+        self.list_split.setStretchFactor(1, 0)
         sv.addWidget(self.list_split, 1)
         self.list_tabs = QTabWidget()
         self.list_tabs.addTab(sentences, "Sentences")

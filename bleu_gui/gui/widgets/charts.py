@@ -26,6 +26,8 @@ pg.setConfigOptions(antialias=True, background=palette.BACKGROUND, foreground=pa
 class ChartBox(QWidget):
     """A titled plot with a Save button (PNG or SVG)."""
 
+    PLOT_HEIGHT = 150  # the plot's least height, in pixels
+
     def __init__(self, title: str, parent: QWidget | None = None, view_box: pg.ViewBox | None = None,
                  tip: str = "") -> None:
         """``view_box``: a view box with its own mouse handling (the default one ignores the mouse); ``tip``:
@@ -37,7 +39,7 @@ class ChartBox(QWidget):
         if view_box is None:
             self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
-        self.plot.setMinimumHeight(150)
+        self.plot.setMinimumHeight(self.PLOT_HEIGHT)
         label = self.title_label = QLabel(f"<b>{title}</b>")
         label.setObjectName("chartTitle")  # a figure draws its own title
         label.setWordWrap(True)  # a narrow chart takes its title on two lines instead of widening the view
@@ -55,7 +57,7 @@ class ChartBox(QWidget):
         self.placeholder = QLabel("No data yet")
         styled(self.placeholder, "hint")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setMinimumHeight(150)
+        self.placeholder.setMinimumHeight(self.PLOT_HEIGHT)
         self.plot.setVisible(False)
         # What the marks mean, one line above the plot (a legend inside a small plot covers its bars).
         self.key = QLabel("")
@@ -234,6 +236,9 @@ class HistogramChart(ChartBox):
     """Sentence BLEU over the corpus in 10-point bins; clicking a bar asks to filter the list to it."""
 
     bin_clicked = Signal(float, float)
+    # It shares its column with the sentence list, which it filters: on a laptop's screen below a panel, with three
+    # references and two bars, 150 px of plot left the list four rows.
+    PLOT_HEIGHT = 100
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Sentence BLEU histogram", parent, tip=(
