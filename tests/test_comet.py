@@ -186,15 +186,6 @@ def test_cancel_ends_the_worker_and_keeps_the_batches_it_finished(tiny_comet, co
     assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-5, rtol=0)
 
 
-def test_a_killed_worker_is_one_clear_error(tiny_comet, comet_python, en_ja, tmp_path):
-    metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path, batch_size=4)
-
-    def kill_it(fraction):
-        os.kill(metric.scorer.worker.pid, signal.SIGKILL)
-
-    with pytest.raises(InputError, match=r"the COMET worker \(.*\) stopped: it was killed \(out of memory\?\)"):
-        metric.prepare([system(en_ja["sys1"])], kill_it)
-
 
 def _requests_sent(monkeypatch) -> list[tuple[str, int]]:
     """The op and the worker's process id of every request sent from now on."""
@@ -231,21 +222,6 @@ def test_a_new_run_takes_the_worker_an_earlier_run_left_with_its_model_loaded(ti
     assert [op for op, _ in sent] == ["resolve", "score"]  # no load: the model is the one loaded
     assert np.allclose(stats[:, 0], comets_own["regression"]["scores"], atol=1e-6, rtol=0)
 
-
-def test_an_idle_worker_serves_only_the_environment_it_started_in_and_ends_when_asked(tiny_comet, comet_python,
-                                                                                     en_ja, tmp_path, monkeypatch):
-    refs, src = [en_ja["ref1"]], en_ja["src"]
-    sent = _requests_sent(monkeypatch)
-    comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
-    # Hugging Face's cache and its network switch are read from the environment: another one, another worker.
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
-    (_, first), (_, other) = sent
-    assert other != first
-    assert first not in _worker_processes()  # the second, left idle, ended the first (one is kept)
-    assert end_idle_workers(idle_for=600.0) == 0  # idle for less than ten minutes: kept
-    assert other in _worker_processes()
-    assert end_idle_workers(idle_for=0.0) == 1 and other not in _worker_processes()
 
 
 def test_a_checkpoint_changed_on_disk_is_loaded_again_by_an_idle_worker(monkeypatch, tmp_path):
@@ -320,24 +296,6 @@ def test_a_broken_model_folder_is_named(kind, said, tiny_comet, comet_python, en
         metric.system_statistics(system(en_ja["sys1"]))
 
 
-def test_an_unknown_model_name_offline_is_named(comet_python, en_ja, tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    metric = comet(Path("Unbabel/no-such-model"), comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
-    with pytest.raises(InputError, match="the model Unbabel/no-such-model is not in the Hugging Face cache and the "
-                                         r"network is off \(HF_HUB_OFFLINE\)"):
-        metric.system_statistics(system(en_ja["sys1"]))
-
-
-@pytest.mark.parametrize(("python", "said"), [
-    (sys.executable, r"has no unbabel-comet: pip install 'bleu-gui\[comet\]' in this environment, or name a Python"),
-    ("/no/python/here", r"python /no/python/here: no Python there"),
-    ("/bin/cat", r"the COMET worker \(/bin/cat\) does not speak its protocol: it wrote .* \(is it a Python\?\)"),
-])
-def test_a_worker_python_without_comet_is_named(python, said, en_ja, tmp_path):
-    metric = comet(Path("Unbabel/wmt22-comet-da"), python, [en_ja["ref1"]], en_ja["src"], tmp_path)
-    with pytest.raises(InputError, match=said):
-        metric.system_statistics(system(en_ja["sys1"]))
 
 
 def test_xcomets_spans_are_drawn_on_the_candidate_at_valid_offsets(tiny_comet, comet_python, en_ja, comets_own,
@@ -518,6 +476,56 @@ def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcome
         marked.append("xCOMET marked" in window.inspect.evidence.sentence_label.text())
     assert all(marked)
     assert window.comet_cache.label.text().startswith("Cache: ")
+
+
+# The tests below end the worker a test left idle (or start one of another Python or environment, which ends
+# it): they come last, so that each test above takes the worker the one before left instead of loading a
+# model in a new one (COMET's import and the load: ~8 s each).
+
+def test_a_killed_worker_is_one_clear_error(tiny_comet, comet_python, en_ja, tmp_path):
+    metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path, batch_size=4)
+
+    def kill_it(fraction):
+        os.kill(metric.scorer.worker.pid, signal.SIGKILL)
+
+    with pytest.raises(InputError, match=r"the COMET worker \(.*\) stopped: it was killed \(out of memory\?\)"):
+        metric.prepare([system(en_ja["sys1"])], kill_it)
+
+
+def test_an_idle_worker_serves_only_the_environment_it_started_in_and_ends_when_asked(tiny_comet, comet_python,
+                                                                                     en_ja, tmp_path, monkeypatch):
+    refs, src = [en_ja["ref1"]], en_ja["src"]
+    sent = _requests_sent(monkeypatch)
+    comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
+    # Hugging Face's cache and its network switch are read from the environment: another one, another worker.
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
+    (_, first), (_, other) = sent
+    assert other != first
+    assert first not in _worker_processes()  # the second, left idle, ended the first (one is kept)
+    assert end_idle_workers(idle_for=600.0) == 0  # idle for less than ten minutes: kept
+    assert other in _worker_processes()
+    assert end_idle_workers(idle_for=0.0) == 1 and other not in _worker_processes()
+
+
+def test_an_unknown_model_name_offline_is_named(comet_python, en_ja, tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    metric = comet(Path("Unbabel/no-such-model"), comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    with pytest.raises(InputError, match="the model Unbabel/no-such-model is not in the Hugging Face cache and the "
+                                         r"network is off \(HF_HUB_OFFLINE\)"):
+        metric.system_statistics(system(en_ja["sys1"]))
+
+
+@pytest.mark.parametrize(("python", "said"), [
+    (sys.executable, r"has no unbabel-comet: pip install 'bleu-gui\[comet\]' in this environment, or name a Python"),
+    ("/no/python/here", r"python /no/python/here: no Python there"),
+    ("/bin/cat", r"the COMET worker \(/bin/cat\) does not speak its protocol: it wrote .* \(is it a Python\?\)"),
+])
+def test_a_worker_python_without_comet_is_named(python, said, en_ja, tmp_path):
+    metric = comet(Path("Unbabel/wmt22-comet-da"), python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    with pytest.raises(InputError, match=said):
+        metric.system_statistics(system(en_ja["sys1"]))
 
 
 def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numbers(
