@@ -47,6 +47,9 @@ FINE = [
     ("a further $45 million", "4,500만 달러를 추가로"),
     ("Over four million people went to Rome.", "400만 명이 넘는 사람들이 로마로 모여들었습니다."),
     ("in the 1880s", "在19世纪80年代"),
+    # A month's number written as its name, inflected (Russian's and Croatian's stems).
+    ("on 12.09.2021", "12 сентября 2021"),
+    ("on 05.01.2021", "5. siječnja 2021."),
 ]
 # (source, a translation with a changed number or code: flagged) — each was missed before.
 CHANGED = [
@@ -66,6 +69,7 @@ CHANGED = [
     ("a £75m deal", "一项7500英镑的交易"),
     ("a further $45 million", "4,600만 달러를 추가로"),
     ("in the 1880s", "在19世纪90年代"),
+    ("on 12.09.2021", "12 октября 2021"),
 ]
 
 

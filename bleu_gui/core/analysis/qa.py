@@ -49,6 +49,8 @@ _CLOSING = {v: k for k, v in _PAIRS.items()}
 # opens in English): each quote closes the innermost open one when it can, else opens one when it can.
 _QUOTE_CLOSES = {"“": "„“", "”": "„“”", "»": "«»", "«": "»", "›": "‹›", "‹": "›"}
 _QUOTE_OPENS = {"„": "“”", "“": "”", "«": "»", "»": "«»", "”": "”", "‹": "›", "›": "‹›"}
+# The characters unbalanced_mark reads: any other leaves its stack as it is, so it walks these alone.
+_MARKS = re.compile("[" + re.escape("".join({'"', *_PAIRS, *_CLOSING, *_QUOTE_OPENS, *_QUOTE_CLOSES})) + "]")
 # Sentence-final marks by kind, across scripts.
 _END = {".": ".", "。": ".", "．": ".", "!": "!", "！": "!", "?": "?", "？": "?", ":": ":", "：": ":", "…": ".",
         ";": ";", "；": ";"}
@@ -64,14 +66,19 @@ def _letters(text: str) -> bool:
     return any(ch.isalpha() for ch in text)
 
 
+@functools.lru_cache(maxsize=4096)  # a source line is compared with every system's candidate: split once
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in _WORD.findall(text))
+
+
 def check_untranslated(source: str, candidate: str) -> str:
     if not _letters(candidate):
         return ""
     if " ".join(source.split()) == " ".join(candidate.split()):
         return "the candidate is the source"
     words = [w.lower() for w in _WORD.findall(candidate) if len(w) > 3 and not w.isdigit()]
-    source_words = {w.lower() for w in _WORD.findall(source)}
     if len(words) >= 6:
+        source_words = _word_set(source)
         copied = sum(w in source_words for w in words) / len(words)
         if copied >= 0.85:
             return f"{copied:.0%} of the candidate's words are the source's"
@@ -92,7 +99,7 @@ def unbalanced_mark(text: str) -> str:
     Full-width and half-width forms of a bracket are one bracket (NFKC: ``（…)`` is closed); a straight double quote
     pairs with any double quotation mark (``"…”``); apostrophes and single curly quotes are not checked."""
     stack: list[str] = []
-    for ch in unicodedata.normalize("NFKC", text):
+    for ch in _MARKS.findall(unicodedata.normalize("NFKC", text)):
         if ch == '"':
             if stack and (stack[-1] == '"' or stack[-1] in _QUOTE_OPENS):
                 stack.pop()

@@ -89,12 +89,14 @@ _MONTHS: dict[int, tuple[str, ...]] = {  # names and stems, lower case: English,
 }
 # A word is a month when it is one of the names, or, for a name longer than four letters outside ASCII (the
 # Slavic stems: "январ", "siječ"), when it starts with it — looked up once per word, not over every name.
+# The stems are kept by their first letter: a word is compared only with the stems it could start with (over every
+# stem, the words of Chinese text cost 400,000 comparisons on WMT22 en-zh's 13 systems, none of which could match).
 _MONTH_EXACT: dict[str, set[int]] = {}
-_MONTH_STEMS: list[tuple[str, int]] = []
+_MONTH_STEMS: dict[str, list[tuple[str, int]]] = {}
 for _month, _names in _MONTHS.items():
     for _name in _names:
         if len(_name) > 4 and not _name.isascii():
-            _MONTH_STEMS.append((_name, _month))
+            _MONTH_STEMS.setdefault(_name[0], []).append((_name, _month))
         else:
             _MONTH_EXACT.setdefault(_name, set()).add(_month)
 
@@ -273,7 +275,7 @@ def _words_as_numbers(text: str) -> Iterator[Number]:
         word = m.group(0).lower()
         months = set(_MONTH_EXACT.get(word, ()))
         if not word.isascii():  # a stem outside ASCII can only begin a word outside ASCII
-            months |= {n for stem, n in _MONTH_STEMS if word.startswith(stem)}
+            months |= {n for stem, n in _MONTH_STEMS.get(word[0], ()) if word.startswith(stem)}
         if months:
             yield Number(m.group(0), frozenset(Decimal(n) for n in months), 2, soft=True)
         elif word in _NUMBER_WORDS:
