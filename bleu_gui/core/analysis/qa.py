@@ -50,7 +50,7 @@ _CLOSING = {v: k for k, v in _PAIRS.items()}
 _QUOTE_CLOSES = {"“": "„“", "”": "„“”", "»": "«»", "«": "»", "›": "‹›", "‹": "›"}
 _QUOTE_OPENS = {"„": "“”", "“": "”", "«": "»", "»": "«»", "”": "”", "‹": "›", "›": "‹›"}
 # The characters unbalanced_mark reads: any other leaves its stack as it is, so it walks these alone.
-_MARKS = re.compile("[" + re.escape("".join({'"', *_PAIRS, *_CLOSING, *_QUOTE_OPENS, *_QUOTE_CLOSES})) + "]")
+_MARKS = re.compile("[" + re.escape("".join(sorted({'"', *_PAIRS, *_CLOSING, *_QUOTE_OPENS, *_QUOTE_CLOSES}))) + "]")
 # Sentence-final marks by kind, across scripts.
 _END = {".": ".", "。": ".", "．": ".", "!": "!", "！": "!", "?": "?", "？": "?", ":": ":", "：": ":", "…": ".",
         ";": ";", "；": ";"}

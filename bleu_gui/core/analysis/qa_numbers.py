@@ -88,9 +88,9 @@ _MONTHS: dict[int, tuple[str, ...]] = {  # names and stems, lower case: English,
     12: ("december", "dec", "dezember", "décembre", "diciembre", "декабр", "prosinec", "prosince", "prosin"),
 }
 # A word is a month when it is one of the names, or, for a name longer than four letters outside ASCII (the
-# Slavic stems: "январ", "siječ"), when it starts with it — looked up once per word, not over every name.
-# The stems are kept by their first letter: a word is compared only with the stems it could start with (over every
-# stem, the words of Chinese text cost 400,000 comparisons on WMT22 en-zh's 13 systems, none of which could match).
+# Slavic stems: "январ", "siječ"), when it starts with it. Names are looked up once per word; stems are kept by
+# their first letter, so a word meets only those it could start with (over every stem, the words of Chinese text
+# cost 400,000 comparisons on WMT22 en-zh's 13 systems, none of which could match).
 _MONTH_EXACT: dict[str, set[int]] = {}
 _MONTH_STEMS: dict[str, list[tuple[str, int]]] = {}
 for _month, _names in _MONTHS.items():

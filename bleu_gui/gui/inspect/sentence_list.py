@@ -147,10 +147,9 @@ class SentenceList(QWidget):
         self.list_split.addWidget(self.table)
         self.list_split.addWidget(self.histogram)
         self.list_split.setSizes([500, 180])
-        # A taller or shorter window changes the list's rows; the histogram keeps its height until the list is at
-        # its least (six rows: on a short screen the histogram then gives up height down to HistogramChart's).
+        # A taller or shorter window changes the list's rows (the histogram's stretch stays 0): the histogram keeps
+        # its height until the list is at its least (six rows), then gives up height down to HistogramChart's.
         self.list_split.setStretchFactor(0, 1)
-        self.list_split.setStretchFactor(1, 0)
         sv.addWidget(self.list_split, 1)
         self.list_tabs = QTabWidget()
         self.list_tabs.addTab(sentences, "Sentences")
