@@ -47,6 +47,9 @@ _EDITS = np.array([0, 1, 1, 1, 0, 0], np.int64)
 
 _BLOCK = 512  # sentence pairs searched together (their padding is that of the longest)
 _CELLS = 1 << 23  # matrix cells of a block at most (its distance matrices take 5 bytes a cell)
+# Rows of the candidates' distances whose beams and words are gathered at once: fewer numpy calls than one gather
+# a row, and on long sentences far less memory than gathering every row (thousands of candidates × 1,000 rows).
+_STEPS_GATHERED = 32
 Progress = Callable[[float], None]
 
 
@@ -315,22 +318,23 @@ def _candidate_distances(pairs: _Pairs, rows: np.ndarray, words: np.ndarray, val
     prev = values[pair_o, first_o]
     out = np.empty(len(order), np.int64)
     steps = int(todo_o.max(initial=0))
-    # What each step k needs of each candidate, gathered once: its row first + 1 + k, that row's beam, and the
-    # word the shifted hypothesis has there (columns past a candidate's last row are never read).
-    at = np.minimum(first_o[:, None] + 1 + np.arange(steps)[None, :], pairs.N)
-    lo, hi, whole = (np.take_along_axis(x[g_o], at, axis=1) for x in (pairs.lo, pairs.hi, pairs.whole))
-    shifted = np.take_along_axis(words[pair_o], src_o, axis=1)
-    word = np.take_along_axis(shifted, np.minimum(at - 1, shifted.shape[1] - 1), axis=1)
     # Candidates still computing at step k are a prefix; those whose last row it is, its end.
     rising = -todo_o
     live = np.searchsorted(rising, -np.arange(1, steps + 1), side="right").tolist()
     ending = np.searchsorted(rising, -np.arange(1, steps + 1), side="left").tolist()
-    for k in range(steps):
-        a = live[k]
-        mismatch = word[:a, k][:, None] != ref_o[:a]
-        walls = _walls(lo[:a, k], hi[:a, k], whole[:a, k], cols)
-        prev = _row(prev[:a], mismatch, walls, cols)[0]
-        out[ending[k]:a] = prev[np.arange(ending[k], a), m_o[ending[k]:a]]
+    for k0 in range(0, steps, _STEPS_GATHERED):
+        # What the next steps need of each candidate still computing, gathered at once: its row first + 1 + k,
+        # that row's beam, and the word the shifted hypothesis has there (past a candidate's last row: not read).
+        a0 = live[k0]
+        at = np.minimum(first_o[:a0, None] + 1 + np.arange(k0, min(k0 + _STEPS_GATHERED, steps))[None, :], pairs.N)
+        lo, hi, whole = (x[g_o[:a0, None], at] for x in (pairs.lo, pairs.hi, pairs.whole))
+        word = words[pair_o[:a0, None], np.take_along_axis(src_o[:a0], at - 1, axis=1)]
+        for k in range(k0, min(k0 + _STEPS_GATHERED, steps)):
+            a, c = live[k], k - k0
+            mismatch = word[:a, c][:, None] != ref_o[:a]
+            walls = _walls(lo[:a, c], hi[:a, c], whole[:a, c], cols)
+            prev = _row(prev[:a], mismatch, walls, cols)[0]
+            out[ending[k]:a] = prev[np.arange(ending[k], a), m_o[ending[k]:a]]
     distances = np.empty_like(out)
     distances[order] = out
     return distances, src
