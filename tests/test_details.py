@@ -158,3 +158,34 @@ def test_flagged_tokens_equal_the_details_best_orders(data, tok, lc):
     for i, hyp in enumerate(hyps):
         d = ev.details(i, hyp)
         assert flagged[i] == [span for span, best in zip(d.hyp_spans, d.best_matched_order()) if span and not best]
+
+
+def test_a_line_two_systems_share_is_flagged_once_by_bleu_and_chrf(monkeypatch):
+    """Error recall asks for every system's flags, and systems often write the very same line (a third of the TED
+    MQM file's candidates): BLEU and chrF work a (segment, line) out once; another line of that segment, or the same
+    line at another segment, is worked out on its own."""
+    from bleu_gui.core.metrics.bleu import metric as bleu_metric
+    from bleu_gui.core.metrics.chrf import evidence as chrf_evidence
+    from bleu_gui.core.metrics.chrf.chrf import Chrf
+
+    asked: list[str] = []
+
+    def count_calls(module, name):
+        real = getattr(module, name)
+
+        def counted(hypothesis, *args, **kwargs):
+            asked.append(hypothesis)
+            return real(hypothesis, *args, **kwargs)
+        monkeypatch.setattr(module, name, counted)
+
+    count_calls(bleu_metric, "unmatched_token_spans")
+    count_calls(chrf_evidence, "unmatched_spans")
+    refs = [["the cat is on the mat", "a dog sat on the mat"]]
+    line = "the cat the cat on the mat"
+    for metric in (Bleu(refs), Chrf(refs)):
+        asked.clear()
+        first = metric.flagged([0, 1], [line, "the mat"])
+        again = metric.flagged([0, 1], [line, "a dog"])
+        metric.flagged([1], [line])
+        assert asked == [line, "the mat", "a dog", line], metric.name
+        assert again[0] == first[0] and again[0] is not first[0]  # a copy: a caller's change stays its own

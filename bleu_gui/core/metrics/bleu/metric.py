@@ -81,6 +81,9 @@ class Bleu(Metric):
         self.tokenization = tokenization.copy() if tokenization is not None else Tokenization(*wanted)
         self.present = reference_presence(used, cfg.empty_refs)
         self._flag_refs: dict[int, list[list[str]]] = {}  # segment → its references' tokens, once flagged
+        # (segment, candidate line) → its flagged spans: systems often write the very same line (a third of the
+        # TED MQM file's candidates), and error recall asks for every system's
+        self._flags: dict[tuple[int, str], list[tuple[int, int]]] = {}
         steps = len(used) + 1
         corpora = []
         for i, ref in enumerate(used):
@@ -191,11 +194,14 @@ class Bleu(Metric):
         tokens are kept for the next system's lines (error recall asks for every system's)."""
         out = []
         for i, h in zip(rows, hypotheses):
-            refs = self._flag_refs.get(i)
-            if refs is None:
-                refs = self._flag_refs[i] = [self.tokenization.tokens(ref[i]) if ok else []
-                                             for ref, ok in zip(self.reference_lines, self.present[:, i].tolist())]
-            out.append(unmatched_token_spans(h, refs, self.tokenization, self.config.max_order))
+            spans = self._flags.get((i, h))
+            if spans is None:
+                refs = self._flag_refs.get(i)
+                if refs is None:
+                    refs = self._flag_refs[i] = [self.tokenization.tokens(ref[i]) if ok else []
+                                                 for ref, ok in zip(self.reference_lines, self.present[:, i].tolist())]
+                spans = self._flags[i, h] = unmatched_token_spans(h, refs, self.tokenization, self.config.max_order)
+            out.append(list(spans))
         return out
 
     def details(self, index: int, hypothesis: str, max_order: int | None = None) -> SentenceDetails:

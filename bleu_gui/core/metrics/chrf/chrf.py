@@ -101,6 +101,9 @@ class Chrf(Metric):
         # (reference, segment) → its characters as the flags read them, kept for the next system (error recall asks
         # for every system's)
         self._flag_refs: dict[tuple[int, int], ReferenceCharacters] = {}
+        # (segment, candidate line) → its flagged spans: systems often write the very same line (a third of the
+        # TED MQM file's candidates)
+        self._flags: dict[tuple[int, str], list[tuple[int, int]]] = {}
         # The references' n-grams a block of segments at a time, kept while they take little memory (a block is
         # built again for each system past that).
         self._blocks: dict[int, tuple[ReferenceNgrams | None, ReferenceNgrams | None]] = {}
@@ -230,13 +233,15 @@ class Chrf(Metric):
         """The candidate's characters in no matched character n-gram (see :func:`.evidence.unmatched_spans`)."""
         from .evidence import ReferenceCharacters, unmatched_spans
 
-        out = []
-        for i, h, k in zip(rows, hypotheses, self.best_references(rows, hypotheses)):
+        new = [j for j, (i, h) in enumerate(zip(rows, hypotheses)) if (i, h) not in self._flags]
+        best = self.best_references([rows[j] for j in new], [hypotheses[j] for j in new])
+        for j, k in zip(new, best):
+            i, h = rows[j], hypotheses[j]
             reference = self._flag_refs.get((k, i))
             if reference is None:
                 reference = self._flag_refs[k, i] = ReferenceCharacters.of(self.reference_lines[k][i], self.config)
-            out.append(unmatched_spans(h, reference, self.config))
-        return out
+            self._flags[i, h] = unmatched_spans(h, reference, self.config)
+        return [list(self._flags[i, h]) for i, h in zip(rows, hypotheses)]
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import explain_chrf
