@@ -28,6 +28,7 @@ from ..inputs.text_files import SegmentFile
 from .account import Account, Shown
 
 Progress = Callable[[float], None]
+Spans = list[tuple[int, int]]
 
 # sacreBLEU's bootstrap turns statistics into float32 and computes scores from them with Python numbers: NumPy 2
 # keeps that arithmetic in float32 (NEP 50), NumPy 1 promoted it to float64. Follow whichever NumPy is installed.
@@ -236,3 +237,16 @@ class Metric(ABC):
     def better(self, a: float, b: float) -> bool:
         """Whether score ``a`` is better than ``b`` under this metric."""
         return a > b if self.higher_is_better else a < b
+
+
+def flags_once(kept: dict[tuple[int, str], Spans], rows: Sequence[int], hypotheses: Sequence[str],
+               work: Callable[[list[int], list[str]], Sequence[Spans]]) -> list[Spans]:
+    """:meth:`Metric.flagged` for a metric whose flags depend on the segment and its line alone: ``work`` (the
+    metric's flags of segments and lines) runs only for (segment, line) pairs not ``kept`` yet, and keeps them.
+    Error recall asks for every system's flags, and systems often write the very same line (a third of the TED MQM
+    file's candidates). Each caller gets its own lists."""
+    new = [j for j, (i, h) in enumerate(zip(rows, hypotheses)) if (i, h) not in kept]
+    found = work([rows[j] for j in new], [hypotheses[j] for j in new])
+    for j, spans in zip(new, found):
+        kept[rows[j], hypotheses[j]] = spans
+    return [list(kept[i, h]) for i, h in zip(rows, hypotheses)]

@@ -14,7 +14,7 @@ import numpy as np
 from ...errors import InputError
 from ...runtime import release_free_memory
 from ..account import Account
-from ..base import Metric
+from ..base import Metric, Spans, flags_once
 from ..ngram_stats import MatchedRows, ReferenceIndex
 from ..tokenizers import CorpusPieces, Tokenization, TokenizedCorpus
 from .config import BleuConfig
@@ -81,9 +81,7 @@ class Bleu(Metric):
         self.tokenization = tokenization.copy() if tokenization is not None else Tokenization(*wanted)
         self.present = reference_presence(used, cfg.empty_refs)
         self._flag_refs: dict[int, list[list[str]]] = {}  # segment → its references' tokens, once flagged
-        # (segment, candidate line) → its flagged spans: systems often write the very same line (a third of the
-        # TED MQM file's candidates), and error recall asks for every system's
-        self._flags: dict[tuple[int, str], list[tuple[int, int]]] = {}
+        self._flags: dict[tuple[int, str], Spans] = {}  # (segment, candidate line) → its flags (see flags_once)
         steps = len(used) + 1
         corpora = []
         for i, ref in enumerate(used):
@@ -192,16 +190,16 @@ class Bleu(Metric):
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
         """The candidate's tokens in no matched n-gram (see :func:`.details.unmatched_token_spans`); the references'
         tokens are kept for the next system's lines (error recall asks for every system's)."""
+        return flags_once(self._flags, rows, hypotheses, self._new_flags)
+
+    def _new_flags(self, rows: list[int], hypotheses: list[str]) -> list[Spans]:
         out = []
         for i, h in zip(rows, hypotheses):
-            spans = self._flags.get((i, h))
-            if spans is None:
-                refs = self._flag_refs.get(i)
-                if refs is None:
-                    refs = self._flag_refs[i] = [self.tokenization.tokens(ref[i]) if ok else []
-                                                 for ref, ok in zip(self.reference_lines, self.present[:, i].tolist())]
-                spans = self._flags[i, h] = unmatched_token_spans(h, refs, self.tokenization, self.config.max_order)
-            out.append(list(spans))
+            refs = self._flag_refs.get(i)
+            if refs is None:
+                refs = self._flag_refs[i] = [self.tokenization.tokens(ref[i]) if ok else []
+                                             for ref, ok in zip(self.reference_lines, self.present[:, i].tolist())]
+            out.append(unmatched_token_spans(h, refs, self.tokenization, self.config.max_order))
         return out
 
     def details(self, index: int, hypothesis: str, max_order: int | None = None) -> SentenceDetails:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..account import Account, Shown
-from ..base import Metric, Score
+from ..base import Metric, Score, Spans, flags_once
 from ..parallel import in_order
 from .config import ChrfConfig
 from .counts import ReferenceNgrams, Units
@@ -101,9 +101,7 @@ class Chrf(Metric):
         # (reference, segment) → its characters as the flags read them, kept for the next system (error recall asks
         # for every system's)
         self._flag_refs: dict[tuple[int, int], ReferenceCharacters] = {}
-        # (segment, candidate line) → its flagged spans: systems often write the very same line (a third of the
-        # TED MQM file's candidates)
-        self._flags: dict[tuple[int, str], list[tuple[int, int]]] = {}
+        self._flags: dict[tuple[int, str], Spans] = {}  # (segment, candidate line) → its flags (see flags_once)
         # The references' n-grams a block of segments at a time, kept while they take little memory (a block is
         # built again for each system past that).
         self._blocks: dict[int, tuple[ReferenceNgrams | None, ReferenceNgrams | None]] = {}
@@ -231,17 +229,18 @@ class Chrf(Metric):
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]]:
         """The candidate's characters in no matched character n-gram (see :func:`.evidence.unmatched_spans`)."""
+        return flags_once(self._flags, rows, hypotheses, self._new_flags)
+
+    def _new_flags(self, rows: list[int], hypotheses: list[str]) -> list[Spans]:
         from .evidence import ReferenceCharacters, unmatched_spans
 
-        new = [j for j, (i, h) in enumerate(zip(rows, hypotheses)) if (i, h) not in self._flags]
-        best = self.best_references([rows[j] for j in new], [hypotheses[j] for j in new])
-        for j, k in zip(new, best):
-            i, h = rows[j], hypotheses[j]
+        out = []
+        for i, h, k in zip(rows, hypotheses, self.best_references(rows, hypotheses)):
             reference = self._flag_refs.get((k, i))
             if reference is None:
                 reference = self._flag_refs[k, i] = ReferenceCharacters.of(self.reference_lines[k][i], self.config)
-            self._flags[i, h] = unmatched_spans(h, reference, self.config)
-        return [list(self._flags[i, h]) for i, h in zip(rows, hypotheses)]
+            out.append(unmatched_spans(h, reference, self.config))
+        return out
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         from .explain import explain_chrf

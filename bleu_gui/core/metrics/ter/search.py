@@ -113,15 +113,15 @@ class _Pairs:
             self.ref[k, :len(r)] = r
         # sacreBLEU: the ratio of lengths sets the pseudo-diagonal, and a beam half as wide as the ratio when
         # that is wider than 25 words ("crazy sentences").
-        self.ratio = np.where(self.n > 0, self.m / np.maximum(self.n, 1), 1.0)
-        self.beam = np.where(BEAM_WIDTH < self.ratio / 2, np.ceil(self.ratio / 2 + BEAM_WIDTH), float(BEAM_WIDTH))
+        ratio = np.where(self.n > 0, self.m / np.maximum(self.n, 1), 1.0)
+        beam = np.where(BEAM_WIDTH < ratio / 2, np.ceil(ratio / 2 + BEAM_WIDTH), float(BEAM_WIDTH))
         # Each row's beam, [lo, hi) of the columns, worked out once for every row of every pair: sacreBLEU's
         # pseudo-diagonal floor(i · m/n), the beam either side, and the whole last row.
         i = np.arange(self.N + 1)[None, :]
-        diag = np.floor(i * self.ratio[:, None])
+        diag = np.floor(i * ratio[:, None])
         end = (self.m + 1)[:, None]
-        self.lo = np.maximum(diag - self.beam[:, None], 0).astype(np.int32)
-        self.hi = np.where(i == self.n[:, None], end, np.minimum(end, diag + self.beam[:, None])).astype(np.int32)
+        self.lo = np.maximum(diag - beam[:, None], 0).astype(np.int32)
+        self.hi = np.where(i == self.n[:, None], end, np.minimum(end, diag + beam[:, None])).astype(np.int32)
         self.whole = (self.lo == 0) & (self.hi >= end)  # rows the beam covers entirely
 
 
@@ -325,11 +325,11 @@ def _candidate_distances(pairs: _Pairs, rows: np.ndarray, words: np.ndarray, val
     for k0 in range(0, steps, _STEPS_GATHERED):
         # What the next steps need of each candidate still computing, gathered at once: its row first + 1 + k,
         # that row's beam, and the word the shifted hypothesis has there (past a candidate's last row: not read).
-        a0 = live[k0]
-        at = np.minimum(first_o[:a0, None] + 1 + np.arange(k0, min(k0 + _STEPS_GATHERED, steps))[None, :], pairs.N)
+        a0, k1 = live[k0], min(k0 + _STEPS_GATHERED, steps)
+        at = np.minimum(first_o[:a0, None] + 1 + np.arange(k0, k1)[None, :], pairs.N)
         lo, hi, whole = (x[g_o[:a0, None], at] for x in (pairs.lo, pairs.hi, pairs.whole))
         word = words[pair_o[:a0, None], np.take_along_axis(src_o[:a0], at - 1, axis=1)]
-        for k in range(k0, min(k0 + _STEPS_GATHERED, steps)):
+        for k in range(k0, k1):
             a, c = live[k], k - k0
             mismatch = word[:a, c][:, None] != ref_o[:a]
             walls = _walls(lo[:a, c], hi[:a, c], whole[:a, c], cols)
