@@ -10,6 +10,7 @@ from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.metrics.alignment import char_spans
 from bleu_gui.core.metrics.bleu.details import CLIPPED, MATCHED, UNMATCHED
 
+from .conftest import data_set
 from .strategies import corpus
 
 
@@ -158,6 +159,27 @@ def test_flagged_tokens_equal_the_details_best_orders(data, tok, lc):
     for i, hyp in enumerate(hyps):
         d = ev.details(i, hyp)
         assert flagged[i] == [span for span, best in zip(d.hyp_spans, d.best_matched_order()) if span and not best]
+
+
+@pytest.mark.parametrize("set_name,tokenizer,lowercase", [
+    ("wmt22-en-ja", "ja-mecab", False),           # Japanese
+    ("wmt22-en-zh-2ref", "zh", False),            # Chinese, two references
+    ("sacrebleu-wmt17-en-de", "13a", True),       # German
+    ("wmt22-zh-en-2ref", "intl", False),          # English
+    ("mtce-en-cs-medium", "13a", False),          # Czech
+])
+def test_flagged_tokens_equal_the_details_on_real_text(set_name, tokenizer, lowercase):
+    # Error recall's BLEU flags (lines tokenized in bulk, orders assigned only around clipped words) are the tokens
+    # the details, worked out line by line, match in no order.
+    folder = data_set(set_name)
+    refs = [p.read_text(encoding="utf-8").split("\n")[:250] for p in sorted(folder.glob("ref*.txt"))]
+    hyps = (folder / "sys1.txt").read_text(encoding="utf-8").split("\n")[:250]
+    ev = Bleu(refs, BleuConfig(tokenizer=tokenizer, lowercase=lowercase))
+    flagged = ev.flagged(list(range(len(hyps))), hyps)
+    assert any(flagged)
+    for i, hyp in enumerate(hyps):
+        d = ev.details(i, hyp)
+        assert flagged[i] == [span for span, best in zip(d.hyp_spans, d.best_matched_order()) if span and not best], i
 
 
 def test_a_line_two_systems_share_is_flagged_once_by_bleu_and_chrf(monkeypatch):

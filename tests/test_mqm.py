@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleu_gui.core import RunConfig, score_run
-from bleu_gui.core.analysis.error_recall import _Rated, error_recall, touches
+from bleu_gui.core.analysis.error_recall import SystemRecall, _Rated, error_recall, touches
 from bleu_gui.core.analysis.error_table import error_table
 from bleu_gui.core.analysis.rater_agreement import rater_agreement
 from bleu_gui.core.inputs.ratings import ErrorSpan, Ratings
@@ -281,6 +281,20 @@ def test_a_metrics_flagged_and_noise_characters_are_those_of_its_spans_whitespac
     marked = characters(flagged)
     ratings = Ratings(("r",), tuple(ErrorSpan("r", "Accuracy", "Major", a, b) for a, b in errors))
     assert _Rated.of(0, text, ratings).counts(flagged) == (len(marked), len(marked - characters(errors)))
+
+
+_near = st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)).map(sorted).map(tuple), max_size=4)
+
+
+@given(text=st.text(alphabet="ab \u00e9", min_size=6, max_size=9), errors=_near, flagged=_near)
+def test_an_error_is_seen_when_a_flagged_span_touches_it(text, errors, flagged):
+    # The tally finds the touched errors by bit masks; the definition is touches(), span against span (errors and
+    # flags reaching past the text included, where the tally falls back to it).
+    ratings = Ratings(("r",), tuple(ErrorSpan("r", "Accuracy", "Major", a, b) for a, b in errors))
+    row = SystemRecall("A", "M")
+    _Rated.of(0, text, ratings).tally(row, flagged)
+    wanted = sum(any(touches(f, e) for f in flagged) for e in errors)
+    assert (row.severities["Major"].errors, row.severities["Major"].seen) == (len(errors), wanted)
 
 
 def test_a_span_ending_far_past_its_text_counts_the_text_it_covers():

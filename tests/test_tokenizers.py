@@ -138,6 +138,32 @@ def test_missing_extra_names_it(monkeypatch):
         Tokenization("ja-mecab")
 
 
+@pytest.mark.parametrize("set_name,name,lowercase,split", [
+    ("wmt22-en-ja", "ja-mecab", False, "whitespace"),   # Japanese (the references)
+    ("wmt22-en-ja", "char", True, "whitespace"),
+    ("wmt22-en-zh-2ref", "zh", False, "whitespace"),    # Chinese
+    ("sacrebleu-wmt17-en-de", "13a", True, "whitespace"),  # German
+    ("sacrebleu-wmt17-en-de", "intl", False, "space"),  # the d2l textbook's split: each single space
+    ("wmt22-zh-en-2ref", "13a", False, "whitespace"),   # English
+    ("mtce-en-cs-medium", "intl", False, "whitespace"),  # Czech
+    ("wmt-xml-wmt21-ru-en", "13a", True, "whitespace"),  # Russian (the source side of the XML)
+])
+def test_lines_tokens_in_bulk_are_each_lines_own_tokens(set_name, name, lowercase, split):
+    """BLEU's flags (error recall) tokenize a system's lines in bulk: each line's tokens are those of the line
+    tokenized alone, as the details and sacreBLEU's whole-line call make them."""
+    if set_name.startswith("wmt-xml"):
+        from bleu_gui.core.inputs.run_inputs import read_run_inputs
+
+        inputs = read_run_inputs([], sorted((data_set("formats") / set_name).glob("*.xml")))
+        assert inputs.context.source is not None
+        lines = inputs.context.source.lines[:400]
+    else:
+        lines = (data_set(set_name) / "ref1.txt").read_text(encoding="utf-8").split("\n")[:400]
+    t = Tokenization(name, lowercase, split)
+    assert t.lines_tokens(lines) == [t.tokens(line) for line in lines]
+    assert t.lines_tokens([]) == []
+
+
 def test_a_copied_tokenization_reuses_words_and_never_changes_the_original():
     from bleu_gui.core.metrics.tokenizers import Tokenization
 

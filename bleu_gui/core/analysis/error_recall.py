@@ -140,14 +140,19 @@ def counted(error: ErrorSpan) -> bool:
 @dataclass(frozen=True)
 class _Rated:
     """One rated segment as every metric's tally reads it: its counted errors with their spans, and its characters
-    as bit masks (bit i: character i), so that a metric's flagged characters are counted by a few integer operations
-    (a set of characters per metric and segment took a quarter of the recall's time)."""
+    as bit masks (bit i: character i), so that a metric's flagged characters are counted, and the errors they
+    touch found, by a few integer operations (a set of characters per metric and segment took a quarter of the
+    recall's time, :func:`touches` per flagged span and error a tenth)."""
 
     segment: int
     length: int
     errors: list[tuple[ErrorSpan, Span]]
     text_bits: int  # the characters that are not whitespace
     inside_bits: int  # of them, those inside an error span
+    # Per error, what of a metric's flags touches it (see :func:`touches`): the characters a non-empty flagged span
+    # must share — for an empty error at p, p-1 or p — and the places p an empty flagged span may be at, s <= p <= e.
+    # None when an error's span reaches past the text (the readers leave such spans out): then :func:`touches`.
+    reach: list[tuple[int, int]] | None
 
     @classmethod
     def of(cls, segment: int, text: str, ratings: Ratings) -> _Rated:
@@ -155,13 +160,35 @@ class _Rated:
         # re's \s is str.isspace's whitespace (both Py_UNICODE_ISSPACE; checked over every code point)
         n = len(text)
         text_bits = _bits([(0, n)], n) & ~_bits([m.span() for m in _WHITESPACE.finditer(text)], n)
-        return cls(segment, n, errors, text_bits, text_bits & _bits((span for _, span in errors), n))
+        return cls(segment, n, errors, text_bits, text_bits & _bits((span for _, span in errors), n),
+                   _reach([span for _, span in errors], n))
 
     def counts(self, flagged: Sequence[Span]) -> tuple[int, int]:
         """How many characters (whitespace aside) the ``flagged`` spans cover, and how many of them lie in no error
         span; overlapping spans count a character once, and nothing past the text's end counts."""
-        marked = _bits(flagged, self.length) & self.text_bits
+        return self._counts(_bits(flagged, self.length))
+
+    def _counts(self, flagged_bits: int) -> tuple[int, int]:
+        marked = flagged_bits & self.text_bits
         return marked.bit_count(), (marked & ~self.inside_bits).bit_count()
+
+    def tally(self, row: SystemRecall, flagged: Sequence[Span]) -> None:
+        """Adds to ``row`` the errors of this segment that ``flagged`` touches or misses, and its flagged and noise
+        characters."""
+        masks = _flag_masks(flagged, self.length) if self.reach is not None else None
+        for k, (error, span) in enumerate(self.errors):
+            if masks is None or self.reach is None:
+                seen = any(touches(f, span) for f in flagged)
+            else:
+                characters, places = self.reach[k]
+                seen = bool(masks[0] & characters or masks[1] & places)
+            row.severities[error.severity].add(self.segment, seen)
+            row.categories.setdefault(error.category or "(none)", Tally()).add(self.segment, seen)
+        marked, outside = self._counts(masks[0]) if masks is not None else self.counts(flagged)
+        row.flagged_chars += marked
+        row.noise_chars += outside
+        if outside:
+            row.noise_segments.append(self.segment)
 
 
 _WHITESPACE = re.compile(r"\s+")
@@ -178,16 +205,27 @@ def _bits(spans: Iterable[Span], length: int) -> int:
     return mask
 
 
-def _tally_segment(row: SystemRecall, rated: _Rated, flagged: Sequence[Span]) -> None:
-    for error, span in rated.errors:
-        seen = any(touches(f, span) for f in flagged)
-        row.severities[error.severity].add(rated.segment, seen)
-        row.categories.setdefault(error.category or "(none)", Tally()).add(rated.segment, seen)
-    marked, outside = rated.counts(flagged)
-    row.flagged_chars += marked
-    row.noise_chars += outside
-    if outside:
-        row.noise_segments.append(rated.segment)
+def _reach(errors: Sequence[Span], length: int) -> list[tuple[int, int]] | None:
+    """Per error span, the flagged characters and places that touch it (see :attr:`_Rated.reach`); None when a span
+    is not within the text."""
+    if any(not 0 <= s <= e <= length for s, e in errors):
+        return None
+    return [(_bits([(s, e)], length) if s < e else _bits([(max(s - 1, 0), s + 1)], length),
+             ((1 << (e - s + 1)) - 1) << s) for s, e in errors]
+
+
+def _flag_masks(flagged: Sequence[Span], length: int) -> tuple[int, int] | None:
+    """A metric's flags of a segment as bit masks: the characters of its non-empty spans and the places of its empty
+    ones; None when a span is not within the text (then :func:`touches` decides)."""
+    characters = places = 0
+    for a, b in flagged:
+        if not 0 <= a <= b <= length:
+            return None
+        if a < b:
+            characters |= ((1 << (b - a)) - 1) << a
+        else:
+            places |= 1 << a
+    return characters, places
 
 
 def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows: Sequence[int] | None = None,
@@ -217,7 +255,7 @@ def error_recall(metrics: Sequence[Metric], systems: Sequence[SegmentFile], rows
                 continue
             row = SystemRecall(shown[s], metric.name)
             for segment, spans in zip(read, flagged):
-                _tally_segment(row, segment, spans)
+                segment.tally(row, spans)
             out.append(row)
             if progress is not None:
                 progress((s * len(metrics) + m + 1) / (len(systems) * len(metrics)))

@@ -149,6 +149,17 @@ class Tokenization:
             return self.tokenizer(line).split(" ")
         return self.tokenizer(line.rstrip()).split()
 
+    def lines_tokens(self, lines: Sequence[str]) -> list[list[str]]:
+        """:meth:`tokens` of each line, found in bulk by :meth:`encode` (each distinct word tokenized once, by the
+        word cache); like encoding, it grows this tokenization's table of strings."""
+        if not lines:
+            return []
+        corpus = self.encode(lines)
+        ids = corpus.ids.tolist()
+        text = {i: self.strings.string(i) for i in set(ids)}
+        offsets = corpus.offsets.tolist()
+        return [[text[i] for i in ids[a:b]] for a, b in zip(offsets, offsets[1:])]
+
     def encode(self, lines: Sequence[str], progress: Callable[[float], None] | None = None) -> TokenizedCorpus:
         """Tokenize every line and map tokens to integer ids (growing the shared table of strings).
 

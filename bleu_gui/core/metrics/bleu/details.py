@@ -116,20 +116,21 @@ def _most(ref_counts: Sequence[Counter[Gram]]) -> Counter[Gram]:
     return ref_counts[0] if len(ref_counts) == 1 else reduce(operator.or_, ref_counts, Counter())
 
 
-def _matched_starts(hyp_grams: dict[int, list[tuple[str, ...]]], most: dict[int, Counter[tuple[str, ...]]]
-                    ) -> dict[int, set[int]]:
-    """Which occurrences of each order are matched (their starts), the orders assigned from the highest down: per
-    n-gram, the ``min(count, Max_Ref_Count)`` occurrences inside the longest matched n-grams (then the leftmost).
-    An n-gram the references hold as often as the candidate has every occurrence matched: only a clipped one's
-    occurrences are ranked."""
+def _matched_starts(hyp_grams: dict[int, list[tuple[int, tuple[str, ...]]]],
+                    most: dict[int, Counter[tuple[str, ...]]]) -> dict[int, set[int]]:
+    """Which occurrences (start, n-gram) of each order are matched (their starts), the orders assigned from the
+    highest down: per n-gram, the ``min(count, Max_Ref_Count)`` occurrences inside the longest matched n-grams (then
+    the leftmost). An n-gram the references hold as often as the candidate has every occurrence matched: only a
+    clipped one's occurrences are ranked. Each order's occurrences of an n-gram are all of them or none."""
     matched: dict[int, set[int]] = {}
     for n in sorted(hyp_grams, reverse=True):
-        grams, limit = hyp_grams[n], most[n]
+        occurrences, limit = hyp_grams[n], most[n]
         # .get: a Counter's own look-up of a missing n-gram is a Python call (most n-grams are missing)
-        clipped = {gram for gram, count in Counter(grams).items() if count > limit.get(gram, 0) > 0}
-        chosen = {i for i, gram in enumerate(grams) if gram in limit and gram not in clipped}
+        counts = Counter(gram for _, gram in occurrences)
+        clipped = {gram for gram, count in counts.items() if count > limit.get(gram, 0) > 0}
+        chosen = {i for i, gram in occurrences if gram in limit and gram not in clipped}
         for gram in clipped:
-            starts = [i for i, g in enumerate(grams) if g == gram]
+            starts = [i for i, g in occurrences if g == gram]
             inside = {i: _longest_around(matched, i, n) for i in starts}
             chosen.update(sorted(starts, key=lambda i: (-inside[i], i))[:limit[gram]])
         matched[n] = chosen
@@ -160,7 +161,7 @@ def _occurrences(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: 
     per_ref = {n: [Counter(_ngrams(tokens, n)) for tokens in ref_tokens] for n in orders}
     most = {n: _most(per_ref[n]) for n in orders}
     grams = {n: _ngrams(hyp_tokens, n) for n in orders}
-    matched = _matched_starts(grams, most)
+    matched = _matched_starts({n: list(enumerate(grams[n])) for n in orders}, most)
     occurrences: dict[int, list[NgramOccurrence]] = {}
     for n in orders:
         counts = Counter(grams[n])
@@ -174,39 +175,47 @@ def _occurrences(hyp_tokens: list[str], ref_tokens: list[list[str]], max_order: 
     return occurrences
 
 
-def _covered_by_matches(hyp_tokens: list[str], ref_tokens: Sequence[list[str]], max_order: int) -> list[bool]:
+def _covered_by_matches(hyp_tokens: list[str], ref_tokens: Sequence[list[str]], max_order: int,
+                        words: Counter[str], clipped: set[str]) -> list[bool]:
     """Per candidate token: whether a matched n-gram of some order covers it (:func:`_matched_starts`), without the
-    occurrences' records."""
+    occurrences' records; ``words``: the most times any one reference has each word, ``clipped``: the candidate's
+    words it has more often than that (and the references hold).
+
+    A word the references lack is in no matched n-gram, and one not clipped is matched as a unigram wherever it
+    is: only the places of clipped words are open. An n-gram over such a place holds the clipped word at the same
+    offset wherever it occurs, and so does every longer n-gram around it: the orders are assigned among the
+    n-grams over those places alone, with the statuses they have among all."""
     orders = range(1, max_order + 1)
-    matched = _matched_starts({n: _ngrams(hyp_tokens, n) for n in orders},
-                              {n: _most([Counter(_ngrams(tokens, n)) for tokens in ref_tokens]) for n in orders})
-    covering = [0] * (len(hyp_tokens) + 1)
-    for n, starts in matched.items():
-        for i in starts:
-            covering[i] += 1
-            covering[i + n] -= 1
-    running, out = 0, []
-    for step in covering[:-1]:
-        running += step
-        out.append(running > 0)
-    return out
+    size = len(hyp_tokens)
+    places = [p for p, w in enumerate(hyp_tokens) if w in clipped]
+    grams = {}
+    for n in orders:
+        over = sorted({i for p in places for i in range(max(0, p - n + 1), min(p, size - n) + 1)})
+        grams[n] = [(i, tuple(hyp_tokens[i:i + n])) for i in over]
+    matched = _matched_starts(grams, {n: _most([Counter(_ngrams(tokens, n)) for tokens in ref_tokens])
+                                      for n in orders})
+    covered = [w in words and w not in clipped for w in hyp_tokens]
+    for n, chosen in matched.items():
+        for i in chosen:
+            covered[i:i + n] = [True] * n
+    return covered
 
 
-def unmatched_token_spans(hypothesis: str, ref_tokens: Sequence[list[str]], tokenization: Tokenization,
-                          max_order: int = 4) -> list[Span]:
-    """The candidate's tokens in no matched n-gram of any order against references tokenized as ``ref_tokens`` (an
-    empty list for a reference left out), as character spans of the candidate (tokens that cannot be placed in the
-    text are left out): what BLEU holds against the candidate, and what error recall reads of BLEU for every segment
-    of a run (the statuses of :func:`sentence_details`, without the rest of its details)."""
-    hyp_tokens = tokenization.tokens(hypothesis)
-    counts = Counter(hyp_tokens)
-    most = _most([Counter(tokens) for tokens in ref_tokens])  # the most times any one reference has each word
+def unmatched_token_spans(hypothesis: str, hyp_tokens: list[str], ref_tokens: Sequence[list[str]],
+                          tokenization: Tokenization, max_order: int = 4) -> list[Span]:
+    """The candidate's tokens (``hyp_tokens``, as ``tokenization`` makes them of ``hypothesis``) in no matched n-gram
+    of any order against references tokenized as ``ref_tokens`` (an empty list for a reference left out), as
+    character spans of the candidate (tokens that cannot be placed in the text are left out): what BLEU holds against
+    the candidate, and what error recall reads of BLEU for every segment of a run (the statuses of
+    :func:`sentence_details`, without the rest of its details)."""
+    words = _most([Counter(tokens) for tokens in ref_tokens])  # the most times any one reference has each word
+    clipped = {w for w, k in Counter(hyp_tokens).items() if k > words.get(w, 0) > 0}
     # Without a clipped word every token's unigram is matched, but a word no reference has, whose every n-gram is
     # unmatched: the flags follow from the unigrams alone. A clipped word needs the orders' assignment.
-    if all(k <= most.get(w, 0) or w not in most for w, k in counts.items()):
-        flagged = [w not in most for w in hyp_tokens]
+    if clipped:
+        flagged = [not covered for covered in _covered_by_matches(hyp_tokens, ref_tokens, max_order, words, clipped)]
     else:
-        flagged = [not covered for covered in _covered_by_matches(hyp_tokens, ref_tokens, max_order)]
+        flagged = [w not in words for w in hyp_tokens]
     spans = char_spans(hypothesis, hyp_tokens, tokenization.lowercase, tokenization.name)
     return [span for span, flag in zip(spans, flagged) if span and flag]
 
