@@ -64,8 +64,11 @@ def test_a_screenshot_of_the_demo_with_its_provenance(tmp_path):
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, argv, said):
     out = tmp_path / "shot.png"
-    done = bleu_gui(*argv, "--screenshot", out)
+    scratch = tmp_path / "tmp"  # a refused picture's screen and settings go with the app too
+    scratch.mkdir()
+    done = bleu_gui(*argv, "--screenshot", out, TMPDIR=str(scratch))
     assert done.returncode == 2
+    assert list(scratch.iterdir()) == []
     assert done.stderr.strip().splitlines() == [f"bleu-gui: error: {done.stderr.split('error: ', 1)[1].strip()}"]
     assert said in done.stderr
     assert not out.exists() and not out.with_suffix(".json").exists()

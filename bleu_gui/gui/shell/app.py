@@ -117,7 +117,11 @@ def _open_window(parser: argparse.ArgumentParser, options: WindowOptions, scratc
         dialog = window.file_open.ask(OpenChoice(options.references_asked, options.labels, options.where))
         dialog.show_problem(f"Choose the {term('references')} of this system output: files, a folder, or one WMT "
                             "XML file")
-    return app.exec()
+    status = app.exec()
+    # QSettings writes its changes on a later turn of the event loop, or when it is destroyed: a picture refused
+    # in the turn its run was shown would write them after its scratch folder had gone, making the folder again.
+    settings.sync()
+    return status
 
 
 if __name__ == "__main__":
