@@ -163,7 +163,7 @@ class ReferenceIndex:
             for (a, _), tables in blocks:
                 if progress is not None:
                     progress(a / max(L, 1))
-                release_now_and_then()  # the blocks are freed on worker threads (see core/heap.py)
+                release_now_and_then(L)  # the blocks are freed on worker threads (see core/runtime.py)
                 for n, (block_keys, block_repeated, block_repeats, block_starts) in enumerate(tables):
                     at, size = sizes[n], len(block_keys)
                     keys[n][at:at + size] = block_keys
@@ -286,7 +286,7 @@ class ReferenceIndex:
                     raise ValueError("hypothesis and references differ in line count")
                 if progress is not None:
                     progress(first / max(L, 1))
-                release_now_and_then()
+                release_now_and_then(L)
                 stats[first:first + block.n_lines] = rows
                 done += block.n_lines
                 if collect is not None:

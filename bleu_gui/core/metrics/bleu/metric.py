@@ -93,7 +93,7 @@ class Bleu(Metric):
                                     scaled_progress(progress, (steps - 1) / steps, 1 / steps))
         per_sentence = set(self.present.sum(axis=0).tolist())
         self.nrefs: int | str = per_sentence.pop() if len(per_sentence) == 1 else "var"
-        release_free_memory()  # the blocks of the index, freed on worker threads
+        release_free_memory(self.index.n_lines)  # the blocks of the index, freed on worker threads
 
     @property
     def n_lines(self) -> int:
@@ -122,7 +122,7 @@ class Bleu(Metric):
         """
         with contextlib.closing(self._encode(lines, progress)) as pieces:
             stats = self.index.statistics(pieces, progress=progress)
-        release_free_memory()  # the system's blocks of words and matches: the next system starts from less
+        release_free_memory(len(lines))  # the system's blocks of words and matches: the next starts from less
         return stats
 
     def matched_statistics(self, lines: Sequence[str],
@@ -131,7 +131,7 @@ class Bleu(Metric):
         (see :meth:`ReferenceIndex.matched_statistics`)."""
         with contextlib.closing(self._encode(lines, progress)) as pieces:
             found = self.index.matched_statistics(pieces, progress=progress)
-        release_free_memory()
+        release_free_memory(len(lines))
         return found
 
     def _encode(self, lines: Sequence[str], progress: Callable[[float], None] | None
