@@ -12,6 +12,7 @@ from sacrebleu.significance import PairedTest
 from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.analysis.pair_matrix import assign_ranks, holm, pair_matrix, sign_test, win_tie_loss
 from bleu_gui.core.inputs.text_files import read_segments
+from bleu_gui.core.metrics.base import APPROXIMATE
 
 from .conftest import data_set
 from .oracles import with_missing
@@ -179,3 +180,46 @@ def test_report_shows_ranks_under_the_chosen_ranking():
     run = score_run(systems, [read_segments(folder / "ref1.txt")], RunConfig((BleuConfig(),)))
     html = build_report(run, ReportView(pairs=(1,), ranking=Ranking(0.1, "holm")))
     assert "<th>Rank</th>" in html and "Holm-corrected" in html and "α = 0.1" in html
+
+
+@settings(deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), smooth=st.sampled_from(["exp", "floor", "add-k", "none"]),
+       order=st.integers(1, 6))
+def test_approximate_bleu_is_within_its_promise_of_the_exact_score(seed, smooth, order):
+    """NumPy's exp and log instead of the C library's: each score within APPROXIMATE of sacreBLEU's arithmetic, on
+    sums with short and long systems, orders without n-grams and without matches."""
+    rng = np.random.default_rng(seed)
+    rows = 2_000
+    totals = rng.integers(0, 60, (rows, order)) * rng.integers(0, 2, (rows, 1))
+    correct = (totals * rng.random((rows, order))).astype(np.int64)
+    lengths = rng.integers(0, 80, (rows, 2))
+    sums = np.concatenate([lengths, correct, totals], axis=1)
+    ev = Bleu([["a b"]], BleuConfig(smooth_method=smooth, max_order=order))
+    exact, approximate = ev.scores_of_sums(sums), ev.approximate_scores_of_sums(sums)
+    assert np.max(np.abs(exact - approximate)) <= APPROXIMATE
+
+
+def test_trials_that_tie_the_observed_difference_are_counted_as_sacrebleu_counts_them(monkeypatch):
+    """Two systems one line apart: every AR trial that leaves that line unswapped ties the observed difference to
+    the last bit, and sacreBLEU counts none of them. Approximate scores off by up to half their promise would count
+    about half; the trials near the observed difference are scored again exactly, so none is."""
+    from bleu_gui.core.analysis import pair_matrix as matrix_module
+
+    folder = data_set("sacrebleu-wmt17-en-de")
+    refs = [read_segments(folder / "ref1.txt").lines[:40]]
+    a = read_segments(folder / "sys1.txt").lines[:40]
+    b = [*a[:3], read_segments(folder / "sys2.txt").lines[3], *a[4:]]
+    assert a[3] != b[3]
+    rng = np.random.default_rng(7)
+
+    def off(self, sums):  # within the promise, never exact
+        exact = self.scores_of_sums(sums)
+        return exact + rng.uniform(0.1, 0.5, exact.shape) * APPROXIMATE * rng.choice([-1, 1], exact.shape)
+
+    monkeypatch.setattr(Bleu, "approximate_scores_of_sums", off)
+    ev = Bleu(refs)
+    stats = [ev.statistics(a), ev.statistics(b)]
+    wanted = sacre_p_values([a, b], refs, BleuConfig(), "ar", 1000, baseline=0)[1]
+    assert pair_matrix(stats, ev, ["a", "b"], None, 1000).raw("ar")[0, 1] == wanted
+    monkeypatch.setattr(matrix_module, "APPROXIMATE", 0.0)  # no trial scored again: the ties now count by chance
+    assert pair_matrix(stats, ev, ["a", "b"], None, 1000).raw("ar")[0, 1] > wanted + 0.2

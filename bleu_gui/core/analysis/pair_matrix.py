@@ -38,7 +38,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..metrics.base import Metric
+from ..metrics.base import APPROXIMATE, Metric
 from .resampling import DEFAULT_SEED
 from .significance import (
     SideBySide,
@@ -365,6 +365,18 @@ def _bootstrap_p(resampled: np.ndarray, real: np.ndarray, first: np.ndarray, sec
 Exceeding = Callable[[np.ndarray], np.ndarray]  # a chunk's coin flips -> per pair, trials past the observed Δ
 
 
+def _past(metric: Metric, a: np.ndarray, b: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """Whether each trial's difference |score(a) − score(b)| exceeds its pair's ``observed`` one (rows of summed
+    statistics, one observed difference per row), as the exact scores say. Only the side matters: the scores are
+    approximate, and the trials whose difference lies within twice the approximation of the observed one (ties
+    among them: sacreBLEU counts a tie as not past) are scored again exactly."""
+    diff = np.abs(metric.approximate_scores_of_sums(a) - metric.approximate_scores_of_sums(b))
+    near = np.flatnonzero(np.abs(diff - observed) <= 2 * APPROXIMATE)
+    if len(near):
+        diff[near] = np.abs(metric.scores_of_sums(a[near]) - metric.scores_of_sums(b[near]))
+    return diff > observed
+
+
 def _fractional_trials(stats: Sequence[np.ndarray], metric: Metric, observed: np.ndarray, first: np.ndarray,
                        second: np.ndarray) -> Exceeding:
     """AR trials for statistics that are not whole numbers (TER's mean reference lengths), in sacreBLEU's
@@ -406,8 +418,7 @@ def _integer_trials(stats: Sequence[np.ndarray], metric: Metric, observed: np.nd
         moved = moved_all[:, first] - moved_all[:, second]          # trials × pairs × columns
         a = (totals[second][None] + moved).reshape(-1, cols)
         b = (totals[first][None] - moved).reshape(-1, cols)
-        diff = np.abs(metric.scores_of_sums(a) - metric.scores_of_sums(b)).reshape(len(pos), -1)
-        return np.sum(diff > observed[None], axis=0)
+        return _past(metric, a, b, np.tile(observed, len(pos))).reshape(len(pos), -1).sum(axis=0)
 
     return exceeding
 
@@ -527,8 +538,7 @@ def _wide_ar_p(stats: Sequence[np.ndarray], metric: Metric, real: np.ndarray, n:
         left = ((~pos).astype(np.float64) @ stacked).reshape(len(pos), len(stats), cols)
         a = (taken[:, first] + left[:, second]).reshape(-1, cols)
         b = (left[:, first] + taken[:, second]).reshape(-1, cols)
-        diff = np.abs(metric.scores_of_sums(a) - metric.scores_of_sums(b)).reshape(len(pos), -1)
-        counts += np.sum(diff > observed[None], axis=0)
+        counts += _past(metric, a, b, np.tile(observed, len(pos))).reshape(len(pos), -1).sum(axis=0)
         done += len(pos)
         if progress is not None:
             progress(done / n)

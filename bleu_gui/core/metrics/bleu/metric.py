@@ -162,6 +162,9 @@ class Bleu(Metric):
     def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
         return self.variant.scores_of_sums(sums, self.config, float32)
 
+    def approximate_scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        return self.variant.scores_of_sums(sums, self.config, exact=False)
+
     def value(self, stats: np.ndarray) -> float:
         return float(self.variant.corpus_scores(stats, self.config).score[0])
 

@@ -115,9 +115,10 @@ class Variant(ABC):
     def corpus_scores(self, stats: np.ndarray, cfg: BleuSettings) -> RowScores:
         """The corpus score of all rows of ``stats``, as a one-row :class:`RowScores`."""
 
-    def scores_of_sums(self, sums: np.ndarray, cfg: BleuSettings, float32: bool = False) -> np.ndarray:
+    def scores_of_sums(self, sums: np.ndarray, cfg: BleuSettings, float32: bool = False,
+                       exact: bool = True) -> np.ndarray:
         """The corpus score of each row of summed statistics; only variants whose corpus score is a function of
-        the sums (:attr:`corpus_is_sum`) have one."""
+        the sums (:attr:`corpus_is_sum`) have one. ``exact=False``: within ``base.APPROXIMATE`` of it, sooner."""
         raise NotImplementedError(f"{self.name}'s corpus BLEU is not a function of summed statistics")
 
     @abstractmethod
