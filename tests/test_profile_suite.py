@@ -1,0 +1,46 @@
+"""scripts/profile_suite.py sorts py-spy's samples by whose code they are in: a hand-written raw file, counted by
+hand."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# py-spy's raw format: frames from the root, separated by ";", then the count. A process's command line may hold
+# line breaks (a test's ``python -c`` code), so one record can span lines.
+RAW = """\
+process 1:"python -m pytest";serve (execnet/gateway_base.py:1806);test_a (tests/test_x.py:10);compute_bleu (sacrebleu/metrics/bleu.py:5);statistics (bleu_gui/core/x.py:3) 7
+process 1:"python -m pytest";test_a (tests/test_x.py:11);statistics (bleu_gui/core/x.py:3);tok (sacrebleu/tokenizers/t.py:2) 5
+process 1:"python -m pytest";process 2:"python -c import sys
+from bleu_gui.gui.shell.app import main
+main()";main (bleu_gui/gui/shell/app.py:75) 3
+process 1:"python -m pytest";accept.<locals>.test_b (tests/test_y.py:4);run (hypothesis/core.py:9) 2
+process 1:"python -m pytest";_find_and_load (<frozen importlib._bootstrap>:1176) 1
+process 1:"python -m pytest";exec(eval(sys.stdin.readline())) 4
+"""
+
+
+@pytest.fixture(scope="module")
+def profile():
+    spec = importlib.util.spec_from_file_location("profile_suite", ROOT / "scripts" / "profile_suite.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_samples_are_sorted_by_the_first_oracle_or_project_frame(profile, tmp_path, capsys):
+    raw = tmp_path / "suite.raw"
+    raw.write_text(RAW, encoding="utf-8")
+    records = list(profile.samples(raw))
+    assert [count for _, count in records] == [7, 5, 3, 2, 1, 4]
+    assert [profile.owner(frames) for frames, _ in records] == [
+        "sacreBLEU (oracle)", "ours (bleu_gui)", "ours (bleu_gui)", "Hypothesis", "imports",
+        "other (pytest, Qt's event loop, waiting threads)"]
+    assert profile.test_of(records[3][0]) == "test_b"
+    profile.report(raw, 5)
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "1 s of samples in all"  # 22 samples at 20 a second
+    assert "    0.4 s  36.4%  ours (bleu_gui)" in out  # 5 + 3 of 22
+    assert "    0.3 s  31.8%  sacreBLEU (oracle)" in out
