@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import warnings
 
-from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 from sacrebleu.metrics import BLEU
 
 from bleu_gui.core import BleuConfig
@@ -65,12 +64,25 @@ def nltk_tokens(hyps, references, tokenize, rule: str = "empty"):
     return hyp_toks, ref_toks
 
 
+# NLTK is imported where it is called: its import (SciPy's with it) took ~2 s in every test process, most of whose
+# tests never call it.
+def nltk_bleu():
+    """NLTK's ``nltk.translate.bleu_score`` module."""
+    from nltk.translate import bleu_score
+
+    return bleu_score
+
+
 def _smoothing(cfg: BleuConfig):
+    from nltk.translate.bleu_score import SmoothingFunction
+
     sf = SmoothingFunction(epsilon=cfg.nltk_epsilon, alpha=cfg.nltk_alpha, k=cfg.nltk_k)
     return getattr(sf, f"method{cfg.nltk_smoothing}")
 
 
 def nltk_corpus(hyp_toks, ref_toks, cfg: BleuConfig) -> float:
+    from nltk.translate.bleu_score import corpus_bleu
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return corpus_bleu(ref_toks, hyp_toks, weights=cfg.nltk_weights, smoothing_function=_smoothing(cfg),
@@ -79,6 +91,8 @@ def nltk_corpus(hyp_toks, ref_toks, cfg: BleuConfig) -> float:
 
 def nltk_sentence(hyp_tok, ref_tok, cfg: BleuConfig):
     """NLTK's sentence_bleu, or None where NLTK raises (method6 without a trigram precision)."""
+    from nltk.translate.bleu_score import sentence_bleu
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

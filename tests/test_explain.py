@@ -7,12 +7,11 @@ import warnings
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from nltk.translate.bleu_score import modified_precision, sentence_bleu
 
 from bleu_gui.core import Bleu, BleuConfig
 from bleu_gui.core.metrics.bleu.explain import explain_sentence
 
-from .oracles import sacre_metric
+from .oracles import nltk_bleu, sacre_metric
 from .strategies import corpus
 from .test_worked_examples import HYP1, KO_HYP, KO_REF, REF1, REF2, REF3
 
@@ -39,12 +38,12 @@ def test_the_the_the_unigram_case():
     e = account(refs, hyp, BleuConfig(variant="nltk"))
     text = e.text()
     assert fractions(text)[1] == (2, 7)
-    p1 = modified_precision([r.split() for r in refs], hyp.split(), 1)
+    p1 = nltk_bleu().modified_precision([r.split() for r in refs], hyp.split(), 1)
     assert (p1.numerator, p1.denominator) == (2, 7)  # NLTK agrees (2/7 is already reduced)
     assert "'the' ×7 but at most 2 in one reference (ref1): 5 clipped" in text
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs = sentence_bleu([r.split() for r in refs], hyp.split())
+        theirs = nltk_bleu().sentence_bleu([r.split() for r in refs], hyp.split())
     assert headline_score(e) == round(100 * theirs, 2) == 0.0
     assert "method0" in e.headline and f"{theirs:.3g}" in e.headline
 
@@ -53,11 +52,11 @@ def test_papineni_nltk_sentence():
     refs = [REF1, REF2, REF3]
     e = account(refs, HYP1, BleuConfig(variant="nltk"))
     text = e.text()
-    theirs = sentence_bleu([r.split() for r in refs], HYP1.split())
+    theirs = nltk_bleu().sentence_bleu([r.split() for r in refs], HYP1.split())
     assert round(theirs, 4) == 0.5046
     assert headline_score(e) == round(100 * theirs, 2)
     for n, (c, t) in fractions(text).items():
-        p = modified_precision([r.split() for r in refs], HYP1.split(), n)
+        p = nltk_bleu().modified_precision([r.split() for r in refs], HYP1.split(), n)
         assert c / t == pytest.approx(float(p)) and t == len(HYP1.split()) - n + 1
     assert fractions(text)[1] == (17, 18) and fractions(text)[2] == (10, 17)
     assert "no brevity penalty (BP = 1)" in text

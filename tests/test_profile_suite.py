@@ -10,16 +10,17 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # py-spy's raw format: frames from the root, separated by ";", then the count. A process's command line may hold
 # line breaks (a test's ``python -c`` code), so one record can span lines.
-RAW = """\
-process 1:"python -m pytest";serve (execnet/gateway_base.py:1806);test_a (tests/test_x.py:10);compute_bleu (sacrebleu/metrics/bleu.py:5);statistics (bleu_gui/core/x.py:3) 7
-process 1:"python -m pytest";test_a (tests/test_x.py:11);statistics (bleu_gui/core/x.py:3);tok (sacrebleu/tokenizers/t.py:2) 5
-process 1:"python -m pytest";process 2:"python -c import sys
-from bleu_gui.gui.shell.app import main
-main()";main (bleu_gui/gui/shell/app.py:75) 3
-process 1:"python -m pytest";accept.<locals>.test_b (tests/test_y.py:4);run (hypothesis/core.py:9) 2
-process 1:"python -m pytest";_find_and_load (<frozen importlib._bootstrap>:1176) 1
-process 1:"python -m pytest";exec(eval(sys.stdin.readline())) 4
-"""
+_ROOT = 'process 1:"python -m pytest"'
+RAW = "".join(line + "\n" for line in [
+    f"{_ROOT};serve (execnet/gateway_base.py:1806);test_a (tests/test_x.py:10);"
+    "compute_bleu (sacrebleu/metrics/bleu.py:5);statistics (bleu_gui/core/x.py:3) 7",
+    f"{_ROOT};test_a (tests/test_x.py:11);statistics (bleu_gui/core/x.py:3);tok (sacrebleu/tokenizers/t.py:2) 5",
+    f'{_ROOT};process 2:"python -c import sys\nfrom bleu_gui.gui.shell.app import main\nmain()";'
+    "main (bleu_gui/gui/shell/app.py:75) 3",
+    f"{_ROOT};accept.<locals>.test_b (tests/test_y.py:4);run (hypothesis/core.py:9) 2",
+    f"{_ROOT};_find_and_load (<frozen importlib._bootstrap>:1176) 1",
+    f"{_ROOT};exec(eval(sys.stdin.readline())) 4",
+])
 
 
 @pytest.fixture(scope="module")
