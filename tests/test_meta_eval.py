@@ -13,7 +13,6 @@ import math
 
 import numpy as np
 import pytest
-import scipy.stats
 
 from bleu_gui.core.analysis.meta_eval import (
     acc_eq,
@@ -50,6 +49,8 @@ def test_acc_eq_finds_the_tie_threshold_by_hand():
 
 
 def test_correlations_equal_scipys_with_ties_and_are_none_when_constant():
+    import scipy.stats  # here, not at collection (~1.5 s in every test process)
+
     rng = np.random.default_rng(7)
     x, y = rng.integers(0, 6, 400).astype(float), rng.integers(0, 4, 400) + rng.random(400) * (rng.random(400) < 0.5)
     assert kendall_tau_b(x, y) == pytest.approx(scipy.stats.kendalltau(x, y, variant="b")[0], abs=1e-12)
@@ -147,6 +148,8 @@ def test_a_metric_that_orders_systems_as_the_humans_beats_one_that_reverses_them
 
 @pytest.mark.slow
 def test_the_pairs_a_metric_orders_against_the_humans_are_listed(capsys):
+    import scipy.stats  # here, not at collection (~1.5 s in every test process)
+
     rated = data_set("formats/scores-mqm-ted-ende") / "mqm_ted_ende.tsv"
     code, out, err = cli(capsys, rated, "--refs", "ref", "-m", "bleu", "mqm", "--meta-eval", "mqm", "--format", "json")
     assert code == 0, err

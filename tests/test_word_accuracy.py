@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from compare_mt.bucketers import FreqWordBucketer
 
 from bleu_gui.cli.bleu_score import run
 from bleu_gui.core.analysis.word_accuracy import bucket_labels, frequency_counts, word_accuracy
@@ -15,6 +14,8 @@ from .oracles import sacre_tokenizer
 
 
 def compare_mt(ref, outs, lowercase=False, freq_data=None):
+    from compare_mt.bucketers import FreqWordBucketer  # here, not at collection: its import (NLTK's, SciPy's) is ~2 s
+
     bucketer = FreqWordBucketer(freq_data=freq_data or ref, case_insensitive=lowercase)
     statistics, *_ = bucketer.calc_statistics(ref, outs)
     return bucketer.bucket_strs, statistics
