@@ -111,6 +111,9 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25, help="rows of the tables by test and by function")
     args = parser.parse_args()
     if args.raw is not None:
+        if not args.raw.is_file():
+            print(f"profile_suite.py: {args.raw}: no such file", file=sys.stderr)
+            return 2
         report(args.raw, args.top)
         return 0
     with tempfile.TemporaryDirectory() as scratch:

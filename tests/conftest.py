@@ -26,6 +26,17 @@ settings.register_profile("ci", max_examples=150, deadline=None,
 settings.load_profile("ci")
 
 
+def script(name: str):
+    """The module of ``scripts/<name>.py`` (the scripts are not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def data_set(name: str) -> Path:
     """Path of a real data set under ../shared/data, or skip the test when it is absent."""
     path = DATA / name

@@ -12,6 +12,8 @@ from bleu_gui.cli.bleu_score import run as bleu_score
 from bleu_gui.core.metrics.sacre_tokenizers import install_hint
 from bleu_gui.gui.shell.help_pages import SHORTCUTS, docs_folder
 
+from .conftest import script
+
 ROOT = Path(__file__).resolve().parents[1]
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -112,14 +114,9 @@ def test_help_documentation_opens_each_page_in_a_window_of_the_app(qtbot, window
 
 
 def test_the_bundle_ships_what_the_readme_says_and_never_advises_pip_inside(monkeypatch):
-    import importlib.util
     import sys
 
-    from bleu_gui.core.metrics.sacre_tokenizers import install_hint
-
-    spec = importlib.util.spec_from_file_location("bundle", ROOT / "scripts" / "bundle.py")
-    bundle = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bundle)
+    bundle = script("bundle")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Without Python")[1].split("##")[0]
     assert "Japanese and Korean" in section and "documentation" in section and "--install-desktop" in section

@@ -3,12 +3,13 @@ it holds, the command's Namespace is read where it is parsed, the core's message
 import circle (counting imports under TYPE_CHECKING and inside functions), no ``type: ignore``; the window's state
 object loads no Qt. Each measure is first shown to find what it looks for in a planted package."""
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from .conftest import script
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "bleu_gui"
@@ -16,10 +17,7 @@ PACKAGE = ROOT / "bleu_gui"
 
 @pytest.fixture(scope="module")
 def house():
-    spec = importlib.util.spec_from_file_location("house_numbers", ROOT / "scripts" / "house_numbers.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("house_numbers")
 
 
 @pytest.fixture

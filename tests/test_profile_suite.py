@@ -1,10 +1,11 @@
 """scripts/profile_suite.py sorts py-spy's samples by whose code they are in: a hand-written raw file, counted by
 hand."""
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+
+from .conftest import script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,10 +26,7 @@ RAW = "".join(line + "\n" for line in [
 
 @pytest.fixture(scope="module")
 def profile():
-    spec = importlib.util.spec_from_file_location("profile_suite", ROOT / "scripts" / "profile_suite.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("profile_suite")
 
 
 def test_samples_are_sorted_by_the_first_oracle_or_project_frame(profile, tmp_path, capsys):
