@@ -30,9 +30,9 @@ from .account import Account, Shown
 Progress = Callable[[float], None]
 Spans = list[tuple[int, int]]
 
-# How far a score of Metric.approximate_scores_of_sums may be from the exact one: scores are 0-100 (or a mean of
-# such), and the only approximation made is NumPy's exp and log instead of the C library's, a few units in the
-# last place apart (~1e-13 at 100): a margin thousands of times wider.
+# How far a score of Metric.approximate_scores_of_sums may be from the exact one. The one approximation made is
+# BLEU's (0-100): NumPy's exp and log instead of the C library's, a few units in the last place apart (~1e-13 at
+# 100), so the margin is thousands of times wider than the error.
 APPROXIMATE = 1e-9
 
 # sacreBLEU's bootstrap turns statistics into float32 and computes scores from them with Python numbers: NumPy 2
