@@ -203,7 +203,7 @@ def test_trials_that_tie_the_observed_difference_are_counted_as_sacrebleu_counts
     """Two systems one line apart: every AR trial that leaves that line unswapped ties the observed difference to
     the last bit, and sacreBLEU counts none of them. Approximate scores off by up to half their promise would count
     about half; the trials near the observed difference are scored again exactly, so none is."""
-    from bleu_gui.core.analysis import pair_matrix as matrix_module
+    from bleu_gui.core.analysis import randomization
 
     folder = data_set("sacrebleu-wmt17-en-de")
     refs = [read_segments(folder / "ref1.txt").lines[:40]]
@@ -221,5 +221,5 @@ def test_trials_that_tie_the_observed_difference_are_counted_as_sacrebleu_counts
     stats = [ev.statistics(a), ev.statistics(b)]
     wanted = sacre_p_values([a, b], refs, BleuConfig(), "ar", 1000, baseline=0)[1]
     assert pair_matrix(stats, ev, ["a", "b"], None, 1000).raw("ar")[0, 1] == wanted
-    monkeypatch.setattr(matrix_module, "APPROXIMATE", 0.0)  # no trial scored again: the ties now count by chance
+    monkeypatch.setattr(randomization, "APPROXIMATE", 0.0)  # no trial scored again: the ties now count by chance
     assert pair_matrix(stats, ev, ["a", "b"], None, 1000).raw("ar")[0, 1] > wanted + 0.2

@@ -7,7 +7,7 @@ the last bit: measured on this project's machine, ``np.exp`` on 4.6% of a millio
 enough to change sacreBLEU's printed JSON score (10.18567630100432 against 10.185676301004321). Scores are
 promised equal bit for bit, so every value goes through :mod:`math`, mapped over a list (about 40 ns a value).
 Approximate randomization asks of its trials' scores only on which side of the observed difference they lie: it
-takes NumPy's and scores again here the few trials near that difference (``analysis/pair_matrix.py: _past``).
+takes NumPy's and scores again here the few trials near that difference (``analysis/randomization.py: _past``).
 """
 
 from __future__ import annotations
