@@ -26,6 +26,8 @@ def _past(metric: Metric, a: np.ndarray, b: np.ndarray, observed: np.ndarray) ->
     statistics, one observed difference per row), as the exact scores say. Only the side matters: the scores are
     approximate, and the trials whose difference lies within twice the approximation of the observed one (ties
     among them: sacreBLEU counts a tie as not past) are scored again exactly."""
+    if not metric.approximates:  # the exact scores at once: nothing to score twice
+        return np.abs(metric.scores_of_sums(a) - metric.scores_of_sums(b)) > observed
     diff = np.abs(metric.approximate_scores_of_sums(a) - metric.approximate_scores_of_sums(b))
     near = np.flatnonzero(np.abs(diff - observed) <= 2 * APPROXIMATE)
     if len(near):

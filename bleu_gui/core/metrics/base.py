@@ -110,6 +110,8 @@ class Metric(ABC):
     decimals: int = 0  # the fewest decimals that tell its scores apart, whatever the width asked (as its Score's)
     # Whether every statistic is a whole number, so that sums of resampled rows are exact integers.
     integer_statistics: bool = True
+    # Whether approximate_scores_of_sums differs from scores_of_sums (then rows near a threshold are scored again).
+    approximates: bool = False
     # Whether the window shows this metric's evidence with its one view for every family (:meth:`shown`); BLEU's
     # evidence has the window's n-gram panes, a score read from a file has none.
     evidence_shown: bool = False

@@ -57,6 +57,7 @@ class Bleu(Metric):
 
     name = "BLEU"
     key = "bleu"
+    approximates = True  # NumPy's exp and log for approximate randomization's trials (see the variant's scores)
 
     def __init__(self, references: Sequence[Sequence[str]], config: BleuConfig | None = None,
                  progress: Callable[[float], None] | None = None, tokenization: Tokenization | None = None):
