@@ -81,7 +81,7 @@ class ScatterChart(ChartBox):
     region_selected = Signal(float, float, float, float)  # x0, x1, y0, y1
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        self._box = _SelectBox()
+        self._box = _SelectBox(enableMenu=False)
         super().__init__("Sentence BLEU: A vs B", parent, view_box=self._box, tip=(
             "One point per sentence: A's sentence BLEU across, B's up. Above the diagonal B scores higher. "
             "Drag a rectangle to list those sentences"))

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QSplitter, QTableWidge
 from ...core import Run, palette
 from ...core.analysis.disagree import disagreements, spearman
 from ...core.output.score_text import score_text
+from ..widgets.charts import menuless_plot
 from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
 
@@ -39,9 +40,7 @@ class DisagreeDialog(QDialog):
         self.summary = QLabel("")
         styled(self.summary, "hint")
         self.summary.setWordWrap(True)
-        self.plot = pg.PlotWidget()
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
+        self.plot = menuless_plot()
         self.dots = pg.ScatterPlotItem(size=7, pen=None, brush=pg.mkBrush(51, 154, 240, 150), hoverable=True)
         self.marked = pg.ScatterPlotItem(size=11, pen=pg.mkPen(palette.MARKER, width=2), brush=None)
         self.plot.addItem(self.dots)

@@ -23,6 +23,17 @@ from .style import styled
 pg.setConfigOptions(antialias=True, background=palette.BACKGROUND, foreground=palette.TEXT)
 
 
+def menuless_plot(view_box: pg.ViewBox | None = None, **options: Any) -> pg.PlotWidget:
+    """A plot without pyqtgraph's context menus or its corner button. ``view_box`` must be made with
+    ``enableMenu=False``: a view box builds its menu in its constructor (a tenth of a window's construction,
+    2026-11-29), which ``setMenuEnabled(False)`` would only throw away afterwards."""
+    box = view_box if view_box is not None else pg.ViewBox(enableMenu=False)
+    plot = pg.PlotWidget(viewBox=box, **options)
+    plot.setMenuEnabled(False)  # the plot's own options menu (built regardless: PlotItem's controls need it)
+    plot.hideButtons()
+    return plot
+
+
 class ChartBox(QWidget):
     """A titled plot with a Save button (PNG or SVG)."""
 
@@ -34,11 +45,9 @@ class ChartBox(QWidget):
         what the chart shows, as its tooltip."""
         super().__init__(parent)
         self.setToolTip(tip)
-        self.plot = pg.PlotWidget(viewBox=view_box)
-        self.plot.setMenuEnabled(False)
+        self.plot = menuless_plot(view_box)
         if view_box is None:
             self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
         self.plot.setMinimumHeight(self.PLOT_HEIGHT)
         label = self.title_label = QLabel(f"<b>{title}</b>")
         label.setObjectName("chartTitle")  # a figure draws its own title
