@@ -10,6 +10,10 @@ WORDS = ["the", "The", "cat", "mat", "on", "a", "is", "Mr.", "3.5", "1,000", "e-
          "1.", ".5", "—", "…", "«", "»", "x\u00a0y", "²", "٣٤", "Ⅻ", "x²-1", "3-4",
          # Outside the Basic Multilingual Plane: two UTF-16 units each in Qt.
          "😀", "𠀀", "🇯🇵", "a😀b", "𝐱"]
+# Every character str.split() treats as whitespace (29), and look-alikes it does not: zero-width space, BOM,
+# Mongolian vowel separator, word joiner.
+WHITESPACE = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and chr(c).isspace()]
+LOOK_ALIKES = ["\u200b", "\ufeff", "\u180e", "\u2060"]
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\u00a0", "\u3000", " \u200b"]
 
 word = st.sampled_from(WORDS)

@@ -13,10 +13,7 @@ from bleu_gui.core.metrics.string_table import Utf8Strings
 from bleu_gui.core.metrics.tokenizers import Tokenization
 
 from .oracles import sacre_tokenizer
-from .strategies import sentence
-
-WHITESPACE = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and chr(c).isspace()]
-LOOK_ALIKES = ["\u200b", "\ufeff", "\u180e", "\u2060"]  # not whitespace to str.split
+from .strategies import LOOK_ALIKES, WHITESPACE, sentence
 
 
 def split_arrow(lines):
