@@ -4,6 +4,7 @@
     python scripts/bench_gui.py --million    # also 1,000,000 synthetic lines
     python scripts/bench_gui.py --matrix     # only: 12 WMT17 systems, the pair matrix and the systems table
     python scripts/bench_gui.py --whatif     # only: what-if typing at 100k lines and 4 references, ms per key
+    python scripts/bench_gui.py --charts     # only: a chart's plot against pyqtgraph's default one; a window made
 
 A 10 ms heartbeat QTimer runs on the GUI thread; the longest gap between two
 beats is how long the GUI was unresponsive. Prints figures; asserts nothing.
@@ -272,11 +273,64 @@ def whatif_keystrokes(window, app, tmp: Path, n_lines: int = 100_000, keys: int 
     view.detail.editor.set_editing(False)
 
 
+def _plot_ms(make, n: int, app) -> float:
+    """Milliseconds per plot made by ``make``, ``n`` of them (deleted after the clock stops)."""
+    made = []
+    start = time.perf_counter()
+    for _ in range(n):
+        made.append(make())
+    seconds = time.perf_counter() - start
+    for plot in made:
+        plot.deleteLater()
+    app.processEvents()
+    return seconds / n * 1000
+
+
+def chart_construction(app, tmp: Path, rounds: int = 3, plots: int = 100, windows: int = 20) -> None:
+    """Our charts' plot (menuless_plot) against the anchor, pyqtgraph's default plot with its menus then switched
+    off (what the charts did before), interleaved; then whole windows made and shown."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import QSettings
+
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
+    from bleu_gui.gui.widgets.charts import menuless_plot
+
+    def anchor():
+        plot = pg.PlotWidget()
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        return plot
+
+    ours, theirs = [], []
+    for _ in range(rounds):
+        theirs.append(_plot_ms(anchor, plots, app))
+        ours.append(_plot_ms(menuless_plot, plots, app))
+    mine, base = statistics.median(ours), statistics.median(theirs)
+    print(f"a plot, median of {rounds} x {plots}: ours {mine:.1f} ms | pyqtgraph's default, menus switched off "
+          f"{base:.1f} ms ratio {mine / base:.2f}")
+    seconds = []
+    for k in range(windows):
+        start = time.perf_counter()
+        window = MainWindow(Settings(QSettings(str(tmp / f"w{k}.ini"), QSettings.Format.IniFormat)))
+        window.resize(1400, 860)
+        window.show()
+        app.processEvents()
+        seconds.append(time.perf_counter() - start)
+        window.jobs.shutdown()
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+    print(f"a window made and shown: first {seconds[0]:.2f} s, median of the next {windows - 1} "
+          f"{statistics.median(seconds[1:]):.2f} s")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--million", action="store_true")
     p.add_argument("--matrix", action="store_true")
     p.add_argument("--whatif", action="store_true")
+    p.add_argument("--charts", action="store_true", help="only: chart and window construction")
     p.add_argument("--stalls", type=Path, help="write every thread's stack here whenever the GUI thread is 45 ms late")
     args = p.parse_args()
     if args.stalls:
@@ -292,6 +346,9 @@ def main() -> None:
     app = QApplication(sys.argv[:1])
     scratch = tempfile.TemporaryDirectory()  # the settings and generated files, removed at exit
     tmp = Path(scratch.name)
+    if args.charts:
+        chart_construction(app, tmp)
+        return
     window = MainWindow(Settings(QSettings(str(tmp / "bench.ini"), QSettings.Format.IniFormat)), encoding="utf-8")
     window.resize(1400, 860)
     window.show()
