@@ -118,7 +118,7 @@ def test_every_layout_gives_the_hand_worked_esa_and_mqm(tmp_path, capsys, layout
     mqm = {s: v for (m, s), v in got.items() if m.lower().startswith("mqm")}
     assert list(esa.values()) == [ESA_A, ESA_B]
     assert list(mqm.values()) == [MQM_A, MQM_B]
-    assert "span ends inclusive" in err
+    assert "spans in UTF-16 code units, ends inclusive" in err
 
 
 def test_spans_mark_the_characters_the_raters_marked(tmp_path):
@@ -155,7 +155,8 @@ def test_a_rating_is_placed_by_its_text_never_on_a_neighbour(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("span, said", [
-    ({"start_i": 3, "end_i": 40, "severity": "minor"}, "line 1: the span 3..40 (end inclusive) is outside its text"),
+    ({"start_i": 3, "end_i": 40, "severity": "minor"},
+     "line 1: the span 3..40 (UTF-16 offsets, end inclusive) is outside its text"),
     ({"start_i": "3", "end_i": 4, "severity": "minor"}, "line 1: start_i and end_i must be character offsets"),
     ({"start_i": 0, "end_i": 1, "severity": "fatal"}, "line 1: severity 'fatal' is none of"),
 ])

@@ -14,13 +14,14 @@ SEVERITIES = ("Critical", "Major", "Minor", "Neutral", "No-error")
 _SEVERITY = {s.lower().replace("-", ""): s for s in SEVERITIES} | {"noerrors": "No-error", "none": "No-error"}
 
 
-def severity_of(path: Path, line: int, value: str) -> str:
+def severity_of(path: Path, line: int | str, value: str) -> str:
     """A severity as real files spell it (``Major``, ``minor``, ``No-error``, ``no_error``) in one spelling;
-    :class:`InputError` otherwise."""
+    :class:`InputError` otherwise (``line``: the file's line, or where in the file in words)."""
     key = re.sub(r"[\s_\-]+", "", value).lower()
     if key in _SEVERITY:
         return _SEVERITY[key]
-    raise InputError(f"{path}: line {line}: severity {value!r} is none of {', '.join(SEVERITIES)} (case, spaces "
+    where = f"line {line}" if isinstance(line, int) else line
+    raise InputError(f"{path}: {where}: severity {value!r} is none of {', '.join(SEVERITIES)} (case, spaces "
                      "and hyphens aside)")
 
 

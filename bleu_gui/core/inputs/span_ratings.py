@@ -1,31 +1,42 @@
 """Human ratings that come as a segment score with the error spans behind it — ESA (Kocmi et al. 2024, WMT24/25's
-human evaluation) and Pearmut's logs — read as they are released, for ``--annotations`` (the spans) and as a human
-score column (``esa``; ``da`` for a Pearmut campaign that marked no spans).
+human evaluation) and Pearmut's logs — read as their producers write them, for ``--annotations`` (the spans) and as
+a human score column (``esa``; ``da`` for a Pearmut campaign whose raters marked no span).
 
-- **WMT's ESA lines** (``wmt24_esa.jsonl``): one JSON object per rater and segment, ``system``, ``src``, ``tgt``,
-  ``line_id`` (the segment's 0-based line in the test set), ``annotator``, ``esa_score`` (0–100) and ``esa_spans``.
-- **WMT's ESA per segment** (``wmt24-genmt-humeval.jsonl``): one object per segment, ``src_text``,
-  ``tgt_text`` (system → its text) and ``scores`` (system → a list of ``{score, annotator, errors}``).
-- **Pearmut's log** (``data/outputs/CAMPAIGN.jsonl``, or the dashboard's download, ``{campaign: [lines]}``): one
-  object per submitted item, ``user_id``, ``item_i``, ``item`` (what was shown: ``src`` and ``tgt``, model → text)
-  and ``annotation`` (model → ``{score, error_spans}``); a document item holds lists of both, in step.
+- **WMT's ESA lines** (``wmt24_esa.jsonl``, as WMT's ``humeval/merge_to_jsonl.py`` writes it): one JSON object per
+  rater and segment, ``langs``, ``line_id`` (the segment's 0-based line in the test set), ``system``, ``src``,
+  ``tgt``, ``annotator``, ``esa_score`` (0–100, a string there) and ``esa_spans``.
+- **WMT's ESA per segment** (``wmt24-genmt-humeval.jsonl``): one object per segment, ``src_text``, ``tgt_text``
+  (system → its text), ``scores`` (system → a list of ``{score, annotator, errors}``) and ``doc_id``
+  (``LP_#_DOMAIN_#_DOC_#_LINEID``: the pair and the 0-based line).
+- **Pearmut's log** (``data/annotations/CAMPAIGN.jsonl``, or the dashboard's download, ``{campaign: [lines]}``):
+  one object per submitted item, ``user_id``, ``item_i``, ``item`` (what was shown, a list of ``{src, tgt: model →
+  text}``) and ``annotation`` (in step with ``item``: model → ``{score, error_spans}``). A line
+  ``{"user_id", "annotation": "__RESET__"}`` voids that user's earlier lines of the campaign.
 
-A span is ``{start_i, end_i, severity, category?}``, character offsets into the system's text with ``end_i``
-*inclusive* (as Appraise and Pearmut mark them); ``"missing"`` offsets mark an omission (an error without a span).
-These files name segments by their text, not by a line of the run: a rating belongs to the segment of its system
-whose text is the rated text (and whose source the rated source, when the run has one); ``line_id`` decides
-between equal texts. A rating whose text no segment holds is left out and counted, never put on a neighbour.
+A span is ``{start_i, end_i, severity, category?}``: offsets in **UTF-16 code units** of the system's text (the
+raters' web pages count in JavaScript), ``end_i`` *inclusive*. They are turned into code points here, once. An
+omission is ``"missing"`` (WMT) or a span on Pearmut's ``[missing]`` token, which stands after the text (its
+offset is the text's UTF-16 length): an error without a span.
+
+A rater who changes a rating appears again (WMT: another line; Pearmut: the item resubmitted): the later rating
+replaces the earlier, as WMT's ``humeval/tools.py`` and Pearmut's own results do; a line repeated exactly is read
+once. These files name segments by their text, not by a line of the run: a rating belongs to the segment of its
+system whose text is the rated text and whose source is the rated source (when both sides have one); the file's
+line (``line_id``, ``doc_id``'s last part) decides between equal texts. A rating of another language pair than the
+run's (``langs``) is left out; a file of several pairs in a run that declares none is refused. A rating whose
+text no segment holds is left out and counted, never put on a neighbour.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .corpus import Context
 from .ratings import severity_of
 from .raw_input import read_bytes
@@ -33,21 +44,27 @@ from .score_files import ScoreRow, ScoreTable, json_objects, system_index
 from .text_files import SegmentFile, decode_text_files
 
 ESA, DA = "esa", "da"  # the score column's name: an ESA score (spans marked), a DA score (none marked)
+RESET = "__RESET__"  # Pearmut's reset marker (pearmut/utils.py)
 
 
 @dataclass(frozen=True)
 class Span:
-    """One marked error: ``start``/``end`` code-point offsets (end exclusive; None for an omission)."""
+    """One marked error: ``start``/``end`` code-point offsets (end exclusive; None for an omission);
+    ``undecided``: the rater gave no severity (read as Neutral)."""
 
     start: int | None
     end: int | None
     severity: str
     category: str
+    undecided: bool = False
 
 
 @dataclass(frozen=True)
 class SpanRating:
-    """What one rater said of one system's segment: the score (None when not given) and the spans."""
+    """What one rater said of one system's segment: the score (None when not given) and the spans.
+
+    ``line``: the file's line (the entry's number in a dashboard download); ``group``: what a rater's id is unique
+    within (a Pearmut campaign); ``langs``: the language pair, when the file says."""
 
     line: int
     system: str
@@ -57,60 +74,104 @@ class SpanRating:
     target: str
     source: str | None
     position: int | None  # the segment's 0-based line in the test set, when the file says
+    group: str = ""
+    langs: str | None = None
 
 
 @dataclass(frozen=True)
 class SpanRatings:
-    """A file's ratings, the format it was read as, and whether any rating marked spans (ESA) or none (DA)."""
+    """A file's ratings, the format it was read as, whether any rating marked spans (ESA) or none (DA), and what
+    reading them set aside."""
 
     path: Path
     kind: str
     ratings: list[SpanRating]
     marks_spans: bool
-    unclassified: int  # spans without a severity (Pearmut's null), read as Neutral
+    duplicates: int = 0  # lines repeated exactly, read once
+    reset: int = 0       # ratings voided by a Pearmut reset
+    clamped: int = 0     # spans running onto Pearmut's [missing] token, ended at the text's end
 
 
-def _score(path: Path, line: int, value: object) -> float | None:
+@dataclass(frozen=True)
+class _Entry:
+    """One object of the file, where it is (``where`` for messages) and its group (a download's campaign)."""
+
+    line: int
+    where: str
+    group: str
+    obj: dict[str, object]
+
+
+class _Counts:
+    def __init__(self) -> None:
+        self.with_spans = self.clamped = self.reset = 0
+
+
+def _score(path: Path, where: str, value: object) -> float | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null", "nan")):
         return None
     if isinstance(value, bool):
-        raise InputError(f"{path}: line {line}: the score {json.dumps(value)} is not a number")
+        raise InputError(f"{path}: {where}: the score {json.dumps(value)} is not a number")
     try:
         number = float(value) if isinstance(value, int | float | str) else math.nan
     except ValueError:
         number = math.nan
     if not math.isfinite(number):
-        raise InputError(f"{path}: line {line}: the score {json.dumps(value, ensure_ascii=False)} is not a number")
+        raise InputError(f"{path}: {where}: the score {json.dumps(value, ensure_ascii=False)} is not a number")
     return number
 
 
-def _spans(path: Path, line: int, target: str, value: object, counts: list[int]) -> tuple[Span, ...]:
-    """The spans of one rating; ``counts[0]`` grows by the spans without a severity."""
+def utf16_positions(text: str) -> list[int]:
+    """Each UTF-16 code unit of ``text`` → the code point it belongs to (a surrogate pair's two units → one)."""
+    out: list[int] = []
+    for i, ch in enumerate(text):
+        out.append(i)
+        if ord(ch) > 0xFFFF:
+            out.append(i)
+    return out
+
+
+def _offsets(path: Path, where: str, target: str, start: int, end: int, counts: _Counts) -> tuple[int, int] | None:
+    """A span's UTF-16 offsets (end inclusive) as code points (end exclusive); None for Pearmut's ``[missing]``."""
+    units = utf16_positions(target) if any(ord(ch) > 0xFFFF for ch in target) else None
+    length = len(units) if units is not None else len(target)
+    if start == end >= length:  # a special token after the text: Pearmut's [missing]
+        return None
+    if end == length and 0 <= start < length:  # selected from the text onto [missing]: the text's part
+        counts.clamped += 1
+        end -= 1
+    if not 0 <= start <= end < length:
+        raise InputError(f"{path}: {where}: the span {start}..{end} (UTF-16 offsets, end inclusive) is outside its "
+                         f"text of {length} UTF-16 code units")
+    if units is None:
+        return start, end + 1
+    return units[start], units[end] + 1
+
+
+def _spans(path: Path, where: str, target: str, value: object, counts: _Counts) -> tuple[Span, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise InputError(f"{path}: line {line}: the error spans are not a list")
+        raise InputError(f"{path}: {where}: the error spans are not a list")
     out = []
     for span in value:
         if not isinstance(span, dict):
-            raise InputError(f"{path}: line {line}: an error span is not an object: {json.dumps(span)[:60]}")
-        severity = span.get("severity")
-        if severity is None or str(severity).strip().lower() in ("", "undecided"):
-            counts[0] += 1
-            severity = "Neutral"
+            raise InputError(f"{path}: {where}: an error span is not an object: {json.dumps(span)[:60]}")
+        said = span.get("severity")
+        undecided = said is None or str(said).strip().lower() in ("", "undecided")
+        severity = "Neutral" if undecided else severity_of(path, where, str(said))
         start, end = span.get("start_i"), span.get("end_i")
         category = str(span.get("category") or span.get("error_type") or "")
         if start == "missing" or end == "missing" or (start is None and end is None):
-            out.append(Span(None, None, severity_of(path, line, str(severity)), category))
+            out.append(Span(None, None, severity, category, undecided))
             continue
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)):
-            raise InputError(f"{path}: line {line}: start_i and end_i must be character offsets (whole numbers), "
+            raise InputError(f"{path}: {where}: start_i and end_i must be character offsets (whole numbers), "
                              f"got {json.dumps(start)} and {json.dumps(end)}")
         assert isinstance(start, int) and isinstance(end, int)
-        if not 0 <= start <= end < max(len(target), 1):
-            raise InputError(f"{path}: line {line}: the span {start}..{end} (end inclusive) is outside its text of "
-                             f"{len(target)} characters")
-        out.append(Span(start, end + 1, severity_of(path, line, str(severity)), category))
+        at = _offsets(path, where, target, start, end, counts)
+        out.append(Span(None, None, severity, category, undecided) if at is None
+                   else Span(at[0], at[1], severity, category, undecided))
     return tuple(out)
 
 
@@ -118,75 +179,127 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else "" if value is None else str(value)
 
 
-def _esa_lines(path: Path, objects: list[tuple[int, dict[str, object]]], counts: list[int]) -> Iterator[SpanRating]:
-    for n, obj in objects:
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _esa_lines(path: Path, entries: list[_Entry], counts: _Counts) -> Iterator[SpanRating]:
+    for e in entries:
+        obj = e.obj
         if "system" not in obj or "tgt" not in obj:
-            raise InputError(f"{path}: line {n}: an ESA line needs \"system\" and \"tgt\" (keys: {', '.join(obj)})")
+            raise InputError(f"{path}: {e.where}: an ESA line needs \"system\" and \"tgt\" (keys: {', '.join(obj)})")
         target = _text(obj["tgt"])
-        position = obj.get("line_id")
-        yield SpanRating(n, _text(obj["system"]), _text(obj.get("annotator")) or "(unnamed)",
-                         _score(path, n, obj.get("esa_score")), _spans(path, n, target, obj.get("esa_spans"), counts),
-                         target, _text(obj["src"]) if "src" in obj else None,
-                         position if isinstance(position, int) and not isinstance(position, bool) else None)
+        yield SpanRating(e.line, _text(obj["system"]), _text(obj.get("annotator")) or "(unnamed)",
+                         _score(path, e.where, obj.get("esa_score")),
+                         _spans(path, e.where, target, obj.get("esa_spans"), counts),
+                         target, _text(obj["src"]) if "src" in obj else None, _whole(obj.get("line_id")),
+                         langs=_text(obj["langs"]) if "langs" in obj else None)
 
 
-def _esa_segments(path: Path, objects: list[tuple[int, dict[str, object]]],
-                  counts: list[int]) -> Iterator[SpanRating]:
-    for n, obj in objects:
+def _doc_id_parts(value: object) -> tuple[str | None, int | None]:
+    """WMT's per-segment ``doc_id`` (``LP_#_DOMAIN_#_DOC_#_LINEID``): the pair and the 0-based line."""
+    parts = _text(value).split("_#_")
+    if len(parts) < 2:
+        return None, None
+    langs = parts[0] if re.fullmatch(r"[A-Za-z_]+-[A-Za-z_]+", parts[0]) else None
+    return langs, int(parts[-1]) if parts[-1].isdigit() else None
+
+
+def _rated_at(rating: Mapping[str, object]) -> float:
+    """When a rating of WMT's per-segment file was last changed (its last time stamp; -inf when it has none)."""
+    times = rating.get("times")
+    try:
+        return max(float(t) for t in times) if isinstance(times, list) and times else -math.inf
+    except (TypeError, ValueError):
+        return -math.inf
+
+
+def _esa_segments(path: Path, entries: list[_Entry], counts: _Counts) -> Iterator[SpanRating]:
+    for e in entries:
+        obj = e.obj
         scores, texts = obj.get("scores"), obj.get("tgt_text")
         if not isinstance(scores, dict) or not isinstance(texts, dict):
-            raise InputError(f"{path}: line {n}: a segment of WMT's ESA needs \"scores\" and \"tgt_text\" objects")
+            raise InputError(f"{path}: {e.where}: a segment of WMT's ESA needs \"scores\" and \"tgt_text\" objects")
+        langs, position = _doc_id_parts(obj.get("doc_id"))
         for system, ratings in scores.items():
             if system not in texts or not isinstance(ratings, list):
-                raise InputError(f"{path}: line {n}: system {system!r} has no text in tgt_text, or its ratings are "
-                                 "not a list")
+                raise InputError(f"{path}: {e.where}: system {system!r} has no text in tgt_text, or its ratings "
+                                 "are not a list")
             target = _text(texts[system])
-            for rating in ratings:
-                if not isinstance(rating, dict):
-                    raise InputError(f"{path}: line {n}: a rating of {system!r} is not an object")
-                yield SpanRating(n, system, _text(rating.get("annotator")) or "(unnamed)",
-                                 _score(path, n, rating.get("score")),
-                                 _spans(path, n, target, rating.get("errors"), counts), target,
-                                 _text(obj["src_text"]) if "src_text" in obj else None, None)
+            if not all(isinstance(rating, dict) for rating in ratings):
+                raise InputError(f"{path}: {e.where}: a rating of {system!r} is not an object")
+            # The list is not in the order the ratings were made (a rater's re-rating may come first): their
+            # times say which is the later one, as the line layout's order does.
+            for rating in sorted(ratings, key=_rated_at):
+                yield SpanRating(e.line, system, _text(rating.get("annotator")) or "(unnamed)",
+                                 _score(path, e.where, rating.get("score")),
+                                 _spans(path, e.where, target, rating.get("errors"), counts), target,
+                                 _text(obj["src_text"]) if "src_text" in obj else None, position, langs=langs)
 
 
-def _pearmut(path: Path, objects: list[tuple[int, dict[str, object]]], counts: list[int]) -> Iterator[SpanRating]:
-    for n, obj in objects:
-        annotation, item = obj.get("annotation"), obj.get("item")
+def _pearmut_item(path: Path, e: _Entry, marks: object, shown: object, counts: _Counts) -> Iterator[SpanRating]:
+    if not isinstance(marks, dict) or not isinstance(shown, dict) or not isinstance(shown.get("tgt"), dict):
+        raise InputError(f"{path}: {e.where}: an item needs \"tgt\" (model → text) and its annotation an object "
+                         "(model → score and error_spans)")
+    texts = shown["tgt"]
+    assert isinstance(texts, dict)
+    for model, said in marks.items():
+        if not isinstance(said, dict):
+            raise InputError(f"{path}: {e.where}: the annotation of {model!r} is not an object")
+        if model not in texts:
+            raise InputError(f"{path}: {e.where}: {model!r} was annotated but the item shows no text of it")
+        target = _text(texts[model])
+        spans = _spans(path, e.where, target, said.get("error_spans"), counts)
+        counts.with_spans += bool(spans)
+        yield SpanRating(e.line, model, _text(e.obj.get("user_id")) or "(unnamed)",
+                         _score(path, e.where, said.get("score")), spans, target,
+                         _text(shown["src"]) if "src" in shown else None, None, group=e.group)
+
+
+def _pearmut(path: Path, entries: list[_Entry], counts: _Counts) -> Iterator[SpanRating]:
+    by_user: dict[tuple[str, str], list[SpanRating]] = {}
+    order: list[tuple[str, str]] = []
+    for e in entries:
+        annotation, item = e.obj.get("annotation"), e.obj.get("item")
+        user = (e.group, _text(e.obj.get("user_id")))
+        if user not in by_user:
+            by_user[user] = []
+            order.append(user)
+        if annotation == RESET:  # the dashboard's reset: this user's earlier lines no longer count
+            counts.reset += len(by_user[user])
+            by_user[user] = []
+            continue
         if item is None:
-            raise InputError(f"{path}: line {n}: a Pearmut line without \"item\" (what was shown) cannot be placed "
-                             "on the run's segments")
-        pairs = (list(zip(annotation, item, strict=False)) if isinstance(annotation, list) and isinstance(item, list)
-                 else [(annotation, item)])
+            raise InputError(f"{path}: {e.where}: a Pearmut line without \"item\" (what was shown) cannot be placed "
+                             "on the run's segments: Pearmut logs the texts with each rating from version 1.1.6 on; "
+                             "an older log holds only the ratings")
         if isinstance(annotation, list) != isinstance(item, list) or (
                 isinstance(annotation, list) and isinstance(item, list) and len(annotation) != len(item)):
-            raise InputError(f"{path}: line {n}: \"annotation\" and \"item\" are not in step (one per shown segment)")
+            raise InputError(f"{path}: {e.where}: \"annotation\" and \"item\" are not in step (one per shown segment)")
+        pairs = (list(zip(annotation, item, strict=True)) if isinstance(annotation, list) and isinstance(item, list)
+                 else [(annotation, item)])
         for marks, shown in pairs:
-            if not isinstance(marks, dict) or not isinstance(shown, dict) or not isinstance(shown.get("tgt"), dict):
-                raise InputError(f"{path}: line {n}: an item needs \"tgt\" (model → text) and its annotation an "
-                                 "object (model → score and error_spans)")
-            texts = shown["tgt"]
-            assert isinstance(texts, dict)
-            for model, said in marks.items():
-                if not isinstance(said, dict):
-                    raise InputError(f"{path}: line {n}: the annotation of {model!r} is not an object")
-                if model not in texts:
-                    raise InputError(f"{path}: line {n}: {model!r} was annotated but the item shows no text of it")
-                target = _text(texts[model])
-                counts[1] += "error_spans" in said
-                yield SpanRating(n, model, _text(obj.get("user_id")) or "(unnamed)", _score(path, n, said.get("score")),
-                                 _spans(path, n, target, said.get("error_spans"), counts), target,
-                                 _text(shown["src"]) if "src" in shown else None, None)
+            by_user[user] += _pearmut_item(path, e, marks, shown, counts)
+    for user in order:
+        yield from by_user[user]
 
 
-def _objects(path: Path, text: str) -> list[tuple[int, dict[str, object]]]:
+def _entries(path: Path, text: str) -> list[_Entry]:
     try:
         whole = json.loads(text)  # Pearmut's dashboard download, one object: {campaign: [lines]}
     except json.JSONDecodeError:
         whole = None  # JSON Lines
     if isinstance(whole, dict) and whole and all(isinstance(v, list) for v in whole.values()):
-        return [(1, line) for lines in whole.values() for line in lines if isinstance(line, dict)]
-    return json_objects(path, text, "ratings")[1]
+        out = []
+        for campaign, lines in whole.items():
+            for k, line in enumerate(lines, 1):
+                if not isinstance(line, dict):
+                    raise InputError(f"{path}: campaign {campaign!r}, entry {k}: not a JSON object")
+                out.append(_Entry(k, f"campaign {campaign!r}, entry {k}", campaign, line))
+        if not out:
+            raise InputError(f"{path}: no ratings (the download's campaigns hold no entry)")
+        return out
+    return [_Entry(n, f"line {n}", "", obj) for n, obj in json_objects(path, text, "ratings")[1]]
 
 
 def kind_of(first: Mapping[str, object]) -> str | None:
@@ -207,42 +320,93 @@ def sniff(path: str | Path, encoding: str = "utf-8") -> bool:
         return False
     try:
         text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
-        objects = _objects(path, "\n".join(text.lines))
+        entries = _entries(path, "\n".join(text.lines))
     except (InputError, json.JSONDecodeError, UnicodeDecodeError):
         return False
-    return bool(objects) and kind_of(objects[0][1]) is not None
+    return bool(entries) and kind_of(entries[0].obj) is not None
+
+
+def _without_repeats(entries: list[_Entry]) -> tuple[list[_Entry], int]:
+    """The entries with a line repeated exactly (a client's retry, a merge run twice) kept once."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for e in entries:
+        key = (e.group, json.dumps(e.obj, sort_keys=True, ensure_ascii=False))
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out, len(entries) - len(out)
 
 
 def read_span_ratings(path: str | Path, encoding: str = "utf-8") -> SpanRatings:
     """A file of ESA or Pearmut ratings (see the module); :class:`InputError` names the line and what is wrong."""
     path = Path(path)
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
-    objects = _objects(path, "\n".join(text.lines))
-    kind = kind_of(objects[0][1])
-    counts = [0, 0]  # spans without a severity; Pearmut ratings with error_spans
+    entries, duplicates = _without_repeats(_entries(path, "\n".join(text.lines)))
+    kind = kind_of(entries[0].obj)
+    counts = _Counts()
     reader = {"WMT ESA": _esa_lines, "WMT ESA per segment": _esa_segments, "Pearmut": _pearmut}.get(kind or "")
     if reader is None:
-        raise InputError(f"{path}: line {objects[0][0]}: neither WMT's ESA nor a Pearmut log (keys: "
-                         f"{', '.join(objects[0][1])})")
-    ratings = list(reader(path, objects, counts))
+        raise InputError(f"{path}: {entries[0].where}: neither WMT's ESA nor a Pearmut log (keys: "
+                         f"{', '.join(entries[0].obj)})")
+    ratings = list(reader(path, entries, counts))
     assert kind is not None
-    return SpanRatings(path, kind, ratings, kind != "Pearmut" or counts[1] > 0, counts[0])
+    # Pearmut logs "error_spans": [] in every protocol: a campaign whose raters marked no span at all is DA.
+    marks_spans = kind != "Pearmut" or counts.with_spans > 0
+    return SpanRatings(path, kind, ratings, marks_spans, duplicates, counts.reset, counts.clamped)
+
+
+def _language(code: str) -> str:
+    return re.split(r"[-_]", code.strip().lower())[0]
+
+
+def _pair(langs: str) -> tuple[str, str]:
+    source, _, target = langs.partition("-")
+    return _language(source), _language(target)
+
+
+def of_the_run_pair(read: SpanRatings, context: Context) -> tuple[list[SpanRating], dict[str, int]]:
+    """The ratings of the run's language pair (WMT's files mix every pair; the same text occurs in several), and
+    the count left out per other pair. A file of several pairs in a run that declares no language is refused,
+    naming the pairs."""
+    pairs: dict[str, int] = {}
+    for r in read.ratings:
+        if r.langs is not None:
+            pairs[r.langs] = pairs.get(r.langs, 0) + 1
+    if len(pairs) <= 1 and (not pairs or context.languages is None):
+        return read.ratings, {}
+    if context.languages is None or not any(context.languages):
+        raise InputError(f"{read.path}: the ratings are of {len(pairs)} language pairs ("
+                         + ", ".join(f"{p}: {c:,}" for p, c in sorted(pairs.items()))
+                         + f"); say which is the run's with {term('langs')} SRC TGT")
+    want = tuple(_language(x) for x in context.languages)
+
+    def ours(langs: str) -> bool:
+        return all(not w or w == got for w, got in zip(want, _pair(langs), strict=True))
+
+    return ([r for r in read.ratings if r.langs is None or ours(r.langs)],
+            {p: c for p, c in sorted(pairs.items()) if not ours(p)})
 
 
 @dataclass(frozen=True)
 class Placed:
-    """The ratings of a file placed on the run: each with its system's and segment's index, and what was left out."""
+    """The ratings of a file placed on the run: each with its system's and segment's index, and what was left out
+    or replaced."""
 
     ratings: list[tuple[SpanRating, int, int]]
     other_systems: dict[str, int]
     not_found: int      # ratings whose text no segment of their system holds
     ambiguous: int      # ratings whose text several segments hold, with nothing to decide between them
+    other_source: int = 0  # ratings whose text a segment holds, under another source
+    replaced: int = 0      # ratings replaced by the same rater's later rating of the segment
+    other_pairs: tuple[tuple[str, int], ...] = ()
 
 
 def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequence[SegmentFile],
           context: Context) -> Placed:
     """Each rating on the segment of its system (``found``: file system name → index) whose text is the rated
-    text (see the module)."""
+    text and whose source the rated source; a rater's later rating of a segment replaces the earlier (see the
+    module)."""
     where: list[dict[str, list[int]]] = []
     for f in systems:
         lines: dict[str, list[int]] = {}
@@ -250,26 +414,31 @@ def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequ
             lines.setdefault(line, []).append(i)
         where.append(lines)
     source = context.source.lines if context.source is not None else None
-    placed: list[tuple[SpanRating, int, int]] = []
+    latest: dict[tuple[str, str, int, int], tuple[SpanRating, int, int]] = {}
     other: dict[str, int] = {}
-    not_found = ambiguous = 0
+    not_found = ambiguous = other_source = replaced = 0
     for r in ratings:
         system = found.get(r.system)
         if system is None:
             other[r.system] = other.get(r.system, 0) + 1
             continue
         candidates = where[system].get(r.target, [])
-        if source is not None and r.source is not None and len(candidates) > 1:
-            candidates = [i for i in candidates if source[i] == r.source] or candidates
+        if source is not None and r.source is not None and candidates:
+            candidates = [i for i in candidates if source[i].strip() == r.source.strip()]
+            if not candidates:
+                other_source += 1
+                continue
         if r.position is not None and r.position in candidates:
             candidates = [r.position]
-        if len(candidates) == 1:
-            placed.append((r, system, candidates[0]))
-        elif candidates:
-            ambiguous += 1
-        else:
-            not_found += 1
-    return Placed(placed, other, not_found, ambiguous)
+        if len(candidates) != 1:
+            ambiguous += bool(candidates)
+            not_found += not candidates
+            continue
+        key = (r.group, r.rater, system, candidates[0])
+        replaced += key in latest
+        latest.pop(key, None)  # the later rating takes the earlier one's place in the order, too
+        latest[key] = (r, system, candidates[0])
+    return Placed(list(latest.values()), other, not_found, ambiguous, other_source, replaced)
 
 
 def _system_table(path: Path, ratings: Sequence[SpanRating]) -> ScoreTable:
@@ -279,25 +448,50 @@ def _system_table(path: Path, ratings: Sequence[SpanRating]) -> ScoreTable:
 PlacedFile = tuple[SpanRatings, Placed, list[str]]  # a file's ratings, placed on the run, and the notes said
 
 
-def placed_ratings(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
-                   encoding: str = "utf-8") -> PlacedFile:
-    """The file's ratings placed on the run's segments, and notes on what was left out and how it was read."""
-    read = read_span_ratings(path, encoding)
-    found = system_index(_system_table(read.path, read.ratings), systems, names)
-    placed = place(found, read.ratings, systems, context)
+def _notes(read: SpanRatings, placed: Placed, other_pairs: Mapping[str, int]) -> list[str]:
     name = read.path.name
-    notes = [f"{name}: read as {read.kind} ({len(read.ratings):,} ratings; span ends inclusive)"]
+    notes = [f"{name}: read as {read.kind} ({len(read.ratings):,} ratings; spans in UTF-16 code units, ends "
+             "inclusive)"]
+    if read.kind == "Pearmut" and not read.marks_spans:
+        notes.append(f"{name}: no rating marks an error span: read as DA scores ({DA})")
+    if other_pairs:
+        notes.append(f"{name}: ratings of other language pairs left out: "
+                     + ", ".join(f"{p} ({c:,})" for p, c in other_pairs.items()))
+    if read.duplicates:
+        notes.append(f"{name}: {read.duplicates:,} lines repeat an earlier line exactly: read once")
+    if read.reset:
+        notes.append(f"{name}: {read.reset:,} ratings voided by a reset of their rater's work (Pearmut's "
+                     f"{RESET})")
+    if placed.replaced:
+        notes.append(f"{name}: {placed.replaced:,} ratings replaced by the same rater's later rating of the segment "
+                     "(the latest counts, as WMT and Pearmut count)")
     if placed.other_systems:
         notes.append(f"{name}: ratings of systems the run does not hold left out: "
                      + ", ".join(f"{s} ({c:,})" for s, c in placed.other_systems.items()))
     if placed.not_found:
         notes.append(f"{name}: {placed.not_found:,} ratings of a text that is no segment of its system left out")
+    if placed.other_source:
+        notes.append(f"{name}: {placed.other_source:,} ratings of a text whose segments have another source left "
+                     "out")
     if placed.ambiguous:
         notes.append(f"{name}: {placed.ambiguous:,} ratings of a text several segments of its system hold (and "
                      "nothing in the file tells which) left out")
-    if read.unclassified:
-        notes.append(f"{name}: {read.unclassified:,} error spans without a severity read as Neutral (weight 0)")
-    return read, placed, notes
+    undecided = sum(span.undecided for r, _, _ in placed.ratings for span in r.spans)
+    if undecided:
+        notes.append(f"{name}: {undecided:,} error spans without a severity read as Neutral (weight 0)")
+    if read.clamped:
+        notes.append(f"{name}: {read.clamped:,} spans run onto Pearmut's [missing] token: ended at the text's end")
+    return notes
+
+
+def placed_ratings(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
+                   encoding: str = "utf-8") -> PlacedFile:
+    """The file's ratings placed on the run's segments, and notes on what was left out and how it was read."""
+    read = read_span_ratings(path, encoding)
+    ratings, other_pairs = of_the_run_pair(read, context)
+    found = system_index(_system_table(read.path, ratings), systems, names)
+    placed = place(found, ratings, systems, context)
+    return read, placed, _notes(read, placed, other_pairs)
 
 
 def score_table(read: SpanRatings, placed: Placed, names: Sequence[str]) -> ScoreTable | None:
