@@ -97,10 +97,9 @@ def test_the_ted_mqm_file_gives_mt_metrics_evals_numbers(capsys):
         assert m["segment_epsilon"] == pytest.approx(eps, rel=1e-12)
         assert m["segment_pearson"] == pytest.approx(r_seg, abs=1e-11)
         assert m["segment_kendall"] == pytest.approx(tau, abs=1e-11)
-        # SPA draws MTME's very permutations, but its float32 matrix product rounds the sums of tied MQM scores by
-        # how BLAS blocks the arrays (MTME's own pce on the same matrices, laid out otherwise, gives 0.66904 for BLEU
-        # where PairwiseConfidenceError gives 0.66892): equal to a few 1e-4.
-        assert m["spa"] == pytest.approx(spa, abs=5e-4)
+        # SPA draws MTME's very permutations, and its float32 matrix product sums as MTME's does only on arrays laid
+        # out as MTME's are (C order; in Fortran order BLEU's was 0.66904 against MTME's 0.66892).
+        assert m["spa"] == pytest.approx(spa, abs=1e-12)
     assert by_name["TER"]["negated"] and not by_name["BLEU"]["negated"]
     constant, random = found["baselines"]["constant"], found["baselines"]["random"]
     assert constant["system_pearson"] is None and constant["system_pairwise_accuracy"] == 0.0
@@ -290,3 +289,92 @@ def test_the_latex_table_is_wmts_layout(tmp_path, capsys):
     found = {m["metric"]: m for m in json.loads(out)["meta_evaluation"]["metrics"]}
     assert body["BLEU"][0] == f"{found['BLEU']['system_pairwise_accuracy']:.3f}"
     assert body["MQM"][4] == f"{found['MQM']['segment_pearson']:.3f}".replace("-", "$-$")  # not the row's last cell
+
+
+# -- trust round 5: the seams with mt-metrics-eval -----------------------------------------------------------------
+def _four_systems(tmp_path, columns: dict[str, dict[str, list[float]]]):
+    """Four systems of six segments against one reference, and a scores file of ``columns`` (name → system → its
+    six segment scores)."""
+    ref = ["the cat sat on the mat", "a dog ran in the park", "it is cold today", "we like green tea",
+           "the sun is bright", "birds sing at dawn"]
+    outputs = {"w": ref, "x": [" ".join(r.split()[:-1]) for r in ref], "y": [" ".join(r.split()[:3]) for r in ref],
+               "z": [r.split()[0] for r in ref]}
+    (tmp_path / "ref.txt").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    for name, lines in outputs.items():
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    names = list(columns)
+    rows = ["system\tsegment\t" + "\t".join(names)]
+    rows += [f"{s}.txt\t{i + 1}\t" + "\t".join(repr(columns[c][s][i]) for c in names) for s in outputs for i in range(6)]
+    (tmp_path / "scores.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return [tmp_path / "ref.txt", "-i", *(tmp_path / f"{s}.txt" for s in outputs), "--scores", tmp_path / "scores.tsv",
+            "--allow-identical-refs"]
+
+
+def test_a_lower_is_better_human_column_is_negated_before_it_is_compared(tmp_path, capsys):
+    # Penalties by hand: w 0 per segment, x 2, y 5, z 9 (lower is better) — the order chrF gives the four systems
+    # (w is the reference, x less a word, y three words, z one). Read as higher-is-better, chrF would order every
+    # pair against them.
+    penalty = {"w": [0.0] * 6, "x": [2.0] * 6, "y": [5.0, 5.0, 4.0, 5.0, 6.0, 5.0], "z": [9.0] * 6}
+    run = _four_systems(tmp_path, {"penalty": penalty})
+    code, out, err = cli(capsys, *run, "--lower-better", "penalty", "-m", "chrf", "penalty", "--meta-eval", "penalty",
+                         "-f", "json")
+    assert code == 0, err
+    found = json.loads(out)["meta_evaluation"]
+    (chrf,) = found["metrics"]
+    assert found["human_negated"] is True
+    assert chrf["system_pairwise_accuracy"] == 1.0 and chrf["system_pearson"] > 0.8
+    assert found["human_scores"] == [-0.0, -2.0, -5.0, -9.0]
+
+
+def test_a_constant_metric_ranks_below_as_mt_metrics_eval_ranks_it():
+    from bleu_gui.core.analysis.meta_eval import assign_ranks, better_p_value
+
+    # MTME's PermutationSigDiff z-scores each metric with scipy: a constant one becomes NaN, orders no pair (NaN
+    # compares unequal to every sign), and stays NaN in every resample (0 × NaN): a metric that orders one pair as
+    # the humans do beats it in all 1,000 resamples, p = 0, and the constant opens rank 2.
+    human = np.array([1.0, 2.0, 3.0, 4.0])
+    good, constant = np.array([0.1, 0.3, 0.2, 0.9]), np.full(4, 0.5)
+    p = better_p_value(human, good, constant)
+    assert p == 0.0
+    assert assign_ranks(np.array([[np.nan, p], [np.nan, np.nan]])) == [1, 2]
+
+
+def test_a_metric_computed_from_the_text_is_refused_as_the_humans_unless_asked(tmp_path, capsys):
+    human = {"w": [90.0] * 6, "x": [70.0] * 6, "y": [50.0] * 6, "z": [20.0] * 6}
+    run = _four_systems(tmp_path, {"esa": human})
+    code, _out, err = cli(capsys, *run, "-m", "bleu", "chrf", "esa", "--meta-eval", "bleu")
+    assert code != 0 and "Traceback" not in err
+    assert ("--meta-eval bleu: BLEU is computed from the text, not a human judgement; the run's human scores: esa "
+            "(--meta-eval-human-is-metric takes a metric as the humans anyway)") in err
+    code, out, err = cli(capsys, *run, "-m", "bleu", "chrf", "esa", "--meta-eval", "bleu", "--meta-eval-human-is-metric",
+                         "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["meta_evaluation"]["human"] == "BLEU"
+
+
+def test_export_mtme_writes_higher_is_better_scores_under_unique_names(tmp_path, capsys):
+    ref = ["the cat sat on the mat", "a dog ran in the park", "it is cold today"]
+    (tmp_path / "ref.txt").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    (tmp_path / "A B.txt").write_text("the cat sat\na dog ran in a park\nit is cold\n", encoding="utf-8")
+    (tmp_path / "A_B.txt").write_text("a cat sat on the mat\na dog\nit is cold today\n", encoding="utf-8")
+    rows = ["system\tsegment\tesa"] + [f"{s}\t{i}\t{v}" for s, vs in (("A B", (50, 60, 70)), ("A_B", (80, 20, 90)))
+                                       for i, v in enumerate(vs, 1)]
+    (tmp_path / "esa.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    run = [tmp_path / "ref.txt", "-i", tmp_path / "A B.txt", tmp_path / "A_B.txt", "--labels", "A B", "A_B",
+           "--scores", tmp_path / "esa.tsv", "--langs", "en", "de"]
+    code, out, err = cli(capsys, *run, "-m", "ter", "esa", "-sl", "-f", "json")
+    assert code == 0, err
+    ter = {e["system"]: [s["score"] for s in e["sentences"]] for e in json.loads(out) if e["metric"] == "TER"}
+    code, _out, err = cli(capsys, *run, "-m", "ter", "esa", "--meta-eval", "esa", "--export-mtme", tmp_path / "mtme")
+    assert code == 0, err
+    root = tmp_path / "mtme" / "bleu-gui"
+    assert sorted(p.name for p in (root / "system-outputs" / "en-de").iterdir()) == ["A_B.txt", "A_B_2.txt"]
+    assert (root / "names.tsv").read_text("utf-8") == "A_B\tA B\nA_B_2\tA_B\n"
+    written: dict[str, list[float]] = {}
+    for line in (root / "metric-scores" / "en-de" / "TER-ref.seg.score").read_text("utf-8").splitlines():
+        system, value = line.split("\t")
+        written.setdefault(system, []).append(float(value))
+    # MTME takes every score as higher-is-better: TER is written negated, system by system.
+    assert written == {"A_B": [-v for v in ter["A B"]], "A_B_2": [-v for v in ter["A_B"]]}
+    readme = (root / "README.txt").read_text("utf-8")
+    assert "written negated" in readme and "TER" in readme and "A_B_2\tA_B" in readme

@@ -203,6 +203,9 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
                             "with tie calibration, Pearson and Kendall, beside a constant and a random baseline")
     views.add_argument("--meta-eval-metrics", nargs="+", metavar="METRIC",
                        help="with --meta-eval: the metrics evaluated (default: every other metric of the run)")
+    views.add_argument("--meta-eval-human-is-metric", action="store_true",
+                       help="with --meta-eval: take a metric computed from the text (BLEU, COMET) as the humans "
+                            "(refused otherwise: the humans are MQM or an imported column)")
     views.add_argument("--tokenizer-table", action="store_true",
                        help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
                             "each cell's signature (--format json: a list of objects; latex: a booktabs table)")
@@ -326,6 +329,7 @@ class Views:
     scorecard_weights: str | None = None
     scorecard_threshold: float | None = None
     scorecard_out: str | None = None
+    meta_eval_human_is_metric: bool = False
 
     def asked(self) -> list[str]:
         """The views asked for, as their flags."""
@@ -417,7 +421,8 @@ def options(args: argparse.Namespace) -> Options:
                     args.freq_file, tuple(args.qa) if args.qa is not None else None, args.glossary,
                     args.tokenizer_table, args.error_recall, args.rater_agreement, args.meta_eval,
                     tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None, args.scorecard,
-                    args.scorecard_weights, args.scorecard_threshold, args.scorecard_out),
+                    args.scorecard_weights, args.scorecard_threshold, args.scorecard_out,
+                    args.meta_eval_human_is_metric),
         exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme))
 
 

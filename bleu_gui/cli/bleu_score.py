@@ -39,10 +39,10 @@ def _exports(o: Options, run: Run) -> None:
     protected = run.input_paths()
     if o.exports.mtme:
         from ..core.output.mtme_layout import write_mtme
-        from ..core.run.meta_eval_run import human_candidates, metric_index
+        from ..core.run.meta_eval_run import human_candidates, human_index
 
         named = o.views.meta_eval
-        humans = [metric_index(run, named)] if named else human_candidates(run)
+        humans = [human_index(run, named, o.views.meta_eval_human_is_metric)] if named else human_candidates(run)
         if not humans:
             raise InputError("--export-mtme writes human scores beside the metrics': the run has none (-m mqm with "
                              "annotations, or a scores column)")

@@ -75,8 +75,8 @@ def check_views(o: Options) -> None:
         raise InputError(f"--scorecard-out {views.scorecard_out}: write .xlsx or .html")
     if views.top is not None and not (views.disagree or views.meta_eval):
         raise InputError("--top applies to --disagree and --meta-eval")
-    if views.meta_eval_metrics and views.meta_eval is None:
-        raise InputError("--meta-eval-metrics applies to --meta-eval")
+    if (views.meta_eval_metrics or views.meta_eval_human_is_metric) and views.meta_eval is None:
+        raise InputError("--meta-eval-metrics and --meta-eval-human-is-metric apply to --meta-eval")
     if not asked:
         return
     if len(asked) > 1:

@@ -350,7 +350,8 @@ def print_meta_eval(o: Options, run: Run) -> None:
     from ..core.output.meta_eval_tables import meta_eval_latex, meta_eval_text
     from ..core.run.meta_eval_run import meta_eval_dict, meta_evaluate_run, segments_apart
 
-    found = meta_evaluate_run(run, o.views.meta_eval or "", o.views.meta_eval_metrics)
+    found = meta_evaluate_run(run, o.views.meta_eval or "", o.views.meta_eval_metrics,
+                              metric_is_human=o.views.meta_eval_human_is_metric)
     if o.output.format == "json":
         print(score_text.dumps({"meta_evaluation": meta_eval_dict(run, found, o.views.top or 10)}))
         return

@@ -65,7 +65,9 @@ def pairwise_p_values(segments: np.ndarray, permutations: int = PERMUTATIONS, se
     float32, one sign matrix for every pair) so that the numbers are MTME's; NaN below the diagonal unless ``both``
     (then p[j, i] is j's over i)."""
     n_systems, n_segments = segments.shape
-    scores = segments.astype(np.float32)
+    # C order, as MTME's arrays are: float32 BLAS sums a matrix laid out otherwise in another order, and tied MQM
+    # sums then round apart (SPA 4e-5 .. 1e-4 off MTME's on a real 13-system set).
+    scores = np.ascontiguousarray(segments, dtype=np.float32)
     totals = np.sum(scores, axis=1)
     partial = np.matmul(_signs(permutations, n_segments, seed), scores.T)
     first, second = np.nonzero(~np.eye(n_systems, dtype=bool) if both else np.triu(np.ones((n_systems,) * 2, bool), 1))
@@ -152,8 +154,11 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float | None:
 
 
 def _zscore(x: np.ndarray) -> np.ndarray:
+    """scipy's ``zscore`` (as MTME's ``PermutationSigDiff`` takes it): NaN everywhere for a constant metric, whose
+    every pair then counts as ordered unlike the humans, in the observed scores and in every resample."""
     spread = x.std()
-    return (x - x.mean()) / spread if spread > 0 else np.zeros_like(x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (x - x.mean()) / spread
 
 
 def _pairwise_accuracies(human: np.ndarray, metrics: np.ndarray) -> np.ndarray:
@@ -170,9 +175,10 @@ def better_p_value(human: np.ndarray, better: np.ndarray, worse: np.ndarray, res
     pairwise accuracy), by MTME's ``PermutationSigDiff`` (PERM-BOTH, Deal & Hacker 2021: each metric's system scores
     z-scored, each system's pair of scores swapped between the metrics at random, 1,000 resamples): the share of
     resamples whose difference is at least the observed one. numpy's ``default_rng(seed)`` draws the swaps (MTME
-    draws them unseeded)."""
+    draws them unseeded). A constant metric z-scores to NaN, as in MTME: it orders no pair, and every metric that
+    orders one beats it with p = 0."""
     first, second = _zscore(better), _zscore(worse)
-    delta = pairwise_accuracy(human, better) - pairwise_accuracy(human, worse)
+    delta = float(np.diff(_pairwise_accuracies(human, np.stack([second, first])))[0])
     swap = np.random.default_rng(seed).binomial(1, 0.5, (resamples, len(human)))
     one, two = swap * first + (1 - swap) * second, (1 - swap) * first + swap * second
     return float(np.mean(_pairwise_accuracies(human, one) - _pairwise_accuracies(human, two) >= delta))
@@ -231,7 +237,8 @@ class MetaEvaluation:
     left_out: int
     metrics: tuple[Agreement, ...]
     baselines: dict[str, dict[str, object]] = field(default_factory=dict)
-    human_scores: tuple[float, ...] = ()  # each system's mean human score on the segments compared
+    human_scores: tuple[float, ...] = ()  # each system's mean human score on the segments compared (negated if so)
+    human_negated: bool = False  # the human score's lower is better: negated before it was compared
 
     def below_random(self, agreement: Agreement) -> list[str]:
         """The statistics on which ``agreement`` is below the random band (its mean less two spreads)."""
@@ -245,7 +252,8 @@ class MetaEvaluation:
         return out
 
     def to_dict(self, apart: Apart | None = None) -> dict[str, object]:
-        return {"human": self.human, "systems": list(self.systems), "human_scores": list(self.human_scores),
+        return {"human": self.human, "human_negated": self.human_negated, "systems": list(self.systems),
+                "human_scores": list(self.human_scores),
                 "segments": self.segments,
                 "left_out": self.left_out, "metrics": [m.to_dict(apart) | {"below_random": self.below_random(m)}
                                                        for m in self.metrics],
@@ -278,7 +286,8 @@ def _parted(systems: Sequence[str], human: np.ndarray, metric: np.ndarray, human
 
 def _ranked(found: list[Agreement], system_scores: list[np.ndarray], human_sys: np.ndarray) -> list[Agreement]:
     """The metrics, best system pairwise accuracy first, each with its WMT cluster (see :func:`assign_ranks`)."""
-    order = sorted(range(len(found)), key=lambda k: -found[k].system_pairwise_accuracy)
+    # MTME's order: the best first, equal accuracies by name (its CompareMetrics).
+    order = sorted(range(len(found)), key=lambda k: (-found[k].system_pairwise_accuracy, found[k].metric))
     p = np.full((len(order), len(order)), np.nan)
     for a in range(len(order)):
         for b in range(a + 1, len(order)):
@@ -317,7 +326,10 @@ def meta_evaluate(human: int, metrics: Sequence[Metric], stats: Sequence[Sequenc
     if len(systems) < 2:
         raise InputError(f"{term('meta_eval')}: metrics are compared with humans on two or more systems")
     chosen = [k for k in (evaluated if evaluated is not None else range(len(metrics))) if k != human]
-    human_scores = np.asarray([sentence_scores[human][s] for s in range(len(systems))], np.float64)
+    # A human score whose lower is better (a penalty, an error count) is negated like a metric's: the statistics
+    # read higher as better on both sides.
+    human_sign = 1.0 if metrics[human].higher_is_better else -1.0
+    human_scores = human_sign * np.asarray([sentence_scores[human][s] for s in range(len(systems))], np.float64)
     kept = np.all(np.isfinite(human_scores), axis=0)
     for k in chosen:  # a metric's own missing segment scores (an imported column) leave the segment out too
         kept &= np.all(np.isfinite(np.asarray([sentence_scores[k][s] for s in range(len(systems))])), axis=0)
@@ -343,4 +355,4 @@ def meta_evaluate(human: int, metrics: Sequence[Metric], stats: Sequence[Sequenc
     baselines = _baselines(human_seg, human_sys, human_p,
                            (lambda f: progress(0.5 + 0.5 * f)) if progress is not None else None)
     return MetaEvaluation(metrics[human].name, tuple(systems), int(kept.sum()), int((~kept).sum()), tuple(out),
-                          baselines, tuple(float(v) for v in human_sys))
+                          baselines, tuple(float(v) for v in human_sys), human_sign < 0)

@@ -3,8 +3,10 @@ itself (``data.EvalSet(NAME, LP, path=DIR)``): under ``DIR/NAME`` the documents,
 outputs, the human scores and every other metric's scores, segment and system level, one ``SYSTEM<TAB>SCORE`` line
 per segment in order (``None`` where missing), as MTME reads them (``data.ReadScoreFile``).
 
-MTME splits its lines at whitespace, so a name with a space is written with underscores (the mapping is in
-``DIR/NAME/names.tsv``)."""
+MTME splits its lines at whitespace, so a name with a space is written with underscores, and names that would then
+be one (``A B`` and ``A_B``) are told apart by a number (the mapping is in ``DIR/NAME/names.tsv``). MTME takes every
+score as higher-is-better: a metric or human score whose lower is better (TER, edit distance, MetricX, a penalty)
+is written negated. ``DIR/NAME/README.txt`` says both."""
 
 from __future__ import annotations
 
@@ -29,6 +31,24 @@ def _ref_token(name: str) -> str:
     return re.sub(r"[\s.\-]+", "_", Path(name).stem if "." in name else name).strip("_") or "ref"
 
 
+def unique_tokens(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` with each repeat told apart by a number (``A_B``, ``A_B_2``): two names that became one token
+    would share one file, and one of them would be lost."""
+    taken = set(tokens)
+    seen: set[str] = set()
+    out = []
+    for token in tokens:
+        if token in seen:
+            k = 2
+            while f"{token}_{k}" in taken:
+                k += 1
+            token = f"{token}_{k}"
+            taken.add(token)
+        seen.add(token)
+        out.append(token)
+    return out
+
+
 def _score(value: float) -> str:
     return "None" if value is None or math.isnan(value) else repr(float(value))
 
@@ -46,8 +66,8 @@ def mtme_files(run: Run, human: int) -> dict[str, str]:
     """The layout's files (path under ``DIR`` → text) for a run whose metric ``human`` is the human scores."""
     source, target = run.context.languages or ("", "")
     lp = f"{_token(source or 'src')}-{_token(target or 'tgt')}"  # MTME's SRC-TGT (--langs declares them)
-    systems = [_token(s.name) for s in run.systems]
-    refs = [_ref_token(n) for n in run.reference_names]
+    systems = unique_tokens([_token(s.name) for s in run.systems])
+    refs = unique_tokens([_ref_token(n) for n in run.reference_names])
     root = f"{NAME}/"
     n = run.n_sentences
     docs = run.context.docs or tuple("doc" for _ in range(n))
@@ -60,17 +80,38 @@ def mtme_files(run: Run, human: int) -> dict[str, str]:
     for name, s in zip(systems, run.systems):
         files[root + f"system-outputs/{lp}/{name}.txt"] = _text(s.file.lines)
     ref_used = refs[0] if len(refs) == 1 else "all"
-    for k, metric in enumerate(run.metrics):
-        seg = [[float(v) for v in s.results[k].sentences] for s in run.systems]
-        sys = [[s.results[k].corpus.score] for s in run.systems]
-        if k == human:
-            stem = root + f"human-scores/{lp}.{_token(metric.key)}"
-        else:
-            stem = root + f"metric-scores/{lp}/{_token(metric.name).replace('-', '_')}-{ref_used}"
+    metrics = unique_tokens([_token(m.key if k == human else m.name).replace("-", "_")
+                             for k, m in enumerate(run.metrics)])
+    for k, (metric, token) in enumerate(zip(run.metrics, metrics)):
+        sign = 1.0 if metric.higher_is_better else -1.0  # MTME assumes higher is better
+        seg = [[sign * float(v) for v in s.results[k].sentences] for s in run.systems]
+        sys = [[sign * s.results[k].corpus.score] for s in run.systems]
+        stem = (root + f"human-scores/{lp}.{token}" if k == human
+                else root + f"metric-scores/{lp}/{token}-{ref_used}")
         files[stem + ".seg.score"] = _lines(systems, seg)
         files[stem + ".sys.score"] = _lines(systems, sys)
     files[root + "names.tsv"] = "".join(f"{token}\t{s.name}\n" for token, s in zip(systems, run.systems))
+    files[root + "README.txt"] = _readme(run, human, systems, metrics)
     return files
+
+
+def _readme(run: Run, human: int, systems: Sequence[str], metrics: Sequence[str]) -> str:
+    negated = [f"  {token} ({m.name})" for token, m in zip(metrics, run.metrics) if not m.higher_is_better]
+    renamed = [f"  {token}\t{s.name}" for token, s in zip(systems, run.systems) if token != s.name]
+    lines = ["Written by bleu-gui in mt-metrics-eval's layout: data.EvalSet('bleu-gui', LP, "
+             "path=THIS_FOLDER's parent).",
+             f"Human scores: {metrics[human]} ({run.metrics[human].name}).",
+             "",
+             "mt-metrics-eval takes every score as higher-is-better. These scores were written negated (their "
+             "lower is better):" if negated else "Every score here is higher-is-better, as mt-metrics-eval takes "
+             "them; none was negated.",
+             *negated,
+             "",
+             "System names as written (a name's spaces became underscores; names that became one are told apart by a "
+             "number), and the run's own names:" if renamed else "Every system is written under its own name.",
+             *renamed,
+             "names.tsv maps every written system name to the run's."]
+    return "\n".join(lines) + "\n"
 
 
 def write_mtme(run: Run, folder: str | Path, human: int) -> list[Path]:

@@ -27,10 +27,24 @@ def human_candidates(run: Run) -> list[int]:
     return [k for k, m in enumerate(run.metrics) if m.key == "mqm" or m.read_from() is not None]
 
 
+def human_index(run: Run, name: str, metric_is_human: bool = False) -> int:
+    """The run's human scores called ``name``; a metric computed from the text (BLEU, COMET) is refused as the
+    humans, naming the run's human scores, unless ``metric_is_human`` (a metric against another, asked for)."""
+    k = metric_index(run, name)
+    humans = human_candidates(run)
+    if k in humans or metric_is_human:
+        return k
+    held = ", ".join(run.metrics[h].key for h in humans) or "none (MQM from annotations, or a scores column)"
+    raise InputError(f"{term('meta_eval', name)}: {run.metrics[k].name} is computed from the text, not a human "
+                     f"judgement; the run's human scores: {held} ({term('meta_eval_human_is_metric')} takes a metric "
+                     "as the humans anyway)")
+
+
 def meta_evaluate_run(run: Run, human: str, wanted: Sequence[str] | None = None,
-                      progress: Callable[[float], None] | None = None) -> MetaEvaluation:
-    """Every metric of the run (or those ``wanted``) against the human scores ``human``."""
-    h = metric_index(run, human)
+                      progress: Callable[[float], None] | None = None,
+                      metric_is_human: bool = False) -> MetaEvaluation:
+    """Every metric of the run (or those ``wanted``) against the human scores ``human`` (see :func:`human_index`)."""
+    h = human_index(run, human, metric_is_human)
     evaluated = [metric_index(run, n) for n in wanted] if wanted else None
     stats = [[s.results[k].stats for s in run.systems] for k in range(len(run.metrics))]
     sentences = [[s.results[k].sentences for s in run.systems] for k in range(len(run.metrics))]

@@ -3,7 +3,9 @@ line, the window and the explanation read without loading the metric (see :mod:`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import ClassVar
 
 from ...errors import ConfigError, term
@@ -53,20 +55,32 @@ class MqmConfig(MetricSettings):
         return "|".join([weights, "raters:mean", "unrated:missing", *extra])
 
 
-def rater_scores(ratings: Ratings, config: MqmConfig) -> dict[str, float]:
-    """Each rater's score of a segment: the negated sum of the weights of the errors the rater marked."""
-    scores = dict.fromkeys(ratings.raters, 0.0)
+@functools.lru_cache(maxsize=64)
+def _exact(weight: float) -> Fraction:
+    """A weight as the decimal it is written as (0.1 is a tenth, not the double nearest to it)."""
+    return Fraction(repr(weight))
+
+
+def _rater_sums(ratings: Ratings, config: MqmConfig) -> dict[str, Fraction]:
+    sums = dict.fromkeys(ratings.raters, Fraction(0))
     for error in ratings.errors:
-        scores[error.rater] = scores.get(error.rater, 0.0) - config.weight(error)
-    return scores
+        sums[error.rater] = sums.get(error.rater, Fraction(0)) - _exact(config.weight(error))
+    return sums
+
+
+def rater_scores(ratings: Ratings, config: MqmConfig) -> dict[str, float]:
+    """Each rater's score of a segment: the negated sum of the weights of the errors the rater marked (summed
+    exactly, rounded once: −1.2, never −1.2000000000000002 from 0.1 + 0.1 + 1)."""
+    return {rater: float(total) for rater, total in _rater_sums(ratings, config).items()}
 
 
 def segment_score(ratings: Ratings | None, config: MqmConfig) -> float:
-    """A segment's MQM: the mean of its raters' scores (NaN: unrated)."""
+    """A segment's MQM: the mean of its raters' scores (NaN: unrated), in exact arithmetic rounded once, so that it
+    equals Google's own scores bit for bit."""
     if ratings is None or not ratings.raters:
         return float("nan")
-    scores = rater_scores(ratings, config)
-    return sum(scores.values()) / len(scores)
+    sums = _rater_sums(ratings, config)
+    return float(sum(sums.values(), Fraction(0)) / len(sums))
 
 
 FAMILY = Family("mqm", "MQM", MqmConfig, "mqm.mqm",
