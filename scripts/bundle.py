@@ -84,7 +84,7 @@ from PyInstaller.utils.hooks import collect_data_files, copy_metadata
 # sacreBLEU's tokenizers are loaded from their files (bleu_gui/core/metrics/sacrebleu_parts.py): ship the sources.
 datas = collect_data_files("bleu_gui") + collect_data_files("sacrebleu", include_py_files=True)
 # COMET's worker runs as a file in the Python the user names (--comet-python): ship it as one.
-datas += [(str(ROOT / "bleu_gui" / "comet_worker.py"), "bleu_gui")]
+datas += [({str(ROOT / "bleu_gui" / "comet_worker.py")!r}, "bleu_gui")]
 # The documentation, where Help ▸ Documentation looks (sys.prefix/share/bleu-gui/docs, as a wheel installs it).
 datas += [(str(page), "share/bleu-gui/docs") for page in {sorted(str(p) for p in (ROOT / "docs").glob("*.md"))!r}]
 for name in {[d for lang in languages for d in DICTIONARIES[lang]]!r}:

@@ -142,3 +142,32 @@ def test_a_page_without_its_pictures_shows_their_captions(qtbot, tmp_path):
     checkout = DocPage(None, ROOT / "docs", "window.md")  # in a checkout the pictures are there: shown
     qtbot.addWidget(checkout)
     assert "A WMT21 ru-en document as a slice" not in checkout.browser.toPlainText()
+
+
+def test_the_bundles_spec_runs_as_pyinstaller_runs_it(tmp_path, monkeypatch):
+    """The generated spec is Python that PyInstaller executes with its own names (Analysis, EXE, PYZ, COLLECT) and
+    nothing of the script's: every path in it is a value, COMET's worker among the data shipped (since COMET was
+    added the spec named the script's ROOT and stopped with a NameError)."""
+    import sys
+    import types
+
+    bundle = script("bundle")
+    collected: dict[str, list[object]] = {}
+    hooks = types.ModuleType("PyInstaller.utils.hooks")
+    hooks.collect_data_files = lambda name, include_py_files=False: []  # type: ignore[attr-defined]
+    hooks.copy_metadata = lambda name: []  # type: ignore[attr-defined]
+    for name in ("PyInstaller", "PyInstaller.utils"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "PyInstaller.utils.hooks", hooks)
+
+    class Analysis:
+        def __init__(self, scripts, datas, hiddenimports, excludes):
+            collected.setdefault("datas", []).extend(datas)
+            self.binaries, self.datas, self.pure, self.scripts = [], [], [], scripts
+
+    spec = bundle.spec_text(tmp_path, ("ja",), False)
+    exec(compile(spec, "bleu-gui.spec", "exec"), {"Analysis": Analysis, "EXE": lambda *a, **k: None,  # noqa: S102
+                                                  "PYZ": lambda *a, **k: None, "COLLECT": lambda *a, **k: None})
+    shipped = {Path(str(source)).name: target for source, target in collected["datas"]}  # type: ignore[misc]
+    assert shipped["comet_worker.py"] == "bleu_gui"
+    assert (ROOT / "bleu_gui" / "comet_worker.py").is_file()

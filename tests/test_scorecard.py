@@ -70,7 +70,13 @@ def test_several_raters_and_documents_each_get_a_card():
 
 
 @pytest.mark.parametrize("text, words", [("The cat sat.", 3), ("迅速な配送料", 6), ("Hello 世界 foo", 4),
-                                         ("Привет, мир.", 2), ("한국어 문장", 5), ("", 0)])
+                                         ("Привет, мир.", 2), ("한국어 문장", 5), ("", 0),
+                                         # punctuation, full-width or standing alone, is no word
+                                         ("你好，世界！", 4), ("「東京」へ。", 3), ("Hello , world !", 2),
+                                         ("Привет — мир …", 2), ("„Guten Tag“, sagte er.", 4), ("« Bonjour » !", 1),
+                                         # half-width kana count as full-width; a voicing mark joins its kana
+                                         ("ｶﾀｶﾅ", 4), ("カタカナ", 4), ("ｶﾞｷﾞ", 2), ("ガギ", 2),
+                                         ("Preis: 12,50 € (netto)", 3), ("3 + 4 = 7", 3)])
 def test_words_are_counted_as_cat_tools_count_them(text, words):
     assert word_count(text) == words
 

@@ -8,12 +8,14 @@ the rated segments (once per rater who rated them); the normed penalty total NPT
 points per 1,000 words); the overall quality score OQS = 100 × (1 − APT / EWC). Defaults: Neutral 0, Minor 1,
 Major 5, Critical 25 (MQM's multipliers, Google's MQM weights for Minor and Major); pass when OQS ≥ 99 — at most
 10 penalty points per 1,000 words — a threshold to agree with the client, never a standard one. Words are counted
-as CAT tools count them: whitespace-separated, each Han, kana, Hangul syllable or Thai character a word of its
-own (ISO 5060 notes that character counts suit such scripts)."""
+as CAT tools count them: whitespace-separated, each Han, kana (half-width kana too), Hangul syllable or Thai
+character a word of its own (ISO 5060 notes that character counts suit such scripts); punctuation and symbols,
+full-width or not, standing alone, are no word."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -24,15 +26,24 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {"Neutral": 0.0, "Minor": 1.0, "Major": 5
 DEFAULT_THRESHOLD = 99.0  # OQS: at most 10 penalty points per 1,000 words
 PER_WORDS = 1000
 
+# Han, kana (half-width katakana too: ｶﾀｶﾅ is four words, as カタカナ is), Hangul syllables and Thai: a word each.
 _CHARACTER_WORDS = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-                              r"\U00020000-\U0003134f]")
+                              r"\uff66-\uff9d\U00020000-\U0003134f]")
+# Half-width kana's voicing marks belong to the kana before them (ｶﾞ is one word, as ガ is).
+_HALF_WIDTH_MARKS = re.compile(r"[\uff9e\uff9f]")
+
+
+def _is_word(token: str) -> bool:
+    """A whitespace-separated token is a word unless it is only punctuation or symbols (。, ！, —, „“, …)."""
+    return any(not unicodedata.category(ch).startswith(("P", "S")) for ch in token)
 
 
 def word_count(text: str) -> int:
-    """Words as CAT tools count them (see the module)."""
+    """Words as CAT tools count them (see the module): punctuation, full-width or not, is no word."""
+    text = _HALF_WIDTH_MARKS.sub("", text)
     characters = len(_CHARACTER_WORDS.findall(text))
     rest = _CHARACTER_WORDS.sub(" ", text)
-    return characters + len(rest.split())
+    return characters + sum(_is_word(token) for token in rest.split())
 
 
 @dataclass(frozen=True)
