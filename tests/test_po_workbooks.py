@@ -231,3 +231,43 @@ def test_exports_as_workbooks(tmp_path, capsys):
                          "-f", "json")
     pairs = report.get_sheet_by_name("pairs BLEU").to_python()
     assert pairs[1][pairs[0].index("p_ar")] == json.loads(out)["pairs"][0]["p_ar"]
+
+
+# What msgfmt (GNU gettext 0.21) says of each catalogue, run by hand: ok, or its error. polib reads every one of them
+# (the bad ones wrongly: msgstr[0] as an empty translation, \q kept as it is).
+MSGFMT_CASES = [
+    ('msgid "Save"\nmsgstr[0] "Speichern"\n', "missing 'msgid_plural' section", "line 2: msgstr[0] in an entry without "
+                                                                                 "msgid_plural"),
+    ('msgid "Save"\nmsgstr "Spe\\qichern"\n', "invalid control sequence", r"line 2: \q is no escape of a C string"),
+    ('msgid "Save"\nmsgstr "Spe\\\'ichern"\n', "invalid control sequence", r"line 2: \' is no escape of a C string"),
+    ('msgid "Save"\nmsgstr ""\n"Spe\\u00e9"\n', "invalid control sequence", r"line 3: \u is no escape of a C string"),
+    ('msgid "Save"\nmsgstr "Spe\\\\qichern \\x41\\101\\t\\"\\a\\v"\n', None, None),  # \\ then q; hex, octal, C's own
+    ('msgid "File"\nmsgid_plural "Files"\nmsgstr[0] "Datei"\nmsgstr[1] "Dateien"\n', None, None),
+]
+
+
+@pytest.mark.parametrize(("entry", "msgfmt_says", "said"), MSGFMT_CASES)
+def test_what_msgfmt_refuses_is_refused_naming_the_line(tmp_path, capsys, entry, msgfmt_says, said):
+    (tmp_path / "ref.po").write_text('msgid "Save"\nmsgstr "Sichern"\n\nmsgid "File"\nmsgid_plural "Files"\n'
+                                     'msgstr[0] "Datei"\nmsgstr[1] "Dateien"\n', encoding="utf-8")
+    (tmp_path / "sys.po").write_text(entry, encoding="utf-8")
+    code, _out, err = cli(capsys, tmp_path / "ref.po", "-i", tmp_path / "sys.po", "--scores-partial")
+    assert "Traceback" not in err
+    if said is None:
+        assert "msgfmt refuses" not in err
+    else:
+        assert code == 2 and f"{tmp_path / 'sys.po'}: {said}" in err and f"({msgfmt_says})" in err
+
+
+@pytest.mark.parametrize(("entry", "msgfmt_says", "said"), MSGFMT_CASES)
+def test_msgfmt_itself_says_what_the_cases_say(tmp_path, entry, msgfmt_says, said):
+    import shutil
+    import subprocess
+
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("msgfmt (GNU gettext) is not installed: its verdicts are written beside the cases")
+    (tmp_path / "sys.po").write_text(entry, encoding="utf-8")
+    done = subprocess.run([msgfmt, "-o", "/dev/null", str(tmp_path / "sys.po")], capture_output=True, text=True)
+    assert (done.returncode == 0) == (msgfmt_says is None)
+    assert msgfmt_says is None or msgfmt_says in done.stderr

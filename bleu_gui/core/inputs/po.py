@@ -28,6 +28,9 @@ _CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
 # closed on its line ("end-of-line within string"); polib reads ``msgstr "Speichern`` as ``Speicher``.
 _STRING_LINE = re.compile(r'\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"')
 _CLOSED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"\s*')
+# The escapes of a C string, as msgfmt reads them (gettext's po-lex.c): a backslash before anything else is refused.
+_ESCAPE = re.compile(r"\\(.)")
+_C_ESCAPES = frozenset('ntbrfva\\"01234567x')
 
 
 def _decoded(path: Path, data: bytes, encoding: str) -> str:
@@ -112,13 +115,30 @@ def read_po(path: Path, data: bytes, encoding: str) -> Corpus:
 
 
 def _check_strings_closed(path: Path, text: str) -> None:
-    """Refuse a string not closed on its line, naming the line, as msgfmt does."""
+    """Refuse what msgfmt refuses and polib reads otherwise, naming the line: a string not closed on its line, an
+    escape C does not have (``\\q``: polib keeps it as it is), and ``msgstr[N]`` in an entry without
+    ``msgid_plural`` (polib reads it as an empty translation)."""
+    plural = False
     for number, line in enumerate(text.splitlines(), 1):
         start = _STRING_LINE.match(line)
-        if start is not None and not _CLOSED_STRING.fullmatch(line, start.end() - 1):
-            shown = line.strip() if len(line.strip()) <= 60 else line.strip()[:59] + "…"
+        if start is None:
+            continue
+        shown = line.strip() if len(line.strip()) <= 60 else line.strip()[:59] + "…"
+        if not _CLOSED_STRING.fullmatch(line, start.end() - 1):
             raise InputError(f"{path}: line {number}: a string not closed on its line ({shown}); msgfmt refuses it "
                              "too (end-of-line within string)")
+        bad = next((m.group() for m in _ESCAPE.finditer(line, start.end()) if m.group(1) not in _C_ESCAPES), None)
+        if bad is not None:
+            raise InputError(f"{path}: line {number}: {bad} is no escape of a C string ({shown}); msgfmt refuses it "
+                             "too (invalid control sequence)")
+        keyword = line.split(None, 1)[0]
+        if keyword == "msgid":
+            plural = False
+        elif keyword == "msgid_plural":
+            plural = True
+        elif keyword.startswith("msgstr[") and not plural:
+            raise InputError(f"{path}: line {number}: {keyword} in an entry without msgid_plural; msgfmt refuses it "
+                             "too (missing 'msgid_plural' section): a singular entry's translation is msgstr")
 
 
 def _msgid_lines(text: str, entries: int) -> list[int]:
