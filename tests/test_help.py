@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -63,15 +64,28 @@ def test_about_names_the_versions_and_the_docs(window):
     assert folder is not None and (folder / "window.md").is_file()  # a source checkout has docs/
 
 
-def test_an_input_with_every_segment_empty_has_nothing_to_score(capsys, tmp_path, qtbot, window):
+def test_a_system_with_every_segment_empty_is_scored_as_sacrebleu_scores_it(capsys, tmp_path, qtbot, window):
+    import sacrebleu
+
     ref, hyp = tmp_path / "ref.txt", tmp_path / "untranslated.txt"
-    ref.write_text("a b c\nd e\n", encoding="utf-8")
+    references = ["a b c", "d e"]
+    ref.write_text("\n".join(references) + "\n", encoding="utf-8")
     hyp.write_text("\n \n", encoding="utf-8")
-    assert bleu_score([str(ref), "-i", str(hyp)]) == 2
-    assert "nothing to score: every segment of the system output untranslated.txt is empty" in capsys.readouterr().err
-    with qtbot.waitSignal(window.error_shown, timeout=30_000) as shown:
+    assert bleu_score([str(ref), "-i", str(hyp), "-m", "bleu", "chrf", "ter", "-f", "json"]) == 0
+    out, err = capsys.readouterr()
+    got = {e["metric"].split("|")[0].split()[0]: e["score"] for e in json.loads(out)}
+    candidates = ["", " "]
+    assert got["BLEU"] == sacrebleu.corpus_bleu(candidates, [references]).score == 0.0
+    assert got["chrF2"] == sacrebleu.corpus_chrf(candidates, [references]).score
+    assert got["TER"] == sacrebleu.corpus_ter(candidates, [references]).score == 100.0
+    assert "every segment of the system output untranslated.txt is empty (a file never translated?)" in err
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.run_actions.open_files([hyp], [ref])
-    assert "nothing to score" in shown.args[0]
+    run = window.controller.run
+    assert run is not None and any("untranslated.txt is empty" in note for note in run.context.notes)
+    (tmp_path / "blank_ref.txt").write_text("\n\n", encoding="utf-8")
+    assert bleu_score([str(tmp_path / "blank_ref.txt"), "-i", str(ref)]) == 2
+    assert "nothing to score: every segment of the reference blank_ref.txt is empty" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("with_slice", [False, True])
@@ -161,7 +175,7 @@ def test_the_bundles_spec_runs_as_pyinstaller_runs_it(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "PyInstaller.utils.hooks", hooks)
 
     class Analysis:
-        def __init__(self, scripts, datas, hiddenimports, excludes):
+        def __init__(self, scripts, pathex, datas, hiddenimports, excludes):
             collected.setdefault("datas", []).extend(datas)
             self.binaries, self.datas, self.pure, self.scripts = [], [], [], scripts
 

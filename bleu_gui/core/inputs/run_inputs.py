@@ -247,7 +247,9 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
                           languages=languages, languages_from=languages_from)
         check_same_length([*systems, *references_found, *([src] if src is not None else [])])
         context.check_length(len(systems[0].lines))
-        _check_something_to_score(systems, references_found)
+        empty_notes = _something_to_score(systems, references_found)
+        if empty_notes:
+            context = replace(context, notes=context.notes + tuple(empty_notes))
         if not allow_identical:
             check_not_identical(systems, references_found)
         references_found = [replace(f, notes=(folder_notes[f.path].note, *f.notes)) if f.path in folder_notes
@@ -255,18 +257,18 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         return Inputs(systems, references_found, context)
 
 
-def _check_something_to_score(systems: list[SegmentFile], references: list[SegmentFile]) -> None:
-    """An input whose every segment is empty (an XLIFF never translated, a table's empty column) is said to hold
-    nothing to score, not scored 0.00."""
+def _something_to_score(systems: list[SegmentFile], references: list[SegmentFile]) -> list[str]:
+    """References whose every segment is empty hold nothing to score against (refused). A system output whose every
+    segment is empty (an XLIFF never translated, a table's empty column) is scored as sacreBLEU scores it (BLEU 0,
+    TER 100), and said in a note."""
     def empty(f: SegmentFile) -> bool:
         return not any(line.strip() for line in f.lines)
 
-    for role, files in (("system output", systems), ("reference", references)):
-        blank = [f for f in files if empty(f)]
-        if blank and (role == "system output" or len(blank) == len(files)):
-            names = ", ".join(f.name for f in blank)
-            raise InputError(f"nothing to score: every segment of the {role} {names} is empty"
-                             + (" (a file never translated?)" if role == "system output" else ""))
+    if references and all(empty(f) for f in references):
+        raise InputError(f"nothing to score: every segment of the reference {', '.join(f.name for f in references)} "
+                         "is empty")
+    return [f"every segment of the system output {f.name} is empty (a file never translated?): scored as it is, as "
+            "sacreBLEU scores it" for f in systems if empty(f)]
 
 
 def _read_stdin(read: list[SegmentFile | Corpus], encoding: str) -> SegmentFile:
