@@ -126,6 +126,84 @@ def test_a_process_killed_between_writes_leaves_a_readable_file(tmp_path):
     marks = Review.open(path, "ana", "mqm-core").state.marks
     assert len(marks) >= saved  # every line of the file reads: the last change written whole, or not at all
     assert all(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+    assert list(tmp_path.glob(".review.jsonl.*")) == []  # what the kill left mid-write is gone once it is opened
+
+
+# -- trust round 5: several writers, the files people really have ---------------------------------------------------
+def _mark(k: int) -> Mark:
+    return Mark("hyp.txt", 1 + k % 3, "Minor", "Fluency/Grammar", 0, 1 + k % 5, comment=f"mark {k}")
+
+
+def _comments(path, rater: str) -> set[str]:
+    return {row["comment"] for row in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+            if row["rater"] == rater and "comment" in row}
+
+
+def test_two_writers_keep_each_others_rows(tmp_path):
+    path = tmp_path / "review.jsonl"
+    ana, ben = Review.open(path, "ana", "mqm-core"), Review.open(path, "ben", "mqm-core")
+    ana.add(_mark(1))
+    ben.add(_mark(2))
+    ana.add(_mark(3))  # ana's write must keep ben's row, written after ana opened the file
+    with path.open("a", encoding="utf-8") as outside:  # another program appends a row between two writes
+        outside.write(json.dumps({"system": "hyp.txt", "segment": 3, "rater": "carl", "severity": "Major",
+                                  "category": "Accuracy", "comment": "appended"}) + "\n")
+    ben.add(_mark(4))
+    assert _comments(path, "ana") == {"mark 1", "mark 3"} and _comments(path, "ben") == {"mark 2", "mark 4"}
+    assert _comments(path, "carl") == {"appended"}
+    assert ben.undo() and _comments(path, "ben") == {"mark 2"} and _comments(path, "ana") == {"mark 1", "mark 3"}
+
+
+def test_one_rater_in_two_windows_loses_neither_windows_marks(tmp_path):
+    path = tmp_path / "review.jsonl"
+    first, second = Review.open(path, "ana", "mqm-core"), Review.open(path, "ana", "mqm-core")
+    first.add(_mark(1))
+    second.add(_mark(2))
+    first.add(_mark(3))
+    assert _comments(path, "ana") == {"mark 1", "mark 2", "mark 3"}
+    assert {m.comment for m in Review.open(path, "ana", "mqm-core").state.marks} == {"mark 1", "mark 2", "mark 3"}
+
+
+WRITER = """
+import sys
+from bleu_gui.core.output.review_file import Mark, Review
+review = Review.open(sys.argv[1], sys.argv[2], "mqm-core")
+for k in range(40):
+    review.add(Mark("hyp.txt", 1 + k % 3, "Minor", "Fluency/Grammar", 0, 1, comment=f"{sys.argv[2]} {k}"))
+"""
+
+
+def test_two_writer_processes_at_once_keep_every_row(tmp_path):
+    path = tmp_path / "review.jsonl"
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), rater]) for rater in ("ana", "ben")]
+    assert [w.wait() for w in writers] == [0, 0]
+    for rater in ("ana", "ben"):
+        assert _comments(path, rater) == {f"{rater} {k}" for k in range(40)}
+
+
+def test_a_review_file_not_in_utf8_is_named_and_a_bom_is_read(tmp_path):
+    path = tmp_path / "review.jsonl"
+    row = {"system": "hyp.txt", "segment": 1, "rater": "ana", "severity": "Minor", "category": "Style"}
+    path.write_bytes(json.dumps(row).encode() + b"\n" + json.dumps(dict(row, comment="caf\u00e9")).encode("ascii")
+                     .replace(b"\\u00e9", b"\xe9") + b"\n")
+    with pytest.raises(InputError, match=r"review.jsonl: line 2: not UTF-8 \(byte 0xe9\)"):
+        Review.open(path, "ana", "mqm-core")
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(row).encode() + b"\n")
+    review = Review.open(path, "ana", "mqm-core")
+    assert len(review.state.marks) == 1
+    review.add(_mark(1))
+    assert len(Review.open(path, "ana", "mqm-core").state.marks) == 2
+
+
+def test_what_a_kill_left_beside_the_file_is_removed(tmp_path):
+    path = tmp_path / "review.jsonl"
+    Review.open(path, "ana", "mqm-core").add(_mark(1))
+    leftover = tmp_path / ".review.jsonl.k2j3h4.tmp"  # write_atomic's temporary file, as a kill -9 leaves it
+    leftover.write_text("half a line", encoding="utf-8")
+    unrelated = tmp_path / ".other.jsonl.k2j3h4.tmp"
+    unrelated.write_text("another file's", encoding="utf-8")
+    review = Review.open(path, "ana", "mqm-core")
+    assert not leftover.exists() and unrelated.exists() and len(review.state.marks) == 1
 
 
 # -- the window, keyboard only ---------------------------------------------------------------------------------------
@@ -377,3 +455,13 @@ def test_next_unreviewed_wraps_round_within_a_slice_and_stays_when_all_are_done(
     assert window.controller.sentence == 0
     state = window.inspect.detail.review.review.state
     assert state.reviewed("hyp.txt") == {1, 3}
+
+
+def test_the_window_names_a_review_file_that_is_not_utf8(qtbot, window, tmp_path):
+    paths = plain(tmp_path)
+    _open(window, qtbot, paths["hyp"], paths["ref"])
+    bad = tmp_path / "review.jsonl"
+    bad.write_bytes(b'{"system": "hyp.txt", "segment": 1, "rater": "ana", "severity": "Minor", "comment": "caf\xe9"}\n')
+    with qtbot.waitSignal(window.error_shown, timeout=10_000) as shown:
+        assert not window.start_review(str(bad), "ana", "MQM")
+    assert "review.jsonl: line 1: not UTF-8 (byte 0xe9)" in shown.args[0]

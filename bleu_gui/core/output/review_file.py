@@ -13,13 +13,19 @@ The file is JSON Lines as ``--annotations`` reads them (:mod:`..inputs.annotatio
   the rater's rating of the segment (no error of its own: "No error" when it has no error row), its ESA score the
   human column ``esa``, ``seconds`` the time spent on it.
 
-Rows of other raters in the file are kept as they are; reopening the file resumes the rater's work.
+Rows of other raters in the file are kept as they are; reopening the file resumes the rater's work. Several writers
+may share the file (the desk in two windows, another program appending rows): each write re-reads it, under a lock
+on its folder, and keeps every line it did not write itself — other raters' rows, and the rater's rows another
+writer added — so no writer loses another's rows. What a kill leaves beside the file (a temporary file of an
+unfinished write) is removed the next time the file is opened or written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -137,30 +143,26 @@ class Review:
     undone: list[ReviewState] = field(default_factory=list)
     done: list[ReviewState] = field(default_factory=list)
 
+    written: set[str] = field(default_factory=set)  # the rater's lines as this review last wrote (or read) them
+
     @classmethod
     def open(cls, path: str | Path, rater: str, typology: str, protected: Iterable[str | Path] = ()) -> Review:
         """The review in ``path`` (a new one when the file does not exist): the rater's rows read back, the
         others kept. :class:`InputError` names the line of a row that cannot be read."""
         path = Path(path)
         review = cls(path, rater, typology, protected=tuple(Path(p) for p in protected))
-        if not path.exists():
-            return review
+        with _locked(path):
+            _remove_leftovers(path)
+            lines = _lines_of(path)
         marks: list[Mark] = []
         verdicts: list[Verdict] = []
         rejected: list[Mark] = []
-        for n, line in enumerate(read_bytes(path, "utf-8").decode("utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{path}: line {n}: a JSON object per line is expected")
+        for n, line, row in lines:
             if row.get("rater") != rater:
                 review.others.append(line)
                 continue
             item = _parse(path, n, row)
+            review.written.add(line)
             if isinstance(item, Verdict):
                 verdicts.append(item)
             else:
@@ -168,18 +170,30 @@ class Review:
         review.state = ReviewState(tuple(marks), tuple(verdicts), tuple(rejected))
         return review
 
-    def text(self) -> str:
-        """The file's text: the other raters' lines, then the rater's rows (marks, verdicts, rejected suggestions)."""
+    def _own_lines(self) -> list[str]:
+        """The rater's rows as this review writes them: marks, verdicts, rejected suggestions."""
         rows = [json.dumps(_mark_row(m, self.rater, self.typology), ensure_ascii=False) for m in self.state.marks]
         rows += [json.dumps(_verdict_row(v, self.rater, self.typology), ensure_ascii=False)
                  for v in self.state.verdicts]
         rows += [json.dumps(_mark_row(m, self.rater, self.typology) | {"rejected": True}, ensure_ascii=False)
                  for m in self.state.rejected]
-        return "".join(line + "\n" for line in [*self.others, *rows])
+        return rows
+
+    def text(self) -> str:
+        """The file's text: every line this review did not write (other raters', another writer's), then the
+        rater's rows."""
+        return "".join(line + "\n" for line in [*self.others, *self._own_lines()])
 
     def save(self) -> None:
-        """Write the file whole, atomically (a temporary file and a rename: see :func:`.exports.write_atomic`)."""
-        write_atomic(self.path, self.text(), self.protected)
+        """Write the file whole, atomically (a temporary file and a rename: see :func:`.exports.write_atomic`),
+        after reading it again under the folder's lock: the lines another writer added since are kept."""
+        with _locked(self.path):
+            _remove_leftovers(self.path)
+            if self.path.exists():
+                self.others = [line for _n, line, _row in _lines_of(self.path) if line not in self.written]
+            own = self._own_lines()
+            write_atomic(self.path, "".join(line + "\n" for line in [*self.others, *own]), self.protected)
+            self.written = set(own)
 
     def change(self, state: ReviewState) -> None:
         """Make ``state`` the review's and write it; the change can be undone."""
@@ -234,6 +248,62 @@ class Review:
 
     def redo(self) -> bool:
         return self._step(self.undone, self.done)
+
+
+def _lines_of(path: Path) -> list[tuple[int, str, dict[str, object]]]:
+    """The file's rows (line number, the line as it is, the object); :class:`InputError` names a line that is not
+    a JSON object, or the line and byte of text that is not UTF-8 (a UTF-8 BOM is read, as ``--annotations``
+    reads it)."""
+    if not path.exists():
+        return []
+    data = read_bytes(path, "utf-8")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad_line = data[:exc.start].count(b"\n") + 1
+        raise InputError(f"{path}: line {bad_line}: not UTF-8 (byte 0x{data[exc.start]:02x}): a review file is written "
+                         "in UTF-8; convert it, or choose another file") from None
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise InputError(f"{path}: line {n}: a JSON object per line is expected")
+        out.append((n, line, row))
+    return out
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """The review file's folder locked for one read-and-write (an advisory lock: every writer of bleu-gui takes it;
+    where the system has none, nothing is locked)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks on folders
+        yield
+        return
+    try:
+        fd = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
+    except OSError:
+        yield  # the folder cannot be opened: the write says why
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Remove the temporary files an unfinished write left beside ``path`` (a kill between writing and renaming):
+    under the lock no write is under way, so every one of them is a leftover."""
+    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def read_typology(text: str, where: str = "typology") -> tuple[str, ...]:
