@@ -21,9 +21,10 @@ def _cell(value: object, width: int = 8) -> str:
 
 
 def _heading(found: MetaEvaluation) -> str:
-    return (f"Metrics against {found.human} (human): {len(found.systems)} systems, {found.segments:,} segments "
-            "every system has a human score for" + (f" ({found.left_out:,} left out)" if found.left_out else "")
-            + "; mt-metrics-eval's definitions")
+    negated = ", lower is better: negated" if found.human_negated else ""
+    return (f"Metrics against {found.human} (human{negated}): {len(found.systems)} systems, {found.segments:,} "
+            "segments every system has a human score for"
+            + (f" ({found.left_out:,} left out)" if found.left_out else "") + "; mt-metrics-eval's definitions")
 
 
 def meta_eval_text(found: MetaEvaluation, apart: Apart | None = None) -> str:

@@ -223,7 +223,7 @@ class MetricsVsHumansPanel(QWidget):
         self.chosen = m
         model_of(self.apart).clear()
         self.plot.setLabel("left", f"{m.metric}{' (negated)' if m.lower_is_better else ''} (system)")
-        self.plot.setLabel("bottom", f"{found.human} (system mean)")
+        self.plot.setLabel("bottom", f"{found.human}{' (negated)' if found.human_negated else ''} (system mean)")
         self.scatter.setData([{"pos": (h, v), "data": name, "brush": pg.mkBrush(palette.SYSTEMS[0])}
                               for h, v, name in zip(found.human_scores, m.system_scores, found.systems)])
         self.plot.autoRange()
