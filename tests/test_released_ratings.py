@@ -215,14 +215,47 @@ def test_a_bad_entry_of_a_dashboard_download_names_its_campaign_and_entry(tmp_pa
     assert code != 0 and f"{path}: campaign 'esa', entry 3: the score \"fine\" is not a number" in err
 
 
-def test_an_old_pearmut_log_without_texts_says_what_is_missing(tmp_path, capsys):
-    lines = [json.loads(line) for line in (PEARMUT / "esa.jsonl").read_text("utf-8").splitlines()]
+def _without_items(tmp_path: Path, name: str) -> Path:
+    """A Pearmut file as versions before 1.1.6 wrote it: the ratings without what was shown."""
+    if name.endswith(".json"):
+        download = json.loads((PEARMUT / name).read_text("utf-8"))
+        for lines in download.values():
+            for line in lines:
+                line.pop("item", None)
+        path = tmp_path / name
+        path.write_text(json.dumps(download, ensure_ascii=False), encoding="utf-8")
+        return path
+    lines = [json.loads(line) for line in (PEARMUT / name).read_text("utf-8").splitlines()]
     for line in lines:
         line.pop("item", None)
-    path = write_jsonl(tmp_path / "old.jsonl", lines)
+    return write_jsonl(tmp_path / name, lines)
+
+
+def test_an_old_pearmut_log_without_texts_says_what_is_missing(tmp_path, capsys):
+    path = _without_items(tmp_path, "esa.jsonl")
     code, _out, err = cli(capsys, *pearmut_run(), "--scores", path, "-m", "esa")
     assert code != 0 and "Traceback" not in err
     assert f"{path}: line 1: a Pearmut line without \"item\"" in err and "1.1.6" in err
+    assert "give the campaign file Pearmut stored (data/campaigns/esa.json) beside it, with --annotations" in err
+
+
+@pytest.mark.parametrize("name", ["esa.jsonl", "esa-download.json"])
+def test_an_old_pearmut_log_is_placed_by_the_campaign_file_pearmut_stored(tmp_path, capsys, name):
+    path = _without_items(tmp_path, name)
+    got, err = scored(capsys, *pearmut_run(), "--annotations", path, "--annotations", PEARMUT / "esa-campaign.json",
+                      "-m", "esa", "mqm")
+    esa = {e["system"]: [s["score"] for s in e["sentences"]] for e in got if e["metric"] == "esa"}
+    mqm = {e["system"]: [s["score"] for s in e["sentences"]] for e in got if e["metric"] == "MQM"}
+    assert esa == expected_means("esa")
+    assert mqm == {"A.txt": [-5.0, 0.0, -5.0, -3.0, 0.0], "B.txt": [0.0, 0.0, -0.5, 0.0, 0.0]}
+    assert "its campaign file says the protocol is ESA: read as ESA scores (esa)" in err
+
+
+def test_a_campaign_file_says_its_protocol(tmp_path, capsys):
+    path = _without_items(tmp_path, "da.jsonl")
+    got, err = scored(capsys, *pearmut_run(), "--scores", path, "--scores", PEARMUT / "da-campaign.json", "-m", "da")
+    assert {e["system"]: [s["score"] for s in e["sentences"]] for e in got} == expected_means("da")
+    assert "its campaign file says the protocol is DA: read as DA scores (da)" in err
 
 
 def test_the_pearmut_files_are_what_pearmut_wrote():

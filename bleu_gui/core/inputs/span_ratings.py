@@ -11,7 +11,9 @@ a human score column (``esa``; ``da`` for a Pearmut campaign whose raters marked
 - **Pearmut's log** (``data/annotations/CAMPAIGN.jsonl``, or the dashboard's download, ``{campaign: [lines]}``):
   one object per submitted item, ``user_id``, ``item_i``, ``item`` (what was shown, a list of ``{src, tgt: model →
   text}``) and ``annotation`` (in step with ``item``: model → ``{score, error_spans}``). A line
-  ``{"user_id", "annotation": "__RESET__"}`` voids that user's earlier lines of the campaign.
+  ``{"user_id", "annotation": "__RESET__"}`` voids that user's earlier lines of the campaign. Logs written before
+  Pearmut 1.1.6 hold no ``item``: the campaign file Pearmut stored (``data/campaigns/ID.json``: ``campaign_id``,
+  ``info``, ``data``), given beside the log, says what each user's ``item_i`` showed, and its protocol.
 
 A span is ``{start_i, end_i, severity, category?}``: offsets in **UTF-16 code units** of the system's text (the
 raters' web pages count in JavaScript), ``end_i`` *inclusive*. They are turned into code points here, once. An
@@ -90,6 +92,60 @@ class SpanRatings:
     duplicates: int = 0  # lines repeated exactly, read once
     reset: int = 0       # ratings voided by a Pearmut reset
     clamped: int = 0     # spans running onto Pearmut's [missing] token, ended at the text's end
+    tutorial: int = 0    # Pearmut's welcome and goodbye items, left out
+    protocol: str = ""   # the Pearmut campaign's protocol, where its campaign file was given
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A Pearmut campaign as Pearmut stored it: its id, protocol and what each item showed (``data``: user → their
+    documents for a task-based campaign, else the documents every user draws from)."""
+
+    path: Path
+    campaign_id: str
+    protocol: str
+    data: dict[str, list[object]] | list[object]
+
+    def shown(self, user: str, item_i: object) -> object:
+        """What item ``item_i`` showed ``user`` (a document: a list of items), None when the campaign has no such
+        item."""
+        if not isinstance(item_i, int) or isinstance(item_i, bool) or item_i < 0:
+            return None
+        documents = self.data.get(user) if isinstance(self.data, dict) else self.data
+        return documents[item_i] if isinstance(documents, list) and item_i < len(documents) else None
+
+
+def _campaign_object(obj: object) -> bool:
+    return isinstance(obj, dict) and "campaign_id" in obj and "data" in obj and isinstance(obj.get("info"), dict)
+
+
+def is_campaign(path: str | Path, encoding: str = "utf-8") -> bool:
+    """Whether ``path`` is a Pearmut campaign file (a JSON object with ``campaign_id``, ``info`` and ``data``)."""
+    path = Path(path)
+    if path.suffix.lower() != ".json":
+        return False
+    try:
+        text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
+        return _campaign_object(json.loads("\n".join(text.lines)))
+    except (InputError, json.JSONDecodeError, UnicodeDecodeError):
+        return False
+
+
+def read_campaign(path: str | Path, encoding: str = "utf-8") -> Campaign:
+    """A Pearmut campaign file (see :class:`Campaign`); :class:`InputError` says what it lacks."""
+    path = Path(path)
+    text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
+    try:
+        obj = json.loads("\n".join(text.lines))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from None
+    if not _campaign_object(obj):
+        raise InputError(f"{path}: not a Pearmut campaign file (campaign_id, info and data)")
+    data = obj["data"]
+    if not isinstance(data, dict | list):
+        raise InputError(f"{path}: the campaign's data is neither a list of documents nor users' lists of them")
+    info = obj["info"]
+    return Campaign(path, str(obj["campaign_id"]), str(info.get("protocol") or ""), data)
 
 
 @dataclass(frozen=True)
@@ -104,7 +160,7 @@ class _Entry:
 
 class _Counts:
     def __init__(self) -> None:
-        self.with_spans = self.clamped = self.reset = 0
+        self.with_spans = self.clamped = self.reset = self.tutorial = 0
 
 
 def _score(path: Path, where: str, value: object) -> float | None:
@@ -256,7 +312,29 @@ def _pearmut_item(path: Path, e: _Entry, marks: object, shown: object, counts: _
                          _text(shown["src"]) if "src" in shown else None, None, group=e.group)
 
 
-def _pearmut(path: Path, entries: list[_Entry], counts: _Counts) -> Iterator[SpanRating]:
+def _campaign_of(path: Path, e: _Entry, campaigns: Sequence[Campaign]) -> Campaign | None:
+    """The campaign of an entry: by the download's campaign or the log's file name (Pearmut names a log by its
+    campaign), else the one campaign given."""
+    named = e.group or path.stem
+    return next((c for c in campaigns if c.campaign_id == named), campaigns[0] if len(campaigns) == 1 else None)
+
+
+def _shown_by_campaign(path: Path, e: _Entry, campaigns: Sequence[Campaign]) -> object:
+    campaign = _campaign_of(path, e, campaigns)
+    if campaign is None:
+        raise InputError(f"{path}: {e.where}: a Pearmut line without \"item\" (what was shown) cannot be placed on "
+                         "the run's segments: Pearmut logs the texts with each rating from version 1.1.6 on; for an "
+                         f"older log, give the campaign file Pearmut stored (data/campaigns/{e.group or path.stem}."
+                         f"json) beside it, with {term('annotations')}")
+    shown = campaign.shown(_text(e.obj.get("user_id")), e.obj.get("item_i"))
+    if shown is None:
+        raise InputError(f"{path}: {e.where}: item {json.dumps(e.obj.get('item_i'))} of user "
+                         f"{_text(e.obj.get('user_id'))!r} is not in the campaign file {campaign.path.name}")
+    return shown
+
+
+def _pearmut(path: Path, entries: list[_Entry], counts: _Counts,
+             campaigns: Sequence[Campaign] = ()) -> Iterator[SpanRating]:
     by_user: dict[tuple[str, str], list[SpanRating]] = {}
     order: list[tuple[str, str]] = []
     for e in entries:
@@ -269,10 +347,11 @@ def _pearmut(path: Path, entries: list[_Entry], counts: _Counts) -> Iterator[Spa
             counts.reset += len(by_user[user])
             by_user[user] = []
             continue
+        if isinstance(e.obj.get("item_i"), str) and str(e.obj["item_i"]).startswith(("welcome_", "goodbye_")):
+            counts.tutorial += 1  # Pearmut's welcome and goodbye items: the campaign's training, no segment of a run
+            continue
         if item is None:
-            raise InputError(f"{path}: {e.where}: a Pearmut line without \"item\" (what was shown) cannot be placed "
-                             "on the run's segments: Pearmut logs the texts with each rating from version 1.1.6 on; "
-                             "an older log holds only the ratings")
+            item = _shown_by_campaign(path, e, campaigns)
         if isinstance(annotation, list) != isinstance(item, list) or (
                 isinstance(annotation, list) and isinstance(item, list) and len(annotation) != len(item)):
             raise InputError(f"{path}: {e.where}: \"annotation\" and \"item\" are not in step (one per shown segment)")
@@ -338,22 +417,28 @@ def _without_repeats(entries: list[_Entry]) -> tuple[list[_Entry], int]:
     return out, len(entries) - len(out)
 
 
-def read_span_ratings(path: str | Path, encoding: str = "utf-8") -> SpanRatings:
-    """A file of ESA or Pearmut ratings (see the module); :class:`InputError` names the line and what is wrong."""
+def read_span_ratings(path: str | Path, encoding: str = "utf-8", campaigns: Sequence[Campaign] = ()) -> SpanRatings:
+    """A file of ESA or Pearmut ratings (see the module); :class:`InputError` names the line and what is wrong.
+    ``campaigns``: Pearmut campaign files given beside it (what an older log's items showed, and the protocol)."""
     path = Path(path)
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
     entries, duplicates = _without_repeats(_entries(path, "\n".join(text.lines)))
     kind = kind_of(entries[0].obj)
     counts = _Counts()
-    reader = {"WMT ESA": _esa_lines, "WMT ESA per segment": _esa_segments, "Pearmut": _pearmut}.get(kind or "")
-    if reader is None:
+    if kind == "Pearmut":
+        ratings = list(_pearmut(path, entries, counts, campaigns))
+    elif kind in ("WMT ESA", "WMT ESA per segment"):
+        ratings = list((_esa_lines if kind == "WMT ESA" else _esa_segments)(path, entries, counts))
+    else:
         raise InputError(f"{path}: {entries[0].where}: neither WMT's ESA nor a Pearmut log (keys: "
                          f"{', '.join(entries[0].obj)})")
-    ratings = list(reader(path, entries, counts))
     assert kind is not None
-    # Pearmut logs "error_spans": [] in every protocol: a campaign whose raters marked no span at all is DA.
-    marks_spans = kind != "Pearmut" or counts.with_spans > 0
-    return SpanRatings(path, kind, ratings, marks_spans, duplicates, counts.reset, counts.clamped)
+    # Pearmut logs "error_spans": [] in every protocol: its campaign file says the protocol; without it, a campaign
+    # whose raters marked no span at all is DA.
+    protocol = next((c.protocol for c in campaigns if c.campaign_id == (entries[0].group or path.stem)), "")
+    marks_spans = kind != "Pearmut" or (protocol.upper() != "DA" if protocol else counts.with_spans > 0)
+    return SpanRatings(path, kind, ratings, marks_spans, duplicates, counts.reset, counts.clamped, counts.tutorial,
+                       protocol)
 
 
 def _language(code: str) -> str:
@@ -452,8 +537,13 @@ def _notes(read: SpanRatings, placed: Placed, other_pairs: Mapping[str, int]) ->
     name = read.path.name
     notes = [f"{name}: read as {read.kind} ({len(read.ratings):,} ratings; spans in UTF-16 code units, ends "
              "inclusive)"]
-    if read.kind == "Pearmut" and not read.marks_spans:
+    if read.kind == "Pearmut" and read.protocol:
+        notes.append(f"{name}: its campaign file says the protocol is {read.protocol}: read as "
+                     f"{'ESA' if read.marks_spans else 'DA'} scores ({ESA if read.marks_spans else DA})")
+    elif read.kind == "Pearmut" and not read.marks_spans:
         notes.append(f"{name}: no rating marks an error span: read as DA scores ({DA})")
+    if read.tutorial:
+        notes.append(f"{name}: {read.tutorial:,} ratings of Pearmut's welcome and goodbye items left out")
     if other_pairs:
         notes.append(f"{name}: ratings of other language pairs left out: "
                      + ", ".join(f"{p} ({c:,})" for p, c in other_pairs.items()))
@@ -485,9 +575,9 @@ def _notes(read: SpanRatings, placed: Placed, other_pairs: Mapping[str, int]) ->
 
 
 def placed_ratings(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
-                   encoding: str = "utf-8") -> PlacedFile:
+                   encoding: str = "utf-8", campaigns: Sequence[Campaign] = ()) -> PlacedFile:
     """The file's ratings placed on the run's segments, and notes on what was left out and how it was read."""
-    read = read_span_ratings(path, encoding)
+    read = read_span_ratings(path, encoding, campaigns)
     ratings, other_pairs = of_the_run_pair(read, context)
     found = system_index(_system_table(read.path, ratings), systems, names)
     placed = place(found, ratings, systems, context)
@@ -511,11 +601,11 @@ def score_table(read: SpanRatings, placed: Placed, names: Sequence[str]) -> Scor
 
 
 def score_tables(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
-                 encoding: str = "utf-8") -> tuple[list[ScoreTable], list[str]]:
+                 encoding: str = "utf-8", campaigns: Sequence[Campaign] = ()) -> tuple[list[ScoreTable], list[str]]:
     """Each file's scores as a score file's table (:func:`score_table`), and the notes on how each was read."""
     tables, notes = [], []
     for path in paths:
-        read, placed, said = placed_ratings(path, systems, names, context, encoding)
+        read, placed, said = placed_ratings(path, systems, names, context, encoding, campaigns)
         table = score_table(read, placed, names)
         if table is not None:
             tables.append(table)

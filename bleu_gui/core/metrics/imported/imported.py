@@ -17,7 +17,7 @@ from ...inputs.annotations import attach_annotations, review_scores
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import attach_scores
-from ...inputs.span_ratings import placed_ratings, score_table, score_tables, sniff
+from ...inputs.span_ratings import is_campaign, placed_ratings, read_campaign, score_table, score_tables, sniff
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Explanation, Section, plural
 from ..base import Metric, Progress, Score
@@ -133,10 +133,16 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
     display names), the context with the notes on what was left out, and the imported metrics (none when the
     request has no score files)."""
     files, notes, encoding = list(systems), [], request.encoding
+    # A Pearmut campaign file given beside a log says what an older log's items showed: it is no ratings file.
+    campaign_paths = [p for p in (*request.annotations, *request.scores) if is_campaign(p, encoding)]
+    campaigns = [read_campaign(p, encoding) for p in campaign_paths]
+    annotations = [p for p in request.annotations if p not in campaign_paths]
+    request = replace(request, annotations=tuple(annotations),
+                      scores=tuple(p for p in request.scores if p not in campaign_paths))
     # ESA's and Pearmut's ratings carry a human segment score beside their spans: given as annotations, each file is
     # read and placed once, for its spans and its score (its notes said once, with the spans); given as scores,
     # only the score.
-    placed = {str(p): placed_ratings(p, files, names, context, encoding) for p in request.annotations
+    placed = {str(p): placed_ratings(p, files, names, context, encoding, campaigns) for p in request.annotations
               if sniff(p, encoding)}
     if request.annotations:
         files, said = attach_annotations(request.annotations, files, names, context, request.scores_partial,
@@ -146,7 +152,7 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
     tables += [t for t in (review_scores(p, encoding) for p in request.annotations if str(p) not in placed)
                if t is not None]
     scored = [p for p in request.scores if sniff(p, encoding)]
-    scored_tables, said = score_tables(scored, files, names, context, encoding)
+    scored_tables, said = score_tables(scored, files, names, context, encoding, campaigns)
     tables, notes = [*tables, *scored_tables], notes + said
     plain = [p for p in request.scores if p not in scored]
     if not plain and not tables:
