@@ -126,12 +126,17 @@ def resolve(request: dict[str, Any]) -> dict[str, Any]:
     encoder, said = _encoder_of(hparams, checkpoint)
     spans = kind == "xcomet_metric" or (kind == "unified_metric" and bool(hparams.get("word_level_training")))
     reference_free = kind in _REFERENCE_FREE or (kind == "unified_metric" and "ref" not in segments)
+    # What COMET keeps of an input: a regression model tokenizes each text alone to at most max_positions - 2 tokens,
+    # its special tokens counted (encoders/base.py: 510 for XLM-R; 510, 511 and 512 token lines score alike); a
+    # unified model (xCOMET) cuts its joined input at max_positions.
+    positions = _max_tokens(encoder)
+    kept = positions if kind in ("unified_metric", "xcomet_metric") else positions - 2
     return {"checkpoint": checkpoint, "class": kind, "reference_free": reference_free, "spans": spans,
-            "encoder": encoder, "max_tokens": _max_tokens(encoder), "notes": notes + said}
+            "encoder": encoder, "max_tokens": kept, "notes": notes + said}
 
 
 def _max_tokens(encoder: str) -> int:
-    """The tokens the encoder holds (its config's positions less the two XLM-R reserves; 512 when unknown)."""
+    """The encoder's max_positions (its config's positions less the two XLM-R reserves; 512 when unknown)."""
     folder = encoder if os.path.isdir(encoder) else _hub_folder(encoder)
     if folder is None:
         return 512
@@ -144,6 +149,12 @@ def _max_tokens(encoder: str) -> int:
 
 def load(request: dict[str, Any]) -> dict[str, Any]:
     import torch
+
+    device = torch.device("cuda" if request.get("gpus", 0) > 0 and torch.cuda.is_available() else "cpu")
+    precision = request.get("precision", "fp32")
+    if precision == "bf16" and device.type == "cpu":  # torch's CPU matmuls then mix bf16 and fp32 and stop
+        raise WorkerError("bf16 runs on a GPU only, and this worker has none (torch sees no CUDA device): choose "
+                          "fp32 or fp16")
     from comet.models import str2model
 
     checkpoint = request["checkpoint"]
@@ -159,8 +170,6 @@ def load(request: dict[str, Any]) -> dict[str, Any]:
     if hparams.get("layer_transformation") == "sparsemax_patch":  # as COMET >= 2.2.4 loads it (COMET #244)
         kwargs["layer_transformation"] = "softmax"
     model = str2model[hparams["class_identifier"]].load_from_checkpoint(**kwargs)
-    device = torch.device("cuda" if request.get("gpus", 0) > 0 and torch.cuda.is_available() else "cpu")
-    precision = request.get("precision", "fp32")
     if precision == "fp16":
         model = model.half()  # what comet-score does since 2.2.5
     elif precision == "bf16":

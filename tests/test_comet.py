@@ -371,11 +371,11 @@ def test_segments_past_the_encoders_length_are_counted_and_listed(tiny_comet, co
     metric = comet(tiny_comet["regression"], comet_python, [["Kurz.", long, "Kurz."]], ["Short.", "Long.", "Short."],
                    tmp_path)
     metric.system_statistics(system(["Kurz.", long, "Kurz!"]))
-    assert any("1 segment of sys.txt are longer than the encoder's 512 tokens and were truncated by COMET "
+    assert any("1 segment of sys.txt are longer than the 510 tokens the model keeps and were truncated by COMET "
                "(segments 2)" in n for n in metric.notes)
     assert metric.truncated_segments(["Kurz.", long, "Kurz!"]) == [1]
     caveats = metric.caveats(system(["Kurz.", long, "Kurz!"]))  # the window's list marks it ⚠ with this tooltip
-    assert list(caveats) == [1] and "longer than the encoder's 512, so COMET truncated the input" in caveats[1]
+    assert list(caveats) == [1] and "longer than the 510 the model keeps, so COMET truncated the input" in caveats[1]
 
 
 @pytest.mark.parametrize(("languages", "said"), [
@@ -485,8 +485,12 @@ def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcome
 def test_a_killed_worker_is_one_clear_error(tiny_comet, comet_python, en_ja, tmp_path):
     metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path, batch_size=4)
 
+    killed: list[int] = []
+
     def kill_it(fraction):
-        os.kill(metric.scorer.worker.pid, signal.SIGKILL)
+        if not killed:  # once: the next wait may come before the reader has seen the worker's end
+            killed.append(metric.scorer.worker.pid)
+            os.kill(killed[0], signal.SIGKILL)
 
     with pytest.raises(InputError, match=r"the COMET worker \(.*\) stopped: it was killed \(out of memory\?\)"):
         metric.prepare([system(en_ja["sys1"])], kill_it)
@@ -563,3 +567,170 @@ def test_a_scores_column_named_comet_is_the_column_unless_comets_flags_ask_for_t
     code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", tmp_path / "a.txt", "--scores", tmp_path / "s.tsv",
                          "-m", "comet", "--comet-batch-size", "8")
     assert code == 2 and "COMET reads the source" in err  # the family, computed here
+
+
+# -- trust round 5: COMET's number and its signature honest ---------------------------------------------------------
+def test_the_signature_says_this_runs_references_and_a_new_reference_scores_only_its_items(tiny_comet, comet_python,
+                                                                                           tmp_path):
+    import sqlite3
+
+    src, hyp, refs = three_references()
+    one = comet(tiny_comet["regression"], comet_python, refs[:1], src, tmp_path)
+    first = one.system_statistics(system(hyp))
+    assert "|refs:1|" in one.signature()
+    three = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path)
+    three.system_statistics(system(hyp))
+    # The first reference's 10 items are read back; only the two new references' 20 are scored.
+    assert "|refs:3|" in three.signature()
+    assert any("COMET: 10 of the run's scores read from the cache" in n for n in three.notes)
+    # A cache written before rows dropped the count (each row said its run's "refs:3"): a one-reference run reads it
+    # and signs what it did.
+    with sqlite3.connect(tmp_path / "comet.sqlite") as db:
+        db.execute("UPDATE scores SET signature = replace(signature, '|batch:', '|refs:3|batch:')")
+    again = comet(tiny_comet["regression"], comet_python, refs[:1], src, tmp_path)
+    assert np.array_equal(again.system_statistics(system(hyp)), first)
+    assert "|refs:1|" in again.signature() and "refs:3" not in again.signature() and not again.scorer.loaded
+
+
+def test_xcomets_spans_against_every_reference_are_kept(tiny_comet, comet_python, tmp_path):
+    src, hyp, refs = three_references()
+    both = comet(tiny_comet["xcomet"], comet_python, refs[:2], src, tmp_path / "both")
+    both.system_statistics(system(hyp))
+    alone = comet(tiny_comet["xcomet"], comet_python, refs[1:2], src, tmp_path / "alone")
+    alone.system_statistics(system(hyp))
+
+    def marked(detail, k):
+        return [(e.start, e.end, e.severity) for e in detail.spans_by_reference[k]]
+
+    second = [marked(d, 1) for d in both.details(hyp)]
+    assert second == [marked(d, 0) for d in alone.details(hyp)]  # the second reference's, as COMET gives them alone
+    assert sum(map(len, second)) > 0
+    for detail in both.details(hyp):
+        assert len(detail.spans or ()) == len(detail.spans_by_reference[0]) + len(detail.spans_by_reference[1])
+    at = next(i for i, d in enumerate(both.details(hyp)) if d.spans_by_reference[1])
+    explained = both.of_system(system(hyp)).account(at, hyp[at], np.array([0.5, 1.0]), ["ref1", "ref2"])
+    titles = [section.title for section in explained.explanation.sections]
+    assert "Error spans the model marked (xCOMET, against ref2)" in titles
+    assert "Error spans the model marked (xCOMET, against ref1)" in titles
+
+
+ONE_TOKEN = r"""
+import sys
+from transformers import AutoTokenizer
+tokenizer = AutoTokenizer.from_pretrained(sys.argv[1])
+for word in ("die", "und", "der", "the", "a", "x"):
+    ten, eleven = (len(tokenizer(" ".join([word] * n))["input_ids"]) for n in (10, 11))
+    if eleven - ten == 1:
+        print(word)
+        break
+"""
+
+
+def _one_token_word(python: str, encoder: Path) -> str:
+    """A word the tiny tokenizer makes one token of, however often it is repeated (its own tokenizer says)."""
+    done = subprocess.run([python, "-c", ONE_TOKEN, str(encoder)], capture_output=True, text=True,
+                          env=bytecode_written())
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+def test_truncation_is_flagged_where_comet_truncates(tiny_comet, comet_python, tmp_path):
+    # A regression model tokenizes each text alone to at most 510 tokens, its special tokens counted (COMET's
+    # encoders/base.py: max_positions - 2): candidates of 510, 511 and 512 tokens are the same truncated input, and the
+    # model gives them one score; 509 is another input. The flag must fall where the scores stop changing.
+    word = _one_token_word(comet_python, tiny_comet["regression"].parent / "encoder")
+    candidates = [" ".join([word] * n) for n in range(500, 516)]
+    metric = comet(tiny_comet["regression"], comet_python, [[word] * len(candidates)], [word] * len(candidates),
+                   tmp_path)
+    stats = metric.system_statistics(system(candidates))
+    by_tokens = {d.tokens: (float(stats[i, 0]), i) for i, d in enumerate(metric.details(candidates))}
+    assert {509, 510, 511, 512} <= set(by_tokens), sorted(by_tokens)
+    assert by_tokens[510][0] == by_tokens[511][0] == by_tokens[512][0] != by_tokens[509][0]
+    flagged = set(metric.truncated_segments(candidates))
+    assert by_tokens[511][1] in flagged and by_tokens[512][1] in flagged
+    assert by_tokens[510][1] not in flagged and by_tokens[509][1] not in flagged
+
+
+def test_a_checkpoint_replaced_in_place_with_its_size_and_time_is_hashed_again(tmp_path):
+    from bleu_gui.core.metrics.comet.cache import ScoreCache
+
+    cache, checkpoint = ScoreCache(tmp_path / "comet.sqlite"), tmp_path / "model.ckpt"
+    checkpoint.write_bytes(b"A" * 4096)
+    before = checkpoint.stat()
+    assert cache.checkpoint_sha256(checkpoint) == hashlib.sha256(b"A" * 4096).hexdigest()
+    checkpoint.write_bytes(b"B" * 4096)  # another model, the same size, its modification time set back (cp -p does)
+    os.utime(checkpoint, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert checkpoint.stat().st_mtime_ns == before.st_mtime_ns and checkpoint.stat().st_size == before.st_size
+    assert cache.checkpoint_sha256(checkpoint) == hashlib.sha256(b"B" * 4096).hexdigest()
+    assert cache.checkpoint_sha256(checkpoint) == hashlib.sha256(b"B" * 4096).hexdigest()  # and remembered
+    cache.close()
+
+
+def _damaged_cache(path: Path) -> Path:
+    """A cache file whose header is whole and whose pages past it are not."""
+    from bleu_gui.core.metrics.comet.cache import Cached, ScoreCache
+
+    cache = ScoreCache(path)
+    cache.put([(bytes([k]) * 32, Cached(0.5, None, 10, "sig")) for k in range(200)])
+    cache.close()
+    data = bytearray(path.read_bytes())
+    data[4096:] = b"\xff" * (len(data) - 4096)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("damage", ["damaged past its header", "its folder is a file"])
+def test_a_cache_that_cannot_be_used_is_said_once_and_never_raises(tmp_path, damage):
+    from bleu_gui.core.metrics.comet.cache import Cached, ScoreCache
+
+    if damage == "damaged past its header":
+        path = _damaged_cache(tmp_path / "comet.sqlite")
+    else:
+        (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+        path = tmp_path / "file" / "comet.sqlite"
+    cache = ScoreCache(path)
+    assert cache.get([bytes([1]) * 32]) == {}
+    cache.put([(b"k" * 32, Cached(0.5, None, 10, "sig"))])
+    checkpoint = tmp_path / "model.ckpt"
+    checkpoint.write_bytes(b"weights")
+    assert cache.checkpoint_sha256(checkpoint) == hashlib.sha256(b"weights").hexdigest()
+    assert cache.problem is not None and cache.problem.startswith(f"COMET: the cache {path} cannot be used (")
+    assert cache.problem.endswith("): scores are computed and not kept")
+
+
+def test_scoring_goes_on_past_a_damaged_cache(tiny_comet, comet_python, en_ja, tmp_path):
+    fresh = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path / "fresh")
+    expected = fresh.system_statistics(system(en_ja["sys1"]))
+    (tmp_path / "damaged").mkdir()
+    _damaged_cache(tmp_path / "damaged" / "comet.sqlite")
+    metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path / "damaged")
+    assert np.array_equal(metric.system_statistics(system(en_ja["sys1"])), expected)
+    assert sum("cannot be used" in n for n in metric.notes) == 1
+
+
+def test_bf16_on_the_cpu_is_refused_in_one_line_before_loading(tiny_comet, comet_python, en_ja, tmp_path, capsys):
+    for name in ("src", "ref1", "sys1"):
+        (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
+    argv = ["-i", tmp_path / "sys1.txt", "--src", tmp_path / "src.txt", "-m", "comet", "--comet-model",
+            tiny_comet["regression"], "--comet-python", comet_python, "--comet-cache", tmp_path / "comet.sqlite",
+            "--comet-precision", "bf16", tmp_path / "ref1.txt"]
+    code, _out, err = cli(capsys, *argv, "--comet-gpus", "0")
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "--comet-precision bf16 runs on a GPU only" in err and "--comet-gpus 1" in err
+    code, _out, err = cli(capsys, *argv)  # one GPU asked for, none here: the worker says so before it loads
+    assert code == 2 and "Traceback" not in err and "mat1 and mat2" not in err
+    assert "bf16 runs on a GPU only, and this worker has none" in err
+
+
+def test_an_empty_reference_segment_is_scored_against_the_others_and_said(tiny_comet, comet_python, tmp_path):
+    src, hyp, refs = three_references()
+    second = list(refs[1])
+    second[2] = ""
+    both = comet(tiny_comet["regression"], comet_python, [refs[0], second], src, tmp_path)
+    stats = both.system_statistics(system(hyp))
+    alone = comet(tiny_comet["regression"], comet_python, [refs[0]], src, tmp_path)
+    assert stats[2, 0] == alone.system_statistics(system(hyp))[2, 0]
+    assert "COMET: reference 2 is empty at 1 segment (3): COMET scored them against the other references only" in \
+        both.notes
+    how = both.of_system(system(hyp)).account(2, hyp[2], stats[2], ["ref1", "ref2"]).explanation.sections[0].lines
+    assert "ref2 is empty here: scored against ref1 only" in how

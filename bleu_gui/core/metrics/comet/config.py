@@ -49,6 +49,9 @@ class CometConfig(MetricSettings):
             raise ConfigError(f"{term('comet.batch_size')}: 1 to 4096, got {self.batch_size}")
         if not 0 <= self.gpus <= 64:
             raise ConfigError(f"{term('comet.gpus')}: 0 to 64, got {self.gpus}")
+        if self.precision == "bf16" and self.gpus == 0:
+            raise ConfigError(f"{term('comet.precision', 'bf16')} runs on a GPU only (on the CPU COMET's model fails "
+                              f"with bf16): choose fp32 or fp16, or a GPU ({term('comet.gpus', '1')})")
         return dataclasses.replace(self, model=self.model.strip())
 
     def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[CometConfig, str]:

@@ -27,7 +27,7 @@ from ..segment_means import SegmentMeans
 from ..span_marks import SEVERITY_ORDER, marked_html, severity_legend
 from .cache import Cached
 from .config import CometConfig
-from .scoring import CometScorer, Item, Scored, items_of
+from .scoring import CometScorer, Item, ModelFacts, Scored, items_of
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,19 +53,29 @@ class CometScore(Score):
 
 @dataclass(frozen=True)
 class SegmentDetail:
-    """What the model said of one segment: a score per reference (one for a reference-free model), xCOMET's spans
-    (corrected to the candidate's characters) and the encoder's tokens of its longest input."""
+    """What the model said of one segment: a score per reference it was scored against (one for a reference-free
+    model), xCOMET's spans against each (corrected to the candidate's characters) and the encoder's tokens of its
+    longest input; ``references``: the indices of the run's references it was scored against."""
 
     scores: tuple[float, ...]
-    spans: tuple[ErrorSpan, ...] | None
+    spans_by_reference: tuple[tuple[ErrorSpan, ...], ...] | None
     tokens: int
     corrected: int  # spans whose offsets were moved off a leading space (COMET #179)
+    references: tuple[int, ...] = ()
+
+    @property
+    def spans(self) -> tuple[ErrorSpan, ...] | None:
+        """Every span the model marked, against any reference (None for a model that marks none)."""
+        if self.spans_by_reference is None:
+            return None
+        return tuple(span for spans in self.spans_by_reference for span in spans)
 
 
-def spans_in(text: str, spans: Sequence[dict[str, object]]) -> tuple[tuple[ErrorSpan, ...], int]:
+def spans_in(text: str, spans: Sequence[dict[str, object]], against: str = "") -> tuple[tuple[ErrorSpan, ...], int]:
     """xCOMET's spans as error spans of ``text``: offsets checked against it (clipped to the text), a span that
     starts on whitespace moved to its first character (COMET's offsets may include the space before a word: #179);
-    the span's ``text`` is COMET's re-decoding (``，`` comes back ``,``), so the offsets are what count."""
+    the span's ``text`` is COMET's re-decoding (``，`` comes back ``,``), so the offsets are what count; ``against``:
+    the reference it was marked against, said in its comment when the segment has several."""
     out, corrected = [], 0
     for s in spans:
         start, end = max(0, min(int(str(s["start"])), len(text))), max(0, min(int(str(s["end"])), len(text)))
@@ -77,7 +87,7 @@ def spans_in(text: str, spans: Sequence[dict[str, object]]) -> tuple[tuple[Error
         severity = str(s.get("severity", "")).capitalize()
         confidence = float(str(s.get("confidence", "nan")))
         out.append(ErrorSpan("xCOMET", "", severity, start, end, text=text[start:end],
-                             comment=f"confidence {confidence:.2f}"))
+                             comment=f"confidence {confidence:.2f}{f'; against {against}' if against else ''}"))
     return tuple(out), corrected
 
 
@@ -122,17 +132,38 @@ class Comet(SegmentMeans):
         self._take(scored, facts.notes)
         for system, offset, per_segment in layout:
             self._details[tuple(system.lines)] = [
-                _detail(system.lines[i], [scored.values[offset + j] for j in rows])
+                _detail(system.lines[i], [scored.values[offset + j] for j in rows], self._used_references(i, facts))
                 for i, rows in enumerate(per_segment)]
             self._note_truncated(system)
+        self._note_empty_references(facts.reference_free)
+
+    def _used_references(self, segment: int, facts: ModelFacts) -> tuple[int, ...]:
+        """The references segment ``segment`` is scored against (:func:`.scoring.items_of`'s rule)."""
+        if facts.reference_free:
+            return ()
+        return tuple(k for k, r in enumerate(self.references) if r[segment].strip()) or (0,)
+
+    def _note_empty_references(self, reference_free: bool) -> None:
+        """Say where a reference is empty: COMET scored those segments against the other references only."""
+        if reference_free or len(self.references) < 2:
+            return
+        for k, reference in enumerate(self.references):
+            empty = [i for i, line in enumerate(reference) if not line.strip()
+                     and any(r[i].strip() for r in self.references)]
+            if empty:
+                listed = ", ".join(str(i + 1) for i in empty[:10]) + (", …" if len(empty) > 10 else "")
+                note = (f"COMET: reference {k + 1} is empty at {plural(len(empty), 'segment')} ({listed}): COMET scored "
+                        "them against the other references only")
+                if note not in self._notes:
+                    self._notes.append(note)
 
     def _note_truncated(self, system: SegmentFile) -> None:
         limit = self.scorer.facts().max_tokens
         long = [i for i, d in enumerate(self._details[tuple(system.lines)]) if d.tokens > limit]
         if long:
             listed = ", ".join(str(i + 1) for i in long[:10]) + (", …" if len(long) > 10 else "")
-            self._notes.append(f"COMET: {plural(len(long), 'segment')} of {system.name} are longer than the encoder's "
-                               f"{limit} tokens and were truncated by COMET (segments {listed})")
+            self._notes.append(f"COMET: {plural(len(long), 'segment')} of {system.name} are longer than the {limit} "
+                               f"tokens the model keeps and were truncated by COMET (segments {listed})")
 
     def _take(self, scored: Scored, facts_notes: Sequence[str]) -> None:
         if self._signature and scored.signature != self._signature:
@@ -191,8 +222,8 @@ class Comet(SegmentMeans):
         if tuple(system.lines) not in self._details:
             return {}
         limit, details = self.scorer.facts().max_tokens, self._details[tuple(system.lines)]
-        return {i: f"{details[i].tokens} tokens: longer than the encoder's {limit}, so COMET truncated the input and "
-                   "scored only its beginning" for i in self.truncated_segments(system.lines)}
+        return {i: f"{details[i].tokens} tokens: longer than the {limit} the model keeps, so COMET truncated the input "
+                   "and scored only its beginning" for i in self.truncated_segments(system.lines)}
 
     # -- explaining ----------------------------------------------------------------------------------------------
     def of_system(self, system: SegmentFile, source: SegmentFile | None = None) -> Comet:
@@ -214,11 +245,14 @@ class Comet(SegmentMeans):
                                        "candidate as it was scored (an edit is scored when the run is scored again)",
                                        []), {"score": score}, score)
         sections = [self._how(detail, reference_names)]
-        if detail.spans is not None:
+        names = [_name(reference_names, k) for k in detail.references]
+        for k, spans in enumerate(detail.spans_by_reference or ()):
             lines = [f"{e.severity} “{e.text}” (characters {(e.start or 0) + 1}–{e.end}; {e.comment})"
-                     for e in detail.spans] or ["no error span"]
-            sections.append(Section("Error spans the model marked (xCOMET)", lines))
-        evidence = {"score": score, "per_reference": list(detail.scores), "tokens": detail.tokens,
+                     for e in spans] or ["no error span"]
+            against = f", against {names[k]}" if len(detail.spans_by_reference or ()) > 1 and k < len(names) else ""
+            sections.append(Section(f"Error spans the model marked (xCOMET{against})", lines))
+        evidence = {"score": score, "per_reference": list(detail.scores), "references": names,
+                    "tokens": detail.tokens,
                     "truncated": detail.tokens > self.scorer.facts().max_tokens, "signature": self.signature(),
                     "error_spans": None if detail.spans is None else [e.to_dict() for e in detail.spans]}
         return Account(Explanation(f"COMET {score:.4f}: the model's score of (source, candidate"
@@ -230,12 +264,18 @@ class Comet(SegmentMeans):
         lines = [f"model {facts.name} ({facts.kind}), {self.config.precision}; signature {self.signature()}"]
         if facts.reference_free:
             lines.append("reference-free: the model reads the source and the candidate only")
-        elif len(detail.scores) > 1:
-            lines += [f"against {name}: {s:.4f}" for name, s in zip(reference_names, detail.scores)]
-            lines.append(f"the segment's score is the mean over its {len(detail.scores)} references")
+        else:
+            names = [_name(reference_names, k) for k in detail.references]
+            if len(detail.scores) > 1:
+                lines += [f"against {name}: {s:.4f}" for name, s in zip(names, detail.scores)]
+                lines.append(f"the segment's score is the mean over its {len(detail.scores)} references")
+            skipped = [_name(reference_names, k) for k in range(len(self.references)) if k not in detail.references]
+            if skipped:
+                lines.append(f"{', '.join(skipped)} {'is' if len(skipped) == 1 else 'are'} empty here: scored against "
+                             f"{', '.join(names)} only")
         if detail.tokens > facts.max_tokens:
-            lines.append(f"{detail.tokens} tokens: longer than the encoder's {facts.max_tokens}, so COMET truncated "
-                         "the input and scored only its beginning")
+            lines.append(f"{detail.tokens} tokens: longer than the {facts.max_tokens} the model keeps, so COMET "
+                         "truncated the input and scored only its beginning")
         if detail.corrected:
             lines.append(f"{detail.corrected} span offset(s) moved off a leading space (COMET #179)")
         return Section("How the number is made", lines)
@@ -265,9 +305,23 @@ class Comet(SegmentMeans):
 _NO_PATH = Path("(edited lines)")  # lines scored without a file of their own
 
 
-def _detail(hypothesis: str, values: Sequence[Cached]) -> SegmentDetail:
-    spans, corrected = (None, 0) if values[0].spans is None else spans_in(hypothesis, values[0].spans)
-    return SegmentDetail(tuple(v.score for v in values), spans, max(v.tokens for v in values), corrected)
+def _name(reference_names: Sequence[str], k: int) -> str:
+    return reference_names[k] if k < len(reference_names) else f"reference {k + 1}"
+
+
+def _detail(hypothesis: str, values: Sequence[Cached], references: tuple[int, ...]) -> SegmentDetail:
+    """A segment's detail from its items' scores, one per reference in ``references`` (xCOMET's spans of each
+    kept, each span saying its reference when there are several)."""
+    if values[0].spans is None:
+        return SegmentDetail(tuple(v.score for v in values), None, max(v.tokens for v in values), 0, references)
+    marked, corrected = [], 0
+    for k, value in enumerate(values):
+        against = f"reference {references[k] + 1}" if len(values) > 1 and k < len(references) else ""
+        spans, moved = spans_in(hypothesis, value.spans or (), against)
+        marked.append(spans)
+        corrected += moved
+    return SegmentDetail(tuple(v.score for v in values), tuple(marked), max(v.tokens for v in values), corrected,
+                         references)
 
 
 def bind(config: CometConfig, references: Sequence[Sequence[str]], progress: Progress | None,

@@ -7,10 +7,11 @@ named, the checkpoint's sha256, COMET's and torch's versions, the precision, the
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +40,20 @@ class ModelFacts:
     encoder: str = ""
     notes: tuple[str, ...] = ()
 
-    def signature(self, precision: str, refs: int, batch: int) -> str:
-        return (f"model:{self.name}|ckpt:{self.sha256[:12]}|comet:{self.comet}|torch:{self.torch}|{precision}|"
-                f"refs:{refs}|batch:{batch}")
+    def row_signature(self, precision: str, batch: int) -> str:
+        """What made one cached score (one item: one reference at most): the run's signature less its references."""
+        return f"model:{self.name}|ckpt:{self.sha256[:12]}|comet:{self.comet}|torch:{self.torch}|{precision}|batch:{batch}"
+
+
+def run_signature(row_signature: str, refs: int) -> str:
+    """A run's signature: its scores' common signature with the references this run scored against."""
+    head, sep, batch = row_signature.rpartition("|batch:")
+    return f"{head}|refs:{refs}|batch:{batch}" if sep else f"{row_signature}|refs:{refs}"
+
+
+def _without_refs(signature: str) -> str:
+    """A cached row's signature less the references (rows cached before 2026-11-29 said their run's)."""
+    return re.sub(r"\|refs:\d+", "", signature)
 
 
 @dataclass
@@ -141,23 +153,30 @@ class CometScorer:
         model_id = (facts.sha256, facts.comet, self.config.precision)
         keys = [item_key(model_id, *item) for item in items]
         unique = list(dict.fromkeys(keys))
-        found = self.cache.get(unique)
+        # Each row is one item, scored against one reference at most: its signature holds no count of references, so
+        # a run with more or fewer references reads the rows it shares, and signs what it did itself.
+        found = {k: replace(c, signature=_without_refs(c.signature)) for k, c in self.cache.get(unique).items()}
         signatures = {c.signature for c in found.values()}
         if len(found) == len(unique) and len(signatures) <= 1:
-            signature = signatures.pop() if signatures else facts.signature(self.config.precision, refs,
-                                                                             self.config.batch_size)
-            return Scored([found[k] for k in keys], signature, from_cache=len(unique))
-        signature = facts.signature(self.config.precision, refs, self.config.batch_size)
-        stale = [k for k in unique if k in found and found[k].signature != signature]
-        wanted = [k for k in unique if k not in found or found[k].signature != signature]
+            row = signatures.pop() if signatures else facts.row_signature(self.config.precision, self.config.batch_size)
+            return self._said(Scored([found[k] for k in keys], run_signature(row, refs), from_cache=len(unique)))
+        row = facts.row_signature(self.config.precision, self.config.batch_size)
+        stale = [k for k in unique if k in found and found[k].signature != row]
+        wanted = [k for k in unique if k not in found or found[k].signature != row]
         by_key = {k: item for k, item in zip(keys, items)}
-        computed = self._compute(facts, [by_key[k] for k in wanted], wanted, signature, progress, tick)
+        computed = self._compute(facts, [by_key[k] for k in wanted], wanted, row, progress, tick)
         found.update(computed)
-        scored = Scored([found[k] for k in keys], signature, from_cache=len(unique) - len(wanted),
+        scored = Scored([found[k] for k in keys], run_signature(row, refs), from_cache=len(unique) - len(wanted),
                         computed=len(wanted) - len(stale), rescored=len(stale))
         if stale:
             scored.notes.append(f"COMET: {len(stale):,} cached scores were made under another signature and were "
                                 "scored again, so that every score of the run shares one")
+        return self._said(scored)
+
+    def _said(self, scored: Scored) -> Scored:
+        """``scored`` with the cache's trouble said, where it had any."""
+        if self.cache.problem is not None and self.cache.problem not in scored.notes:
+            scored.notes.append(self.cache.problem)
         return scored
 
     def _compute(self, facts: ModelFacts, items: list[Item], keys: list[bytes], signature: str,
