@@ -34,7 +34,8 @@ from .corpus import Context
 from .ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
 from .raw_input import read_bytes
 from .score_files import ScoreRow, ScoreTable, json_objects, segment_index, system_index
-from .span_ratings import Placed, PlacedFile, placed_ratings, sniff
+from .span_placement import Placed, PlacedFile, placed_ratings
+from .span_ratings import sniff
 from .text_files import SegmentFile, decode_text_files
 from .tsv import read_tsv
 

@@ -17,7 +17,8 @@ from ...inputs.annotations import attach_annotations, review_scores
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
 from ...inputs.score_files import attach_scores
-from ...inputs.span_ratings import is_campaign, placed_ratings, read_campaign, score_table, score_tables, sniff
+from ...inputs.span_placement import placed_ratings, score_table, score_tables
+from ...inputs.span_ratings import is_campaign, read_campaign, sniff
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Explanation, Section, plural
 from ..base import Metric, Progress, Score

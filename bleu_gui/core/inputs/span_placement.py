@@ -1,0 +1,189 @@
+"""ESA and Pearmut ratings (:mod:`.span_ratings` reads them) placed on a run: only the run's language pair, each
+rating on the segment of its system whose text is the rated text and whose source the rated source (the file's
+line deciding between equal texts), a rater's later rating of a segment replacing the earlier; what was left out
+counted in notes; the scores as a score file's table (the human column ``esa`` or ``da``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError, term
+from .corpus import Context
+from .score_files import ScoreRow, ScoreTable, system_index
+from .span_ratings import DA, ESA, RESET, Campaign, SpanRating, SpanRatings, read_span_ratings
+from .text_files import SegmentFile
+
+
+def _language(code: str) -> str:
+    return re.split(r"[-_]", code.strip().lower())[0]
+
+
+def _pair(langs: str) -> tuple[str, str]:
+    source, _, target = langs.partition("-")
+    return _language(source), _language(target)
+
+
+def of_the_run_pair(read: SpanRatings, context: Context) -> tuple[list[SpanRating], dict[str, int]]:
+    """The ratings of the run's language pair (WMT's files mix every pair; the same text occurs in several), and
+    the count left out per other pair. A file of several pairs in a run that declares no language is refused,
+    naming the pairs."""
+    pairs: dict[str, int] = {}
+    for r in read.ratings:
+        if r.langs is not None:
+            pairs[r.langs] = pairs.get(r.langs, 0) + 1
+    if len(pairs) <= 1 and (not pairs or context.languages is None):
+        return read.ratings, {}
+    if context.languages is None or not any(context.languages):
+        raise InputError(f"{read.path}: the ratings are of {len(pairs)} language pairs ("
+                         + ", ".join(f"{p}: {c:,}" for p, c in sorted(pairs.items()))
+                         + f"); say which is the run's with {term('langs')} SRC TGT")
+    want = tuple(_language(x) for x in context.languages)
+
+    def ours(langs: str) -> bool:
+        return all(not w or w == got for w, got in zip(want, _pair(langs), strict=True))
+
+    return ([r for r in read.ratings if r.langs is None or ours(r.langs)],
+            {p: c for p, c in sorted(pairs.items()) if not ours(p)})
+
+
+@dataclass(frozen=True)
+class Placed:
+    """The ratings of a file placed on the run: each with its system's and segment's index, and what was left out
+    or replaced."""
+
+    ratings: list[tuple[SpanRating, int, int]]
+    other_systems: dict[str, int]
+    not_found: int      # ratings whose text no segment of their system holds
+    ambiguous: int      # ratings whose text several segments hold, with nothing to decide between them
+    other_source: int = 0  # ratings whose text a segment holds, under another source
+    replaced: int = 0      # ratings replaced by the same rater's later rating of the segment
+    other_pairs: tuple[tuple[str, int], ...] = ()
+
+
+def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequence[SegmentFile],
+          context: Context) -> Placed:
+    """Each rating on the segment of its system (``found``: file system name → index) whose text is the rated
+    text and whose source the rated source; a rater's later rating of a segment replaces the earlier (see the
+    module)."""
+    where: list[dict[str, list[int]]] = []
+    for f in systems:
+        lines: dict[str, list[int]] = {}
+        for i, line in enumerate(f.lines):
+            lines.setdefault(line, []).append(i)
+        where.append(lines)
+    source = context.source.lines if context.source is not None else None
+    latest: dict[tuple[str, str, int, int], tuple[SpanRating, int, int]] = {}
+    other: dict[str, int] = {}
+    not_found = ambiguous = other_source = replaced = 0
+    for r in ratings:
+        system = found.get(r.system)
+        if system is None:
+            other[r.system] = other.get(r.system, 0) + 1
+            continue
+        candidates = where[system].get(r.target, [])
+        if source is not None and r.source is not None and candidates:
+            candidates = [i for i in candidates if source[i].strip() == r.source.strip()]
+            if not candidates:
+                other_source += 1
+                continue
+        if r.position is not None and r.position in candidates:
+            candidates = [r.position]
+        if len(candidates) != 1:
+            ambiguous += bool(candidates)
+            not_found += not candidates
+            continue
+        key = (r.group, r.rater, system, candidates[0])
+        replaced += key in latest
+        latest.pop(key, None)  # the later rating takes the earlier one's place in the order, too
+        latest[key] = (r, system, candidates[0])
+    return Placed(list(latest.values()), other, not_found, ambiguous, other_source, replaced)
+
+
+def _system_table(path: Path, ratings: Sequence[SpanRating]) -> ScoreTable:
+    return ScoreTable(path, [ScoreRow(r.line, r.system, "", "", {}) for r in ratings], False, False, [])
+
+
+PlacedFile = tuple[SpanRatings, Placed, list[str]]  # a file's ratings, placed on the run, and the notes said
+
+
+def _notes(read: SpanRatings, placed: Placed, other_pairs: Mapping[str, int]) -> list[str]:
+    name = read.path.name
+    notes = [f"{name}: read as {read.kind} ({len(read.ratings):,} ratings; spans in UTF-16 code units, ends "
+             "inclusive)"]
+    if read.kind == "Pearmut" and read.protocol:
+        notes.append(f"{name}: its campaign file says the protocol is {read.protocol}: read as "
+                     f"{'ESA' if read.marks_spans else 'DA'} scores ({ESA if read.marks_spans else DA})")
+    elif read.kind == "Pearmut" and not read.marks_spans:
+        notes.append(f"{name}: no rating marks an error span: read as DA scores ({DA})")
+    if read.tutorial:
+        notes.append(f"{name}: {read.tutorial:,} ratings of Pearmut's welcome and goodbye items left out")
+    if other_pairs:
+        notes.append(f"{name}: ratings of other language pairs left out: "
+                     + ", ".join(f"{p} ({c:,})" for p, c in other_pairs.items()))
+    if read.duplicates:
+        notes.append(f"{name}: {read.duplicates:,} lines repeat an earlier line exactly: read once")
+    if read.reset:
+        notes.append(f"{name}: {read.reset:,} ratings voided by a reset of their rater's work (Pearmut's "
+                     f"{RESET})")
+    if placed.replaced:
+        notes.append(f"{name}: {placed.replaced:,} ratings replaced by the same rater's later rating of the segment "
+                     "(the latest counts, as WMT and Pearmut count)")
+    if placed.other_systems:
+        notes.append(f"{name}: ratings of systems the run does not hold left out: "
+                     + ", ".join(f"{s} ({c:,})" for s, c in placed.other_systems.items()))
+    if placed.not_found:
+        notes.append(f"{name}: {placed.not_found:,} ratings of a text that is no segment of its system left out")
+    if placed.other_source:
+        notes.append(f"{name}: {placed.other_source:,} ratings of a text whose segments have another source left "
+                     "out")
+    if placed.ambiguous:
+        notes.append(f"{name}: {placed.ambiguous:,} ratings of a text several segments of its system hold (and "
+                     "nothing in the file tells which) left out")
+    undecided = sum(span.undecided for r, _, _ in placed.ratings for span in r.spans)
+    if undecided:
+        notes.append(f"{name}: {undecided:,} error spans without a severity read as Neutral (weight 0)")
+    if read.clamped:
+        notes.append(f"{name}: {read.clamped:,} spans run onto Pearmut's [missing] token: ended at the text's end")
+    return notes
+
+
+def placed_ratings(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
+                   encoding: str = "utf-8", campaigns: Sequence[Campaign] = ()) -> PlacedFile:
+    """The file's ratings placed on the run's segments, and notes on what was left out and how it was read."""
+    read = read_span_ratings(path, encoding, campaigns)
+    ratings, other_pairs = of_the_run_pair(read, context)
+    found = system_index(_system_table(read.path, ratings), systems, names)
+    placed = place(found, ratings, systems, context)
+    return read, placed, _notes(read, placed, other_pairs)
+
+
+def score_table(read: SpanRatings, placed: Placed, names: Sequence[str]) -> ScoreTable | None:
+    """The ratings' scores as a score file's table: one row per system and segment (1-based line), its score the
+    mean over the raters who gave one — ESA's and DA's segment score (Kocmi et al. 2024); None when no rating
+    gave a score (spans only). The rated segments are a sample: the others are unrated, not refused."""
+    sums: dict[tuple[int, int], list[float]] = {}
+    for r, system, segment in placed.ratings:
+        if r.score is not None:
+            sums.setdefault((system, segment), []).append(r.score)
+    if not sums:
+        return None
+    column = ESA if read.marks_spans else DA
+    rows = [ScoreRow(0, names[system], "", str(segment + 1), {column: repr(sum(v) / len(v))})
+            for (system, segment), v in sorted(sums.items())]
+    return ScoreTable(read.path, rows, False, False, [column], partial=True)
+
+
+def score_tables(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
+                 encoding: str = "utf-8", campaigns: Sequence[Campaign] = ()) -> tuple[list[ScoreTable], list[str]]:
+    """Each file's scores as a score file's table (:func:`score_table`), and the notes on how each was read."""
+    tables, notes = [], []
+    for path in paths:
+        read, placed, said = placed_ratings(path, systems, names, context, encoding, campaigns)
+        table = score_table(read, placed, names)
+        if table is not None:
+            tables.append(table)
+        notes += said
+    return tables, notes
