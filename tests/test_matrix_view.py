@@ -29,7 +29,7 @@ def three_systems(tmp_path):
 def shown(qtbot, window, tmp_path):
     systems, refs = three_systems(tmp_path)
     run = score_run(systems, refs, RunConfig((BleuConfig(),)))
-    with qtbot.waitSignal(window.run_changed, timeout=5000):
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.controller.show(prepare(run))
     return window, run
 

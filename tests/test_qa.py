@@ -188,8 +188,8 @@ def test_the_sentence_list_filters_by_a_qa_check(qtbot, views):
                       if f.check == "repeated_word"})
     assert flagged  # the demo's "Please read the the the instructions"
     sentences.qa.setCurrentIndex(sentences.qa.findData("repeated_word"))
-    qtbot.waitUntil(lambda: sentences.model.rowCount() == len(flagged), timeout=3000)
+    qtbot.waitUntil(lambda: sentences.model.rowCount() == len(flagged), timeout=30_000)
     assert [sentences.model.sentence_at(r) for r in range(sentences.model.rowCount())] == flagged
     assert "QA repeated_word" in ", ".join(sentences.model.rules())
     sentences.qa.setCurrentIndex(0)
-    qtbot.waitUntil(lambda: sentences.model.rowCount() == run.n_sentences, timeout=3000)
+    qtbot.waitUntil(lambda: sentences.model.rowCount() == run.n_sentences, timeout=30_000)

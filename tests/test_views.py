@@ -25,7 +25,7 @@ def demo_run(config=BleuConfig()):
 
 
 def show(qtbot, window, run):
-    with qtbot.waitSignal(window.run_changed, timeout=5000):
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.controller.show(prepare(run))
 
 
@@ -108,7 +108,7 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
         raise InputError("re-scoring failed")
 
     monkeypatch.setattr(run_actions, "rescore", broken)
-    with qtbot.waitSignal(window.error_shown, timeout=5000):
+    with qtbot.waitSignal(window.error_shown, timeout=30_000):
         panel.widget("lowercase").setChecked(True)
     assert panel.config() == run.bleu.config and not panel.widget("lowercase").isChecked()
     assert window.settings.metrics()[0] == run.bleu.config
@@ -224,13 +224,13 @@ def test_same_named_files_get_distinct_names_and_can_be_renamed(qtbot, window, t
     assert view.b_combo.currentText() == "exp2/hyp.txt"
     assert [window.inspect.sentences.system_combo.itemText(i) for i in range(2)] == ["exp1/hyp.txt", "exp2/hyp.txt"]
     scores = [s.results[0].corpus.score for s in window.controller.run.systems]
-    with qtbot.waitSignal(window.run_changed, timeout=5000):
+    with qtbot.waitSignal(window.run_changed, timeout=30_000):
         window.rename_systems(["baseline", "tuned"])
     assert [s.name for s in window.controller.run.systems] == ["baseline", "tuned"]
     assert [s.results[0].corpus.score for s in window.controller.run.systems] == scores  # names only, nothing re-scored
     assert view.systems.model.cell(1, 1) == "tuned" and view.b_combo.currentText() == "tuned"
     assert [t.name for t in window.controller.run.comparison.by_metric[0].bootstrap] == ["baseline", "tuned"]
-    with qtbot.waitSignal(window.error_shown, timeout=5000) as blocker:
+    with qtbot.waitSignal(window.error_shown, timeout=30_000) as blocker:
         window.rename_systems(["tuned", "tuned"])
     assert "same label" in blocker.args[0]
 
@@ -301,7 +301,7 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     single = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [systems[0], *refs]]
     show(qtbot, window, score_run(single[:1], single[1:], RunConfig((BleuConfig(),))))
     # The window hands the old run to a thread that lets go of it piece by piece.
-    qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None, timeout=5000)
+    qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None, timeout=30_000)
     assert not window.tabs.isTabEnabled(1)
     # Its charts' copies go too: a scatter of a million sentences held ~150-220 MB of its own.
     assert len(scatter.points.data) == 0 and len(scatter.xs) == 0

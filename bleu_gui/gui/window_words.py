@@ -17,7 +17,10 @@ FIELDS = {"systems": "System outputs", "references": "References", "source": "So
           "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores",
           "annotations": "Error annotations", "sheet": "Sheet"}
 _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)",
-          "meta_eval": "The human scores (Compare ▸ Metrics vs humans)"}
+          "meta_eval": "The human scores (Compare ▸ Metrics vs humans)",
+          # The window offers only human scores there; a metric as the humans is bleu-score's alone.
+          "meta_eval_human_is_metric": "a metric as the humans (the command line only: Metrics vs humans lists human "
+                                       "scores)"}
 OPEN, SETTINGS = "File ▸ Open", "Scoring settings"
 
 
