@@ -394,6 +394,15 @@ def sniff(path: str | Path, encoding: str = "utf-8") -> bool:
         return False
     try:
         text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
+        first_line = next((line for line in text.lines if line.strip()), "")
+        try:
+            first = json.loads(first_line)
+        except json.JSONDecodeError:
+            first = None
+        # JSON Lines: its first object says (the whole file is read only when the ratings are); a dashboard download
+        # or a pretty-printed file: the whole object.
+        if isinstance(first, dict) and not (first and all(isinstance(v, list) for v in first.values())):
+            return kind_of(first) is not None
         entries = _entries(path, "\n".join(text.lines))
     except (InputError, json.JSONDecodeError, UnicodeDecodeError):
         return False
