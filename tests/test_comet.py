@@ -478,6 +478,42 @@ def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcome
     assert window.comet_cache.label.text().startswith("Cache: ")
 
 
+def test_comet_is_switched_on_from_the_settings_alone_and_inspect_shows_its_segment(
+        qtbot, window, tiny_comet, comet_python, en_ja, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    _write(en_ja, tmp_path)
+    window.run_actions.open_files([tmp_path / "sys1.txt"], [tmp_path / "ref1.txt"], source=tmp_path / "src.txt")
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    group, setup = window.settings_panel.group("comet"), window.comet_setup
+    group.setChecked(True)  # ticked with this app's own Python, which has no COMET: said, nothing started
+    assert group.isChecked() and setup.isVisibleTo(group) and setup.problem.isVisibleTo(group)
+    assert "has no unbabel-comet" in setup.problem.text()
+    assert not window.jobs.busy and not any(m.key == "comet" for m in window.controller.scoring.metrics)
+    # Browse… for the model folder and the worker Python (the dialogs answered as a user would).
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tiny_comet["regression"]))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (comet_python, ""))
+    setup.buttons["model"].click()
+    assert group.fields["model"].get() == str(tiny_comet["regression"]) and setup.problem.isVisibleTo(group)
+    setup.buttons["python"].click()
+    assert not setup.problem.isVisibleTo(group)
+    assert window.controller.state.folders["comet-python"] == str(Path(comet_python).parent)
+    qtbot.waitUntil(lambda: window.controller.run is not None and any(
+        m.key == "comet" for m in window.controller.run.metrics) and not window.jobs.busy, timeout=180_000)
+    run = window.controller.run
+    window.controller.set_metric(next(i for i, m in enumerate(run.metrics) if m.key == "comet"))
+    evidence = window.inspect.evidence
+    assert window.inspect.top_stack.currentWidget() is evidence
+    for sentence in (0, 5):
+        window.controller.set_sentence(sentence)
+        shown = [(p.title.text(), p.text.toPlainText()) for p in evidence.panes if p.isVisibleTo(evidence)]
+        assert shown == [("Candidate — sys1.txt", en_ja["sys1"][sentence]), ("Source", en_ja["src"][sentence]),
+                         ("Reference — ref1.txt", en_ja["ref1"][sentence])]
+        assert evidence.sentence_label.text().endswith(f"model {tiny_comet['regression']}")
+        explained = evidence.explain_panel.view.toPlainText()
+        assert explained.startswith("COMET ") and f"model {tiny_comet['regression']}" in explained
+
+
 # The tests below end the worker a test left idle (or start one of another Python or environment, which ends
 # it): they come last, so that each test above takes the worker the one before left instead of loading a
 # model in a new one (COMET's import and the load: ~8 s each).

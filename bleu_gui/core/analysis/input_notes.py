@@ -72,6 +72,8 @@ def input_notes(systems: Sequence[SegmentFile], references: Sequence[SegmentFile
     notes += _empty_reference_notes(references, bleu)
     notes += _tokenized_notes(systems, bleu)
     if any(f.detected for f in files):
-        notes.append(f"encoding {files[0].encoding} detected for all {len(files)} files together")
+        paths = list(dict.fromkeys(f.path for f in files))  # a table's systems and references are one file
+        notes.append(f"encoding {files[0].encoding} detected for all {len(paths)} files together" if len(paths) > 1
+                     else f"encoding {files[0].encoding} detected for {paths[0]}")
     notes += [note for m in metrics for note in m.notes]
     return tuple(notes)

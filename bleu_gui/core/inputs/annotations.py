@@ -209,7 +209,7 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
     if system_col is None or (id_col or line_col) is None:
         raise InputError(f"{path}: annotations need a system column and a segment column (seg_id, or segment: the "
                          f"1-based line number); columns: {', '.join(header)}")
-    if not _find(header, ("severity",)):
+    if not _find(header, ("severity",)) and not (jsonl and _find(header, ("reviewed",))):  # a review: no errors yet
         raise InputError(f"{path}: no severity column: not MQM annotations (columns: {', '.join(header)})")
     roles = {"rater": _find(header, ("rater",)), "category": _find(header, ("category",)),
              "severity": _find(header, ("severity",)), "comment": _find(header, ("comment", "note")),

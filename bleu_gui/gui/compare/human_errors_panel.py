@@ -77,7 +77,7 @@ class HumanErrorsPanel(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         self.system.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        row = hrow("Human errors (MQM) of", self.system)
+        row = hrow("Human error spans of", self.system)
         row.addWidget(self.agreement, 1)
         box.addLayout(row)
         box.addWidget(split, 1)

@@ -39,7 +39,7 @@ class HumanErrors(QWidget):
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
-        self.toggle = QCheckBox("Human errors (MQM)")
+        self.toggle = QCheckBox("Human error spans")
         self.toggle.setObjectName("humanErrorsToggle")
         self.toggle.setChecked(True)
         self.toggle.setToolTip("The raters' error spans over this candidate, beside the metric's own marks")

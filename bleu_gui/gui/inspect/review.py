@@ -2,14 +2,17 @@
 and a category of the typology; ESA: Minor or Major, then a 0–100 score per segment), each change written at once
 to the review file (core.output.review_file) and scored at once (MQM, error recall, Compare, meta-evaluation follow).
 
-Keys, with the candidate pane focused (select a span with the mouse or Shift+arrows): 1 Minor, 2 Major, 3 Critical
-(MQM), the category from the list beside (C focuses it); no selection marks an error without a span (an omission).
-0 or Enter: the segment is reviewed (in ESA with the score set), on to the next unreviewed one; N: the next
-unreviewed without a verdict; Delete: the mark under the cursor (else the segment's last); + and − move the ESA
-score by 5; Ctrl+Z and Ctrl+Shift+Z undo and redo (the file is written back as it was). An omission is marked on the
-source pane: select the missing words in the shown sentence's source (bold), then the severity key. Suggestions
-(Suggestions…: another file's spans, dashed): A accepts the first, E accepts it with the span selected and the
-category chosen, R rejects it; each decision is written with the suggestion's source."""
+Keys, with the candidate or the source pane focused (select a span with the mouse or Shift+arrows): 1 Minor, 2 Major,
+3 Critical (MQM), the category from the list beside (C focuses it; Enter or Esc hands the focus back, the selection
+kept). With nothing selected the first severity key asks and the second marks an error without a span — never
+silently. 0 or Enter: the segment is reviewed (in ESA with a score given: a segment starts unscored, and 0 refuses
+an unscored one), on to the next unreviewed one; N: the next unreviewed without a verdict; Delete: the mark under
+the cursor (else the segment's last); + and − move the ESA score by 5 (from 0 when unscored); S: to the source pane
+and back (an omission: select the missing words of the shown sentence's source, in bold, then the severity);
+Edit ▸ Undo and Redo (Ctrl+Z, Ctrl+Shift+Z), from anywhere in the window, write the file back as it was.
+Suggestions (Suggestions…: another file's spans, dashed): A accepts the first, E accepts it with the span selected
+and the category chosen, R rejects it; each decision is written with the suggestion's source. Every control of the
+desk hands the focus back to the pane it came from when it is done."""
 
 from __future__ import annotations
 
@@ -20,8 +23,8 @@ from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
-from PySide6.QtCore import QElapsedTimer, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QColor, QGuiApplication, QKeyEvent, QKeySequence, QShortcut, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -38,6 +41,7 @@ from ...core import Run, palette
 from ...core.errors import ExportError, InputError
 from ...core.inputs.annotations import attach_annotations
 from ...core.inputs.ratings import SOURCE, TARGET
+from ...core.metrics.account import plural
 from ...core.output.exports import write_atomic
 from ...core.output.review_file import (
     ESA_SEVERITIES,
@@ -53,9 +57,12 @@ from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import hrow
 from ..widgets.panes import SentencePanes, utf16_offsets
 from ..widgets.style import styled
+from .segment_clock import SegmentClock
 from .sentence_model import SentenceTableModel
 
 MQM, ESA = "mqm", "esa"
+UNSCORED = -1  # the ESA score box's value for a segment not scored yet (shown as "unscored")
+BACK_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape}
 KEYS = {"1": "Minor", "2": "Major", "3": "Critical"}
 COLOURS = {"Minor": palette.MARK_MINOR, "Major": palette.MARK_MAJOR, "Critical": palette.MARK_CRITICAL}
 SEVERITY_BACKGROUNDS = {"Minor": palette.MQM_MINOR, "Major": palette.MQM_MAJOR, "Critical": palette.MQM_CRITICAL}
@@ -73,13 +80,25 @@ def code_point(units: list[int], position: int) -> int:
     return bisect_left(units, position, hi=len(units) - 1)
 
 
+class CategoryBox(QComboBox):
+    """The category list; ``popup_closed()`` once its popup is closed (a category chosen from it, or none)."""
+
+    popup_closed = Signal()
+
+    def hidePopup(self) -> None:  # noqa: N802 (Qt's name)
+        super().hidePopup()
+        self.popup_closed.emit()
+
+
 class ReviewBar(QObject):
     """See the module. ``bar``: the row of controls over the panes (hidden until a review starts). Signals:
     ``changed()`` after every change written, ``failed(message)`` when the file cannot be written (nothing is
-    lost: the review keeps the state the file holds), ``active(on)`` when a review starts or stops."""
+    lost: the review keeps the state the file holds), ``told(message)`` a line for the status bar (a key refused,
+    a question), ``active(on)`` when a review starts or stops."""
 
     changed = Signal()
     failed = Signal(str)
+    told = Signal(str)
     active = Signal(bool)
 
     def __init__(self, controller: Controller, panes: SentencePanes, list_model: SentenceTableModel,
@@ -91,15 +110,31 @@ class ReviewBar(QObject):
         self.review: Review | None = None
         self.mode = MQM
         self.heading = ""
-        self.clock = QElapsedTimer()
+        self.clock = SegmentClock()  # the seconds spent on each segment, while shown in the active window
+        self.last_pane: QTextEdit = panes.candidate  # where a span is selected: the candidate, or the source
+        self.armed: tuple[str, int, str] | None = None  # (system, segment, severity) asked to mark without a span
+        self._source_focus = context.view.focusPolicy()
+        self.last_path: str | None = None  # the review file last written on these files
+        self._build_controls()
+        self.shortcuts = self._keys()
+        self._hand_focus_back()
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.applicationStateChanged.connect(self._on_application_state)
+        controller.sentence_changed.connect(self.on_sentence_changed)
+        controller.system_changed.connect(self.on_sentence_changed)
+        controller.run_changed.connect(self.refresh)
+
+    def _build_controls(self) -> None:
+        """The bar's two rows: severities, category and comment; the ESA score, Reviewed ▸ next, the files."""
         self.title = styled(ElidedLabel(""), "hint")  # who, where, and how far (cut, never widening the window)
         self.severity_buttons = {}
         for key, severity in KEYS.items():
             button = QPushButton(f"{key} {severity}")
             button.setToolTip(f"Mark the selected span as a {severity} error of the category beside (key {key})")
-            button.clicked.connect(self._marker(severity))
+            button.clicked.connect(self._then_back(self._marker(severity)))
             self.severity_buttons[severity] = button
-        self.category = QComboBox()
+        self.category = CategoryBox()
         self.category.setObjectName("reviewCategory")
         self.category.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.category.setMinimumContentsLength(16)
@@ -107,23 +142,25 @@ class ReviewBar(QObject):
         self.comment = QLineEdit()
         self.comment.setPlaceholderText("comment (optional)")
         self.score = QSlider(Qt.Orientation.Horizontal)
-        self.score.setRange(0, 100)
+        self.score.setRange(UNSCORED, 100)
         self.score_box = QSpinBox()
-        self.score_box.setRange(0, 100)
+        self.score_box.setRange(UNSCORED, 100)
+        self.score_box.setSpecialValueText("unscored")  # a segment starts so: never the last segment's score
+        self.score_box.setToolTip("The segment's ESA score, 0–100 (+ and − move it by 5; Enter hands the focus back)")
         self.score.valueChanged.connect(self.score_box.setValue)
         self.score_box.valueChanged.connect(self.score.setValue)
         self.done_button = QPushButton("0 Reviewed ▸ next")
         self.done_button.setToolTip("This segment is reviewed (no error, or the errors marked; in ESA with the score "
                                     "set); then the next unreviewed one (0 or Enter)")
-        self.done_button.clicked.connect(self.done)
+        self.done_button.clicked.connect(self._then_back(self.done))
         self.suggest_button = QPushButton("Suggestions…")
         self.suggest_button.setToolTip("Spans of another file (another rater, xCOMET, an LLM judge) shown dashed: A "
                                        "accepts, E accepts as selected, R rejects")
-        self.suggest_button.clicked.connect(self.ask_suggestions)
+        self.suggest_button.clicked.connect(self._then_back(self.ask_suggestions))
         self.marot_button = QPushButton("Marot TSV…")
         self.marot_button.setToolTip("The review as Marot's TSV (an error per row, its span marked <v>…</v>), for "
                                      "Marot, Anthea or a spreadsheet")
-        self.marot_button.clicked.connect(self.ask_marot)
+        self.marot_button.clicked.connect(self._then_back(self.ask_marot))
         self.bar = QWidget()
         self.bar.setObjectName("reviewBar")
         marking = hrow(*self.severity_buttons.values(), self.category, self.comment)
@@ -137,17 +174,22 @@ class ReviewBar(QObject):
         rows.addLayout(marking)
         rows.addLayout(judging)
         self.bar.setVisible(False)
-        self.shortcuts = self._keys()
-        controller.sentence_changed.connect(self.on_sentence_changed)
-        controller.run_changed.connect(self.refresh)
+
+    def _hand_focus_back(self) -> None:
+        """Each control hands the focus back to the pane it came from when it is done: Enter or Esc in the category
+        list, the comment or the score; the category list's popup closed."""
+        for widget in (self.category, self.comment, self.score_box, self.score):
+            widget.installEventFilter(self)
+        self.category.popup_closed.connect(self.focus_back)  # arrows in the closed list only move: Enter hands back
+        for pane in (self.panes.candidate, self.context.view):
+            pane.installEventFilter(self)
 
     def _keys(self) -> list[QShortcut]:
         keys: list[tuple[str, Callable[[], object]]] = [(k, self._marker(s)) for k, s in KEYS.items()]
         keys += [("0", self.done), ("Return", self.done), ("Enter", self.done), ("N", self.next_unreviewed),
-                 ("Delete", self.remove_mark), ("Ctrl+Z", self.undo), ("Ctrl+Shift+Z", self.redo),
-                 ("C", self.category.setFocus), ("+", lambda: self._nudge(5)), ("=", lambda: self._nudge(5)),
-                 ("-", lambda: self._nudge(-5)), ("A", self.accept), ("E", self.accept_edited),
-                 ("R", self.reject)]
+                 ("Delete", self.remove_mark), ("C", self.category.setFocus), ("+", lambda: self._nudge(5)),
+                 ("=", lambda: self._nudge(5)), ("-", lambda: self._nudge(-5)), ("A", self.accept),
+                 ("E", self.accept_edited), ("R", self.reject), ("S", self.switch_pane)]
         out = []
         for pane in (self.panes.candidate, self.context.view):  # the source: an omission's span
             for key, slot in keys:
@@ -161,6 +203,56 @@ class ReviewBar(QObject):
     def _marker(self, severity: str) -> Callable[[], None]:
         return lambda: self.mark(severity)
 
+    def _then_back(self, action: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            action()
+            self.focus_back()
+        return run
+
+    # -- focus: the keys act in the panes, and every control hands the focus back -----------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if self.review is None:
+            return False
+        if event.type() == QEvent.Type.FocusIn and watched in (self.panes.candidate, self.context.view):
+            self.last_pane = watched  # (one of the two panes)
+        elif (event.type() == QEvent.Type.KeyPress and watched not in (self.panes.candidate, self.context.view)
+              and isinstance(event, QKeyEvent) and event.key() in BACK_KEYS
+              and not (watched is self.category and self.category.view().isVisible())):
+            self.focus_back()
+            return True
+        return False
+
+    def focus_back(self) -> None:
+        """The focus to the pane a span was last selected in (the candidate, or the source), its selection kept."""
+        if self.review is not None:
+            pane = self.last_pane if self.last_pane.isVisible() else self.panes.candidate
+            pane.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    @Slot()
+    def switch_pane(self) -> None:
+        """S: from the candidate to the source pane, its cursor at the shown sentence's source (select the omitted
+        words with Shift+arrows), and back."""
+        view = self.context.view
+        if self.last_pane is view or not view.isVisible() or self.context.source_at is None:
+            self.last_pane = self.panes.candidate
+            self.panes.candidate.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
+        cursor = view.textCursor()
+        if not cursor.hasSelection():
+            cursor.setPosition(utf16_offsets(view.toPlainText())[self.context.source_at[0]])
+            view.setTextCursor(cursor)
+        self.last_pane = view
+        view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.told.emit("Source pane: select the omitted words with Shift+arrows, then the severity (S: back to the "
+                       "candidate)")
+
+    @Slot(Qt.ApplicationState)
+    def _on_application_state(self, state: Qt.ApplicationState) -> None:
+        if state == Qt.ApplicationState.ApplicationActive:
+            self.clock.resume()
+        else:
+            self.clock.pause()  # the seconds are those the reviewer spent on the segment, not away from it
+
     # -- starting and stopping ---------------------------------------------------------------------
     def start(self, path: str | Path, rater: str, mode: str = MQM, typology: str | Path | None = None) -> None:
         """Review into ``path`` (its rater's marks resumed when it exists) as ``rater``; ``mode`` MQM or ESA;
@@ -170,11 +262,14 @@ class ReviewBar(QObject):
         protected = run.input_paths() if run is not None else ()
         categories = (read_typology(Path(typology).read_text(encoding="utf-8"), str(typology)) if typology
                       else default_typology())
-        name = Path(typology).name if typology else "mqm-core"
+        name = Path(typology).name if typology else ("esa" if mode == ESA else "mqm-core")
         self.review = Review.open(path, rater, name, protected)
+        self.last_path = str(path)  # Mark errors… proposes it again (resumed, never split in two)
+        resumed = bool(self.review.state.marks or self.review.state.verdicts)
         self.mode = mode
         self.category.clear()
         self.category.addItems(list(categories))
+        self.category.setMinimumContentsLength(min(40, max(map(len, categories))))  # the longest shown whole
         esa = mode == ESA
         self.severity_buttons["Critical"].setVisible(not esa)
         self.category.setVisible(not esa)  # ESA marks severities only (Kocmi et al. 2024)
@@ -184,15 +279,24 @@ class ReviewBar(QObject):
         self.title.setText(self.heading)
         self.bar.setToolTip(f"Every change is written to {path} at once (the input files are never touched)")
         self.panes.set_show_tokens(False)  # offsets are of the text as it is, never of its tokens
-        pane = self.panes.candidate
-        pane.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        pane, source = self.panes.candidate, self.context.view
+        selectable = Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        for view in (pane, source):
+            view.setTextInteractionFlags(selectable)
+            view.setTabChangesFocus(True)
+        self._source_focus = source.focusPolicy()
+        source.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # in the Tab order: an omission is marked there
+        QWidget.setTabOrder(pane, source)
         for shortcut in self.shortcuts:
             shortcut.setEnabled(True)
         self.bar.setVisible(True)
         self.active.emit(True)
-        self.clock.start()
+        self.last_pane = pane
+        self.armed = None
         self._ticks()
+        if resumed:
+            self.first_unreviewed()  # where the reviewer left off
+        self._segment_shown()
         self.show_marks()
         self._rescore(always=True)  # the run scored with the file's marks, and with MQM when the settings add it
         pane.setFocus()
@@ -204,8 +308,12 @@ class ReviewBar(QObject):
         self.active.emit(False)
         for shortcut in self.shortcuts:
             shortcut.setEnabled(False)
-        self.panes.candidate.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.panes.candidate.setExtraSelections([])
+        self.clock.show(None)
+        for view in (self.panes.candidate, self.context.view):
+            view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            view.setTabChangesFocus(False)
+            view.setExtraSelections([])
+        self.context.view.setFocusPolicy(self._source_focus)
         self.list_model.set_reviewed(set())
 
     # -- where the reviewer is ---------------------------------------------------------------------------
@@ -234,7 +342,7 @@ class ReviewBar(QObject):
         """The selected span, (side, start, end) in code points: of the source when the source pane has the focus
         and a selection inside the shown sentence's source, else of the candidate; None when nothing is selected."""
         view = self.context.view
-        if view.hasFocus() and view.textCursor().hasSelection():
+        if self.last_pane is view and view.textCursor().hasSelection():
             cursor, at = view.textCursor(), self.context.source_at
             units = utf16_offsets(view.toPlainText())
             start, end = code_point(units, cursor.selectionStart()), code_point(units, cursor.selectionEnd())
@@ -270,6 +378,14 @@ class ReviewBar(QObject):
             return
         _run, _system, name, segment, _sentence = where
         span = self._selection()
+        if span is None and self.armed != (name, segment, severity):
+            # A mark without a span is never made by a key pressed with nothing selected unawares: asked first.
+            self.armed = (name, segment, severity)
+            key = next(k for k, s in KEYS.items() if s == severity)
+            self.told.emit(f"Nothing is selected: press {key} again to mark a {severity} error without a span (the "
+                           "whole segment), or select the words first (S: the source pane, for an omission)")
+            return
+        self.armed = None
         mark = Mark(name, segment, severity, self.category.currentText() if self.mode == MQM else "",
                     span[1] if span else None, span[2] if span else None, span[0] if span else TARGET,
                     self.comment.text().strip())
@@ -283,8 +399,12 @@ class ReviewBar(QObject):
         if where is None:
             return
         _run, _system, name, segment, _sentence = where
+        if self.mode == ESA and self.score_box.value() == UNSCORED:
+            self.told.emit("This segment has no ESA score yet: give it one (+ and − move it by 5 from 0, or type it "
+                           "in the score box), then 0 or Enter")
+            return
         esa = float(self.score_box.value()) if self.mode == ESA else None
-        seconds = self.clock.restart() / 1000.0
+        seconds = self.clock.take((name, segment))
         if self._write(lambda r: r.judge(name, segment, esa, seconds)):
             self.next_unreviewed()
 
@@ -300,6 +420,17 @@ class ReviewBar(QObject):
             if run.line_number(i) not in done:
                 self.controller.set_sentence(i)
                 return
+
+    def first_unreviewed(self) -> None:
+        """The first segment shown that the reviewer has not reviewed (a resumed review starts there)."""
+        where = self._where()
+        if where is None or self.review is None:
+            return
+        run, _system, name, _segment, _sentence = where
+        done = self.review.state.reviewed(name)
+        first = next((i for i in range(run.n_sentences) if run.line_number(i) not in done), None)
+        if first is not None:
+            self.controller.set_sentence(first)
 
     @Slot()
     def remove_mark(self) -> None:
@@ -325,7 +456,7 @@ class ReviewBar(QObject):
         self._write(lambda r: r.redo())
 
     def _nudge(self, by: int) -> None:
-        self.score_box.setValue(self.score_box.value() + by)
+        self.score_box.setValue(min(100, max(0, max(0, self.score_box.value()) + by)))  # unscored counts from 0
 
     # -- suggestions ---------------------------------------------------------------------------------------------
     def load_suggestions(self, path: str | Path) -> int:
@@ -424,12 +555,17 @@ class ReviewBar(QObject):
     @Slot(int)
     def on_sentence_changed(self, _sentence: int) -> None:
         if self.review is not None:
-            self.clock.restart()
+            self._segment_shown()
             self.show_marks()
-            where = self._where()
-            verdict = self.review.state.verdict(where[2], where[3]) if where is not None else None
-            if verdict is not None and verdict.esa is not None:
-                self.score_box.setValue(round(verdict.esa))
+
+    def _segment_shown(self) -> None:
+        """A segment is on screen: its clock runs, and its ESA score is the one recorded, else unscored (never the
+        previous segment's)."""
+        where = self._where()
+        self.armed = None
+        self.clock.show((where[2], where[3]) if where is not None else None)
+        verdict = self.review.state.verdict(where[2], where[3]) if where is not None and self.review else None
+        self.score_box.setValue(round(verdict.esa) if verdict is not None and verdict.esa is not None else UNSCORED)
 
     @Slot()
     def refresh(self) -> None:
@@ -452,25 +588,36 @@ class ReviewBar(QObject):
         self.list_model.set_reviewed({i for i in range(run.n_sentences) if run.line_number(i) in done})
         total = self.controller.whole.run.n_sentences if self.controller.whole is not None else run.n_sentences
         marks = sum(m.system == name for m in review.state.marks)
-        self.title.setText(f"{len(done):,} of {total:,} reviewed · {marks:,} errors · {self.heading}")
+        self.title.setText(f"{len(done):,} of {total:,} reviewed · {plural(marks, 'error')} · {self.heading}")
 
     def show_marks(self) -> None:
-        """The reviewer's spans on the candidate, underlined in their severity's colour."""
+        """The reviewer's spans, underlined in their severity's colour: on the candidate, and a source-side one
+        (an omission) on the shown sentence's source."""
         where, pane = self._where(), self.panes.candidate
         if where is None or self.review is None or pane.editing:
             return
-        text = pane.toPlainText()
-        units = utf16_offsets(text)
-        selections = []
         shown = [(m, False) for m in self.review.state.marks_of(where[2], where[3])]
         shown += [(m, True) for m in self.pending()]
+        pane.setExtraSelections(self._selections(pane, 0, pane.toPlainText(),
+                                                 [(m, s) for m, s in shown if m.side == TARGET]))
+        at = self.context.source_at
+        self.context.view.setExtraSelections(
+            self._selections(self.context.view, at[0], at[1], [(m, s) for m, s in shown if m.side == SOURCE])
+            if at is not None else [])
+
+    @staticmethod
+    def _selections(view: QTextEdit, offset: int, text: str,
+                    shown: list[tuple[Mark, bool]]) -> list[QTextEdit.ExtraSelection]:
+        """The marks over ``text``, which starts at code point ``offset`` of ``view``'s text."""
+        units = utf16_offsets(view.toPlainText())
+        selections = []
         for m, suggested in shown:
-            if m.start is None or m.end is None or m.side != TARGET or m.end > len(text):
+            if m.start is None or m.end is None or m.end > len(text):
                 continue
             selection = QTextEdit.ExtraSelection()
-            cursor = QTextCursor(pane.document())
-            cursor.setPosition(units[m.start])
-            cursor.setPosition(units[m.end], QTextCursor.MoveMode.KeepAnchor)
+            cursor = QTextCursor(view.document())
+            cursor.setPosition(units[offset + m.start])
+            cursor.setPosition(units[offset + m.end], QTextCursor.MoveMode.KeepAnchor)
             selection.cursor = cursor
             fmt = QTextCharFormat()
             # The reviewer's own marks in MQM's severity colours (as the human errors strip draws them), over the
@@ -485,7 +632,7 @@ class ReviewBar(QObject):
                            + (f" · {m.comment}" if m.comment else ""))
             selection.format = fmt
             selections.append(selection)
-        pane.setExtraSelections(selections)
+        return selections
 
     def _rescore(self, always: bool = False) -> None:
         whole, review = self.controller.whole, self.review

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from pathlib import Path
 
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -16,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..state import WindowState
 from ..widgets.layout import hrow
 from .review import ESA, MQM
 
@@ -23,8 +27,9 @@ from .review import ESA, MQM
 class ReviewDialog(QDialog):
     """See the module; :meth:`choice` gives (file, rater, mode, typology file or '')."""
 
-    def __init__(self, parent: QWidget | None, path: str, rater: str):
+    def __init__(self, parent: QWidget | None, path: str, rater: str, state: WindowState | None = None):
         super().__init__(parent)
+        self.state = state
         self.setWindowTitle("Mark errors")
         self.path = QLineEdit(path)
         self.path.setToolTip("Every change is written here at once (JSON Lines, as --annotations reads them); an "
@@ -55,6 +60,8 @@ class ReviewDialog(QDialog):
                                                 options=QFileDialog.Option.DontConfirmOverwrite)
         if chosen:
             self.path.setText(chosen)
+            if self.state is not None:
+                self.state.folder_used("review", chosen)
 
     def _pick_typology(self) -> None:
         chosen, _ = QFileDialog.getOpenFileName(self, "Typology", "", "Text (*.txt);;All files (*)")
@@ -66,7 +73,29 @@ class ReviewDialog(QDialog):
             self.typology.text().strip()
 
 
-def default_review_path(first_system: Path | None, rater: str) -> str:
-    """Beside the first system's file: ``review-RATER.jsonl``."""
-    folder = first_system.parent if first_system is not None else Path.cwd()
-    return str(folder / f"review-{rater or 'me'}.jsonl")
+def is_review_file(path: str | Path) -> bool:
+    """Whether ``path`` is a review file the desk wrote (JSON Lines whose first row is signed by a rater and names
+    its typology): one to resume rather than to read as another rater's annotations."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            row = json.loads(f.readline() or "null")
+    except (OSError, ValueError):
+        return False
+    return isinstance(row, dict) and "rater" in row and "typology" in row
+
+
+def proposed_review_path(rater: str, first_system: Path | None, opened_with: Sequence[str], last: str | None,
+                         folder: str) -> str:
+    """Where Mark errors… proposes to write: the review this window wrote last for the files shown, else a review
+    file they were opened with (resumed, never split in two), else a new ``review-RATER-SYSTEM.jsonl`` in
+    ``folder`` (the folder last used for reviews), else in the user's documents — never beside the inputs unasked
+    (they may be read-only, or shared)."""
+    if last:
+        return last
+    resumable = next((p for p in opened_with if is_review_file(p)), None)
+    if resumable is not None:
+        return str(resumable)
+    where = folder or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation) \
+        or str(Path.home())
+    stem = f"-{first_system.stem}" if first_system is not None else ""
+    return str(Path(where) / f"review-{rater or 'me'}{stem}.jsonl")

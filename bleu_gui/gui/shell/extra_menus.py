@@ -65,6 +65,14 @@ class ToolMenus(QObject):
         self.review_action.setCheckable(True)
         self.review_action.setShortcut(QKeySequence("Ctrl+M"))
         self.review_action.toggled.connect(self.review_asked)
+        # The review's changes, undone and redone from anywhere in the window (a text field's own Ctrl+Z, where one
+        # has the focus, stays the field's); enabled while a review is on.
+        self.review_undo = edit.addAction("Undo review change")
+        self.review_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.review_redo = edit.addAction("Redo review change")
+        self.review_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for action in (self.review_undo, self.review_redo):
+            action.setEnabled(False)
         return edit
 
     def _view_menu(self, show_settings: QAction) -> QMenu:

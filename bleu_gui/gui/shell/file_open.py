@@ -64,10 +64,15 @@ class FileOpen(QObject):
             return
         self.waiting = True
 
+    def offer(self, choice: OpenChoice) -> None:
+        """``choice`` is being opened another way (Open Recent, a session): File ▸ Open offers it should it fail."""
+        self.typed = choice
+
     @Slot()
     def _opened(self) -> None:
+        self.typed = None  # files opened: the dialog offers them now
         if self.waiting and self.dialog is not None:
-            self.waiting, self.typed = False, None
+            self.waiting = False
             self.dialog.accept()
             self.dialog = None
 

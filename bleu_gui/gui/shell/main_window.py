@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
 from ...core.metrics.bleu.config import find_bleu_config
+from ...core.metrics.comet.config import CometConfig
 from ...core.metrics.comet.worker import IDLE_LIMIT, end_idle_workers
 from ...core.metrics.registry import family, family_of
 from ...core.metrics.word_split import preload_arrow
@@ -29,14 +30,15 @@ from ..compare.compare_view import CompareView
 from ..controller import Controller
 from ..file_dialogs import ask_open_many
 from ..inspect.inspect_view import InspectView
-from ..inspect.review_dialog import ReviewDialog, default_review_path
+from ..inspect.review_dialog import ReviewDialog, proposed_review_path
 from ..jobs import JobController
 from ..prepared import Prepared
-from ..state import FROM_COMMAND_LINE, REMEMBERED, Scoring
+from ..state import FROM_COMMAND_LINE, REMEMBERED, OpenChoice, Scoring
 from ..widgets.job_progress import JobProgress
 from ..widgets.layout import TITLE_BAR, scrolled, single_shot, stacked
 from ..window_words import in_window_words, raw
 from .comet_cache_row import CometCacheRow
+from .comet_setup import CometSetup
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import ToolMenus
 from .figure_export import FigureExport
@@ -76,7 +78,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
         self.settings = settings or Settings()
-        saved = self.settings.metrics()
+        saved = self._saved_not_offered(config)
         self.error_box: QMessageBox | None = None
         self.on_error: Callable[[str], None] | None = None  # set: errors go there instead of a dialog (--screenshot)
         self._held: list[Prepared] = []  # what the controller holds, let go of once replaced
@@ -89,6 +91,8 @@ class MainWindow(QMainWindow):
         comet = self.settings_panel.group("comet")
         self.comet_cache = CometCacheRow(lambda: str(comet.fields["cache"].get()))
         comet.add_row(self.comet_cache)
+        self.comet_setup = CometSetup(comet, self.controller.state)
+        comet.add_row(self.comet_setup)
         # The COMET worker is kept idle between requests (no second torch import or model load for the next run); a
         # real model holds gigabytes, so one idle for ten minutes is ended.
         self._idle_comet = QTimer(self)
@@ -97,7 +101,8 @@ class MainWindow(QMainWindow):
         self._idle_comet.start()
         self.run_actions = RunActions(self.controller, self.jobs, self)
         self.run_actions.encoding = encoding
-        self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self)
+        self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self,
+                                     comet_ready=self.comet_setup.check)
         self.controller.actions = Actions(
             apply_slice=self.run_actions.apply_slice, clear_slice=self.run_actions.clear_slice,
             apply_where=self.run_actions.apply_where, compare_pair=self.run_actions.compare_pair,
@@ -140,12 +145,16 @@ class MainWindow(QMainWindow):
         self.controller.run_changed.connect(self.on_run_changed)
         self.run_actions.shown.connect(self.on_run_shown)
         self.run_actions.opened.connect(lambda: self.inspect.detail.editor.forget())
+        self.run_actions.opened.connect(self._review_ends)  # a review is of the files it began on
         self.run_actions.refused.connect(self.show_error)
         self.exports.exported.connect(self.on_exported)
         self.exports.failed.connect(self.show_error)
         self.inspect.header.message.connect(lambda text: self.statusBar().showMessage(text, 3000))
         self.bars.use_config.connect(self.choice.use_config)
         self.bars.reset_settings.connect(self.choice.reset)
+        self.bars.offer_taken.connect(self._take_offer)
+        # Settings changed meanwhile are remembered with the offer still in them (after SettingsChoice saved them).
+        self.controller.scoring_proven.connect(self._remember_with_offer)
         self.bars.show_line.connect(self.on_show_misalignment)
         self.choice.refused.connect(self.show_error)
 
@@ -185,7 +194,13 @@ class MainWindow(QMainWindow):
         self.tools.open_demo_asked.connect(lambda: self.run_actions.open_demo("en"))
         self.tools.segment_asked.connect(self.open_segment)
         self.tools.review_asked.connect(self.on_review_asked)
-        self.inspect.detail.review.failed.connect(self.show_error)
+        review = self.inspect.detail.review
+        review.failed.connect(self.show_error)
+        review.told.connect(lambda message: self.statusBar().showMessage(message, 8000))
+        review.active.connect(self.tools.review_undo.setEnabled)
+        review.active.connect(self.tools.review_redo.setEnabled)
+        self.tools.review_undo.triggered.connect(review.undo)
+        self.tools.review_redo.triggered.connect(review.redo)
         self.figures = FigureExport(self, controller, self.tabs, self.inspect, self.compare_view)
         self.figures.exported.connect(self.on_exported)
         self.figures.failed.connect(self.show_error)
@@ -219,6 +234,7 @@ class MainWindow(QMainWindow):
         if session is None:
             return None
         self.choice.from_session(session)
+        self.file_open.offer(OpenChoice(session.opening(), tuple(session.labels) if session.labels else None))
         return self.run_actions.open_session(session)
 
     def _remember(self) -> None:  # Open Recent keeps the run as it is now (settings, names, B)
@@ -251,6 +267,8 @@ class MainWindow(QMainWindow):
         self.inputs_label.setText(run.summary)
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
         self.bars.show_for(run, self.controller.scoring.origin)
+        if self.offered and not any(isinstance(m, CometConfig) for m in self.controller.scoring.metrics):
+            self.bars.offer(self.offered[0], run.n_sentences)
         metric_notes = {note for m in run.metrics for note in m.notes}
         notes = [in_window_words(n) for n in run.notes if n not in metric_notes]
         if notes:
@@ -336,12 +354,41 @@ class MainWindow(QMainWindow):
         if not on:
             self.inspect.detail.review.stop()
             return
-        whole = self.controller.whole
+        whole, review = self.controller.whole, self.inspect.detail.review
         first = whole.run.systems[0].file.path if whole is not None else None
-        dialog = ReviewDialog(self, default_review_path(first, self.settings.rater()), self.settings.rater())
+        rater, state = self.settings.rater(), self.controller.state
+        proposed = proposed_review_path(rater, first, state.opened.request.annotations, review.last_path,
+                                        state.folders.get("review", ""))
+        dialog = ReviewDialog(self, proposed, rater, state)
         path, rater, mode, typology = dialog.choice() if dialog.exec() else ("", "", "", "")
         if not (path and rater and self.start_review(path, rater, mode, typology or None)):
             self.tools.review_action.setChecked(False)
+
+    def _saved_not_offered(self, config: tuple[MetricConfig, ...] | None) -> tuple[MetricConfig, ...]:
+        """The remembered settings, but a metric that costs minutes (COMET): it is offered (``offered``), never
+        started unasked; with settings given on the command line nothing is offered."""
+        saved = self.settings.metrics()
+        self.offered = tuple(m for m in saved if isinstance(m, CometConfig)) if config is None else ()
+        return tuple(m for m in saved if m not in self.offered)
+
+    @Slot(object)
+    def _remember_with_offer(self, proven: tuple[MetricConfig, ...]) -> None:
+        if self.offered:
+            self.settings.set_metrics((*proven, *self.offered))
+
+    @Slot()
+    def _take_offer(self) -> None:
+        """The remembered COMET asked for: scored now (its set-up checked first, as when ticked)."""
+        offered, self.offered = self.offered, ()
+        self.settings_panel.set_metrics((*self.controller.scoring.metrics, *offered))
+        self.choice.on_changed(self.settings_panel.metrics())
+
+    @Slot()
+    def _review_ends(self) -> None:
+        review = self.inspect.detail.review
+        review.last_path = None
+        if review.review is not None:
+            self.tools.review_action.setChecked(False)  # stops it (every change is in its file already)
 
     def start_review(self, path: str, rater: str, mode: str, typology: str | None = None) -> bool:
         """Review into ``path`` as ``rater`` (see gui.inspect.review), MQM scoring the marks; False when it cannot
@@ -357,6 +404,11 @@ class MainWindow(QMainWindow):
         except (InputError, OSError) as exc:
             self.show_error(str(exc))
             return False
+        self.controller.state.folder_used("review", path)
+        action = self.tools.review_action  # checked, whichever way the review began
+        action.blockSignals(True)
+        action.setChecked(True)
+        action.blockSignals(False)
         self.tabs.setCurrentIndex(INSPECT_TAB)
         return True
 

@@ -7,9 +7,12 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from ..controller import Controller
 
+HUMAN_PROTOCOLS = {"esa": "ESA", "da": "DA", "mqm": "MQM", "sqm": "SQM"}  # a human column as the field writes it
+
 
 def metric_label(name: str, higher_is_better: bool) -> str:
-    """A metric as the chooser lists it: ``TER (lower is better)``."""
+    """A metric as the chooser lists it: ``TER (lower is better)``; a human column named as its protocol is."""
+    name = HUMAN_PROTOCOLS.get(name, name)
     return name if higher_is_better else f"{name} (lower is better)"
 
 

@@ -26,6 +26,7 @@ from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.imported.config import ImportedConfig, choose_imported
 from ...core.metrics.imported.imported import attach_imported
+from ...core.metrics.mqm.config import MqmConfig
 from ...core.metrics.registry import KEYS, family, family_of
 from ...core.metrics.status import status_to
 from ...core.output.sessions import Session
@@ -49,6 +50,14 @@ def _left_behind(before: RunConfig, after: RunConfig) -> str:
     if not gone:
         return ""
     return f"{', '.join(gone)}: chosen for other files, not carried to these (they follow each file's language)"
+
+
+NO_ANNOTATIONS = ("MQM: left out — chosen for other files, and these have no human error annotations (File ▸ Open "
+                  "▸ Annotations adds them)")
+
+
+def _needs_annotations(config: object) -> bool:
+    return isinstance(config, MqmConfig)
 
 
 TESTS_PENDING = "Significance tests: being computed, shown when ready."
@@ -141,6 +150,8 @@ class RunActions(QObject):
             left_behind = _left_behind(own, fresh)
             own = fresh
 
+        dropped = [False]  # MQM left out (the settings follow once the run is shown)
+
         def work(progress: Progress, early: Callable[[object], None], step: Callable[[str], None]
                  ) -> tuple[Prepared, Prepared]:
             step("Reading files")
@@ -149,11 +160,18 @@ class RunActions(QObject):
             systems, context, configs = attach_imported(request, inputs.systems, names or file_names(inputs.systems),
                                                         inputs.context)
             configs = choose_imported(configs, choice.imported, KEYS)
-            if left_behind:
-                context = replace(context, notes=(*context.notes, left_behind))
+            notes = [left_behind] if left_behind else []
+            metrics = own.metrics
+            if all(s.annotations is None for s in systems) and any(_needs_annotations(m) for m in metrics):
+                # MQM chosen for other files (a review's, say) is never carried into files without annotations.
+                metrics = tuple(m for m in metrics if not _needs_annotations(m))
+                notes.append(NO_ANNOTATIONS)
+                dropped[0] = True
+            if notes:
+                context = replace(context, notes=(*context.notes, *notes))
             out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
             columns = {c.name for c in configs}  # a column named as a family is the column, as in bleu-score
-            cfg = replace(own, metrics=tuple(m for m in own.metrics if m.key not in columns) + configs)
+            cfg = replace(own, metrics=tuple(m for m in metrics if m.key not in columns) + configs)
             return self._in_stages(systems, inputs.references, cfg, names, context, choice.where, progress, early,
                                    step)
 
@@ -162,6 +180,9 @@ class RunActions(QObject):
         def show(result: tuple[Prepared, Prepared]) -> None:
             if not first_shown[0]:  # the first metrics' run, or the whole one when none came first
                 self.controller.set_opened(choice)
+                if dropped[0]:
+                    self.controller.choose_scoring(tuple(m for m in self.controller.scoring.metrics
+                                                         if not _needs_annotations(m)))
                 self.opened.emit()  # files opened afresh: no edits carried over
             self.controller.show(result[1], result[0])
             if not first_shown[0]:
@@ -319,7 +340,19 @@ class RunActions(QObject):
             return new, prepare(subset_run(new.run, list(shown.rows), shown.description,
                                            progress=scaled_progress(progress, 0.7, 0.3)))
 
-        return self.jobs.submit(work, self._show)
+        def done(result: tuple[Prepared, Prepared]) -> None:
+            self._show(result)
+            self._remember_annotations(source)
+
+        return self.jobs.submit(work, done)
+
+    def _remember_annotations(self, path: str) -> None:
+        """The run shown now holds ``path``'s marks: Open Recent and a saved session open it with them."""
+        opened = self.controller.opened
+        request = opened.request
+        if str(Path(path).absolute()) not in {str(Path(p).absolute()) for p in request.annotations}:
+            self.controller.set_opened(replace(opened, request=replace(
+                request, annotations=(*request.annotations, str(Path(path).absolute())))))
 
     def _slice_in_stages(self, rows_of: Callable[[Run], tuple[Sequence[int], str]],
                          failed: Callable[[str, str], None] | None = None) -> int:

@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from ...core import Run
+from ...core import MetricConfig, Run
 from ...core.metrics.family import Advice
 from ..window_words import in_window_words
 from .advice_bar import AdviceBar
@@ -20,6 +20,7 @@ class RunBars(QWidget):
     show_line = Signal(int, int)
     use_config = Signal(object)
     reset_settings = Signal()
+    offer_taken = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -31,6 +32,8 @@ class RunBars(QWidget):
         self.more_advice.accepted.connect(lambda _value: self._on_use(self.more_advice, 1))
         self.settings = AdviceBar()
         self.settings.accepted.connect(lambda _value: self.reset_settings.emit())
+        self.offered = AdviceBar()  # a costly metric remembered from an earlier session, not started unasked
+        self.offered.accepted.connect(self._on_offer_taken)
         self._advice: tuple[Advice, ...] = ()
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -41,7 +44,17 @@ class RunBars(QWidget):
     def each(self) -> tuple[AdviceBar, ...]:
         """The bars, top to bottom: first those that say the numbers may not be what they seem (a file a line off,
         settings carried over), then the advice, which scrolls when more than two bars show."""
-        return self.alignment, self.settings, self.advice, self.more_advice
+        return self.alignment, self.settings, self.offered, self.advice, self.more_advice
+
+    def offer(self, config: MetricConfig, segments: int) -> None:
+        """Offer ``config``'s metric, remembered from an earlier session: it is scored only when asked."""
+        model = getattr(config, "model", "")
+        self.offered.show_advice(f"COMET ({model}) was on when bleu-gui last closed: not started for these "
+                                 f"{segments:,} segments (a neural model can take minutes).", "", "Score COMET")
+
+    def _on_offer_taken(self, _value: str) -> None:
+        self.offered.hide()
+        self.offer_taken.emit()
 
     def show_for(self, run: Run, settings_origin: str) -> None:
         """Speak up about ``run``; ``settings_origin`` says where its settings came from ("from the command

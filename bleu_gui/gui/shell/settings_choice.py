@@ -8,9 +8,12 @@ the controller's settings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ...core import InputError, MetricConfig, RunConfig
+from ...core.metrics.comet.config import CometConfig
 from ...core.output.sessions import Session
 from ..controller import Controller
 from ..state import FROM_SESSION
@@ -26,9 +29,11 @@ class SettingsChoice(QObject):
     refused = Signal(str)
 
     def __init__(self, panel: SettingsPanel, settings: Settings, controller: Controller, actions: RunActions,
-                 parent: QObject | None = None):
+                 parent: QObject | None = None, comet_ready: Callable[[str, str], bool] | None = None):
+        """``comet_ready(python, model)``: whether COMET can score so (it says why not, beside its fields)."""
         super().__init__(parent)
         self.panel, self.controller, self.actions = panel, controller, actions
+        self.comet_ready = comet_ready
         panel.changed.connect(self.on_changed)
         controller.scoring_changed.connect(self._follow)
         controller.scoring_proven.connect(settings.set_metrics)
@@ -50,8 +55,20 @@ class SettingsChoice(QObject):
             self.refused.emit(raw(exc))
             self._follow()
             return
+        if not self._comet_can_start(metrics):
+            return  # the group stays ticked and open, its problem said beside the fields; nothing is scored
         self.controller.choose_scoring(metrics)
         self.actions.rescore()
+
+    def _comet_can_start(self, metrics: tuple[MetricConfig, ...]) -> bool:
+        """COMET's set-up is checked before a worker is asked to start: when it joins, or its Python or model
+        change."""
+        comet = next((m for m in metrics if isinstance(m, CometConfig)), None)
+        before = next((m for m in self.controller.scoring.metrics if isinstance(m, CometConfig)), None)
+        if comet is None or self.comet_ready is None or (
+                before is not None and (before.python, before.model) == (comet.python, comet.model)):
+            return True
+        return self.comet_ready(comet.python, comet.model)
 
     @Slot()
     def reset(self) -> None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from html import escape
 
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from ...core import Run, palette
 from ...core.inputs.markup import Tag
 from ...core.inputs.text_files import SegmentFile
 from .style import styled
+from .text_pane import utf16_offsets
 
 CHIP = (f'<span style="background-color:{palette.TAG_BG}; color:{palette.TAG_INK}; font-size:small; '
         'font-family:monospace">&nbsp;{}&nbsp;</span>')
@@ -78,6 +80,18 @@ class ContextPane(QWidget):
         self.title.setText(f"Source{where} · line {run.line_number(sentence)}" if source is not None
                            else f"Document {doc} · line {run.line_number(sentence)}")
         self.view.setHtml(self.html(run, sentence, system))
+        self.scroll_to_sentence()
+
+    def scroll_to_sentence(self) -> None:
+        """The shown sentence's source at the top of the view (its previous segment, dimmed, scrolled above): a short
+        pane shows the sentence itself, whole when it fits, never cut in half by the context."""
+        if self.source_at is None:
+            return
+        cursor = QTextCursor(self.view.document())
+        cursor.setPosition(utf16_offsets(self.view.toPlainText())[self.source_at[0]])
+        bar = self.view.verticalScrollBar()
+        # One block (the lines are joined by <br>): the line's place is its cursor's, in the viewport.
+        bar.setValue(bar.value() + self.view.cursorRect(cursor).top() - int(self.view.document().documentMargin()))
 
     def html(self, run: Run, sentence: int, system: int = 0) -> str:
         context, source = run.context, run.context.source

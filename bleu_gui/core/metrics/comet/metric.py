@@ -14,6 +14,7 @@ import copy
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 import numpy as np
@@ -281,14 +282,35 @@ class Comet(SegmentMeans):
         return Section("How the number is made", lines)
 
     def shown(self, index: int, hypothesis: str, system: str, reference_names: Sequence[str]) -> Shown | None:
+        """What the model read — the candidate (xCOMET's error spans marked on it), the source, the references it
+        was scored against — and, with several references, its score against each."""
         detail = self._detail(index, hypothesis)
-        if detail is None or detail.spans is None:
-            return None
-        counts = [[float(sum(e.severity == s for e in detail.spans)) for s in SEVERITY_ORDER[:3]]]
-        return Shown(f"xCOMET marked {plural(len(detail.spans), 'error span')}",
-                     [Pane(f"Candidate — {system} (xCOMET's error spans)", marked_html(hypothesis, detail.spans))],
-                     severity_legend()[:3],
-                     Chart("Error spans by severity (xCOMET)", list(SEVERITY_ORDER[:3]), ["spans"], counts, "spans"))
+        spans = detail.spans if detail is not None else None
+        candidate = marked_html(hypothesis, spans) if spans is not None else escape(hypothesis)
+        panes = [Pane(f"Candidate — {system}" + (" (xCOMET's error spans)" if spans is not None else ""), candidate)]
+        if self.source is not None and index < len(self.source):
+            panes.append(Pane("Source", escape(self.source[index])))
+        facts = self.scorer.facts()
+        used = detail.references if detail is not None else tuple(range(len(self.references)))
+        if not facts.reference_free:
+            texts = [(_name(reference_names, k), self.references[k][index]) for k in used]
+            if len(texts) <= 2:
+                panes += [Pane(f"Reference — {name}", escape(text)) for name, text in texts]
+            else:  # the view has room for four panes: several references share one
+                panes.append(Pane(f"References ({len(texts)})", "<br>".join(
+                    f"<b>{escape(name)}</b>: {escape(text)}" for name, text in texts)))
+        if detail is None:
+            return Shown("COMET: not scored for this text (an edit is scored when the run is scored again)", panes)
+        if spans is not None:
+            counts = [[float(sum(e.severity == s for e in spans)) for s in SEVERITY_ORDER[:3]]]
+            return Shown(f"xCOMET marked {plural(len(spans), 'error span')}", panes, severity_legend()[:3],
+                         Chart("Error spans by severity (xCOMET)", list(SEVERITY_ORDER[:3]), ["spans"], counts,
+                               "spans"))
+        score = sum(detail.scores) / len(detail.scores)
+        chart = (Chart("COMET against each reference", [_name(reference_names, k) for k in used], ["COMET"],
+                       [list(detail.scores)], "score") if len(detail.scores) > 1 else None)
+        return Shown(f"COMET {score:.4f} · model {facts.name}" + (
+            " · truncated" if detail.tokens > facts.max_tokens else ""), panes, [], chart)
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]] | None:
         """xCOMET's error spans (None for a model that marks none)."""

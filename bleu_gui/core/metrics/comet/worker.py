@@ -42,6 +42,42 @@ def worker_python(named: str) -> str:
     return sys.executable
 
 
+_HAS = ("import importlib.util as u; "
+        "print(*(u.find_spec(m) is not None for m in ('comet', 'torch')))")
+
+
+def setup_problem(python: str, model: str) -> str:
+    """What stops COMET from scoring with these settings before any worker starts ('' when nothing is seen): a worker
+    Python that is not there or lacks unbabel-comet or torch (asked in a second, without importing them), a model
+    folder that is not there or holds no checkpoint. A Hugging Face name is left to the worker to fetch."""
+    try:
+        exe = worker_python(python)
+    except InputError as exc:
+        return str(exc)
+    try:
+        done = subprocess.run([exe, "-c", _HAS], capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{exe} could not be run: {getattr(exc, 'strerror', None) or exc}"
+    found = done.stdout.split()
+    if done.returncode != 0 or len(found) != 2:
+        return f"{exe} is not a Python that can run the worker (it said: {done.stderr.strip()[-200:] or 'nothing'})"
+    missing = [name for name, there in zip(("unbabel-comet", "torch"), found) if there != "True"]
+    if missing:
+        return (f"{exe} has no {' and no '.join(missing)}: pip install 'bleu-gui[comet]' in this environment, or name a "
+                f"Python that has COMET ({term('comet.python', 'PATH')})")
+    where = Path(os.path.expanduser(model))
+    if not (where.is_absolute() or model.startswith((".", "~")) or where.exists()):
+        return ""  # a Hugging Face name
+    if where.is_file():
+        return "" if where.suffix == ".ckpt" else f"{term('comet.model', model)}: not a checkpoint (.ckpt) file"
+    if not where.is_dir():
+        return f"{term('comet.model', model)}: nothing there (a COMET model is a Hugging Face name or a folder)"
+    if not (where / "checkpoints" / "model.ckpt").is_file():
+        return f"the model folder {model} has no checkpoints/model.ckpt: not a COMET model"
+    return ""
+
+
 class CometWorker:
     """One worker process (starting one costs COMET's import, 5-12 s), kept idle between requests for the next
     (:func:`worker_for`, :func:`keep_idle`)."""
