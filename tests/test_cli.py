@@ -10,7 +10,7 @@ import pytest
 from bleu_gui.core import BleuConfig
 from bleu_gui.demo import demo_folder
 
-from .conftest import cli
+from .conftest import cli, data_set
 from .oracles import sacre_corpus, sacre_metric
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -533,3 +533,30 @@ def test_every_module_loaded_by_name_is_named_for_the_bundle():
     assert binding | variants == set(named) and len(named) == len(set(named))
     assert all(importlib.import_module(m) for m in named)
     assert [get_variant(v).name for v in VARIANTS] == list(VARIANTS)
+
+
+def test_minus_l_takes_a_language_pair_as_sacrebleu_does(capsys):
+    from sacrebleu.metrics import BLEU
+
+    folder = data_set("wmt22-en-ja")
+    refs = (folder / "ref1.txt").read_text(encoding="utf-8").splitlines()[:50]
+    hyps = (folder / "sys1.txt").read_text(encoding="utf-8").splitlines()[:50]
+    oracle = BLEU(trg_lang="ja").corpus_score(hyps, [refs])  # what sacrebleu -l en-ja scores
+    for flags in (["-l", "en-ja"], ["--langs", "en", "ja"]):
+        code, out, err = _score_lines(capsys, refs, hyps, flags)
+        assert code == 0, err
+        assert float(out.strip()) == pytest.approx(oracle.score, abs=0.005)
+    with pytest.raises(SystemExit) as refused:
+        _score_lines(capsys, refs, hyps, ["-l", "enja"])
+    assert refused.value.code == 2
+    assert "a language pair is SRC-TGT (en-ja, de-en), got 'enja'" in capsys.readouterr().err
+
+
+def _score_lines(capsys, refs, hyps, flags):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        ref, hyp = Path(folder) / "ref.txt", Path(folder) / "hyp.txt"
+        ref.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        hyp.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        return cli(capsys, ref, "-i", hyp, *flags, "-b")

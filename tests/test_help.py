@@ -123,6 +123,11 @@ def test_help_documentation_opens_each_page_in_a_window_of_the_app(qtbot, window
     qtbot.addWidget(page)
     assert isinstance(page, DocPage) and page.isVisible()
     assert "The window" in page.browser.toPlainText()[:200]
+    assert page.browser.verticalScrollBar().value() == 0 and page.browser.textCursor().position() == 0  # its top
+    for name, _title in DOC_PAGES:  # the user's pages speak of the app, not of the project's tests and data
+        page.show_page(name)
+        text = page.browser.toPlainText()
+        assert not any(word in text for word in ("../shared/data", "tests/", "pytest")), name
     page.on_link(QUrl("formats.md#input-rules"))  # a page's link to another: opened here
     assert page.page == "formats.md" and "Input formats and rules" in page.browser.toPlainText()[:200]
 

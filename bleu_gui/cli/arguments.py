@@ -133,6 +133,8 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"),
                    help="the source and target languages: a TMX file's two to read, and the target language "
                         "that picks BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
+    g.add_argument("-l", "--language-pair", type=_language_pair, dest="langs", metavar="SRC-TGT",
+                   help="the languages as sacreBLEU's -l takes them (en-ja): the same as --langs SRC TGT")
     g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME", dest="columns",
                    help=f"TSV/JSONL/workbooks: the column of a role ({', '.join(ROLES)}); repeat for several")
     g.add_argument("--sheet", metavar="NAME",
@@ -374,6 +376,14 @@ def scoring_choice(args: argparse.Namespace) -> ScoringChoice:
                   if f.setting.cli and getattr(args, _dest(fam, f)) is not None}
         given[fam.key] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     return ScoringChoice(tuple(args.metrics) if args.metrics else None, given)
+
+
+def _language_pair(value: str) -> tuple[str, str]:
+    """sacreBLEU's ``-l SRC-TGT`` (``en-ja``; the target may carry a region or script: ``en-zh-Hant``)."""
+    source, _, target = value.partition("-")
+    if not source or not target:
+        raise argparse.ArgumentTypeError(f"a language pair is SRC-TGT (en-ja, de-en), got {value!r}")
+    return source, target
 
 
 def input_request(args: argparse.Namespace, systems: Sequence[str], references: Sequence[str]) -> InputRequest:

@@ -11,7 +11,7 @@ The file is JSON Lines as ``--annotations`` reads them (:mod:`..inputs.annotatio
   rejected is kept as such a row with ``"rejected": true`` (``--annotations`` leaves it out);
 - a reviewed segment: ``{"system", "segment", "rater", "reviewed": true, "esa"?, "seconds", "typology"}`` — read as
   the rater's rating of the segment (no error of its own: "No error" when it has no error row), its ESA score the
-  human column ``esa``, ``seconds`` the time spent on it.
+  human column ``esa``, ``seconds`` the time spent on it (shown in the active window, summed over every visit).
 
 Rows of other raters in the file are kept as they are; reopening the file resumes the rater's work. Several writers
 may share the file (the desk in two windows, another program appending rows): each write re-reads it, under a lock

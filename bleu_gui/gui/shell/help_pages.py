@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, QUrl, qVersion
-from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtGui import QDesktopServices, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from ...core.metrics.sacre_tokenizers import extra_installed, install_hint
@@ -31,18 +31,22 @@ SHORTCUTS = (
     ("J / K", "Next / previous sentence (with the list focused)"),
     ("Home / End", "First / last sentence (with the list focused)"),
     ("F2", "Edit the candidate in place: every score follows the edit (what-if)"),
-    ("Ctrl+M", "Edit ▸ Mark errors: review in Inspect (MQM or ESA) — then 1/2/3 Minor/Major/Critical, 0 or Enter "
-               "reviewed ▸ next, N next unreviewed, Delete, A/E/R a suggestion, Ctrl+Z undo"),
+    ("Ctrl+M", "Edit ▸ Mark errors: review in Inspect (MQM or ESA) — select with Shift+arrows, then 1/2/3 "
+               "Minor/Major/Critical (nothing selected: press it twice), C the category (Enter back), S the source pane "
+               "(an omission) and back, + and − the ESA score, 0 or Enter reviewed ▸ next, N next unreviewed, Delete, "
+               "A/E/R a suggestion"),
+    ("Ctrl+Z", "Edit ▸ Undo review change (from anywhere in the window while reviewing)"),
+    ("Ctrl+Shift+Z", "Edit ▸ Redo review change (also Ctrl+Y)"),
     ("Click a histogram bar", "List only the sentences in that score range"),
     ("Click an n-gram", "Show where it matched in the references, or why it was clipped"),
     ("Double-click a system", "Rename it (Compare ▸ systems table)"),
 )
 
+# The user's pages (the developers' — performance, contributing — stay in the repository).
 DOC_PAGES = (("window.md", "The window, tab by tab"), ("cli.md", "bleu-score, the command line"),
-             ("metrics.md", "BLEU, chrF and TER: definitions and what matches sacreBLEU"),
+             ("metrics.md", "Metrics: BLEU, chrF, TER, COMET, MQM and ESA, which metric to trust, the scorecard"),
              ("formats.md", "Input formats: WMT XML, SGML, TSV/JSONL, XLIFF, TMX; slice expressions"),
-             ("qa.md", "Translator QA checks and their false alarms"),
-             ("performance.md", "Speed and memory, measured"))
+             ("qa.md", "Translator QA checks and their false alarms"))
 
 
 def _version(package: str) -> str:
@@ -161,6 +165,9 @@ class DocPage(_Reading):
         document.setBaseUrl(QUrl.fromLocalFile(str(self.folder) + "/"))  # its images, relative to the page
         document.setMarkdown(self._pictures_present(path.read_text(encoding="utf-8")),
                              QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+        self.browser.moveCursor(QTextCursor.MoveOperation.Start)  # the page opens at its top (Ctrl+End: its end)
+        self.browser.verticalScrollBar().setValue(0)
+        self.browser.setFocus()  # the reading keys (Ctrl+Home, Page Down) act at once
         self.page = page
 
     def _pictures_present(self, text: str) -> str:
