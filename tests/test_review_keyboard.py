@@ -177,10 +177,17 @@ def test_an_esa_review_of_ten_segments_starts_each_unscored(qtbot, window, tmp_p
             _key(qtbot, candidate, Qt.Key.Key_Plus)
         _key(qtbot, candidate, Qt.Key.Key_Minus)
         _key(qtbot, candidate, Qt.Key.Key_Plus)
+        if k == 2:  # a mark after the score: the run is scored again, and the score given stays
+            _key(qtbot, candidate, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+            _key(qtbot, candidate, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+            _key(qtbot, candidate, Qt.Key.Key_1)
+            _idle(window, qtbot)
+            assert desk.review.state.marks and desk.score_box.value() == 15
         _key(qtbot, candidate, Qt.Key.Key_0)
         _idle(window, qtbot)
     rows = _rows(review_path)
-    assert sorted((r["segment"], r["esa"]) for r in rows) == [(k + 1, 5.0 * (k + 1)) for k in range(N)]
+    assert sorted((r["segment"], r["esa"]) for r in rows if r.get("reviewed")) == \
+        [(k + 1, 5.0 * (k + 1)) for k in range(N)]
     assert all(r["typology"] == "esa" for r in rows)
 
 

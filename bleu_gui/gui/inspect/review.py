@@ -269,7 +269,7 @@ class ReviewBar(QObject):
         self.mode = mode
         self.category.clear()
         self.category.addItems(list(categories))
-        self.category.setMinimumContentsLength(min(40, max(map(len, categories))))  # the longest shown whole
+        self.category.setMinimumContentsLength(min(30, max(map(len, categories))))  # long ones whole, the comment kept
         esa = mode == ESA
         self.severity_buttons["Critical"].setVisible(not esa)
         self.category.setVisible(not esa)  # ESA marks severities only (Kocmi et al. 2024)
@@ -562,8 +562,11 @@ class ReviewBar(QObject):
         """A segment is on screen: its clock runs, and its ESA score is the one recorded, else unscored (never the
         previous segment's)."""
         where = self._where()
+        key = (where[2], where[3]) if where is not None else None
+        if key is not None and key == self.clock.on:
+            return  # the same segment drawn again (its run scored again after a mark): the score given stays
         self.armed = None
-        self.clock.show((where[2], where[3]) if where is not None else None)
+        self.clock.show(key)
         verdict = self.review.state.verdict(where[2], where[3]) if where is not None and self.review else None
         self.score_box.setValue(round(verdict.esa) if verdict is not None and verdict.esa is not None else UNSCORED)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
@@ -81,6 +82,7 @@ class ContextPane(QWidget):
                            else f"Document {doc} · line {run.line_number(sentence)}")
         self.view.setHtml(self.html(run, sentence, system))
         self.scroll_to_sentence()
+        QTimer.singleShot(0, self.scroll_to_sentence)  # again once laid out: the scroll bar's range follows the layout
 
     def scroll_to_sentence(self) -> None:
         """The shown sentence's source at the top of the view (its previous segment, dimmed, scrolled above): a short
