@@ -378,3 +378,23 @@ def test_export_mtme_writes_higher_is_better_scores_under_unique_names(tmp_path,
     assert written == {"A_B": [-v for v in ter["A B"]], "A_B_2": [-v for v in ter["A_B"]]}
     readme = (root / "README.txt").read_text("utf-8")
     assert "written negated" in readme and "TER" in readme and "A_B_2\tA_B" in readme
+
+
+def test_the_table_is_said_in_words_a_translator_reads():
+    from bleu_gui.core.analysis.meta_eval import Agreement, MetaEvaluation, in_words
+
+    def agreement(name, accuracy):
+        return Agreement(name, accuracy, None, 0.6, 0.5, 0.0, None, None)
+
+    # 14 systems: 91 pairs. chrF orders 70 as the raters do (70/91), BLEU 58 (58/91 = 0.637, inside the random band
+    # 0.50 ± 2 × 0.07 = 0.64).
+    found = MetaEvaluation("mqm", tuple(f"s{k}" for k in range(14)), 529, 0,
+                           (agreement("chrF", 70 / 91), agreement("BLEU", 58 / 91)),
+                           {"random": {"system_pairwise_accuracy": 0.50, "system_pairwise_accuracy_sd": 0.07}})
+    assert in_words(found) == (
+        "On these 529 segments of 14 systems, chrF agrees most with mqm: it orders 70 of 91 system pairs as the raters "
+        "do, pairwise accuracy 0.77 (a random metric: 0.50 ± 0.07). BLEU orders 58 of 91 system pairs as the raters "
+        "do: no better than chance.")
+    clear = MetaEvaluation("mqm", found.systems, 529, 0, (agreement("chrF", 70 / 91), agreement("BLEU", 66 / 91)),
+                           found.baselines)
+    assert "no better than chance" not in in_words(clear)  # 0.725 > 0.64: above the band

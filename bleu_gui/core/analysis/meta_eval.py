@@ -297,6 +297,36 @@ def _ranked(found: list[Agreement], system_scores: list[np.ndarray], human_sys: 
             for k, r in zip(order, ranks)]
 
 
+def in_words(found: MetaEvaluation) -> str:
+    """What the table says, in one or two sentences a translator reads: the metric that agrees most with the raters,
+    how many system pairs it orders as they do against how many a random metric would, and the metric that agrees
+    least when it is no better than chance."""
+    if not found.metrics:
+        return ""
+    n = len(found.systems)
+    pairs = n * (n - 1) // 2
+    band = found.baselines.get("random", {})
+    mean, spread = band.get("system_pairwise_accuracy"), band.get("system_pairwise_accuracy_sd")
+    chance = (f" (a random metric: {mean:.2f} ± {spread:.2f})"
+              if isinstance(mean, float) and isinstance(spread, float) else "")
+
+    def ordered(m: Agreement) -> str:
+        return f"orders {round(m.system_pairwise_accuracy * pairs)} of {pairs} system pairs as the raters do"
+
+    best, worst = found.metrics[0], found.metrics[-1]
+    said = (f"On these {found.segments:,} segments of {n} systems, {best.metric} agrees most with {found.human}: it "
+            f"{ordered(best)}, pairwise accuracy {best.system_pairwise_accuracy:.2f}{chance}.")
+    if worst is not best and isinstance(mean, float) and isinstance(spread, float) \
+            and worst.system_pairwise_accuracy <= mean + 2 * spread:  # within the random band
+        said += f" {worst.metric} {ordered(worst)}: no better than chance."
+    return said
+
+
+CONSTANT_SPA = ("A constant metric ties every pair of systems: its soft pairwise accuracy is high where the raters "
+                "themselves hardly separate the systems (their p-values near a tie's), so a metric is worth trusting "
+                "only where it beats this row, not 0.5")
+
+
 def _baselines(human_seg: np.ndarray, human_sys: np.ndarray, human_p: np.ndarray,
                progress: Callable[[float], None] | None) -> dict[str, dict[str, object]]:
     constant = _statistics("constant", human_seg, np.zeros_like(human_seg), human_sys, np.zeros_like(human_sys),

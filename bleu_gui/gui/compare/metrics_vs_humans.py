@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from ...core import Run, palette
-from ...core.analysis.meta_eval import STATISTICS, Agreement, MetaEvaluation
+from ...core.analysis.meta_eval import CONSTANT_SPA, STATISTICS, Agreement, MetaEvaluation, in_words
 from ...core.output.score_text import score_text
 from ...core.run.meta_eval_run import human_candidates, meta_evaluate_run, segments_apart
 from ..controller import Controller
@@ -192,7 +192,8 @@ class MetricsVsHumansPanel(QWidget):
             for c in cells:  # the baselines: a grey band under the metrics
                 c.setForeground(QColor(palette.MUTED))
                 c.setBackground(QColor(palette.HEADER_BG))
-                c.setToolTip("A baseline (MTME #14): what a metric with no signal gets")
+                c.setToolTip("A baseline (MTME #14): what a metric with no signal gets" + (
+                    ". " + CONSTANT_SPA if name == "constant metric" else ""))
             rows.append(cells)
         _fill(self.table, HEADERS, rows)
         for k, header in enumerate(HEADERS):
@@ -200,8 +201,9 @@ class MetricsVsHumansPanel(QWidget):
             if item is not None and header in TIPS:
                 item.setToolTip(TIPS[header])
         left = f" ({found.left_out:,} left out: some system has no human score there)" if found.left_out else ""
-        self._ready(f"{len(found.systems)} systems, {found.segments:,} segments{left}; rank: WMT's clusters by "
-                    "pairwise accuracy; grey: baselines; red: below the random baseline. Click a metric.")
+        self._ready(f"{in_words(found)}\n{len(found.systems)} systems, {found.segments:,} segments{left}; rank: "
+                    "WMT's clusters by pairwise accuracy; grey: baselines (hover the constant one: why its SPA is "
+                    "high); red: below the random baseline. Click a metric.")
         if found.metrics:
             self._show_metric(found.metrics[0])
 
