@@ -770,3 +770,10 @@ def test_an_empty_reference_segment_is_scored_against_the_others_and_said(tiny_c
         both.notes
     how = both.of_system(system(hyp)).account(2, hyp[2], stats[2], ["ref1", "ref2"]).explanation.sections[0].lines
     assert "ref2 is empty here: scored against ref1 only" in how
+
+
+def test_a_progress_line_names_a_model_folder_by_its_name():
+    from bleu_gui.core.metrics.comet.scoring import short_name
+
+    assert short_name("/home/ana/models/wmt22-comet-da") == "wmt22-comet-da"
+    assert short_name("Unbabel/wmt22-comet-da") == "Unbabel/wmt22-comet-da"  # a Hugging Face name, as given

@@ -211,3 +211,13 @@ def test_score_bands_count_as_numpys_histogram_with_the_last_band_closed():
         assert score_bands(scores).tolist() == oracle.tolist()
 
     same_as_numpy()
+
+
+def test_a_delta_interval_keeps_the_metrics_decimals():
+    from bleu_gui.core.output.svg import delta_chart, interval_text
+
+    # COMET's differences are thousandths: two decimals said "-0.00 to 0.00".
+    assert interval_text(-0.00123, 0.00346, 4) == "95%: -0.0012 to 0.0035"
+    assert interval_text(-1.234, 2.346) == "95%: -1.23 to 2.35"  # BLEU's
+    deltas = [(-1) ** k * 0.0001 * k for k in range(200)]
+    assert "95%: -0.0" in delta_chart(deltas, 0.5, 4) and "95%: -0.00 to" not in delta_chart(deltas, 0.5, 4)

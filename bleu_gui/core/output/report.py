@@ -262,7 +262,7 @@ def _charts(run: Run, view: ReportView, pairs: list[int], bootstrap: Sequence[Sy
         parts.append(_inline(svg.scatter_chart(scores[0].tolist(), scores[b].tolist(), names[0], names[b])))
         b_deltas = bootstrap[b].deltas if bootstrap else None
         if bootstrap and b_deltas is not None:
-            parts.append(_inline(svg.delta_chart(b_deltas.tolist(), bootstrap[b].p_value)))
+            parts.append(_inline(svg.delta_chart(b_deltas.tolist(), bootstrap[b].p_value, metric.decimals)))
     parts.append("</div>")
     return parts
 

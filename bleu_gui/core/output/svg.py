@@ -224,7 +224,7 @@ def scatter_chart(a: Sequence[float], b: Sequence[float], name_a: str, name_b: s
     return chart.render()
 
 
-def delta_chart(deltas: Sequence[float], p_value: float | None) -> str:
+def delta_chart(deltas: Sequence[float], p_value: float | None, decimals: int = 2) -> str:
     """Bootstrap distribution of ΔBLEU with its 95% interval (two dashed lines, and in numbers) and the p-value."""
     ordered = sorted(deltas)
     lo, hi = ordered[0], ordered[-1]
@@ -243,12 +243,14 @@ def delta_chart(deltas: Sequence[float], p_value: float | None) -> str:
     chart.vline(high, palette.MARKER)
     chart.vline(0.0, palette.AXIS)
     # The interval in numbers, in the lines' colour (labels on the lines ran into each other when it was narrow).
-    chart.note(interval_text(low, high), left=True, colour=palette.MARKER)
+    chart.note(interval_text(low, high, decimals), left=True, colour=palette.MARKER)
     if p_value is not None:
         chart.note(f"p = {p_value:.4f}")
     return chart.render()
 
 
-def interval_text(low: float, high: float) -> str:
-    """How the ΔBLEU charts state the 95% bootstrap interval their two dashed lines mark."""
-    return f"95%: {low:.2f} to {high:.2f}"
+def interval_text(low: float, high: float, decimals: int = 2) -> str:
+    """How the Δ charts state the 95% bootstrap interval their two dashed lines mark, to the metric's decimals (at
+    least 2: COMET's differences are thousandths, "-0.00 to 0.00" said nothing)."""
+    d = max(2, decimals)
+    return f"95%: {low:.{d}f} to {high:.{d}f}"

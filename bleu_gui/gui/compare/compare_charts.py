@@ -260,6 +260,7 @@ class DeltaChart(ChartBox):
         super().__init__("Bootstrap ΔBLEU (B − A)", parent, tip=(
             "Corpus BLEU of B minus A over paired bootstrap resamples (sacreBLEU's seed and sample count): "
             "the spread says how much of the difference survives resampling"))
+        self.decimals = 2  # the metric's (COMET's 4)
         p = self.plot
         p.setLabel("bottom", "ΔBLEU per resample")
         p.setLabel("left", "resamples")
@@ -287,10 +288,11 @@ class DeltaChart(ChartBox):
 
     def svg_text(self) -> str | None:
         deltas, p = getattr(self, "_data", (None, None))
-        return svg.delta_chart(deltas.tolist(), p) if deltas is not None and len(deltas) else None
+        return svg.delta_chart(deltas.tolist(), p, self.decimals) if deltas is not None and len(deltas) else None
 
-    def set_metric(self, metric: str) -> None:
-        """Differences of ``metric``'s corpus scores."""
+    def set_metric(self, metric: str, decimals: int = 2) -> None:
+        """Differences of ``metric``'s corpus scores (its interval to ``decimals``)."""
+        self.decimals = decimals
         self.set_title(f"Bootstrap Δ{metric} (B − A)")
         self.plot.setLabel("bottom", f"Δ{metric} per resample")
 
@@ -316,7 +318,7 @@ class DeltaChart(ChartBox):
         self._wrap_text()  # the corner text wraps inside a narrow plot instead of running off its left edge
         p_line = f"p = {p_value:.4f}<br>" if p_value is not None else ""
         self.text.setHtml(f'<div style="text-align: right; color: {palette.INK}">{p_line}'
-                          f'<span style="color: {palette.MARKER}">{svg.interval_text(lo, hi)}</span></div>')
+                          f'<span style="color: {palette.MARKER}">{svg.interval_text(lo, hi, self.decimals)}</span></div>')
         span = max(edges[-1] - edges[0], 1e-9)
         left = min(edges[0], 0.0) - 0.05 * span
         right = max(edges[-1], 0.0) + 0.05 * span

@@ -82,7 +82,7 @@ class PairCharts(QWidget):
         self.bucket_dots.update_values(names, comparison.by_metric[k].bucket_scores[:, used], ticks, tips)
         shown = c.shown
         self.scatter.set_metric(metric.name, shown.orders[k][0].scale if shown is not None else (0.0, 100.0))
-        self.delta_chart.set_metric(metric.name)
+        self.delta_chart.set_metric(metric.name, metric.decimals)
         self.show_pair()
 
     @Slot()

@@ -244,8 +244,8 @@ class SentenceTableModel(QAbstractTableModel):
         elif role == Qt.ItemDataRole.BackgroundRole and edit:
             return QColor(palette.EDITED)
         elif role == Qt.ItemDataRole.ToolTipRole and edit:
-            return (f"Edited (what-if): sentence {self.metric} {score_text(float(self._scores[i]))} → "
-                    f"{score_text(edit[1])}"
+            return (f"Edited (what-if): sentence {self.metric} {score_text(float(self._scores[i]), self._decimals)} → "
+                    f"{score_text(edit[1], self._decimals)}"
                     f"\nFile: {self._lines[i][:1000]}\nEdited: {edit[0][:1000]}")
         elif role == Qt.ItemDataRole.ToolTipRole and col == COL_BLEU and i in self._caveats:
             return self._caveats[i]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from ..jobs import PROGRESS_STEPS, JobController
 
@@ -45,10 +45,13 @@ class JobProgress(QWidget):
     def __init__(self, jobs: JobController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bar = ProgressBar()
+        # What the job does now, beside the bar (inside it a COMET line was cut at 1366 px: "Loading COMET model /ho…").
+        self.step = QLabel("")
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(jobs.cancel)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.step)
         row.addWidget(self.bar)
         row.addWidget(self.cancel_button)
         jobs.started.connect(self.on_started)
@@ -65,7 +68,7 @@ class JobProgress(QWidget):
     @Slot(str)
     def on_step(self, text: str) -> None:
         """The bar names what the job does now ("Scoring TER 40%"): which metric the user is waiting for."""
-        self.bar.setFormat(f"{text} %p%" if text else "%p%")
+        self.step.setText(text)
         self.bar.setToolTip(text)
 
     @Slot(float)

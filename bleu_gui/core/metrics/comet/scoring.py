@@ -24,6 +24,12 @@ Item = tuple[str, str, str | None]  # (source, hypothesis, reference: None for a
 Progress = Callable[[float], None]
 
 
+def short_name(model: str) -> str:
+    """A model as a progress line names it: a folder's last part (``wmt22-comet-da``), a hub name as it is — the
+    whole path fits no status bar at 1366 px."""
+    return model if not model.startswith(("/", "~", ".")) and "\\" not in model else Path(model).name or model
+
+
 @dataclass(frozen=True)
 class ModelFacts:
     """What the worker found of the model before loading it: the checkpoint, its hash, the versions it runs with."""
@@ -130,7 +136,7 @@ class CometScorer:
         # Known by the checkpoint's hash, not its path: a file replaced since an earlier run's load is loaded again.
         wanted = (facts.checkpoint, facts.sha256, facts.encoder, self.config.precision, str(self.config.gpus))
         if worker.model != wanted:
-            say_status(f"Loading COMET model {facts.name}")
+            say_status(f"Loading COMET model {short_name(facts.name)}")
             worker.model = None
             worker.request({"op": "load", "checkpoint": facts.checkpoint, "encoder": facts.encoder,
                             "precision": self.config.precision, "gpus": self.config.gpus}, tick)
