@@ -17,7 +17,6 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
 from ...core.metrics.bleu.config import find_bleu_config
-from ...core.metrics.comet.config import CometConfig
 from ...core.metrics.comet.worker import IDLE_LIMIT, end_idle_workers
 from ...core.metrics.registry import family, family_of
 from ...core.metrics.word_split import preload_arrow
@@ -54,6 +53,7 @@ from .settings_choice import SettingsChoice
 from .settings_panel import SettingsPanel
 
 INSPECT_TAB, COMPARE_TAB = 0, 1
+COSTLY = "comet"  # a metric that takes minutes: remembered, it is offered, never started unasked
 SCORING = "Scoring…"
 
 
@@ -267,7 +267,7 @@ class MainWindow(QMainWindow):
         self.inputs_label.setText(run.summary)
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
         self.bars.show_for(run, self.controller.scoring.origin)
-        if self.offered and not any(isinstance(m, CometConfig) for m in self.controller.scoring.metrics):
+        if self.offered and not any(m.key == COSTLY for m in self.controller.scoring.metrics):
             self.bars.offer(self.offered[0], run.n_sentences)
         metric_notes = {note for m in run.metrics for note in m.notes}
         notes = [in_window_words(n) for n in run.notes if n not in metric_notes]
@@ -368,7 +368,7 @@ class MainWindow(QMainWindow):
         """The remembered settings, but a metric that costs minutes (COMET): it is offered (``offered``), never
         started unasked; with settings given on the command line nothing is offered."""
         saved = self.settings.metrics()
-        self.offered = tuple(m for m in saved if isinstance(m, CometConfig)) if config is None else ()
+        self.offered = tuple(m for m in saved if m.key == COSTLY) if config is None else ()
         return tuple(m for m in saved if m not in self.offered)
 
     @Slot(object)

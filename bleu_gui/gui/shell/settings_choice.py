@@ -9,11 +9,11 @@ the controller's settings.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ...core import InputError, MetricConfig, RunConfig
-from ...core.metrics.comet.config import CometConfig
 from ...core.output.sessions import Session
 from ..controller import Controller
 from ..state import FROM_SESSION
@@ -63,8 +63,8 @@ class SettingsChoice(QObject):
     def _comet_can_start(self, metrics: tuple[MetricConfig, ...]) -> bool:
         """COMET's set-up is checked before a worker is asked to start: when it joins, or its Python or model
         change."""
-        comet = next((m for m in metrics if isinstance(m, CometConfig)), None)
-        before = next((m for m in self.controller.scoring.metrics if isinstance(m, CometConfig)), None)
+        comet: Any = next((m for m in metrics if m.key == "comet"), None)  # its worker's settings
+        before: Any = next((m for m in self.controller.scoring.metrics if m.key == "comet"), None)
         if comet is None or self.comet_ready is None or (
                 before is not None and (before.python, before.model) == (comet.python, comet.model)):
             return True
