@@ -133,7 +133,7 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--langs", nargs=2, metavar=("SRC", "TGT"),
                    help="the source and target languages: a TMX file's two to read, and the target language "
                         "that picks BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
-    g.add_argument("-l", "--language-pair", type=_language_pair, dest="langs", metavar="SRC-TGT",
+    g.add_argument("-l", "--language-pair", type=_language_pair, metavar="SRC-TGT",
                    help="the languages as sacreBLEU's -l takes them (en-ja): the same as --langs SRC TGT")
     g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME", dest="columns",
                    help=f"TSV/JSONL/workbooks: the column of a role ({', '.join(ROLES)}); repeat for several")
@@ -390,7 +390,8 @@ def input_request(args: argparse.Namespace, systems: Sequence[str], references: 
     """The files and the input flags as one :class:`InputRequest` (``bleu-score`` and ``bleu-gui`` alike)."""
     from ..core.inputs.run_inputs import InputRequest  # what reads the files: not loaded to print --help
 
-    options = ReadOptions(args.input_format, args.keep_tags, tuple(args.langs) if args.langs else None,
+    langs = args.langs or args.language_pair  # --langs SRC TGT, or sacreBLEU's -l SRC-TGT
+    options = ReadOptions(args.input_format, args.keep_tags, tuple(langs) if langs else None,
                           parse_columns(args.columns), args.sheet)
     return InputRequest(systems=tuple(systems), references=tuple(references), encoding=args.encoding,
                         source=args.source, docs=args.docs, options=options,
