@@ -17,14 +17,12 @@ desk hands the focus back to the pane it came from when it is done."""
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import replace
-from importlib.resources import files
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QGuiApplication, QKeyEvent, QKeySequence, QShortcut, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -37,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core import Run, palette
+from ...core import Run
 from ...core.errors import ExportError, InputError
 from ...core.inputs.annotations import attach_annotations
 from ...core.inputs.ratings import SOURCE, TARGET
@@ -57,6 +55,8 @@ from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import hrow
 from ..widgets.panes import SentencePanes, utf16_offsets
 from ..widgets.style import styled
+from .review_categories import CategoryBox, default_typology
+from .review_marks import code_point, mark_selections
 from .segment_clock import SegmentClock
 from .sentence_model import SentenceTableModel
 
@@ -64,30 +64,15 @@ MQM, ESA = "mqm", "esa"
 UNSCORED = -1  # the ESA score box's value for a segment not scored yet (shown as "unscored")
 BACK_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape}
 KEYS = {"1": "Minor", "2": "Major", "3": "Critical"}
-COLOURS = {"Minor": palette.MARK_MINOR, "Major": palette.MARK_MAJOR, "Critical": palette.MARK_CRITICAL}
-SEVERITY_BACKGROUNDS = {"Minor": palette.MQM_MINOR, "Major": palette.MQM_MAJOR, "Critical": palette.MQM_CRITICAL}
 
 
-def default_typology() -> tuple[str, ...]:
-    """MQM's core typology, shipped with the package."""
-    return read_typology((files("bleu_gui") / "typologies" / "mqm-core.txt").read_text(encoding="utf-8"),
-                         "mqm-core.txt")
 
 
-def code_point(units: list[int], position: int) -> int:
-    """The Python index of the character at Qt's UTF-16 ``position`` (see :func:`utf16_offsets`): the first whose
-    offset reaches it."""
-    return bisect_left(units, position, hi=len(units) - 1)
 
 
-class CategoryBox(QComboBox):
-    """The category list; ``popup_closed()`` once its popup is closed (a category chosen from it, or none)."""
 
-    popup_closed = Signal()
 
-    def hidePopup(self) -> None:  # noqa: N802 (Qt's name)
-        super().hidePopup()
-        self.popup_closed.emit()
+
 
 
 class ReviewBar(QObject):
@@ -601,41 +586,12 @@ class ReviewBar(QObject):
             return
         shown = [(m, False) for m in self.review.state.marks_of(where[2], where[3])]
         shown += [(m, True) for m in self.pending()]
-        pane.setExtraSelections(self._selections(pane, 0, pane.toPlainText(),
+        pane.setExtraSelections(mark_selections(pane, 0, pane.toPlainText(),
                                                  [(m, s) for m, s in shown if m.side == TARGET]))
         at = self.context.source_at
         self.context.view.setExtraSelections(
-            self._selections(self.context.view, at[0], at[1], [(m, s) for m, s in shown if m.side == SOURCE])
+            mark_selections(self.context.view, at[0], at[1], [(m, s) for m, s in shown if m.side == SOURCE])
             if at is not None else [])
-
-    @staticmethod
-    def _selections(view: QTextEdit, offset: int, text: str,
-                    shown: list[tuple[Mark, bool]]) -> list[QTextEdit.ExtraSelection]:
-        """The marks over ``text``, which starts at code point ``offset`` of ``view``'s text."""
-        units = utf16_offsets(view.toPlainText())
-        selections = []
-        for m, suggested in shown:
-            if m.start is None or m.end is None or m.end > len(text):
-                continue
-            selection = QTextEdit.ExtraSelection()
-            cursor = QTextCursor(view.document())
-            cursor.setPosition(units[offset + m.start])
-            cursor.setPosition(units[offset + m.end], QTextCursor.MoveMode.KeepAnchor)
-            selection.cursor = cursor
-            fmt = QTextCharFormat()
-            # The reviewer's own marks in MQM's severity colours (as the human errors strip draws them), over the
-            # match colours; a suggestion only dashed beneath, until it is taken.
-            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline if suggested
-                                  else QTextCharFormat.UnderlineStyle.WaveUnderline)
-            fmt.setUnderlineColor(QColor(COLOURS.get(m.severity, palette.MUTED)))
-            if not suggested:
-                fmt.setBackground(QColor(SEVERITY_BACKGROUNDS.get(m.severity, palette.MQM_NEUTRAL)))
-            fmt.setToolTip(("Suggested by " + m.suggested_by + " (A accept, E accept as selected, R reject): "
-                            if suggested else "") + f"{m.severity} · {m.category or 'no category'}"
-                           + (f" · {m.comment}" if m.comment else ""))
-            selection.format = fmt
-            selections.append(selection)
-        return selections
 
     def _rescore(self, always: bool = False) -> None:
         whole, review = self.controller.whole, self.review
