@@ -52,11 +52,12 @@ def metric_class_checks(package: Path = PACKAGE) -> list[str]:
     return found
 
 
-def namespace_reads(package: Path = PACKAGE, parsing: str = "bleu_gui.cli.arguments") -> list[str]:
-    """``args.x`` reads (an ``argparse.Namespace`` named ``args``) outside the parsing module."""
+def namespace_reads(package: Path = PACKAGE,
+                    parsing: tuple[str, ...] = ("bleu_gui.cli.arguments", "bleu_gui.cli.window_arguments")) -> list[str]:
+    """``args.x`` reads (an ``argparse.Namespace`` named ``args``) outside the parsing modules."""
     found = []
     for name, path in modules(package):
-        if name == parsing:
+        if name in parsing:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "args":

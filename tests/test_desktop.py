@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from importlib.resources import files
 from pathlib import Path
 
-from bleu_gui.cli.arguments import build_window_parser, window_options
+from bleu_gui.cli.window_arguments import build_window_parser, window_options
 from bleu_gui.demo import demo_paths
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bleu_gui.cli.arguments import build_parser, build_window_parser, metric_configs, options, window_options
+from bleu_gui.cli.arguments import build_parser, metric_configs, options
+from bleu_gui.cli.window_arguments import build_window_parser, window_options
 from bleu_gui.cli.bleu_score import run as cli_run
 from bleu_gui.core.errors import InputError
 

@@ -92,7 +92,7 @@ def test_an_expression_typed_while_a_document_is_chosen_combines_with_it_and_say
 # -- 17. bleu-gui takes bleu-score's form -------------------------------------------------------------------------
 
 def test_bleu_gui_reads_ref_dash_i_hyp_as_bleu_score_does():
-    from bleu_gui.cli.arguments import build_window_parser, window_options
+    from bleu_gui.cli.window_arguments import build_window_parser, window_options
     from bleu_gui.core.errors import InputError
 
     parser = build_window_parser()

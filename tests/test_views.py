@@ -171,7 +171,7 @@ def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
 
 
 def test_bleu_gui_flags_win_over_saved_settings(tmp_path):
-    from bleu_gui.cli.arguments import build_window_parser, window_options
+    from bleu_gui.cli.window_arguments import build_window_parser, window_options
     from bleu_gui.core import InputError
     from bleu_gui.core.metrics.chrf.chrf import ChrfConfig
     from bleu_gui.core.metrics.ter.ter import TerConfig

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bleu_gui.cli.arguments import build_parser, build_window_parser, words
+from bleu_gui.cli.arguments import build_parser, words
+from bleu_gui.cli.window_arguments import build_window_parser
 from bleu_gui.core.inputs.format_table import ReadOptions
 from bleu_gui.core.inputs.run_inputs import InputRequest
 from bleu_gui.core.metrics.registry import FAMILIES
@@ -145,7 +146,7 @@ def test_no_flag_is_left_in_a_window_message():
 
 def test_bleu_gui_takes_every_input_flag_of_bleu_score():
     from bleu_gui.cli.arguments import build_parser as score_parser
-    from bleu_gui.cli.arguments import build_window_parser as gui_parser
+    from bleu_gui.cli.window_arguments import build_window_parser as gui_parser
     from bleu_gui.cli.arguments import input_request
 
     def input_flags(parser):

@@ -24,14 +24,8 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
-    QLineEdit,
-    QPushButton,
-    QSlider,
-    QSpinBox,
     QTextEdit,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -51,28 +45,15 @@ from ...core.output.review_file import (
 )
 from ..controller import Controller
 from ..widgets.context_pane import ContextPane
-from ..widgets.elided_label import ElidedLabel
-from ..widgets.layout import hrow
 from ..widgets.panes import SentencePanes, utf16_offsets
-from ..widgets.style import styled
-from .review_categories import CategoryBox, default_typology
+from .review_categories import default_typology
+from .review_controls import KEYS, UNSCORED, ReviewControls
 from .review_marks import code_point, mark_selections
 from .segment_clock import SegmentClock
 from .sentence_model import SentenceTableModel
 
 MQM, ESA = "mqm", "esa"
-UNSCORED = -1  # the ESA score box's value for a segment not scored yet (shown as "unscored")
 BACK_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape}
-KEYS = {"1": "Minor", "2": "Major", "3": "Critical"}
-
-
-
-
-
-
-
-
-
 
 
 class ReviewBar(QObject):
@@ -111,54 +92,15 @@ class ReviewBar(QObject):
         controller.run_changed.connect(self.refresh)
 
     def _build_controls(self) -> None:
-        """The bar's two rows: severities, category and comment; the ESA score, Reviewed ▸ next, the files."""
-        self.title = styled(ElidedLabel(""), "hint")  # who, where, and how far (cut, never widening the window)
-        self.severity_buttons = {}
-        for key, severity in KEYS.items():
-            button = QPushButton(f"{key} {severity}")
-            button.setToolTip(f"Mark the selected span as a {severity} error of the category beside (key {key})")
+        """The bar's controls (:class:`ReviewControls`), each acting here and handing the focus back."""
+        self.bar = ReviewControls()
+        self.title, self.category, self.comment = self.bar.title, self.bar.category, self.bar.comment
+        self.score, self.score_box, self.severity_buttons = self.bar.score, self.bar.score_box, self.bar.severity_buttons
+        for severity, button in self.severity_buttons.items():
             button.clicked.connect(self._then_back(self._marker(severity)))
-            self.severity_buttons[severity] = button
-        self.category = CategoryBox()
-        self.category.setObjectName("reviewCategory")
-        self.category.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.category.setMinimumContentsLength(16)
-        self.category.setToolTip("The error's category (C focuses this list; the typology: MQM's core by default)")
-        self.comment = QLineEdit()
-        self.comment.setPlaceholderText("comment (optional)")
-        self.score = QSlider(Qt.Orientation.Horizontal)
-        self.score.setRange(UNSCORED, 100)
-        self.score_box = QSpinBox()
-        self.score_box.setRange(UNSCORED, 100)
-        self.score_box.setSpecialValueText("unscored")  # a segment starts so: never the last segment's score
-        self.score_box.setToolTip("The segment's ESA score, 0–100 (+ and − move it by 5; Enter hands the focus back)")
-        self.score.valueChanged.connect(self.score_box.setValue)
-        self.score_box.valueChanged.connect(self.score.setValue)
-        self.done_button = QPushButton("0 Reviewed ▸ next")
-        self.done_button.setToolTip("This segment is reviewed (no error, or the errors marked; in ESA with the score "
-                                    "set); then the next unreviewed one (0 or Enter)")
-        self.done_button.clicked.connect(self._then_back(self.done))
-        self.suggest_button = QPushButton("Suggestions…")
-        self.suggest_button.setToolTip("Spans of another file (another rater, xCOMET, an LLM judge) shown dashed: A "
-                                       "accepts, E accepts as selected, R rejects")
-        self.suggest_button.clicked.connect(self._then_back(self.ask_suggestions))
-        self.marot_button = QPushButton("Marot TSV…")
-        self.marot_button.setToolTip("The review as Marot's TSV (an error per row, its span marked <v>…</v>), for "
-                                     "Marot, Anthea or a spreadsheet")
-        self.marot_button.clicked.connect(self._then_back(self.ask_marot))
-        self.bar = QWidget()
-        self.bar.setObjectName("reviewBar")
-        marking = hrow(*self.severity_buttons.values(), self.category, self.comment)
-        marking.setStretchFactor(self.comment, 1)
-        judging = hrow(self.score, self.score_box, self.done_button, self.suggest_button, self.marot_button,
-                       self.title)
-        judging.setStretchFactor(self.title, 1)
-        rows = QVBoxLayout(self.bar)
-        rows.setContentsMargins(0, 0, 0, 0)
-        rows.setSpacing(2)
-        rows.addLayout(marking)
-        rows.addLayout(judging)
-        self.bar.setVisible(False)
+        self.bar.done_button.clicked.connect(self._then_back(self.done))
+        self.bar.suggest_button.clicked.connect(self._then_back(self.ask_suggestions))
+        self.bar.marot_button.clicked.connect(self._then_back(self.ask_marot))
 
     def _hand_focus_back(self) -> None:
         """Each control hands the focus back to the pane it came from when it is done: Enter or Esc in the category

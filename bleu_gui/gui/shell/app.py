@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...cli.arguments import WindowOptions, build_window_parser, metric_configs, window_options, worded_error, words
+from ...cli.arguments import metric_configs, worded_error, words
+from ...cli.window_arguments import WindowOptions, build_window_parser, window_options
 from ...core import InputError, MetricConfig
 from ...core.errors import term, worded
 from ...core.metrics.registry import in_window
