@@ -186,7 +186,8 @@ def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a
 
     rated = data_set("formats/tsv-mqm-wmt") / "mqm_ted_ende.head588lines.tsv"
     window.settings_panel.group("mqm").setChecked(True)
-    window.settings_panel.group("chrf").setChecked(True)
+    for key in ("chrf", "ter", "edit"):
+        window.settings_panel.group(key).setChecked(True)
     window.run_actions.open_inputs(OpenChoice(InputRequest(references=(str(rated),), refs_wanted=("ref",)), None))
     qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy and any(
         m.key == "mqm" for m in window.controller.run.metrics), timeout=60_000)
@@ -195,9 +196,21 @@ def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a
     panel.evaluate()
     qtbot.waitUntil(lambda: panel.found is not None, timeout=60_000)
     rows = panel.table.model().rowCount()
-    assert rows == 2 + 2  # BLEU, chrF2, then the constant and the random baselines
-    assert {panel.table.model().index(r, 1).data() for r in range(2)} == {"BLEU", "chrF2"}
+    assert rows == 4 + 2  # BLEU, chrF2, TER, edit distance, then the constant and the random baselines
+    assert {panel.table.model().index(r, 1).data() for r in range(2)} <= {"BLEU", "chrF2", "TER (negated)",
+                                                                         "edit distance (negated)"}
     assert len(panel.scatter.data) == len(window.controller.run.systems)
+    names = {s.name for s in window.controller.run.systems}
+    assert len(panel.names) == 3 and {t.textItem.toPlainText() for t in panel.names} <= names
+    # Every row in view, the baselines too (1366×768 hid them below the fold).
+    window.resize(1366, 768)
+    window.tabs.setCurrentIndex(1)  # Compare
+    lower = window.compare_view.lower_tabs
+    lower.setCurrentIndex(lower.indexOf(window.compare_view._meta_page))
+    panel._fit_table()
+    qtbot.waitUntil(lambda: panel.table.isVisible())
+    last = panel.table.rowViewportPosition(rows - 1) + panel.table.rowHeight(rows - 1)
+    assert 0 <= panel.table.rowViewportPosition(rows - 1) and last <= panel.table.viewport().height()
     pairs = panel.pairs.model()
     assert pairs.rowCount() == len(panel.found.metrics[0].parted) > 0
     a, b = pairs.index(0, 0).data().split(" > ")
@@ -216,6 +229,22 @@ def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a
     with qtbot.waitSignal(panel.segment_opened):
         panel._segment_chosen(apart.index(0, 0))
     assert window.controller.run.line_number(window.controller.sentence) == line
+    # The raters' spans of A and B beside BLEU's colours, without switching the Metric to MQM.
+    panes = window.compare_view.panes
+    assert window.controller.metric_object.key == "bleu"
+    assert panes.human_a.isVisibleTo(window.compare_view) and panes.human_b.isVisibleTo(window.compare_view)
+    assert panes.human_a.summary.text() and panes.human_b.summary.text()
+
+
+def test_the_scatter_names_the_systems_furthest_from_the_line():
+    from bleu_gui.gui.compare.metrics_vs_humans import outliers
+
+    # By hand, x 0..4 and y 0, 1, 2, 9, 4: least squares gives slope 1.6 (Sxy 16 / Sxx 10) and intercept 0
+    # (mean y 3.2 − 1.6 × mean x 2), so the residuals are 0, −0.6, −1.2, 4.2, −2.4: furthest 3, then 4, then 2.
+    assert outliers([0, 1, 2, 3, 4], [0, 1, 2, 9, 4]) == [3, 4, 2]
+    assert outliers([0, 1, 2, 3, 4], [0, 1, 2, 9, 4], k=1) == [3]
+    assert outliers([1, 2], [5, 3]) == [0, 1]  # as few as asked: each named
+    assert outliers([2, 2, 2, 2], [1, 5, 2, 3], k=1) == [1]  # one human score for all: off the mean
 
 
 @pytest.mark.slow

@@ -409,6 +409,23 @@ def test_the_inspect_strip_shows_the_raters_spans_beside_bleu(qtbot, views, tmp_
     assert not strip.isVisibleTo(views.inspect)
 
 
+def test_compare_shows_the_raters_spans_under_a_and_b_beside_bleus_colours(qtbot, views, tmp_path):
+    # A segment opened from Metrics vs humans lands in Compare's A and B panes with BLEU shown: the raters' spans
+    # of A (2 errors on segment 1) and of B (none) are drawn under them, without switching the Metric to MQM.
+    run = views.show_scored(qtbot, small_run(tmp_path, "bleu", "mqm"))
+    panes = views.compare_view.panes
+    views.controller.set_metric(0)
+    views.controller.set_b(1)
+    views.controller.set_sentence(0)
+    assert panes.human_a.isVisibleTo(views.compare_view) and panes.human_b.isVisibleTo(views.compare_view)
+    assert panes.human_a.summary.text() == "1 Major, 1 Minor · rated by r1"
+    assert "Major Accuracy/Mistranslation (r1)" in panes.human_a.text.toHtml().replace("%20", " ")
+    assert panes.human_b.summary.text() == "no error · rated by r1"
+    assert panes.human_b.text.toPlainText() == run.systems[1].lines[0]
+    views.controller.set_metric(1)  # MQM shown: the panes hold the spans themselves
+    assert not panes.human_a.isVisibleTo(views.compare_view)
+
+
 def test_compare_lists_errors_by_kind_and_a_click_slices_them(qtbot, views, tmp_path):
     from bleu_gui.gui.actions import Actions
 

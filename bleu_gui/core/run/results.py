@@ -22,6 +22,7 @@ from ..errors import ConfigError
 from ..inputs.corpus import Context
 from ..inputs.markup import mismatched_tags
 from ..inputs.text_files import SegmentFile
+from ..metrics.account import plural
 from ..metrics.base import Metric, Score
 from ..metrics.bleu.config import BleuConfig
 from ..metrics.bleu.details import SentenceDetails
@@ -224,9 +225,12 @@ class Run:
 
     @property
     def summary(self) -> str:
-        """One line: the systems, the sentence count, the references and how they were decoded."""
-        return (f"{', '.join(s.name for s in self.systems)}: {self.n_sentences:,} sentences · "
-                f"{len(self.references)} reference(s): {', '.join(self.reference_names)} · encoding {self.encodings}")
+        """One line: the sentence count, the references, how the files were decoded and the systems (last: with
+        many systems a narrow status bar cuts their list, not the rest)."""
+        refs = plural(len(self.references), "reference")
+        systems = plural(len(self.systems), "system")
+        return (f"{self.n_sentences:,} sentences · {refs}: {', '.join(self.reference_names)} · encoding "
+                f"{self.encodings} · {systems}: {', '.join(s.name for s in self.systems)}")
 
     @property
     def encodings(self) -> str:

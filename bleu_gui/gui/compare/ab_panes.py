@@ -1,5 +1,7 @@
 """A, B and the references of the sentence on screen: BLEU's colours, plus the words inside n-grams only this
-system matched, and reference words matched by both, only A or only B."""
+system matched, and reference words matched by both, only A or only B (or the metric shown's own marks). Under A
+and B, the raters' error spans when their files carry annotations — beside the metric's evidence, whichever metric
+is shown, so a segment opened from Metrics vs humans shows both."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from ...core import ScoredSystem
 from ...core.metrics.bleu.details import SentenceDetails
 from ...core.output import score_text
 from ..controller import Controller
+from ..inspect.human_errors import HumanErrors
 from ..widgets import colors
 from ..widgets.context_pane import ContextPane
 from ..widgets.elided_label import ElidedLabel
@@ -45,6 +48,8 @@ class ABPanes(QWidget):
             styled(label, "paneTitle")
         self.references = ReferenceStack()
         self.context_pane = ContextPane()
+        self.human_a = HumanErrors(controller, system_of=lambda _c: 0, title="Raters' spans on A")
+        self.human_b = HumanErrors(controller, system_of=lambda c: c.b, title="Raters' spans on B")
         self._assemble()
         fill_orders(self.order, 4, all_orders=True)
         controller.run_changed.connect(self.on_run_changed)
@@ -79,10 +84,11 @@ class ABPanes(QWidget):
         box.addWidget(self.metric_legend)
         box.addWidget(self.context_pane)
         ab = QHBoxLayout()
-        for label, pane in ((self.label_a, self.pane_a), (self.label_b, self.pane_b)):
+        for label, pane, human in ((self.label_a, self.pane_a, self.human_a), (self.label_b, self.pane_b, self.human_b)):
             column = QVBoxLayout()
             column.addWidget(label)
-            column.addWidget(pane)
+            column.addWidget(pane, 1)
+            column.addWidget(human)
             pane.setMinimumHeight(lines_high(pane, 2))
             ab.addLayout(column)
         box.addLayout(ab, 1)

@@ -7,6 +7,9 @@ each a click from the A and B panes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QColor
@@ -39,6 +42,18 @@ TIPS = {"pair acc": "System level: the share of system pairs the metric orders a
 PAIR = Qt.ItemDataRole.UserRole + 1     # a pair row's (a, b) system names
 SEGMENT = Qt.ItemDataRole.UserRole + 2  # a segment row's sentence index
 APART = 10  # segments listed for a pair
+NAMED = 3  # the scatter's outliers named beside their dots (13 names over each other would hide the dots)
+
+
+def outliers(x: Sequence[float], y: Sequence[float], k: int = NAMED) -> list[int]:
+    """The ``k`` points furthest from the least-squares line of ``y`` on ``x`` (the systems a metric scores most
+    unlike the humans), furthest first; every point when there are ``k`` or fewer."""
+    if len(x) <= k:
+        return list(range(len(x)))
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    slope, offset = np.polyfit(xs, ys, 1) if np.ptp(xs) > 0 else (0.0, float(ys.mean()))
+    off = np.abs(ys - (slope * xs + offset))
+    return [int(i) for i in np.argsort(-off, kind="stable")[:k]]
 
 
 def _number(value: object) -> str:
@@ -75,6 +90,7 @@ class MetricsVsHumansPanel(QWidget):
         self.plot.setMinimumHeight(60)  # the compact layout (a laptop) gives the tab little height: it scrolls
         self.scatter = pg.ScatterPlotItem(size=9, hoverable=True, tip=self._tip)
         self.plot.addItem(self.scatter)
+        self.names: list[pg.TextItem] = []  # the outliers' names beside their dots
         self.pairs_title = styled(ElidedLabel("Click a metric: the system pairs it orders against the humans"),
                                   "paneTitle")
         self.pairs = _table("metaEvalPairs")
@@ -87,7 +103,7 @@ class MetricsVsHumansPanel(QWidget):
         self._shown_for: Run | None = None  # the run the results are of (see on_run_changed)
         self.jobs.failed.connect(lambda message, _details: self.note.setText(message))
         self.jobs.cancelled.connect(lambda _job: self._ready("Cancelled."))
-        split = self._parts()
+        self.split = split = self._parts()
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(hrow("Metrics against the human scores", self.human, self.button, self.progress, STRETCH))
@@ -142,6 +158,7 @@ class MetricsVsHumansPanel(QWidget):
         self.found, self.chosen = None, None
         for table in (self.table, self.pairs, self.apart):
             model_of(table).clear()
+        self._name_dots([], [], [])
         self.scatter.setData([])
         if not self.wanted(run):
             return
@@ -204,8 +221,30 @@ class MetricsVsHumansPanel(QWidget):
         self._ready(f"{in_words(found)}\n{len(found.systems)} systems, {found.segments:,} segments{left}; rank: "
                     "WMT's clusters by pairwise accuracy; grey: baselines (hover the constant one: why its SPA is "
                     "high); red: below the random baseline. Click a metric.")
+        self._fit_table()
         if found.metrics:
             self._show_metric(found.metrics[0])
+
+    def _fit_table(self) -> None:
+        """The table's every row in view (the metrics and the baselines under them), the pairs taking the rest: at
+        1366×768 the baselines fell below the fold."""
+        view, total = self.table, sum(self.split.sizes())
+        rows = model_of(view).rowCount()
+        need = (view.horizontalHeader().height() + rows * view.verticalHeader().defaultSectionSize()
+                + view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth() + 4)
+        top = min(need, int(total * 0.65)) if total > 0 else need
+        self.split.setSizes([top, max(total - top, 1)])
+
+    def _name_dots(self, human: Sequence[float], metric: Sequence[float], systems: Sequence[str]) -> None:
+        """The outliers' names beside their dots (every dot's name is its tooltip)."""
+        for item in self.names:
+            self.plot.removeItem(item)
+        self.names = []
+        for i in outliers(human, metric):
+            label = pg.TextItem(systems[i], color=palette.TEXT, anchor=(0, 1))
+            label.setPos(human[i], metric[i])
+            self.plot.addItem(label)
+            self.names.append(label)
 
     def _metric_of(self, index: QModelIndex) -> Agreement | None:
         if self.found is None:
@@ -228,6 +267,7 @@ class MetricsVsHumansPanel(QWidget):
         self.plot.setLabel("bottom", f"{found.human}{' (negated)' if found.human_negated else ''} (system mean)")
         self.scatter.setData([{"pos": (h, v), "data": name, "brush": pg.mkBrush(palette.SYSTEMS[0])}
                               for h, v, name in zip(found.human_scores, m.system_scores, found.systems)])
+        self._name_dots(found.human_scores, m.system_scores, found.systems)
         self.plot.autoRange()
         rows = []
         for a, b, dh, dm, ph, pm in m.parted:

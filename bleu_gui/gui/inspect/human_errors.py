@@ -1,11 +1,13 @@
 """The raters' error spans (MQM) over the candidate on screen, beside whatever the chosen metric shows — BLEU's
 n-gram panes, chrF's shading, TER's edits — so a translator sees at once whether the metric saw what the raters
 marked. Shown when the system's file carries annotations; its check box folds it away. Hovering a span names its
-severity, category, rater and comment; the raters' corrected translations are listed under it.
+severity, category, rater and comment; the raters' corrected translations are listed under it. Inspect shows it for
+the system on screen; Compare for A and for B, each under its pane.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import QUrl, Slot
@@ -36,10 +38,12 @@ class HumanErrors(QWidget):
 
     LINES = 3  # the text's height in lines: the metric's panes keep the room
 
-    def __init__(self, controller: Controller, parent: QWidget | None = None):
+    def __init__(self, controller: Controller, parent: QWidget | None = None,
+                 system_of: Callable[[Controller], int] = lambda c: c.system, title: str = "Human error spans"):
         super().__init__(parent)
         self.controller = controller
-        self.toggle = QCheckBox("Human error spans")
+        self.system_of = system_of  # which system's spans: Inspect's on screen, Compare's A or B
+        self.toggle = QCheckBox(title)
         self.toggle.setObjectName("humanErrorsToggle")
         self.toggle.setChecked(True)
         self.toggle.setToolTip("The raters' error spans over this candidate, beside the metric's own marks")
@@ -65,7 +69,7 @@ class HumanErrors(QWidget):
         box.addWidget(self.text)
         self.toggle.toggled.connect(self.text.setVisible)
         for signal in (controller.run_changed, controller.sentence_changed, controller.system_changed,
-                       controller.metric_changed):
+                       controller.metric_changed, controller.b_changed):
             signal.connect(self.refresh)
         self.setVisible(False)
 
@@ -75,11 +79,12 @@ class HumanErrors(QWidget):
         metric shown: its own panes show them)."""
         c, run = self.controller, self.controller.run
         sentence, metric = c.sentence, c.metric_object
-        system = run.systems[c.system] if run is not None else None
+        k = self.system_of(c)
+        system = run.systems[k] if run is not None and 0 <= k < len(run.systems) else None
         annotations = system.file.annotations if system is not None else None
-        self.setVisible(bool(annotations) and sentence is not None and metric is not None
-                        and not metric.shows_human_errors)
-        if not self.isVisible() or system is None or annotations is None or sentence is None:
+        wanted = bool(annotations) and sentence is not None and metric is not None and not metric.shows_human_errors
+        self.setVisible(wanted)  # (isVisible() is False on a tab not shown: the spans are drawn all the same)
+        if not wanted or system is None or annotations is None or sentence is None:
             return
         ratings = annotations[sentence]
         if ratings is None:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QScreen, QShowEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QTabWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
 from ...core import InputError, MetricConfig
 from ...core.errors import ExportError
@@ -33,6 +33,7 @@ from ..inspect.review_dialog import ReviewDialog, proposed_review_path
 from ..jobs import JobController
 from ..prepared import Prepared
 from ..state import FROM_COMMAND_LINE, REMEMBERED, OpenChoice, Scoring
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.job_progress import JobProgress
 from ..widgets.layout import TITLE_BAR, scrolled, single_shot, stacked
 from ..window_words import in_window_words, raw
@@ -159,7 +160,7 @@ class MainWindow(QMainWindow):
         self.choice.refused.connect(self.show_error)
 
     def _build_status(self) -> None:
-        self.inputs_label = QLabel("")
+        self.inputs_label = ElidedLabel("")  # 13 systems' names do not fit 1366 px: cut at the end, whole in its tooltip
         self.job_progress = JobProgress(self.jobs)
         self.statusBar().addWidget(self.inputs_label, 1)
         self.statusBar().addPermanentWidget(self.job_progress)
