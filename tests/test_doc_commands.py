@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bleu_gui.cli.arguments import build_parser, metric_configs, options
-from bleu_gui.cli.window_arguments import build_window_parser, window_options
 from bleu_gui.cli.bleu_score import run as cli_run
+from bleu_gui.cli.window_arguments import build_window_parser, window_options
 from bleu_gui.core.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]

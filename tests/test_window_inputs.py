@@ -146,8 +146,8 @@ def test_no_flag_is_left_in_a_window_message():
 
 def test_bleu_gui_takes_every_input_flag_of_bleu_score():
     from bleu_gui.cli.arguments import build_parser as score_parser
-    from bleu_gui.cli.window_arguments import build_window_parser as gui_parser
     from bleu_gui.cli.arguments import input_request
+    from bleu_gui.cli.window_arguments import build_window_parser as gui_parser
 
     def input_flags(parser):
         return {s for a in parser._actions for s in a.option_strings
