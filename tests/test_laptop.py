@@ -175,9 +175,19 @@ def test_fifteen_systems_all_in_view_at_1366_by_768(qtbot, window, tmp_path):
     for part in (compare.pairs, compare.ngrams, compare.charts):  # each tab shows its part when chosen
         compare.lower_tabs.setCurrentIndex(compare.lower_tabs.indexOf(part.parentWidget()))
         assert part.isVisible()
+    # The sentences' tab: A and B never drawn under their minimum (the raters' strips went over B's text), they
+    # scroll instead; the pair list's last column as wide as its header, not the list's rest.
+    compare.lower_tabs.setCurrentIndex(compare.lower_tabs.indexOf(compare.sentences_split))
+    qtbot.waitUntil(lambda: compare.panes.isVisible())
+    assert compare.panes.height() >= compare.panes.minimumSizeHint().height()
+    header = compare.pairs.view.horizontalHeader()
+    loo = header.fontMetrics().horizontalAdvance(str(compare.pairs.model.headerData(4, Qt.Orientation.Horizontal)))
     window.resize(1920, 1080)
     qtbot.waitUntil(lambda: not compare.compact)  # a tall window has room for them side by side
     assert compare.charts.isVisible() and compare.ngrams.isVisible()
+    assert header.sectionSize(4) <= max(loo, header.fontMetrics().horizontalAdvance("+00.0000")) + 24
+    pane = compare.panes.pane_a
+    assert pane.height() >= lines_high(pane, 3)  # three whole lines of A and of B
 
 
 def test_a_label_that_does_not_fit_ends_in_an_ellipsis_with_its_text_as_tooltip(qtbot):

@@ -48,8 +48,9 @@ class ABPanes(QWidget):
             styled(label, "paneTitle")
         self.references = ReferenceStack()
         self.context_pane = ContextPane()
-        self.human_a = HumanErrors(controller, system_of=lambda _c: 0, title="Raters' spans on A")
-        self.human_b = HumanErrors(controller, system_of=lambda c: c.b, title="Raters' spans on B")
+        # Two lines each (they scroll): A's and B's own panes keep three.
+        self.human_a = HumanErrors(controller, system_of=lambda _c: 0, title="Raters' spans on A", lines=2)
+        self.human_b = HumanErrors(controller, system_of=lambda c: c.b, title="Raters' spans on B", lines=2)
         self._assemble()
         fill_orders(self.order, 4, all_orders=True)
         controller.run_changed.connect(self.on_run_changed)
@@ -89,7 +90,7 @@ class ABPanes(QWidget):
             column.addWidget(label)
             column.addWidget(pane, 1)
             column.addWidget(human)
-            pane.setMinimumHeight(lines_high(pane, 2))
+            pane.setMinimumHeight(lines_high(pane, 3))  # three whole lines: two cut the third mid-glyph
             ab.addLayout(column)
         box.addLayout(ab, 1)
         box.addWidget(self.references, 1)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from ..controller import Controller
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.figures import full_height, full_width
-from ..widgets.layout import STRETCH, hrow
+from ..widgets.layout import STRETCH, hrow, scrolled
 from ..widgets.style import styled
 from .ab_panes import ABPanes
 from .human_errors_panel import HumanErrorsPanel
@@ -82,6 +82,7 @@ class CompareView(QWidget):
         # beside the A/B panes), the n-gram wins, the charts.
         self.lower_tabs = QTabWidget()
         self.sentences_split = QSplitter(Qt.Orientation.Horizontal)
+        self.panes_scroll = scrolled(QWidget(), sideways=False)
         self.lower_tabs.addTab(self.sentences_split, "Sentences")
         self._ngrams_page = QWidget()
         QVBoxLayout(self._ngrams_page).setContentsMargins(0, 0, 0, 0)
@@ -131,7 +132,10 @@ class CompareView(QWidget):
         self.compact = compact
         if compact:
             self.sentences_split.addWidget(self.pairs)
-            self.sentences_split.addWidget(self.panes)
+            # The A/B panes scroll in the tab rather than squeeze: under their minimum, the raters' spans were drawn
+            # over B's text (1366×768 with the settings shown).
+            self.panes_scroll.setWidget(self.panes)
+            self.sentences_split.addWidget(self.panes_scroll)
             self.sentences_split.setSizes([420, 800])
             layout = self._ngrams_page.layout()
             charts = self._charts_page.layout()
@@ -155,6 +159,7 @@ class CompareView(QWidget):
             self.right_tabs.addTab(self.human, "Human error spans")
             self.right_tabs.addTab(self.meta, "Metrics vs humans")
             self._show_tabs()
+            self.panes_scroll.takeWidget()
             self.right_split.addWidget(self.panes)
             self.right_split.addWidget(self.right_tabs)
             self.right_split.setSizes([300, 420])  # the charts need the height more than the A/B panes (they scroll)

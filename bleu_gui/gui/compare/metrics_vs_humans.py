@@ -42,6 +42,7 @@ TIPS = {"pair acc": "System level: the share of system pairs the metric orders a
 PAIR = Qt.ItemDataRole.UserRole + 1     # a pair row's (a, b) system names
 SEGMENT = Qt.ItemDataRole.UserRole + 2  # a segment row's sentence index
 APART = 10  # segments listed for a pair
+FIT_ROWS = 12  # the metric table's rows kept in view (more scroll)
 NAMED = 3  # the scatter's outliers named beside their dots (13 names over each other would hide the dots)
 
 
@@ -229,19 +230,33 @@ class MetricsVsHumansPanel(QWidget):
         """The table's every row in view (the metrics and the baselines under them), the pairs taking the rest: at
         1366×768 the baselines fell below the fold."""
         view, total = self.table, sum(self.split.sizes())
-        rows = model_of(view).rowCount()
-        need = (view.horizontalHeader().height() + rows * view.verticalHeader().defaultSectionSize()
+        view.resizeColumnsToContents()
+        rows = min(model_of(view).rowCount(), FIT_ROWS)
+        need = (view.horizontalHeader().sizeHint().height() + rows * view.verticalHeader().defaultSectionSize()
                 + view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth() + 4)
-        top = min(need, int(total * 0.65)) if total > 0 else need
-        self.split.setSizes([top, max(total - top, 1)])
+        view.setMinimumHeight(need)  # the splitter never takes the baselines away (the tab scrolls instead)
+        self.split.setSizes([need, max(total - need, 1)])
 
     def _name_dots(self, human: Sequence[float], metric: Sequence[float], systems: Sequence[str]) -> None:
         """The outliers' names beside their dots (every dot's name is its tooltip)."""
         for item in self.names:
             self.plot.removeItem(item)
         self.names = []
+        if not human:
+            return
+        lo_x, lo_y = min(human), min(metric)
+        wide, high = (max(human) - lo_x) or 1.0, (max(metric) - lo_y) or 1.0
+        placed: list[tuple[float, float, float]] = []  # (x, y, vertical anchor) of the names drawn, in 0..1
         for i in outliers(human, metric):
-            label = pg.TextItem(systems[i], color=palette.TEXT, anchor=(0, 1))
+            x, y = (human[i] - lo_x) / wide, (metric[i] - lo_y) / high
+            # Inward from the dot (left of it in the right half, under it in the top half): never off the plot;
+            # on the other side of a close neighbour's name, never over it.
+            below = 0.0 if y > 0.5 else 1.0
+            if any(abs(x - px) < 0.25 and abs(y - py) < 0.15 and pa == below for px, py, pa in placed):
+                below = 1.0 - below
+            placed.append((x, y, below))
+            anchor = (1.0 if x > 0.5 else 0.0, below)
+            label = pg.TextItem(systems[i], color=palette.TEXT, anchor=anchor)
             label.setPos(human[i], metric[i])
             self.plot.addItem(label)
             self.names.append(label)

@@ -22,6 +22,7 @@ from ..widgets.elided_label import ElidedLabel
 from ..widgets.style import styled
 
 TIP = "tip:"
+LINES = 3  # the text's height in lines: the metric's panes keep the room
 
 
 def show_link_tip(url: QUrl | str) -> None:
@@ -36,10 +37,10 @@ def show_link_tip(url: QUrl | str) -> None:
 class HumanErrors(QWidget):
     """See the module."""
 
-    LINES = 3  # the text's height in lines: the metric's panes keep the room
 
     def __init__(self, controller: Controller, parent: QWidget | None = None,
-                 system_of: Callable[[Controller], int] = lambda c: c.system, title: str = "Human error spans"):
+                 system_of: Callable[[Controller], int] = lambda c: c.system, title: str = "Human error spans",
+                 lines: int = LINES):
         super().__init__(parent)
         self.controller = controller
         self.system_of = system_of  # which system's spans: Inspect's on screen, Compare's A or B
@@ -52,7 +53,7 @@ class HumanErrors(QWidget):
         self.text.setObjectName("humanErrorsText")
         self.text.setOpenLinks(False)
         self.text.highlighted.connect(show_link_tip)
-        self.text.setFixedHeight(self.fontMetrics().lineSpacing() * self.LINES + 12)
+        self.text.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 12)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.toggle)
