@@ -7,6 +7,7 @@ seconds are the time spent on the segment, and a resumed review lands where it w
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -86,6 +87,9 @@ def test_an_mqm_review_of_ten_segments_by_keys_alone(qtbot, window, tmp_path):
     _key(qtbot, candidate, Qt.Key.Key_0)
     assert window.controller.sentence == 1
     _idle(window, qtbot)
+    # The review file is now the run's annotations: the raters' strip steps aside (the desk draws the marks; it
+    # said "this segment was not rated" over the segment being rated).
+    assert not window.inspect.human_errors.isVisibleTo(window.inspect)
 
     _omission_by_keys(qtbot, window, src)
     _no_span_asked_then_undo_and_redo(qtbot, window)
@@ -297,3 +301,38 @@ def test_a_remembered_comet_is_offered_not_started(qtbot, tmp_path):
     group, setup = window.settings_panel.group("comet"), window.comet_setup
     assert group.isChecked() and setup.problem.isVisibleTo(group) and not window.jobs.busy
     window.close()
+
+
+def test_the_mark_errors_dialog_asks_the_name_first_and_never_closes_without_one(qtbot, tmp_path, monkeypatch):
+    # Seen in a real X window: the dialog opened with the focus in the file's path, so a newcomer's name was typed
+    # onto its end ("review-me-sys1.jsonlana"), and OK with no name closed it with nothing said and no review.
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from bleu_gui.gui.inspect.review_dialog import ReviewDialog, proposed_review_path
+
+    # A fresh account has no Documents folder (Qt names it all the same): the proposal is a folder that exists.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    proposed = Path(proposed_review_path("ana", Path("sys1.txt"), (), None, ""))
+    assert proposed.parent.is_dir() and proposed.name == "review-ana-sys1.jsonl"
+
+    folder = tmp_path / "reviews"
+    dialog = ReviewDialog(None, "", lambda rater: str(folder / f"review-{rater or 'me'}-sys1.jsonl"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.rater.hasFocus())
+    ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    QTest.mouseClick(ok, Qt.MouseButton.LeftButton)  # no name yet: said, and the dialog stays
+    assert dialog.isVisible() and "name" in dialog.problem.text() and dialog.rater.hasFocus()
+    QTest.keyClicks(dialog.rater, "ana")
+    assert dialog.path.text() == str(folder / "review-ana-sys1.jsonl")  # the proposal follows the name
+    QTest.keyClick(dialog.rater, Qt.Key.Key_Return)  # a folder that does not exist: said before any mark
+    assert dialog.isVisible() and f"No folder {folder}" in dialog.problem.text() and dialog.path.hasFocus()
+    dialog.path.setText(str(tmp_path / "mine.jsonl"))
+    QTest.keyClicks(dialog.rater, "s")
+    assert dialog.path.text() == str(tmp_path / "mine.jsonl")  # a path of the user's own is kept
+    QTest.keyClick(dialog.rater, Qt.Key.Key_Return)
+    assert dialog.result() == dialog.DialogCode.Accepted and dialog.choice()[:2] == (str(tmp_path / "mine.jsonl"),
+                                                                                       "anas")

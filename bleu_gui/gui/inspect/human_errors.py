@@ -44,6 +44,7 @@ class HumanErrors(QWidget):
         super().__init__(parent)
         self.controller = controller
         self.system_of = system_of  # which system's spans: Inspect's on screen, Compare's A or B
+        self.reviewing = False  # the review desk is open: its own panes draw the reviewer's marks
         self.toggle = QCheckBox(title)
         self.toggle.setObjectName("humanErrorsToggle")
         self.toggle.setChecked(True)
@@ -74,6 +75,12 @@ class HumanErrors(QWidget):
             signal.connect(self.refresh)
         self.setVisible(False)
 
+    @Slot(bool)
+    def set_reviewing(self, on: bool) -> None:
+        """Step aside while the review desk is open (it said "not rated" over the segment being rated)."""
+        self.reviewing = on
+        self.refresh()
+
     @Slot()
     def refresh(self, *_args: object) -> None:
         """Show the spans of the sentence on screen, or hide when its system has no annotations (or MQM is the
@@ -83,7 +90,8 @@ class HumanErrors(QWidget):
         k = self.system_of(c)
         system = run.systems[k] if run is not None and 0 <= k < len(run.systems) else None
         annotations = system.file.annotations if system is not None else None
-        wanted = bool(annotations) and sentence is not None and metric is not None and not metric.shows_human_errors
+        wanted = (bool(annotations) and sentence is not None and metric is not None and not metric.shows_human_errors
+                  and not self.reviewing)
         self.setVisible(wanted)  # (isVisible() is False on a tab not shown: the spans are drawn all the same)
         if not wanted or system is None or annotations is None or sentence is None:
             return

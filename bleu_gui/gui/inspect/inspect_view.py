@@ -30,6 +30,7 @@ class InspectView(QWidget):
         self.detail = SentenceDetail(controller, self.sentences.model)
         self.evidence = MetricEvidence(controller, self.detail.editor)
         self.human_errors = HumanErrors(controller)
+        self.detail.review.active.connect(self.human_errors.set_reviewing)
         self.detail.editor.typed.connect(lambda *_args: self.evidence.refresh())
         self.detail.editor.reverted.connect(lambda *_args: self.evidence.refresh())
         self._assemble()

@@ -1,10 +1,12 @@
 """Edit ▸ Mark errors…: where the review is written (a new file, or one to resume), MQM or ESA, the reviewer's name
-(asked once, kept in the settings) and the typology (MQM's core, or a file of one's own)."""
+(asked once, kept in the settings) and the typology (MQM's core, or a file of one's own). The name is asked first
+(the focus is there while it is empty), the proposed file follows it until the user names a file, and OK without a
+name or a file says so and keeps the dialog open."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QWidget,
@@ -21,23 +24,30 @@ from PySide6.QtWidgets import (
 
 from ..state import WindowState
 from ..widgets.layout import hrow
+from ..widgets.style import styled
 from .review import ESA, MQM
 
 
 class ReviewDialog(QDialog):
-    """See the module; :meth:`choice` gives (file, rater, mode, typology file or '')."""
+    """See the module; :meth:`choice` gives (file, rater, mode, typology file or ''). ``propose(rater)``: the file
+    proposed for a rater (see :func:`proposed_review_path`)."""
 
-    def __init__(self, parent: QWidget | None, path: str, rater: str, state: WindowState | None = None):
+    def __init__(self, parent: QWidget | None, rater: str, propose: Callable[[str], str],
+                 state: WindowState | None = None):
         super().__init__(parent)
         self.state = state
+        self.propose = propose
+        self._rater_proposed = rater  # the name the path was last proposed for
         self.setWindowTitle("Mark errors")
-        self.path = QLineEdit(path)
+        self.path = QLineEdit(propose(rater))
         self.path.setToolTip("Every change is written here at once (JSON Lines, as --annotations reads them); an "
                              "existing file is resumed")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         self.rater = QLineEdit(rater)
         self.rater.setPlaceholderText("your name, as your marks are signed")
+        self.rater.textEdited.connect(self._follow_rater)
+        self.problem = styled(QLabel(""), "warning")
         self.mode = QComboBox()
         self.mode.addItem("MQM: spans, severity and category", MQM)
         self.mode.addItem("ESA: Minor/Major spans, then a 0–100 score (WMT24)", ESA)
@@ -53,7 +63,27 @@ class ReviewDialog(QDialog):
         form.addRow("Reviewer", self.rater)
         form.addRow("Protocol", self.mode)
         form.addRow("Typology", hrow(self.typology, pick))
+        form.addRow(self.problem)
         form.addRow(buttons)
+        (self.path if rater else self.rater).setFocus()
+
+    def _follow_rater(self, text: str) -> None:
+        """The proposed file follows the name typed (``review-ana-…``), unless the user chose a file."""
+        if self.path.text() == self.propose(self._rater_proposed):
+            self.path.setText(self.propose(text.strip()))
+        self._rater_proposed = text.strip()
+
+    def accept(self) -> None:
+        """OK: only with a file and a name (else said here, the field focused, the dialog kept open)."""
+        path, rater = self.path.text().strip(), self.rater.text().strip()
+        problem = ("Give your name: it signs every mark" if not rater else "Name the review file" if not path
+                   else f"No folder {Path(path).parent}: choose another with Browse…"
+                   if not Path(path).parent.is_dir() else "")
+        if problem:
+            self.problem.setText(problem)
+            (self.rater if not rater else self.path).setFocus()
+            return
+        super().accept()
 
     def _browse(self) -> None:
         chosen, _ = QFileDialog.getSaveFileName(self, "Review file", self.path.text(), "JSON Lines (*.jsonl)",
@@ -95,7 +125,8 @@ def proposed_review_path(rater: str, first_system: Path | None, opened_with: Seq
     resumable = next((p for p in opened_with if is_review_file(p)), None)
     if resumable is not None:
         return str(resumable)
-    where = folder or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation) \
-        or str(Path.home())
+    # A folder that exists: a fresh account has no Documents folder, though Qt names it (the first mark then failed).
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    where = next((f for f in (folder, documents) if f and Path(f).is_dir()), str(Path.home()))
     stem = f"-{first_system.stem}" if first_system is not None else ""
     return str(Path(where) / f"review-{rater or 'me'}{stem}.jsonl")

@@ -358,9 +358,9 @@ class MainWindow(QMainWindow):
         whole, review = self.controller.whole, self.inspect.detail.review
         first = whole.run.systems[0].file.path if whole is not None else None
         rater, state = self.settings.rater(), self.controller.state
-        proposed = proposed_review_path(rater, first, state.opened.request.annotations, review.last_path,
-                                        state.folders.get("review", ""))
-        dialog = ReviewDialog(self, proposed, rater, state)
+        opened_with, folder = state.opened.request.annotations, state.folders.get("review", "")
+        dialog = ReviewDialog(self, rater, lambda name: proposed_review_path(name, first, opened_with,
+                                                                             review.last_path, folder), state)
         path, rater, mode, typology = dialog.choice() if dialog.exec() else ("", "", "", "")
         if not (path and rater and self.start_review(path, rater, mode, typology or None)):
             self.tools.review_action.setChecked(False)
