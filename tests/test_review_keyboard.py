@@ -238,8 +238,11 @@ def test_a_resumed_review_is_proposed_again_and_lands_on_the_first_unreviewed(qt
     # Unasked, a new review goes to the folder last used for reviews, else the documents — never beside the inputs.
     fresh = proposed_review_path("bo", paths["hyp"], (), None, "")
     assert not fresh.startswith(str(tmp_path)) and fresh.endswith("review-bo-resume-hyp.jsonl")
+    (tmp_path / "reviews").mkdir()
     assert proposed_review_path("bo", paths["hyp"], (), None, str(tmp_path / "reviews")) == \
         str(tmp_path / "reviews" / "review-bo-resume-hyp.jsonl")
+    # A remembered folder since removed is not proposed (the first mark could not be written there).
+    assert not proposed_review_path("bo", paths["hyp"], (), None, str(tmp_path / "gone")).startswith(str(tmp_path))
 
 
 @pytest.fixture(autouse=True)
