@@ -151,6 +151,16 @@ def test_partial_scores_are_read_as_missing_and_said(capsys, plain):
     assert "system b.txt has no row" in err and "read as missing" in err
 
 
+def test_systems_lacking_the_same_segments_are_said_once(capsys, plain):
+    # As WMT24's ESA release is: every system rated on the same subset (12 equal lines of notes before).
+    folder, ref, a, b = plain
+    scores = write(folder / "s.tsv", "system\tsegment\tX\na\t1\t1\nb\t1\t3\n")
+    code, out, err = cli(capsys, ref, "-i", a, b, "--scores", scores, "--scores-partial", "-m", "X", "-f", "json")
+    assert code == 0, err
+    assert "2 systems (a.txt, b.txt) have no row for the same 2 of 3 segments (segment 2, 3): read as missing" in err
+    assert "system a.txt has no row" not in err
+
+
 def test_lower_better_ranks_the_lowest_first(capsys, plain):
     folder, ref, a, b = plain
     scores = write(folder / "s.csv", "system,segment,MetricX\na,1,5\na,2,5\na,3,5\nb,1,1\nb,2,1\nb,3,1\n")

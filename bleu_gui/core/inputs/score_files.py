@@ -426,16 +426,23 @@ def _check_every_segment(table: ScoreTable, files: Sequence[SegmentFile], names:
                          found: dict[str, int], matched: _Matched, partial: bool, notes: list[str]) -> None:
     """Every system and segment of the run has a row, or (``partial``) the gaps are said."""
     n = len(files[0].lines)
-    holes = []
+    said: list[tuple[int, str]] = []  # (the first system it is about, what is said), in the systems' order
     in_file = list(dict.fromkeys(r.system for r in table.rows))
+    gaps: dict[tuple[int, ...], list[int]] = {}  # the segments without a row -> the systems that lack them
     for i, name in enumerate(names):
         if i not in found.values():
-            holes.append(f"system {name} has no row (the file has {', '.join(in_file[:8])}"
-                         f"{' …' if len(in_file) > 8 else ''})")
+            said.append((i, f"system {name} has no row (the file has {', '.join(in_file[:8])}"
+                            f"{' …' if len(in_file) > 8 else ''})"))
         elif len(matched.seen[i]) < n:
-            absent = [str(j + 1) for j in range(n) if j not in matched.seen[i]]
-            holes.append(f"system {name} has no row for {len(absent):,} of {n:,} segments (segment "
-                         f"{', '.join(absent[:5])}{' …' if len(absent) > 5 else ''})")
+            gaps.setdefault(tuple(j for j in range(n) if j not in matched.seen[i]), []).append(i)
+    for absent, lacking in gaps.items():
+        # Systems that lack the very same segments are said once (WMT24's ESA release: 12 systems, 12 equal lines).
+        who = f"system {names[lacking[0]]} has" if len(lacking) == 1 else \
+            f"{len(lacking)} systems ({', '.join(names[i] for i in lacking[:4])}{' …' if len(lacking) > 4 else ''}) have"
+        said.append((lacking[0], f"{who} no row for {'the same ' if len(lacking) > 1 else ''}{len(absent):,} of "
+                                 f"{n:,} segments (segment {', '.join(str(j + 1) for j in absent[:5])}"
+                                 f"{' …' if len(absent) > 5 else ''})"))
+    holes = [text for _, text in sorted(said, key=lambda entry: entry[0])]
     if not holes:
         return
     if matched.unmatched:  # rows that name segments the run lacks may be the run's segments written otherwise
