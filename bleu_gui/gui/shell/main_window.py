@@ -29,7 +29,7 @@ from ..compare.compare_view import CompareView
 from ..controller import Controller
 from ..file_dialogs import ask_open_many
 from ..inspect.inspect_view import InspectView
-from ..inspect.review_dialog import ReviewDialog, proposed_review_path
+from ..inspect.review_dialog import ReviewDialog, is_review_file, proposed_review_path
 from ..jobs import JobController
 from ..prepared import Prepared
 from ..state import FROM_COMMAND_LINE, REMEMBERED, OpenChoice, Scoring
@@ -358,7 +358,9 @@ class MainWindow(QMainWindow):
         whole, review = self.controller.whole, self.inspect.detail.review
         first = whole.run.systems[0].file.path if whole is not None else None
         rater, state = self.settings.rater(), self.controller.state
-        opened_with, folder = state.opened.request.annotations, state.folders.get("review", "")
+        # The run's review file found once, not on every key of the name (each look reads a file's first line).
+        opened_with = tuple(p for p in state.opened.request.annotations if is_review_file(p))
+        folder = state.folders.get("review", "")
         dialog = ReviewDialog(self, rater, lambda name: proposed_review_path(name, first, opened_with,
                                                                              review.last_path, folder), state)
         path, rater, mode, typology = dialog.choice() if dialog.exec() else ("", "", "", "")
