@@ -107,6 +107,7 @@ def comets_own(tiny_comet, comet_python, tmp_path_factory):
     asked = {kind: {kind: (items(src, hyp, None if kind == "referenceless" else ref), 16)}
              for kind in ("regression", "referenceless", "xcomet")}
     asked["regression"]["regression, batches of 4"] = (items(src, hyp, ref), 4)
+    asked["xcomet"]["xcomet without a reference"] = (items(src, hyp), 16)  # unbabel-comet's items without "ref"
     try:
         src, hyp, refs = three_references()
     except pytest.skip.Exception:
@@ -139,6 +140,41 @@ def test_scores_equal_comets_own_predict(kind, tiny_comet, comet_python, en_ja, 
     assert np.allclose(stats[:, 0], theirs["scores"], atol=1e-6, rtol=0)
     assert len(set(np.round(stats[:, 0], 4))) > 12  # the tiny model's scores differ between segments
     assert metric.corpus_score(stats).score == pytest.approx(np.mean(theirs["scores"]), abs=1e-6)
+
+
+@pytest.mark.parametrize(("kind", "theirs"), [("referenceless", "referenceless"),
+                                               ("xcomet", "xcomet without a reference")])
+def test_a_run_without_references_scores_source_and_candidate_as_comets_own_predict(
+        kind, theirs, tiny_comet, comet_python, en_ja, comets_own, tmp_path):
+    metric = comet(tiny_comet[kind], comet_python, [], en_ja["src"], tmp_path)
+    hyps = en_ja["sys1"]
+    stats = metric.system_statistics(system(hyps))
+    own = comets_own[theirs]
+    assert np.allclose(stats[:, 0], own["scores"], atol=1e-6, rtol=0)
+    assert metric.corpus_score(stats).score == pytest.approx(np.mean(own["scores"]), abs=1e-6)
+    assert "|refs:0|" in metric.signature()
+    explained = metric.of_system(system(hyps))
+    shown = explained.shown(0, hyps[0], "sys1", [])
+    assert [p.title.split(" —")[0] for p in shown.panes] == ["Candidate", "Source"]  # no empty reference pane
+    how = explained.account(0, hyps[0], stats[0], []).explanation.sections[0].lines
+    assert any("source and the candidate only" in line for line in how)
+    if kind == "xcomet":  # its spans without a reference are the API's
+        flagged = explained.flagged(range(len(hyps)), hyps)
+        for i, hypothesis in enumerate(hyps):
+            expected = [(s["start"] + (hypothesis[s["start"]:s["start"] + 1].isspace()),
+                         min(s["end"], len(hypothesis))) for s in own["spans"][i]]
+            assert flagged[i] == [(a, b) for a, b in expected if a < b]
+        assert sum(map(len, flagged)) > 5
+
+
+def test_a_checkpoint_that_needs_a_reference_is_refused_in_a_run_without_one(tiny_comet, comet_python, en_ja,
+                                                                             tmp_path, monkeypatch):
+    sent = _requests_sent(monkeypatch)
+    metric = comet(tiny_comet["regression"], comet_python, [], en_ja["src"], tmp_path)
+    with pytest.raises(InputError, match=r"regression_metric\) compares the translation with a reference, and the "
+                                         r"run has none"):
+        metric.system_statistics(system(en_ja["sys1"]))
+    assert [op for op, _ in sent] == ["resolve"]  # refused from hparams.yaml: no model loaded, nothing scored
 
 
 def test_several_references_score_the_mean_of_each(tiny_comet, comet_python, comets_own, tmp_path):
@@ -512,6 +548,36 @@ def test_comet_is_switched_on_from_the_settings_alone_and_inspect_shows_its_segm
         assert evidence.sentence_label.text().endswith(f"model {tiny_comet['regression']}")
         explained = evidence.explain_panel.view.toPlainText()
         assert explained.startswith("COMET ") and f"model {tiny_comet['regression']}" in explained
+
+
+def test_a_bilingual_xliff_opens_without_a_reference_and_inspect_shows_source_candidate_and_spans(
+        qtbot, window, tiny_comet, comet_python, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.inspect.sentence_model import COL_RATIO
+    from bleu_gui.gui.state import OpenChoice
+
+    xliff = data_set("formats/xliff20-matecat-realworld") / "apos.xliff.xliff"  # en-US → pt-BR, 21 units, no reference
+    _comet_panel(window, tiny_comet["xcomet"], comet_python, tmp_path / "cache.sqlite")
+    window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(str(xliff),))))
+    qtbot.waitUntil(lambda: window.controller.run is not None and any(
+        m.key == "comet" for m in window.controller.run.metrics) and not window.jobs.busy, timeout=120_000)
+    run = window.controller.run
+    assert run.references == [] and [m.key for m in run.metrics] == ["comet"]  # BLEU, always in the window, left out
+    assert "No reference: BLEU left out (they compare with a reference)" in run.notes
+    assert "|refs:0|" in run.metrics[0].signature() and "no reference" in run.summary
+    assert window.settings_panel.group("bleu").title() == "BLEU — not scored: the run has no reference"
+    evidence, model = window.inspect.evidence, window.inspect.sentences.model
+    assert model.headerData(COL_RATIO, Qt.Orientation.Horizontal) == "Len/src"
+    marked = 0
+    for sentence in range(run.n_sentences):
+        window.controller.set_sentence(sentence)
+        shown = [(p.title.text(), p.text.toPlainText()) for p in evidence.panes if p.isVisibleTo(evidence)]
+        assert [title.split(" —")[0] for title, _ in shown] == ["Candidate", "Source"]  # no empty reference pane
+        assert shown[0][1] == run.systems[0].lines[sentence] and shown[1][1] == run.context.source.lines[sentence]
+        marked += "xCOMET marked" in evidence.sentence_label.text()
+    assert marked > 0
 
 
 # The tests below end the worker a test left idle (or start one of another Python or environment, which ends

@@ -44,3 +44,18 @@ def test_metricx_predictions_of_other_lines_name_the_closest_system(tmp_path, ca
     assert code == 2
     assert "x.jsonl: its 3 hypotheses are not the lines of any system of the run (the closest, a.txt, differs at " \
            "line 3)" in err
+
+
+def test_metricx_qe_predictions_without_a_reference_score_a_run_without_references(tmp_path, capsys):
+    # MetricX-24's QE mode: its input has no reference; the column says so and scores a run that has none.
+    (tmp_path / "src.txt").write_text("The dog barks.\nThe cat sleeps.\nIt rains.\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("\n".join(A) + "\n", encoding="utf-8")
+    (tmp_path / "qe.jsonl").write_text("".join(json.dumps({"source": s, "hypothesis": h, "prediction": p}) + "\n"
+                                               for s, h, p in zip(("The dog barks.", "The cat sleeps.", "It rains."),
+                                                                  A, (1.0, 4.0, 2.5))), encoding="utf-8")
+    code, out, err = cli(capsys, "-i", tmp_path / "a.txt", "--src", tmp_path / "src.txt", "--scores",
+                         tmp_path / "qe.jsonl", "-f", "json")
+    assert code == 0, err
+    found = json.loads(out)
+    assert found["metric"] == "MetricX-QE" and found["score"] == 2.5  # (1 + 4 + 2.5) / 3
+    assert found["signature"].endswith("column:MetricX-QE|mean|lower-better")

@@ -32,7 +32,7 @@ from ..core.inputs.columns import ROLES, parse_columns
 from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.metrics.family import Family
 from ..core.metrics.imported.config import ImportedConfig, choose_imported
-from ..core.metrics.registry import DEFAULT_KEYS, FAMILIES, KEYS, family
+from ..core.metrics.registry import FAMILIES, KEYS, check_references, default_keys, family
 from ..core.metrics.settings import SettingField
 
 if TYPE_CHECKING:
@@ -205,6 +205,15 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views.add_argument("--meta-eval-human-is-metric", action="store_true",
                        help="with --meta-eval: take a metric computed from the text (BLEU, COMET) as the humans "
                             "(refused otherwise: the humans are MQM or an imported column)")
+    views.add_argument("--triage", metavar="RULE",
+                       help="which segments need a human: the worst share a metric scores (20%%) or those past a "
+                            "threshold (0.6; below it, or above for a lower-better metric), with the metric's spans "
+                            "and the QA flags; the way to sort a run without references by a QE metric")
+    views.add_argument("--triage-metric", metavar="METRIC",
+                       help="with --triage: the metric that decides (default: the run's first)")
+    views.add_argument("--triage-out", metavar="FILE",
+                       help="with --triage: write it for post-editing: FILE.xlf/.xliff (the system's XLIFF with each "
+                            "segment's decision and score added; the input is never changed), .tsv, .csv or .xlsx")
     views.add_argument("--tokenizer-table", action="store_true",
                        help="the corpus BLEU of every system under each tokenizer, cased and lowercased, with "
                             "each cell's signature (--format json: a list of objects; latex: a booktabs table)")
@@ -216,9 +225,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="BLEU exactly as sacreBLEU (default), NLTK or the d2l textbook compute it.",
         epilog="Exit status: 0 on success, 2 on bad input or bad options.")
     p.add_argument("-V", "--version", action=VersionAction)
-    p.add_argument("refs", nargs="+", metavar="REF",
+    p.add_argument("refs", nargs="*", metavar="REF",
                    help="reference files or folders; or one file that holds systems and references (WMT XML, "
-                        "a TSV/JSONL with a system column), scored without -i")
+                        "a TSV/JSONL with a system column), scored without -i; none: a run without references "
+                        "(quality estimation: -i and the source, --src or inside the inputs)")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", default=[], dest="systems",
                    help="system output file(s): text, or the target side of XLIFF/TMX/SGML/TSV/JSONL; - is standard "
                         "input (default: standard input when REF holds no system, as sacrebleu reads it)")
@@ -329,6 +339,9 @@ class Views:
     scorecard_threshold: float | None = None
     scorecard_out: str | None = None
     meta_eval_human_is_metric: bool = False
+    triage: str | None = None
+    triage_metric: str | None = None
+    triage_out: str | None = None
 
     def asked(self) -> list[str]:
         """The views asked for, as their flags."""
@@ -337,7 +350,7 @@ class Views:
                                       ("--qa", self.qa is not None), ("--error-recall", self.error_recall),
                                       ("--rater-agreement", self.rater_agreement),
                                       ("--meta-eval", self.meta_eval is not None),
-                                      ("--scorecard", self.scorecard)) if on]
+                                      ("--scorecard", self.scorecard), ("--triage", self.triage is not None)) if on]
 
 
 @dataclass(frozen=True)
@@ -430,21 +443,26 @@ def options(args: argparse.Namespace) -> Options:
                     args.tokenizer_table, args.error_recall, args.rater_agreement, args.meta_eval,
                     tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None, args.scorecard,
                     args.scorecard_weights, args.scorecard_threshold, args.scorecard_out,
-                    args.meta_eval_human_is_metric),
+                    args.meta_eval_human_is_metric, args.triage, args.triage_metric, args.triage_out),
         exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme))
 
 
 # -- from the choice to the metrics -----------------------------------------------------------------------------
 
 def metric_configs(choice: ScoringChoice, imported: Sequence[ImportedConfig] = (), columns_later: bool = False,
-                   base: Sequence[MetricConfig] = ()) -> tuple[MetricConfig, ...]:
+                   base: Sequence[MetricConfig] = (), referenced: bool = True) -> tuple[MetricConfig, ...]:
     """The metrics ``-m`` asks for (the registry's default and every ``imported`` metric when it is not given),
     each with the settings given for it (on top of its family's settings in ``base``: the window's saved ones); a
     family's setting without that family among the metrics, or one its other settings do not read, is refused,
     never ignored. ``columns_later``: the score files are read later (the window reads them in its worker): only
-    the families' metrics are returned."""
+    the families' metrics are returned. Not ``referenced``: the run has no reference, no family that needs one
+    is a default, and one named is refused."""
     by_name = {m.name: m for m in imported}
-    names = list(choice.metrics or [*DEFAULT_KEYS, *by_name])
+    names = list(choice.metrics or [*default_keys(referenced), *by_name])
+    if not names and not columns_later:
+        raise InputError(f"a run without references has no default metric: name one with {term('metrics')} (comet with "
+                         f"a reference-free checkpoint: {term('comet.model', 'Unbabel/wmt22-cometkiwi-da')}), or read "
+                         f"QE scores with {term('scores')}")
     if len(set(names)) != len(names):
         raise InputError(f"{term('metrics')}: each metric once, got {' '.join(names)}")
     if not columns_later:
@@ -464,7 +482,9 @@ def metric_configs(choice: ScoringChoice, imported: Sequence[ImportedConfig] = (
             made[name] = by_name[name]
         elif name in KEYS:
             made[name] = _family_config(family(name), choice.given.get(name, {}), base)
-    return tuple(made[name] for name in names if name in made)
+    chosen = tuple(made[name] for name in names if name in made)
+    check_references(chosen, referenced)
+    return chosen
 
 
 def _family_config(fam: Family, given: dict[str, Any], base: Sequence[MetricConfig]) -> MetricConfig:

@@ -73,8 +73,14 @@ def check_views(o: Options) -> None:
         raise InputError("--scorecard-weights, --scorecard-threshold and --scorecard-out apply to --scorecard")
     if views.scorecard_out is not None and not views.scorecard_out.lower().endswith((".xlsx", ".html", ".htm")):
         raise InputError(f"--scorecard-out {views.scorecard_out}: write .xlsx or .html")
-    if views.top is not None and not (views.disagree or views.meta_eval):
-        raise InputError("--top applies to --disagree and --meta-eval")
+    if views.top is not None and not (views.disagree or views.meta_eval or views.triage):
+        raise InputError("--top applies to --disagree, --meta-eval and --triage")
+    if (views.triage_metric or views.triage_out) and views.triage is None:
+        raise InputError("--triage-metric and --triage-out apply to --triage")
+    if views.triage is not None:
+        from ..core.run.triage import TriageRule
+
+        TriageRule.parse(views.triage)
     if (views.meta_eval_metrics or views.meta_eval_human_is_metric) and views.meta_eval is None:
         raise InputError("--meta-eval-metrics and --meta-eval-human-is-metric apply to --meta-eval")
     if not asked:

@@ -241,6 +241,8 @@ def print_word_accuracy(o: Options, run: Run) -> None:
     from ..core.analysis.word_accuracy import word_accuracy_of_lines
     from ..core.inputs.text_files import read_segments
 
+    if not run.references:
+        raise InputError("--word-accuracy counts the reference's words each system matches: the run has no reference")
     bleu = run.bleu
     corpus = read_segments(o.views.freq_file, o.request.encoding).lines if o.views.freq_file else None
     result = word_accuracy_of_lines(run.references[0].lines, [s.lines for s in run.systems],
@@ -272,7 +274,7 @@ def print_qa(o: Options, run: Run, say: Printer) -> None:
     checks = o.views.qa or list(CHECKS)
     glossary = read_glossary(o.views.glossary, "\n".join(read_segments(o.views.glossary, o.request.encoding).lines)) \
         if o.views.glossary else None
-    target = run.references[0].lines
+    target = run.target_lines
     skipped = skipped_checks(checks, run.context.source is not None, glossary is not None, target)
     runnable = runnable_checks(checks, run.context.source is not None, glossary is not None, target)
     if not runnable:
@@ -449,6 +451,11 @@ def print_view(o: Options, run: Run, say: Printer) -> None:
         return
     if o.views.scorecard:
         print_scorecard(o, run)
+        return
+    if o.views.triage is not None:
+        from .triage_printing import print_triage
+
+        print_triage(o, run)
         return
     if o.views.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table

@@ -102,8 +102,9 @@ def _command_form(args: argparse.Namespace) -> tuple[list[str], list[str]]:
         return list(args.systems), list(args.references)
     if args.references:
         raise InputError("give the references either before -i HYP (as bleu-score takes them) or with -r REF, not both")
-    if not args.systems:
-        raise InputError("-i HYP needs the references before it: bleu-gui REF [REF ...] -i HYP [HYP ...]")
+    if not args.systems and args.source is None:
+        raise InputError("-i HYP needs the references before it (bleu-gui REF [REF ...] -i HYP [HYP ...]), or the "
+                         "source for a run without references (--src FILE)")
     return list(args.hypotheses), list(args.systems)
 
 
@@ -111,7 +112,7 @@ def window_options(args: argparse.Namespace) -> WindowOptions:
     """``bleu-gui``'s parsed flags as typed options (the one reading of its Namespace)."""
     systems, references = whole_run(*_command_form(args))
     asked = None
-    if systems and not references:
+    if systems and not references and args.source is None:  # with the source: a run without references
         if args.screenshot is not None:
             raise InputError("give the references with -r REF [REF ...]")
         asked = input_request(args, systems, ())  # the window asks for them
@@ -123,6 +124,7 @@ def window_options(args: argparse.Namespace) -> WindowOptions:
         # The window always computes some families (BLEU: its evidence, what-if edits and n-gram wins): first.
         missing = tuple(key for key in ALWAYS_IN_WINDOW if key not in choice.metrics)
         choice = replace(choice, metrics=(*missing, *choice.metrics))
-    return WindowOptions(input_request(args, systems, references) if references else None,
+    opened = bool(references) or (bool(systems) and asked is None)  # systems alone: with their source
+    return WindowOptions(input_request(args, systems, references) if opened else None,
                          tuple(args.labels) if args.labels else None, tuple(args.where), choice, args.encoding,
                          _screenshot(args), asked)

@@ -58,6 +58,9 @@ class RunFields:
         if name in columns and field.system is None:
             return np.asarray(columns[name], dtype=object)
         if name == "ref_words":
+            if not run.references:
+                raise InputError(f"{term('where')}: ref_words needs a reference, and the run has none (src_words counts "
+                                 "the source's)")
             return self._words(run.references[0].lines)  # the first reference, under BLEU's tokenizer
         if name == "src_words":
             if run.context.source is None:

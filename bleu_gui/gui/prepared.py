@@ -31,14 +31,18 @@ class Prepared:
 
 def _lengths(run: Run, system: int) -> tuple[np.ndarray, np.ndarray]:
     """Candidate and reference lengths for the length-ratio order: BLEU's where BLEU is a metric of the run (its
-    tokens, its effective reference length), else words of the candidate and the first reference."""
+    tokens, its effective reference length), else words of the candidate and the first reference (without
+    references: the characters of the candidate and the source)."""
     k = run.bleu_index
     if k is not None:
         stats = run.systems[system].results[k].stats
         return stats[:, 0], stats[:, 1]
+    if not run.references:  # characters: words of a Japanese candidate over an English source mean nothing
+        source = run.context.source
+        hyp = np.array([len(line) for line in run.systems[system].lines], np.int64)
+        return hyp, np.array([len(line) for line in source.lines], np.int64) if source is not None else hyp
     hyp = np.array([len(line.split()) for line in run.systems[system].lines], np.int64)
-    ref = np.array([len(line.split()) for line in run.references[0].lines], np.int64)
-    return hyp, ref
+    return hyp, np.array([len(line.split()) for line in run.references[0].lines], np.int64)
 
 
 def prepare(run: Run, like: Prepared | None = None) -> Prepared:

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..core import Run
 from ..core.inputs.run_inputs import InputRequest
 from ..core.metrics.family import MetricConfig
-from ..core.metrics.registry import own_metrics
+from ..core.metrics.registry import own_metrics, reference_free
 from ..core.output.rankings import Ranking
 from ..core.output.sessions import Session, session_of
 from ..core.run import RunConfig
@@ -88,7 +88,10 @@ class WindowState:
         """What a job scores with now: the settings, and the metrics of ``shown``'s score files."""
         imported = tuple(m for m in shown.config.metrics if m not in own_metrics(shown.config.metrics)) \
             if shown is not None else ()
-        return RunConfig(self.scoring.metrics + imported)
+        own = self.scoring.metrics
+        if shown is not None and not shown.references:  # a run without references: its opening said what it left out
+            own = reference_free(own)[0]
+        return RunConfig(own + imported)
 
     def choose(self, metrics: tuple[MetricConfig, ...]) -> None:
         """Settings chosen in the window: scored with from now, remembered once a run shows them."""

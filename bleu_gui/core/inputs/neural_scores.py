@@ -5,7 +5,8 @@
   file has that name, the segment its position;
 - MetricX's predictions (``metricx23/predict.py``, ``metricx24``): JSON Lines of one system's segments in order, each
   its input (``hypothesis``, ``source``, ``reference``) and the ``prediction``, an error score (0 best, 25 worst:
-  lower is better); the file names no system, so the system is the run's whose lines are its hypotheses.
+  lower is better); the file names no system, so the system is the run's whose lines are its hypotheses. Without
+  a reference in any line (MetricX-24's QE mode), the column is ``MetricX-QE``.
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ def _metricx_jsonl(path: Path, text: str) -> NeuralScores | None:
         return None
     if not (isinstance(first, dict) and "prediction" in first and "hypothesis" in first and "system" not in first):
         return None
-    rows, hypotheses = [], []
-    for k, (n, line) in enumerate(lines):
+    objects, hypotheses = [], []
+    for n, line in lines:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -61,8 +62,11 @@ def _metricx_jsonl(path: Path, text: str) -> NeuralScores | None:
         if not isinstance(obj, dict) or "prediction" not in obj or "hypothesis" not in obj:
             raise InputError(f"{path}: line {n}: a MetricX prediction needs \"hypothesis\" and \"prediction\"")
         hypotheses.append(str(obj["hypothesis"]))
-        rows.append((n, "", str(k + 1), {"MetricX": _value(obj["prediction"])}))
-    return NeuralScores(rows, ["MetricX"], tuple(hypotheses), ("MetricX",))
+        objects.append((n, obj))
+    # MetricX-24's QE mode reads no reference (its input has none, or an empty one): another metric, named so.
+    name = "MetricX" if any(str(obj.get("reference") or "").strip() for _, obj in objects) else "MetricX-QE"
+    rows = [(n, "", str(k + 1), {name: _value(obj["prediction"])}) for k, (n, obj) in enumerate(objects)]
+    return NeuralScores(rows, [name], tuple(hypotheses), (name,))
 
 
 def neural_scores(path: Path, text: str) -> NeuralScores | None:

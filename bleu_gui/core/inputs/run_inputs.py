@@ -197,8 +197,9 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
     files, the system is read from standard input (as ``sacrebleu REF < HYP``).
     ``progress`` may raise to stop.
     """
-    if not references:
-        raise InputError("no reference file given")
+    if not references and not hypotheses:
+        raise InputError(f"no input given: the system outputs ({term('systems')}) with a reference file, or the source "
+                         f"({term('source')}) for a run without references")
     ref_paths, folder_notes = expand_references(references, hypotheses, allow_identical, decided=bool(refs_wanted))
     with _said_of_folder_files(folder_notes):
         hyp_paths = [input_path(p) for p in hypotheses]
@@ -224,19 +225,15 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         systems = _pick(systems, systems_wanted, "system")
         if not systems:
             raise InputError("every system was taken as a reference; nothing is left to score")
-        if not references_found:
-            named = [s.field for s in systems if s.field] if not hyp_paths else []
-            named.sort(key=lambda n: not any(w in n.lower() for w in ("ref", "human")))  # likely references first
-            if named:  # a long table (MQM) holds its reference as one of its systems
-                shown = ", ".join(named[:8]) + (" …" if len(named) > 8 else "")
-                raise InputError(f"no reference: the inputs hold no reference text; take one of the table's systems "
-                                 f"as the reference with {term('refs_wanted')} (it has {shown}), or give a reference file")
-            raise InputError("no reference: the inputs hold no reference text (give a reference file)")
         # The references' source, documents and metadata first (a reference catalogue's comments and file
         # references; a system's file may lack them).
         corpora = [c for c in [*ref_read, *hyp_read] if isinstance(c, Corpus)]
         _check_same_documents(corpora)
         src, src_note = _source(input_path(source) if source is not None else None, encoding, options, corpora)
+        # A long table opened alone whose systems hold a likely reference ("ref", "Human-A.0"): its reference was
+        # forgotten more likely than meant away; naming the systems to score makes it a run without references.
+        if not references_found and (src is None or (not hyp_paths and not systems_wanted and _likely(systems))):
+            _no_reference(systems, bool(hyp_paths))
         _check_options_used(options, corpora)
         context, docs_note = _docs(input_path(docs) if docs is not None else None, encoding, corpora)
         notes = [n for c in corpora for n in c.notes] + [n for n in (src_note, docs_note) if n]
@@ -255,6 +252,30 @@ def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str |
         references_found = [replace(f, notes=(folder_notes[f.path].note, *f.notes)) if f.path in folder_notes
                             else f for f in references_found]
         return Inputs(systems, references_found, context)
+
+
+def _likely(systems: list[SegmentFile]) -> bool:
+    return any(_reference_like(s.field) for s in systems)
+
+
+def _reference_like(name: str) -> bool:
+    return any(w in name.lower() for w in ("ref", "human"))
+
+
+def _no_reference(systems: list[SegmentFile], given: bool) -> None:
+    """Refuse a run with neither a reference nor a source (a run without references scores the source and the
+    candidate: quality estimation), or a long table opened alone that holds a likely reference among its systems,
+    pointing at it."""
+    named = [s.field for s in systems if s.field] if not given else []
+    named.sort(key=lambda n: not _reference_like(n))  # likely references first
+    if named:  # a long table (MQM) holds its reference as one of its systems
+        shown = ", ".join(named[:8]) + (" …" if len(named) > 8 else "")
+        raise InputError(f"no reference: the inputs hold no reference text; take one of the table's systems as the "
+                         f"reference with {term('refs_wanted')} (it has {shown}), or give a reference file; for a run "
+                         f"without references, name the systems to score with {term('systems_wanted')} (and the "
+                         f"source, {term('source')}, when the table has none)")
+    raise InputError(f"no reference and no source: give a reference file, or the source ({term('source')}) for a run "
+                     "without references (quality estimation)")
 
 
 def _something_to_score(systems: list[SegmentFile], references: list[SegmentFile]) -> list[str]:

@@ -37,6 +37,7 @@ class _Sides:
     reordered: int = 0
     whole_units: int = 0  # segmented sources (seg-source with mrk) beside a plain target: read as one segment
     states: Counter[str] = field(default_factory=Counter)
+    units: list[int] = field(default_factory=list)  # segments per unit read (1.2 trans-unit, 2.0 unit), in order
 
     def add(self, doc: str, source: Element | None, target: Element | None, keep_tags: bool) -> None:
         src, src_tags = flatten(source, keep_tags) if source is not None else ("", ())
@@ -79,8 +80,28 @@ def _segments_12(unit: Element, sides: _Sides) -> list[tuple[Element | None, Ele
     return [(m, targets.get(m.get("mid"))) for m in marks]
 
 
+def unit_segment_counts(path: Path, data: bytes) -> tuple[list[int], str]:
+    """How many segments :func:`read_xliff` reads of each unit it reads (units marked ``translate="no"`` are not
+    among them), in order, and the XLIFF version: what a writer needs to put a segment's data back on its unit."""
+    sides, version, _langs = _read_sides(path, data, False)
+    return sides.units, version
+
+
 def read_xliff(path: Path, data: bytes, keep_tags: bool = False) -> Corpus:
     """Read an XLIFF 1.2 or 2.0 file from its bytes: source and target sides, aligned segment by segment."""
+    sides, version, langs = _read_sides(path, data, keep_tags)
+    encoding = xml_encoding(data)
+    target_name = f"target{f' ({langs[1]})' if langs[1] else ''}"
+    target_file = field_file(path, target_name, sides.target, sides.target_tags,
+                             encoding=encoding)
+    source_file = field_file(path, f"source{f' ({langs[0]})' if langs[0] else ''}", sides.source,
+                             sides.source_tags, encoding=encoding)
+    return Corpus(path, f"xliff-{version}", translations=[target_file],
+                  context=Context(source_file, tuple(sides.docs) if any(sides.docs) else None),
+                  notes=tuple(f"{path.name}: {n}" for n in _notes(sides)), languages=langs if any(langs) else None)
+
+
+def _read_sides(path: Path, data: bytes, keep_tags: bool) -> tuple[_Sides, str, tuple[str, str]]:
     sides = _Sides()
     version, doc, langs = "", "", ("", "")
     for element in iter_elements(path, data, {"trans-unit", "unit"}, frozenset({"xliff", "file"})):
@@ -98,10 +119,14 @@ def read_xliff(path: Path, data: bytes, keep_tags: bool = False) -> Corpus:
             target = _child(element, "target")
             if target is not None and target.get("state"):
                 sides.states[target.get("state", "")] += 1
-            for source, tgt in _segments_12(element, sides):
+            pairs = _segments_12(element, sides)
+            sides.units.append(len(pairs))
+            for source, tgt in pairs:
                 sides.add(doc, source, tgt, keep_tags)
         else:
-            for segment in (c for c in element if local_name(c) == "segment"):
+            segments = [c for c in element if local_name(c) == "segment"]
+            sides.units.append(len(segments))
+            for segment in segments:
                 target = _child(segment, "target")
                 if target is not None and target.get("order"):
                     sides.reordered += 1
@@ -112,15 +137,7 @@ def read_xliff(path: Path, data: bytes, keep_tags: bool = False) -> Corpus:
         raise InputError(f"{path}: not an XLIFF file (no <xliff> element)")
     if not sides.source:
         raise InputError(f"{path}: no segments (no <trans-unit> or <unit> with a source)")
-    encoding = xml_encoding(data)
-    target_name = f"target{f' ({langs[1]})' if langs[1] else ''}"
-    target_file = field_file(path, target_name, sides.target, sides.target_tags,
-                             encoding=encoding)
-    source_file = field_file(path, f"source{f' ({langs[0]})' if langs[0] else ''}", sides.source,
-                             sides.source_tags, encoding=encoding)
-    return Corpus(path, f"xliff-{version}", translations=[target_file],
-                  context=Context(source_file, tuple(sides.docs) if any(sides.docs) else None),
-                  notes=tuple(f"{path.name}: {n}" for n in _notes(sides)), languages=langs if any(langs) else None)
+    return sides, version, langs
 
 
 def _notes(sides: _Sides) -> list[str]:

@@ -81,6 +81,9 @@ class Family:
     always_in_window: bool = False
     cost: int = 0
     reads_source: bool = False  # the metric reads the source segments too (COMET): its bind takes ``source``
+    # Whether the metric compares with a reference (BLEU, chrF, TER, edit distance): a run without references
+    # (quality estimation: source and candidate only) leaves it out of its defaults and refuses it by name.
+    needs_reference: bool = True
 
     def bind(self, config: Any, references: Sequence[Sequence[str]], progress: Progress | None = None,
              like: Metric | None = None, source: Sequence[str] | None = None) -> Metric:

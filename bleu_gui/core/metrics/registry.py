@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError, term
 from .bleu.config import FAMILY as BLEU
 from .bleu.variants import variant_modules
 from .chrf.config import FAMILY as CHRF
@@ -99,9 +99,38 @@ def own_metrics(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
     return tuple(m for m in metrics if family_of(m) is not IMPORTED)
 
 
-def in_window(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
+def in_window(metrics: Sequence[MetricConfig], referenced: bool = True) -> tuple[MetricConfig, ...]:
     """``metrics`` with the defaults of every family the window always scores put first where missing (BLEU: its
-    n-gram evidence and what-if edits are the window's)."""
+    n-gram evidence and what-if edits are the window's); in a run without references (not ``referenced``), none
+    that needs one."""
     keys = {m.key for m in metrics}
-    missing = tuple(f.config() for f in FAMILIES if f.always_in_window and f.key not in keys)
+    missing = tuple(f.config() for f in FAMILIES if f.always_in_window and f.key not in keys
+                    and (referenced or not f.needs_reference))
     return (*missing, *metrics)
+
+
+def default_keys(referenced: bool) -> tuple[str, ...]:
+    """The families scored when no metric is named: sacreBLEU's BLEU, and none in a run without references (its
+    metrics are those the user names or brings: COMET's reference-free checkpoints, read QE scores, MQM)."""
+    return DEFAULT_KEYS if referenced else tuple(k for k in DEFAULT_KEYS if not family(k).needs_reference)
+
+
+def reference_free(metrics: Sequence[MetricConfig]) -> tuple[tuple[MetricConfig, ...], tuple[str, ...]]:
+    """The metrics of ``metrics`` a run without references can score, and the titles of those it cannot (the
+    window's settings carried into such a run leave them out, saying so)."""
+    kept = tuple(m for m in metrics if not family_of(m).needs_reference)
+    return kept, tuple(family_of(m).title for m in metrics if family_of(m).needs_reference)
+
+
+def check_references(metrics: Sequence[MetricConfig], referenced: bool) -> None:
+    """Refuse, in one line naming it, a metric that compares with a reference in a run without references (never a
+    score over empty references)."""
+    if referenced:
+        return
+    needing = [family_of(m).title for m in metrics if family_of(m).needs_reference]
+    if needing:
+        which = ", ".join(needing)
+        raise InputError(f"{which} compare{'s' if len(needing) == 1 else ''} the translation with a reference, and the "
+                         f"run has none: give a reference file ({term('references')}), or leave {which} out of "
+                         f"{term('metrics')} (without a reference: COMET with a reference-free checkpoint, read QE "
+                         "scores, MQM)")

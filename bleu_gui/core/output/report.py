@@ -182,8 +182,8 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
     base = systems[0]
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>{escape(title)}</title>",
              f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>",
-             f'<p class="meta">{len(base.lines):,} sentences · {len(reference_names)} reference file(s): '
-             f'{escape(", ".join(reference_names))} · made by bleu-gui {__version__} on '
+             f'<p class="meta">{len(base.lines):,} sentences · {escape(run.references_said)} · made by bleu-gui '
+             f'{__version__} on '
              f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>']
     if run.slice is not None:
         whole = "; ".join(f"{m.name}: " + ", ".join(f"{s.name} {w:.2f}" for s, w in zip(systems, scores))

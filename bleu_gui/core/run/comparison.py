@@ -96,20 +96,24 @@ def reusable_comparisons(previous: Run | None, systems: list[ScoredSystem], refe
     return out
 
 
-def _reference_lengths(metrics: Sequence[Metric], systems: list[ScoredSystem], references: Sequence[SegmentFile]
-                       ) -> np.ndarray:
-    """Each sentence's reference length for compare-mt's length buckets: BLEU's effective reference length of
-    the baseline where BLEU is a metric of the run, else the first reference's words."""
+def _bucket_lengths(metrics: Sequence[Metric], systems: list[ScoredSystem], references: Sequence[SegmentFile],
+                    source: SegmentFile | None) -> tuple[np.ndarray, str]:
+    """Each sentence's length for compare-mt's length buckets, and what it is: BLEU's effective reference length
+    of the baseline where BLEU is a metric of the run, else the first reference's words; without references, the
+    source's words (the same for every system, as a reference is)."""
     found = find_bleu(metrics)
     if found is not None:
-        return systems[0].results[found[0]].stats[:, 1]
-    return np.array([len(line.split()) for line in references[0].lines], np.int64)
+        return systems[0].results[found[0]].stats[:, 1], "reference length"
+    if references:
+        return np.array([len(line.split()) for line in references[0].lines], np.int64), "reference length"
+    lines = source.lines if source is not None else [""] * len(systems[0].file.lines)
+    return np.array([len(line.split()) for line in lines], np.int64), "source length"
 
 
 def compare_with_baseline(metrics: Sequence[Metric], cfg: RunConfig, systems: list[ScoredSystem],
                           references: Sequence[SegmentFile], matched: list[MatchedRows] | None,
                           progress: Progress | None, matrices: list[PairMatrix | None],
-                          earlier: list[MetricComparison | None]) -> Comparison:
+                          earlier: list[MetricComparison | None], source: SegmentFile | None = None) -> Comparison:
     """Every system of ``systems[1:]`` against the baseline under each metric: leave-one-out, wins/ties/losses
     with the sign test, length buckets, the paired tests of every pair (``cfg.significance``; ``matrices``: those
     still holding from an earlier run), and BLEU's n-gram wins from the ``matched`` rows (none without them).
@@ -121,7 +125,8 @@ def compare_with_baseline(metrics: Sequence[Metric], cfg: RunConfig, systems: li
         note = "Significance tests follow sacreBLEU: switch the variant to sacrebleu to run them."
     if significance is not None and not (significance.bootstrap or significance.approximate):
         significance = None
-    labels, masks = length_buckets(_reference_lengths(metrics, systems, references))
+    lengths, bucketed_by = _bucket_lengths(metrics, systems, references, source)
+    labels, masks = length_buckets(lengths)
     by_metric = []
     span = 0.9 / len(metrics)
     for k, metric in enumerate(metrics):
@@ -154,7 +159,7 @@ def compare_with_baseline(metrics: Sequence[Metric], cfg: RunConfig, systems: li
     wins = _ngram_wins(metrics, matched, scaled_progress(progress, 0.9, 0.1)) if matched is not None else []
     identical = [i > 0 and s.lines == systems[0].lines for i, s in enumerate(systems)]
     return Comparison(tuple(by_metric), labels, np.array([int(m.sum()) for m in masks]), significance, wins, note,
-                      identical)
+                      identical, bucketed_by=bucketed_by)
 
 
 def _both_scored(metric: Metric, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:

@@ -136,6 +136,7 @@ class Comparison:
     ngram_wins: list[NgramWins] = field(default_factory=list)  # per pair (systems[1:]); empty when not computed
     note: str = ""
     identical: list[bool] = field(default_factory=list)  # per system: the baseline's very lines
+    bucketed_by: str = "reference length"  # what the length buckets count ("source length" without references)
     # Why the run has no paired tests when none were asked for ("" when they were): a staged open says they are
     # being computed, a run scored without them says so.
     untested: str = "No significance tests in this run: bootstrap and approximate randomization are both off."  # read
@@ -198,7 +199,13 @@ class Run:
 
     @property
     def n_sentences(self) -> int:
-        return self.metrics[0].n_lines
+        return len(self.systems[0].lines)
+
+    @property
+    def target_lines(self) -> list[str]:
+        """Text in the target language (what a language's checks read): the first reference, or in a run without
+        references the baseline's candidate."""
+        return self.references[0].lines if self.references else self.systems[0].lines
 
     def details(self, system: int, sentence: int) -> SentenceDetails:
         """BLEU's match details of one sentence of one system (computed on demand, never stored)."""
@@ -227,10 +234,16 @@ class Run:
     def summary(self) -> str:
         """One line: the sentence count, the references, how the files were decoded and the systems (last: with
         many systems a narrow status bar cuts their list, not the rest)."""
-        refs = plural(len(self.references), "reference")
         systems = plural(len(self.systems), "system")
-        return (f"{self.n_sentences:,} sentences · {refs}: {', '.join(self.reference_names)} · encoding "
+        return (f"{self.n_sentences:,} sentences · {self.references_said} · encoding "
                 f"{self.encodings} · {systems}: {', '.join(s.name for s in self.systems)}")
+
+    @property
+    def references_said(self) -> str:
+        """The references in words: ``2 references: ref1.txt, ref2.txt``, or that the run has none."""
+        if not self.references:
+            return "no reference (source and candidates only)"
+        return f"{plural(len(self.references), 'reference')}: {', '.join(self.reference_names)}"
 
     @property
     def encodings(self) -> str:

@@ -26,7 +26,7 @@ from ..metrics.bleu.metric import find_bleu, scaled_progress
 from ..metrics.bleu.scores import bleu_score
 from ..metrics.family import Advice, MetricConfig
 from ..metrics.ngram_stats import MatchedRows
-from ..metrics.registry import bind, cost_stages, family_of
+from ..metrics.registry import bind, check_references, cost_stages, family_of
 from .comparison import compare_with_baseline, reusable_comparisons, reusable_matrices, reusable_wins
 from .results import MetricResult, Run, RunConfig, ScoredSystem, Significance
 
@@ -110,7 +110,8 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
                                            matched if cfg.ngram_diffs and wins is None else None,
                                            scaled_progress(progress, 0.9, 0.1),
                                            reusable_matrices(previous, scored, bound, cfg, same),
-                                           reusable_comparisons(previous, scored, references, bound))
+                                           reusable_comparisons(previous, scored, references, bound),
+                                           context.source)
         if wins is not None and cfg.ngram_diffs:
             comparison = replace(comparison, ngram_wins=wins)
     misaligned = _misaligned(systems, _references_used(bound, references), previous,
@@ -195,6 +196,7 @@ def _bind(config: RunConfig, chosen: list[MetricConfig], references: Sequence[Se
     """Each metric of ``config`` (its settings as ``chosen`` completes them) bound to ``references`` (and the
     ``source``, for a metric that reads it); a metric of ``previous`` with the same settings and the same reference
     files is reused as it is."""
+    check_references(config.metrics, bool(references))
     lines = [r.lines for r in references]
     same_references = previous is not None and len(previous.references) == len(references) and all(
         a is b for a, b in zip(previous.references, references))

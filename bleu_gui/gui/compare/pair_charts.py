@@ -77,7 +77,9 @@ class PairCharts(QWidget):
         used = np.flatnonzero(comparison.bucket_counts > 0)  # empty buckets would only crowd the axis
         ticks = [comparison.bucket_labels[i] for i in used]
         tips = [f"{comparison.bucket_labels[i]} tokens ({comparison.bucket_counts[i]:,} sentences)" for i in used]
-        self.bucket_dots.set_title(f"{metric.name} by reference length")
+        self.bucket_dots.set_title(f"{metric.name} by {comparison.bucketed_by}")
+        self.bucket_dots.x_label = comparison.bucketed_by.replace("reference", "ref.") + " (tokens)"
+        self.bucket_dots.plot.setLabel("bottom", self.bucket_dots.x_label)
         self.bucket_dots.plot.setLabel("left", metric.name)
         self.bucket_dots.update_values(names, comparison.by_metric[k].bucket_scores[:, used], ticks, tips)
         shown = c.shown

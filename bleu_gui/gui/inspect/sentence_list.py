@@ -201,7 +201,8 @@ class SentenceList(QWidget):
         metric = run.metrics[k]
         numbers = np.asarray(run.slice.rows) + 1 if run.slice is not None else None
         self.model.set_sentences(system.lines, system.results[k].sentences, shown.orders[k][i], numbers,
-                                 metric=metric.name, caveats=metric.caveats(system.file), decimals=metric.decimals)
+                                 metric=metric.name, caveats=metric.caveats(system.file), decimals=metric.decimals,
+                                 against_source=not run.references)
         self.score_label.setText(f"{metric.name} from")
         # The score column fits its metric's name (EditDistance is wider than BLEU), with room for the sort arrow.
         header_width = self.table.fontMetrics().horizontalAdvance(metric.name) + 28

@@ -59,15 +59,18 @@ class SentenceTableModel(QAbstractTableModel):
         self.metric = "BLEU"  # the metric whose sentence scores the list shows
         self._caveats: dict[int, str] = {}  # sentence -> why its score deserves a caveat
         self._decimals = 2  # the metric's (COMET's 4)
+        self.against_source = False  # the length ratios are over the source (a run without references)
 
     # -- content ----------------------------------------------------------------
     def set_sentences(self, lines: list[str], scores: np.ndarray, orders: SentenceOrders,
                       numbers: np.ndarray | None = None, metric: str = "BLEU",
-                      caveats: dict[int, str] | None = None, decimals: int = 0) -> None:
+                      caveats: dict[int, str] | None = None, decimals: int = 0, against_source: bool = False) -> None:
         """``scores``: the sentence scores of ``metric``; ``orders``: the sentences' sort orders and length ratios,
         computed by the worker (see :func:`sentence_orders`); ``caveats``: the sentences whose score the metric
-        warns about (marked ⚠, the reason in the tooltip)."""
+        warns about (marked ⚠, the reason in the tooltip); ``against_source``: the ratios are the candidate's
+        characters over the source's (a run without references)."""
         self.beginResetModel()
+        self.against_source = against_source
         self.metric = metric
         self._caveats = caveats or {}
         self._decimals = max(2, decimals)
@@ -215,7 +218,13 @@ class SentenceTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            if section == COL_RATIO and self.against_source:
+                return "Len/src"
             return self.metric if section == COL_BLEU else COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section == COL_RATIO:
+            return ("The candidate's characters over the source's (the run has no reference): far from the usual "
+                    "ratio, a sign of an omission or an addition" if self.against_source else
+                    "The candidate's length over the reference's (BLEU's tokens and effective reference length)")
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:

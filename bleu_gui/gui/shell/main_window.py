@@ -266,6 +266,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentIndex(INSPECT_TAB)
         self.file_menu.set_run_shown(True)
         self.inputs_label.setText(run.summary)
+        self.settings_panel.set_referenced(bool(run.references))
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
         self.bars.show_for(run, self.controller.scoring.origin)
         if self.offered and not any(m.key == COSTLY for m in self.controller.scoring.metrics):

@@ -238,9 +238,10 @@ class OpenDialog(QDialog):
     def choice(self) -> OpenChoice:
         """The fields as a choice; :class:`InputError` names the field that is wrong."""
         systems, references = whole_run(_split(self.systems.text()), _split(self.references.text()))
-        if not references:
+        if not references and not systems:
             raise InputError(f"{FIELDS['references']}: choose at least one reference file or folder (or one WMT XML "
-                             "file with its systems)")
+                             f"file with its systems); or, for a run without references, the system outputs and the "
+                             f"{FIELDS['source'].lower()}")
         langs = (self.source_lang.text().strip(), self.target_lang.text().strip())
         if bool(langs[0]) != bool(langs[1]):
             raise InputError(f"{FIELDS['langs']}: give both the source and the target language, or neither")

@@ -109,7 +109,7 @@ class QADialog(QDialog):
     def show_result(self, flags: list[list[QAFlag]]) -> None:
         self.flags = flags
         skipped = skipped_checks(CHECKS, self.run.context.source is not None, self.glossary is not None,
-                                 self.run.references[0].lines)
+                                 self.run.target_lines)
         self.note.setText("Segments flagged per check and system; against the baseline, the flags each system fixes "
                           "(−) and introduces (+). " + (in_window_words("; ".join(skipped)) + "." if skipped else "") +
                           " Slice by them: 'number' in qa[NAME] in the slice box.")

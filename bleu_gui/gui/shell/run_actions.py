@@ -24,9 +24,10 @@ from ...core.inputs.ratings import Ratings
 from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_request
 from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
+from ...core.metrics.family import MetricConfig
 from ...core.metrics.imported.config import ImportedConfig, choose_imported
 from ...core.metrics.imported.imported import attach_imported
-from ...core.metrics.registry import KEYS, family, family_of
+from ...core.metrics.registry import KEYS, family, family_of, reference_free
 from ...core.metrics.status import status_to
 from ...core.output.sessions import Session
 from ...core.run import Comparison, Significance, check_labels, score_in_stages
@@ -53,6 +54,19 @@ def _left_behind(before: RunConfig, after: RunConfig) -> str:
 
 NO_ANNOTATIONS = ("MQM: left out — chosen for other files, and these have no human error annotations (File ▸ Open "
                   "▸ Annotations adds them)")
+
+
+def _without_references(metrics: tuple[MetricConfig, ...], columns: Sequence[object], notes: list[str]
+                        ) -> tuple[tuple[MetricConfig, ...], list[str]]:
+    """The settings' metrics a run without references can score, and a note naming those left out (BLEU, always in
+    the window, among them); none left and no score column read: refused, saying what would score the run."""
+    kept, left_out = reference_free(metrics)
+    if not kept and not columns:
+        raise InputError("a run without references needs a metric that reads none: COMET with a reference-free "
+                         "checkpoint (Settings ▸ COMET: CometKiwi, xCOMET), QE scores (Scores in File ▸ Open), or "
+                         "human annotations")
+    said = f"No reference: {', '.join(left_out)} left out (they compare with a reference)" if left_out else ""
+    return kept, [*notes, said] if said else notes
 
 
 def _needs_annotations(config: object) -> bool:
@@ -166,9 +180,11 @@ class RunActions(QObject):
                 metrics = tuple(m for m in metrics if not _needs_annotations(m))
                 notes.append(NO_ANNOTATIONS)
                 dropped[0] = True
+            if not inputs.references:
+                metrics, notes = _without_references(metrics, configs, notes)
             if notes:
                 context = replace(context, notes=(*context.notes, *notes))
-            out_of_gc_passes(len(inputs.references[0].lines) * (len(inputs.systems) + len(inputs.references)))
+            out_of_gc_passes(len(inputs.systems[0].lines) * (len(inputs.systems) + len(inputs.references)))
             columns = {c.name for c in configs}  # a column named as a family is the column, as in bleu-score
             cfg = replace(own, metrics=tuple(m for m in metrics if m.key not in columns) + configs)
             return self._in_stages(systems, inputs.references, cfg, names, context, choice.where, progress, early,

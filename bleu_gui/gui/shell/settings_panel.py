@@ -240,6 +240,14 @@ class SettingsPanel(QWidget):
         for key, group in self.groups.items():
             group.set_config(by_key.get(key))
 
+    def set_referenced(self, referenced: bool) -> None:
+        """Whether the run shown has references: without, each family that needs one says in its title that it is
+        not scored (its settings stay, for the next run that has a reference)."""
+        for group in self.groups.values():
+            if group.family.needs_reference:
+                group.setTitle(group.family.title if referenced else f"{group.family.title} — not scored: the run "
+                               "has no reference")
+
     def metrics(self) -> tuple[MetricConfig, ...]:
         """The settings shown: every family scored, in the registry's order."""
         return tuple(c for group in self.groups.values() if (c := group.config()) is not None)

@@ -73,5 +73,6 @@ class CometConfig(MetricSettings):
 
 
 FAMILY = Family("comet", "COMET", CometConfig, "comet.metric", cost=3, reads_source=True,
+                needs_reference=False,
                 about="A neural metric (Rei et al. 2020/2022) computed by unbabel-comet in a worker process: "
                       "segment scores, their mean for the corpus, cached and signed")

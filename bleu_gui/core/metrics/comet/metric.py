@@ -28,7 +28,7 @@ from ..segment_means import SegmentMeans
 from ..span_marks import SEVERITY_ORDER, marked_html, severity_legend
 from .cache import Cached
 from .config import CometConfig
-from .scoring import CometScorer, Item, ModelFacts, Scored, items_of
+from .scoring import CometScorer, Item, Scored, items_of
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,24 +123,38 @@ class Comet(SegmentMeans):
         if self.source is None:
             raise InputError(f"COMET reads the source: give it ({term('source', 'FILE')}), or read a file that has it")
         facts = self.scorer.facts()
+        alone = self.without_reference()
         items: list[Item] = []
         layout: list[tuple[SegmentFile, int, list[list[int]]]] = []
         for system in wanted:
-            found, per_segment = items_of(self.source, system.lines, self.references, facts.reference_free)
+            found, per_segment = items_of(self.source, system.lines, self.references, alone)
             layout.append((system, len(items), per_segment))
             items += found
-        scored = self.scorer.score(items, 0 if facts.reference_free else len(self.references), progress)
+        scored = self.scorer.score(items, 0 if alone else len(self.references), progress)
         self._take(scored, facts.notes)
         for system, offset, per_segment in layout:
             self._details[tuple(system.lines)] = [
-                _detail(system.lines[i], [scored.values[offset + j] for j in rows], self._used_references(i, facts))
+                _detail(system.lines[i], [scored.values[offset + j] for j in rows], self._used_references(i))
                 for i, rows in enumerate(per_segment)]
             self._note_truncated(system)
-        self._note_empty_references(facts.reference_free)
+        self._note_empty_references(alone)
 
-    def _used_references(self, segment: int, facts: ModelFacts) -> tuple[int, ...]:
+    def without_reference(self) -> bool:
+        """Whether the model reads the source and the candidate only: a reference-free checkpoint (CometKiwi), or
+        xCOMET in a run without references (unbabel-comet's unified models score items without ``ref``). A
+        checkpoint that needs a reference, in a run without one, is refused before anything is scored."""
+        facts = self.scorer.facts()
+        if facts.reference_free or self.references:
+            return facts.reference_free
+        if facts.kind in _SCORES_WITHOUT_REFERENCE:
+            return True
+        raise InputError(f"COMET: the checkpoint {facts.name} ({facts.kind}) compares the translation with a reference, "
+                         f"and the run has none: give a reference file ({term('references')}), or a reference-free "
+                         "checkpoint (CometKiwi: Unbabel/wmt22-cometkiwi-da) or xCOMET")
+
+    def _used_references(self, segment: int) -> tuple[int, ...]:
         """The references segment ``segment`` is scored against (:func:`.scoring.items_of`'s rule)."""
-        if facts.reference_free:
+        if self.without_reference():
             return ()
         return tuple(k for k, r in enumerate(self.references) if r[segment].strip()) or (0,)
 
@@ -257,7 +271,7 @@ class Comet(SegmentMeans):
                     "truncated": detail.tokens > self.scorer.facts().max_tokens, "signature": self.signature(),
                     "error_spans": None if detail.spans is None else [e.to_dict() for e in detail.spans]}
         return Account(Explanation(f"COMET {score:.4f}: the model's score of (source, candidate"
-                                   f"{'' if self.scorer.facts().reference_free else ', reference'})", sections),
+                                   f"{'' if self.without_reference() else ', reference'})", sections),
                        evidence, score)
 
     def _how(self, detail: SegmentDetail, reference_names: Sequence[str]) -> Section:
@@ -265,6 +279,8 @@ class Comet(SegmentMeans):
         lines = [f"model {facts.name} ({facts.kind}), {self.config.precision}; signature {self.signature()}"]
         if facts.reference_free:
             lines.append("reference-free: the model reads the source and the candidate only")
+        elif not self.references:
+            lines.append("without a reference (the run has none): the model read the source and the candidate only")
         else:
             names = [_name(reference_names, k) for k in detail.references]
             if len(detail.scores) > 1:
@@ -292,7 +308,7 @@ class Comet(SegmentMeans):
             panes.append(Pane("Source", escape(self.source[index])))
         facts = self.scorer.facts()
         used = detail.references if detail is not None else tuple(range(len(self.references)))
-        if not facts.reference_free:
+        if not self.without_reference():
             texts = [(_name(reference_names, k), self.references[k][index]) for k in used]
             if len(texts) <= 2:
                 panes += [Pane(f"Reference — {name}", escape(text)) for name, text in texts]
@@ -324,6 +340,9 @@ class Comet(SegmentMeans):
         return out
 
 
+# COMET's unified models (xCOMET) take items without ``ref`` (their source + candidate input): a run without
+# references scores them so.
+_SCORES_WITHOUT_REFERENCE = ("unified_metric", "xcomet_metric")
 _NO_PATH = Path("(edited lines)")  # lines scored without a file of their own
 
 

@@ -86,4 +86,4 @@ def choose_imported(configs: Sequence[ImportedConfig], wanted: Sequence[str] | N
 
 
 # Not chosen by a name of its own: a column of a scores file is the metric (see imported_configs).
-FAMILY = Family("imported", "Imported scores", ImportedConfig, "imported.imported")
+FAMILY = Family("imported", "Imported scores", ImportedConfig, "imported.imported", needs_reference=False)

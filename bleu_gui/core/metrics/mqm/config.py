@@ -83,6 +83,6 @@ def segment_score(ratings: Ratings | None, config: MqmConfig) -> float:
     return float(sum(sums.values(), Fraction(0)) / len(sums))
 
 
-FAMILY = Family("mqm", "MQM", MqmConfig, "mqm.mqm",
+FAMILY = Family("mqm", "MQM", MqmConfig, "mqm.mqm", needs_reference=False,
                 about="Human error annotations (MQM): each segment the mean of its raters' negated error weights, "
                       "higher is better, 0 = no error")

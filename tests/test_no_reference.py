@@ -1,0 +1,156 @@
+"""A run without references (quality estimation: the source and the candidates only), on the command line: what it
+refuses in one line, what it scores (read QE scores, human ratings, MQM), and that WMT's own ESA system scores come
+out of WMT24's release without its reference. COMET's reference-free scoring is in test_comet.py (its models are
+built once per test process)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bleu_gui.core.inputs.run_inputs import read_run_inputs
+
+from .conftest import cli, data_set
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def qe_run(tmp_path):
+    """Two engines' outputs of a three-segment German source, no reference, and a QE score file (higher better)."""
+    src = write(tmp_path / "src.txt", ["Guten Morgen.", "Wie geht es dir?", "Das kostet 3,50 €."])
+    a = write(tmp_path / "A.txt", ["Good morning.", "How are you?", "That costs 3.50 €."])
+    b = write(tmp_path / "B.txt", ["Good morning.", "How goes it you?", "That costs 5 €."])
+    qe = write(tmp_path / "qe.csv", ["system,segment,kiwi", "A.txt,1,0.9", "A.txt,2,0.8", "A.txt,3,0.7",
+                                     "B.txt,1,0.9", "B.txt,2,0.4", "B.txt,3,0.2"])
+    return {"src": src, "A": a, "B": b, "qe": qe}
+
+
+def test_neither_reference_nor_source_is_refused_in_one_line(capsys, qe_run):
+    code, out, err = cli(capsys, "-i", qe_run["A"])
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "no reference and no source" in err and "--src" in err
+
+
+@pytest.mark.parametrize(("metrics", "named"), [(["bleu"], "BLEU compares"), (["chrf", "ter"], "chrF, TER compare"),
+                                                (["edit", "kiwi"], "Edit distance compares")])
+def test_a_metric_that_needs_a_reference_is_refused_by_name(capsys, qe_run, metrics, named):
+    code, out, err = cli(capsys, "-i", qe_run["A"], "--src", qe_run["src"], "--scores", qe_run["qe"], "--scores-partial",
+                         "-m", *metrics)
+    assert code == 2 and not out and "Traceback" not in err
+    assert named in err and "the run has none: give a reference file (REF)" in err
+
+
+def test_without_references_no_metric_is_chosen_by_default_but_read_qe_scores_are(capsys, qe_run):
+    code, _out, err = cli(capsys, "-i", qe_run["A"], "--src", qe_run["src"])
+    assert code == 2 and "a run without references has no default metric" in err and "--comet-model" in err
+    code, out, err = cli(capsys, "-i", qe_run["A"], qe_run["B"], "--src", qe_run["src"], "--scores", qe_run["qe"],
+                         "-f", "json")
+    assert code == 0, err
+    got = {e["system"]: e["score"] for e in json.loads(out)}
+    assert got == pytest.approx({"A.txt": (0.9 + 0.8 + 0.7) / 3, "B.txt": (0.9 + 0.4 + 0.2) / 3})
+
+
+def test_two_engines_without_a_reference_are_tested_on_their_qe_scores(capsys, qe_run):
+    # Paired approximate randomization over three segments, by hand: A − B is 0, 0.4, 0.5 (observed |Δ| 0.3). Of
+    # the four sign assignments of the two that differ, keeping or swapping both gives |Δ| = 0.3 (sacreBLEU counts
+    # a trial only when it exceeds the observed Δ, so neither counts) and the other two 0.1/3: no trial counts,
+    # p = (0 + 1) / (10,000 + 1) — and the run says why so few segments can never be significant.
+    code, out, err = cli(capsys, "-i", qe_run["A"], qe_run["B"], "--src", qe_run["src"], "--scores", qe_run["qe"],
+                         "--paired-ar", "-f", "json")
+    assert code == 0, err
+    b = next(e for e in json.loads(out) if e["system"] == "B.txt")
+    assert b["score"] == pytest.approx(0.5) and b["tested_on"] == 3
+    assert b["p_value"] == pytest.approx(1 / 10001, rel=1e-12)
+    assert "differ in 2 segments: no paired test of so few can be significant" in b["why_not_significant"]
+
+
+def test_the_report_and_the_sentence_table_say_there_is_no_reference(capsys, qe_run, tmp_path):
+    report, table = tmp_path / "r.html", tmp_path / "s.csv"
+    code, _out, err = cli(capsys, "-i", qe_run["A"], qe_run["B"], "--src", qe_run["src"], "--scores", qe_run["qe"],
+                          "--report", report, "--export-sentences", table)
+    assert code == 0, err
+    assert "no reference (source and candidates only)" in report.read_text("utf-8")
+    header = table.read_text("utf-8").splitlines()[0].split(",")
+    assert "source" in header and not any(h.startswith("ref") for h in header)
+
+
+def test_qa_in_a_run_without_references_reads_source_and_candidate(capsys, qe_run):
+    code, out, err = cli(capsys, "-i", qe_run["A"], qe_run["B"], "--src", qe_run["src"], "--scores", qe_run["qe"],
+                         "--qa", "number")
+    assert code == 0, err
+    assert "B.txt: number 1" in out and "A.txt: nothing flagged" in out  # 3,50 → 5: B changed the source's number
+
+
+def test_reference_words_in_a_slice_need_a_reference(capsys, qe_run):
+    code, _out, err = cli(capsys, "-i", qe_run["A"], "--src", qe_run["src"], "--scores", qe_run["qe"],
+                          "--where", "ref_words > 2")
+    assert code == 2 and "ref_words needs a reference, and the run has none" in err
+    code, out, err = cli(capsys, "-i", qe_run["A"], "--src", qe_run["src"], "--scores", qe_run["qe"],
+                         "--where", "src_words > 3", "-f", "json")  # 13a: 3, 5 and 5 words
+    assert code == 0, err
+    assert json.loads(out)["score"] == pytest.approx((0.8 + 0.7) / 2)
+
+
+def test_a_bilingual_xliff_opens_without_a_reference_its_source_inside():
+    xliff = data_set("formats/xliff12-matecat-okapi") / "calibre.docx.xliff"
+    inputs = read_run_inputs([xliff], [])
+    assert inputs.references == [] and len(inputs.systems) == 1
+    source = inputs.context.source
+    assert source is not None and len(source.lines) == len(inputs.systems[0].lines) > 10
+    assert any("source: " in note for note in inputs.context.notes)
+
+
+@pytest.mark.parametrize("pair", ["en-zh", "en-hi"])
+def test_wmt24_esa_without_its_reference_gives_wmts_own_system_scores(capsys, pair):
+    root = data_set("esa-wmt24-en-zh-en-hi")
+    oracle = json.loads((root / "wmt-system-esa.json").read_text("utf-8"))[pair]
+    systems = sorted((root / pair / "systems").glob("*.txt"))
+    code, out, err = cli(capsys, "-i", *systems, "--src", root / pair / "src.txt", "--langs", *pair.split("-"),
+                         "--scores", root / "wmt24_esa.jsonl", "--scores-partial", "-m", "esa", "-sl", "-f", "json")
+    assert code == 0, err
+    got = {Path(str(e["system"])).stem: (e["score"], e["segments"]) for e in json.loads(out)}
+    assert got == {name: (v["esa_mean"], v["rated_segments"]) for name, v in oracle.items()}
+
+
+def test_an_mqm_table_alone_points_at_its_reference_unless_its_systems_are_named(capsys):
+    rated = data_set("formats/scores-mqm-ted-ende") / "mqm_ted_ende.tsv"
+    code, _out, err = cli(capsys, rated, "-m", "mqm")
+    assert code == 2 and "take one of the table's systems as the reference with --refs (it has ref," in err
+    assert "name the systems to score with --systems" in err
+    runs = []
+    for extra in ((), ("--refs", "ref")):  # MQM reads the raters' marks, never the reference
+        code, out, err = cli(capsys, rated, *extra, "--systems", "Nemo", "UEdin", "-m", "mqm", "-sl", "-f", "json")
+        assert code == 0, err
+        runs.append([[s["score"] for s in e["sentences"]] for e in json.loads(out)])
+    assert runs[0] == runs[1] and len(runs[0][0]) == 529
+
+
+def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_with_nothing_to_score(
+        qtbot, window, qe_run):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .test_window_inputs import LEFT_OVER, open_choice
+
+    files = tuple(str(qe_run[k]) for k in ("A", "B"))
+    message = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, source=str(qe_run["src"]))))
+    assert isinstance(message, str) and "a run without references needs a metric that reads none" in message
+    assert not LEFT_OVER.search(message), message
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, source=str(qe_run["src"]),
+                                                             scores=(str(qe_run["qe"]),))))
+    assert not isinstance(run, str), run
+    assert run.references == [] and [m.name for m in run.metrics] == ["kiwi"]
+    assert "No reference: BLEU left out (they compare with a reference)" in run.notes
+    assert window.inputs_label.text().startswith("3 sentences · no reference (source and candidates only)")
+    assert window.settings_panel.group("bleu").title().endswith("not scored: the run has no reference")
+    assert window.tabs.isTabEnabled(1) and run.comparison is not None and run.comparison.bucketed_by == "source length"
+    # Settings changed in a run without references never bring BLEU back: the re-score keeps it out.
+    window.settings_panel.group("chrf").setChecked(True)
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=30_000)
+    assert [m.name for m in window.controller.run.metrics] == ["kiwi"]

@@ -1,0 +1,135 @@
+"""Triage: the segments a QE metric scores worst, listed and written out for post-editing. The rule is checked by
+hand on a three-segment run; the XLIFF written is read back by translate-toolkit's XLIFF reader (another tool's,
+as a CAT tool would read it): every unit found, its text unchanged, the decision and the score where we put them."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bleu_gui.core.run.triage import TriageRule, post_edit_mask
+
+from .conftest import cli, data_set
+
+XLIFF_12 = "xliff12-symfony-validators/validators.de.xlf"  # en → de, 116 trans-units
+XLIFF_20 = "xliff20-matecat-realworld/apos.xliff.xliff"    # en-US → pt-BR, 21 segments
+
+
+@pytest.mark.parametrize(("rule", "higher", "expected"), [
+    ("50%", True, [False, True, True, False, True]),   # 2 of 4 scored (0.2 and 0.5), the unscored one too
+    ("25%", False, [False, False, True, False, True]),  # lower is better: 0.9 is the worst
+    ("0.5", True, [False, True, False, False, True]),    # below 0.5
+    ("0.5", False, [True, False, True, False, True]),    # above 0.5
+    ("100%", True, [True, True, True, True, True]),
+])
+def test_the_rule_takes_the_worst_share_or_those_past_the_threshold_by_hand(rule, higher, expected):
+    scores = np.array([0.8, 0.2, 0.9 if not higher else 0.5, 0.5 if not higher else 0.9, math.nan])
+    assert post_edit_mask(scores, TriageRule.parse(rule), higher).tolist() == expected
+
+
+def test_ties_at_the_boundary_take_the_earlier_segments_so_the_share_is_exact():
+    scores = np.array([0.5, 0.5, 0.5, 0.5])
+    assert post_edit_mask(scores, TriageRule.parse("50%"), True).tolist() == [True, True, False, False]
+
+
+@pytest.mark.parametrize("text", ["0%", "120%", "many", "nan"])
+def test_a_bad_rule_is_one_line(capsys, tmp_path, text):
+    (tmp_path / "a.txt").write_text("x\n", encoding="utf-8")
+    code, _out, err = cli(capsys, "-i", tmp_path / "a.txt", "--src", tmp_path / "a.txt", "--triage", text)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and f"--triage {text}" in err
+
+
+def qe_for(targets: list[str], path: Path) -> list[float]:
+    """MetricX-24 QE predictions of ``targets`` (lower is better): a seeded value per segment, written as MetricX
+    writes them (matched to the system by its lines)."""
+    values = [round(float(v), 3) for v in np.random.default_rng(3).uniform(0, 25, len(targets))]
+    path.write_text("".join(json.dumps({"source": "", "hypothesis": t, "prediction": v}, ensure_ascii=False) + "\n"
+                            for t, v in zip(targets, values)), encoding="utf-8")
+    return values
+
+
+def test_the_triaged_xliff_12_is_read_by_translate_toolkit_with_every_unit_its_text_and_its_decision(
+        capsys, tmp_path):
+    from translate.storage import xliff
+
+    from bleu_gui.core.inputs.run_inputs import read_run_inputs
+
+    original = data_set("formats") / XLIFF_12
+    before = original.read_bytes()
+    targets = read_run_inputs([original], []).systems[0].lines
+    values = qe_for(targets, tmp_path / "qe.jsonl")
+    out = tmp_path / "triaged.xlf"
+    code, printed, err = cli(capsys, "-i", original, "--scores", tmp_path / "qe.jsonl", "--triage", "25%",
+                             "--triage-out", out, "-f", "json")
+    assert code == 0, err
+    assert original.read_bytes() == before  # the input is never modified
+    worst = set(np.argsort(-np.array(values), kind="stable")[:29].tolist())  # ceil(25% of 116) = 29, highest first
+    listed = json.loads(printed)["triage"][0]["segments"]
+    assert {s["segment"] - 1 for s in listed} == worst and all(s["decision"] == "post-edit" for s in listed)
+    theirs = xliff.xlifffile.parsefile(str(out))
+    ours = xliff.xlifffile.parsefile(str(original))
+    units = [u for u in theirs.units if u.istranslatable()]
+    assert len(units) == len([u for u in ours.units if u.istranslatable()]) == 116
+    ns = "{urn:oasis:names:tc:xliff:document:1.2}"
+    for i, (unit, was) in enumerate(zip(units, [u for u in ours.units if u.istranslatable()])):
+        assert (unit.source, unit.target, unit.getid()) == (was.source, was.target, was.getid())
+        state = unit.xmlelement.find(f"{ns}target").get("state")
+        assert (state == "needs-review-translation") == (i in worst), i
+        note = unit.getnotes("bleu-gui")
+        assert f"MetricX-QE {values[i]:.4f}: {'post-edit' if i in worst else 'keep'}" in note
+        assert "the worst 25% of the scored segments" in note
+
+
+def test_the_triaged_xliff_20_marks_segments_and_keeps_the_rest_byte_for_byte(capsys, tmp_path):
+    import re
+
+    from bleu_gui.core.inputs.run_inputs import read_run_inputs
+
+    original = data_set("formats") / XLIFF_20
+    targets = read_run_inputs([original], []).systems[0].lines
+    values = qe_for(targets, tmp_path / "qe.jsonl")
+    out = tmp_path / "triaged.xlf"
+    code, _printed, err = cli(capsys, "-i", original, "--scores", tmp_path / "qe.jsonl", "--triage", "10",
+                              "--triage-out", out)
+    assert code == 0, err
+    written = out.read_text("utf-8")
+    # What we added, taken out again, leaves the file as it was.
+    added = re.compile(r'<notes><note category="bleu-gui"[^<]*</note></notes>| subState="bleu-gui:post-edit"')
+    restored = added.sub("", written)
+    restored = re.sub(r'(<segment id="[^"]*") state="initial"', r'\1 state="translated"', restored)
+    assert restored == original.read_text("utf-8")
+    marked = re.findall(r'<segment id="[^"]*" state="initial" subState="bleu-gui:post-edit"', written)
+    assert len(marked) == sum(v > 10 for v in values) > 0
+    read = read_run_inputs([out], [])  # our own reader reads it back: the same segments
+    assert read.systems[0].lines == targets
+
+
+def test_the_triage_table_lists_the_segments_to_post_edit_worst_first(capsys, tmp_path):
+    from bleu_gui.core.inputs.run_inputs import read_run_inputs
+
+    original = data_set("formats") / XLIFF_12
+    targets = read_run_inputs([original], []).systems[0].lines
+    values = qe_for(targets, tmp_path / "qe.jsonl")
+    code, _printed, err = cli(capsys, "-i", original, "--scores", tmp_path / "qe.jsonl", "--triage", "5%",
+                              "--triage-out", tmp_path / "t.tsv")
+    assert code == 0, err
+    rows = [line.split("\t") for line in (tmp_path / "t.tsv").read_text("utf-8").splitlines()]
+    assert rows[0] == ["segment", "decision", "score", "source", "candidate", "spans", "qa"]
+    expected = np.argsort(-np.array(values), kind="stable")[:6]  # ceil(5% of 116) = 6
+    assert [int(r[0]) - 1 for r in rows[1:]] == expected.tolist()
+    assert [float(r[2]) for r in rows[1:]] == [values[i] for i in expected]
+    assert rows[1][4] == targets[expected[0]]
+
+
+def test_an_xliff_triage_of_a_plain_text_system_is_refused(capsys, tmp_path):
+    (tmp_path / "src.txt").write_text("a\nb\n", encoding="utf-8")
+    (tmp_path / "A.txt").write_text("x\ny\n", encoding="utf-8")
+    (tmp_path / "qe.csv").write_text("system,segment,q\nA.txt,1,1\nA.txt,2,0\n", encoding="utf-8")
+    code, _out, err = cli(capsys, "-i", tmp_path / "A.txt", "--src", tmp_path / "src.txt", "--scores",
+                          tmp_path / "qe.csv", "--triage", "50%", "--triage-out", tmp_path / "o.xlf")
+    assert code == 2 and "annotates the XLIFF the system was read from" in err
+    assert not (tmp_path / "o.xlf").exists()
