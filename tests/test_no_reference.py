@@ -154,3 +154,26 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     window.settings_panel.group("chrf").setChecked(True)
     qtbot.waitUntil(lambda: not window.jobs.busy, timeout=30_000)
     assert [m.name for m in window.controller.run.metrics] == ["kiwi"]
+
+
+@pytest.mark.slow
+def test_meta_evaluation_against_wmt24_esa_without_the_reference_gives_mt_metrics_evals_numbers(capsys, tmp_path):
+    # The metric: MQM of the raters' own ESA spans (no reference read); the humans: their ESA scores. The oracle:
+    # mt-metrics-eval's functions on the run written with --export-mtme (scripts/mtme_oracle.py --mtme CHECKOUT
+    # DIR/bleu-gui en-zh esa MQM printed these).
+    root = data_set("esa-wmt24-en-zh-en-hi")
+    systems = sorted((root / "en-zh" / "systems").glob("*.txt"))
+    code, out, err = cli(capsys, "-i", *systems, "--src", root / "en-zh" / "src.txt", "--langs", "en", "zh",
+                         "--annotations", root / "wmt24_esa.jsonl", "--scores-partial", "-m", "esa", "mqm",
+                         "--meta-eval", "esa", "--export-mtme", tmp_path / "mtme", "-f", "json")
+    assert code == 0, err
+    found = json.loads(out)["meta_evaluation"]
+    assert found["human"] == "esa" and len(found["systems"]) == 12 and found["segments"] == 634
+    mqm = next(m for m in found["metrics"] if m["metric"] == "MQM")
+    assert mqm["system_pairwise_accuracy"] == pytest.approx(52 / 66, abs=1e-12)
+    assert mqm["system_pearson"] == pytest.approx(0.9495722163050577, abs=1e-12)
+    assert mqm["segment_acc_eq"] == pytest.approx(0.3267613038906416, abs=1e-12)
+    assert mqm["segment_epsilon"] == 0.0
+    assert mqm["segment_pearson"] == pytest.approx(0.534346395146368, abs=1e-12)
+    assert mqm["segment_kendall"] == pytest.approx(0.4287300532860258, abs=1e-12)
+    assert not (tmp_path / "mtme" / "bleu-gui" / "references").exists()  # nothing written for a reference it lacks
