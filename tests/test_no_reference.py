@@ -149,6 +149,7 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     assert "No reference: BLEU left out (they compare with a reference)" in run.notes
     assert window.inputs_label.text().startswith("3 sentences · no reference (source and candidates only)")
     assert window.settings_panel.group("bleu").title().endswith("not scored: the run has no reference")
+    assert "src_words" in window.inspect.sentences.slice_panel.expression.placeholderText()  # no ref_words example
     assert window.tabs.isTabEnabled(1) and run.comparison is not None and run.comparison.bucketed_by == "source length"
     # Settings changed in a run without references never bring BLEU back: the re-score keeps it out.
     window.settings_panel.group("chrf").setChecked(True)

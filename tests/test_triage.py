@@ -133,3 +133,40 @@ def test_an_xliff_triage_of_a_plain_text_system_is_refused(capsys, tmp_path):
                           tmp_path / "qe.csv", "--triage", "50%", "--triage-out", tmp_path / "o.xlf")
     assert code == 2 and "annotates the XLIFF the system was read from" in err
     assert not (tmp_path / "o.xlf").exists()
+
+
+def test_tools_triage_lists_the_worst_opens_a_segment_and_writes_the_xliff(qtbot, window, tmp_path):
+    from bleu_gui.core.inputs.run_inputs import InputRequest, read_run_inputs
+    from bleu_gui.gui.state import OpenChoice
+
+    from .test_window_inputs import open_choice
+
+    original = data_set("formats") / XLIFF_12
+    targets = read_run_inputs([original], []).systems[0].lines
+    values = qe_for(targets, tmp_path / "qe.jsonl")
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(str(original),),
+                                                             scores=(str(tmp_path / "qe.jsonl"),))))
+    assert not isinstance(run, str), run
+    dialog = window.tools.open_triage()
+    qtbot.addWidget(dialog)
+    worst = np.argsort(-np.array(values), kind="stable")[:24].tolist()  # ceil(20% of 116) = 24, highest first
+    assert dialog.summary.text().startswith("<b>24 of 116 segments need a human</b> — the worst 20%")
+    assert [int(dialog.table.item(r, 0).text()) - 1 for r in range(dialog.table.rowCount())] == worst
+    dialog.rule.setText("120%")
+    dialog.rule.editingFinished.emit()
+    assert dialog.summary.text() == "Needs a human 120%: a share is more than 0% and at most 100%"
+    assert dialog.table.rowCount() == 0 and not dialog.save_button.isEnabled()
+    dialog.rule.setText("20")  # MetricX-QE: lower is better, so above 20
+    dialog.rule.editingFinished.emit()
+    assert dialog.table.rowCount() == sum(v > 20 for v in values)
+    with qtbot.waitSignal(window.controller.sentence_changed, timeout=10_000):
+        dialog.table.cellClicked.emit(1, 0)
+    assert window.controller.sentence == int(dialog.table.item(1, 0).text()) - 1
+    out = tmp_path / "post-edit.xlf"
+    with qtbot.waitSignal(dialog.saved, timeout=10_000):
+        dialog.save(str(out))
+    states = out.read_text("utf-8").count('state="needs-review-translation"')
+    assert states == dialog.table.rowCount()
+    with qtbot.waitSignal(dialog.failed, timeout=10_000) as failed:
+        dialog.save(str(original))  # an input file is never overwritten
+    assert "input" in failed.args[0].lower()

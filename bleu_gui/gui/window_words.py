@@ -18,8 +18,7 @@ FIELDS = {"systems": "System outputs", "references": "References", "source": "So
           "annotations": "Error annotations", "sheet": "Sheet"}
 _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)",
           "meta_eval": "The human scores (Compare ▸ Metrics vs humans)",
-          # The window has no triage view yet: its sentence list sorted by the QE metric shows the same segments.
-          "triage": "the triage rule (bleu-score's; the window's sentence list sorts by the QE metric)",
+          "triage": "Needs a human",  # the rule box of Tools ▸ Triage (its own dialog says it)
           # The window offers only human scores there; a metric as the humans is bleu-score's alone.
           "meta_eval_human_is_metric": "a metric as the humans (the command line only: Metrics vs humans lists human "
                                        "scores)"}

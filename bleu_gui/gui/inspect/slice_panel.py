@@ -103,6 +103,10 @@ class DocumentModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
 
+_EXAMPLE = "Slice by expression, e.g. ref_words >= 20 and bleu[B] > bleu[A] (Enter)"
+_EXAMPLE_WITHOUT_REFERENCES = "Slice by expression, e.g. src_words >= 20 and hyp_words[A] < src_words (Enter)"
+
+
 class SlicePanel(QWidget):
     """The slice menu and its status line; ``documents`` is the document table (placed by the view). A slice
     chosen here is asked of the controller's actions."""
@@ -111,7 +115,7 @@ class SlicePanel(QWidget):
         super().__init__(parent)
         self.controller = controller
         self.expression = QLineEdit()
-        self.expression.setPlaceholderText("Slice by expression, e.g. ref_words >= 20 and bleu[B] > bleu[A] (Enter)")
+        self.expression.setPlaceholderText(_EXAMPLE)
         self.expression.setToolTip(
             "Score the segments where this holds, as a corpus of their own. Fields: doc and the input's metadata "
             "columns, ref_words, src_words, hyp_words[NAME], a metric's sentence score of a system (bleu[NAME], "
@@ -176,6 +180,8 @@ class SlicePanel(QWidget):
             return
         if run.slice is None:  # the whole corpus (or other files): no choice of the menu or the box is shown
             self._chosen = self._applied = None
+        # An example the run can take: without references, no ref_words and no BLEU.
+        self.expression.setPlaceholderText(_EXAMPLE if run.references else _EXAMPLE_WITHOUT_REFERENCES)
         system, k = c.system, c.metric
         self.combo.clear()
         self.combo.addItem("Whole corpus", None)

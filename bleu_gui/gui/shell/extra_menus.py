@@ -1,5 +1,5 @@
 """The Edit, View, Tools and Help menus: what-if editing, marking errors, the settings dock, the tokenizer × case
-table, QA checks, the scorecard, where metrics disagree, word accuracy, getting started, shortcuts, how BLEU is
+table, QA checks, the scorecard, the triage, where metrics disagree, word accuracy, getting started, shortcuts, how BLEU is
 computed, the documentation and About. The menus hold the dialogs they open and say what happened by signals; they
 never reach into the window."""
 
@@ -23,6 +23,7 @@ from .help_pages import DOC_PAGES, DocPage, HelpPage, about_html, docs_folder, g
 from .qa_view import QADialog
 from .scorecard_view import ScorecardDialog
 from .tokenizer_table_view import TokenizerTableDialog
+from .triage_view import TriageDialog
 from .word_accuracy_view import WordAccuracyDialog
 
 ToolDialog = TypeVar("ToolDialog", QADialog, WordAccuracyDialog)
@@ -88,6 +89,7 @@ class ToolMenus(QObject):
         tools.addAction("Word accuracy by frequency…", self.open_word_accuracy)
         tools.addAction("QA checks…", self.open_qa)
         tools.addAction("Scorecard…", self.open_scorecard)
+        tools.addAction("Triage: which segments need a human…", self.open_triage)
         return tools
 
     def _help_menu(self) -> QMenu:
@@ -166,6 +168,21 @@ class ToolMenus(QObject):
                               "yourself (Edit ▸ Mark errors…)", 6000)
             return None
         dialog = ScorecardDialog(self.parent_widget, run, self.controller.state)
+        dialog.saved.connect(self.exported)
+        dialog.failed.connect(self.failed)
+        dialog.show()
+        self.tool_dialog = dialog
+        return dialog
+
+    def open_triage(self) -> TriageDialog | None:
+        """The segments of a system a metric (a QE metric, without references) says need a human; written for
+        post-editing; a click opens the segment."""
+        run = self.controller.run
+        if run is None:
+            self.message.emit("Open files first: the triage sorts a system's segments by a metric", 4000)
+            return None
+        dialog = TriageDialog(self.parent_widget, run, self._open_segment, self.controller.state,
+                              self.controller.system, self.controller.metric)
         dialog.saved.connect(self.exported)
         dialog.failed.connect(self.failed)
         dialog.show()
