@@ -178,3 +178,35 @@ def test_meta_evaluation_against_wmt24_esa_without_the_reference_gives_mt_metric
     assert mqm["segment_pearson"] == pytest.approx(0.534346395146368, abs=1e-12)
     assert mqm["segment_kendall"] == pytest.approx(0.4287300532860258, abs=1e-12)
     assert not (tmp_path / "mtme" / "bleu-gui" / "references").exists()  # nothing written for a reference it lacks
+
+
+def test_the_review_desk_marks_a_run_without_references_and_mqm_joins_its_qe_score(qtbot, window, qe_run, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .test_review import _select
+    from .test_window_inputs import open_choice
+
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(str(qe_run["B"]),), source=str(qe_run["src"]),
+                                                             scores=(str(qe_run["qe"]),), scores_partial=True)))
+    assert not isinstance(run, str), run
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    detail = window.inspect.detail
+    review, pane = detail.review, detail.panes.candidate
+    window.controller.set_sentence(2)  # "That costs 5 €." for "Das kostet 3,50 €."
+    qtbot.waitUntil(lambda: pane.toPlainText() == "That costs 5 €.")
+    assert not detail.panes.references.isVisibleTo(detail)  # no empty reference pane beside the one being marked
+    _select(qtbot, pane, 11, 1)  # "5": a Major mistranslation of the number
+    qtbot.keyClick(pane, Qt.Key.Key_2)
+    (mark,) = review.review.state.marks
+    assert (mark.start, mark.end, mark.severity) == (11, 12, "Major")
+
+    def scored() -> bool:
+        now = window.controller.run
+        keys = [m.key for m in now.metrics]
+        return not window.jobs.busy and "mqm" in keys and now.systems[0].results[keys.index("mqm")].sentences[2] == -5
+    qtbot.waitUntil(scored, timeout=60_000)
+    now = window.controller.run
+    assert now.references == [] and sorted(m.key for m in now.metrics) == ["kiwi", "mqm"]

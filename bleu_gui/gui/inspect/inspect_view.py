@@ -31,6 +31,7 @@ class InspectView(QWidget):
         self.evidence = MetricEvidence(controller, self.detail.editor)
         self.human_errors = HumanErrors(controller)
         self.detail.review.active.connect(self.human_errors.set_reviewing)
+        self.detail.review.active.connect(self.on_metric_shown)  # the desk marks in the candidate's own pane
         self.detail.editor.typed.connect(lambda *_args: self.evidence.refresh())
         self.detail.editor.reverted.connect(lambda *_args: self.evidence.refresh())
         self._assemble()
@@ -76,7 +77,7 @@ class InspectView(QWidget):
 
     @Slot()
     def on_metric_shown(self, *_args: object) -> None:
-        page = 1 if self.evidence.active else 0
+        page = 1 if self.evidence.active and self.detail.review.review is None else 0
         self.top_stack.setCurrentIndex(page)
         self.bottom_stack.setCurrentIndex(page)
         if page:

@@ -158,7 +158,11 @@ class SentenceDetail(QWidget):
             return
         system = self.controller.system
         self.context_pane.show_sentence(run, sentence, system)
-        if run.bleu is None:
+        if run.bleu is None:  # a run without references: the candidate as it is, for the reader and the desk
+            self.sentence_label.setText(f"Sentence {run.line_number(sentence)} · {sentence + 1} of {run.n_sentences:,}"
+                                        f"{self._imported_text(sentence)}")
+            self.panes.set_plain(run.systems[system].lines[sentence], f"Candidate — {run.systems[system].name}")
+            self.review.show_marks()
             return
         line = self.editor.scored(sentence) or scored_line(bleu_lines(run, system), sentence)
         self.show_line(sentence, line)

@@ -126,8 +126,21 @@ class SentencePanes(QWidget):
 
     # -- content -------------------------------------------------------------------------
     def set_reference_names(self, names: list[str]) -> None:
-        """One pane per reference (see :class:`ReferenceStack`); the same names keep their panes."""
+        """One pane per reference (see :class:`ReferenceStack`); the same names keep their panes; none in a run
+        without references (no empty pane)."""
         self.references.set_names(names)
+        self.references.setVisible(bool(names))
+
+    def set_plain(self, text: str, title: str) -> None:
+        """The candidate's own text, without BLEU's colours: a run without references has no BLEU (the review desk
+        marks this text)."""
+        self.details = None
+        self.selected = None
+        self.candidate_label.setText(title + (EDITING if self.candidate.editing else ""))
+        if self.candidate.toPlainText() != text:
+            self.candidate.setPlainText(text)
+        self.candidate.paint_ranges([])
+        self.candidate.set_marks([], [])
 
     @property
     def ref_names(self) -> list[str]:
