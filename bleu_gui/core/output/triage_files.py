@@ -24,6 +24,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import InputError
+from ..inputs.format_table import sniff_format
 from ..inputs.text_files import SegmentFile
 from ..inputs.xliff import unit_segment_counts
 from ..run.triage import Triage, TriageRow
@@ -205,7 +206,7 @@ def triage_file(path: str, triage: Triage, run_system: SegmentFile, source: list
             raise InputError(f"{path}: an XLIFF triage annotates the XLIFF the system was read from, and "
                              f"{run_system.name} is not one (write .tsv, .csv or .xlsx)")
         data = run_system.path.read_bytes()
-        if b"<xliff" not in data[:4096].replace(b"\x00", b""):
+        if sniff_format(run_system.path, data) != "xliff":  # the readers' own sniffing, never a guess of ours
             raise InputError(f"{path}: {run_system.path.name} is not an XLIFF file (write .tsv, .csv or .xlsx)")
         return annotated_xliff(run_system.path, data, triage)
     rows = triage_rows(triage, run_system.lines, source, line_number)

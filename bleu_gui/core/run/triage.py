@@ -86,10 +86,11 @@ class Triage:
 
     def worst_first(self) -> list[TriageRow]:
         """The segments that need a human, the worst first (no score first of all), then by position."""
-        sign = -1.0 if self.higher_is_better else 1.0
-        chosen = [r for r in self.rows if r.post_edit]
-        return sorted(chosen, key=lambda r: (not math.isnan(r.score), 0.0 if math.isnan(r.score) else sign * -r.score,
-                                             r.segment))
+        def badness(row: TriageRow) -> tuple[bool, float, int]:
+            missing = math.isnan(row.score)
+            worse = 0.0 if missing else (row.score if self.higher_is_better else -row.score)
+            return not missing, worse, row.segment
+        return sorted((r for r in self.rows if r.post_edit), key=badness)
 
     @property
     def counts(self) -> tuple[int, int]:
