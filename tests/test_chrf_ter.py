@@ -64,7 +64,7 @@ def _check_ter(hyps, refs, cfg: TerConfig) -> None:
         assert stats[i, 0] == expected.num_edits
 
 
-@settings(max_examples=300)
+@settings(max_examples=120)
 @given(shifty_corpus(), st.sampled_from(TER_CONFIGS))
 def test_ter_equals_sacrebleu_where_shifts_pay(data, cfg):
     _check_ter(*data, cfg)
@@ -148,7 +148,7 @@ def _replay(evidence) -> list[str]:
     return words
 
 
-@settings(max_examples=300)
+@settings(max_examples=120)
 @given(shifty_corpus(max_lines=1, max_refs=3), st.sampled_from(TER_CONFIGS[:4]))
 def test_ter_evidence_replays_into_the_reference(data, cfg):
     hyps, refs = data

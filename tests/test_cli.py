@@ -200,7 +200,7 @@ def test_chunked_reading_equals_whole_text(tmp_path, monkeypatch):
 
     pieces = st.lists(st.sampled_from(["a", "é", "빛", "\r", "\n", "\r\n", " ", "\u2028", "x\ufeff"]), max_size=40)
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=100, deadline=None)
     @given(body=pieces.map("".join), chunk=st.integers(1, 7), bom=st.booleans(),
            codec=st.sampled_from(["utf-8", "utf-16", "cp949"]))
     def check(body, chunk, bom, codec):

@@ -520,7 +520,7 @@ def test_comet_is_switched_on_from_the_settings_alone_and_inspect_shows_its_segm
 
     _write(en_ja, tmp_path)
     window.run_actions.open_files([tmp_path / "sys1.txt"], [tmp_path / "ref1.txt"], source=tmp_path / "src.txt")
-    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
     group, setup = window.settings_panel.group("comet"), window.comet_setup
     group.setChecked(True)  # ticked with this app's own Python, which has no COMET: said, nothing started
     assert group.isChecked() and setup.isVisibleTo(group) and setup.problem.isVisibleTo(group)
@@ -652,7 +652,7 @@ def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numb
     window.run_actions.open_files([tmp_path / "sys1.txt", tmp_path / "sys2.txt"], [tmp_path / "ref1.txt"],
                                   source=tmp_path / "src.txt")
     qtbot.waitUntil(lambda: bool(cancelled) and not window.jobs.busy, timeout=120_000)
-    qtbot.waitUntil(lambda: not set(_worker_processes()) - before, timeout=10_000)
+    qtbot.waitUntil(lambda: not set(_worker_processes()) - before)
     run = window.controller.run
     assert run is not None and run.metrics[0].key == "bleu"
     assert any(n.startswith("COMET") and "not computed (cancelled)" in n for n in run.notes)

@@ -83,7 +83,7 @@ def test_the_window_shows_disagreements_and_opens_a_segment(qtbot, window):
     folder = data_set("formats") / "scores-mqm-ted-ende"
     request = InputRequest(systems=(), references=(str(folder / "mqm_ted_ende.tsv"),), refs_wanted=("ref",),
                            systems_wanted=("Nemo", "UEdin"), scores=(str(folder / "mqm_ted_ende.avg_seg_scores.tsv"),))
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_inputs(OpenChoice(request))
     dialog = window.tools.open_disagree()
     assert dialog is not None and dialog.table.rowCount() == 20

@@ -104,7 +104,7 @@ def test_edits_follow_a_settings_change(qtbot, window):
     view.detail.editor.set_editing(True)
     type_over(qtbot, view.detail.panes.candidate, "the museum will reopen")
     cfg = BleuConfig(lowercase=True)
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.choice.on_changed((cfg,))
     edited = lines(system)
     edited[3] = "the museum will reopen"
@@ -137,7 +137,7 @@ def test_all_orders_bars_and_token_edges(qtbot, views):
 
 def test_tokenizer_table_dialog_equals_sacrebleu(qtbot, window, tmp_path):
     systems, refs = demo_paths()
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     dialog = window.tools.open_tokenizer_table()
     with qtbot.waitSignal(dialog.ready, timeout=120_000):
@@ -177,7 +177,7 @@ def test_charts_and_legend_chips_have_tooltips(qtbot, views):
 def test_an_edit_in_a_slice_belongs_to_the_whole_file(qtbot, window):
     system, refs = demo_paths()[0][1], demo_paths()[1]
     open_and_wait(qtbot, window, system, refs)
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.apply_slice([1, 3, 5], "three sentences")
     view = window.inspect
     view.sentences.select_sentence(1)  # the slice's second sentence: line 4 of the file
@@ -190,7 +190,7 @@ def test_an_edit_in_a_slice_belongs_to_the_whole_file(qtbot, window):
     sliced[1] = new
     expected = sacre_corpus(sliced, [[r[i] for i in (1, 3, 5)] for r in ref_lines], BleuConfig()).score
     assert view.detail.editor.whatif.corpus().score == pytest.approx(expected, abs=1e-9)
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.clear_slice()
     whole = list(file_lines)
     whole[3] = new

@@ -23,7 +23,7 @@ SIGNATURE = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
 def compared(qtbot, window, tmp_path):
     systems, refs = three_systems(tmp_path)
     run = score_run(systems, refs, RunConfig((BleuConfig(),)))
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.controller.show(prepare(run))
     window.tabs.setCurrentIndex(1)
     return window, run
@@ -111,7 +111,7 @@ def test_a_tall_compare_view_fills_the_slide_not_two_thirds_of_it(qtbot, window,
     files = [SegmentFile(tmp_path / f"system-{k}.txt", t, "utf-8") for k, t in enumerate(texts)]
     references = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in refs]
     run = score_run(files, references, RunConfig((BleuConfig(),)))
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.controller.show(prepare(run))
     window.tabs.setCurrentIndex(1)
     image = QImage(str(window.figures.export(tmp_path / "slide.png", PRESETS[0])))

@@ -41,7 +41,7 @@ def window(qtbot, settings_file):
 
 
 def open_and_wait(qtbot, window, candidate, refs):
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([candidate], refs)
 
 
@@ -58,7 +58,7 @@ def lines(path):
 
 def test_demo_shows_sacrebleu_corpus_score(qtbot, window):
     systems, refs = demo_paths()
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     for i, system in enumerate(systems):
         theirs = sacre_corpus(lines(system), [lines(r) for r in refs], BleuConfig())
@@ -100,11 +100,11 @@ def test_a_run_is_shown_in_two_frames_and_a_sentence_chosen_between_them_is_kept
     open_baseline(qtbot, window)
     run = window.controller.run
     window.inspect.sentences.select_sentence(5)
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.controller.show(prepare(run))  # the same files, prepared anew: a new run to the window
         assert window.controller.sentence is None  # the panes follow on the next turn
     assert window.controller.sentence == 5  # the same files keep their sentence
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.controller.show(prepare(run))
         window.inspect.sentences.select_sentence(2)
     assert window.controller.sentence == 2
@@ -149,7 +149,7 @@ def test_stale_results_are_dropped(qtbot, gate):
     jobs.submit(gate.result, lambda r: results.append(("first", r)))
     assert gate.started.wait(10)
     jobs.submit(lambda progress: "second", lambda r: results.append(("second", r)))
-    qtbot.waitUntil(lambda: bool(results), timeout=30_000)
+    qtbot.waitUntil(lambda: bool(results))
     gate.opened.set()  # the first job finishes now, after the second: its result must never arrive
     assert jobs.shutdown()
     QCoreApplication.processEvents()  # anything it queued for the window is delivered by now
@@ -171,12 +171,12 @@ def test_a_job_wakes_the_window_only_when_its_progress_moves_forward(qtbot):
         return "done"
 
     jobs.submit(work, done.append)
-    qtbot.waitUntil(lambda: bool(done), timeout=30_000)
+    qtbot.waitUntil(lambda: bool(done))
     assert shown == [0.0, 0.5, 0.6, 1.0]
     # Nor for a step the bar would not show (under a thousandth): 10,000 small steps wake it 1,001 times.
     shown.clear()
     jobs.submit(lambda progress: [progress(i / 10_000) for i in range(10_001)], done.append)
-    qtbot.waitUntil(lambda: len(done) == 2, timeout=30_000)
+    qtbot.waitUntil(lambda: len(done) == 2)
     assert [int(f * 1000) for f in shown] == list(range(1001)) and shown[-1] == 1.0
     assert jobs.shutdown()
 
@@ -206,7 +206,7 @@ def test_cyclic_garbage_is_collected_on_the_gui_thread_never_in_a_worker(qtbot):
     del garbage
     kept = []
     jobs.submit(lambda progress: [[] for _ in range(50_000)], kept.append)  # enough for many collections
-    qtbot.waitUntil(lambda: bool(kept) and bool(collected_in), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(kept) and bool(collected_in))
     assert collected_in == [threading.get_ident()]
     assert jobs.shutdown()
 
@@ -223,12 +223,12 @@ def test_side_by_side_jobs_each_report_their_own_outcome(qtbot, gate):
 
     jobs.submit(broken, done.append, lambda m, d: failed.append(m))
     jobs.submit(lambda progress: "fast", done.append, lambda m, d: failed.append(m))
-    qtbot.waitUntil(lambda: len(done) + len(failed) == 2, timeout=30_000)
+    qtbot.waitUntil(lambda: len(done) + len(failed) == 2)
     jobs.submit(gate.result, done.append, lambda m, d: failed.append(m))  # a slow one beside them: not cancelled
     jobs.submit(lambda progress: "fast again", done.append, lambda m, d: failed.append(m))
-    qtbot.waitUntil(lambda: "fast again" in done, timeout=30_000)
+    qtbot.waitUntil(lambda: "fast again" in done)
     gate.opened.set()
-    qtbot.waitUntil(lambda: len(done) + len(failed) == 4, timeout=30_000)
+    qtbot.waitUntil(lambda: len(done) + len(failed) == 4)
     assert sorted(done) == ["done", "fast", "fast again"] and failed == ["no such folder"]
     assert jobs.shutdown()
 
@@ -241,7 +241,7 @@ def test_switching_tokenizer_twice_shows_only_last(qtbot, window):
     window.run_changed.connect(lambda run: shown.append(run.bleu.config.tokenizer))
     window.settings_panel.group("bleu").widget("tokenizer").setCurrentText("intl")
     window.settings_panel.group("bleu").widget("tokenizer").setCurrentText("char")
-    qtbot.waitUntil(lambda: bool(shown) and not window.jobs.busy, timeout=20_000)
+    qtbot.waitUntil(lambda: bool(shown) and not window.jobs.busy)
     assert window.jobs.pool.waitForDone(10_000)  # the intl job has ended too, cancelled: nothing of it may arrive
     QCoreApplication.processEvents()
     assert shown == ["char"]
@@ -267,7 +267,7 @@ def test_progress_repaints_on_a_later_turn_not_at_once(qtbot, window):
     progress.bar.installEventFilter(paints)
     progress.on_progress(0.5)
     assert paints.count == 0
-    qtbot.waitUntil(lambda: paints.count > 0, timeout=30_000)
+    qtbot.waitUntil(lambda: paints.count > 0)
     assert progress.bar.value() == 500
     progress.on_progress(0.25)  # cancel checks may repeat a step's start: the bar never moves back
     assert progress.bar.value() == 500
@@ -279,7 +279,7 @@ def test_cancel_emits_no_finished(qtbot, window, gate):
     arrived, finished = [], []
     window.jobs.finished.connect(finished.append)
     window.jobs.submit(gate.work, arrived.append)
-    qtbot.waitUntil(lambda: gate.started.is_set() and window.job_progress.isVisible(), timeout=30_000)
+    qtbot.waitUntil(lambda: gate.started.is_set() and window.job_progress.isVisible())
     window.jobs.cancel()
     assert window.jobs.pool.waitForDone(10_000)  # the job saw the cancel at its next check and ended
     QCoreApplication.processEvents()  # whatever it queued for the window is delivered by now
@@ -292,7 +292,7 @@ def test_exception_in_worker_becomes_a_dialog(qtbot, window):
     def broken(progress):
         raise ZeroDivisionError("boom")
 
-    with qtbot.waitSignal(window.error_shown, timeout=30_000) as blocker:
+    with qtbot.waitSignal(window.error_shown) as blocker:
         window.jobs.submit(broken, lambda result: None)
     assert "ZeroDivisionError: boom" in blocker.args[0]
     assert window.error_box.isVisible()
@@ -304,7 +304,7 @@ def test_input_error_dialog_keeps_previous_state(qtbot, window, tmp_path):
     bad = tmp_path / "short.txt"
     bad.write_text("one line\n", encoding="utf-8")
     _, refs = demo_paths()
-    with qtbot.waitSignal(window.error_shown, timeout=30_000) as blocker:
+    with qtbot.waitSignal(window.error_shown) as blocker:
         window.run_actions.open_files([bad], refs)
     assert "line counts differ" in blocker.args[0] and "short.txt has 1" in blocker.args[0]
     assert window.controller.run is before and window.inspect.sentences.model.rowCount() == 12
@@ -326,7 +326,7 @@ def test_drop_files_opens_them(qtbot, window):
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in [candidate, *refs]])
     event = QDropEvent(QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.drops.eventFilter(window, event)  # what Qt does with a drop on the window
     assert window.controller.run.baseline.file.path == candidate
     assert [r.path for r in window.controller.run.references] == refs
@@ -334,9 +334,9 @@ def test_drop_files_opens_them(qtbot, window):
 
 def test_settings_persist_across_restart(qtbot, settings_file):
     w = make_window(qtbot, settings_file)
-    with qtbot.waitSignal(w.run_changed, timeout=20_000):
+    with qtbot.waitSignal(w.run_changed):
         w.run_actions.open_demo()
-    with qtbot.waitSignal(w.run_changed, timeout=20_000):
+    with qtbot.waitSignal(w.run_changed):
         w.settings_panel.group("bleu").widget("lowercase").setChecked(True)
     w.resize(1333, 811)
     w.inspect.main_split.setSizes([300, 900])
@@ -364,7 +364,7 @@ def test_corrupt_settings_file_falls_back_to_defaults(qtbot, settings_file):
 
 def open_compare(qtbot, window):
     systems, refs = demo_paths()
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(systems, refs)
     return window.controller.run
 
@@ -375,7 +375,7 @@ def test_adding_a_system_shows_the_comparison(qtbot, window):
 
     candidate, refs = open_baseline(qtbot, window)
     assert not window.tabs.isTabEnabled(1)
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.add_systems([candidate.with_name("system-b.txt")])
     assert window.tabs.isTabEnabled(1) and window.tabs.currentIndex() == 1
     c = window.controller.run.comparison
@@ -444,16 +444,16 @@ def test_charts_save_png_and_svg(qtbot, window, tmp_path):
 def test_export_report_and_sentences_from_the_window(qtbot, window, tmp_path):
     run = open_compare(qtbot, window)
     report = tmp_path / "r.html"
-    with qtbot.waitSignal(window.exported, timeout=20_000):
+    with qtbot.waitSignal(window.exported):
         window.exports.export_report(run, report)
     html = report.read_text(encoding="utf-8")
     assert f"{run.systems[1].results[0].corpus.score:.2f}" in html and "p (AR)" in html
-    with qtbot.waitSignal(window.exported, timeout=20_000):
+    with qtbot.waitSignal(window.exported):
         window.exports.export_sentences(run, tmp_path / "s.json")
     data = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
     assert data["sentences"][0]["index"] == 1 and data["systems"] == ["system-a.txt", "system-b.txt"]
     systems, _ = demo_paths()
-    with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
+    with qtbot.waitSignal(window.error_shown) as blocker:
         window.exports.export_report(run, systems[0])
     assert "refusing to overwrite an input file" in blocker.args[0]
     assert window.controller.run is run
@@ -469,12 +469,12 @@ def test_a_long_list_is_searched_in_the_worker_and_filtered_when_it_is_done(qtbo
     model = SentenceTableModel()
     columns = ["a cat", "dog", "Cat b", "bird", "cats"], np.arange(5.0), np.ones(5), np.ones(5)
     model.set_sentences(*columns[:2], sentence_orders(*columns))
-    with qtbot.waitSignal(model.filter_applied, timeout=30_000):
+    with qtbot.waitSignal(model.filter_applied):
         model.set_filter("CAT")
         assert model.rowCount() == 5  # not yet: the search runs in the worker
     assert [model.sentence_at(r) for r in range(model.rowCount())] == [0, 2, 4]
     # New sentences under an active text filter are searched again.
-    with qtbot.waitSignal(model.filter_applied, timeout=30_000):
+    with qtbot.waitSignal(model.filter_applied):
         model.set_sentences(["x", "cat", "y", "z", "w"], columns[1], sentence_orders(*columns))
     assert [model.sentence_at(r) for r in range(model.rowCount())] == [1]
     model.stop_search()  # as the window does on close: the pool thread may still be winding down
@@ -489,7 +489,7 @@ def test_a_long_list_is_not_reset_while_its_search_runs(qtbot, window, monkeypat
     open_baseline(qtbot, window)
     view, resets = window.inspect, []
     view.sentences.model.modelReset.connect(lambda: resets.append(view.sentences.model.rowCount()))
-    with qtbot.waitSignal(view.sentences.model.filter_applied, timeout=30_000):
+    with qtbot.waitSignal(view.sentences.model.filter_applied):
         view.sentences.filter_edit.setText("the")
         view.sentences.apply_filter()
         assert resets == []
@@ -511,7 +511,7 @@ def test_score_the_list_scores_the_rows_its_description_names_even_mid_search(qt
     view.sentences.on_score_list()
     assert requests == []  # the search runs in the worker
     assert view.sentences.list_selection() == (None, "")  # the rows are not filtered yet, and nothing says they are
-    qtbot.waitUntil(lambda: bool(requests), timeout=30_000)
+    qtbot.waitUntil(lambda: bool(requests))
     rows, why = requests[0]
     assert rows == [i for i, line in enumerate(lines(system)) if "the" in line.casefold()]
     assert 0 < len(rows) < len(lines(system)) and "candidate contains 'the'" in why

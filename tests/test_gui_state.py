@@ -39,7 +39,7 @@ def test_an_edit_of_one_system_in_a_shared_file_stays_with_it(qtbot, window, tmp
                                        {"sysA": {1: "Eins zwei.", 2: "Vier fünf sechs."},
                                         "sysB": {1: "Eins, zwei, drei.", 2: "Vier und fünf."}})]), encoding="utf-8")
     original = path.read_bytes()
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([], [path])
     view = window.inspect
     assert [s.name for s in window.controller.run.systems] == ["sysA", "sysB"]
@@ -65,7 +65,7 @@ def test_an_edit_of_one_system_in_a_shared_file_stays_with_it(qtbot, window, tmp
 def test_a_slice_asked_for_right_after_a_settings_change_keeps_the_change(qtbot, window):
     systems, refs = demo_paths()
     open_and_wait(qtbot, window, systems[0], refs)
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.settings_panel.group("bleu").widget("lowercase").setChecked(True)  # a re-score starts...
         window.run_actions.apply_slice([0, 2, 4], "three sentences")  # ...and is replaced by the slice at once
     cfg = BleuConfig(lowercase=True)
@@ -79,7 +79,7 @@ def test_a_slice_asked_for_right_after_a_settings_change_keeps_the_change(qtbot,
 def test_a_system_added_right_after_a_settings_change_keeps_the_change(qtbot, window):
     systems, refs = demo_paths()
     open_and_wait(qtbot, window, systems[0], refs)
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.settings_panel.group("bleu").widget("lowercase").setChecked(True)
         window.run_actions.add_systems([systems[1]])
     cfg = BleuConfig(lowercase=True)
@@ -141,7 +141,7 @@ def test_a_setting_changed_in_the_window_is_remembered_and_said_in_the_advice_ba
     first = make_window(qtbot, settings_file)
     open_and_wait(qtbot, first, systems[0], refs)
     assert not first.bars.settings.isVisible()
-    with qtbot.waitSignal(first.run_changed, timeout=20_000):
+    with qtbot.waitSignal(first.run_changed):
         first.settings_panel.group("bleu").widget("lowercase").setChecked(True)
     assert first.bars.settings.isVisible() and "lowercased" in first.bars.settings.label.text()
     first.close()
@@ -150,7 +150,7 @@ def test_a_setting_changed_in_the_window_is_remembered_and_said_in_the_advice_ba
     open_and_wait(qtbot, second, systems[0], refs)
     text = second.bars.settings.label.text()
     assert "lowercased" in text and "remembered" in text
-    with qtbot.waitSignal(second.run_changed, timeout=20_000):
+    with qtbot.waitSignal(second.run_changed):
         second.bars.settings.button.click()  # Reset to defaults
     assert second.controller.run.bleu.config == BleuConfig() and not second.bars.settings.isVisible()
     second.close()

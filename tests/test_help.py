@@ -24,7 +24,7 @@ def test_getting_started_opens_the_demo_from_its_link(qtbot, window):
     page = window.tools.open_page("getting-started")
     text = page.browser.toPlainText()
     assert "Open the demo" in text and "WMT XML" in text and "Five things to try" in text
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         page.browser.anchorClicked.emit(QUrl("open-demo"))
     assert window.controller.run is not None and window.controller.run.n_sentences == 12
 
@@ -79,7 +79,7 @@ def test_a_system_with_every_segment_empty_is_scored_as_sacrebleu_scores_it(caps
     assert got["chrF2"] == sacrebleu.corpus_chrf(candidates, [references]).score
     assert got["TER"] == sacrebleu.corpus_ter(candidates, [references]).score == 100.0
     assert "every segment of the system output untranslated.txt is empty (a file never translated?)" in err
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([hyp], [ref])
     run = window.controller.run
     assert run is not None and any("untranslated.txt is empty" in note for note in run.context.notes)
@@ -91,13 +91,13 @@ def test_a_system_with_every_segment_empty_is_scored_as_sacrebleu_scores_it(caps
 @pytest.mark.parametrize("with_slice", [False, True])
 def test_the_tokenizer_table_says_which_slice_it_scores(qtbot, window, with_slice):
 
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     if with_slice:
-        with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        with qtbot.waitSignal(window.run_changed):
             window.run_actions.apply_slice([0, 1, 2], "the first three")
     dialog = window.tools.open_tokenizer_table()
-    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+    with qtbot.waitSignal(dialog.ready):
         pass
     if with_slice:
         assert "slice the first three" in dialog.windowTitle()

@@ -65,7 +65,7 @@ def test_a_first_window_opens_within_a_laptop_screen_and_a_run_never_grows_it(qt
     before = window.size()
     systems, refs = fifteen_systems(tmp_path, lines=100)  # TER's search on 15 × 400 lines was most of the test
     window.controller.choose_scoring((*window.controller.scoring.metrics, ChrfConfig(), TerConfig()))
-    with qtbot.waitSignal(window.run_changed, timeout=120_000):
+    with qtbot.waitSignal(window.run_changed, timeout=300_000):
         window.run_actions.open_files(systems, refs)
     assert window.size() == before and window.frameGeometry().height() <= 768
 
@@ -84,7 +84,7 @@ def opened_with_bars(qtbot, tmp_path, systems, refs, metrics) -> MainWindow:
     lines = systems[0].read_text(encoding="utf-8").splitlines()
     dropped = tmp_path / "line-5-dropped.txt"
     dropped.write_text("\n".join([*lines[:4], *lines[5:], "(a last line, to keep the count)"]) + "\n", "utf-8")
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([dropped, *systems[1:]], refs)
     return window
 
@@ -158,7 +158,7 @@ def compare_fifteen_at_1366_by_768(qtbot, window, tmp_path):
     """The window at a laptop's size, fifteen systems open, on the Compare tab."""
     window.resize(1366, 768)
     systems, refs = fifteen_systems(tmp_path)
-    with qtbot.waitSignal(window.run_changed, timeout=120_000):
+    with qtbot.waitSignal(window.run_changed, timeout=300_000):
         window.run_actions.open_files(systems, refs)
     window.tabs.setCurrentIndex(1)
     return window.compare_view
@@ -215,13 +215,13 @@ def test_file_open_keeps_the_dialog_and_what_was_typed_when_a_file_cannot_be_use
     dialog.references.setText(str(refs[0]))
     dialog.labels.setText("mine")
     dialog.on_accept()
-    qtbot.waitUntil(lambda: "no-such-system.txt" in dialog.problem.text() and dialog.buttons.isEnabled(), timeout=20_000)
+    qtbot.waitUntil(lambda: "no-such-system.txt" in dialog.problem.text() and dialog.buttons.isEnabled())
     assert dialog.isVisible() and dialog.marked is dialog.systems and dialog.labels.text() == "mine"
     dialog.reject()
     again = window.file_open.ask()
     assert again.systems.text() == missing and again.labels.text() == "mine"  # what was typed, not the last run's
     again.systems.setText(str(systems[0]))
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         again.on_accept()
     assert not again.isVisible() and [s.name for s in window.controller.run.systems] == ["mine"]
 
@@ -236,20 +236,20 @@ def test_a_file_holding_a_whole_run_goes_in_system_outputs_as_on_the_command_lin
 
 
 def test_the_slice_box_cleared_shows_the_whole_corpus(qtbot, window):
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     panel = window.inspect.sentences.slice_panel
     panel.expression.setText("ref_words >= 8")
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         panel.on_expression()
     assert window.controller.run.slice is not None
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         panel.expression.clear()  # what its ⓧ does
     assert window.controller.run.slice is None
 
 
 def test_a_file_dialog_starts_where_that_kind_of_file_was_last_saved(qtbot, window, tmp_path, monkeypatch):
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     asked: list[str] = []
     answers = iter([str(tmp_path / "out" / "report.html"), "", ""])
@@ -278,10 +278,10 @@ def test_the_evidence_chart_legend_follows_the_metric(qtbot, views):
 
 def test_word_accuracy_buckets_without_reference_words_have_no_dot(qtbot, window):
     systems, refs = demo_paths()
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(systems, refs)
     dialog = window.tools.open_word_accuracy()
-    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+    with qtbot.waitSignal(dialog.ready):
         pass
     _recall, _precision, _f = dialog.accuracy.measures()
     _matched, reference, _output = dialog.accuracy.totals()
@@ -294,7 +294,7 @@ def test_word_accuracy_buckets_without_reference_words_have_no_dot(qtbot, window
 
 
 def test_window_shortcuts_work_while_a_candidate_is_edited(qtbot, window, monkeypatch):
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     calls: list[str] = []
     monkeypatch.setattr(window.file_open, "ask", lambda: calls.append("open"))

@@ -29,7 +29,7 @@ def three_systems(tmp_path):
 def shown(qtbot, window, tmp_path):
     systems, refs = three_systems(tmp_path)
     run = score_run(systems, refs, RunConfig((BleuConfig(),)))
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.controller.show(prepare(run))
     return window, run
 
@@ -93,7 +93,7 @@ def test_clicking_a_cell_without_the_baseline_makes_its_row_the_baseline(qtbot, 
     row = model.order.index(2)
     col = model.order.index(1)
     rect = view.systems.matrix.view.visualRect(model.index(row, col))
-    with qtbot.waitSignal(window.run_changed, timeout=20000):
+    with qtbot.waitSignal(window.run_changed):
         qtbot.mouseClick(view.systems.matrix.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     new = window.controller.run
     assert [s.name for s in new.systems] == ["mix.txt", "a.txt", "b.txt"]

@@ -22,7 +22,7 @@ from .test_gui import lines
 
 
 def open_demo(qtbot, window):
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     systems, refs = demo_paths()
     return [lines(s) for s in systems], [lines(r) for r in refs]
@@ -93,7 +93,7 @@ def test_checking_ter_in_the_settings_scores_it_and_is_remembered(qtbot, tmp_pat
         systems, refs = open_demo(qtbot, window)
         assert [m.key for m in window.controller.run.metrics] == ["bleu"]  # a newcomer: BLEU alone
         assert not window.metric_chooser.isEnabled()
-        with qtbot.waitSignal(window.run_changed, timeout=30_000):
+        with qtbot.waitSignal(window.run_changed):
             window.settings_panel.group("ter").setChecked(True)
         run = window.controller.run
         assert [m.key for m in run.metrics] == ["bleu", "ter"]

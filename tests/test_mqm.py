@@ -454,7 +454,7 @@ def test_compare_finds_which_errors_each_metric_saw_in_a_worker(qtbot, views, tm
     views.controller.actions = Actions(apply_slice=lambda rows, why: asked.append((list(rows), why)))
     panel = views.compare_view.human
     panel.recall_button.click()
-    qtbot.waitUntil(lambda: panel.recall is not None and panel.recall_table.model().rowCount() == 2, timeout=10_000)
+    qtbot.waitUntil(lambda: panel.recall is not None and panel.recall_table.model().rowCount() == 2)
     table = panel.recall_table.model()
     assert [table.item(r, 0).text() for r in range(2)] == ["BLEU", "TER"]
     assert table.item(0, 1).text() == "33% of 3" and table.item(0, 2).text() == "0% of 2"

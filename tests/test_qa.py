@@ -126,11 +126,11 @@ def test_the_window_lists_flags_counts_and_opens_a_segment(qtbot, window):
 
 
     root = data_set("wmt21-en-de-3ref")
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([root / "sys1.txt", root / "sys2.txt"], [root / "ref1.txt"],
                                       source=root / "src.txt")
     dialog = window.tools.open_qa()
-    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+    with qtbot.waitSignal(dialog.ready):
         pass
     run = window.controller.run
     source = run.context.source.lines
@@ -188,8 +188,8 @@ def test_the_sentence_list_filters_by_a_qa_check(qtbot, views):
                       if f.check == "repeated_word"})
     assert flagged  # the demo's "Please read the the the instructions"
     sentences.qa.setCurrentIndex(sentences.qa.findData("repeated_word"))
-    qtbot.waitUntil(lambda: sentences.model.rowCount() == len(flagged), timeout=30_000)
+    qtbot.waitUntil(lambda: sentences.model.rowCount() == len(flagged))
     assert [sentences.model.sentence_at(r) for r in range(sentences.model.rowCount())] == flagged
     assert "QA repeated_word" in ", ".join(sentences.model.rules())
     sentences.qa.setCurrentIndex(0)
-    qtbot.waitUntil(lambda: sentences.model.rowCount() == run.n_sentences, timeout=30_000)
+    qtbot.waitUntil(lambda: sentences.model.rowCount() == run.n_sentences)

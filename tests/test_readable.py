@@ -84,9 +84,9 @@ def test_precision_labels_show_only_where_they_fit(qtbot, views):
     chart = views.inspect.detail.precision_chart
     assert chart.key.isVisible() and "corpus" in chart.key.text()
     chart.resize(900, chart.height())
-    qtbot.waitUntil(lambda: all(item.isVisible() for item in chart.labels[:4]), timeout=30_000)
+    qtbot.waitUntil(lambda: all(item.isVisible() for item in chart.labels[:4]))
     chart.resize(150, chart.height())
-    qtbot.waitUntil(lambda: not any(item.isVisible() for item in chart.labels[:4]), timeout=30_000)
+    qtbot.waitUntil(lambda: not any(item.isVisible() for item in chart.labels[:4]))
     texts = [item.toPlainText() for item in chart.labels[:4]]
     assert all(text.count("/") == 1 for text in texts)
 

@@ -210,7 +210,7 @@ def test_what_a_kill_left_beside_the_file_is_removed(tmp_path):
 
 def _open(window, qtbot, hyp, ref):
     window.run_actions.open_files([hyp], [ref])
-    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
 
 
 def _select(qtbot, pane, start, length):
@@ -245,7 +245,7 @@ def test_keyboard_marks_give_code_point_offsets_and_scored_at_once(qtbot, window
         run = window.controller.run
         keys = [m.key for m in run.metrics]
         return not window.jobs.busy and "mqm" in keys and run.systems[0].results[keys.index("mqm")].sentences[1] == -5
-    qtbot.waitUntil(scored, timeout=60_000)
+    qtbot.waitUntil(scored)
     assert window.inspect.sentences.model.reviewed == {1}
     qtbot.keyClick(pane, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the verdict undone
     assert review.review.state.verdicts == ()
@@ -330,7 +330,7 @@ def test_an_omission_is_marked_on_the_source(qtbot, window, tmp_path):
     window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(str(paths["hyp"]),),
                                                            references=(str(paths["ref"]),),
                                                            source=str(paths["src"])), None))
-    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
     assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
     detail = window.inspect.detail
     window.controller.set_sentence(2)  # "Wir gehen Hause." leaves out "are going" … the source pane has line 2 above
@@ -427,7 +427,7 @@ def test_an_esa_score_is_the_human_column_at_once(qtbot, window, tmp_path):
         keys = [m.key for m in run.metrics]
         return (not window.jobs.busy and "esa" in keys and "mqm" in keys
                 and run.systems[0].results[keys.index("esa")].sentences[1] == 55)
-    qtbot.waitUntil(scored, timeout=60_000)
+    qtbot.waitUntil(scored)
     run = window.controller.run
     keys = [m.key for m in run.metrics]
     assert run.systems[0].results[keys.index("mqm")].sentences[1] == -1
@@ -440,18 +440,18 @@ def test_next_unreviewed_wraps_round_within_a_slice_and_stays_when_all_are_done(
     paths = plain(tmp_path)
     _open(window, qtbot, paths["hyp"], paths["ref"])
     window.run_actions.apply_slice([0, 2], "lines 1 and 3")
-    qtbot.waitUntil(lambda: window.controller.run.slice is not None and not window.jobs.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: window.controller.run.slice is not None and not window.jobs.busy)
     assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
     pane = window.inspect.detail.panes.candidate
-    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence is not None)
     window.controller.set_sentence(1)  # line 3
     pane.setFocus()
     qtbot.keyClick(pane, Qt.Key.Key_0)  # line 3 reviewed: on to line 1, round the end of the slice
     assert window.controller.sentence == 0
-    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence == 0, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence == 0)
     pane.setFocus()
     qtbot.keyClick(pane, Qt.Key.Key_0)  # every line of the slice reviewed (line 2, outside it, is not): it stays
-    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.jobs.busy and window.controller.sentence is not None)
     assert window.controller.sentence == 0
     state = window.inspect.detail.review.review.state
     assert state.reviewed("hyp.txt") == {1, 3}
@@ -462,6 +462,6 @@ def test_the_window_names_a_review_file_that_is_not_utf8(qtbot, window, tmp_path
     _open(window, qtbot, paths["hyp"], paths["ref"])
     bad = tmp_path / "review.jsonl"
     bad.write_bytes(b'{"system": "hyp.txt", "segment": 1, "rater": "ana", "severity": "Minor", "comment": "caf\xe9"}\n')
-    with qtbot.waitSignal(window.error_shown, timeout=10_000) as shown:
+    with qtbot.waitSignal(window.error_shown) as shown:
         assert not window.start_review(str(bad), "ana", "MQM")
     assert "review.jsonl: line 1: not UTF-8 (byte 0xe9)" in shown.args[0]

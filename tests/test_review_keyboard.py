@@ -36,11 +36,11 @@ def _open(window, qtbot, paths, annotations=()):
     window.run_actions.open_inputs(OpenChoice(InputRequest(
         systems=(str(paths["hyp"]),), references=(str(paths["ref"]),), source=str(paths["src"]),
         annotations=tuple(str(a) for a in annotations)), None))
-    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
 
 
 def _idle(window, qtbot):
-    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.jobs.busy)
 
 
 def _rows(path) -> list[dict]:
@@ -63,7 +63,7 @@ def test_an_mqm_review_of_ten_segments_by_keys_alone(qtbot, window, tmp_path):
     assert window.start_review(str(review_path), "ana", "mqm")
     desk = window.inspect.detail.review
     candidate = window.inspect.detail.panes.candidate
-    qtbot.waitUntil(lambda: candidate.hasFocus() and window.controller.sentence == 0, timeout=30_000)
+    qtbot.waitUntil(lambda: candidate.hasFocus() and window.controller.sentence == 0)
     hyp, src = paths["hyp_lines"], paths["src_lines"]
 
     def focused():
@@ -144,7 +144,7 @@ def _no_span_asked_then_undo_and_redo(qtbot, window):
     focused = QApplication.focusWidget
     # Segment 3: nothing selected — the first key only asks; the second marks an error without a span.
     assert window.controller.sentence == 2
-    with qtbot.waitSignal(desk.told, timeout=5_000) as told:
+    with qtbot.waitSignal(desk.told) as told:
         _key(qtbot, candidate, Qt.Key.Key_1)
     assert "press 1 again" in told.args[0] and len(desk.review.state.marks) == 2
     _key(qtbot, candidate, Qt.Key.Key_1)
@@ -169,12 +169,12 @@ def test_an_esa_review_of_ten_segments_starts_each_unscored(qtbot, window, tmp_p
     review_path = tmp_path / "esa.jsonl"
     assert window.start_review(str(review_path), "ana", "esa")
     desk, candidate = window.inspect.detail.review, window.inspect.detail.panes.candidate
-    qtbot.waitUntil(lambda: candidate.hasFocus() and window.controller.sentence == 0, timeout=30_000)
+    qtbot.waitUntil(lambda: candidate.hasFocus() and window.controller.sentence == 0)
     for k in range(N):
         assert window.controller.sentence == k
         assert desk.score_box.text() == "unscored"
         if k == 4:  # 0 on an unscored segment records nothing, and says so
-            with qtbot.waitSignal(desk.told, timeout=5_000) as told:
+            with qtbot.waitSignal(desk.told) as told:
                 _key(qtbot, candidate, Qt.Key.Key_0)
             assert "no ESA score" in told.args[0] and window.controller.sentence == k
         for _ in range(k + 1):
@@ -205,7 +205,7 @@ def test_the_seconds_are_the_time_spent_on_the_segment_over_its_visits(qtbot, wi
     desk, candidate = window.inspect.detail.review, window.inspect.detail.panes.candidate
     desk.clock.now = lambda: now[0]
     assert window.start_review(str(review_path), "ana", "mqm")
-    qtbot.waitUntil(lambda: candidate.hasFocus() and window.controller.sentence == 0, timeout=30_000)
+    qtbot.waitUntil(lambda: candidate.hasFocus() and window.controller.sentence == 0)
     now[0] += 3.0
     _key(qtbot, candidate, Qt.Key.Key_N)  # away to segment 2 for 100 s, unreviewed
     assert window.controller.sentence == 1
@@ -234,7 +234,7 @@ def test_a_resumed_review_is_proposed_again_and_lands_on_the_first_unreviewed(qt
     proposed = proposed_review_path("ana", paths["hyp"], state.opened.request.annotations, None, "")
     assert proposed == str(review_path.absolute())
     assert window.start_review(proposed, "ana", "mqm")
-    qtbot.waitUntil(lambda: window.controller.sentence == 3 and not window.jobs.busy, timeout=30_000)
+    qtbot.waitUntil(lambda: window.controller.sentence == 3 and not window.jobs.busy)
     # Unasked, a new review goes to the folder last used for reviews, else the documents — never beside the inputs.
     fresh = proposed_review_path("bo", paths["hyp"], (), None, "")
     assert not fresh.startswith(str(tmp_path)) and fresh.endswith("review-bo-resume-hyp.jsonl")
@@ -260,7 +260,7 @@ def test_a_run_after_a_review_opens_other_files_and_open_recent_keeps_the_review
     review_path = tmp_path / "review.jsonl"
     assert window.start_review(str(review_path), "ana", "mqm")
     candidate = window.inspect.detail.panes.candidate
-    qtbot.waitUntil(lambda: candidate.hasFocus(), timeout=30_000)
+    qtbot.waitUntil(lambda: candidate.hasFocus())
     _key(qtbot, candidate, Qt.Key.Key_1)
     _key(qtbot, candidate, Qt.Key.Key_1)  # a Minor error without a span
     _key(qtbot, candidate, Qt.Key.Key_0)

@@ -110,6 +110,8 @@ def load_set(folder):
 @pytest.mark.parametrize("set_name", sorted(REAL_SETS))
 def test_real_sets_every_tokenizer(set_name):
     refs, systems = load_set(data_set(set_name))
+    # Five systems of a set at most (WMT17 en-de has twelve: two of the suite's minutes for no new kind of text).
+    systems = dict(list(systems.items())[:5])
     for tok in REAL_SETS[set_name]:
         cfg = BleuConfig(tokenizer=tok)
         ev = Bleu(refs, cfg)

@@ -121,7 +121,7 @@ def test_tools_scorecard_follows_the_weights_and_saves(qtbot, window, tmp_path):
     request = InputRequest(systems=(str(paths["hyp"]),), references=(str(paths["ref"]),), source=str(paths["src"]),
                            annotations=(str(paths["review"]),))
     window.run_actions.open_inputs(OpenChoice(request, None))
-    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
     dialog = window.tools.open_scorecard()
     assert dialog is not None
     qtbot.addWidget(dialog)

@@ -41,13 +41,13 @@ def test_save_and_open_a_session_in_a_new_window(qtbot, tmp_path):
     systems, refs = demo_paths()
     first = make_window(qtbot, tmp_path / "one.ini")
     first.controller.choose_scoring((BleuConfig(lowercase=True),))
-    with qtbot.waitSignal(first.run_changed, timeout=30_000):
+    with qtbot.waitSignal(first.run_changed):
         first.run_actions.open_files([*systems, systems[1]], refs, labels=["base", "b", "b again"], b=2)
     saved = save_session(tmp_path / "run.json", first.current_session())
     scores = [s.results[0].corpus.score for s in first.controller.run.systems]
     first.jobs.shutdown()
     second = make_window(qtbot, tmp_path / "two.ini")
-    with qtbot.waitSignal(second.run_changed, timeout=30_000):
+    with qtbot.waitSignal(second.run_changed):
         second.open_session(load_session(saved))
     run = second.controller.run
     assert [s.name for s in run.systems] == ["base", "b", "b again"] and run.bleu.config == BleuConfig(lowercase=True)
@@ -62,7 +62,7 @@ def test_open_recent_keeps_the_whole_run_and_offers_to_drop_a_missing_one(qtbot,
     copy = tmp_path / "system-b-copy.txt"
     shutil.copy(systems[1], copy)
     window = make_window(qtbot, tmp_path / "s.ini")
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([systems[0], copy], refs, labels=["base", "copy"])
     entry = window.settings.recent()[0]
     assert entry.labels == ["base", "copy"] and entry.b == 1 and entry.metrics == (BleuConfig(),)

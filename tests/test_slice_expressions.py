@@ -105,14 +105,14 @@ def test_fields_the_run_lacks_are_named(capsys):
 
 
 def test_the_window_slices_by_an_expression_typed_in_its_box(qtbot, window):
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     whole = window.controller.run
     a, b = (s.results[0].sentences for s in whole.systems)
     box = window.inspect.sentences.slice_panel.expression
     assert box.isVisible()  # the demo has no metadata, the box is there all the same
     box.setText("bleu[system-b.txt] > bleu[system-a.txt]")
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         box.returnPressed.emit()
     run = window.controller.run
     assert run.slice is not None and list(run.slice.rows) == np.flatnonzero(b > a).tolist()

@@ -21,13 +21,13 @@ RU_EN = "wmt-xml-wmt21-ru-en/newstest2021.ru-en.all.xml"
 def open_request(qtbot, window, request):
     from bleu_gui.gui.state import OpenChoice
 
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_inputs(OpenChoice(request))
     return window.controller.run
 
 
 def open_and_wait(qtbot, window, *args, **kwargs):
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(*args, **kwargs)
     return window.controller.run
 
@@ -64,7 +64,7 @@ def test_document_click_slices_and_show_all_returns(qtbot, window):
     assert float(model.scores[row]) == pytest.approx(oracle, abs=1e-9)
     shown = [model.index(row, c).data() for c in range(model.columnCount())]
     assert shown == [doc, str(len(rows)), f"{oracle:.2f}"]  # what the table shows, column by column
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         panel.documents.clicked.emit(model.index(row, 0))
     part = window.controller.run
     assert part.slice is not None and part.slice.description == f"doc = {doc}"
@@ -73,7 +73,7 @@ def test_document_click_slices_and_show_all_returns(qtbot, window):
     assert window.inspect.sentences.model.index(0, 0).data() == str(int(rows[0]) + 1)  # the line in the file
     assert model.rowCount() == 107  # every document stays listed
     # A new setting re-scores the whole corpus, then the slice again: the slice never outlives its numbers.
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.settings_panel.group("bleu").widget("lowercase").setChecked(True)
     again = window.controller.run
     assert again.slice is not None and again.slice.rows == part.slice.rows
@@ -92,7 +92,7 @@ def test_score_the_list_slices_what_the_filter_shows(qtbot, window, tmp_path):
     window.inspect.sentences.filter_edit.setText("the")
     window.inspect.sentences.apply_filter()
     window.inspect.sentences.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # the slice keeps the files' order
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.inspect.sentences.score_list.click()
     part = window.controller.run
     assert part.slice is not None and part.slice.rows == (0, 2)

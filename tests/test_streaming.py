@@ -130,7 +130,7 @@ def test_the_window_shows_each_metric_as_soon_as_it_is_ready(qtbot, window):
             window.controller.set_metric(1)
 
     window.controller.run_changed.connect(choose_chrf_when_ready)
-    with qtbot.waitSignal(window.run_changed, timeout=60_000) as blocker:
+    with qtbot.waitSignal(window.run_changed) as blocker:
         window.run_actions.open_demo()
     assert [names for names, _ in shown] == [["BLEU"], ["BLEU", "chrF2"], ["BLEU", "chrF2", "TER"],
                                              ["BLEU", "chrF2", "TER"]]
@@ -175,7 +175,7 @@ def test_a_later_stage_leaves_the_list_and_the_sentence_as_they_are(qtbot, windo
             window.controller.set_sentence(5)  # the user picks a sentence while chrF is scored
 
     window.controller.run_changed.connect(stage_shown)
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     assert seen == [(None, False), (5, True), (5, True), (5, True)]
     assert resets and set(resets) == {0}  # filled for the first stage only
@@ -186,7 +186,7 @@ def test_a_later_stage_leaves_the_list_and_the_sentence_as_they_are(qtbot, windo
     assert "p =" in window.compare_view.charts.delta_chart.text.toPlainText()
     assert window.controller.same_view is False  # said only while a stage is shown
     # Another file is a new run: the list and the sentence are drawn again.
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(*demo_paths())
     assert window.controller.run.metrics[0].name == "BLEU" and max(resets) == len(seen) - 4
 
@@ -197,14 +197,14 @@ def test_scoring_again_with_other_chrf_settings_keeps_the_bleu_list_and_the_sent
     from bleu_gui.core.metrics.chrf.config import ChrfConfig
 
     window.controller.set_scoring(configs("bleu", "chrf"), "chosen for the test")
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     qtbot.waitUntil(lambda: window.controller.sentence is not None)
     window.inspect.sentences.select_sentence(5)
     bleu_before, resets = window.controller.run.systems[0].results[0], []
     window.inspect.sentences.model.modelReset.connect(lambda: resets.append(window.controller.sentence))
     window.controller.choose_scoring((family("bleu").config(), ChrfConfig(beta=1)))
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.file_menu.score_again.trigger()
     run = window.controller.run
     assert run.systems[0].results[0] is bleu_before and run.config.metrics[1] == ChrfConfig(beta=1)
@@ -224,7 +224,7 @@ def test_a_cancel_after_the_first_numbers_keeps_them_and_says_what_was_not_compu
             window.jobs.cancel()  # the user presses Cancel as soon as BLEU is shown
 
     window.controller.run_changed.connect(first_numbers)
-    with qtbot.waitSignal(window.jobs.cancelled, timeout=60_000):
+    with qtbot.waitSignal(window.jobs.cancelled):
         window.run_actions.open_demo()
     qtbot.waitUntil(lambda: not window.jobs.busy)
     run = window.controller.run
@@ -289,7 +289,7 @@ def test_the_compare_view_says_the_tests_are_coming_then_cancelled_and_score_aga
             window.jobs.cancel()
 
     window.controller.run_changed.connect(first_numbers)
-    with qtbot.waitSignal(window.jobs.cancelled, timeout=60_000):
+    with qtbot.waitSignal(window.jobs.cancelled):
         window.run_actions.open_demo()
     qtbot.waitUntil(lambda: not window.jobs.busy)
     window.controller.run_changed.disconnect(first_numbers)
@@ -297,7 +297,7 @@ def test_the_compare_view_says_the_tests_are_coming_then_cancelled_and_score_aga
     caption = window.compare_view.systems.matrix.caption.text()
     assert caption.startswith("Significance tests: not computed (cancelled)") and "variant" not in caption
     assert window.controller.run.comparison.significance is None
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.file_menu.score_again.trigger()
     comparison = window.controller.run.comparison
     assert comparison.significance is not None and comparison.by_metric[0].matrix is not None

@@ -106,8 +106,10 @@ def test_known_edge_cases(name, text, way):
 def test_real_files_tokens_identical(set_name, names):
     folder = data_set(set_name)
     lines = []
+    # Each file's first 1,000 lines (the whole sets took six of the suite's minutes): every system, reference and
+    # source still speaks, with the scripts, quotes and numbers of its language.
     for f in sorted(folder.glob("*.txt")):
-        lines.extend(f.read_text(encoding="utf-8").split("\n")[:-1])
+        lines.extend(f.read_text(encoding="utf-8").split("\n")[:-1][:1000])
     for name in names:
         for lowercase in (False, True):
             tok = sacre_tokenizer(name)

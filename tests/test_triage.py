@@ -159,14 +159,14 @@ def test_tools_triage_lists_the_worst_opens_a_segment_and_writes_the_xliff(qtbot
     dialog.rule.setText("20")  # MetricX-QE: lower is better, so above 20
     dialog.rule.editingFinished.emit()
     assert dialog.table.rowCount() == sum(v > 20 for v in values)
-    with qtbot.waitSignal(window.controller.sentence_changed, timeout=10_000):
+    with qtbot.waitSignal(window.controller.sentence_changed):
         dialog.table.cellClicked.emit(1, 0)
     assert window.controller.sentence == int(dialog.table.item(1, 0).text()) - 1
     out = tmp_path / "post-edit.xlf"
-    with qtbot.waitSignal(dialog.saved, timeout=10_000):
+    with qtbot.waitSignal(dialog.saved):
         dialog.save(str(out))
     states = out.read_text("utf-8").count('state="needs-review-translation"')
     assert states == dialog.table.rowCount()
-    with qtbot.waitSignal(dialog.failed, timeout=10_000) as failed:
+    with qtbot.waitSignal(dialog.failed) as failed:
         dialog.save(str(original))  # an input file is never overwritten
     assert "input" in failed.args[0].lower()

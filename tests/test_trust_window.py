@@ -42,7 +42,7 @@ def _open_ru_en(qtbot, window):
 
     request = InputRequest(systems=(), references=(str(data_set("formats") / RU_EN),), refs_wanted=("A",),
                            systems_wanted=("Online-B", "NiuTrans"))
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_inputs(OpenChoice(request))
     return window.controller.run
 
@@ -59,7 +59,7 @@ def test_the_slice_box_says_its_own_error_under_itself_and_no_dialog_opens(qtbot
     window.error_shown.connect(dialogs.append)
     panel.expression.setText(text)
     panel.expression.returnPressed.emit()
-    qtbot.waitUntil(lambda: panel.problem.isVisible(), timeout=30_000)
+    qtbot.waitUntil(lambda: panel.problem.isVisible())
     assert said in panel.problem.text() and "File ▸ Open" not in panel.problem.text()
     assert not panel.problem.text().startswith("Slice")
     assert panel.expression.styleSheet()  # framed
@@ -72,10 +72,10 @@ def test_an_expression_typed_while_a_document_is_chosen_combines_with_it_and_say
     run = _open_ru_en(qtbot, window)
     panel = window.inspect.sentences.slice_panel
     doc = panel.model.ids[1]
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         panel.documents.clicked.emit(panel.model.index(1, 0))
     in_doc = set(window.controller.run.slice.rows)
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         panel.expression.setText("ref_words >= 15")
         panel.expression.returnPressed.emit()
     part = window.controller.run
@@ -84,7 +84,7 @@ def test_an_expression_typed_while_a_document_is_chosen_combines_with_it_and_say
     assert expected and expected < in_doc and set(part.slice.rows) == expected
     assert part.slice.description.startswith(f"doc = {doc} and ") and "ref_words >= 15" in part.slice.description
     assert panel.combo.currentText() == part.slice.description  # the menu says what the slice is
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         panel.expression.clear()  # the box emptied: the document alone again
     assert set(window.controller.run.slice.rows) == in_doc
 
@@ -113,7 +113,7 @@ def _laptop_demo(qtbot, window):
 
     window.resize(1366, 768)
     systems, refs = demo_paths("en")
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(systems, refs)
     window.controller.set_sentence(3)
     return window
@@ -162,7 +162,7 @@ def test_the_slice_line_is_never_cut(qtbot, window):
 
     w = _laptop_demo(qtbot, window)
     panel = w.inspect.sentences.slice_panel
-    with qtbot.waitSignal(w.run_changed, timeout=60_000):
+    with qtbot.waitSignal(w.run_changed):
         w.run_actions.apply_slice(list(range(7)), "doc = d1")
     status = panel.status
     assert status.isVisible() and "7 of 12 segments" in status.text() and "whole corpus" in status.text()
@@ -181,7 +181,7 @@ def test_a_tools_dialog_is_no_taller_than_a_laptops_screen(qtbot, window, monkey
     monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: QRect(0, 0, 1366, 768))
     dialog = WordAccuracyDialog(w, w.controller.run)
     qtbot.addWidget(dialog)
-    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+    with qtbot.waitSignal(dialog.ready):
         dialog.show()
     assert dialog.height() + 32 <= 768 and dialog.width() <= 1366
     dialog.jobs.shutdown()
@@ -254,7 +254,7 @@ def test_compares_panes_show_the_raters_spans_under_mqm_and_bleus_ngrams_under_b
 
     path = data_set("formats") / "tsv-mqm-wmt" / "mqm_ted_ende.head588lines.tsv"
     window.controller.choose_scoring((*window.controller.scoring.metrics, MqmConfig()))
-    with qtbot.waitSignal(window.run_changed, timeout=60_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(), references=(str(path),),
                                                                refs_wanted=("ref",))))
     run = window.controller.run

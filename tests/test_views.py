@@ -25,7 +25,7 @@ def demo_run(config=BleuConfig()):
 
 
 def show(qtbot, window, run):
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.controller.show(prepare(run))
 
 
@@ -85,7 +85,7 @@ def test_exports_run_side_by_side_and_each_reports_its_outcome(qtbot, window, tm
     window.exports.export_report(run, tmp_path / "r.html")
     window.exports.export_sentences(run, tmp_path / "no-such-folder" / "s.csv")
     window.exports.export_sentences(run, tmp_path / "s.json")
-    qtbot.waitUntil(lambda: len(saved) + len(errors) == 3, timeout=20_000)
+    qtbot.waitUntil(lambda: len(saved) + len(errors) == 3)
     assert sorted(Path(p).name for p in saved) == ["r.html", "s.json"]
     assert len(errors) == 1 and "no such folder" in errors[0]
     assert (tmp_path / "r.html").exists() and (tmp_path / "s.json").exists()
@@ -108,7 +108,7 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
         raise InputError("re-scoring failed")
 
     monkeypatch.setattr(run_actions, "rescore", broken)
-    with qtbot.waitSignal(window.error_shown, timeout=30_000):
+    with qtbot.waitSignal(window.error_shown):
         panel.widget("lowercase").setChecked(True)
     assert panel.config() == run.bleu.config and not panel.widget("lowercase").isChecked()
     assert window.settings.metrics()[0] == run.bleu.config
@@ -119,7 +119,7 @@ def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):
     hyp.write_bytes(b"\xef\xbb\xbfthe cat\rsat down\nhello\n")
     ref1.write_bytes(b"the cat\nsat up\nhello\n")
     ref2.write_bytes(b"the cat\n\nhello there\n")
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([hyp], [ref1, ref2])
     header = window.inspect.header
     first = header.notes_label.text()
@@ -146,12 +146,12 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
     qtbot.addWidget(window)
     window.show()
     systems, refs = demo_paths()
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(systems[:1], refs)
     header = window.inspect.header
     assert header.badges.isVisible() and header.reset_button.isVisible()
     assert "tokenizer: ko-mecab" not in header.badges.text() and "lowercased" in header.badges.text()
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         header.reset_button.click()
     assert window.controller.run.bleu.config == BleuConfig() and not header.badges.isVisible()
     assert "tok:13a" in header.signature_label.text() and window.settings.metrics()[0] == BleuConfig()
@@ -160,11 +160,11 @@ def test_a_carried_over_setting_is_badged_and_reset_in_one_click(qtbot, tmp_path
 
 def test_cjk_references_with_13a_show_an_advice_bar(qtbot, window):
     systems, refs = demo_paths("ko")
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(systems[:1], refs)
     bar = window.bars.advice
     assert bar.isVisible() and "Korean script" in bar.label.text() and bar.button.text() == "Use ko-mecab"
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         bar.button.click()
     assert window.controller.run.bleu.config.tokenizer == "ko-mecab" and not bar.isVisible()
     assert "tok:ko-mecab" in window.inspect.header.signature_label.text()
@@ -199,7 +199,7 @@ def test_a_misaligned_candidate_gets_a_bar_that_shows_the_line(qtbot, window, tm
     hyp = (folder / "sys1.txt").read_text(encoding="utf-8").splitlines()
     broken = tmp_path / "sys1-dropped.txt"
     broken.write_text("\n".join(hyp[:500] + hyp[501:] + ["(end)"]) + "\n", encoding="utf-8")
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([broken], sorted(folder.glob("ref*.txt")))
     bar = window.bars.alignment
     assert bar.isVisible() and "misaligned from line 501" in bar.label.text() and bar.button.text() == "Show me"
@@ -217,20 +217,20 @@ def test_same_named_files_get_distinct_names_and_can_be_renamed(qtbot, window, t
     for folder, source in (("exp1", systems[0]), ("exp2", systems[1])):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "hyp.txt").write_bytes(source.read_bytes())
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([tmp_path / "exp1" / "hyp.txt", tmp_path / "exp2" / "hyp.txt"], refs)
     assert [s.name for s in window.controller.run.systems] == ["exp1/hyp.txt", "exp2/hyp.txt"]
     view = window.compare_view
     assert view.b_combo.currentText() == "exp2/hyp.txt"
     assert [window.inspect.sentences.system_combo.itemText(i) for i in range(2)] == ["exp1/hyp.txt", "exp2/hyp.txt"]
     scores = [s.results[0].corpus.score for s in window.controller.run.systems]
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.rename_systems(["baseline", "tuned"])
     assert [s.name for s in window.controller.run.systems] == ["baseline", "tuned"]
     assert [s.results[0].corpus.score for s in window.controller.run.systems] == scores  # names only, nothing re-scored
     assert view.systems.model.cell(1, 1) == "tuned" and view.b_combo.currentText() == "tuned"
     assert [t.name for t in window.controller.run.comparison.by_metric[0].bootstrap] == ["baseline", "tuned"]
-    with qtbot.waitSignal(window.error_shown, timeout=30_000) as blocker:
+    with qtbot.waitSignal(window.error_shown) as blocker:
         window.rename_systems(["tuned", "tuned"])
     assert "same label" in blocker.args[0]
 
@@ -246,7 +246,7 @@ def test_the_report_follows_the_window(qtbot, window, tmp_path):
     window.inspect.sentences.filter_edit.setText("museum")
     window.inspect.sentences.apply_filter()
     report = tmp_path / "r.html"
-    with qtbot.waitSignal(window.exported, timeout=20_000):
+    with qtbot.waitSignal(window.exported):
         window.exports.export_report(window.controller.run, report, window.report_view())
     html = report.read_text(encoding="utf-8")
     assert "Pairwise sections compare sys7 (B) with the baseline sys1 (A)" in html
@@ -260,7 +260,7 @@ def test_before_any_data_charts_show_no_axes_and_the_header_says_scoring(qtbot, 
     charts = [window.inspect.detail.precision_chart, window.inspect.detail.bp_chart, window.inspect.sentences.histogram]
     assert all(c.placeholder.isVisible() and not c.plot.isVisible() for c in charts)
     systems, refs = demo_paths()
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files(systems[:1], refs)
         assert window.inspect.header.corpus_label.text() == "Scoring…"
     assert all(c.plot.isVisible() and not c.placeholder.isVisible() for c in charts)
@@ -272,15 +272,15 @@ def test_an_added_system_is_decoded_like_the_shown_run(qtbot, window, tmp_path):
     ref.write_bytes("façade\n".encode("latin-1"))
     hyp.write_bytes("le être façade été\n".encode("latin-1"))
     more.write_bytes("naïve café\n".encode("latin-1"))  # alone, detection guesses cp1006 for it
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_files([hyp], [ref])
     codec = window.controller.run.baseline.file.encoding
-    with qtbot.waitSignal(window.run_changed, timeout=20_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.add_systems([more])
     added = window.controller.run.systems[1].file
     assert added.encoding == codec and added.detected
     assert added.lines == ["naïve café".encode("latin-1").decode(codec)]
-    with qtbot.waitSignal(window.error_shown, timeout=20_000) as blocker:
+    with qtbot.waitSignal(window.error_shown) as blocker:
         window.run_actions.add_systems([ref])
     assert "given as a system and as a reference" in blocker.args[0]
 
@@ -301,7 +301,7 @@ def test_a_run_replaced_by_one_without_comparison_is_let_go(qtbot, window):
     single = [SegmentFile(p, p.read_text(encoding="utf-8").splitlines(), "utf-8") for p in [systems[0], *refs]]
     show(qtbot, window, score_run(single[:1], single[1:], RunConfig((BleuConfig(),))))
     # The window hands the old run to a thread that lets go of it piece by piece.
-    qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None, timeout=30_000)
+    qtbot.waitUntil(lambda: gc.collect() >= 0 and gone() is None)
     assert not window.tabs.isTabEnabled(1)
     # Its charts' copies go too: a scatter of a million sentences held ~150-220 MB of its own.
     assert len(scatter.points.data) == 0 and len(scatter.xs) == 0

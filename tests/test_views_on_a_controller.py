@@ -86,7 +86,7 @@ def test_the_precision_labels_sit_inside_the_chart(qtbot, views):
     chart = views.inspect.detail.precision_chart
     qtbot.waitUntil(lambda: chart.plot.isVisible())
     views.resize(2400, 1000)  # room for the labels (a narrow chart leaves them out rather than overlap)
-    qtbot.waitUntil(lambda: chart.labels[0].isVisible(), timeout=30_000)
+    qtbot.waitUntil(lambda: chart.labels[0].isVisible())
     views.repaint()
     view_box = chart.plot.getPlotItem().vb.sceneBoundingRect()
     shown = [label for label in chart.labels if label.isVisible()]
@@ -104,7 +104,7 @@ def test_stepping_shows_the_text_at_once_and_the_charts_follow(qtbot, views):
     stats, N = views.controller.run.baseline.results[0].stats[1], views.controller.run.bleu.config.max_order
     width = (len(stats) - 2) // 2
     want = ([int(c) for c in stats[2:2 + N]], [int(t) for t in stats[2 + width:2 + width + N]])
-    qtbot.waitUntil(lambda: getattr(view.detail.precision_chart, "_data", (None, None))[:2] == want, timeout=30_000)
+    qtbot.waitUntil(lambda: getattr(view.detail.precision_chart, "_data", (None, None))[:2] == want)
     assert view.detail.bp_chart.isVisible()
 
 
@@ -142,7 +142,7 @@ def test_clicking_a_scatter_point_selects_that_sentence(qtbot, views):
     view = views.compare_view
     points = view.charts.scatter.points.points()
     target = [p for p in points if p.data() == 6][0]
-    with qtbot.waitSignal(views.controller.sentence_changed, timeout=30_000) as blocker:
+    with qtbot.waitSignal(views.controller.sentence_changed) as blocker:
         view.charts.scatter.points.sigClicked.emit(view.charts.scatter.points, [target], None)
     assert blocker.args == [6]
     assert view.pairs.model.sentence_at(view.pairs.view.currentIndex().row()) == 6
@@ -188,7 +188,7 @@ def test_keyboard_navigation_and_filter_typing(qtbot, views):
     views.show_demo(qtbot, 1)
     view = views.inspect
     view.sentences.table.setFocus()
-    qtbot.waitUntil(view.sentences.table.hasFocus, timeout=30_000)
+    qtbot.waitUntil(view.sentences.table.hasFocus)
     view.sentences.select_sentence(0)
     qtbot.keyClick(view.sentences.table, Qt.Key.Key_J)
     assert view.controller.sentence == 1
@@ -197,7 +197,7 @@ def test_keyboard_navigation_and_filter_typing(qtbot, views):
     qtbot.keyClick(view.sentences.table, Qt.Key.Key_End)
     assert view.controller.sentence == 11
     view.sentences.filter_edit.setFocus()
-    qtbot.waitUntil(view.sentences.filter_edit.hasFocus, timeout=30_000)
+    qtbot.waitUntil(view.sentences.filter_edit.hasFocus)
     qtbot.keyClicks(view.sentences.filter_edit, "jk")
     assert view.sentences.filter_edit.text() == "jk" and view.controller.sentence == 11
 
@@ -218,10 +218,10 @@ def test_clicking_a_histogram_bar_filters_the_list(qtbot, views):
     views.show_demo(qtbot, 1)
     plot = views.inspect.sentences.histogram.plot
     vb = plot.getPlotItem().vb
-    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=30_000)
+    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10)
     scene_point = vb.mapViewToScene(QPointF(95.0, 0.5))
     widget_point = plot.mapFromScene(scene_point)
-    with qtbot.waitSignal(views.inspect.sentences.histogram.bin_clicked, timeout=30_000) as blocker:
+    with qtbot.waitSignal(views.inspect.sentences.histogram.bin_clicked) as blocker:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_point)
     assert blocker.args == [90.0, 100.0]
     model = views.inspect.sentences.model
@@ -236,10 +236,10 @@ def test_real_click_on_a_scatter_point(qtbot, views):
     view = views.compare_view
     plot = view.charts.scatter.plot
     vb = plot.getPlotItem().vb
-    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10, timeout=30_000)
+    qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 10)
     target = 9  # sentence 10: A 39.28, B 17.11 — a point with no neighbour under the cursor
     point = plot.mapFromScene(vb.mapViewToScene(QPointF(view.charts.scatter.xs[target], view.charts.scatter.ys[target])))
-    with qtbot.waitSignal(views.controller.sentence_changed, timeout=30_000) as blocker:
+    with qtbot.waitSignal(views.controller.sentence_changed) as blocker:
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert blocker.args == [target]
 

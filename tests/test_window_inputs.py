@@ -33,7 +33,7 @@ def open_choice(qtbot, window, choice: OpenChoice):
     window.error_shown.connect(seen.append)
     try:
         window.run_actions.open_inputs(choice)
-        qtbot.waitUntil(lambda: bool(seen), timeout=60_000)
+        qtbot.waitUntil(lambda: bool(seen))
     finally:
         window.run_changed.disconnect(seen.append)
         window.error_shown.disconnect(seen.append)

@@ -73,10 +73,10 @@ def test_cli_json_has_the_issue_s_shape(capsys):
 
 def test_the_window_shows_word_accuracy_per_bucket(qtbot, window):
 
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     dialog = window.tools.open_word_accuracy()
-    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+    with qtbot.waitSignal(dialog.ready):
         pass
     run = window.controller.run
     tok = sacre_tokenizer("13a")
@@ -95,10 +95,10 @@ def test_the_window_shows_word_accuracy_per_bucket(qtbot, window):
 
 def test_a_bucket_lists_its_words_and_where_they_occur(qtbot, window):
 
-    with qtbot.waitSignal(window.run_changed, timeout=30_000):
+    with qtbot.waitSignal(window.run_changed):
         window.run_actions.open_demo()
     dialog = window.tools.open_word_accuracy()
-    with qtbot.waitSignal(dialog.ready, timeout=60_000):
+    with qtbot.waitSignal(dialog.ready):
         pass
     once = bucket_labels().index("1")
     dialog.show_words(once)

@@ -43,7 +43,7 @@ class Views(QTabWidget):
     def show_scored(self, qtbot, run: Run) -> Run:
         """Show ``run`` as the window's worker hands it over; returns once its opening sentence is shown."""
         self.controller.show(prepare(run))
-        qtbot.waitUntil(lambda: self.controller.sentence is not None, timeout=30_000)
+        qtbot.waitUntil(lambda: self.controller.sentence is not None)
         return run
 
     def show_demo(self, qtbot, systems: int = 2, config: RunConfig = RunConfig()) -> Run:
