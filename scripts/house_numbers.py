@@ -53,7 +53,8 @@ def metric_class_checks(package: Path = PACKAGE) -> list[str]:
 
 
 def namespace_reads(package: Path = PACKAGE,
-                    parsing: tuple[str, ...] = ("bleu_gui.cli.arguments", "bleu_gui.cli.window_arguments")) -> list[str]:
+                    parsing: tuple[str, ...] = ("bleu_gui.cli.arguments", "bleu_gui.cli.window_arguments",
+                                                 "bleu_gui.cli.campaign_arguments")) -> list[str]:
     """``args.x`` reads (an ``argparse.Namespace`` named ``args``) outside the parsing modules."""
     found = []
     for name, path in modules(package):

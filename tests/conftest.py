@@ -234,3 +234,54 @@ def tiny_comet(comet_python, tmp_path_factory):
                           env=bytecode_written())
     assert made.returncode == 0, made.stderr[-3000:]
     return {kind: out / kind for kind in ("regression", "referenceless", "xcomet")}
+
+
+PEARMUT = "pearmut==1.1.6"  # the version the campaign files were tried with (docs/cli.md says it)
+
+
+def _python_312() -> str | None:
+    """A Python >= 3.12 that runs: on the PATH, else one of pyenv's versions (its shims fail for a version that is
+    installed but not selected)."""
+    import shutil
+    import subprocess
+
+    found = [shutil.which(name) for name in ("python3.13", "python3.12")]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    found += sorted(str(p) for p in pyenv.glob("3.1[2-9]*/bin/python3")) if pyenv.is_dir() else []
+    for candidate in filter(None, found):
+        said = subprocess.run([candidate, "-c", "import sys; print(sys.version_info >= (3, 12))"],
+                              capture_output=True, text=True)
+        if said.returncode == 0 and said.stdout.strip() == "True":
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def pearmut_python():
+    """A Python with Pearmut (it needs Python >= 3.12; the app's own tests run on 3.11): $BLEU_GUI_PEARMUT_PYTHON,
+    else a virtual environment made once per machine in the user's cache from the first python3.12 or python3.13 on
+    the PATH. Skipped, saying why, when none can be made."""
+    import fcntl
+    import subprocess
+
+    named = os.environ.get("BLEU_GUI_PEARMUT_PYTHON")
+    if named:
+        return named
+    base = _python_312()
+    if base is None:
+        pytest.skip("Pearmut needs Python >= 3.12, and none runs here: no python3.12 or python3.13 on the PATH or in "
+                    "pyenv's versions (or name one with Pearmut installed in $BLEU_GUI_PEARMUT_PYTHON)")
+    home = USER_CACHE / "bleu-gui-tests" / f"pearmut-{PEARMUT.split('==')[1]}-{Path(base).resolve().name}"
+    python = home / "bin" / "python"
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with open(home.parent / f"{home.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (home / "ready").is_file():
+            made = subprocess.run([base, "-m", "venv", str(home)], capture_output=True, text=True)
+            if made.returncode == 0:
+                made = subprocess.run([str(python), "-m", "pip", "install", "-q", PEARMUT], capture_output=True,
+                                      text=True)
+            if made.returncode:
+                pytest.skip(f"could not make a Python with {PEARMUT} from {base}: {made.stderr.strip()[-500:]}")
+            (home / "ready").write_text(PEARMUT)
+    return str(python)

@@ -34,6 +34,7 @@ from ..core.metrics.family import Family
 from ..core.metrics.imported.config import ImportedConfig, choose_imported
 from ..core.metrics.registry import FAMILIES, KEYS, check_references, default_keys, family
 from ..core.metrics.settings import SettingField
+from .campaign_arguments import AskHumans, add_campaign_arguments, ask_humans
 
 if TYPE_CHECKING:
     from ..core.inputs.run_inputs import InputRequest
@@ -242,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-w", "--width", type=int, default=2, help="decimals in text output (default 2)")
     p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu", "latex"), default="text",
                    help="latex: the systems table (booktabs), with --all-pairs also the p-value matrix")
+    add_campaign_arguments(p)
     sig = p.add_argument_group("significance (sacrebleu variant; seed 12345 or $SACREBLEU_SEED, as sacreBLEU)")
     paired = sig.add_mutually_exclusive_group()
     paired.add_argument("--paired-bs", "-pbs", action="store_true",
@@ -376,6 +378,7 @@ class Options:
     tests: Tests
     views: Views
     exports: Exports
+    humans: AskHumans | None = None
 
 
 def scoring_choice(args: argparse.Namespace) -> ScoringChoice:
@@ -444,7 +447,8 @@ def options(args: argparse.Namespace) -> Options:
                     tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None, args.scorecard,
                     args.scorecard_weights, args.scorecard_threshold, args.scorecard_out,
                     args.meta_eval_human_is_metric, args.triage, args.triage_metric, args.triage_out),
-        exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme))
+        exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme),
+        humans=ask_humans(args))
 
 
 # -- from the choice to the metrics -----------------------------------------------------------------------------

@@ -66,13 +66,26 @@ def _scored(o: Options, ready: Callable[[Run, list[str]], None] | None = None) -
     ``ready(run, waiting)``: with several metrics, they are scored cheapest first (BLEU, chrF, TER, as the window
     does) and each stage's run is handed over as soon as it is scored, with the titles of the metrics still to
     come."""
+    from ..core.run import Significance, subset_run
+    from ..core.where import where_rows
+
+    scored = _scored_whole(o, ready)
+    if o.where:  # the whole corpus is scored without tests, then the slice with them
+        rows, said = where_rows(scored, o.where)
+        scored = subset_run(scored, rows, said, significance=_significance(o, len(scored.systems)) or
+                            Significance(None, None))
+    return scored
+
+
+def _scored_whole(o: Options, ready: Callable[[Run, list[str]], None] | None = None) -> Run:
+    """The whole corpus read, checked and scored (with ``o``'s tests unless ``--where`` slices it)."""
     # Loaded here, not at the start: ``--help`` and a refused flag never load the scoring.
     from ..core.inputs.names import file_names
     from ..core.inputs.run_inputs import read_request
     from ..core.metrics.imported.imported import attach_imported
     from ..core.output.exports import check_targets
-    from ..core.run import RunConfig, Significance, check_labels, score_in_stages, score_run, subset_run
-    from ..core.where import check_where, where_rows
+    from ..core.run import RunConfig, check_labels, score_in_stages, score_run
+    from ..core.where import check_where
     from .arguments import metric_configs
     from .checks import check_exports, check_output, check_tests, check_views
 
@@ -101,9 +114,6 @@ def _scored(o: Options, ready: Callable[[Run, list[str]], None] | None = None) -
             if stage.waiting:
                 ready(stage.run, list(stage.waiting))
             scored = stage.run
-    if o.where:  # the whole corpus is scored without tests, then the slice with them
-        rows, said = where_rows(scored, o.where)
-        scored = subset_run(scored, rows, said, significance=significance or Significance(None, None))
     return scored
 
 
@@ -142,6 +152,16 @@ def run(argv: Sequence[str] | None = None) -> int:
         say = Printer(o, word)
         # At a terminal, each metric's corpus scores are said as soon as they are ready (the output follows), and a
         # long computation (COMET) says how far it is on one line that it rewrites.
+        if o.humans is not None:
+            from .campaign_printing import ask_the_humans
+
+            with status_to(_status_line if sys.stderr.isatty() else None):
+                whole = _scored_whole(o)
+            if sys.stderr.isatty():
+                _status_line("")
+            _notes(o, whole, say)
+            ask_the_humans(o, whole)
+            return 0
         with status_to(_status_line if sys.stderr.isatty() else None):
             scored = _scored(o, say.ready if sys.stderr.isatty() else None)
         if sys.stderr.isatty():

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, term
+from .campaign_ids import parse_item_id, source_key
 from .corpus import Context
 from .score_files import ScoreRow, ScoreTable, system_index
 from .span_ratings import DA, ESA, RESET, Campaign, SpanRating, SpanRatings, read_span_ratings
@@ -61,6 +62,8 @@ class Placed:
     other_source: int = 0  # ratings whose text a segment holds, under another source
     replaced: int = 0      # ratings replaced by the same rater's later rating of the segment
     other_pairs: tuple[tuple[str, int], ...] = ()
+    by_id: int = 0         # ratings placed by the item id of a campaign bleu-gui wrote
+    changed: int = 0       # ratings whose id names a line whose text is not the rated text (another file)
 
 
 def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequence[SegmentFile],
@@ -75,21 +78,32 @@ def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequ
             lines.setdefault(line, []).append(i)
         where.append(lines)
     source = context.source.lines if context.source is not None else None
+    ours = source_key(source) if source is not None else None
     latest: dict[tuple[str, str, int, int], tuple[SpanRating, int, int]] = {}
     other: dict[str, int] = {}
-    not_found = ambiguous = other_source = replaced = 0
+    not_found = ambiguous = other_source = replaced = by_id = changed = 0
     for r in ratings:
         system = found.get(r.system)
         if system is None:
             other[r.system] = other.get(r.system, 0) + 1
             continue
-        candidates = where[system].get(r.target, [])
-        if source is not None and r.source is not None and candidates:
+        ided = parse_item_id(r.item_id)
+        by_line = ided is not None and ided[0] == ours
+        if ided is not None and by_line:
+            row = ided[1] - 1
+            if row >= len(systems[system].lines) or systems[system].lines[row] != r.target:
+                changed += 1
+                continue
+            by_id += 1
+            candidates = [row]
+        else:
+            candidates = where[system].get(r.target, [])
+        if not by_line and source is not None and r.source is not None and candidates:
             candidates = [i for i in candidates if source[i].strip() == r.source.strip()]
             if not candidates:
                 other_source += 1
                 continue
-        if r.position is not None and r.position in candidates:
+        if not by_line and r.position is not None and r.position in candidates:
             candidates = [r.position]
         if len(candidates) != 1:
             ambiguous += bool(candidates)
@@ -99,7 +113,27 @@ def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequ
         replaced += key in latest
         latest.pop(key, None)  # the later rating takes the earlier one's place in the order, too
         latest[key] = (r, system, candidates[0])
-    return Placed(list(latest.values()), other, not_found, ambiguous, other_source, replaced)
+    return Placed(list(latest.values()), other, not_found, ambiguous, other_source, replaced, by_id=by_id,
+                  changed=changed)
+
+
+def _refuse_another_campaign(read: SpanRatings, context: Context) -> None:
+    """A results file whose items all carry bleu-gui's ids, none of this run's source, is another run's campaign:
+    refused, naming it (placing its ratings by their texts would put them on whatever segment says the same)."""
+    ids = [parse_item_id(r.item_id) for r in read.ratings]
+    if not ids or any(i is None for i in ids):
+        return
+    keys = {i[0] for i in ids if i is not None}
+    ours = source_key(context.source.lines) if context.source is not None else None
+    if ours in keys:
+        return
+    campaigns = sorted({r.group or read.path.stem for r in read.ratings})
+    if ours is None:
+        raise InputError(f"{read.path}: the ratings of campaign {', '.join(campaigns)} name their segments by the "
+                         f"source they were asked with: give that source with {term('source')}")
+    raise InputError(f"{read.path}: the ratings of campaign {', '.join(campaigns)} were asked about another source "
+                     f"(their item ids name source {', '.join(sorted(keys))}; this run's is {ours}): they are not "
+                     "this run's ratings")
 
 
 def _system_table(path: Path, ratings: Sequence[SpanRating]) -> ScoreTable:
@@ -107,6 +141,17 @@ def _system_table(path: Path, ratings: Sequence[SpanRating]) -> ScoreTable:
 
 
 PlacedFile = tuple[SpanRatings, Placed, list[str]]  # a file's ratings, placed on the run, and the notes said
+
+
+def _id_notes(name: str, placed: Placed) -> list[str]:
+    notes = []
+    if placed.by_id:
+        notes.append(f"{name}: {placed.by_id:,} ratings placed by the item ids of the campaign bleu-gui wrote (their "
+                     "line, not their text)")
+    if placed.changed:
+        notes.append(f"{name}: {placed.changed:,} ratings left out: their item id names a line whose text is not the "
+                     "rated text (the run's file is not the one the campaign asked about)")
+    return notes
 
 
 def _notes(read: SpanRatings, placed: Placed, other_pairs: Mapping[str, int]) -> list[str]:
@@ -128,6 +173,7 @@ def _notes(read: SpanRatings, placed: Placed, other_pairs: Mapping[str, int]) ->
     if read.reset:
         notes.append(f"{name}: {read.reset:,} ratings voided by a reset of their rater's work (Pearmut's "
                      f"{RESET})")
+    notes += _id_notes(name, placed)
     if placed.replaced:
         notes.append(f"{name}: {placed.replaced:,} ratings replaced by the same rater's later rating of the segment "
                      "(the latest counts, as WMT and Pearmut count)")
@@ -150,14 +196,46 @@ def _notes(read: SpanRatings, placed: Placed, other_pairs: Mapping[str, int]) ->
     return notes
 
 
+def _items(value: object) -> list[dict[str, object]]:
+    """The items (objects with ``tgt``) anywhere in a campaign's data: users' tasks, documents, items."""
+    if isinstance(value, dict):
+        return [value] if "tgt" in value else [i for v in value.values() for i in _items(v)]
+    return [i for v in value for i in _items(v)] if isinstance(value, list) else []
+
+
+def _models(item: dict[str, object]) -> list[str]:
+    tgt = item.get("tgt")
+    return [str(model) for model in tgt] if isinstance(tgt, dict) else []
+
+
+def _asked_notes(read: SpanRatings, placed: Placed, campaigns: Sequence[Campaign]) -> list[str]:
+    """How much of a campaign bleu-gui wrote came back: the ratings it asked (an item's systems, once per rater
+    it was given to) and the segments rated at least once."""
+    notes = []
+    in_force = {(r.item_id, r.system) for r, _, _ in placed.ratings}
+    for campaign in campaigns:
+        asked = [(str(item["item_id"]), str(model)) for item in _items(campaign.data)
+                 if parse_item_id(item.get("item_id")) is not None for model in _models(item)]
+        if not asked or not in_force & set(asked):
+            continue
+        ratings = sum(1 for r, _, _ in placed.ratings if (r.item_id, r.system) in set(asked))
+        pairs = set(asked)
+        rated = len(in_force & pairs)
+        notes.append(f"{read.path.name}: {ratings:,} of the {len(asked):,} ratings campaign {campaign.campaign_id} "
+                     f"asked are in; {rated:,} of its {len(pairs):,} segments (of a system) rated at least once"
+                     + (f", {len(pairs) - rated:,} not rated (left out of every score)" if rated < len(pairs) else ""))
+    return notes
+
+
 def placed_ratings(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[str], context: Context,
                    encoding: str = "utf-8", campaigns: Sequence[Campaign] = ()) -> PlacedFile:
     """The file's ratings placed on the run's segments, and notes on what was left out and how it was read."""
     read = read_span_ratings(path, encoding, campaigns)
+    _refuse_another_campaign(read, context)
     ratings, other_pairs = of_the_run_pair(read, context)
     found = system_index(_system_table(read.path, ratings), systems, names)
     placed = place(found, ratings, systems, context)
-    return read, placed, _notes(read, placed, other_pairs)
+    return read, placed, _notes(read, placed, other_pairs) + _asked_notes(read, placed, campaigns)
 
 
 def score_table(read: SpanRatings, placed: Placed, names: Sequence[str]) -> ScoreTable | None:

@@ -73,6 +73,7 @@ class SpanRating:
     position: int | None  # the segment's 0-based line in the test set, when the file says
     group: str = ""
     langs: str | None = None
+    item_id: str | None = None  # the id the campaign gave the item (bleu-gui's own: :mod:`.campaign_ids`)
 
 
 @dataclass(frozen=True)
@@ -304,7 +305,8 @@ def _pearmut_item(path: Path, e: _Entry, marks: object, shown: object, counts: _
         counts.with_spans += bool(spans)
         yield SpanRating(e.line, model, _text(e.obj.get("user_id")) or "(unnamed)",
                          _score(path, e.where, said.get("score")), spans, target,
-                         _text(shown["src"]) if "src" in shown else None, None, group=e.group)
+                         _text(shown["src"]) if "src" in shown else None, None, group=e.group,
+                         item_id=_text(shown["item_id"]) if "item_id" in shown else None)
 
 
 def _campaign_of(path: Path, e: _Entry, campaigns: Sequence[Campaign]) -> Campaign | None:
