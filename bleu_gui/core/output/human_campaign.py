@@ -191,7 +191,7 @@ def campaign_json(run: Run, plan: CampaignPlan) -> dict[str, object]:
 
 
 def _file_entry(path: Path, lines: Sequence[str]) -> dict[str, str]:
-    return {"file": str(path), "sha256": lines_digest(lines)}
+    return {"file": str(path.resolve()), "sha256": lines_digest(lines)}
 
 
 def mapping_json(run: Run, plan: CampaignPlan, campaign_path: Path) -> dict[str, object]:
