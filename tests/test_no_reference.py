@@ -155,6 +155,14 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     window.settings_panel.group("chrf").setChecked(True)
     qtbot.waitUntil(lambda: not window.jobs.busy)
     assert [m.name for m in window.controller.run.metrics] == ["kiwi"]
+    # ... and the next run, with a reference, scores what the settings say: BLEU and the chrF just chosen (the run
+    # without references left them out of itself, never out of the settings; it once said "choose at least one
+    # metric" here, found by walking File ▸ Open by keyboard).
+    ref = write(qe_run["src"].with_name("ref.txt"), ["Good morning!", "How are you?", "That is 3.50 €."])
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, references=(str(ref),))))
+    assert not isinstance(run, str), run
+    assert [m.name for m in run.metrics] == ["BLEU", "chrF2"]
+    assert window.settings_panel.group("bleu").title() == "BLEU"
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..core import Run
 from ..core.inputs.run_inputs import InputRequest
 from ..core.metrics.family import MetricConfig
-from ..core.metrics.registry import own_metrics, reference_free
+from ..core.metrics.registry import KEYS, own_metrics, reference_free
 from ..core.output.rankings import Ranking
 from ..core.output.sessions import Session, session_of
 from ..core.run import RunConfig
@@ -97,10 +97,20 @@ class WindowState:
         """Settings chosen in the window: scored with from now, remembered once a run shows them."""
         self.scoring = Scoring(metrics, self.scoring.origin, pending=metrics)
 
+    def _as_set(self, run: Run, settings: tuple[MetricConfig, ...]) -> tuple[MetricConfig, ...]:
+        """``run``'s own metrics as the settings hold them: a run without references left out the families that
+        need one, out of itself only — ``settings``' stay for the next run that has a reference."""
+        own = own_metrics(run.config.metrics)
+        if run.references:
+            return own
+        left_out = tuple(m for m in settings if m not in reference_free(settings)[0])
+        return tuple(sorted((*own, *left_out), key=lambda m: KEYS.index(m.key)))
+
     def shown(self, run: Run) -> tuple[MetricConfig, ...] | None:
         """A run is shown: the settings chosen in the window that gave it (to remember), or None."""
-        if self.scoring.pending is not None and own_metrics(run.config.metrics) == self.scoring.pending:
-            self.scoring = Scoring(self.scoring.pending, CHOSEN)
+        pending = self.scoring.pending
+        if pending is not None and self._as_set(run, pending) == pending:
+            self.scoring = Scoring(pending, CHOSEN)
             return self.scoring.metrics
         return None
 
@@ -108,7 +118,7 @@ class WindowState:
         """No job runs any more: the settings are those of the numbers shown (a re-score may have been cancelled or
         failed)."""
         if shown is not None:
-            self.scoring = Scoring(own_metrics(shown.config.metrics), self.scoring.origin)
+            self.scoring = Scoring(self._as_set(shown, self.scoring.metrics), self.scoring.origin)
         else:
             self.scoring = replace(self.scoring, pending=None)
 

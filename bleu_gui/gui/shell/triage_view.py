@@ -71,6 +71,7 @@ class TriageDialog(QDialog):
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.cellClicked.connect(self._on_clicked)
         self.table.verticalHeader().setVisible(False)  # the line column numbers the rows
+        self.table.horizontalHeader().setStretchLastSection(True)  # the QA flags take the width left, no blank band
         self.note = styled(QLabel("A segment without a score always needs a human. Click a row to open it in "
                                   "Inspect."), "hint")
         box = QVBoxLayout(self)
