@@ -148,7 +148,7 @@ def test_a_campaign_rated_in_a_real_pearmut_comes_back_onto_the_segments_it_aske
         code, out, err = cli(capsys, *emoji_run("--annotations", tmp_path / "out" / results, "--annotations",
                                                 campaign, "-m", "esa", "-sl", "-f", "json"))
         assert code == 0, err
-        assert "placed by the item ids" in err and "16 of the 20 ratings campaign emoji asked are in" in err
+        assert "placed by the item ids" in err and "16 of the 20 ratings campaign emoji asked are in; 8 of its 10 segments" in err
         for system in json.loads(out):
             for sentence in system["sentences"]:
                 scores = [final[user][sentence["line"]][system["system"]][0] for user in final
