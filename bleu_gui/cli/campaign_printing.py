@@ -44,22 +44,28 @@ def _sampled(ask: AskHumans, run: Run, rows: list[int], systems: list[int]) -> t
             f"{ask.sample:,} in equal shares of five quantile bins of {run.metrics[k].name} (seed {ask.seed})")
 
 
-def _needed(run: Run, plan: CampaignPlan, seed: int) -> list[str]:
-    """Per pair of the systems asked about: how many segments the run's first metric needs to separate them."""
-    if len(plan.systems) < 2 or not run.metrics:
+def _deciding_metric(ask: AskHumans, run: Run) -> int:
+    """The metric whose segment scores estimate the campaign's size: ``--sample-by``'s when it names one, else the
+    run's first."""
+    try:
+        return run.metric_index(ask.sample_by)
+    except KeyError:
+        return 0
+
+
+def _needed(run: Run, plan: CampaignPlan, k: int, seed: int) -> list[str]:
+    """Per pair of the systems asked about: how many segments metric ``k`` needs to separate them."""
+    if len(plan.systems) < 2:
         return []
-    metric = run.metrics[0]
     rows = plan.rows
-    lines = [f"segments a campaign needs to separate two systems (the estimate of {metric.name}'s segment scores on "
-             "the chosen segments: a paired t-test at p < 0.05 in 80% of 1,000 bootstrap samples; the humans will "
-             "disagree with the metric and with each other: a floor, not a promise)"]
+    lines = [f"segments a campaign needs to separate two systems (the estimate of {run.metrics[k].name}'s segment "
+             "scores on the chosen segments: a paired t-test at p < 0.05 in 80% of 1,000 bootstrap samples; the "
+             "humans will disagree with the metric and with each other: a floor, not a promise)"]
     for n, a in enumerate(plan.systems):
         for b in plan.systems[n + 1:]:
-            x = run.systems[a].results[0].sentences[rows]
-            y = run.systems[b].results[0].sentences[rows]
-            found = segments_needed(x, y, seed, most=None)
-            said = (f"{found:,}" if found is not None else
-                    "more than 5,000 (the metric sees them as equal)")
+            found = segments_needed(run.systems[a].results[k].sentences[rows], run.systems[b].results[k].sentences[rows],
+                                    seed)
+            said = f"{found:,}" if found is not None else "more than 5,000 (the metric sees them as equal)"
             lines.append(f"  {run.systems[a].name} vs {run.systems[b].name}: {said}")
     return lines
 
@@ -85,5 +91,5 @@ def ask_the_humans(o: Options, run: Run) -> None:
           f"{', …' if len(plan.tasks) > 4 else ''})")
     print(f"  work: {e.source_words:,} source words read (each translation apart) ≈ {hours_text(e.hours)} at "
           f"{e.words_per_hour:,.0f} words an hour")
-    for line in _needed(run, plan, ask.seed):
+    for line in _needed(run, plan, _deciding_metric(ask, run), ask.seed):
         print(line)
