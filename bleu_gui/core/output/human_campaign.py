@@ -15,7 +15,6 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from importlib.resources import files
 from pathlib import Path
 
 from ..analysis.scorecard import word_count
@@ -23,6 +22,7 @@ from ..errors import InputError, term
 from ..inputs.campaign_ids import ID_PREFIX, PROTOCOLS, WORDS_PER_HOUR, item_id, lines_digest, source_key
 from ..run.results import Run
 from .exports import check_target, write_atomic
+from .review_file import default_typology
 
 
 def run_key(run: Run) -> str:
@@ -167,11 +167,9 @@ def _item(run: Run, plan: CampaignPlan, i: int) -> dict[str, object]:
 
 
 def _mqm_categories() -> dict[str, list[str]]:
-    from .review_file import read_typology
-
-    text = (files("bleu_gui") / "typologies" / "mqm-core.txt").read_text(encoding="utf-8")
+    """MQM's core typology as Pearmut's ``mqm_categories``: each dimension and its categories."""
     out: dict[str, list[str]] = {}
-    for category in read_typology(text, "mqm-core.txt"):
+    for category in default_typology():
         dimension, _, sub = category.partition("/")
         out.setdefault(dimension, [])
         if sub:

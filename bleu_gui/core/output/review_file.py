@@ -27,6 +27,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib.resources import files
 from pathlib import Path
 
 from ..errors import InputError
@@ -304,6 +305,12 @@ def _remove_leftovers(path: Path) -> None:
     for leftover in path.parent.glob(f".{path.name}.*.tmp"):
         with contextlib.suppress(OSError):
             leftover.unlink()
+
+
+def default_typology() -> tuple[str, ...]:
+    """MQM's core typology, shipped with the package (``Dimension/Category`` per entry)."""
+    return read_typology((files("bleu_gui") / "typologies" / "mqm-core.txt").read_text(encoding="utf-8"),
+                         "mqm-core.txt")
 
 
 def read_typology(text: str, where: str = "typology") -> tuple[str, ...]:

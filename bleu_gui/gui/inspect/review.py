@@ -39,6 +39,7 @@ from ...core.output.review_file import (
     ESA_SEVERITIES,
     Mark,
     Review,
+    default_typology,
     marot_tsv,
     ratings_with,
     read_typology,
@@ -46,7 +47,6 @@ from ...core.output.review_file import (
 from ..controller import Controller
 from ..widgets.context_pane import ContextPane
 from ..widgets.panes import SentencePanes, utf16_offsets
-from .review_categories import default_typology
 from .review_controls import KEYS, UNSCORED, ReviewControls
 from .review_marks import code_point, mark_selections
 from .segment_clock import SegmentClock

@@ -1,19 +1,9 @@
-"""The review's categories: MQM's core typology shipped with the package, and the list the reviewer picks from."""
+"""The list the reviewer picks a category from (MQM's core typology by default: core.output.review_file)."""
 
 from __future__ import annotations
 
-from importlib.resources import files
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox
-
-from ...core.output.review_file import read_typology
-
-
-def default_typology() -> tuple[str, ...]:
-    """MQM's core typology, shipped with the package."""
-    return read_typology((files("bleu_gui") / "typologies" / "mqm-core.txt").read_text(encoding="utf-8"),
-                         "mqm-core.txt")
 
 
 class CategoryBox(QComboBox):
