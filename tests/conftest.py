@@ -219,23 +219,6 @@ def comet_python():
     return str(python)
 
 
-@pytest.fixture(scope="session")
-def tiny_comet(comet_python, tmp_path_factory):
-    """Tiny COMET checkpoints (scripts/tiny_comet.py: a regression model like wmt22-comet-da, a reference-free one,
-    an xCOMET-style one with error spans), their tokenizer trained on the bundled demo text and, where present, the
-    shared Japanese and German data: {kind: model folder}."""
-    import subprocess
-
-    out = tmp_path_factory.mktemp("tiny-comet")
-    texts = sorted((ROOT / "bleu_gui" / "demo_data").glob("*/*.txt"))
-    texts += [p for p in (DATA / "wmt22-en-ja" / "ref1.txt", DATA / "wmt21-en-de-3ref" / "ref1.txt") if p.is_file()]
-    made = subprocess.run([comet_python, str(ROOT / "scripts" / "tiny_comet.py"), str(out), "--kind", "regression",
-                           "referenceless", "xcomet", "--text", *map(str, texts)], capture_output=True, text=True,
-                          env=bytecode_written())
-    assert made.returncode == 0, made.stderr[-3000:]
-    return {kind: out / kind for kind in ("regression", "referenceless", "xcomet")}
-
-
 PEARMUT = "pearmut==1.1.6"  # the version the campaign files were tried with (docs/cli.md says it)
 
 

@@ -50,11 +50,11 @@ def _write(tmp_path: Path, name: str, text: list[str]) -> Path:
 
 @pytest.fixture
 def three_refs(tmp_path):
-    """The first 120 lines of a WMT21 set with three references and three systems (TER's mean reference lengths
+    """The first 50 lines of a WMT21 set with three references and three systems (TER's mean reference lengths
     are fractions there, so its statistics are not whole numbers)."""
     folder = data_set("wmt21-en-de-3ref")
-    refs = [lines(folder / f"ref{k}.txt")[:120] for k in (1, 2, 3)]
-    systems = [lines(folder / f"sys{k}.txt")[:120] for k in (1, 2, 3)]
+    refs = [lines(folder / f"ref{k}.txt")[:50] for k in (1, 2, 3)]
+    systems = [lines(folder / f"sys{k}.txt")[:50] for k in (1, 2, 3)]
     ref_paths = [_write(tmp_path, f"ref{k}.txt", r) for k, r in enumerate(refs, 1)]
     sys_paths = [_write(tmp_path, f"sys{k}.txt", s) for k, s in enumerate(systems, 1)]
     return refs, systems, ref_paths, sys_paths

@@ -29,7 +29,7 @@ def run_inputs(draw):
     return systems, refs
 
 
-FUZZ = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
 def files(lines_list, stem):

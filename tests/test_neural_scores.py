@@ -1,10 +1,12 @@
 """Neural metrics' own output files read by --scores as they come: MetricX's predictions (JSON Lines of one system's
-segments, lower is better) matched to the system whose lines they scored. (comet-score --to_json is read in
-test_comet.py, on a file comet-score itself writes.)"""
+segments, lower is better) matched to the system whose lines they scored; comet-score's --to_json file as it wrote it."""
 
 import json
 
-from tests.conftest import cli
+import numpy as np
+import pytest
+
+from tests.conftest import ROOT, cli
 
 
 def _files(tmp_path, hyps_a, hyps_b):
@@ -59,3 +61,21 @@ def test_metricx_qe_predictions_without_a_reference_score_a_run_without_referenc
     found = json.loads(out)
     assert found["metric"] == "MetricX-QE" and found["score"] == 2.5  # (1 + 4 + 2.5) / 3
     assert found["signature"].endswith("column:MetricX-QE|mean|lower-better")
+
+
+def test_comet_score_to_json_is_read_by_scores_as_it_comes(capsys):
+    """comet-score's own --to_json file, as it wrote it (tests/data/comet-score: scripts/make_comet_score_files.py ran
+    unbabel-comet's command on a tiny checkpoint)."""
+    kept = ROOT / "tests" / "data" / "comet-score"
+    theirs = json.loads((kept / "out.json").read_text(encoding="utf-8"))
+    code, out, err = cli(capsys, kept / "ref.txt", "-i", kept / "sys1.txt", kept / "sys2.txt", "--scores",
+                         kept / "out.json", "-m", "COMET", "-sl", "--format", "json")
+    assert code == 0, err
+    found = json.loads(out)
+    assert [system["system"] for system in found] == ["sys1.txt", "sys2.txt"]
+    for system in found:
+        segments = [s["COMET"] for s in theirs[system["system"]]]  # keyed by the file names comet-score was given
+        assert len(segments) == 5 and len(set(segments)) > 1
+        assert system["signature"].startswith("file:out.json|column:COMET")
+        assert [s["score"] for s in system["sentences"]] == segments
+        assert system["score"] == pytest.approx(np.mean(segments), abs=1e-12)

@@ -34,6 +34,7 @@ class OpenChoice:
     labels: tuple[str, ...] | None = None
     where: tuple[str, ...] = ()
     imported: tuple[str, ...] | None = None
+    campaigns: tuple[str, ...] = ()  # campaigns for the humans written from these files (File ▸ Ask the humans…)
 
 
 @dataclass(frozen=True)
@@ -124,4 +125,4 @@ class WindowState:
 
     def session(self, run: Run) -> Session:
         """The session that opens ``run`` again as shown."""
-        return session_of(run, self.view.b, self.opened.request)
+        return session_of(run, self.view.b, self.opened.request, self.opened.campaigns)

@@ -19,10 +19,12 @@ FIELDS = {"systems": "System outputs", "references": "References", "source": "So
 _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)",
           "meta_eval": "The human scores (Compare ▸ Metrics vs humans)",
           "triage": "Needs a human",  # the rule box of Tools ▸ Triage (its own dialog says it)
-          # A campaign for the humans is the command line's alone for now (bleu-score --ask-humans).
-          "ask_systems": "the systems to ask about (a campaign for the humans: the command line only, for now)",
-          "documents": "whole documents (a campaign for the humans: the command line only, for now)",
-          "overwrite": "replacing the campaign (the command line only, for now)",
+          # File ▸ Ask the humans…'s fields.
+          "ask_systems": "Systems (File ▸ Ask the humans…)",
+          "documents": "keep documents whole (File ▸ Ask the humans…)",
+          "sample_by": "Sample (File ▸ Ask the humans…)",
+          # The window's save dialog asks before replacing a campaign; its mapping file beside it is never replaced.
+          "overwrite": "another name (the save dialog)",
           # The window offers only human scores there; a metric as the humans is bleu-score's alone.
           "meta_eval_human_is_metric": "a metric as the humans (the command line only: Metrics vs humans lists human "
                                        "scores)"}

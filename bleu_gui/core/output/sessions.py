@@ -8,7 +8,7 @@ its files still exist and says which do not.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,8 @@ class Session:
     lower_better: list[str] = field(default_factory=list)  # imported metrics whose lower scores are better
     scores_partial: bool = False
     annotations: list[str] = field(default_factory=list)   # files of human error annotations (MQM)
+    # Campaigns for the humans written from the run (Pearmut files): read back with their results.
+    campaigns: list[str] = field(default_factory=list)
 
     def missing(self) -> list[str]:
         """The session's files that no longer exist."""
@@ -74,7 +76,7 @@ class Session:
                 "source": self.source, "metrics": metrics_to_list(self.metrics), "docs": self.docs,
                 "options": _options_to_dict(self.options), "allow_identical": self.allow_identical,
                 "scores": self.scores, "lower_better": self.lower_better, "scores_partial": self.scores_partial,
-                "annotations": self.annotations}
+                "annotations": self.annotations, "campaigns": self.campaigns}
 
 
 def _tuple(names: list[str] | None) -> tuple[str, ...] | None:
@@ -111,9 +113,9 @@ def _fields(files: list[SegmentFile]) -> list[str] | None:
     return [f.field for f in files] if all(f.field for f in files) else None
 
 
-def session_of(run: Run, b: int, request: InputRequest) -> Session:
+def session_of(run: Run, b: int, request: InputRequest, campaigns: Sequence[str] = ()) -> Session:
     """The session that opens ``run`` again as shown (its names, B, the fields it took) and as it was read
-    (``request``: encoding, documents, reading options)."""
+    (``request``: encoding, documents, reading options), with the ``campaigns`` for the humans written from it."""
     systems, refs = [s.file for s in run.systems], run.references
     paths = {f.path.absolute() for f in [*systems, *refs]}
     source = run.context.source
@@ -124,7 +126,8 @@ def session_of(run: Run, b: int, request: InputRequest) -> Session:
                    str(Path(request.docs).absolute()) if request.docs else None, request.options,
                    request.allow_identical, [str(Path(p).absolute()) for p in request.scores],
                    list(request.lower_better), request.scores_partial,
-                   [str(Path(p).absolute()) for p in request.annotations])
+                   [str(Path(p).absolute()) for p in request.annotations],
+                   [str(Path(p).absolute()) for p in campaigns])
 
 
 def session_from_dict(data: Any, where: str = "session") -> Session:
@@ -153,7 +156,8 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
                           scores=_paths(data.get("scores") or [], where, "scores"),
                           lower_better=_strings(data.get("lower_better")) or [],
                           scores_partial=bool(data.get("scores_partial", False)),
-                          annotations=_paths(data.get("annotations") or [], where, "annotations"))
+                          annotations=_paths(data.get("annotations") or [], where, "annotations"),
+                          campaigns=_paths(data.get("campaigns") or [], where, "campaigns"))
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
     if not session.systems or not session.references:

@@ -7,8 +7,18 @@ from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core import Run, palette
 from ...core.analysis.disagree import disagreements, spearman
@@ -16,12 +26,16 @@ from ...core.output.score_text import score_text
 from ..widgets.charts import menuless_plot
 from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
+from .ask_humans_view import Selection, whole_rows
 
 TOP = 20
 
 
 class DisagreeDialog(QDialog):
-    """``open_segment(system, sentence)`` is called when a dot or a row is clicked."""
+    """``open_segment(system, sentence)`` is called when a dot or a row is clicked. Signal: ``ask_humans(Selection)``:
+    the segments listed, to ask the humans about."""
+
+    ask_humans = Signal(object)
 
     def __init__(self, parent: QWidget, run: Run, open_segment: Callable[[int, int], None], system: int = 0):
         super().__init__(parent)
@@ -56,7 +70,12 @@ class DisagreeDialog(QDialog):
         split.addWidget(self.table)
         split.setSizes([480, 420])
         box = QVBoxLayout(self)
-        box.addLayout(hrow("System", self.system, "across", self.first, "up", self.second, STRETCH))
+        self.ask_button = QPushButton("Ask the humans about these…")
+        self.ask_button.setToolTip("A Pearmut campaign of the segments listed (File ▸ Ask the humans…)")
+        self.ask_button.setEnabled(run.context.source is not None)
+        self.ask_button.clicked.connect(self.hand_to_humans)
+        self.listed: list[int] = []
+        box.addLayout(hrow("System", self.system, "across", self.first, "up", self.second, STRETCH, self.ask_button))
         box.addWidget(self.summary)
         box.addWidget(split, 1)
         for combo in (self.system, self.first, self.second):
@@ -82,6 +101,7 @@ class DisagreeDialog(QDialog):
                              f"its own direction). The list: the {len(rows)} segments whose places (0 worst, 1 best) "
                              "differ most. Click a dot or a row to open the segment.")
         self.marked.setData(x=[d.first for d in rows], y=[d.second for d in rows])
+        self.listed = [d.segment for d in rows]
         headers = ["line", first.name, second.name, "place 1", "place 2", "gap"]
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
@@ -95,6 +115,11 @@ class DisagreeDialog(QDialog):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
+
+    def hand_to_humans(self) -> None:
+        said = (f"where {self.first.currentText()} and {self.second.currentText()} disagree most on "
+                f"{self.system.currentText()} (top {len(self.listed)})")
+        self.ask_humans.emit(Selection(whole_rows(self.run, sorted(self.listed)), said))
 
     def _system(self) -> int:
         """The system shown (in a B − A row, B)."""

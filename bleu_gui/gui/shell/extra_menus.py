@@ -18,6 +18,7 @@ from ...core.metrics.bleu.metric import find_bleu
 from ..controller import Controller
 from ..inspect.candidate_editor import CandidateEditor
 from ..inspect.explain_panel import show_help
+from .ask_humans_view import AskHumansDialog, Selection, offered
 from .disagree_view import DisagreeDialog
 from .help_pages import DOC_PAGES, DocPage, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
 from .qa_view import QADialog
@@ -36,7 +37,8 @@ class ToolMenus(QObject):
     """See the module. Signals: ``exported(str)`` (a table saved), ``failed(str)`` (a dialog's job failed),
     ``message(str, int)`` (a line for the status bar, for so many milliseconds), ``open_files_asked()`` and
     ``open_demo_asked()`` (links of the help pages), ``segment_asked(system, sentence)`` (a dialog's row clicked:
-    show it in Inspect), ``review_asked(bool)`` (Edit ▸ Mark errors… toggled)."""
+    show it in Inspect), ``review_asked(bool)`` (Edit ▸ Mark errors… toggled), ``campaign_written(path)`` (a campaign for the
+    humans written)."""
 
     exported = Signal(str)
     failed = Signal(str)
@@ -45,6 +47,7 @@ class ToolMenus(QObject):
     open_demo_asked = Signal()
     segment_asked = Signal(int, int)
     review_asked = Signal(bool)
+    campaign_written = Signal(str)
 
     def __init__(self, parent: QWidget, controller: Controller, editor: CandidateEditor, show_settings: QAction,
                  explanation: Callable[[], Explanation | None]):
@@ -53,6 +56,7 @@ class ToolMenus(QObject):
         self.tokenizer_dialog: TokenizerTableDialog | None = None
         self.help_dialog: QDialog | None = None
         self.tool_dialog: QDialog | None = None  # the last Tools dialog opened (kept alive while shown)
+        self.ask_dialog: AskHumansDialog | None = None
         self.menus = [self._edit_menu(editor), self._view_menu(show_settings), self._tools_menu(), self._help_menu()]
 
     # -- the menus ------------------------------------------------------------------------------------------
@@ -183,6 +187,7 @@ class ToolMenus(QObject):
             return None
         dialog = TriageDialog(self.parent_widget, run, self._open_segment, self.controller.state,
                               self.controller.system, self.controller.metric)
+        dialog.ask_humans.connect(self.open_ask_humans)
         dialog.saved.connect(self.exported)
         dialog.failed.connect(self.failed)
         dialog.show()
@@ -197,8 +202,28 @@ class ToolMenus(QObject):
                               "segment scores (File ▸ Import segment scores…)", 6000)
             return None
         dialog = DisagreeDialog(self.parent_widget, run, self._open_segment, self.controller.system)
+        dialog.ask_humans.connect(self.open_ask_humans)
         dialog.show()
         self.tool_dialog = dialog
+        return dialog
+
+    def open_ask_humans(self, handed: Selection | None = None) -> AskHumansDialog | None:
+        """File ▸ Ask the humans…: a Pearmut campaign of the run's segments, the slice shown or ``handed`` (the
+        segments another view listed)."""
+        whole, shown = self.controller.whole_run, self.controller.run
+        if whole is None or shown is None:
+            self.message.emit("Open files first: a campaign asks the humans about a run's segments", 4000)
+            return None
+        if whole.context.source is None:
+            self.message.emit("A campaign shows the raters the source: open the files with their source "
+                              "(File ▸ Open…, Source)", 6000)
+            return None
+        selections, chosen = offered(whole, shown, handed)
+        dialog = AskHumansDialog(self.parent_widget, whole, selections, self.controller.state, chosen)
+        dialog.written.connect(self.campaign_written)
+        dialog.failed.connect(self.failed)
+        dialog.show()
+        self.ask_dialog = dialog  # kept apart from the tool dialog that may have handed it the segments
         return dialog
 
     def open_word_accuracy(self) -> WordAccuracyDialog | None:

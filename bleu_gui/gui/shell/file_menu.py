@@ -1,4 +1,4 @@
-"""The File menu: open, demo, add system, recent runs, exports, quit."""
+"""The File menu: open, demo, add system, recent runs, exports, asking the humans, quit."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ class FileMenu(QMenu):
                  on_export_table: Callable[[], object], on_export_figure: Callable[[], object],
                  on_save_edited: Callable[[], object],
                  on_open_session: Callable[[], object], on_save_session: Callable[[], object],
-                 on_score_again: Callable[[], object], on_quit: Callable[[], object]):
+                 on_score_again: Callable[[], object], on_ask_humans: Callable[[], object],
+                 on_read_ratings: Callable[[], object], on_quit: Callable[[], object]):
         super().__init__("&File", parent)
         self._action("&Open…", on_open, QKeySequence.StandardKey.Open)
         self._action("Open &demo data", on_demo)
@@ -43,6 +44,9 @@ class FileMenu(QMenu):
                                           QKeySequence("Ctrl+Shift+E"))
         self.save_edited = self._action("Save &edited candidate as…", on_save_edited)
         self.addSeparator()
+        self.ask_humans = self._action("Ask the &humans (a Pearmut campaign)…", on_ask_humans)
+        self.read_ratings = self._action("Read the humans' ra&tings…", on_read_ratings)
+        self.addSeparator()
         self._action("&Quit", on_quit, QKeySequence.StandardKey.Quit)
         self.set_run_shown(False)
 
@@ -58,5 +62,5 @@ class FileMenu(QMenu):
     def set_run_shown(self, shown: bool) -> None:
         for action in (self.add_system, self.import_scores, self.score_again, self.export_report, self.export_sentences,
                        self.export_table, self.export_figure,
-                       self.save_edited, self.save_session):
+                       self.save_edited, self.save_session, self.ask_humans, self.read_ratings):
             action.setEnabled(shown)

@@ -37,6 +37,7 @@ from ..widgets.elided_label import ElidedLabel
 from ..widgets.job_progress import JobProgress
 from ..widgets.layout import TITLE_BAR, scrolled, single_shot, stacked
 from ..window_words import in_window_words, raw
+from .campaign_actions import CampaignActions
 from .comet_cache_row import CometCacheRow
 from .comet_setup import CometSetup
 from .export_actions import ExportActions, ask_new_name, shown_view
@@ -180,7 +181,8 @@ class MainWindow(QMainWindow):
                 lambda: self.open_session(ask_open_session(self, self.controller.state))),
             on_save_session=lambda: self._guarded(
                 lambda: ask_save_session(self, self.controller.state, self.current_session())),
-            on_score_again=self.run_actions.rescore, on_quit=self.close)
+            on_score_again=self.run_actions.rescore, on_ask_humans=lambda: self.campaigns.ask(),
+            on_read_ratings=lambda: self.campaigns.ask_read(), on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_session)
         self.menuBar().addMenu(self.file_menu)
         detail = self.inspect.detail
@@ -188,6 +190,7 @@ class MainWindow(QMainWindow):
                                lambda: detail.explain_panel.explanation)
         for menu in self.tools.menus:
             self.menuBar().addMenu(menu)
+        self.campaigns = CampaignActions(self, controller, self.run_actions, self.tools, self.bars)
         self.tools.exported.connect(self.on_exported)
         self.tools.failed.connect(self.show_error)
         self.tools.message.connect(self.statusBar().showMessage)

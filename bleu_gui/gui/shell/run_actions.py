@@ -281,7 +281,8 @@ class RunActions(QObject):
         """Open a saved run as it was: its files, how they were read, labels, B (the caller sets the settings)."""
         if session is None:
             return None
-        return self.open_inputs(OpenChoice(session.opening(), tuple(session.labels) if session.labels else None),
+        return self.open_inputs(OpenChoice(session.opening(), tuple(session.labels) if session.labels else None,
+                                           campaigns=tuple(session.campaigns)),
                                 session.b, carry=True)
 
     def open_demo(self, language: str = "en") -> int:
@@ -360,6 +361,33 @@ class RunActions(QObject):
             self._remember_annotations(source)
 
         return self.jobs.submit(work, done)
+
+    def remember_campaign(self, path: str) -> None:
+        """A campaign for the humans was written from the run shown: a saved session keeps it, and reading its
+        results back (:meth:`read_ratings`) counts what it asked."""
+        opened, path = self.controller.opened, str(Path(path).absolute())
+        if path not in opened.campaigns:
+            self.controller.set_opened(replace(opened, campaigns=(*opened.campaigns, path)))
+
+    def read_ratings(self, results: Sequence[str]) -> int | None:
+        """Open the run shown again with the humans' ratings in ``results`` (Pearmut's log or its dashboard's
+        download) and the campaigns written from it that asked them, placed by the items' ids."""
+        whole = self.controller.whole_run
+        if whole is None:
+            self.refused.emit("Open the run the campaign was written from first: its ratings are placed on its lines.")
+            return None
+        opened = self.controller.opened
+        given = [str(Path(p).absolute()) for p in results]
+        campaigns = [c for c in opened.campaigns if Path(c).is_file() and c not in opened.request.annotations]
+        annotations = tuple(dict.fromkeys([*opened.request.annotations, *given, *campaigns]))
+        choice = replace(opened, request=replace(opened.request, annotations=annotations))
+        return self.open_inputs(choice, self.controller.b, carry=True)
+
+    def read_again(self) -> int | None:
+        """Open the run shown again as it was opened: a file it read changed on disk (the humans' ratings)."""
+        if self.controller.whole_run is None:
+            return None
+        return self.open_inputs(self.controller.opened, self.controller.b, carry=True)
 
     def _remember_annotations(self, path: str) -> None:
         """The run shown now holds ``path``'s marks: Open Recent and a saved session open it with them."""

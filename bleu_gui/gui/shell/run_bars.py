@@ -34,6 +34,7 @@ class RunBars(QWidget):
         self.settings.accepted.connect(lambda _value: self.reset_settings.emit())
         self.offered = AdviceBar()  # a costly metric remembered from an earlier session, not started unasked
         self.offered.accepted.connect(self._on_offer_taken)
+        self.ratings = AdviceBar()  # the humans' ratings the run read changed on disk (campaign_actions)
         self._advice: tuple[Advice, ...] = ()
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -44,7 +45,7 @@ class RunBars(QWidget):
     def each(self) -> tuple[AdviceBar, ...]:
         """The bars, top to bottom: first those that say the numbers may not be what they seem (a file a line off,
         settings carried over), then the advice, which scrolls when more than two bars show."""
-        return self.alignment, self.settings, self.offered, self.advice, self.more_advice
+        return self.alignment, self.settings, self.ratings, self.offered, self.advice, self.more_advice
 
     def offer(self, config: MetricConfig, segments: int) -> None:
         """Offer ``config``'s metric, remembered from an earlier session: it is scored only when asked."""

@@ -32,6 +32,7 @@ from ..state import WindowState
 from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
 from ..window_words import in_window_words, raw
+from .ask_humans_view import Selection, whole_rows
 
 HEADER = ("line", "score", "candidate", "spans", "QA flags")
 SAVE_FILTER = "XLIFF, the system's own, annotated (*.xlf *.xliff);;Table (*.tsv);;CSV (*.csv);;Workbook (*.xlsx)"
@@ -43,6 +44,7 @@ class TriageDialog(QDialog):
 
     saved = Signal(str)
     failed = Signal(str)
+    ask_humans = Signal(object)  # a Selection: the segments listed, to ask the humans about
 
     def __init__(self, parent: QWidget | None, run: Run, open_segment: Callable[[int, int], None],
                  state: WindowState | None = None, system: int = 0, metric: int = 0):
@@ -63,6 +65,9 @@ class TriageDialog(QDialog):
         self.save_button.setToolTip("The system's own XLIFF with each segment's decision and score added (the file "
                                     "read is never changed), or a table of the segments to post-edit")
         self.save_button.clicked.connect(self.ask_save)
+        self.ask_button = QPushButton("Ask the humans about these…")
+        self.ask_button.setToolTip("A Pearmut campaign of the segments listed (File ▸ Ask the humans…)")
+        self.ask_button.clicked.connect(self.hand_to_humans)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.table = QTableWidget()
@@ -76,7 +81,7 @@ class TriageDialog(QDialog):
                                   "Inspect."), "hint")
         box = QVBoxLayout(self)
         box.addLayout(hrow("System", self.system_box, "metric", self.metric_box, "needs a human:", self.rule, STRETCH,
-                           self.save_button))
+                           self.ask_button, self.save_button))
         box.addWidget(self.summary)
         box.addWidget(self.table, 1)
         box.addWidget(self.note)
@@ -101,8 +106,10 @@ class TriageDialog(QDialog):
             self.summary.setText(in_window_words(raw(exc)))
             self.table.setRowCount(0)
             self.save_button.setEnabled(False)
+            self.ask_button.setEnabled(False)
             return
         self.save_button.setEnabled(True)
+        self.ask_button.setEnabled(self.run.context.source is not None)
         chosen, total = self.found.counts
         self.summary.setText(f"<b>{chosen:,} of {total:,} segments need a human</b> — {self.found.rule} by "
                              f"{self.found.metric} <span style='color:gray'>({self.found.signature})</span>")
@@ -136,6 +143,13 @@ class TriageDialog(QDialog):
         item = self.table.item(row, 0)
         if item is not None:
             self.open_segment(self.system_box.currentIndex(), int(item.data(Qt.ItemDataRole.UserRole)))
+
+    def hand_to_humans(self) -> None:
+        found = self.found
+        if found is not None:
+            rows = sorted(row.segment for row in found.worst_first())
+            said = f"the triage of {self.run.systems[self.system_box.currentIndex()].name}: {found.rule} by {found.metric}"
+            self.ask_humans.emit(Selection(whole_rows(self.run, rows), said))
 
     def ask_save(self) -> None:
         path = ask_save(self, self.state, "triage", "Write the triage for post-editing", "triage.xlf", SAVE_FILTER)
