@@ -4,7 +4,15 @@ how many segments the run's first metric says a campaign needs to separate each 
 from __future__ import annotations
 
 from ..core import Run
-from ..core.output.campaign_choice import NEEDED_SAID, Sample, chosen_rows, deciding_metric, pairs_needed, sampled_rows
+from ..core.output.campaign_choice import (
+    ALL_PAIRS_UP_TO,
+    NEEDED_SAID,
+    Sample,
+    chosen_rows,
+    deciding_metric,
+    pairs_needed,
+    sampled_rows,
+)
 from ..core.output.human_campaign import CampaignAsk, CampaignPlan, hours_text, plan_campaign, system_indices, write_campaign
 from .arguments import Options
 
@@ -13,8 +21,9 @@ def _needed(run: Run, plan: CampaignPlan, k: int, seed: int) -> list[str]:
     """Per pair of the systems asked about: how many segments metric ``k`` needs to separate them."""
     if len(plan.systems) < 2:
         return []
-    lines = [f"segments a campaign needs to separate two systems (the estimate of {run.metrics[k].name}: "
-             f"{NEEDED_SAID})"]
+    neighbours = len(plan.systems) > ALL_PAIRS_UP_TO
+    lines = [f"segments a campaign needs to separate two systems{' (neighbours in its ranking)' if neighbours else ''} "
+             f"(the estimate of {run.metrics[k].name}: {NEEDED_SAID})"]
     for need in pairs_needed(run, plan.systems, plan.rows, k, seed):
         said = f"{need.segments:,}" if need.segments is not None else "more than 5,000 (the metric sees them as equal)"
         lines.append(f"  {run.systems[need.a].name} vs {run.systems[need.b].name}: {said}")

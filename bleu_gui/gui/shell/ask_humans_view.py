@@ -45,7 +45,7 @@ from ...core.output.human_campaign import CampaignAsk, CampaignPlan, hours_text,
 from ..file_dialogs import ask_save
 from ..jobs import JobController
 from ..state import WindowState
-from ..widgets.layout import STRETCH, hrow, resize_within_screen
+from ..widgets.layout import STRETCH, hrow, resize_within_screen, single_shot
 from ..widgets.style import styled
 from ..window_words import in_window_words, raw
 
@@ -98,6 +98,7 @@ class AskHumansDialog(QDialog):
         self.run, self.selections, self.state = run, list(selections), state
         self.plan: CampaignPlan | None = None
         self.jobs = JobController(self)
+        self._estimate_soon = single_shot(self, 250, self._estimate_needed)
         self._choice_fields(chosen)
         self.systems = self._systems_list(run)
         self._campaign_fields(run)
@@ -117,7 +118,7 @@ class AskHumansDialog(QDialog):
         run = self.run
         self.selection = QComboBox()
         self.selection.addItems([f"{s.said} ({len(s.rows):,})" for s in self.selections])
-        self.selection.setCurrentIndex(chosen)
+        self.selection.setCurrentIndex(max(0, min(chosen, len(self.selections) - 1)))
         self.sample_by = QComboBox()
         self.sample_by.addItem("all of them", None)
         self.sample_by.addItem("a sample at random", RANDOM)
@@ -136,7 +137,7 @@ class AskHumansDialog(QDialog):
         systems.setFlow(QListWidget.Flow.LeftToRight)
         systems.setWrapping(True)
         systems.setResizeMode(QListWidget.ResizeMode.Adjust)
-        systems.setMaximumHeight(84)
+        systems.setMaximumHeight(64)  # two rows of names (15 systems at 1366 px); more scroll
         for s in run.systems:
             item = QListWidgetItem(s.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -249,6 +250,7 @@ class AskHumansDialog(QDialog):
         except InputError as exc:
             self.plan = None
             self.jobs.cancel()
+            self._estimate_soon.stop()
             self.estimate.setText(f"<b>Nothing to ask:</b> {html.escape(in_window_words(raw(exc)))}")
             self.needed.setText("")
             self.preview.setHtml("")
@@ -257,12 +259,16 @@ class AskHumansDialog(QDialog):
         self.write_button.setEnabled(True)
         self.estimate.setText(self.estimate_html(self.plan))
         self.preview.setHtml(self.preview_html(self.plan))
-        self._estimate_needed(self.plan)
+        self.needed.setText("Segments needed to separate two systems: estimating…" if len(self.plan.systems) > 1
+                            else "")
+        self.jobs.cancel()
+        self._estimate_soon.start()  # once the controls settle: a spin box's steps would each start one
 
     def estimate_html(self, plan: CampaignPlan) -> str:
         e = plan.estimate
         raters = f"{e.raters_per_item} rater{'s' if e.raters_per_item > 1 else ''}"
-        return (f"<b>{e.segments:,} segments</b> in {len(plan.documents):,} documents × {e.systems} "
+        whole = f" in {len(plan.documents):,} documents kept whole" if plan.ask.documents else ""
+        return (f"<b>{e.segments:,} segments</b>{whole} × {e.systems} "
                 f"system{'s' if e.systems > 1 else ''} × {raters} each = <b>{e.ratings:,} ratings</b> "
                 f"({plan.ask.protocol.upper()}), {len(plan.tasks):,} task{'s' if len(plan.tasks) > 1 else ''}; "
                 f"{e.source_words:,} source words read (each translation apart) ≈ <b>{hours_text(e.hours)}</b> "
@@ -272,8 +278,9 @@ class AskHumansDialog(QDialog):
     def preview_html(self, plan: CampaignPlan) -> str:
         """The first item as Pearmut shows it: the protocol's task, the source, each translation."""
         assert self.run.context.source is not None
-        row = plan.rows[0]
-        parts = [f"<p style='color:gray'>{plan.raters[0]} · item 1 of {len(plan.rows):,} in the task · "
+        first_task = [row for d in plan.tasks[0] for row in plan.documents[d]]
+        row = first_task[0]
+        parts = [f"<p style='color:gray'>{plan.raters[0]} · item 1 of {len(first_task):,} in the task · "
                  f"the rater {RATER_SEES[plan.ask.protocol]}</p>",
                  f"<p><b>Source</b> (line {row + 1})<br>{html.escape(self.run.context.source.lines[row])}</p>"]
         for k, s in enumerate(plan.systems, 1):
@@ -283,18 +290,17 @@ class AskHumansDialog(QDialog):
         return "".join(parts)
 
     # -- how many segments the campaign needs -----------------------------------------------------------------
-    def _estimate_needed(self, plan: CampaignPlan) -> None:
-        if len(plan.systems) < 2:
-            self.jobs.cancel()
-            self.needed.setText("")
+    def _estimate_needed(self) -> None:
+        plan = self.plan
+        if plan is None or len(plan.systems) < 2:
             return
         metric = deciding_metric(self.run, str(self.sample_by.currentData() or ""))
         self.needed.setText(f"Segments needed to separate two systems, by {self.run.metrics[metric].name}: "
                             "estimating…")
         run, systems, rows, seed = self.run, plan.systems, plan.rows, plan.ask.seed
 
-        def work(_progress: Callable[[float], None]) -> list[PairNeed]:
-            return pairs_needed(run, systems, rows, metric, seed)  # a stale result is dropped (the jobs' ids)
+        def work(progress: Callable[[float], None]) -> list[PairNeed]:
+            return pairs_needed(run, systems, rows, metric, seed, progress)  # a stale job stops at its next pair
 
         self.jobs.submit(work, lambda found: self.needed.setText(self.needed_html(metric, found)))
 
@@ -303,8 +309,12 @@ class AskHumansDialog(QDialog):
         said = ", ".join(f"{html.escape(names[p.a])} vs {html.escape(names[p.b])}: "
                          f"<b>{f'{p.segments:,}' if p.segments is not None else 'more than 5,000'}</b>"
                          for p in found)
-        return (f"Segments needed to separate two systems, by {html.escape(self.run.metrics[metric].name)}: {said}"
-                f"<br><span style='color:gray'>The metric's estimate, not the humans': {NEEDED_SAID}.</span>")
+        self.needed.setToolTip(f"The metric's estimate, not the humans': {NEEDED_SAID}.")
+        name = html.escape(self.run.metrics[metric].name)
+        k = len(self.checked_systems())
+        which = f"neighbours in {name}'s ranking" if len(found) < k * (k - 1) // 2 else f"two systems, by {name}"
+        return (f"Segments needed to separate {which} "
+                f"<span style='color:gray'>(the metric's estimate, a floor)</span>: {said}")
 
     # -- writing ----------------------------------------------------------------------------------------------
     def ask_write(self) -> None:
@@ -331,5 +341,6 @@ class AskHumansDialog(QDialog):
         self.written.emit(str(written))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
-        self.jobs.cancel()  # an estimate still computing is dropped
+        self._estimate_soon.stop()
+        self.jobs.shutdown()  # an estimate still computing stops at its next pair (a second at most)
         super().closeEvent(event)
