@@ -48,9 +48,13 @@ def test_the_window_writes_the_campaign_the_command_writes_and_remembers_it(qtbo
     assert window.current_session().campaigns == [str(tmp_path / "emoji.json")]
     # Never replaced unasked: writing again says so, in the window's words.
     failed: list[str] = []
+    boxes: list[str] = []
     dialog.failed.connect(failed.append)
+    window.error_shown.connect(boxes.append)
     dialog.write(str(tmp_path / "emoji.json"))
     assert failed and "exists; a campaign file is never replaced unasked" in failed[0]
+    # Said in the dialog, not in a box over the window (that gave the keyboard back to the window).
+    assert "Not written:" in dialog.done_label.text() and boxes == []
     # Fewer systems and a sample: the estimate follows, one system asks no pair.
     dialog.systems.item(1).setCheckState(Qt.CheckState.Unchecked)
     assert "× 1 system ×" in dialog.estimate.text() and dialog.needed.text() == ""

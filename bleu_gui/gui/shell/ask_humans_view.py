@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core import InputError, Run
+from ...core import InputError, Run, palette
 from ...core.errors import ExportError
 from ...core.inputs.campaign_ids import PROTOCOLS, WORDS_PER_HOUR
 from ...core.output.campaign_choice import (
@@ -175,7 +175,7 @@ class AskHumansDialog(QDialog):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview = QTextBrowser()
         self.preview.setObjectName("askPreview")
-        self.write_button = QPushButton("Write campaign…")
+        self.write_button = QPushButton("Write campai&gn…")
         self.write_button.setDefault(True)
         self.write_button.clicked.connect(self.ask_write)
 
@@ -331,7 +331,11 @@ class AskHumansDialog(QDialog):
         try:
             written, beside = write_campaign(self.run, self.plan, path, overwrite, self.run.input_paths())
         except (InputError, ExportError) as exc:
-            self.failed.emit(in_window_words(raw(exc)))
+            # Said here, not in a box of the main window: the keyboard stays in this dialog (a box over the window
+            # gave the focus back to the window, found walking the dialog by keyboard).
+            message = in_window_words(raw(exc))
+            self.done_label.setText(f"<b style='color:{palette.FLAG_INK}'>Not written:</b> {html.escape(message)}")
+            self.failed.emit(message)
             return
         self.done_label.setText(
             f"<b>Written:</b> {html.escape(str(written))} and, beside it, which file and line each item is "

@@ -220,8 +220,7 @@ class ToolMenus(QObject):
             return None
         selections, chosen = offered(whole, shown, handed)
         dialog = AskHumansDialog(self.parent_widget, whole, selections, self.controller.state, chosen)
-        dialog.written.connect(self.campaign_written)
-        dialog.failed.connect(self.failed)
+        dialog.written.connect(self.campaign_written)  # a failure is said in the dialog itself
         dialog.show()
         self.ask_dialog = dialog  # kept apart from the tool dialog that may have handed it the segments
         return dialog
