@@ -8,8 +8,8 @@ import shutil
 from PySide6.QtCore import Qt
 
 from bleu_gui.core.inputs.run_inputs import InputRequest
-from bleu_gui.gui.shell.ask_humans_view import AskHumansDialog, Selection
-from bleu_gui.gui.state import OpenChoice
+from bleu_gui.gui.shell.ask_humans_view import AskHumansDialog
+from bleu_gui.gui.state import OpenChoice, Selection
 from tests.conftest import ROOT
 from tests.test_window_inputs import open_choice
 
@@ -110,6 +110,19 @@ def test_the_ratings_come_back_and_are_offered_again_when_the_log_grows(qtbot, w
     again = asked_note()
     assert "emoji.jsonl: 16 of the 20 ratings campaign emoji asked are in; 8 of its 10 segments" in again, again
     assert "esa" in [m.name for m in window.controller.run.metrics]  # the humans' scores, beside the metrics
+    # Where BLEU and the raters part most, handed to a new campaign (more raters) from Metrics vs humans.
+    meta = window.compare_view.meta
+    meta.evaluate()
+    qtbot.waitUntil(lambda: meta.found is not None)
+    meta.pairs.clicked.emit(meta.pairs.model().index(0, 0))
+    qtbot.waitUntil(meta.ask_button.isEnabled)
+    listed = sorted(int(meta.apart.model().index(r, 0).data(Qt.ItemDataRole.DisplayRole)) - 1
+                    for r in range(meta.apart.model().rowCount()))
+    meta.ask_button.click()
+    dialog = window.tools.ask_dialog
+    assert dialog is not None and dialog.selection.currentText().startswith("where BLEU and the humans part most on")
+    assert list(dialog.plan.rows) == listed
+    dialog.close()
 
 
 def test_the_triage_hands_its_list_to_the_campaign(qtbot, window):

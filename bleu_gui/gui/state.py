@@ -7,6 +7,7 @@ snapshot of it. Nothing here imports Qt (a test says so).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -126,3 +127,16 @@ class WindowState:
     def session(self, run: Run) -> Session:
         """The session that opens ``run`` again as shown."""
         return session_of(run, self.view.b, self.opened.request, self.opened.campaigns)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Segments offered to ask about: 0-based rows of the whole run and what chose them, in words."""
+
+    rows: tuple[int, ...]
+    said: str
+
+
+def whole_rows(run: Run, segments: Sequence[int]) -> tuple[int, ...]:
+    """The whole run's rows of the shown run's ``segments`` (a slice keeps the rows it was cut from)."""
+    return tuple(run.slice.rows[i] if run.slice is not None else i for i in segments)

@@ -21,6 +21,7 @@ from ...core.output.score_text import score_text
 from ...core.run.meta_eval_run import human_candidates, meta_evaluate_run, segments_apart
 from ..controller import Controller
 from ..jobs import JobController
+from ..state import Selection, whole_rows
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.item_tables import cell as _cell
 from ..widgets.item_tables import fill as _fill
@@ -65,6 +66,7 @@ class MetricsVsHumansPanel(QWidget):
     """See the module. ``segment_opened(sentence)``: a segment was chosen to be seen in the A and B panes."""
 
     segment_opened = Signal(int)
+    ask_humans = Signal(object)  # a Selection: the segments listed apart, to ask (more) raters about
 
     def __init__(self, controller: Controller, parent: QWidget | None = None):
         super().__init__(parent)
@@ -100,6 +102,12 @@ class MetricsVsHumansPanel(QWidget):
                                   "paneTitle")
         self.apart = _table("metaEvalApart")
         self.apart.clicked.connect(self._segment_chosen)
+        self.ask_button = QPushButton("Ask the humans about these…")
+        self.ask_button.setToolTip("A Pearmut campaign of the segments listed, for more raters "
+                                   "(File ▸ Ask the humans…)")
+        self.ask_button.setEnabled(False)
+        self.ask_button.clicked.connect(self._hand_to_humans)
+        self.listed: tuple[tuple[int, ...], str] = ((), "")
         self.chosen: Agreement | None = None
         self._shown_for: Run | None = None  # the run the results are of (see on_run_changed)
         self.jobs.failed.connect(lambda message, _details: self.note.setText(message))
@@ -123,7 +131,10 @@ class MetricsVsHumansPanel(QWidget):
             part = QWidget()
             box = QVBoxLayout(part)
             box.setContentsMargins(0, 0, 0, 0)
-            box.addWidget(title)
+            if table is self.apart:
+                box.addLayout(hrow(title, self.ask_button))
+            else:
+                box.addWidget(title)
             box.addWidget(table, 1)
             bottom.addWidget(part)
         bottom.setSizes([600, 440])
@@ -310,8 +321,17 @@ class MetricsVsHumansPanel(QWidget):
         _fill(self.apart, ["line", f"{self.found.human} Δ", f"{m.metric} Δ"], rows)
         self.apart_title.setText(f"{a} − {b}: the {len(rows)} segments that pull {m.metric} and the humans furthest "
                                  "apart (click one)")
+        segments = sorted(int(r[0].data(SEGMENT)) for r in rows)
+        self.listed = (whole_rows(run, segments), f"where {m.metric} and the humans part most on {a} − {b} "
+                                                  f"(top {len(rows)})")
+        self.ask_button.setEnabled(bool(rows) and run.context.source is not None)
         names = [s.name for s in run.systems]
         self.controller.actions.compare_pair(names.index(a), names.index(b))
+
+    def _hand_to_humans(self) -> None:
+        rows, said = self.listed
+        if rows:
+            self.ask_humans.emit(Selection(rows, said))
 
     @Slot(QModelIndex)
     def _segment_chosen(self, index: QModelIndex) -> None:

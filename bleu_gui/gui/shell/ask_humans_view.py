@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -44,7 +43,7 @@ from ...core.output.campaign_choice import (
 from ...core.output.human_campaign import CampaignAsk, CampaignPlan, hours_text, plan_campaign, write_campaign
 from ..file_dialogs import ask_save
 from ..jobs import JobController
-from ..state import WindowState
+from ..state import Selection, WindowState
 from ..widgets.layout import STRETCH, hrow, resize_within_screen, single_shot
 from ..widgets.style import styled
 from ..window_words import in_window_words, raw
@@ -57,19 +56,6 @@ RATER_SEES = {"esa": "marks the errors in each translation (click its start, the
               "mqm": "marks the errors in each translation, each with a category of MQM's core typology and a "
                      "severity",
               "da": "scores each translation with a slider from 0 (broken) to 100 (perfect)"}
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Segments offered to ask about: 0-based rows of the whole run and what chose them, in words."""
-
-    rows: tuple[int, ...]
-    said: str
-
-
-def whole_rows(run: Run, segments: Sequence[int]) -> tuple[int, ...]:
-    """The whole run's rows of the shown run's ``segments`` (a slice keeps the rows it was cut from)."""
-    return tuple(run.slice.rows[i] if run.slice is not None else i for i in segments)
 
 
 def offered(whole: Run, shown: Run, handed: Selection | None = None) -> tuple[list[Selection], int]:

@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
 from ...core import Run, palette
 from ...core.analysis.disagree import disagreements, spearman
 from ...core.output.score_text import score_text
+from ..state import Selection, whole_rows
 from ..widgets.charts import menuless_plot
 from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
-from .ask_humans_view import Selection, whole_rows
 
 TOP = 20
 

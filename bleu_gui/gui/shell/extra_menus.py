@@ -18,7 +18,8 @@ from ...core.metrics.bleu.metric import find_bleu
 from ..controller import Controller
 from ..inspect.candidate_editor import CandidateEditor
 from ..inspect.explain_panel import show_help
-from .ask_humans_view import AskHumansDialog, Selection, offered
+from ..state import Selection
+from .ask_humans_view import AskHumansDialog, offered
 from .disagree_view import DisagreeDialog
 from .help_pages import DOC_PAGES, DocPage, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
 from .qa_view import QADialog

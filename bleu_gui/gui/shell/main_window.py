@@ -191,6 +191,7 @@ class MainWindow(QMainWindow):
         for menu in self.tools.menus:
             self.menuBar().addMenu(menu)
         self.campaigns = CampaignActions(self, controller, self.run_actions, self.tools, self.bars)
+        self.compare_view.meta.ask_humans.connect(self.tools.open_ask_humans)
         self.tools.exported.connect(self.on_exported)
         self.tools.failed.connect(self.show_error)
         self.tools.message.connect(self.statusBar().showMessage)

@@ -28,11 +28,10 @@ from ...core.output.exports import write_atomic
 from ...core.output.triage_files import triage_file
 from ...core.run.triage import Triage, TriageRule, triage
 from ..file_dialogs import ask_save
-from ..state import WindowState
+from ..state import Selection, WindowState, whole_rows
 from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
 from ..window_words import in_window_words, raw
-from .ask_humans_view import Selection, whole_rows
 
 HEADER = ("line", "score", "candidate", "spans", "QA flags")
 SAVE_FILTER = "XLIFF, the system's own, annotated (*.xlf *.xliff);;Table (*.tsv);;CSV (*.csv);;Workbook (*.xlsx)"
