@@ -135,3 +135,13 @@ def test_the_triage_hands_its_list_to_the_campaign(qtbot, window):
     assert dialog is not None and dialog.selection.currentText().startswith("the triage of A.txt: the worst 20%")
     assert list(dialog.plan.rows) == listed and 0 < len(listed) < run.n_sentences
     dialog.close()
+
+
+def test_a_session_keeps_the_campaigns_and_one_without_them_reads_none(tmp_path):
+    from bleu_gui.core.output.sessions import Session, session_from_dict
+
+    campaign = str(tmp_path / "emoji.json")
+    kept = Session([str(RUN / "A.txt")], [str(RUN / "ref.txt")], campaigns=[campaign]).to_dict()
+    assert session_from_dict(json.loads(json.dumps(kept))).campaigns == [campaign]
+    del kept["campaigns"]  # a session saved before campaigns were kept
+    assert session_from_dict(kept).campaigns == []
