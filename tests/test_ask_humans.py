@@ -180,3 +180,26 @@ def test_the_results_of_another_campaign_are_refused_naming_it(capsys, tmp_path)
     code, _, err = cli(capsys, *emoji_run("--annotations", log, "-m", "chrf"))
     assert code == 2 and "campaign other were asked about another source" in err
     assert "0123456789ab" in err and len([e for e in err.splitlines() if "advice" not in e]) == 1
+
+
+def test_of_more_than_four_systems_each_and_its_neighbour_in_the_metrics_ranking_are_estimated(capsys, tmp_path):
+    """Five systems: the four pairs of neighbours in the order of their mean sentence BLEU (sacreBLEU's own, the
+    oracle), not the ten pairs."""
+    from sacrebleu.metrics import BLEU
+
+    d = data_set("wmt21-en-de-3ref")
+    src, ref = lines(d / "src.txt")[:40], lines(d / "ref1.txt")[:40]
+    systems = {f"s{k}.txt": lines(d / name)[:40] for k, name in enumerate(
+        ["sys1.txt", "sys2.txt", "sys3.txt", "ref2.txt", "ref3.txt"])}
+    for name, text in {"src.txt": src, "ref.txt": ref, **systems}.items():
+        (tmp_path / name).write_text("\n".join(text) + "\n", encoding="utf-8")
+    code, out, err = cli(capsys, tmp_path / "ref.txt", "-i", *(tmp_path / n for n in systems), "--src",
+                         tmp_path / "src.txt", "--ask-humans", tmp_path / "five.json")
+    assert code == 0, err
+    bleu = BLEU(effective_order=True)
+    mean = {n: sum(bleu.sentence_score(h, [r]).score for h, r in zip(text, ref)) / len(ref)
+            for n, text in systems.items()}
+    ranked = sorted(systems, key=lambda n: -mean[n])
+    said = [line.strip().split(":")[0] for line in out.splitlines() if " vs " in line]
+    assert "(neighbours in its ranking)" in out
+    assert said == [f"{a} vs {b}" for a, b in zip(ranked, ranked[1:])]
