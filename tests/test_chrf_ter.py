@@ -309,8 +309,8 @@ def _shared(name: str, lines: int | None = None) -> tuple[list[str], list[list[s
 def test_ter_equals_sacrebleu_on_shared_sets(name):
     # sacreBLEU's own search takes about a millisecond a segment, far more on CJK split into characters.
     target = name.split("-")[2]
-    for cfg, lines in ((TerConfig(), 150),
-                       (TerConfig(asian_support=target in ("ja", "zh"), normalized=True, case_sensitive=True), 60)):
+    for cfg, lines in ((TerConfig(), 80),
+                       (TerConfig(asian_support=target in ("ja", "zh"), normalized=True, case_sensitive=True), 40)):
         hyps, refs = _shared(name, lines)
         ours = Ter(refs, cfg)
         stats = ours.statistics(hyps)
@@ -323,7 +323,7 @@ def test_ter_equals_sacrebleu_on_shared_sets(name):
 
 @pytest.mark.parametrize("name", CHRF_SETS)
 def test_chrf_equals_sacrebleu_on_shared_sets(name):
-    hyps, refs = _shared(name, 800)
+    hyps, refs = _shared(name, 400)
     for cfg in (ChrfConfig(), ChrfConfig(word_order=2)):
         ours = Chrf(refs, cfg)
         stats = ours.statistics(hyps)
