@@ -55,8 +55,9 @@ def test_random_all_pairs_equal_sacrebleu_with_every_baseline(data, smooth):
 @pytest.mark.slow
 def test_wmt17_four_systems_every_pair_equals_sacrebleu():
     folder = data_set("sacrebleu-wmt17-en-de")
-    refs = [read_segments(folder / "ref1.txt").lines]
-    systems = [read_segments(folder / f"sys{i}.txt").lines for i in (1, 2, 4, 7)]
+    # The first 1,000 of its 3,004 segments: sacreBLEU's own tests are most of the time, and every pair is compared.
+    refs = [read_segments(folder / "ref1.txt").lines[:1000]]
+    systems = [read_segments(folder / f"sys{i}.txt").lines[:1000] for i in (1, 2, 4, 7)]
     # 2,000 rounds of the randomised test, not sacreBLEU's default 10,000: every pair's and baseline's value is
     # compared all the same (test_cli_metrics compares the default's per metric), at a fifth of sacreBLEU's time.
     m = assert_matrix_equals_sacrebleu(systems, refs, BleuConfig(tokenizer="none"), bs=1000, ar=2000)
