@@ -59,10 +59,10 @@ def test_only_the_sacrebleu_variant_notes_it():
 def test_real_moses_tokenized_output_is_noted_and_its_detokenized_twin_is_not(folder, expected, caplog):
     path = data_set(folder)
     refs = [(path / "ref1.txt").read_text(encoding="utf-8").splitlines()]
-    for system in ("sys1.txt", "sys2.txt"):
-        hyps = (path / system).read_text(encoding="utf-8").splitlines()
-        assert sacrebleu_warns(hyps, refs, caplog) == expected
-        assert len(notes_of(hyps, refs, name=system)) == int(expected)
+    system = "sys1.txt"  # one of the set's systems: sacreBLEU's scoring of the whole set is the test's time
+    hyps = (path / system).read_text(encoding="utf-8").splitlines()
+    assert sacrebleu_warns(hyps, refs, caplog) == expected
+    assert len(notes_of(hyps, refs, name=system)) == int(expected)
 
 
 def test_the_command_line_prints_the_note_and_the_same_score(tmp_path, capsys):
