@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, cli, data_set
+from tests.conftest import ROOT, cli, data_set, script
 
 PEARMUT_FILES = ROOT / "tests" / "data" / "pearmut"  # Japanese candidates with emoji (scripts/make_pearmut_files.py)
 
@@ -112,18 +112,8 @@ def test_campaign_flags_without_ask_humans_are_refused(capsys):
 
 
 # What two raters say, by line of the run (1-based) and system: a score and the spans (text marked, severity).
-SAYS = {
-    "rater01": [{1: {"A.txt": [40, [["山", "major"]]], "B.txt": [90, []]}},
-                {2: {"A.txt": [95, []], "B.txt": [97, []]}},
-                {3: {"A.txt": [35, ["missing"]], "B.txt": [90, []]}},
-                {4: {"A.txt": [60, [["地球", "minor"]]], "B.txt": [92, []]}}],
-    # rater02 marks across an emoji (a surrogate pair in UTF-16); neither rates line 5
-    "rater02": [{1: {"A.txt": [50, [["🌊、山", "major"]]], "B.txt": [88, []]}},
-                {2: {"A.txt": [90, []], "B.txt": [93, []]}},
-                {3: {"A.txt": [20, ["missing"]], "B.txt": [85, [["いろいろ", "minor"]]]}},
-                {4: {"A.txt": [70, []], "B.txt": [90, []]}}],
-}
-RESUBMIT = ("rater01", 3, {4: {"A.txt": [65, [["、", "minor"], ["地球", "major"]]], "B.txt": [91, []]}})
+# What the raters say, the same words scripts/make_campaign_results.py gave a real Pearmut for the kept files.
+SAYS, RESUBMIT = script("make_campaign_results").SAYS, script("make_campaign_results").RESUBMIT
 
 
 def test_a_campaign_rated_in_a_real_pearmut_comes_back_onto_the_segments_it_asked(capsys, tmp_path,

@@ -123,6 +123,9 @@ def test_the_ratings_come_back_and_are_offered_again_when_the_log_grows(qtbot, w
     assert dialog is not None and dialog.selection.currentText().startswith("where BLEU and the humans part most on")
     assert list(dialog.plan.rows) == listed
     dialog.close()
+    # Another metric chosen: its pairs are not listed yet, so nothing (not the last list) can be handed over.
+    meta.table.clicked.emit(meta.table.model().index(0, 0))
+    assert not meta.ask_button.isEnabled() and meta.listed == ((), "")
 
 
 def test_the_triage_hands_its_list_to_the_campaign(qtbot, window):

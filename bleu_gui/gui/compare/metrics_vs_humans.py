@@ -170,6 +170,7 @@ class MetricsVsHumansPanel(QWidget):
         self.found, self.chosen = None, None
         for table in (self.table, self.pairs, self.apart):
             model_of(table).clear()
+        self._list_apart((), "")
         self._name_dots([], [], [])
         self.scatter.setData([])
         if not self.wanted(run):
@@ -289,6 +290,7 @@ class MetricsVsHumansPanel(QWidget):
         assert found is not None
         self.chosen = m
         model_of(self.apart).clear()
+        self._list_apart((), "")  # nothing listed: nothing to hand to the humans (never the last metric's)
         self.plot.setLabel("left", f"{m.metric}{' (negated)' if m.lower_is_better else ''} (system)")
         self.plot.setLabel("bottom", f"{found.human}{' (negated)' if found.human_negated else ''} (system mean)")
         self.scatter.setData([{"pos": (h, v), "data": name, "brush": pg.mkBrush(palette.SYSTEMS[0])}
@@ -322,11 +324,16 @@ class MetricsVsHumansPanel(QWidget):
         self.apart_title.setText(f"{a} − {b}: the {len(rows)} segments that pull {m.metric} and the humans furthest "
                                  "apart (click one)")
         segments = sorted(int(r[0].data(SEGMENT)) for r in rows)
-        self.listed = (whole_rows(run, segments), f"where {m.metric} and the humans part most on {a} − {b} "
-                                                  f"(top {len(rows)})")
-        self.ask_button.setEnabled(bool(rows) and run.context.source is not None)
+        self._list_apart(whole_rows(run, segments) if run.context.source is not None else (),
+                         f"where {m.metric} and the humans part most on {a} − {b} (top {len(rows)})")
         names = [s.name for s in run.systems]
         self.controller.actions.compare_pair(names.index(a), names.index(b))
+
+    def _list_apart(self, rows: tuple[int, ...], said: str) -> None:
+        """The segments listed apart (rows of the whole run), for *Ask the humans about these…* (a campaign shows
+        the source: none without one)."""
+        self.listed = (rows, said)
+        self.ask_button.setEnabled(bool(rows))
 
     def _hand_to_humans(self) -> None:
         rows, said = self.listed
