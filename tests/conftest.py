@@ -46,10 +46,12 @@ _patient_qtbot()
 def script(name: str):
     """The module of ``scripts/<name>.py`` (the scripts are not a package)."""
     import importlib.util
+    import sys
 
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"scripts_{name}", ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
 
@@ -268,3 +270,41 @@ def pearmut_python():
                 pytest.skip(f"could not make a Python with {PEARMUT} from {base}: {made.stderr.strip()[-500:]}")
             (home / "ready").write_text(PEARMUT)
     return str(python)
+
+
+LLAMA_SOURCE = "llama-cpp-python==0.3.36"  # scripts/build_llama_server.py's SOURCE: the llama.cpp it vendors
+
+
+@pytest.fixture(scope="session")
+def llama_server_binary():
+    """llama.cpp's llama-server: $BLEU_GUI_LLAMA_SERVER, else built once per machine into the user's cache by
+    scripts/build_llama_server.py (4-5 min on 2 cores). Skipped, saying why, where no cmake or C++ compiler exists."""
+    import fcntl
+
+    named = os.environ.get("BLEU_GUI_LLAMA_SERVER")
+    if named:
+        return named
+    build = script("build_llama_server")
+    assert build.SOURCE == LLAMA_SOURCE
+    lacking = build.missing_tools()
+    if lacking:
+        pytest.skip(f"llama-server cannot be built here: no {' and no '.join(lacking)} (or name a built one in "
+                    "$BLEU_GUI_LLAMA_SERVER)")
+    home = USER_CACHE / "bleu-gui-tests" / f"llama-server-{LLAMA_SOURCE.split('==')[1]}"
+    binary = home / "llama-server"
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with open(home.parent / f"{home.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two test processes build it once: the second waits
+        if not (home / "ready").is_file():
+            try:
+                build.build(home, log=open(os.devnull, "w"))
+            except RuntimeError as failed:
+                pytest.fail(f"could not build llama-server into {home}: {failed}")
+            (home / "ready").write_text(LLAMA_SOURCE)
+    return str(binary)
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf(tmp_path_factory):
+    """A tiny random-weight model for llama-server (scripts/tiny_gguf.py)."""
+    return script("tiny_gguf").write(tmp_path_factory.mktemp("gguf") / "tiny.gguf")

@@ -105,6 +105,8 @@ def _scored_whole(o: Options, ready: Callable[[Run, list[str]], None] | None = N
     check_tests(o, metrics, len(hyps))
     check_targets(o.exports.targets, [f.path for f in [*hyps, *refs]] + [p for p in (
         o.request.source, o.request.docs, o.views.freq_file, o.views.glossary, *o.request.scores) if p])
+    for notice in filter(None, (m.notice() for m in metrics)):  # before the first request leaves this machine
+        print(f"{PROG}: note: {notice}", file=sys.stderr, flush=True)
     significance = _significance(o, len(hyps))
     config = RunConfig(metrics=metrics, significance=None if o.where else significance, ngram_diffs=False)
     if ready is None:

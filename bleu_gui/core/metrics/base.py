@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..inputs.ratings import ErrorSpan
 from ..inputs.text_files import SegmentFile
 from .account import Account, Shown
 
@@ -187,6 +188,12 @@ class Metric(ABC):
     def shown(self, index: int, hypothesis: str, system: str, reference_names: Sequence[str]) -> Shown | None:
         """How the window shows segment ``index``'s evidence (panes, legend, chart); None where the window has a
         view of its own (BLEU's n-gram panes) or nothing to show (a score read from a file)."""
+        return None
+
+    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...]] | None:
+        """The errors the metric names on each of ``lines`` — an LLM judge's, with their categories and severities
+        — for the review desk to offer as suggestions; None for a metric that names none (or lines it did not
+        score)."""
         return None
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]] | None:

@@ -45,6 +45,12 @@ class MetricConfig(Protocol):
     def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
         """What sacreBLEU recommends for these references instead of these settings."""
 
+    def beside(self, metrics: Sequence[MetricConfig]) -> MetricConfig:
+        """These settings as the run's other metrics complete them."""
+
+    def notice(self) -> str:
+        """What the user must know before these settings are scored ('' for nothing)."""
+
     def non_default(self) -> list[str]:
         """A label for every setting that is not its default."""
 

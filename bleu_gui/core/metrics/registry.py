@@ -17,6 +17,7 @@ from .comet.config import FAMILY as COMET
 from .edit.config import FAMILY as EDIT
 from .family import Family, MetricConfig
 from .imported.config import FAMILY as IMPORTED
+from .llm.config import FAMILY as LLM
 from .mqm.config import FAMILY as MQM
 from .ter.config import FAMILY as TER
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 # The families chosen by name (-m bleu chrf ter edit), in the order the window lists them; imported scores are metrics
 # by their columns' names.
-FAMILIES: tuple[Family, ...] = (BLEU, CHRF, TER, EDIT, MQM, COMET)
+FAMILIES: tuple[Family, ...] = (BLEU, CHRF, TER, EDIT, MQM, COMET, LLM)
 KEYS = tuple(f.key for f in FAMILIES)
 # What is scored when no metric is named (sacreBLEU's default, BLEU), and what the window always scores.
 DEFAULT_KEYS = ("bleu",)

@@ -145,6 +145,16 @@ class MetricSettings:
         so ('' when they chose nothing); ``declared``: who declared them."""
         return self, ""
 
+    def beside(self: S, metrics: Sequence[Any]) -> S:
+        """These settings as the run's other metrics ``metrics`` complete them (the LLM judge takes MQM's
+        weights); themselves for most."""
+        return self
+
+    def notice(self) -> str:
+        """What the user must know before these settings are scored ('' for nothing): the LLM judge's texts leaving
+        this machine. The command line prints it before scoring; the window asks before it scores."""
+        return ""
+
     def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
         """What sacreBLEU recommends for these references instead of these settings (None: nothing)."""
         return None

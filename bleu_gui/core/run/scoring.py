@@ -188,7 +188,7 @@ def _chosen(config: RunConfig, context: Context) -> tuple[list[MetricConfig], tu
         c, note = m.for_target_language(context.languages, context.languages_from)
         chosen.append(c)
         notes += [note] if note else []
-    return chosen, tuple(notes)
+    return [c.beside(chosen) for c in chosen], tuple(notes)
 
 
 def _bind(config: RunConfig, chosen: list[MetricConfig], references: Sequence[SegmentFile], previous: Run | None,

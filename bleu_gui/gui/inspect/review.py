@@ -23,11 +23,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QTextEdit,
-    QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QMenu, QTextEdit, QWidget
 
 from ...core import Run
 from ...core.errors import ExportError, InputError
@@ -428,8 +424,49 @@ class ReviewBar(QObject):
         except ExportError as exc:
             self.failed.emit(str(exc))
 
+    def suggesting_metrics(self) -> list[tuple[int, str]]:
+        """The run's metrics that name errors (an LLM judge): (index, name)."""
+        whole = self.controller.whole
+        if whole is None:
+            return []
+        run = whole.run
+        return [(k, m.name) for k, m in enumerate(run.metrics) if m.error_spans(run.systems[0].file.lines) is not None]
+
+    def suggestions_from_metric(self, k: int) -> int:
+        """The errors the run's metric ``k`` names (an LLM judge's) shown as dashed suggestions, as a file's are;
+        the number shown. A segment-level error (its quote found nowhere) is offered without a span."""
+        whole = self.controller.whole
+        if whole is None:
+            return 0
+        run, metric = whole.run, whole.run.metrics[k]
+        found: dict[tuple[str, int], list[Mark]] = {}
+        for i, system in enumerate(run.systems):
+            name = self.system_name(run, i)
+            for segment, errors in enumerate(metric.error_spans(system.file.lines) or (), 1):
+                found.setdefault((name, segment), []).extend(
+                    Mark(name, segment, e.severity, e.category, e.start, e.end, e.side, e.comment, metric.name)
+                    for e in errors)
+        self.suggestions = found
+        self.show_marks()
+        n = sum(len(v) for v in found.values())
+        self.heading += f" · {n:,} suggestions from {metric.name}"
+        self._ticks()
+        return n
+
     @Slot()
     def ask_suggestions(self) -> None:
+        """Where the suggestions come from: a metric of the run that names errors (the LLM judge), or a file."""
+        metrics = self.suggesting_metrics()
+        if metrics:
+            menu = QMenu(self.bar)
+            for k, name in metrics:
+                menu.addAction(f"The run's {name}", lambda k=k: self.suggestions_from_metric(k))
+            menu.addAction("A file of error spans…", self.ask_suggestion_file)
+            menu.exec(self.bar.suggest_button.mapToGlobal(self.bar.suggest_button.rect().bottomLeft()))
+            return
+        self.ask_suggestion_file()
+
+    def ask_suggestion_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.bar, "Suggested spans", "",
                                               "Annotations (*.jsonl *.json *.tsv);;All files (*)")
         if not path:

@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self._idle_comet.start()
         self.run_actions = RunActions(self.controller, self.jobs, self)
         self.run_actions.encoding = encoding
+        self.run_actions.confirm = self.confirm_sending
         self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self,
                                      comet_ready=self.comet_setup.check)
         self.controller.actions = Actions(
@@ -432,6 +433,21 @@ class MainWindow(QMainWindow):
         box.setModal(True)
         box.open()
         self.error_box = box
+
+    def confirm_sending(self, notice: str) -> bool:
+        """Ask before the first request that sends the texts to another machine (an LLM judge's endpoint): the
+        window scores nothing there unless the user says yes. A command's window (``--screenshot``) was told by its
+        flags, and says it on its error channel."""
+        if self.on_error is not None:
+            self.on_error(notice)
+            return True
+        box = QMessageBox(QMessageBox.Icon.Question, "Send the texts to another machine?",
+                          f"{notice}.\n\nEvery source segment and translation of the run is sent there to be "
+                          "judged. Send them?", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.button(QMessageBox.StandardButton.Yes).setText("&Send the texts")
+        box.button(QMessageBox.StandardButton.No).setText("&Don't send")
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     @Slot(int)
     def on_rename_requested(self, system: int) -> None:

@@ -102,6 +102,22 @@ class RunActions(QObject):
         self._staged: tuple[int, tuple[Prepared, Prepared], str] | None = None
         jobs.cancelled.connect(self._on_cancelled)
         jobs.finished.connect(self._on_finished)
+        # Texts leave this machine only once the user said yes (an LLM judge's endpoint on another host): ``confirm``
+        # asks (the main window's dialog), each notice once a window.
+        self.confirm: Callable[[str], bool] = lambda notice: False
+        self._confirmed: set[str] = set()
+
+    def allowed(self, metrics: Sequence[MetricConfig]) -> bool:
+        """Whether ``metrics`` may be scored: each notice (the LLM judge's texts going to another host) said and
+        accepted before the first request; declined, ``refused`` says nothing was scored."""
+        for notice in dict.fromkeys(filter(None, (m.notice() for m in metrics))):
+            if notice in self._confirmed:
+                continue
+            if not self.confirm(notice):
+                self.refused.emit(f"Not scored: {notice}, and you chose not to send them")
+                return False
+            self._confirmed.add(notice)
+        return True
 
     # -- helpers ------------------------------------------------------------------------------------
     def _whole_now(self) -> Callable[[Progress | None], Prepared]:
@@ -157,6 +173,8 @@ class RunActions(QObject):
         says which were left behind."""
         own, request, labels = RunConfig(self.controller.scoring.metrics), choice.request, choice.labels
         check_where(choice.where)
+        if not self.allowed(own.metrics):
+            return -1
         left_behind = ""
         if not carry and self._other_files(request):
             fresh = replace(own, metrics=tuple(m.for_other_files() for m in own.metrics))
@@ -305,7 +323,7 @@ class RunActions(QObject):
 
     def rescore(self) -> int | None:
         """Score the shown files again with the settings chosen now, in the worker."""
-        if self.controller.whole is None:
+        if self.controller.whole is None or not self.allowed(self.controller.scoring.metrics):
             return None
         return self.jobs.submit(self._reslice(lambda base, _p: base), self._show)
 

@@ -35,6 +35,12 @@ class ImportedConfig:
     def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
         return None
 
+    def notice(self) -> str:
+        return ""
+
+    def beside(self, metrics: Sequence[Any]) -> ImportedConfig:
+        return self
+
     def non_default(self) -> list[str]:
         return []
 
