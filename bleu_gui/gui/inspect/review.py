@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
@@ -460,7 +461,7 @@ class ReviewBar(QObject):
         if metrics:
             menu = QMenu(self.bar)
             for k, name in metrics:
-                menu.addAction(f"The run's {name}", lambda k=k: self.suggestions_from_metric(k))
+                menu.addAction(f"The run's {name}", partial(self.suggestions_from_metric, k))
             menu.addAction("A file of error spans…", self.ask_suggestion_file)
             menu.exec(self.bar.suggest_button.mapToGlobal(self.bar.suggest_button.rect().bottomLeft()))
             return
