@@ -176,7 +176,7 @@ def test_a_cached_reopen_sends_no_request_even_with_the_server_gone(llama_server
     again = judge(alone.base, cache, GERMAN, model="tiny")  # the server is stopped: nothing could answer
     assert np.array_equal(again.system_statistics(system(ENGLISH)), stats, equal_nan=True)
     assert kept == 3 - sum(j.answer is None for j in first.judged(ENGLISH))
-    assert any("read from the cache" in n for n in again.notes)
+    assert any("read from the cache" in n for n in again.work_notes)
     assert again.signature() == first.signature()
 
 
@@ -226,7 +226,7 @@ def test_an_answer_cut_by_max_tokens_is_counted_unscored_and_not_kept(server, pr
     metric = judge(proxy.base, cache, GERMAN, max_tokens=16)
     stats = metric.system_statistics(system(ENGLISH))
     assert stats[:, 1].sum() == 0 and cached_rows(cache) == 0
-    assert any("3 answers for sys.txt cut at 16 tokens (segments 1, 2, 3)" in n for n in metric.notes), metric.notes
+    assert any("3 answers cut at 16 tokens (sys.txt 1, 2, 3)" in n for n in metric.work_notes), metric.work_notes
 
 
 def test_a_server_stopped_mid_run_keeps_the_finished_segments(llama_server_binary, tiny_gguf, tmp_path):
@@ -284,7 +284,7 @@ def test_a_key_is_needed_read_from_the_environment_or_the_keyring_and_never_writ
         by_env = judge(locked.base, tmp_path / "other.sqlite", GERMAN, key_env="JUDGE_KEY")
         by_env.system_statistics(system(ENGLISH))
     said = [cache.read_bytes(), (tmp_path / "other.sqlite").read_bytes(), metric.signature().encode(),
-            "\n".join(metric.notes).encode(), json.dumps(metric.config.to_dict()).encode()]
+            "\n".join((*metric.notes, *metric.work_notes)).encode(), json.dumps(metric.config.to_dict()).encode()]
     assert not [s for s in said if secret.encode() in s]
 
 

@@ -75,5 +75,5 @@ def input_notes(systems: Sequence[SegmentFile], references: Sequence[SegmentFile
         paths = list(dict.fromkeys(f.path for f in files))  # a table's systems and references are one file
         notes.append(f"encoding {files[0].encoding} detected for all {len(paths)} files together" if len(paths) > 1
                      else f"encoding {files[0].encoding} detected for {paths[0]}")
-    notes += [note for m in metrics for note in m.notes]
+    notes += [note for m in metrics for note in (*m.notes, *m.work_notes)]
     return tuple(notes)

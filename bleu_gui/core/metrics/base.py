@@ -137,6 +137,12 @@ class Metric(ABC):
         """Plain-language notes shown beside every score of this metric."""
         return ()
 
+    @property
+    def work_notes(self) -> tuple[str, ...]:
+        """Notes on how the scoring went (answers read from a cache, cut or unread): said with the run's notes,
+        folded behind their first in the window's header, not kept beside every score as :attr:`notes` are."""
+        return ()
+
     @abstractmethod
     def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
         """The settings string shown next to every score (``resampling``: sacreBLEU's ``bs``/``ar``/``seed``)."""

@@ -117,8 +117,9 @@ class LlmConfig(MetricSettings):
         return f"{parts.scheme}://{parts.hostname}{port}{parts.path}"
 
     def non_default(self) -> list[str]:
-        # Requests at once, the timeout and the cache change no number: no badge says them.
-        quiet = ("LLM requests at once", "LLM timeout", "LLM cache", "LLM languages", "LLM MQM weights")
+        # The endpoint (the same model answers the same anywhere: the signature names the model), requests at once,
+        # the timeout and the cache change no number: no badge says them.
+        quiet = ("LLM endpoint", "LLM requests at once", "LLM timeout", "LLM cache", "LLM languages", "LLM MQM weights")
         return [label for label in super().non_default() if not label.startswith(quiet)]
 
 

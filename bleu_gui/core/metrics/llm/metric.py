@@ -137,7 +137,7 @@ class LlmJudge(SegmentMeans):
             offset += len(system.lines)
             self._judged[tuple(system.lines)] = [judged_segment(line, answer, self.config.judge, self.weights)
                                                  for line, answer in zip(system.lines, answers)]
-            self._note_system(system)
+        self._note_systems(wanted)
         self._note_asked(asked)
 
     def _note_asked(self, asked: Asked) -> None:
@@ -149,29 +149,32 @@ class LlmJudge(SegmentMeans):
             said.append(self.judge.cache.problem)
         self._notes += [n for n in said if n not in self._notes]
 
-    def _note_system(self, system: SegmentFile) -> None:
-        judged = self._judged[tuple(system.lines)]
+    def _note_systems(self, systems: Sequence[SegmentFile]) -> None:
+        """What the judge's answers for ``systems`` left unscored or undrawn, said once for all of them (a note a
+        system would not fit the window's header with 15 systems)."""
+        judged = {s.name: self._judged[tuple(s.lines)] for s in systems}
 
-        def listed(rows: list[int]) -> str:
-            return ", ".join(str(i + 1) for i in rows[:10]) + (", …" if len(rows) > 10 else "")
+        def where(rows: dict[str, list[int]]) -> str:
+            named = [f"{name} {', '.join(str(i + 1) for i in r[:5])}{', …' if len(r) > 5 else ''}"
+                     for name, r in rows.items() if r]
+            return "; ".join(named[:3]) + ("; …" if len(named) > 3 else "")
 
-        cut = [i for i, j in enumerate(judged) if j.answer is None]
-        refused = [i for i, j in enumerate(judged) if j.refused and j.answer is not None]
-        if cut:
-            self._notes.append(f"LLM judge: {plural(len(cut), 'answer')} for {system.name} cut at "
-                               f"{self.config.max_tokens:,} tokens (segments {listed(cut)}): left unscored; allow "
-                               "longer answers (answer tokens) to ask again")
-        if refused:
-            why = judged[refused[0]].refused
-            self._notes.append(f"LLM judge: {plural(len(refused), 'answer')} for {system.name} not of the schema "
-                               f"(segments {listed(refused)}; the first: {why}): left unscored")
-        errors = sum(len(j.errors) for j in judged)
-        unplaced = sum(j.unplaced for j in judged)
-        nearest = sum(j.nearest for j in judged)
+        cut = {n: [i for i, j in enumerate(js) if j.answer is None] for n, js in judged.items()}
+        refused = {n: [i for i, j in enumerate(js) if j.refused and j.answer is not None] for n, js in judged.items()}
+        n_cut, n_refused = sum(map(len, cut.values())), sum(map(len, refused.values()))
+        if n_cut:
+            self._notes.append(f"LLM judge: {plural(n_cut, 'answer')} cut at {self.config.max_tokens:,} tokens "
+                               f"({where(cut)}): unscored; allow longer answers (answer tokens) to ask again")
+        if n_refused:
+            first = next(js[r[0]].refused for n, js in judged.items() for r in [refused[n]] if r)
+            self._notes.append(f"LLM judge: {plural(n_refused, 'answer')} not of the schema ({where(refused)}; the "
+                               f"first: {first}): unscored")
+        errors = sum(len(j.errors) for js in judged.values() for j in js)
+        unplaced = sum(j.unplaced for js in judged.values() for j in js)
+        nearest = sum(j.nearest for js in judged.values() for j in js)
         if unplaced or nearest:
-            self._notes.append(f"LLM judge: of the {errors:,} errors named for {system.name}, {unplaced:,} quote "
-                               f"text not in their segment's candidate (kept as segment-level errors: counted in "
-                               f"the score, not drawn) and {nearest:,} were placed on the nearest passage")
+            self._notes.append(f"LLM judge: {unplaced:,} of the {errors:,} errors named quote text in no candidate "
+                               f"(counted, not drawn); {nearest:,} placed on the nearest passage")
 
     def judged(self, lines: Sequence[str]) -> list[Judged]:
         """What the judge said of each of ``lines`` (prepared before)."""
@@ -193,18 +196,21 @@ class LlmJudge(SegmentMeans):
     # -- scores ------------------------------------------------------------------------------------------------
     @property
     def notes(self) -> tuple[str, ...]:
-        how = ("the negated sum of its errors' MQM weights" if self.config.judge == "mqm"
-               else "the judge's 0-100 score (ESA)")
-        said = [f"{self.name}: each segment's score is {how}, as {self.judge.model or 'the endpoint'}'s answers at "
-                f"{self.config.shown_endpoint()} say; the corpus score is their mean (the judge reads the source and "
-                "the candidate, no reference)"]
+        how = "its errors' MQM weights, negated" if self.config.judge == "mqm" else "its 0-100 score (ESA)"
+        said = [f"{self.name}: the mean over segments of {how}, as {self.judge.model or 'the model'} at "
+                f"{self.config.host} judged them (from the source and the candidate, no reference)"]
         notice = self.config.notice()
-        return (*said, *([notice] if notice else []), *self._notes)
+        return (*said, *([notice] if notice else []))
+
+    @property
+    def work_notes(self) -> tuple[str, ...]:
+        """The answers read from the cache, cut, unread, and the quotes found in no candidate."""
+        return tuple(self._notes)
 
     def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
         parts = [f"judge:{self.config.judge}", self.judge.signature()]
-        if self.config.judge == "mqm":
-            parts.append(self.weights.signature().split("|raters:")[0])
+        if self.config.judge == "mqm":  # the weights that score its errors: Google's, or the run's MQM's
+            parts.append("weights:google" if self.weights == MqmConfig() else self.weights.signature().split("|raters:")[0])
         parts += [f"{k}:{v}" for k, v in (resampling or {}).items()]
         return "|".join(parts)
 

@@ -1,0 +1,132 @@
+"""The LLM judge end to end against the humans: an OpenAI-compatible endpoint that answers with the errors Google's
+raters marked on WMT21 TED en→de (scripts/parrot_judge.py) must give, through the app's requests, schema, cache,
+quote placement and MQM weights, each single-rater segment exactly the MQM score of its rater (MQM's own scores
+equal Google's, tests/test_mqm.py), its spans on the raters' characters, the desk its errors as suggestions, and the
+command line the same numbers from the cache with the endpoint gone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bleu_gui.core import RunConfig, score_run
+from bleu_gui.core.inputs.ratings import TARGET
+from bleu_gui.core.inputs.run_inputs import InputRequest, read_request
+from bleu_gui.core.metrics.llm.config import LlmConfig
+from bleu_gui.core.metrics.mqm.config import MqmConfig
+
+from .conftest import cli, data_set, script
+
+parrot = script("parrot_judge")
+SYSTEMS = ("Nemo", "Facebook-AI")
+
+
+@pytest.fixture(scope="module")
+def ted():
+    return str(data_set("formats") / "scores-mqm-ted-ende" / "mqm_ted_ende.tsv")
+
+
+@pytest.fixture
+def judge(ted):
+    served = parrot.ParrotJudge(parrot.answers_from(ted, SYSTEMS)).start()
+    yield served
+    served.shutdown()
+    served.server_close()
+
+
+def scored(ted: str, base: str, cache: str):
+    inputs = read_request(InputRequest(systems=(ted,), systems_wanted=SYSTEMS))
+    config = RunConfig((MqmConfig(), LlmConfig(endpoint=base, cache=cache)), significance=None)
+    return score_run(inputs.systems, inputs.references, config, context=inputs.context)
+
+
+def test_a_judge_that_answers_as_the_raters_scores_and_marks_as_they_did(ted, judge, tmp_path):
+    run = scored(ted, judge.base, str(tmp_path / "cache.sqlite"))
+    mqm, llm = run.metrics
+    assert llm.name == "LLM-MQM" and judge.asked == 935  # each distinct translation of the two systems once
+    compared = placed = 0
+    texts = [line for system in run.systems for line in system.file.lines]
+    for system in run.systems:
+        human, machine = system.results[0].stats, system.results[1].stats
+        judged = llm.judged(system.file.lines)
+        for i, ratings in enumerate(system.file.annotations or ()):
+            if ratings is None or len(ratings.raters) != 1 or len(ratings.errors) > 8:
+                continue
+            if texts.count(system.file.lines[i]) > 1:  # one text, one answer: another system's rater may differ
+                continue
+            if judged[i].refused:  # the raters' marks are not bound by the schema: a quote of over 200 characters
+                assert "at most 200 characters" in judged[i].refused and machine[i, 1] == 0
+                continue
+            assert machine[i, 1] == 1 and machine[i, 0] == human[i, 0], (system.name, i + 1)  # bit for bit
+            compared += 1
+            line = system.file.lines[i]
+            for error in judged[i].errors:
+                if error.start is not None:
+                    assert line[error.start:error.end] == error.text
+            for e in ratings.errors:  # a span the rater marked once in the text is where the judge's lands
+                quote = e.text.strip()  # (less the spaces a rater's mark took in: they are not the error)
+                if e.side == TARGET and quote and line.count(quote) == 1 and e.severity != "Neutral":
+                    start = line.index(quote)
+                    assert (start, start + len(quote)) in [(j.start, j.end) for j in judged[i].errors], (
+                        system.name, i + 1)
+                    placed += 1
+    assert compared > 800 and placed > 400  # 821 and 439 on 2026-11-30
+
+
+def test_the_desk_offers_the_judges_errors_as_suggestions(ted, judge, tmp_path, qtbot, window):
+    from PySide6.QtCore import Qt
+
+    from bleu_gui.gui.state import OpenChoice
+
+    window.controller.choose_scoring((MqmConfig(), LlmConfig(endpoint=judge.base, cache=str(tmp_path / "c.sqlite"))))
+    request = InputRequest(systems=(ted,), systems_wanted=SYSTEMS)
+    window.run_actions.open_inputs(OpenChoice(request))
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    review, pane = window.inspect.detail.review, window.inspect.detail.panes.candidate
+    run = window.controller.whole.run
+    k = [m.name for m in run.metrics].index("LLM-MQM")
+    assert review.suggesting_metrics() == [(k, "LLM-MQM")]
+    judged = run.metrics[k].judged(run.systems[0].file.lines)
+    assert review.suggestions_from_metric(k) == sum(
+        len(j.errors) for s in run.systems for j in run.metrics[k].judged(s.file.lines))
+    first = next(i for i, j in enumerate(judged) if j.errors and j.errors[0].start is not None)
+    window.controller.set_sentence(first)
+    pane.setFocus()
+    assert [(m.start, m.end, m.severity, m.category, m.suggested_by) for m in review.pending()] == [
+        (e.start, e.end, e.severity, e.category, "LLM-MQM") for e in judged[first].errors]
+    qtbot.keyClick(pane, Qt.Key.Key_A)  # the first suggestion taken as the reviewer's own, its source kept
+    taken = review.review.state.marks
+    assert [(m.start, m.end, m.suggested_by) for m in taken] == [
+        (judged[first].errors[0].start, judged[first].errors[0].end, "LLM-MQM")]
+
+
+def test_texts_leave_this_machine_only_when_the_user_says_so(window):
+    asked: list[str] = []
+    window.run_actions.confirm = lambda notice: asked.append(notice) or False
+    refused: list[str] = []
+    window.run_actions.refused.connect(refused.append)
+    away = (LlmConfig(endpoint="https://judge.example.org/v1"),)
+    assert not window.run_actions.allowed(away)
+    assert asked == ["LLM judge: the source and translation texts are sent to judge.example.org, off this machine "
+                     "(https://judge.example.org/v1)"] and "you chose not to send them" in refused[0]
+    window.run_actions.confirm = lambda notice: asked.append(notice) or True
+    assert window.run_actions.allowed(away) and window.run_actions.allowed(away)
+    assert len(asked) == 2  # asked once a window once accepted
+    assert window.run_actions.allowed((LlmConfig(),))  # this machine's llama-server: nothing to ask
+
+
+def test_a_cached_run_gives_the_same_numbers_with_the_endpoint_gone(ted, judge, tmp_path, capsys):
+    cache = str(tmp_path / "cache.sqlite")
+    first = scored(ted, judge.base, cache)
+    base = judge.base
+    judge.shutdown()
+    judge.server_close()
+    args = [ted, "--systems", *SYSTEMS, "-m", "llm", "--llm-endpoint", base, "--llm-model",
+            "parrot", "--llm-cache", cache, "-b"]
+    code, out, err = cli(capsys, *args)
+    assert code == 0, err
+    means = [float(v) for v in out.split()]
+    expected = [first.systems[k].results[1].corpus.score for k in range(2)]
+    assert np.allclose(means, expected, atol=0.005)
+    assert "935 of the run's answers read from the cache" in err
