@@ -130,3 +130,30 @@ def test_a_cached_run_gives_the_same_numbers_with_the_endpoint_gone(ted, judge, 
     expected = [first.systems[k].results[1].corpus.score for k in range(2)]
     assert np.allclose(means, expected, atol=0.005)
     assert "935 of the run's answers read from the cache" in err
+
+
+def test_a_remembered_judge_is_offered_not_asked(ted, judge, tmp_path, qtbot):
+    from PySide6.QtCore import QSettings
+
+    from bleu_gui.gui.shell.main_window import MainWindow
+    from bleu_gui.gui.shell.settings import Settings
+    from bleu_gui.gui.state import OpenChoice
+
+    settings = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    settings.set_metrics((MqmConfig(), LlmConfig(endpoint=judge.base, model="parrot",
+                                                 cache=str(tmp_path / "c.sqlite"))))  # an earlier session's
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(ted,), systems_wanted=SYSTEMS)))
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy, timeout=60_000)
+    offer = window.bars.offered
+    assert [m.key for m in window.controller.run.metrics] == ["mqm"] and judge.asked == 0
+    assert offer.isVisibleTo(window) and offer.label.text().startswith("LLM judge (parrot) was on when bleu-gui last "
+                                                                       "closed: not started for these 529 segments")
+    offer.button.click()  # asked for: scored now
+    qtbot.waitUntil(lambda: "LLM-MQM" in [m.name for m in window.controller.run.metrics] and not window.jobs.busy,
+                    timeout=60_000)
+    assert judge.asked == 935
+    window.jobs.shutdown()
+    window.close()

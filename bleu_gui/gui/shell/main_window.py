@@ -55,7 +55,7 @@ from .settings_choice import SettingsChoice
 from .settings_panel import SettingsPanel
 
 INSPECT_TAB, COMPARE_TAB = 0, 1
-COSTLY = "comet"  # a metric that takes minutes: remembered, it is offered, never started unasked
+COSTLY = 3  # a family's cost from which it takes minutes (COMET, the LLM judge): remembered, offered, never started
 SCORING = "Scoring…"
 
 
@@ -274,8 +274,8 @@ class MainWindow(QMainWindow):
         self.settings_panel.set_referenced(bool(run.references))
         self.setWindowTitle(f"bleu-gui — {run.baseline.name}")
         self.bars.show_for(run, self.controller.scoring.origin)
-        if self.offered and not any(m.key == COSTLY for m in self.controller.scoring.metrics):
-            self.bars.offer(self.offered[0], run.n_sentences)
+        if self.offered and not any(family_of(m).cost >= COSTLY for m in self.controller.scoring.metrics):
+            self.bars.offer(self.offered, run.n_sentences)
         metric_notes = {note for m in run.metrics for note in m.notes}
         notes = [in_window_words(n) for n in run.notes if n not in metric_notes]
         if notes:
@@ -374,10 +374,10 @@ class MainWindow(QMainWindow):
             self.tools.review_action.setChecked(False)
 
     def _saved_not_offered(self, config: tuple[MetricConfig, ...] | None) -> tuple[MetricConfig, ...]:
-        """The remembered settings, but a metric that costs minutes (COMET): it is offered (``offered``), never
-        started unasked; with settings given on the command line nothing is offered."""
+        """The remembered settings, but the metrics that cost minutes (COMET, the LLM judge): they are offered
+        (``offered``), never started unasked; with settings given on the command line nothing is offered."""
         saved = self.settings.metrics()
-        self.offered = tuple(m for m in saved if m.key == COSTLY) if config is None else ()
+        self.offered = tuple(m for m in saved if family_of(m).cost >= COSTLY) if config is None else ()
         return tuple(m for m in saved if m not in self.offered)
 
     @Slot(object)
@@ -387,7 +387,8 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _take_offer(self) -> None:
-        """The remembered COMET asked for: scored now (its set-up checked first, as when ticked)."""
+        """The remembered COMET or LLM judge asked for: scored now (COMET's set-up checked first, as when ticked;
+        the judge's texts leaving this machine asked about first)."""
         offered, self.offered = self.offered, ()
         self.settings_panel.set_metrics((*self.controller.scoring.metrics, *offered))
         self.choice.on_changed(self.settings_panel.metrics())

@@ -3,12 +3,15 @@ a tokenizer to prefer."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import MetricConfig, Run
 from ...core.metrics.family import Advice
+from ...core.metrics.registry import family_of
 from ..window_words import in_window_words
 from .advice_bar import AdviceBar
 
@@ -47,11 +50,14 @@ class RunBars(QWidget):
         settings carried over), then the advice, which scrolls when more than two bars show."""
         return self.alignment, self.settings, self.ratings, self.offered, self.advice, self.more_advice
 
-    def offer(self, config: MetricConfig, segments: int) -> None:
-        """Offer ``config``'s metric, remembered from an earlier session: it is scored only when asked."""
-        model = getattr(config, "model", "")
-        self.offered.show_advice(f"COMET ({model}) was on when bleu-gui last closed: not started for these "
-                                 f"{segments:,} segments (a neural model can take minutes).", "", "Score COMET")
+    def offer(self, configs: Sequence[MetricConfig], segments: int) -> None:
+        """Offer ``configs``' metrics (COMET, the LLM judge), remembered from an earlier session: they are scored
+        only when asked."""
+        named = [f"{family_of(c).title} ({getattr(c, 'model', '') or 'the endpoint’s model'})" for c in configs]
+        which = " and ".join(named)
+        self.offered.show_advice(f"{which} {'was' if len(named) == 1 else 'were'} on when bleu-gui last closed: not "
+                                 f"started for these {segments:,} segments (a model can take minutes).", "",
+                                 "Score " + " and ".join(family_of(c).title for c in configs))
 
     def _on_offer_taken(self, _value: str) -> None:
         self.offered.hide()
