@@ -31,13 +31,14 @@ def _script(name: str):
     return module
 
 
-def judged(base: str, cache: Path, source: list[str], candidate: list[str], concurrency: int) -> tuple[float, int]:
+def judged(base: str, cache: Path, source: list[str], candidate: list[str], concurrency: int,
+           model: str = "tiny") -> tuple[float, int]:
     """Seconds to judge ``candidate`` afresh or from ``cache``, and the segments scored."""
     from bleu_gui.core.inputs.text_files import SegmentFile
     from bleu_gui.core.metrics.llm.config import LlmConfig
     from bleu_gui.core.metrics.llm.metric import LlmJudge
 
-    config = LlmConfig(endpoint=base, model="tiny", cache=str(cache), concurrency=concurrency,
+    config = LlmConfig(endpoint=base, model=model, cache=str(cache), concurrency=concurrency,
                        max_tokens=4096).for_target_language(("en", "ja"))[0]
     metric = LlmJudge(config, len(source), source)
     start = time.perf_counter()
@@ -69,6 +70,16 @@ def main() -> None:
     took4 = len(source) / rates[4]
     print(f"  the same run re-opened from the cache: {reopened:.3f} s against {took4:.2f} s asked (4 at once): "
           f"{took4 / reopened:.0f}× faster")
+    # Our side alone: an endpoint that answers at once (the raters' parrot answers "no error" to these texts).
+    parrot = _script("parrot_judge").ParrotJudge({}).start()
+    print("our side alone, against an endpoint that answers at once (scripts/parrot_judge.py):")
+    alone = {}
+    for concurrency in (1, 2, 4):
+        took, _ = judged(parrot.base, work / f"parrot-{concurrency}.sqlite", source, candidate, concurrency, "parrot")
+        alone[concurrency] = len(source) / took
+        print(f"  {concurrency} at once: {alone[concurrency]:6.0f} requests/s ({alone[concurrency] / alone[1]:.2f}× "
+              "one at a time)")
+    parrot.shutdown()
 
 
 if __name__ == "__main__":
