@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import ConfigError
+from ...errors import ConfigError, term
 from ...inputs.ratings import ErrorSpan, Ratings
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Chart, Explanation, Pane, Section, Shown, plural
@@ -128,7 +128,8 @@ class LlmJudge(SegmentMeans):
         if not wanted:
             return
         if self.source is None:
-            raise ConfigError("LLM judge: it reads the source: give the source file, or read a file that has it")
+            raise ConfigError(f"LLM judge: it reads the source: give it ({term('source', 'FILE')}), or read a file "
+                              "that has it")
         segments = [(self.source[i], line) for s in wanted for i, line in enumerate(s.lines)]
         asked = self.judge.ask(segments, self.config.languages_pair(), progress)
         offset = 0
@@ -173,8 +174,9 @@ class LlmJudge(SegmentMeans):
         unplaced = sum(j.unplaced for js in judged.values() for j in js)
         nearest = sum(j.nearest for js in judged.values() for j in js)
         if unplaced or nearest:
+            counted = "counted in the score, " if self.config.judge == "mqm" else ""
             self._notes.append(f"LLM judge: {unplaced:,} of the {errors:,} errors named quote text in no candidate "
-                               f"(counted, not drawn); {nearest:,} placed on the nearest passage")
+                               f"({counted}not drawn); {nearest:,} placed on the nearest passage")
 
     def judged(self, lines: Sequence[str]) -> list[Judged]:
         """What the judge said of each of ``lines`` (prepared before)."""
