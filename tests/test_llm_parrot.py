@@ -130,6 +130,13 @@ def test_a_cached_run_gives_the_same_numbers_with_the_endpoint_gone(ted, judge, 
     expected = [first.systems[k].results[1].corpus.score for k in range(2)]
     assert np.allclose(means, expected, atol=0.005)
     assert "935 of the run's answers read from the cache" in err
+    # Its spans are the metric's evidence: which of the raters' errors it saw (rater 1's own, mostly).
+    code, out, err = cli(capsys, *args[:-1], "--error-recall")
+    assert code == 0, err
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if "LLM-MQM" in line.split()[1:2]}
+    assert set(rows) == set(SYSTEMS)
+    seen = [int(rows[s][2].rstrip("%")) for s in SYSTEMS]  # Major errors seen
+    assert all(share >= 80 for share in seen), out
 
 
 def test_a_remembered_judge_is_offered_not_asked(ted, judge, tmp_path, qtbot):

@@ -59,6 +59,8 @@ class Proxy(http.server.ThreadingHTTPServer):
         self.not_json = False       # answer /models with an HTML page
         self.held = threading.Event()
         self.hold = False           # keep a chat request waiting until ``held`` is set
+        self.old_server = False     # refuse response_format json_schema with a 400, as a server that predates it
+        self.formats: list[str] = []
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
     @property
@@ -92,6 +94,11 @@ class _Forward(http.server.BaseHTTPRequestHandler):
         if proxy.fail_next > 0 and body is not None:
             proxy.fail_next -= 1
             return self._reply(500, b'{"error": {"message": "overloaded"}}', "application/json", {"Retry-After": "0"})
+        if body is not None:
+            proxy.formats.append(json.loads(body)["response_format"]["type"])
+            if proxy.old_server and proxy.formats[-1] == "json_schema":
+                return self._reply(400, b'{"error": {"message": "response_format: json_schema is not supported"}}',
+                                   "application/json")
         if proxy.hold and body is not None:
             proxy.held.wait()
         path = self.path.removeprefix("/v1")
@@ -299,3 +306,12 @@ def test_an_unknown_model_a_silent_endpoint_and_a_non_api_are_one_line_each(serv
     with pytest.raises(InputError, match="answered something that is not JSON \\(text/html"):
         judge(proxy.base, cache, GERMAN).system_statistics(system(ENGLISH))
     assert proxy.chats() == 0 and cached_rows(cache) == 0
+
+
+def test_a_server_that_refuses_json_schema_is_asked_for_json_object_with_the_schema(server, proxy, tmp_path):
+    proxy.old_server = True
+    metric = judge(proxy.base, tmp_path / "cache.sqlite", GERMAN, concurrency=1, max_tokens=4096)
+    stats = metric.system_statistics(system(ENGLISH))
+    assert proxy.formats == ["json_schema", "json_object", "json_object", "json_object"]  # refused once, remembered
+    assert not [j.refused for j in metric.judged(ENGLISH) if j.answer is not None and j.refused]
+    assert stats[:, 1].sum() == sum(j.answer is not None for j in metric.judged(ENGLISH))
