@@ -297,7 +297,8 @@ def llama_server_binary():
         fcntl.flock(lock, fcntl.LOCK_EX)  # two test processes build it once: the second waits
         if not (home / "ready").is_file():
             try:
-                build.build(home, log=open(os.devnull, "w"))
+                with open(os.devnull, "w") as quiet:
+                    build.build(home, log=quiet)
             except RuntimeError as failed:
                 pytest.fail(f"could not build llama-server into {home}: {failed}")
             (home / "ready").write_text(LLAMA_SOURCE)

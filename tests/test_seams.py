@@ -248,7 +248,7 @@ def test_the_window_takes_a_scores_column_in_m_as_the_command_does(tmp_path, gap
                     "bleu", "cmt", "--screenshot", out)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == ("bleu-gui: error: -m/--metrics: unknown metric cmt; choose bleu, "
-                                                    "chrf, ter, edit, mqm, comet, or a column of --scores: comet")
+                                                    "chrf, ter, edit, mqm, comet, llm, or a column of --scores: comet")
 
 
 @pytest.mark.parametrize("size", ["99999x99999", "8193x600", "50x50"])
