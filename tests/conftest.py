@@ -278,9 +278,8 @@ LLAMA_SOURCE = "llama-cpp-python==0.3.36"  # scripts/build_llama_server.py's SOU
 @pytest.fixture(scope="session")
 def llama_server_binary():
     """llama.cpp's llama-server: $BLEU_GUI_LLAMA_SERVER, else built once per machine into the user's cache by
-    scripts/build_llama_server.py (4-5 min on 2 cores). Skipped, saying why, where no cmake or C++ compiler exists."""
-    import fcntl
-
+    scripts/build_llama_server.py (a few minutes on 2 cores; .ci/run starts it while the environment installs, and
+    this waits for it). Skipped, saying why, where no cmake or C++ compiler exists."""
     named = os.environ.get("BLEU_GUI_LLAMA_SERVER")
     if named:
         return named
@@ -290,19 +289,13 @@ def llama_server_binary():
     if lacking:
         pytest.skip(f"llama-server cannot be built here: no {' and no '.join(lacking)} (or name a built one in "
                     "$BLEU_GUI_LLAMA_SERVER)")
-    home = USER_CACHE / "bleu-gui-tests" / f"llama-server-{LLAMA_SOURCE.split('==')[1]}"
-    binary = home / "llama-server"
-    home.parent.mkdir(parents=True, exist_ok=True)
-    with open(home.parent / f"{home.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # two test processes build it once: the second waits
-        if not (home / "ready").is_file():
-            try:
-                with open(os.devnull, "w") as quiet:
-                    build.build(home, log=quiet)
-            except RuntimeError as failed:
-                pytest.fail(f"could not build llama-server into {home}: {failed}")
-            (home / "ready").write_text(LLAMA_SOURCE)
-    return str(binary)
+    home = build.test_cache()
+    assert home.parent == USER_CACHE / "bleu-gui-tests"
+    try:
+        with open(os.devnull, "w") as quiet:
+            return str(build.cached(home, quiet))
+    except RuntimeError as failed:
+        pytest.fail(f"could not build llama-server into {home}: {failed}")
 
 
 @pytest.fixture(scope="session")
