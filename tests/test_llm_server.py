@@ -144,12 +144,15 @@ def system(lines: list[str], name: str = "sys") -> SegmentFile:
 
 @pytest.mark.parametrize("judgement", ["mqm", "esa"])
 def test_answers_of_the_schema_are_read_on_every_language(server, proxy, tmp_path, judgement):
-    cases = [(GERMAN, ENGLISH, ("de", "en"))]
-    cases.append((shared_lines("wmt22-en-ja", "src.txt", 2), shared_lines("wmt22-en-ja", "sys1.txt", 2), ("en", "ja")))
-    cases.append((shared_lines("wmt22-zh-en-2ref", "src.txt", 2), shared_lines("wmt22-zh-en-2ref", "sys1.txt", 2),
+    # ESA's answers from the random model run long (its free-text spans): one segment a language, not two or three.
+    n, k = (3, 2) if judgement == "mqm" else (1, 1)
+    cases = [(GERMAN[:n], ENGLISH[:n], ("de", "en"))]
+    cases.append((shared_lines("wmt22-en-ja", "src.txt", k), shared_lines("wmt22-en-ja", "sys1.txt", k), ("en", "ja")))
+    cases.append((shared_lines("wmt22-zh-en-2ref", "src.txt", k), shared_lines("wmt22-zh-en-2ref", "sys1.txt", k),
                   ("zh", "en")))
     said: list[str] = []
     fractions: list[float] = []  # of one system's request
+    read = 0
     for source, candidate, languages in cases:
         metric = judge(proxy.base, tmp_path / "cache.sqlite", source, languages, judge=judgement)
         with status_to(said.append):
@@ -161,6 +164,7 @@ def test_answers_of_the_schema_are_read_on_every_language(server, proxy, tmp_pat
                 assert score[1] == 0
                 continue
             assert score[1] == 1
+            read += 1
             if judgement == "esa":
                 assert 0 <= score[0] <= 100 and score[0] == json.loads(j.answer, strict=False)["score"]
             else:
@@ -170,8 +174,8 @@ def test_answers_of_the_schema_are_read_on_every_language(server, proxy, tmp_pat
                     assert candidate[judged.index(j)][error.start:error.end] == error.text
         assert fractions[-1] == 1.0 and fractions == sorted(fractions)
         fractions.clear()
-    assert proxy.chats() == 3 + 2 + 2  # one request a segment, none twice
-    assert any(line.startswith("LLM judge: 3 of 3 segments, ") and line.endswith(" left") for line in said)
+    assert proxy.chats() == n + k + k and read > 0  # one request a segment, none twice; answers read and checked
+    assert any(line.startswith(f"LLM judge: {n} of {n} segments, ") and line.endswith(" left") for line in said)
 
 
 def test_a_cached_reopen_sends_no_request_even_with_the_server_gone(llama_server_binary, tiny_gguf, tmp_path):
