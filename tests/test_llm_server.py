@@ -26,7 +26,9 @@ from bleu_gui.core.metrics.status import status_to
 
 from .conftest import DATA, script
 
-pytestmark = pytest.mark.xdist_group("llm")
+# The first test waits for llama-server's build (.ci/run starts it early; a slow machine may still be at it): it may
+# take longer than the 20 minutes the suite gives a test.
+pytestmark = [pytest.mark.xdist_group("llm"), pytest.mark.timeout(3600)]
 serving = script("llama_server")
 
 GERMAN = ["Das Haus ist klein.", "Der Hund bellt laut, und die Katze schläft.", "Ich habe 3,5 kg Äpfel gekauft."]
