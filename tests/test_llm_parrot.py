@@ -164,3 +164,17 @@ def test_a_remembered_judge_is_offered_not_asked(ted, judge, tmp_path, qtbot):
     assert judge.asked == 935
     window.jobs.shutdown()
     window.close()
+
+
+def test_a_screenshot_window_says_where_the_texts_go_and_goes_on(window, tmp_path, capsys):
+    # bleu-gui --screenshot with an endpoint on another host: its flags named it, so the window says it as
+    # bleu-score does (a note) and scores; it once said it as its one error and gave up.
+    from bleu_gui.cli.screenshot_order import ScreenshotOrder
+    from bleu_gui.gui.shell.screenshot import Screenshot
+
+    ended: list[int] = []
+    shot = Screenshot(window, ScreenshotOrder(tmp_path / "shot.png"), ended.append, lambda text: text)
+    assert window.run_actions.allowed((LlmConfig(endpoint="https://judge.example.org/v1"),))
+    assert not shot.done and ended == []
+    assert capsys.readouterr().err == ("bleu-gui: note: LLM judge: the source and translation texts are sent to "
+                                       "judge.example.org, off this machine (https://judge.example.org/v1)\n")

@@ -437,11 +437,7 @@ class MainWindow(QMainWindow):
 
     def confirm_sending(self, notice: str) -> bool:
         """Ask before the first request that sends the texts to another machine (an LLM judge's endpoint): the
-        window scores nothing there unless the user says yes. A command's window (``--screenshot``) was told by its
-        flags, and says it on its error channel."""
-        if self.on_error is not None:
-            self.on_error(notice)
-            return True
+        window scores nothing there unless the user says yes (a ``--screenshot`` window says it instead)."""
         box = QMessageBox(QMessageBox.Icon.Question, "Send the texts to another machine?",
                           f"{notice}.\n\nEvery source segment and translation of the run is sent there to be "
                           "judged. Send them?", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)

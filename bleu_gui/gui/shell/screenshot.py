@@ -54,6 +54,7 @@ class Screenshot(QObject):
         self.window, self.order, self.finish, self.say = window, order, finish, say
         self.done = False
         window.on_error = self.fail  # one line on stderr, no dialog
+        window.run_actions.confirm = self.told  # the command's flags named the endpoint: said, not asked
         window.run_changed.connect(self.on_run_shown)
         QTimer.singleShot(_GIVE_UP_MS, lambda: self.fail("no run was shown within 10 minutes"))
 
@@ -63,6 +64,11 @@ class Screenshot(QObject):
         self.done = True
         print(f"bleu-gui: error: {self.say(message)}", file=sys.stderr)
         self.finish(2)
+
+    def told(self, notice: str) -> bool:
+        """A notice before scoring (the LLM judge's texts going to another host), said as bleu-score says it."""
+        print(f"bleu-gui: note: {self.say(notice)}", file=sys.stderr, flush=True)
+        return True
 
     def on_run_shown(self, _run: object) -> None:
         if self.done:
