@@ -11,6 +11,7 @@ Every failure is an :class:`EndpointError` of one line that names the endpoint a
 from __future__ import annotations
 
 import email.utils
+import http.client
 import json
 import threading
 import time
@@ -132,7 +133,7 @@ class Endpoint:
                 why = getattr(reason, "strerror", None) or str(reason)
                 raise EndpointError(f"LLM judge: {self.shown} does not answer ({why}): is the server running?") \
                     from None
-            except (ConnectionError, http_errors()) as exc:
+            except (ConnectionError, http.client.HTTPException) as exc:
                 if attempt < RETRIES:  # a connection dropped mid-answer: as a 5xx
                     _wait(_retry_after(None, attempt), cancelled)
                     continue
@@ -160,13 +161,6 @@ class Endpoint:
         return f"LLM judge: {self.shown}{path} refused the request ({code} {reason}{said})"
 
 
-def http_errors() -> type[Exception]:
-    """The exception http.client raises for a reply cut short (a server stopped mid-answer)."""
-    import http.client
-
-    return http.client.HTTPException
-
-
 def _response_format(form: str, schema: dict[str, object]) -> dict[str, object]:
     if form == "json_schema":
         return {"response_format": {"type": "json_schema",
@@ -192,9 +186,12 @@ def _retry_after(value: str | None, attempt: int) -> float:
         try:
             return min(MAX_WAIT, max(0.0, float(value)))
         except ValueError:
-            when = email.utils.parsedate_to_datetime(value) if value else None
-            if when is not None:
-                return min(MAX_WAIT, max(0.0, when.timestamp() - time.time()))
+            pass
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+            return min(MAX_WAIT, max(0.0, when.timestamp() - time.time()))
+        except (TypeError, ValueError):  # neither seconds nor a date: the backoff's own wait
+            pass
     return float(2 ** attempt)
 
 

@@ -117,13 +117,15 @@ class Judge:
         """The answer to each (source, translation) (see the module). ``progress`` may raise :class:`Cancelled`:
         the answers received are kept in the cache, and the cancel propagates."""
         with self._lock:
-            found = self.cache.get(list(dict.fromkeys(self.keys(segments, languages)))) if self._model else {}
-            keys = self.keys(segments, languages)
-            if all(k in found for k in keys):
-                return Asked([found[k] for k in keys], from_cache=len(set(keys)))
+            named = bool(self._model)
+            keys = self.keys(segments, languages) if named else []
+            found = self.cache.get(list(dict.fromkeys(keys))) if named else {}
+            if named and all(k in found for k in keys):
+                return Asked([found[k] for k in keys], from_cache=len(found))
             self._connected()  # may name the model: the keys are those of the model that answers
-            keys = self.keys(segments, languages)
-            found = self.cache.get(list(dict.fromkeys(keys)))
+            if not named:
+                keys = self.keys(segments, languages)
+                found = self.cache.get(list(dict.fromkeys(keys)))
             missing = [k for k in dict.fromkeys(keys) if k not in found]
             wanted = {k: i for i, k in reversed(list(enumerate(keys)))}  # each key's first segment
             asked = self._ask_all([(k, segments[wanted[k]]) for k in missing], languages, progress)

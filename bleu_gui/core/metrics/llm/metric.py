@@ -279,7 +279,7 @@ class LlmJudge(SegmentMeans):
         loose = [e for e in errors if e.start is None]
         if loose:
             candidate += "<br><i>not found in the text:</i> " + "; ".join(
-                escape(f"{e.severity} {e.category} “{e.text}”".replace("  ", " ")) for e in loose)
+                escape(" ".join(filter(None, (e.severity, e.category, f"“{e.text}”")))) for e in loose)
         panes = [Pane(f"Candidate — {system} (the LLM judge's error spans)", candidate)]
         if self.source is not None and index < len(self.source):
             panes.append(Pane("Source", escape(self.source[index])))
