@@ -141,6 +141,7 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     files = tuple(str(qe_run[k]) for k in ("A", "B"))
     message = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, source=str(qe_run["src"]))))
     assert isinstance(message, str) and "a run without references needs a metric that reads none" in message
+    assert "an LLM judge (Settings ▸ LLM judge)" in message  # every metric that reads no reference is named
     assert not LEFT_OVER.search(message), message
     run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, source=str(qe_run["src"]),
                                                              scores=(str(qe_run["qe"]),))))

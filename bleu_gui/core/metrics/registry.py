@@ -133,5 +133,5 @@ def check_references(metrics: Sequence[MetricConfig], referenced: bool) -> None:
         which = ", ".join(needing)
         raise InputError(f"{which} compare{'s' if len(needing) == 1 else ''} the translation with a reference, and the "
                          f"run has none: give a reference file ({term('references')}), or leave {which} out of "
-                         f"{term('metrics')} (without a reference: COMET with a reference-free checkpoint, read QE "
-                         "scores, MQM)")
+                         f"{term('metrics')} (without a reference: COMET with a reference-free checkpoint, an LLM "
+                         "judge, read QE scores, MQM)")

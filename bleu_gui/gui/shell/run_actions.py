@@ -63,8 +63,8 @@ def _without_references(metrics: tuple[MetricConfig, ...], columns: Sequence[obj
     kept, left_out = reference_free(metrics)
     if not kept and not columns:
         raise InputError("a run without references needs a metric that reads none: COMET with a reference-free "
-                         "checkpoint (Settings ▸ COMET: CometKiwi, xCOMET), QE scores (Scores in File ▸ Open), or "
-                         "human annotations")
+                         "checkpoint (Settings ▸ COMET: CometKiwi, xCOMET), an LLM judge (Settings ▸ LLM judge), QE "
+                         "scores (Scores in File ▸ Open), or MQM of human annotations (Settings ▸ MQM)")
     said = f"No reference: {', '.join(left_out)} left out (they compare with a reference)" if left_out else ""
     return kept, [*notes, said] if said else notes
 
