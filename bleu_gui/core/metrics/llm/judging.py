@@ -51,7 +51,7 @@ def api_key(variable: str) -> str:
 
         stored = keyring.get_password(KEYRING_SERVICE, variable)
     except ImportError:
-        stored, where = None, "keyring is not installed (pip install keyring)"
+        stored, where = None, "this bleu-gui reads no OS keyring (pip install 'bleu-gui[keyring]')"
     except Exception as exc:  # keyring's backends raise their own errors (no backend, a locked store)
         stored, where = None, f"no OS keyring can be read here ({exc.__class__.__name__})"
     else:
