@@ -1,6 +1,7 @@
 """A newcomer's install: the built wheel (not the editable checkout) runs the demo, offscreen."""
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -43,12 +44,23 @@ WINDOW_SCRIPT = textwrap.dedent("""
 """)
 
 
+# One worker builds the wheel once for the module's tests (two workers building at once raced in CI).
+pytestmark = pytest.mark.xdist_group("wheel")
+
+# What a build writes or must not read: the checkout is copied without them, so building never writes into it.
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+                                    ".hypothesis", "out")
+
+
 @pytest.fixture(scope="module")
 def wheel_venv(tmp_path_factory):
     """A fresh venv with the built wheel installed; its dependencies come from the test venv (no network)."""
     tmp = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp),
-                    str(ROOT)], check=True, capture_output=True)
+    source = tmp / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                            str(tmp), str(source)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
     wheel = next(tmp.glob("bleu_gui-*.whl"))
     venv = tmp / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
