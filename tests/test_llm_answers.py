@@ -15,7 +15,7 @@ from bleu_gui.core.errors import InputError
 from bleu_gui.core.metrics.llm.answers import Judgement, Refused, read_answer, schema
 from bleu_gui.core.metrics.llm.config import LlmConfig
 from bleu_gui.core.metrics.llm.judging import Judge, api_key
-from bleu_gui.core.metrics.llm.metric import judged_segment
+from bleu_gui.core.metrics.llm.metric import LlmJudge, judged_segment
 from bleu_gui.core.metrics.llm.placement import place_quote
 from bleu_gui.core.metrics.llm.prompts import load_prompt, parse_prompt
 from bleu_gui.core.metrics.mqm.config import MqmConfig
@@ -136,6 +136,12 @@ def test_the_signature_says_model_api_prompt_sampling_and_schema(tmp_path):
     prompt = load_prompt("", "mqm")
     digest = hashlib.sha256(f"{prompt.system}\0{prompt.user}".encode()).hexdigest()[:12]
     assert judge.signature() == f"model:tiny|via:openai-compatible|prompt:{digest}|temp:0|seed:1|schema:1"
+    # With a paired test the resampling's seed is named apart from the judge's: every field of a signature once.
+    metric = LlmJudge(config, 2, ["a", "b"], judge)
+    fields = metric.signature(resampling={"bs": 1000, "seed": "12345"}).split("|")
+    keys = [f.split(":")[0] for f in fields]
+    assert len(keys) == len(set(keys)) and "seed:1" in fields and "bs:1000" in fields, fields
+    assert "resampling-seed:12345" in fields, fields
 
 
 def test_settings_are_checked_and_the_key_is_never_a_setting(monkeypatch):

@@ -213,7 +213,8 @@ class LlmJudge(SegmentMeans):
         parts = [f"judge:{self.config.judge}", self.judge.signature()]
         if self.config.judge == "mqm":  # the weights that score its errors: Google's, or the run's MQM's
             parts.append("weights:google" if self.weights == MqmConfig() else self.weights.signature().split("|raters:")[0])
-        parts += [f"{k}:{v}" for k, v in (resampling or {}).items()]
+        # The judge's own seed is ``seed:``; a paired test's is named apart, so that no field is said twice.
+        parts += [f"{'resampling-seed' if k == 'seed' else k}:{v}" for k, v in (resampling or {}).items()]
         return "|".join(parts)
 
     def corpus_score(self, stats: np.ndarray) -> LlmScore:
