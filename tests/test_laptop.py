@@ -347,3 +347,19 @@ def test_matrix_columns_drop_a_shared_extension_and_cut_long_names_in_the_middle
     assert column_labels(["sys10.txt", "sys11.txt", "sys12.txt"]) == ["sys10", "sys11", "sys12"]
     assert column_labels(["a.txt", "b.xml"]) == ["a.txt", "b.xml"]  # no extension shared: names as they are
     assert column_labels(["experiment-01-transformer.txt", "base.txt"]) == ["expe…rmer", "base"]
+
+
+def test_f9_shows_the_settings_with_the_focus_in_them_and_hides_them_back_to_where_it_was(qtbot, window):
+    """A keyboard user who asks for the settings can use them at once, and is put back where they were."""
+    with qtbot.waitSignal(window.run_changed):
+        window.run_actions.open_demo()
+    dock, table = window.settings_dock, window.inspect.sentences.table
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_F9)  # shown at first: F9 hides
+    qtbot.waitUntil(lambda: not dock.isVisible())
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    qtbot.keyClick(table, Qt.Key.Key_F9)
+    qtbot.waitUntil(lambda: dock.isVisible() and dock.isAncestorOf(window.focusWidget()))
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_F9)
+    qtbot.waitUntil(lambda: not dock.isVisible() and table.hasFocus())

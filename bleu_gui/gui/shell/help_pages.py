@@ -26,7 +26,7 @@ SHORTCUTS = (
     ("Ctrl+R", "File ▸ Score again: what a cancel left out (a metric, the paired tests), with the settings shown"),
     ("Ctrl+Shift+E", "File ▸ Export figure: the Compare view (or the Inspect view) as PNG, SVG or PDF"),
     ("Ctrl+Q", "Quit"),
-    ("F9", "View ▸ Scoring settings: show or hide the settings (more room for the views)"),
+    ("F9", "View ▸ Scoring settings: show them, the keyboard in them; again: hide them, back where you were"),
     ("Ctrl+F", "Filter the sentence list by words of the candidate"),
     ("J / K", "Next / previous sentence (with the list focused)"),
     ("Home / End", "First / last sentence (with the list focused)"),

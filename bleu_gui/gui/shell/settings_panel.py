@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QMargins, Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDockWidget,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from ...core import MetricConfig
 from ...core.metrics.family import Family
@@ -211,6 +213,7 @@ class SettingsPanel(QWidget):
     def __init__(self, metrics: tuple[MetricConfig, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.groups = {family.key: SettingsGroup(family) for family in FAMILIES}
+        self._focus_before: QWidget | None = None  # where F9 found the keyboard's focus, given back when it hides
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         for group in self.groups.values():
@@ -231,7 +234,28 @@ class SettingsPanel(QWidget):
                          | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)  # View ▸ Scoring settings brings it back
         parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock.toggleViewAction().triggered.connect(self._follow_the_toggle)
         return dock
+
+    def _follow_the_toggle(self, shown: bool) -> None:
+        """View ▸ Scoring settings (F9) puts the keyboard's focus in the settings when it shows them, and back where
+        it was when it hides them: asking for them by key is asking to use them."""
+        if shown:
+            self._focus_before = QApplication.focusWidget()
+            first = self._first_focusable()
+            if first is not None:
+                first.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        elif self._focus_before is not None and isValid(self._focus_before) and self._focus_before.isVisible():
+            self._focus_before.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _first_focusable(self) -> QWidget | None:
+        widget = self.nextInFocusChain()
+        while widget is not None and widget is not self:
+            if (self.isAncestorOf(widget) and widget.isVisible() and widget.isEnabled()
+                    and widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value):
+                return widget
+            widget = widget.nextInFocusChain()
+        return None
 
     def set_metrics(self, metrics: tuple[MetricConfig, ...]) -> None:
         """Show these settings: each family's, unchecked where absent (a family the window always scores shows its
