@@ -558,7 +558,7 @@ def test_a_bilingual_xliff_opens_without_a_reference_and_inspect_shows_source_ca
     assert run.references == [] and [m.key for m in run.metrics] == ["comet"]  # BLEU, always in the window, left out
     assert "No reference: BLEU left out (they compare with a reference)" in run.notes
     assert "|refs:0|" in run.metrics[0].signature() and "no reference" in run.summary
-    assert window.settings_panel.group("bleu").title() == "BLEU — not scored: the run has no reference"
+    assert window.settings_panel.no_reference_note.text().startswith("The run has no reference: BLEU, chrF")
     evidence, model = window.inspect.evidence, window.inspect.sentences.model
     assert model.headerData(COL_RATIO, Qt.Orientation.Horizontal) == "Len/src"
     marked = 0

@@ -148,3 +148,8 @@ def test_no_order_is_said_to_pull_a_perfect_sentence_down():
     # With an imperfect order the weakest one is still named.
     assert "The 4-gram precision" in account(refs, "The cat is sitting on the mat next to a door .",
                                              BleuConfig()).text()
+
+
+def test_a_one_token_candidate_is_one_token():
+    line = account(["ok"], "ok", BleuConfig()).sections[1].lines[0]
+    assert line.startswith("1 token against an effective reference length of 1 ("), line

@@ -149,7 +149,16 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     assert run.references == [] and [m.name for m in run.metrics] == ["kiwi"]
     assert "No reference: BLEU left out (they compare with a reference)" in run.notes
     assert window.inputs_label.text().startswith("3 sentences · no reference (source and candidates only)")
-    assert window.settings_panel.group("bleu").title().endswith("not scored: the run has no reference")
+    panel, detail, inspect = window.settings_panel, window.inspect.detail, window.inspect
+    assert panel.no_reference_note.isVisible() and panel.group("bleu").title() == "BLEU"
+    assert "no reference: BLEU, chrF, TER, Edit distance not scored" in panel.no_reference_note.text()
+    # Saying so makes the settings no wider than a run with a reference has them (it once cut them at the dock's edge).
+    width_without = panel.minimumSizeHint().width()
+    # BLEU's own parts of Inspect (n-gram order, tokens, match legend, precision and brevity charts) are not shown:
+    # nothing fills them without a reference, and the room goes to the source and the candidate.
+    bleu_parts = (detail.order_combo, detail.show_tokens, detail.status_legend, inspect.bottom_stack)
+    assert not any(w.isVisible() for w in bleu_parts) and not detail.bars_legend.isVisible()
+    assert detail.panes.candidate.width() > detail.panes.width() * 0.9  # and no empty column where references go
     assert "src_words" in window.inspect.sentences.slice_panel.expression.placeholderText()  # no ref_words example
     assert window.tabs.isTabEnabled(1) and run.comparison is not None and run.comparison.bucketed_by == "source length"
     # Settings changed in a run without references never bring BLEU back: the re-score keeps it out.
@@ -163,7 +172,8 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, references=(str(ref),))))
     assert not isinstance(run, str), run
     assert [m.name for m in run.metrics] == ["BLEU", "chrF2"]
-    assert window.settings_panel.group("bleu").title() == "BLEU"
+    assert not panel.no_reference_note.isVisible() and panel.minimumSizeHint().width() == width_without
+    qtbot.waitUntil(lambda: all(w.isVisible() for w in bleu_parts))
 
 
 @pytest.mark.slow

@@ -80,6 +80,9 @@ class InspectView(QWidget):
         page = 1 if self.evidence.active and self.detail.review.review is None else 0
         self.top_stack.setCurrentIndex(page)
         self.bottom_stack.setCurrentIndex(page)
+        # BLEU's account and charts, empty without a reference: their room goes to the source and the candidate.
+        run = self.controller.run
+        self.bottom_stack.setVisible(bool(page) or run is None or run.bleu is not None)
         if page:
             self.evidence.refresh()
         elif self.controller.sentence is not None and not self.controller.same_view:

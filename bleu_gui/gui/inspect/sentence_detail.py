@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
+    QLabel,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -75,7 +76,8 @@ class SentenceDetail(QWidget):
     def _assemble(self) -> None:
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        title_row = hrow(self.sentence_label, "n-gram order", self.order_combo, self.show_tokens)
+        self.order_label = QLabel("n-gram order")
+        title_row = hrow(self.sentence_label, self.order_label, self.order_combo, self.show_tokens)
         title_row.setStretchFactor(self.sentence_label, 1)  # the title takes the room (and is cut, not wrapped)
         box.addLayout(title_row)
         box.addWidget(self.status_legend)
@@ -112,6 +114,7 @@ class SentenceDetail(QWidget):
             chart.signature = bleu.signature() if bleu is not None else ""
         self.panes.set_reference_names(run.reference_names)
         self.fill_order_combo(bleu.config.max_order if bleu is not None else 4)
+        self._show_bleu_parts(bleu is not None)
         self.editor.attach()  # the sentence follows (see Controller.run_changed)
 
     @Slot(bool)
@@ -148,8 +151,15 @@ class SentenceDetail(QWidget):
             self.order_combo.setCurrentIndex(index)
             self.order_combo.blockSignals(False)
         self.panes.set_order(order)
-        self.status_legend.setVisible(order != ALL_ORDERS)
-        self.bars_legend.setVisible(order == ALL_ORDERS)
+        self._show_bleu_parts(self.controller.run is None or self.controller.run.bleu is not None)
+
+    def _show_bleu_parts(self, shown: bool) -> None:
+        """BLEU's own controls and legend, shown when the run has BLEU: without a reference nothing fills them."""
+        for widget in (self.order_label, self.order_combo, self.show_tokens):
+            widget.setVisible(shown)
+        all_orders = self.controller.order == ALL_ORDERS
+        self.status_legend.setVisible(shown and not all_orders)
+        self.bars_legend.setVisible(shown and all_orders)
 
     # -- the sentence ------------------------------------------------------------------------------
     def show_sentence(self, sentence: int) -> None:

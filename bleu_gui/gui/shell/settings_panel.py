@@ -216,6 +216,11 @@ class SettingsPanel(QWidget):
         self._focus_before: QWidget | None = None  # where F9 found the keyboard's focus, given back when it hides
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
+        # Said once above the groups, wrapped (a title of each group saying it made the dock wider than its room).
+        self.no_reference_note = styled(QLabel(), "hint")
+        self.no_reference_note.setWordWrap(True)
+        self.no_reference_note.setVisible(False)
+        outer.addWidget(self.no_reference_note)
         for group in self.groups.values():
             outer.addWidget(group)
             group.edited.connect(lambda: self.changed.emit(self.metrics()))
@@ -265,12 +270,12 @@ class SettingsPanel(QWidget):
             group.set_config(by_key.get(key))
 
     def set_referenced(self, referenced: bool) -> None:
-        """Whether the run shown has references: without, each family that needs one says in its title that it is
-        not scored (its settings stay, for the next run that has a reference)."""
-        for group in self.groups.values():
-            if group.family.needs_reference:
-                group.setTitle(group.family.title if referenced else f"{group.family.title} — not scored: the run "
-                               "has no reference")
+        """Whether the run shown has references: without, a note above the groups names the families that need one
+        as not scored (their settings stay, for the next run that has a reference)."""
+        needing = [g.family.title for g in self.groups.values() if g.family.needs_reference]
+        self.no_reference_note.setText(f"The run has no reference: {', '.join(needing)} not scored in it (their "
+                                       "settings stay for a run with one).")
+        self.no_reference_note.setVisible(not referenced)
 
     def metrics(self) -> tuple[MetricConfig, ...]:
         """The settings shown: every family scored, in the registry's order."""

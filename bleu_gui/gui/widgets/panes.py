@@ -117,12 +117,10 @@ class SentencePanes(QWidget):
         left = QVBoxLayout()
         left.addWidget(self.candidate_label)
         left.addWidget(self.candidate, 1)
-        right = QVBoxLayout()
-        right.addWidget(self.references, 1)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addLayout(left, 1)
-        row.addLayout(right, 1)
+        row.addWidget(self.references, 1)  # hidden without references: the candidate takes the whole width
 
     # -- content -------------------------------------------------------------------------
     def set_reference_names(self, names: list[str]) -> None:

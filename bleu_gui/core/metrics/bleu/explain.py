@@ -76,7 +76,7 @@ def _bp_lines(cfg: BleuConfig, row: SentenceRow, details: SentenceDetails, ref_n
     where = closest
     if len(lengths) > 1:
         where += f", the closest of the reference lengths {', '.join(str(length) for length, _ in lengths)}"
-    against = f"{c} tokens against an effective reference length of {r} ({where})"
+    against = f"{c} token{'' if c == 1 else 's'} against an effective reference length of {r} ({where})"
     if c == 0:
         return [f"{against}: an empty candidate scores 0."]
     if row.bp >= 1.0:
