@@ -229,3 +229,33 @@ def test_the_review_desk_marks_a_run_without_references_and_mqm_joins_its_qe_sco
     qtbot.waitUntil(scored)
     now = window.controller.run
     assert now.references == [] and sorted(m.key for m in now.metrics) == ["kiwi", "mqm"]
+
+
+def test_an_esa_review_never_takes_the_place_of_esa_scores_read_from_another_file(qtbot, window, qe_run, tmp_path):
+    """The desk's ESA scores were the run's esa column: over WMT's ESA they replaced the raters' scores, under the
+    signature of WMT's file (found reviewing WMT24's ESA release). The review is refused before anything is
+    written; the same file's own scores resume; an MQM review joins the raters' spans as before."""
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .test_window_inputs import open_choice
+
+    rows = [{"system": "B.txt", "segment": k, "rater": "wmt", "reviewed": True, "esa": v, "seconds": 1}
+            for k, v in ((1, 90), (2, 40), (3, 30))]
+    theirs = write(tmp_path / "theirs.jsonl", [json.dumps(r) for r in rows])
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(str(qe_run["B"]),), source=str(qe_run["src"]),
+                                                             annotations=(str(theirs),))))
+    assert not isinstance(run, str), run
+    esa = [m.name for m in run.metrics].index("esa")
+    assert run.systems[0].results[esa].corpus.score == pytest.approx(160 / 3)
+    errors: list[str] = []
+    window.error_shown.connect(errors.append)
+    mine = tmp_path / "mine.jsonl"
+    assert not window.start_review(str(mine), "ana", "esa")
+    assert errors and "theirs.jsonl" in errors[-1] and "ESA" in errors[-1], errors
+    assert not mine.exists() and window.inspect.detail.review.review is None
+    now = window.controller.run
+    assert now.systems[0].results[esa].corpus.score == pytest.approx(160 / 3)
+    assert window.start_review(str(mine), "ana", "mqm")  # MQM's marks join the raters' spans: nothing replaced
+    window.inspect.detail.review.stop()
+    assert window.start_review(str(theirs), "wmt", "esa")  # the file's own scores, resumed

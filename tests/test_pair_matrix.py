@@ -116,6 +116,10 @@ def test_ranks_by_hand():
     assert assign_ranks([2, 0, 1], _matrix({(2, 0): 0.5, (2, 1): 0.04, (0, 1): 0.5}, 3), 0.05) == [1, 2, 1]
     # alpha decides: at 0.01 nothing above is significant.
     assert assign_ranks([0, 1, 2], _matrix({(0, 1): 0.03, (0, 2): 0.02, (1, 2): 0.04}, 3), 0.01) == [1, 1, 1]
+    # A system with no score is left out of the walk; the others keep their places in the run's order (system 0
+    # unscored once raised IndexError: Compare, reviewing WMT24's ESA without a reference).
+    ranks = assign_ranks([2, 1], _matrix({(1, 2): 0.01}, 3), 0.05)
+    assert (ranks[1], ranks[2]) == (2, 1)
 
 
 def test_ranks_from_matrix_use_ar_and_holm():

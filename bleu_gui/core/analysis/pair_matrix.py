@@ -306,7 +306,7 @@ def assign_ranks(by_score: Sequence[int], p: np.ndarray, alpha: float,
     """Ranks (1 = best) in the run's order: walk the systems best first; a system opens a new rank when it is
     :func:`significant`-ly worse than any system already in the current rank, else it joins that rank."""
     apart = significant(p, scores, alpha, same, differing)
-    ranks = [0] * len(by_score)
+    ranks = [0] * len(p)  # indexed by system: a system left out of ``by_score`` (no score) keeps its place, at 0
     current: list[int] = []
     rank = 0
     for i in by_score:

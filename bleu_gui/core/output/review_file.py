@@ -33,6 +33,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..inputs.ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
 from ..inputs.raw_input import read_bytes
+from ..run.results import Run
 from .exports import write_atomic
 
 SEVERITIES = ("Minor", "Major", "Critical")  # what a reviewer marks (ESA: Minor and Major only)
@@ -327,6 +328,19 @@ def read_typology(text: str, where: str = "typology") -> tuple[str, ...]:
     if not out:
         raise InputError(f"{where}: no category (one per line, # starts a comment)")
     return tuple(out)
+
+
+def check_esa_review(run: Run, path: str | Path) -> None:
+    """Raise :class:`InputError` when an ESA review into ``path`` would put its scores in the place of ESA scores
+    ``run`` read from another file: the review's scores are the run's ``esa`` column while it lasts (the other
+    raters' would be gone from the numbers, and the file's name would still sign them). The review's own file
+    resumes."""
+    for metric in run.metrics:
+        source = metric.read_from()
+        if metric.name == "esa" and source is not None and source != Path(path).name:
+            raise InputError(f"The run's ESA scores come from {source}: an ESA review's scores would take their "
+                             f"place. Review as MQM (the marks join the raters' spans), or open the run without "
+                             f"{source} to give ESA scores of your own.")
 
 
 def ratings_with(base: Sequence[Ratings | None] | None, state: ReviewState, system: str, rater: str,

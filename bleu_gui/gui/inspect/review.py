@@ -36,6 +36,7 @@ from ...core.output.review_file import (
     ESA_SEVERITIES,
     Mark,
     Review,
+    check_esa_review,
     default_typology,
     marot_tsv,
     ratings_with,
@@ -184,6 +185,8 @@ class ReviewBar(QObject):
         cannot be read (nothing is written then)."""
         run = self.controller.whole.run if self.controller.whole is not None else None
         protected = run.input_paths() if run is not None else ()
+        if mode == ESA and run is not None:
+            check_esa_review(run, path)
         categories = (read_typology(Path(typology).read_text(encoding="utf-8"), str(typology)) if typology
                       else default_typology())
         name = Path(typology).name if typology else ("esa" if mode == ESA else "mqm-core")
