@@ -259,3 +259,23 @@ def test_an_esa_review_never_takes_the_place_of_esa_scores_read_from_another_fil
     assert window.start_review(str(mine), "ana", "mqm")  # MQM's marks join the raters' spans: nothing replaced
     window.inspect.detail.review.stop()
     assert window.start_review(str(theirs), "wmt", "esa")  # the file's own scores, resumed
+
+
+def test_the_settings_taller_than_the_window_scroll_and_are_never_cut_at_the_side(qtbot, window, qe_run):
+    """With MQM's group open and the note of a run without references the settings are taller than a short window:
+    they scroll up and down, and the scroll bar takes its width beside the fields, not from them (it once did, the
+    fields cut at the dock's edge)."""
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .test_window_inputs import open_choice
+
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(str(qe_run["B"]),), source=str(qe_run["src"]),
+                                                             scores=(str(qe_run["qe"]),), scores_partial=True)))
+    assert not isinstance(run, str), run
+    panel, scroll = window.settings_panel, window.settings_dock.widget()
+    panel.group("mqm").setChecked(True)
+    qtbot.waitUntil(lambda: not window.jobs.busy)
+    window.resize(1366, 600)
+    qtbot.waitUntil(lambda: scroll.verticalScrollBar().isVisible())
+    qtbot.waitUntil(lambda: scroll.viewport().width() >= panel.minimumSizeHint().width(), timeout=3000)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -71,11 +71,32 @@ def stacked(*widgets: QWidget) -> QWidget:
     return box_widget
 
 
+class _UpDownScroll(QScrollArea):
+    """A scroll area that scrolls only up and down, and asks for the width of its widget's minimum and of the
+    scroll bar, as it changes: the widget is never cut at the side once the scroll bar shows."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        widget.installEventFilter(self)  # a layout request: the widget's minimum may have changed
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        return super().eventFilter(watched, event)
+
+    def minimumSizeHint(self) -> QSize:
+        hint, widget = super().minimumSizeHint(), self.widget()
+        if widget is None:
+            return hint
+        wide = widget.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        return QSize(max(hint.width(), wide), hint.height())
+
+
 def scrolled(widget: QWidget, sideways: bool = True) -> QScrollArea:
     """``widget`` in a frameless scroll area that gives it all its room: it scrolls when the window is smaller than
     its minimum, instead of that minimum making the window taller than a laptop's screen. ``sideways=False`` never
-    scrolls it sideways (it takes the area's width)."""
-    scroll = QScrollArea()
+    scrolls it sideways (it takes the area's width, which is at least the widget's minimum and a scroll bar)."""
+    scroll = QScrollArea() if sideways else _UpDownScroll(widget)
     scroll.setWidget(widget)
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
