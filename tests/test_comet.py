@@ -234,7 +234,8 @@ def test_a_cached_reopen_gives_the_same_numbers_and_loads_no_model(tiny_comet, c
         assert np.array_equal(again.system_statistics(system(en_ja[name])), first.system_statistics(system(en_ja[name])))
     assert not again.scorer.loaded
     assert again.signature() == first.signature()
-    assert any("of the run's scores read from the cache" in n for n in again.notes)
+    assert any("of the run's scores read from the cache" in n for n in again.work_notes)
+    assert not any("read from the cache" in n for n in again.notes)  # how it went, not what the number is
 
 
 def _requests_sent(monkeypatch) -> list[tuple[str, int]]:
@@ -403,7 +404,7 @@ def test_a_run_never_mixes_two_signatures(tiny_comet, comet_python, en_ja, tmp_p
     metric = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path, batch_size=8)
     metric.system_statistics(system(en_ja["sys1"]))
     assert "batch:8" in metric.signature()
-    assert any("12 cached scores were made under another signature and were scored again" in n for n in metric.notes)
+    assert any("12 cached scores were made under another signature and were scored again" in n for n in metric.work_notes)
 
 
 def test_comet_needs_the_source(tmp_path, capsys):
@@ -602,7 +603,7 @@ def test_the_signature_says_this_runs_references_and_a_new_reference_scores_only
     three.system_statistics(system(hyp))
     # The first reference's 10 items are read back; only the two new references' 20 are scored.
     assert "|refs:3|" in three.signature()
-    assert any("COMET: 10 of the run's scores read from the cache" in n for n in three.notes)
+    assert any("COMET: 10 of the run's scores read from the cache" in n for n in three.work_notes)
     # A cache written before rows dropped the count (each row said its run's "refs:3"): a one-reference run reads it
     # and signs what it did.
     with sqlite3.connect(tmp_path / "comet.sqlite") as db:
@@ -715,7 +716,7 @@ def test_scoring_goes_on_past_a_damaged_cache(tiny_comet, comet_python, en_ja, t
     _damaged_cache(tmp_path / "damaged" / "comet.sqlite")
     metric = comet(tiny_comet["regression"], comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path / "damaged")
     assert np.array_equal(metric.system_statistics(system(en_ja["sys1"])), expected)
-    assert sum("cannot be used" in n for n in metric.notes) == 1
+    assert sum("cannot be used" in n for n in metric.work_notes) == 1
 
 
 def test_bf16_on_the_cpu_is_refused_in_one_line_before_loading(tiny_comet, comet_python, en_ja, tmp_path, capsys):

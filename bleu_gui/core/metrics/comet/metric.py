@@ -111,6 +111,7 @@ class Comet(SegmentMeans):
             weakref.finalize(self, self.scorer.close)
         self._signature = ""
         self._notes: list[str] = []
+        self._work_notes: list[str] = []
         self._details: dict[tuple[str, ...], list[SegmentDetail]] = {}  # by the candidate lines scored
         self.system: SegmentFile | None = None
 
@@ -185,10 +186,13 @@ class Comet(SegmentMeans):
             raise InputError(f"COMET: these scores were made under {scored.signature}, the run's under "
                              f"{self._signature}: one run never mixes two (clear the cache or score again)")
         self._signature = scored.signature
-        said = [*facts_notes, *scored.notes]
+        self._notes += [n for n in facts_notes if n not in self._notes]
+        # How the scoring went (the cache read, its trouble, stale scores made again): the run's notes, not the
+        # score's — the numbers are the same either way.
+        went = list(scored.notes)
         if scored.from_cache:
-            said.append(f"COMET: {scored.from_cache:,} of the run's scores read from the cache {self.scorer.cache.path}")
-        self._notes += [n for n in said if n not in self._notes]
+            went.append(f"COMET: {scored.from_cache:,} of the run's scores read from the cache {self.scorer.cache.path}")
+        self._work_notes += [n for n in went if n not in self._work_notes]
 
     def details(self, lines: Sequence[str]) -> list[SegmentDetail]:
         found = self._details.get(tuple(lines))
@@ -214,6 +218,11 @@ class Comet(SegmentMeans):
     def notes(self) -> tuple[str, ...]:
         return ("COMET: segment scores of a neural model, computed by unbabel-comet in a worker process and cached; "
                 "the corpus score is their mean", *self._notes)
+
+    @property
+    def work_notes(self) -> tuple[str, ...]:
+        """The scores read from the cache, the cache's trouble, and stale cached scores made again."""
+        return tuple(self._work_notes)
 
     def signature(self, sentence_level: bool = False, resampling: dict[str, object] | None = None) -> str:
         parts = [self._signature or f"model:{self.config.model}|{self.config.precision}|batch:{self.config.batch_size}"]
