@@ -6,6 +6,7 @@ built once per test process)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -231,34 +232,52 @@ def test_the_review_desk_marks_a_run_without_references_and_mqm_joins_its_qe_sco
     assert now.references == [] and sorted(m.key for m in now.metrics) == ["kiwi", "mqm"]
 
 
-def test_an_esa_review_never_takes_the_place_of_esa_scores_read_from_another_file(qtbot, window, qe_run, tmp_path):
+def test_an_esa_review_joins_the_esa_scores_read_from_another_file_as_one_more_rater(qtbot, window, qe_run,
+                                                                                      tmp_path):
     """The desk's ESA scores were the run's esa column: over WMT's ESA they replaced the raters' scores, under the
-    signature of WMT's file (found reviewing WMT24's ESA release). The review is refused before anything is
-    written; the same file's own scores resume; an MQM review joins the raters' spans as before."""
+    signature of WMT's file (found reviewing WMT24's ESA release). Now the reviewer is one more rater: each segment
+    the mean over the raters, signed with both files, and the next run opened with both gives the same numbers."""
+    from PySide6.QtCore import Qt
+
     from bleu_gui.core.inputs.run_inputs import InputRequest
     from bleu_gui.gui.state import OpenChoice
 
     from .test_window_inputs import open_choice
 
     rows = [{"system": "B.txt", "segment": k, "rater": "wmt", "reviewed": True, "esa": v, "seconds": 1}
-            for k, v in ((1, 90), (2, 40), (3, 30))]
+            for k, v in ((1, 90), (2, 40))]
     theirs = write(tmp_path / "theirs.jsonl", [json.dumps(r) for r in rows])
-    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(str(qe_run["B"]),), source=str(qe_run["src"]),
-                                                             annotations=(str(theirs),))))
+    request = InputRequest(systems=(str(qe_run["B"]),), source=str(qe_run["src"]), annotations=(str(theirs),))
+    run = open_choice(qtbot, window, OpenChoice(request))
     assert not isinstance(run, str), run
-    esa = [m.name for m in run.metrics].index("esa")
-    assert run.systems[0].results[esa].corpus.score == pytest.approx(160 / 3)
-    errors: list[str] = []
-    window.error_shown.connect(errors.append)
     mine = tmp_path / "mine.jsonl"
-    assert not window.start_review(str(mine), "ana", "esa")
-    assert errors and "theirs.jsonl" in errors[-1] and "ESA" in errors[-1], errors
-    assert not mine.exists() and window.inspect.detail.review.review is None
-    now = window.controller.run
-    assert now.systems[0].results[esa].corpus.score == pytest.approx(160 / 3)
-    assert window.start_review(str(mine), "ana", "mqm")  # MQM's marks join the raters' spans: nothing replaced
+    assert window.start_review(str(mine), "ana", "esa")
+    review, pane = window.inspect.detail.review, window.inspect.detail.panes.candidate
+    for sentence, score in ((1, 100), (2, 70)):  # "How goes it you?" with wmt's 40; "That costs 5 €." unrated
+        window.controller.set_sentence(sentence)
+        qtbot.waitUntil(lambda s=sentence: pane.toPlainText() == qe_run["B"].read_text("utf-8").splitlines()[s])
+        review.score_box.setValue(score)
+        qtbot.keyClick(pane, Qt.Key.Key_Return)
+
+    def esa_now() -> list[float] | None:
+        now = window.controller.run
+        names = [m.name for m in now.metrics]
+        return None if window.jobs.busy or "esa" not in names else list(now.systems[0].results[names.index("esa")].sentences)
+    # By hand: segment 1 wmt's 90 alone, segment 2 (40 + 100) / 2, segment 3 ana's 70.
+    qtbot.waitUntil(lambda: esa_now() == [90.0, 70.0, 70.0])
+    metric = next(m for m in window.controller.run.metrics if m.name == "esa")
+    assert metric.read_from() == "theirs.jsonl + mine.jsonl" and "file:theirs.jsonl + mine.jsonl" in metric.signature()
     window.inspect.detail.review.stop()
-    assert window.start_review(str(theirs), "wmt", "esa")  # the file's own scores, resumed
+    # The next run, opened with both files, reads the same numbers (and signs them alike).
+    both = open_choice(qtbot, window, OpenChoice(replace(request, annotations=(str(theirs), str(mine)))))
+    assert not isinstance(both, str), both
+    esa = [m.name for m in both.metrics].index("esa")
+    assert list(both.systems[0].results[esa].sentences) == [90.0, 70.0, 70.0]
+    assert both.metrics[esa].read_from() == "theirs.jsonl + mine.jsonl"
+    # Resumed on that run, the reviewer's own rows come from the desk, never counted twice.
+    assert window.start_review(str(mine), "ana", "esa")
+    qtbot.waitUntil(lambda: esa_now() == [90.0, 70.0, 70.0])
+    assert next(m for m in window.controller.run.metrics if m.name == "esa").read_from() == "theirs.jsonl + mine.jsonl"
 
 
 def test_the_settings_taller_than_the_window_scroll_and_are_never_cut_at_the_side(qtbot, window, qe_run):

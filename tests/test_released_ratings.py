@@ -156,6 +156,29 @@ def test_a_rerating_replaces_the_earlier_and_an_exact_repeat_is_one_rating(tmp_p
     assert code == 0 and "r1: -1:\n  - Minor (no category) −1" in out and "−5" not in out
 
 
+def test_esa_ratings_of_several_files_are_one_column_the_mean_over_their_raters(tmp_path, capsys):
+    """WMT's ratings beside a review the window wrote (another rater): one human column, each segment the mean of
+    every rater's score, signed with both files — a reviewer's own ESA joins the raters' in the next run."""
+    run = plain_run(tmp_path, ["One.", "Two.", "Three."], ["Eins.", "Zwei.", "Drei."])
+    wmt = write_jsonl(tmp_path / "wmt.jsonl", [esa_line("en-de", 0, "One.", "Eins.", 30),
+                                               esa_line("en-de", 1, "Two.", "Zwei.", 70, rater="r2")])
+    review = write_jsonl(tmp_path / "review.jsonl", [
+        {"system": "A.txt", "segment": 1, "rater": "me", "reviewed": True, "esa": 90, "seconds": 4, "typology": "esa"},
+        {"system": "A.txt", "segment": 3, "rater": "me", "reviewed": True, "esa": 40, "seconds": 2, "typology": "esa"}])
+    got, err = scored(capsys, *run, "--langs", "en", "de", "--annotations", wmt, "--annotations", review, "-m", "esa")
+    (entry,) = got
+    # By hand: segment 1 (30 + 90) / 2, segment 2 r2's 70, segment 3 my 40; the corpus the mean of the three.
+    assert [s["score"] for s in entry["sentences"]] == [60.0, 70.0, 40.0]
+    assert entry["score"] == pytest.approx(170 / 3)
+    assert "file:wmt.jsonl + review.jsonl|column:esa" in str(entry["signature"])
+    # One rater in two files on one segment is no second opinion: refused, naming both files.
+    again = write_jsonl(tmp_path / "again.jsonl", [
+        {"system": "A.txt", "segment": 1, "rater": "r1", "reviewed": True, "esa": 10, "seconds": 1, "typology": "esa"}])
+    code, _out, err = cli(capsys, *run, "--langs", "en", "de", "--annotations", wmt, "--annotations", again, "-m", "esa")
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "r1" in err and "wmt.jsonl" in err and "again.jsonl" in err and "segment 1" in err, err
+
+
 def pearmut_run() -> list[object]:
     return [PEARMUT / "ref.txt", "-i", PEARMUT / "A.txt", PEARMUT / "B.txt", "--src", PEARMUT / "src.txt"]
 

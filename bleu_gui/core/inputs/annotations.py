@@ -281,8 +281,9 @@ def _rows_of(path: str | Path, systems: Sequence[SegmentFile], names: Sequence[s
 
 def review_scores(path: str | Path, encoding: str = "utf-8") -> ScoreTable | None:
     """The ``esa`` scores of a JSON Lines annotation file (a review the window wrote; not ESA's or Pearmut's own
-    files, :mod:`.span_ratings`), as a score file's table: one row per system and segment, the mean over its
-    raters; None when no row has one. The rated segments are a sample: the others are unrated, not refused."""
+    files, :mod:`.span_ratings`), as a table of ratings: a row per rater, system and segment (a segment's score
+    the mean over its raters); None when no row has one. The rated segments are a sample: the others are unrated,
+    not refused."""
     path = Path(path)
     if path.suffix.lower() not in (".jsonl", ".json"):
         return None
@@ -293,20 +294,19 @@ def review_scores(path: str | Path, encoding: str = "utf-8") -> ScoreTable | Non
     id_col = _find(header, ("seg_id", "segment_id", "segid", "docsegid", "sid"))
     segment_col = id_col or _find(header, ("segment", "line", "seg"))
     doc_col = _find(header, ("doc", "doc_id", "docid", "document")) if id_col else None
-    scores: dict[tuple[str, str, str], list[float]] = {}
-    first: dict[tuple[str, str, str], int] = {}
+    out = []
     for n, row in rows:
         value = row.get("esa")
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
             raise InputError(f"{path}: line {n}: esa must be a score from 0 to 100, got {json.dumps(value)}")
-        key = (str(row.get("system") or ""), str(row.get(doc_col) or "") if doc_col else "",
-               str(row.get(segment_col) or "") if segment_col else "")
-        scores.setdefault(key, []).append(float(value))
-        first.setdefault(key, n)
-    out = [ScoreRow(first[k], k[0], k[1], k[2], {"esa": repr(sum(v) / len(v))}) for k, v in scores.items()]
-    return ScoreTable(path, out, id_col is not None, bool(doc_col), ["esa"], partial=True)
+        out.append(ScoreRow(n, str(row.get("system") or ""), str(row.get(doc_col) or "") if doc_col else "",
+                            str(row.get(segment_col) or "") if segment_col else "", {"esa": repr(float(value))},
+                            rater=str(row.get("rater") or "")))
+    if not out:
+        return None
+    return ScoreTable(path, out, id_col is not None, bool(doc_col), ["esa"], partial=True, ratings=True)
 
 
 def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],

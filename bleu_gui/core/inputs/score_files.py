@@ -56,6 +56,7 @@ class ScoreRow:
     doc: str
     segment: str       # the segment id or the 1-based line number, as written
     values: dict[str, str]
+    rater: str = ""    # a table of ratings: who gave this row's score
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,9 @@ class ScoreTable:
     # Rows that cover part of the run by what the file is (human ratings of a sample: ESA): the gaps are said, as
     # unrated segments of MQM annotations are, never refused.
     partial: bool = False
+    # Rows that are raters' ratings (human ESA or DA scores): a segment's rows are averaged, and the ratings of
+    # several such files for one column are one column — each segment the mean over every rater's score.
+    ratings: bool = False
 
 
 @dataclass(frozen=True)
@@ -324,7 +328,9 @@ def segment_index(table: ScoreTable, context: Context, n: int) -> dict[tuple[str
 
 @dataclass
 class _Matched:
-    values: dict[str, list[list[float]]]  # metric -> system -> segment values
+    values: dict[str, list[list[float]]]  # metric -> system -> segment values (of ratings: their sums)
+    counts: dict[str, list[list[int]]]    # of ratings: metric -> system -> segment -> how many were summed
+    raters: dict[tuple[str, int, int], int]  # of ratings: (rater, system, segment) -> the line that rated it
     seen: list[set[int]]                  # per system, the segments with a row
     other_systems: dict[str, int]         # a file system the run does not hold -> its rows
     other_segments: int                   # rows of the run's systems for segments the run does not hold
@@ -333,7 +339,9 @@ class _Matched:
 
 def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str, int],
            keys: dict[tuple[str, str], int], k: int, n: int) -> _Matched:
-    values = {m: [[math.nan] * n for _ in range(k)] for m in metrics}
+    values = {m: [[0.0 if table.ratings else math.nan] * n for _ in range(k)] for m in metrics}
+    counts = {m: [[0] * n for _ in range(k)] for m in metrics} if table.ratings else {}
+    raters: dict[tuple[str, int, int], int] = {}
     seen: list[set[int]] = [set() for _ in range(k)]
     where: dict[tuple[int, int], int] = {}
     other_systems: dict[str, int] = {}
@@ -350,14 +358,84 @@ def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str
             if len(unmatched) < 3:
                 unmatched.append((row.line, row.segment))
             continue
+        seen[system].add(segment)
+        if table.ratings:
+            raters.setdefault((row.rater, system, segment), row.line)
+            for m, column in metrics.items():
+                if not math.isnan(column[r]):
+                    values[m][system][segment] += column[r]
+                    counts[m][system][segment] += 1
+            continue
         if (system, segment) in where:
             raise InputError(f"{table.path}: lines {where[system, segment]} and {row.line} both score system "
                              f"{row.system!r}, segment {row.segment}")
         where[system, segment] = row.line
-        seen[system].add(segment)
         for m, column in metrics.items():
             values[m][system][segment] = column[r]
-    return _Matched(values, seen, other_systems, other_segments, unmatched)
+    return _Matched(values, counts, raters, seen, other_systems, other_segments, unmatched)
+
+
+@dataclass
+class _Pooled:
+    """The ratings of one column read so far, from one file or several."""
+
+    sums: list[list[float]]
+    counts: list[list[int]]
+    raters: dict[tuple[str, int, int], tuple[Path, int]]  # (rater, system, segment) -> the file and line
+    paths: list[Path]
+    column: int = -1  # its place among the columns read, once it has one
+
+
+def _pool(pooled: _Pooled | None, table: ScoreTable, m: str, matched: _Matched, names: Sequence[str]) -> _Pooled:
+    """``matched``'s ratings of ``m`` added to those of the files before (``pooled``); a rater who rated a segment
+    in two files is refused (no second opinion, and no file's rating is later than another's)."""
+    if pooled is None:
+        return _Pooled(matched.values[m], matched.counts[m],
+                       {k: (table.path, line) for k, line in matched.raters.items()}, [table.path])
+    for key, line in matched.raters.items():
+        if key in pooled.raters:
+            rater, system, segment = key
+            path, first = pooled.raters[key]
+            raise InputError(f"{table.path}: line {line}: rater {rater or '(unnamed)'} rated system {names[system]}, "
+                             f"segment {segment + 1} in {path.name} too (line {first}): one rater's score is read "
+                             "from one file")
+        pooled.raters[key] = (table.path, line)
+    for i, (sums, counts) in enumerate(zip(matched.values[m], matched.counts[m])):
+        pooled.sums[i] = [a + b for a, b in zip(pooled.sums[i], sums)]
+        pooled.counts[i] = [a + b for a, b in zip(pooled.counts[i], counts)]
+    pooled.paths.append(table.path)
+    return pooled
+
+
+@dataclass(frozen=True)
+class RatingPool:
+    """Raters' scores of one column, per system and segment: their sum and how many (see :func:`pool_ratings`)."""
+
+    sums: list[list[float]]
+    counts: list[list[int]]
+    paths: tuple[Path, ...]  # the files they came from
+
+
+def pool_ratings(tables: Sequence[ScoreTable], systems: Sequence[SegmentFile], names: Sequence[str],
+                 context: Context, column: str, leave_out: str = "") -> RatingPool | None:
+    """The ratings of ``column`` that ``tables`` (tables of ratings) give the run's systems, pooled as
+    :func:`attach_scores` pools them, without the rows of the rater ``leave_out``; None when no table has it."""
+    pooled: _Pooled | None = None
+    n = len(systems[0].lines) if systems else 0
+    for table in tables:
+        if not table.ratings or column not in table.columns:
+            continue
+        table = replace(table, rows=[r for r in table.rows if not leave_out or r.rater != leave_out])
+        values, _text = metric_columns(replace(table, columns=[column]))
+        matched = _match(table, values, system_index(table, systems, names), segment_index(table, context, n),
+                         len(systems), n)
+        pooled = _pool(pooled, table, column, matched, names)
+    return None if pooled is None else RatingPool(pooled.sums, pooled.counts, tuple(pooled.paths))
+
+
+def _means(pooled: _Pooled) -> list[list[float]]:
+    return [[s / c if c else math.nan for s, c in zip(sums, counts)]
+            for sums, counts in zip(pooled.sums, pooled.counts)]
 
 
 def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
@@ -371,17 +449,22 @@ def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], n
     notes: list[str] = []
     n = len(systems[0].lines) if systems else 0
     taken: set[str] = set()
+    pooled: dict[str, _Pooled] = {}  # the columns of raters' ratings, which several files may add to
     for table in _one_per_metric([*(read_score_file(path, encoding) for path in paths), *tables], files, names):
         metrics, text = metric_columns(table)
         if not metrics:
             raise InputError(f"{table.path}: no numeric column to read as a metric (columns: "
                              f"{', '.join(table.columns) or 'none beside the keys'})")
         for m in metrics:
-            if m in taken:
+            if m in taken and not (table.ratings and m in pooled):
                 raise InputError(f"{table.path}: a metric named {m!r} was read already (from another file)")
             taken.add(m)
         found = system_index(table, files, names)
         matched = _match(table, metrics, found, segment_index(table, context, n), len(files), n)
+        if table.ratings:
+            for m in metrics:
+                pooled[m] = _pool(pooled.get(m), table, m, matched, names)
+                matched.values[m] = _means(pooled[m])
         _check_every_segment(table, files, names, found, matched, partial, notes)
         name = table.path.name
         if text:
@@ -393,7 +476,16 @@ def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], n
             notes.append(f"{name}: {matched.other_segments:,} rows of segments the run does not hold left out")
         for m in metrics:
             missing = sum(math.isnan(v) for per_system in matched.values[m] for v in per_system)
-            columns.append(ImportedColumn(m, table.path, missing, n * len(files), m in table.lower_better))
+            pool = pooled.get(m)
+            paths_read = pool.paths if pool is not None else [table.path]
+            path = paths_read[0].with_name(" + ".join(p.name for p in paths_read))
+            column = ImportedColumn(m, path, missing, n * len(files), m in table.lower_better)
+            if pool is not None and pool.column >= 0:  # a column of ratings another file began
+                columns[pool.column] = column
+                continue
+            if pool is not None:
+                pool.column = len(columns)
+            columns.append(column)
         files = [replace(f, scores={**f.scores, **{m: tuple(matched.values[m][i]) for m in metrics}})
                  for i, f in enumerate(files)]
     return files, columns, notes

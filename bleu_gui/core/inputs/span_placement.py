@@ -238,20 +238,23 @@ def placed_ratings(path: str | Path, systems: Sequence[SegmentFile], names: Sequ
     return read, placed, _notes(read, placed, other_pairs) + _asked_notes(read, placed, campaigns)
 
 
+def _who(rating: SpanRating) -> str:
+    """A rater as another file may name them: a Pearmut id is one within its campaign."""
+    return f"{rating.rater} ({rating.group})" if rating.group else rating.rater
+
+
 def score_table(read: SpanRatings, placed: Placed, names: Sequence[str]) -> ScoreTable | None:
-    """The ratings' scores as a score file's table: one row per system and segment (1-based line), its score the
-    mean over the raters who gave one — ESA's and DA's segment score (Kocmi et al. 2024); None when no rating
-    gave a score (spans only). The rated segments are a sample: the others are unrated, not refused."""
-    sums: dict[tuple[int, int], list[float]] = {}
-    for r, system, segment in placed.ratings:
-        if r.score is not None:
-            sums.setdefault((system, segment), []).append(r.score)
-    if not sums:
-        return None
+    """The ratings' scores as a table of ratings: a row per rating that gave a score (system, 1-based line,
+    rater); a segment's score is the mean over its raters — ESA's and DA's segment score (Kocmi et al. 2024). None
+    when no rating gave a score (spans only). The rated segments are a sample: the others are unrated, not
+    refused."""
     column = ESA if read.marks_spans else DA
-    rows = [ScoreRow(0, names[system], "", str(segment + 1), {column: repr(sum(v) / len(v))})
-            for (system, segment), v in sorted(sums.items())]
-    return ScoreTable(read.path, rows, False, False, [column], partial=True)
+    rows = [ScoreRow(r.line, names[system], "", str(segment + 1), {column: repr(r.score)}, rater=_who(r))
+            for r, system, segment in sorted(placed.ratings, key=lambda placed: placed[1:])
+            if r.score is not None]
+    if not rows:
+        return None
+    return ScoreTable(read.path, rows, False, False, [column], partial=True, ratings=True)
 
 
 def score_tables(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str], context: Context,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +34,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..inputs.ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
 from ..inputs.raw_input import read_bytes
-from ..run.results import Run
+from ..inputs.score_files import RatingPool
 from .exports import write_atomic
 
 SEVERITIES = ("Minor", "Major", "Critical")  # what a reviewer marks (ESA: Minor and Major only)
@@ -330,17 +331,17 @@ def read_typology(text: str, where: str = "typology") -> tuple[str, ...]:
     return tuple(out)
 
 
-def check_esa_review(run: Run, path: str | Path) -> None:
-    """Raise :class:`InputError` when an ESA review into ``path`` would put its scores in the place of ESA scores
-    ``run`` read from another file: the review's scores are the run's ``esa`` column while it lasts (the other
-    raters' would be gone from the numbers, and the file's name would still sign them). The review's own file
-    resumes."""
-    for metric in run.metrics:
-        source = metric.read_from()
-        if metric.name == "esa" and source is not None and source != Path(path).name:
-            raise InputError(f"The run's ESA scores come from {source}: an ESA review's scores would take their "
-                             f"place. Review as MQM (the marks join the raters' spans), or open the run without "
-                             f"{source} to give ESA scores of your own.")
+def esa_with(base: RatingPool | None, state: ReviewState, system: int, name: str, n: int) -> tuple[float, ...]:
+    """A system's ESA column once the reviewer's scores are in: each segment the mean over the other raters'
+    scores (``base``: the run's rating files, without the reviewer's own) and the reviewer's, where given; NaN
+    where nobody scored it. ``system``: the system's index in the run, ``name``: as the review file names it."""
+    mine = {v.segment: v.esa for v in state.verdicts if v.system == name and v.esa is not None}
+    sums, counts = (base.sums[system], base.counts[system]) if base is not None else ([0.0] * n, [0] * n)
+    out = []
+    for k in range(n):
+        total, count = sums[k] + mine.get(k + 1, 0), counts[k] + (k + 1 in mine)
+        out.append(total / count if count else math.nan)
+    return tuple(out)
 
 
 def ratings_with(base: Sequence[Ratings | None] | None, state: ReviewState, system: str, rater: str,

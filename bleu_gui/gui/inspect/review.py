@@ -16,7 +16,6 @@ desk hands the focus back to the pane it came from when it is done."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -30,14 +29,16 @@ from ...core import Run
 from ...core.errors import ExportError, InputError
 from ...core.inputs.annotations import attach_annotations
 from ...core.inputs.ratings import SOURCE, TARGET
+from ...core.inputs.score_files import RatingPool
 from ...core.metrics.account import plural
+from ...core.metrics.imported.imported import rating_pool
 from ...core.output.exports import write_atomic
 from ...core.output.review_file import (
     ESA_SEVERITIES,
     Mark,
     Review,
-    check_esa_review,
     default_typology,
+    esa_with,
     marot_tsv,
     ratings_with,
     read_typology,
@@ -73,6 +74,7 @@ class ReviewBar(QObject):
         self.suggestions: dict[tuple[str, int], list[Mark]] = {}
         self.review: Review | None = None
         self.mode = MQM
+        self._esa_base: RatingPool | None = None  # the other raters' ESA scores (see start)
         self.heading = ""
         self.clock = SegmentClock()  # the seconds spent on each segment, while shown in the active window
         self.last_pane: QTextEdit = panes.candidate  # where a span is selected: the candidate, or the source
@@ -185,11 +187,13 @@ class ReviewBar(QObject):
         cannot be read (nothing is written then)."""
         run = self.controller.whole.run if self.controller.whole is not None else None
         protected = run.input_paths() if run is not None else ()
-        if mode == ESA and run is not None:
-            check_esa_review(run, path)
+        esa = mode == ESA
+        # The other raters' ESA scores, which the reviewer's join (the mean over raters, as the next run reads both).
+        self._esa_base = rating_pool(self.controller.state.opened.request, [s.file for s in run.systems],
+                                     [s.name for s in run.systems], run.context, ESA, rater) if run and esa else None
         categories = (read_typology(Path(typology).read_text(encoding="utf-8"), str(typology)) if typology
                       else default_typology())
-        name = Path(typology).name if typology else ("esa" if mode == ESA else "mqm-core")
+        name = Path(typology).name if typology else ("esa" if esa else "mqm-core")
         self.review = Review.open(path, rater, name, protected)
         self.last_path = str(path)  # Mark errors… proposes it again (resumed, never split in two)
         resumed = bool(self.review.state.marks or self.review.state.verdicts)
@@ -197,7 +201,6 @@ class ReviewBar(QObject):
         self.category.clear()
         self.category.addItems(list(categories))
         self.category.setMinimumContentsLength(min(30, max(map(len, categories))))  # long ones whole, the comment kept
-        esa = mode == ESA
         self.severity_buttons["Critical"].setVisible(not esa)
         self.category.setVisible(not esa)  # ESA marks severities only (Kocmi et al. 2024)
         for widget in (self.score, self.score_box):
@@ -584,17 +587,10 @@ class ReviewBar(QObject):
         system = self.controller.system
         f = whole.run.systems[system].file
         source = whole.run.context.source
-        ratings = ratings_with(f.annotations, review.state, self.system_name(whole.run, system), review.rater,
-                               f.lines, source.lines if source is not None else None)
-        scores = {ESA: self._esa_column(len(f.lines))} if self.mode == ESA else {}
+        name = self.system_name(whole.run, system)  # the reviewer's marks and ESA join the other raters' (see start)
+        ratings = ratings_with(f.annotations, review.state, name, review.rater, f.lines,
+                               source.lines if source is not None else None)
+        scores = {ESA: esa_with(self._esa_base, review.state, system, name, len(f.lines))} if self.mode == ESA else {}
         if always or ratings != (f.annotations or (None,) * len(f.lines)) or any(
                 f.scores.get(c) != v for c, v in scores.items()):
             self.controller.actions.reannotate(system, ratings, scores, str(review.path))
-
-    def _esa_column(self, n: int) -> tuple[float, ...]:
-        """The reviewer's ESA scores of the system on screen, per segment (NaN: not scored)."""
-        whole, review = self.controller.whole, self.review
-        assert whole is not None and review is not None
-        name = self.system_name(whole.run, self.controller.system)
-        scored = {v.segment: v.esa for v in review.state.verdicts if v.system == name and v.esa is not None}
-        return tuple(float(scored[k + 1]) if k + 1 in scored else math.nan for k in range(n))

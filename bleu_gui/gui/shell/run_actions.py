@@ -25,7 +25,7 @@ from ...core.inputs.run_inputs import InputRequest, read_more_systems, read_requ
 from ...core.inputs.text_files import SegmentFile
 from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.family import MetricConfig
-from ...core.metrics.imported.config import ImportedConfig, choose_imported
+from ...core.metrics.imported.config import choose_imported, with_column_from
 from ...core.metrics.imported.imported import attach_imported
 from ...core.metrics.registry import KEYS, family, family_of, reference_free
 from ...core.metrics.status import status_to
@@ -361,9 +361,8 @@ class RunActions(QObject):
         cfg, shown = self.controller.run_config(), run.slice if run is not None else None
         if not any(family_of(m).key == "mqm" for m in cfg.metrics):  # the marks are scored: MQM joins the metrics
             cfg = cfg.with_metric(family("mqm").config())
-        known = {m.key for m in cfg.metrics}
-        added = tuple(ImportedConfig(c, True, Path(source).name) for c in scores if c not in known)
-        cfg = replace(cfg, metrics=cfg.metrics + added)  # an ESA score: a human column, as --annotations reads it
+        # An ESA score: a human column, as --annotations reads it, signed with the review's file too.
+        cfg = replace(cfg, metrics=with_column_from(cfg.metrics, tuple(scores), Path(source).name))
 
         def work(progress: Progress) -> tuple[Prepared, Prepared]:
             span = 0.7 if shown else 1.0

@@ -60,6 +60,16 @@ class ImportedConfig:
         return self
 
 
+def with_column_from(metrics: Sequence[Any], columns: Sequence[str], source: str) -> tuple[Any, ...]:
+    """``metrics`` (a run's settings) with each imported column of ``columns`` (as a review's ESA scores join it)
+    and every new one read from ``source`` too: the signature names every file its scores come from."""
+    out = [m if not isinstance(m, ImportedConfig) or m.name not in columns or source in m.source.split(" + ")
+           else ImportedConfig(m.name, m.higher_is_better, f"{m.source} + {source}" if m.source else source)
+           for m in metrics]
+    known = {m.key for m in metrics}
+    return (*out, *(ImportedConfig(c, True, source) for c in columns if c not in known))
+
+
 RESERVED = frozenset({"bleu", "chrf", "ter", "chrf2", "chrf2++"})
 
 
