@@ -160,6 +160,12 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     bleu_parts = (detail.order_combo, detail.show_tokens, detail.status_legend, inspect.bottom_stack)
     assert not any(w.isVisible() for w in bleu_parts) and not detail.bars_legend.isVisible()
     assert detail.panes.candidate.width() > detail.panes.width() * 0.9  # and no empty column where references go
+    # Compare's A and B, too: the candidates as they are, without BLEU's legend and n-gram order (they were empty).
+    ab = window.compare_view.panes
+    window.controller.set_sentence(2)
+    qtbot.waitUntil(lambda: ab.pane_a.toPlainText() == "That costs 3.50 €.")
+    assert ab.pane_b.toPlainText() == "That costs 5 €."
+    assert not ab.bleu_legend.isVisibleTo(ab) and not ab.order.isVisibleTo(ab)
     assert "src_words" in window.inspect.sentences.slice_panel.expression.placeholderText()  # no ref_words example
     assert window.tabs.isTabEnabled(1) and run.comparison is not None and run.comparison.bucketed_by == "source length"
     # Settings changed in a run without references never bring BLEU back: the re-score keeps it out.

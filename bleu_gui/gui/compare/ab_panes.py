@@ -125,14 +125,15 @@ class ABPanes(QWidget):
                                     f"{score_text.delta_text(sb - sa)}")
         self.context_pane.show_sentence(run, sentence, c.b)
         marks_of_its_own = run.metrics[k].evidence_shown  # chrF's characters, TER's edits, MQM's raters' spans
+        bleus = not marks_of_its_own and run.bleu is not None  # without a reference: the candidates as they are
         for widget in (self.bleu_legend, self.order, self.order_label):
-            widget.setVisible(not marks_of_its_own)
+            widget.setVisible(bleus)
         self.metric_legend.setVisible(marks_of_its_own)
-        if marks_of_its_own:  # BLEU's match details are not needed: not computed
+        if not bleus:  # BLEU's match details are not needed: not computed
             self.details = None
             self._show_metric_marks(sentence, a, b)
             return
-        self.details = (run.details(0, sentence), run.details(c.b, sentence)) if run.bleu is not None else None
+        self.details = (run.details(0, sentence), run.details(c.b, sentence))
         self.paint()
 
     def _show_metric_marks(self, sentence: int, a: ScoredSystem, b: ScoredSystem) -> None:
