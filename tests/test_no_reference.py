@@ -304,3 +304,26 @@ def test_the_settings_taller_than_the_window_scroll_and_are_never_cut_at_the_sid
     window.resize(1366, 600)
     qtbot.waitUntil(lambda: scroll.verticalScrollBar().isVisible())
     qtbot.waitUntil(lambda: scroll.viewport().width() >= panel.minimumSizeHint().width(), timeout=3000)
+
+
+def test_the_tools_that_need_a_reference_say_so_in_a_run_without_one(qtbot, window, qe_run):
+    """Tools ▸ Word accuracy ran and failed with "IndexError: list index out of range"; the tokenizer table asked to
+    "score BLEU first" and Where metrics disagree to "add chrF or TER", which a run without references cannot."""
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    from .test_window_inputs import open_choice
+
+    run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(str(qe_run["A"]), str(qe_run["B"])),
+                                                             source=str(qe_run["src"]), scores=(str(qe_run["qe"]),))))
+    assert not isinstance(run, str), run
+    said: list[str] = []
+    window.tools.message.connect(lambda text, _ms: said.append(text))
+    errors: list[str] = []
+    window.error_shown.connect(errors.append)
+    assert window.tools.open_word_accuracy() is None
+    assert window.tools.open_tokenizer_table() is None
+    assert window.tools.open_disagree() is None
+    assert len(said) == 3 and all("no reference" in text for text in said), said
+    assert "chrF or TER" not in said[2] and "COMET" in said[2], said
+    assert not errors and window.tools.tool_dialog is None, errors

@@ -34,6 +34,9 @@ _PAGES = {"getting-started": ("Getting started", getting_started_html),
           "shortcuts": ("Keyboard shortcuts", shortcuts_html), "about": ("About bleu-gui", about_html)}
 
 
+NO_REFERENCE = "{what}: the run has no reference (File ▸ Open ▸ References adds one)"
+
+
 class ToolMenus(QObject):
     """See the module. Signals: ``exported(str)`` (a table saved), ``failed(str)`` (a dialog's job failed),
     ``message(str, int)`` (a line for the status bar, for so many milliseconds), ``open_files_asked()`` and
@@ -121,6 +124,9 @@ class ToolMenus(QObject):
         if run is None:
             self.message.emit("Open files first: the table scores the open corpus", 4000)
             return None
+        if not run.references:
+            self.message.emit(NO_REFERENCE.format(what="The table compares BLEU under each tokenizer"), 6000)
+            return None
         if find_bleu(run.metrics) is None:
             self.message.emit("The table compares BLEU under each tokenizer: score BLEU first", 4000)
             return None
@@ -199,8 +205,10 @@ class ToolMenus(QObject):
         """Two metrics' segment scores of a system against each other; a click opens the segment in Inspect."""
         run = self.controller.run
         if run is None or len(run.metrics) < 2:
-            self.message.emit("Where metrics disagree needs two metrics: add chrF or TER in the settings, or import "
-                              "segment scores (File ▸ Import segment scores…)", 6000)
+            add = ("COMET, an LLM judge or MQM in the settings (the run has no reference)" if run is not None
+                   and not run.references else "chrF or TER in the settings")
+            self.message.emit(f"Where metrics disagree needs two metrics: add {add}, or import segment scores (File "
+                              "▸ Import segment scores…)", 6000)
             return None
         dialog = DisagreeDialog(self.parent_widget, run, self._open_segment, self.controller.system)
         dialog.ask_humans.connect(self.open_ask_humans)
@@ -231,6 +239,10 @@ class ToolMenus(QObject):
         run = self.controller.run
         if run is None:
             self.message.emit("Open files first: word accuracy compares the systems with a reference", 4000)
+            return None
+        if not run.references:
+            self.message.emit(NO_REFERENCE.format(what="Word accuracy compares the systems' words with a reference"),
+                              6000)
             return None
         return self._shown(WordAccuracyDialog(self.parent_widget, run, self._open_segment))
 
