@@ -88,6 +88,14 @@ def test_qa_in_a_run_without_references_reads_source_and_candidate(capsys, qe_ru
     assert "B.txt: number 1" in out and "A.txt: nothing flagged" in out  # 3,50 → 5: B changed the source's number
 
 
+@pytest.mark.parametrize(("flag", "said"), [("--tokenizer-table", "--tokenizer-table scores BLEU"),
+                                             ("--word-accuracy", "--word-accuracy counts the reference's words")])
+def test_a_view_that_needs_a_reference_is_refused_in_one_line(capsys, qe_run, flag, said):
+    code, _out, err = cli(capsys, "-i", qe_run["A"], qe_run["B"], "--src", qe_run["src"], "--scores", qe_run["qe"], flag)
+    assert code == 2 and "Traceback" not in err and err.strip().splitlines()[-1].endswith("the run has no reference")
+    assert said in err
+
+
 def test_reference_words_in_a_slice_need_a_reference(capsys, qe_run):
     code, _out, err = cli(capsys, "-i", qe_run["A"], "--src", qe_run["src"], "--scores", qe_run["qe"],
                           "--where", "ref_words > 2")

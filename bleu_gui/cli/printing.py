@@ -460,6 +460,8 @@ def print_view(o: Options, run: Run, say: Printer) -> None:
     if o.views.tokenizer_table:
         from ..core.analysis.tokenizer_table import tokenizer_table
 
+        if not run.references:
+            raise InputError("--tokenizer-table scores BLEU under each tokenizer: the run has no reference")
         table = tokenizer_table(scored_already(run), [r.lines for r in run.references])
         text = {"json": table.to_json, "latex": table.to_latex}.get(o.output.format)
         print(text() if text is not None else table.to_text(o.output.width), end="" if text is None else "\n")
