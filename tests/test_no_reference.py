@@ -89,7 +89,8 @@ def test_qa_in_a_run_without_references_reads_source_and_candidate(capsys, qe_ru
 
 
 @pytest.mark.parametrize(("flag", "said"), [("--tokenizer-table", "--tokenizer-table scores BLEU"),
-                                             ("--word-accuracy", "--word-accuracy counts the reference's words")])
+                                             ("--word-accuracy", "--word-accuracy counts the reference's words"),
+                                             ("--format=multi-bleu", "--format multi-bleu is Moses' BLEU line")])
 def test_a_view_that_needs_a_reference_is_refused_in_one_line(capsys, qe_run, flag, said):
     code, _out, err = cli(capsys, "-i", qe_run["A"], qe_run["B"], "--src", qe_run["src"], "--scores", qe_run["qe"], flag)
     assert code == 2 and "Traceback" not in err and err.strip().splitlines()[-1].endswith("the run has no reference")

@@ -168,6 +168,8 @@ def run(argv: Sequence[str] | None = None) -> int:
             scored = _scored(o, say.ready if sys.stderr.isatty() else None)
         if sys.stderr.isatty():
             _status_line("")
+        if o.output.format == "multi-bleu" and scored.bleu is None:  # printed nothing, and exit 0
+            raise InputError("--format multi-bleu is Moses' BLEU line: the run has no reference")
         _notes(o, scored, say)
         _exports(o, scored)
         if o.views.asked():

@@ -429,6 +429,17 @@ def print_scorecard(o: Options, run: Run) -> None:
     print(scorecard_text(card))
 
 
+def print_tokenizer_table(o: Options, run: Run) -> None:
+    """``--tokenizer-table``: the run's BLEU under every tokenizer × case."""
+    from ..core.analysis.tokenizer_table import tokenizer_table
+
+    if not run.references:
+        raise InputError("--tokenizer-table scores BLEU under each tokenizer: the run has no reference")
+    table = tokenizer_table(scored_already(run), [r.lines for r in run.references])
+    text = {"json": table.to_json, "latex": table.to_latex}.get(o.output.format)
+    print(text() if text is not None else table.to_text(o.output.width), end="" if text is None else "\n")
+
+
 def print_view(o: Options, run: Run, say: Printer) -> None:
     """Print the view ``o`` asks for (after :func:`check_views`)."""
     if o.views.qa is not None:
@@ -458,13 +469,7 @@ def print_view(o: Options, run: Run, say: Printer) -> None:
         print_triage(o, run)
         return
     if o.views.tokenizer_table:
-        from ..core.analysis.tokenizer_table import tokenizer_table
-
-        if not run.references:
-            raise InputError("--tokenizer-table scores BLEU under each tokenizer: the run has no reference")
-        table = tokenizer_table(scored_already(run), [r.lines for r in run.references])
-        text = {"json": table.to_json, "latex": table.to_latex}.get(o.output.format)
-        print(text() if text is not None else table.to_text(o.output.width), end="" if text is None else "\n")
+        print_tokenizer_table(o, run)
         return
     n = o.views.explain
     assert n is not None  # the one view left (check_views)
