@@ -112,6 +112,30 @@ def test_wmt_xml_rules_for_missing_text(tmp_path):
     assert inputs.context.source is not None and inputs.context.source.lines == ["a b", "e f"]
 
 
+def test_a_docs_file_of_domain_and_document_as_wmt_writes_them(tmp_path):
+    """WMT's and mt-metrics-eval's ``.docs`` files say ``domain<TAB>document`` per line: the document is the id, the
+    domain a field of the slices (it was read as one id, "news\ttest-en-…")."""
+    for name, lines in (("ref", ["a", "b", "c"]), ("hyp", ["a", "b", "d"])):
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "two.docs").write_text("news\tn.1\nnews\tn.1\nspeech\ts.7\n", encoding="utf-8")
+    inputs = read_run_inputs([tmp_path / "hyp.txt"], [tmp_path / "ref.txt"], docs=tmp_path / "two.docs")
+    assert inputs.context.docs == ("n.1", "n.1", "s.7") and inputs.context.meta == {"domain": ("news", "news", "speech")}
+    (tmp_path / "one.docs").write_text("d1\nd1\nd2\n", encoding="utf-8")  # sacreBLEU's: one id a line
+    inputs = read_run_inputs([tmp_path / "hyp.txt"], [tmp_path / "ref.txt"], docs=tmp_path / "one.docs")
+    assert inputs.context.docs == ("d1", "d1", "d2") and inputs.context.meta == {}
+    (tmp_path / "mixed.docs").write_text("news\tn.1\nn.1\nspeech\ts.7\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"mixed\.docs: line 2: .*domain.*tab"):
+        read_run_inputs([tmp_path / "hyp.txt"], [tmp_path / "ref.txt"], docs=tmp_path / "mixed.docs")
+
+
+def test_wmt24s_docs_file_gives_its_documents_and_domains():
+    root = data_set("esa-wmt24-en-zh-en-hi") / "en-zh"
+    inputs = read_run_inputs([root / "systems" / "Aya23.txt"], [root / "ref.txt"], docs=root / "documents.tsv")
+    assert inputs.context.docs is not None and inputs.context.docs[1] == "test-en-news_beverly_press.3585"
+    assert not any("\t" in d for d in inputs.context.docs)
+    assert set(inputs.context.meta["domain"]) >= {"news", "canary"}
+
+
 @pytest.mark.slow
 def test_each_documents_score_is_sacrebleus_corpus_score_of_its_segments():
     from bleu_gui.core.analysis.documents import document_scores

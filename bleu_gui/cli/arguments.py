@@ -122,7 +122,8 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--src", metavar="FILE", dest="source",
                    help="source segments: a text file, or the source side of a structured file (default: the "
                         "source inside a structured input, said in a note)")
-    g.add_argument("--docs", metavar="FILE", help="document id of each segment, one per line")
+    g.add_argument("--docs", metavar="FILE",
+                   help="document id of each segment, one per line (or domain<TAB>document, as WMT writes them)")
     g.add_argument("--refs", nargs="+", metavar="NAME", dest="refs_wanted",
                    help="references to use by translator or field (A, ref:A), or a system of a long table "
                         "(Human-A.0) taken as the reference (default: every reference)")

@@ -137,10 +137,25 @@ def _source(path: Path | None, encoding: str, options: ReadOptions,
     return None, ""
 
 
+def read_docs(path: Path, encoding: str) -> Context:
+    """A ``.docs`` file: one document id per line (sacreBLEU's), or ``domain<TAB>document`` per line (WMT's and
+    mt-metrics-eval's: the domain a metadata field of the slices)."""
+    lines = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0].lines
+    if not any("\t" in line for line in lines):
+        return Context(docs=tuple(lines))
+    pairs = [line.split("\t") for line in lines]
+    bad = next((n for n, fields in enumerate(pairs, 1) if len(fields) != 2), None)
+    if bad is not None:
+        raise InputError(f"{path}: line {bad}: a docs file with tabs has domain<TAB>document on every line, as WMT "
+                         f"writes them; this line has {len(pairs[bad - 1]) - 1} tab(s)")
+    return Context(docs=tuple(doc for _, doc in pairs), meta={"domain": tuple(domain for domain, _ in pairs)})
+
+
 def _docs(path: Path | None, encoding: str, corpora: list[Corpus]) -> tuple[Context, str]:
-    """Document ids and metadata: from a ``.docs`` file (one id per line), else the first input that has them."""
+    """Document ids and metadata: from a ``.docs`` file (see :func:`read_docs`), else the first input that has
+    them."""
     if path is not None:
-        return Context(docs=tuple(decode_text_files([path], [read_bytes(path, encoding)], encoding)[0].lines)), ""
+        return read_docs(path, encoding), ""
     for corpus in corpora:
         if corpus.context.docs is not None or corpus.context.meta:
             return (Context(docs=corpus.context.docs, meta=corpus.context.meta, segment_ids=corpus.context.segment_ids),
