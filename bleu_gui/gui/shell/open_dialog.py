@@ -69,7 +69,7 @@ class OpenDialog(QDialog):
         self.references = self._line("files separated by ';', a folder, or one WMT XML / TSV / JSONL file or workbook")
         self.source = self._line("optional: a text file, or the source side of XLIFF/TMX/SGML/TSV "
                                  "(default: the source inside a structured input)")
-        self.docs = self._line("optional: a text file with the document id of each segment, one per line")
+        self.docs = self._line("optional: the document id of each segment, one per line (or domain<TAB>document, as WMT)")
         self.scores = self._line("optional: segment scores from outside (COMET, MQM): TSV, CSV or JSONL files "
                                  "separated by ';', with system, seg_id or segment, and a column per metric")
         self.annotations = self._line("optional: human error annotations (MQM) for these systems: Google's or "
