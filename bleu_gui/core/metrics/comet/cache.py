@@ -10,25 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..sqlite_cache import SqliteCache, user_cache_folder
+
 CACHE_NAME = "comet-scores.sqlite"
-
-
-def user_cache_folder() -> Path:
-    """bleu-gui's folder in the user's cache (XDG_CACHE_HOME, ~/Library/Caches, %LOCALAPPDATA%)."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "bleu-gui"
 
 
 def default_cache_path() -> Path:
@@ -52,72 +41,34 @@ def item_key(model_id: tuple[str, str, str], src: str, mt: str, ref: str | None)
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
-class ScoreCache:
+class ScoreCache(SqliteCache):
     """The cache file (see the module); opened on first use, created with its folder where missing.
 
     A cache that cannot be used — damaged past its header, in a read-only place, locked, on a full disk — is left
     alone: scoring goes on without it (every score computed, none kept), and :attr:`problem` says once why."""
 
     def __init__(self, path: Path):
-        self.path = path
-        self._db: sqlite3.Connection | None = None
-        self.problem: str | None = None  # why the cache is not used, once it failed
-
-    def _failed(self, exc: Exception) -> None:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        self.problem = f"COMET: the cache {self.path} cannot be used ({reason}): scores are computed and not kept"
-        self.close()
-
-    def _open(self) -> sqlite3.Connection | None:
-        if self.problem is not None:
-            return None
-        if self._db is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                # Used from the window's worker threads one at a time (the scorer's lock), closed from any.
-                db = sqlite3.connect(self.path, check_same_thread=False)
-                db.execute("CREATE TABLE IF NOT EXISTS scores (key BLOB PRIMARY KEY, score REAL NOT NULL, "
-                           "spans TEXT, tokens INTEGER NOT NULL, signature TEXT NOT NULL)")
-                db.execute("CREATE TABLE IF NOT EXISTS checkpoints (path TEXT PRIMARY KEY, size INTEGER NOT NULL, "
-                           "mtime_ns INTEGER NOT NULL, sha256 TEXT NOT NULL)")
-                db.commit()
-            except (sqlite3.Error, OSError) as exc:
-                self._failed(exc)
-                return None
-            self._db = db
-        return self._db
+        super().__init__(path, ["scores (key BLOB PRIMARY KEY, score REAL NOT NULL, spans TEXT, "
+                                "tokens INTEGER NOT NULL, signature TEXT NOT NULL)",
+                                "checkpoints (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, "
+                                "sha256 TEXT NOT NULL)"],
+                         "COMET", "scores are computed and not kept")
 
     def get(self, keys: Sequence[bytes]) -> dict[bytes, Cached]:
         """The cached scores among ``keys`` (none from a cache that cannot be used)."""
-        found: dict[bytes, Cached] = {}
-        db = self._open()
-        if db is None:
-            return found
+        rows = self.rows("SELECT key, score, spans, tokens, signature FROM scores WHERE key IN ({marks})", keys)
         try:
-            for start in range(0, len(keys), 500):
-                chunk = list(keys[start:start + 500])
-                marks = ",".join("?" * len(chunk))
-                for key, score, spans, tokens, signature in db.execute(
-                        f"SELECT key, score, spans, tokens, signature FROM scores WHERE key IN ({marks})", chunk):
-                    found[bytes(key)] = Cached(score, None if spans is None else tuple(json.loads(spans)), tokens,
-                                               signature)
-        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a row's spans are not JSON
-            self._failed(exc)
+            return {bytes(key): Cached(score, None if spans is None else tuple(json.loads(spans)), tokens, signature)
+                    for key, score, spans, tokens, signature in rows}
+        except ValueError as exc:  # a row's spans are not JSON
+            self.failed(exc)
             return {}
-        return found
 
     def put(self, rows: Iterable[tuple[bytes, Cached]]) -> None:
         """Keep ``rows`` (written at once: an interrupted run keeps every batch it finished)."""
-        db = self._open()
-        if db is None:
-            return
-        try:
-            db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?)",
-                           [(k, c.score, None if c.spans is None else json.dumps(c.spans, ensure_ascii=False),
-                             c.tokens, c.signature) for k, c in rows])
-            db.commit()
-        except (sqlite3.Error, OSError) as exc:
-            self._failed(exc)
+        self.write("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?)",
+                   [(k, c.score, None if c.spans is None else json.dumps(c.spans, ensure_ascii=False), c.tokens,
+                     c.signature) for k, c in rows])
 
     def checkpoint_sha256(self, checkpoint: Path) -> str:
         """The checkpoint file's sha256, hashed once per file as it is: the memo is keyed by what a file replaced in
@@ -125,38 +76,32 @@ class ScoreCache:
         modification time (a copy with ``cp -p`` or ``touch -r`` keeps those)."""
         stat = checkpoint.stat()
         memo = f"{checkpoint}\0{stat.st_dev}:{stat.st_ino}:{stat.st_ctime_ns}"
-        db = self._open()
-        if db is not None:
+        with self.lock:
+            db = self.connection()
             try:
-                row = db.execute("SELECT size, mtime_ns, sha256 FROM checkpoints WHERE path = ?", (memo,)).fetchone()
+                row = None if db is None else db.execute("SELECT size, mtime_ns, sha256 FROM checkpoints WHERE "
+                                                         "path = ?", (memo,)).fetchone()
             except (sqlite3.Error, OSError) as exc:
-                self._failed(exc)
+                self.failed(exc)
                 row = None
-            if row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns:
-                return str(row[2])
+        if row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns:
+            return str(row[2])
         digest = hashlib.sha256()
         with open(checkpoint, "rb") as handle:
             for block in iter(lambda: handle.read(1 << 20), b""):
                 digest.update(block)
-        db = self._open()
-        if db is not None:
+        with self.lock:
+            db = self.connection()
             try:
-                prefix = f"{checkpoint}\0"  # the memos of the file's older selves
-                db.execute("DELETE FROM checkpoints WHERE substr(path, 1, ?) = ?", (len(prefix), prefix))
-                db.execute("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?, ?)",
-                           (memo, stat.st_size, stat.st_mtime_ns, digest.hexdigest()))
-                db.commit()
+                if db is not None:
+                    prefix = f"{checkpoint}\0"  # the memos of the file's older selves
+                    db.execute("DELETE FROM checkpoints WHERE substr(path, 1, ?) = ?", (len(prefix), prefix))
+                    db.execute("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?, ?)",
+                               (memo, stat.st_size, stat.st_mtime_ns, digest.hexdigest()))
+                    db.commit()
             except (sqlite3.Error, OSError) as exc:
-                self._failed(exc)
+                self.failed(exc)
         return digest.hexdigest()
-
-    def close(self) -> None:
-        if self._db is not None:
-            try:
-                self._db.close()
-            except sqlite3.Error:
-                pass
-            self._db = None
 
 
 def cache_size(path: Path) -> tuple[int, int]:
