@@ -164,3 +164,17 @@ def test_an_endpoint_off_this_machine_is_said_before_anything_is_sent():
     assert LlmConfig(endpoint="http://localhost:11434/v1").notice() == ""
     said = LlmConfig(endpoint="https://api.openai.com/v1").notice()
     assert "sent to api.openai.com, off this machine" in said
+
+
+def test_a_cache_that_cannot_be_used_is_said_once_and_the_judge_goes_on(tmp_path):
+    from bleu_gui.core.metrics.llm.cache import AnswerCache
+
+    (tmp_path / "taken").mkdir()  # a folder where the file should be: SQLite cannot open it
+    cache = AnswerCache(tmp_path / "taken")
+    cache.put(b"k", "{}", "tiny")
+    assert cache.get([b"k"]) == {}
+    assert cache.problem is not None and cache.problem.startswith(f"LLM judge: the cache {tmp_path / 'taken'} cannot")
+    assert cache.problem.endswith("answers are asked and not kept")
+    working = AnswerCache(tmp_path / "c.sqlite")
+    working.put(b"k", '{"errors": []}', "tiny")
+    assert working.get([b"k", b"other"]) == {b"k": '{"errors": []}'} and working.problem is None
