@@ -55,7 +55,10 @@ def test_an_answer_is_read_leniently_where_a_server_lets_control_characters_thro
 def test_esa_answers_carry_a_whole_score_from_0_to_100(content, score):
     read = read_answer(content, "esa")
     assert isinstance(read, Judgement) and read.score == score
+    # Python's JSON reads Infinity, NaN and 1e400 as floats that are no whole number (they raised).
     for bad in ('{"errors": [], "score": 101}', '{"errors": [], "score": 7.5}', '{"errors": []}',
+                '{"errors": [], "score": Infinity}', '{"errors": [], "score": NaN}', '{"errors": [], "score": 1e400}',
+                '{"errors": [], "score": 1' + '0' * 400 + '}',
                 '{"errors": [{"span": "a", "severity": "critical"}], "score": 5}'):
         assert isinstance(read_answer(bad, "esa"), Refused), bad
 

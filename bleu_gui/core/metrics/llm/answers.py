@@ -92,7 +92,7 @@ def read_answer(content: str, judge: str) -> Judgement | Refused:
     if judge != "esa":
         return Judgement(tuple(quoted))
     score = data.get("score")
-    if isinstance(score, bool) or not isinstance(score, (int, float)) or score != int(score):
+    if isinstance(score, bool) or not (isinstance(score, int) or isinstance(score, float) and score.is_integer()):
         return Refused("no whole-number score")
     if not 0 <= score <= 100:
         return Refused(f"score {score} outside 0-100")
@@ -108,7 +108,7 @@ def _error(error: object, judge: str) -> Quoted | Refused:
         return Refused(f"missing {sorted(missing)[0]!r}" if missing else f"unknown field {sorted(extra)[0]!r}")
     span, severity = error["span"], error["severity"]
     if not isinstance(span, str) or len(span) > MAX_QUOTE:
-        return Refused("span is not a string of at most 200 characters")
+        return Refused(f"span is not a string of at most {MAX_QUOTE} characters")
     allowed = MQM_SEVERITIES if judge == "mqm" else ESA_SEVERITIES
     if severity not in allowed:
         return Refused(f"severity {severity!r} is not one of {', '.join(allowed)}")

@@ -123,13 +123,11 @@ class Endpoint:
                         continue
                 raise EndpointError(self._refused(exc.code, exc.reason, detail, path)) from None
             except TimeoutError:
-                raise EndpointError(f"LLM judge: {self.shown} gave no answer within {self.timeout:g} s (the "
-                                    "timeout): a slow or overloaded server") from None
+                raise EndpointError(self._timed_out()) from None
             except urllib.error.URLError as exc:
                 reason = exc.reason
-                if isinstance(reason, TimeoutError):
-                    raise EndpointError(f"LLM judge: {self.shown} gave no answer within {self.timeout:g} s (the "
-                                        "timeout): a slow or overloaded server") from None
+                if isinstance(reason, TimeoutError):  # a timeout while connecting
+                    raise EndpointError(self._timed_out()) from None
                 why = getattr(reason, "strerror", None) or str(reason)
                 raise EndpointError(f"LLM judge: {self.shown} does not answer ({why}): is the server running?") \
                     from None
@@ -140,6 +138,9 @@ class Endpoint:
                 raise EndpointError(f"LLM judge: {self.shown} dropped the connection ({exc.__class__.__name__}): "
                                     "was the server stopped?") from None
         raise EndpointError(f"LLM judge: {self.shown} kept failing")  # the loop returns or raises before
+
+    def _timed_out(self) -> str:
+        return f"LLM judge: {self.shown} gave no answer within {self.timeout:g} s (the timeout): a slow or overloaded server"
 
     def _json(self, raw: bytes, kind: str, path: str) -> object:
         try:

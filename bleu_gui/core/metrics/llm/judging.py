@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import Cancelled, InputError, term
@@ -28,13 +28,11 @@ KEYRING_SERVICE = "bleu-gui"  # the keyring entry of a key: this service, the va
 
 @dataclass
 class Asked:
-    """The answers to a request's segments, in its order (None: no answer kept — cut by ``max_tokens``), and what
-    was done."""
+    """The answers to a request's segments, in its order (None: no answer kept — cut by ``max_tokens``), and how
+    many distinct requests the cache answered."""
 
     answers: list[str | None]
     from_cache: int = 0
-    asked: int = 0
-    cut: list[int] = field(default_factory=list)  # segments whose answer ``max_tokens`` cut
 
 
 def api_key(variable: str) -> str:
@@ -129,10 +127,8 @@ class Judge:
             missing = [k for k in dict.fromkeys(keys) if k not in found]
             wanted = {k: i for i, k in reversed(list(enumerate(keys)))}  # each key's first segment
             asked = self._ask_all([(k, segments[wanted[k]]) for k in missing], languages, progress)
-            cut = [i for i, k in enumerate(keys) if asked.get(k, "") is None]
             found.update({k: v for k, v in asked.items() if v is not None})
-            return Asked([found.get(k) for k in keys], from_cache=len(set(keys)) - len(missing), asked=len(missing),
-                         cut=cut)
+            return Asked([found.get(k) for k in keys], from_cache=len(set(keys)) - len(missing))
 
     def _ask_all(self, work: list[tuple[bytes, tuple[str, str]]], languages: tuple[str, str] | None,
                  progress: Progress | None) -> dict[bytes, str | None]:
