@@ -119,7 +119,8 @@ def test_the_prompt_names_the_languages_and_fills_each_field_once():
     assert [m["role"] for m in messages] == ["system", "user"]
     user = messages[1]["content"]
     assert "German source:\nEr sagte {translation}." in user and "English translation:\nHe said." in user
-    assert load_prompt("", "esa").messages("a", "b", None)[1]["content"].count("original") >= 1
+    undeclared = load_prompt("", "esa").messages("a", "b", None)[1]["content"]
+    assert "the target-language translation of the original text" in undeclared and "original translation" not in undeclared
 
 
 def test_a_prompt_of_ones_own(tmp_path):

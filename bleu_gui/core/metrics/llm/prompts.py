@@ -17,6 +17,7 @@ from pathlib import Path
 from ...errors import InputError, term
 
 FIELDS = ("{source_lang}", "{target_lang}", "{source}", "{translation}")
+UNDECLARED = ("original", "target-language")  # the languages' names where the run declares none
 
 # The languages the default prompts name (a code the table lacks is said as it is: "the ko text").
 LANGUAGES = {"ar": "Arabic", "cs": "Czech", "de": "German", "en": "English", "es": "Spanish", "fi": "Finnish",
@@ -42,7 +43,9 @@ class Prompt:
 
     def messages(self, source: str, translation: str, languages: tuple[str, str] | None) -> list[dict[str, str]]:
         """The chat messages for one segment."""
-        names = [language_name(code) for code in (languages or ("", ""))]
+        # Undeclared languages: "the target-language translation of the original text", never "the original
+        # translation" (which would say the opposite).
+        names = [language_name(code, unknown) for code, unknown in zip(languages or ("", ""), UNDECLARED)]
         values = dict(zip(FIELDS, (*names, source, translation)))
 
         def filled(text: str) -> str:
@@ -61,12 +64,12 @@ class Prompt:
         return [*said, {"role": "user", "content": filled(self.user)}]
 
 
-def language_name(code: str) -> str:
-    """A language as the prompt names it (English for ``en``, ``en-GB``; the code itself when unknown; "the
-    source" when none is declared is the caller's)."""
+def language_name(code: str, undeclared: str) -> str:
+    """A language as the prompt names it (English for ``en``, ``en-GB``; the code itself when unknown;
+    ``undeclared`` when the run declares none)."""
     base = code.strip().lower().replace("_", "-").split("-")[0]
     if not base:
-        return "original"
+        return undeclared
     return LANGUAGES.get(base, code)
 
 
