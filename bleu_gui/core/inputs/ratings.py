@@ -54,3 +54,13 @@ class Ratings:
     raters: tuple[str, ...]
     errors: tuple[ErrorSpan, ...]
     corrections: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class RaterScore:
+    """One rater's score of a segment (a human ESA or DA score), and the file and line it was read from."""
+
+    rater: str
+    score: float
+    path: Path
+    line: int

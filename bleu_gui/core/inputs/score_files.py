@@ -39,6 +39,7 @@ from pathlib import Path
 from ..errors import InputError, term
 from .corpus import Context
 from .neural_scores import neural_scores, system_of_hypotheses
+from .ratings import RaterScore
 from .raw_input import read_bytes
 from .text_files import SegmentFile, decode_text_files
 
@@ -328,9 +329,8 @@ def segment_index(table: ScoreTable, context: Context, n: int) -> dict[tuple[str
 
 @dataclass
 class _Matched:
-    values: dict[str, list[list[float]]]  # metric -> system -> segment values (of ratings: their sums)
-    counts: dict[str, list[list[int]]]    # of ratings: metric -> system -> segment -> how many were summed
-    raters: dict[tuple[str, int, int], int]  # of ratings: (rater, system, segment) -> the line that rated it
+    values: dict[str, list[list[float]]]  # metric -> system -> segment values (of ratings: filled from ``given``)
+    given: dict[str, list[list[list[RaterScore]]]]  # of ratings: metric -> system -> segment -> the raters' scores
     seen: list[set[int]]                  # per system, the segments with a row
     other_systems: dict[str, int]         # a file system the run does not hold -> its rows
     other_segments: int                   # rows of the run's systems for segments the run does not hold
@@ -339,9 +339,9 @@ class _Matched:
 
 def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str, int],
            keys: dict[tuple[str, str], int], k: int, n: int) -> _Matched:
-    values = {m: [[0.0 if table.ratings else math.nan] * n for _ in range(k)] for m in metrics}
-    counts = {m: [[0] * n for _ in range(k)] for m in metrics} if table.ratings else {}
-    raters: dict[tuple[str, int, int], int] = {}
+    values = {m: [[math.nan] * n for _ in range(k)] for m in metrics}
+    given: dict[str, list[list[list[RaterScore]]]] = {
+        m: [[[] for _ in range(n)] for _ in range(k)] for m in metrics} if table.ratings else {}
     seen: list[set[int]] = [set() for _ in range(k)]
     where: dict[tuple[int, int], int] = {}
     other_systems: dict[str, int] = {}
@@ -360,11 +360,9 @@ def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str
             continue
         seen[system].add(segment)
         if table.ratings:
-            raters.setdefault((row.rater, system, segment), row.line)
             for m, column in metrics.items():
                 if not math.isnan(column[r]):
-                    values[m][system][segment] += column[r]
-                    counts[m][system][segment] += 1
+                    given[m][system][segment].append(RaterScore(row.rater, column[r], table.path, row.line))
             continue
         if (system, segment) in where:
             raise InputError(f"{table.path}: lines {where[system, segment]} and {row.line} both score system "
@@ -372,16 +370,14 @@ def _match(table: ScoreTable, metrics: dict[str, list[float]], systems: dict[str
         where[system, segment] = row.line
         for m, column in metrics.items():
             values[m][system][segment] = column[r]
-    return _Matched(values, counts, raters, seen, other_systems, other_segments, unmatched)
+    return _Matched(values, given, seen, other_systems, other_segments, unmatched)
 
 
 @dataclass
 class _Pooled:
-    """The ratings of one column read so far, from one file or several."""
+    """The raters' scores of one column read so far, from one file or several."""
 
-    sums: list[list[float]]
-    counts: list[list[int]]
-    raters: dict[tuple[str, int, int], tuple[Path, int]]  # (rater, system, segment) -> the file and line
+    given: list[list[list[RaterScore]]]  # system -> segment -> the raters' scores
     paths: list[Path]
     column: int = -1  # its place among the columns read, once it has one
 
@@ -390,52 +386,23 @@ def _pool(pooled: _Pooled | None, table: ScoreTable, m: str, matched: _Matched, 
     """``matched``'s ratings of ``m`` added to those of the files before (``pooled``); a rater who rated a segment
     in two files is refused (no second opinion, and no file's rating is later than another's)."""
     if pooled is None:
-        return _Pooled(matched.values[m], matched.counts[m],
-                       {k: (table.path, line) for k, line in matched.raters.items()}, [table.path])
-    for key, line in matched.raters.items():
-        if key in pooled.raters:
-            rater, system, segment = key
-            path, first = pooled.raters[key]
-            raise InputError(f"{table.path}: line {line}: rater {rater or '(unnamed)'} rated system {names[system]}, "
-                             f"segment {segment + 1} in {path.name} too (line {first}): one rater's score is read "
-                             "from one file")
-        pooled.raters[key] = (table.path, line)
-    for i, (sums, counts) in enumerate(zip(matched.values[m], matched.counts[m])):
-        pooled.sums[i] = [a + b for a, b in zip(pooled.sums[i], sums)]
-        pooled.counts[i] = [a + b for a, b in zip(pooled.counts[i], counts)]
+        return _Pooled(matched.given[m], [table.path])
+    for system, (before, now) in enumerate(zip(pooled.given, matched.given[m])):
+        for segment, (earlier, added) in enumerate(zip(before, now)):
+            for score in added:
+                first = next((g for g in earlier if g.rater == score.rater), None)
+                if first is not None:
+                    raise InputError(f"{table.path}: line {score.line}: rater {score.rater or '(unnamed)'} rated "
+                                     f"system {names[system]}, segment {segment + 1} in {first.path.name} too (line "
+                                     f"{first.line}): one rater's score is read from one file")
+            earlier += added
     pooled.paths.append(table.path)
     return pooled
 
 
-@dataclass(frozen=True)
-class RatingPool:
-    """Raters' scores of one column, per system and segment: their sum and how many (see :func:`pool_ratings`)."""
-
-    sums: list[list[float]]
-    counts: list[list[int]]
-    paths: tuple[Path, ...]  # the files they came from
-
-
-def pool_ratings(tables: Sequence[ScoreTable], systems: Sequence[SegmentFile], names: Sequence[str],
-                 context: Context, column: str, leave_out: str = "") -> RatingPool | None:
-    """The ratings of ``column`` that ``tables`` (tables of ratings) give the run's systems, pooled as
-    :func:`attach_scores` pools them, without the rows of the rater ``leave_out``; None when no table has it."""
-    pooled: _Pooled | None = None
-    n = len(systems[0].lines) if systems else 0
-    for table in tables:
-        if not table.ratings or column not in table.columns:
-            continue
-        table = replace(table, rows=[r for r in table.rows if not leave_out or r.rater != leave_out])
-        values, _text = metric_columns(replace(table, columns=[column]))
-        matched = _match(table, values, system_index(table, systems, names), segment_index(table, context, n),
-                         len(systems), n)
-        pooled = _pool(pooled, table, column, matched, names)
-    return None if pooled is None else RatingPool(pooled.sums, pooled.counts, tuple(pooled.paths))
-
-
-def _means(pooled: _Pooled) -> list[list[float]]:
-    return [[s / c if c else math.nan for s, c in zip(sums, counts)]
-            for sums, counts in zip(pooled.sums, pooled.counts)]
+def _means(given: list[list[list[RaterScore]]]) -> list[list[float]]:
+    return [[sum(g.score for g in scores) / len(scores) if scores else math.nan for scores in segments]
+            for segments in given]
 
 
 def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], names: Sequence[str],
@@ -464,7 +431,7 @@ def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], n
         if table.ratings:
             for m in metrics:
                 pooled[m] = _pool(pooled.get(m), table, m, matched, names)
-                matched.values[m] = _means(pooled[m])
+                matched.values[m] = _means(pooled[m].given)
         _check_every_segment(table, files, names, found, matched, partial, notes)
         name = table.path.name
         if text:
@@ -486,7 +453,8 @@ def attach_scores(paths: Sequence[str | Path], systems: Sequence[SegmentFile], n
             if pool is not None:
                 pool.column = len(columns)
             columns.append(column)
-        files = [replace(f, scores={**f.scores, **{m: tuple(matched.values[m][i]) for m in metrics}})
+        files = [replace(f, scores={**f.scores, **{m: tuple(matched.values[m][i]) for m in metrics}},
+                         rated={**f.rated, **{m: tuple(map(tuple, pooled[m].given[i])) for m in metrics if m in pooled}})
                  for i, f in enumerate(files)]
     return files, columns, notes
 

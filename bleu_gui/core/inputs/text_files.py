@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import InputError, term
 from .markup import Tag
-from .ratings import Ratings
+from .ratings import RaterScore, Ratings
 from .raw_input import AUTO, binary_error, input_path, is_wide, position, read_bytes, wide_bom
 
 
@@ -41,6 +41,10 @@ class SegmentFile:
     # Human error annotations (MQM) per segment, None where a segment is unrated; None: no annotations at all.
     # Attached by :mod:`.annotations` (or read with an MQM table); not part of the file's identity.
     annotations: tuple[Ratings | None, ...] | None = dataclass_field(default=None, compare=False, repr=False)
+    # Raters' own segment scores behind a column of :attr:`scores` that is their mean (human ESA or DA), by column:
+    # each segment's scores. Attached by :mod:`.score_files`; not part of the file's identity.
+    rated: Mapping[str, tuple[tuple[RaterScore, ...], ...]] = dataclass_field(default_factory=dict, compare=False,
+                                                                              repr=False)
 
     @property
     def name(self) -> str:

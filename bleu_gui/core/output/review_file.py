@@ -32,9 +32,8 @@ from importlib.resources import files
 from pathlib import Path
 
 from ..errors import InputError
-from ..inputs.ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
+from ..inputs.ratings import SOURCE, TARGET, ErrorSpan, RaterScore, Ratings, severity_of
 from ..inputs.raw_input import read_bytes
-from ..inputs.score_files import RatingPool
 from .exports import write_atomic
 
 SEVERITIES = ("Minor", "Major", "Critical")  # what a reviewer marks (ESA: Minor and Major only)
@@ -331,16 +330,17 @@ def read_typology(text: str, where: str = "typology") -> tuple[str, ...]:
     return tuple(out)
 
 
-def esa_with(base: RatingPool | None, state: ReviewState, system: int, name: str, n: int) -> tuple[float, ...]:
+def esa_with(rated: Sequence[Sequence[RaterScore]] | None, state: ReviewState, system: str, rater: str,
+             n: int) -> tuple[float, ...]:
     """A system's ESA column once the reviewer's scores are in: each segment the mean over the other raters'
-    scores (``base``: the run's rating files, without the reviewer's own) and the reviewer's, where given; NaN
-    where nobody scored it. ``system``: the system's index in the run, ``name``: as the review file names it."""
-    mine = {v.segment: v.esa for v in state.verdicts if v.system == name and v.esa is not None}
-    sums, counts = (base.sums[system], base.counts[system]) if base is not None else ([0.0] * n, [0] * n)
+    scores (``rated``: as the run read them, per segment; the reviewer's own there give way to the review's) and
+    the reviewer's, where given; NaN where nobody scored it. ``system``: as the review file names it."""
+    mine = {v.segment: v.esa for v in state.verdicts if v.system == system and v.esa is not None}
     out = []
     for k in range(n):
-        total, count = sums[k] + mine.get(k + 1, 0), counts[k] + (k + 1 in mine)
-        out.append(total / count if count else math.nan)
+        scores = [g.score for g in (rated[k] if rated is not None else ()) if g.rater != rater]
+        scores += [mine[k + 1]] if k + 1 in mine else []
+        out.append(sum(scores) / len(scores) if scores else math.nan)
     return tuple(out)
 
 

@@ -29,9 +29,7 @@ from ...core import Run
 from ...core.errors import ExportError, InputError
 from ...core.inputs.annotations import attach_annotations
 from ...core.inputs.ratings import SOURCE, TARGET
-from ...core.inputs.score_files import RatingPool
 from ...core.metrics.account import plural
-from ...core.metrics.imported.imported import rating_pool
 from ...core.output.exports import write_atomic
 from ...core.output.review_file import (
     ESA_SEVERITIES,
@@ -74,7 +72,6 @@ class ReviewBar(QObject):
         self.suggestions: dict[tuple[str, int], list[Mark]] = {}
         self.review: Review | None = None
         self.mode = MQM
-        self._esa_base: RatingPool | None = None  # the other raters' ESA scores (see start)
         self.heading = ""
         self.clock = SegmentClock()  # the seconds spent on each segment, while shown in the active window
         self.last_pane: QTextEdit = panes.candidate  # where a span is selected: the candidate, or the source
@@ -188,9 +185,6 @@ class ReviewBar(QObject):
         run = self.controller.whole.run if self.controller.whole is not None else None
         protected = run.input_paths() if run is not None else ()
         esa = mode == ESA
-        # The other raters' ESA scores, which the reviewer's join (the mean over raters, as the next run reads both).
-        self._esa_base = rating_pool(self.controller.state.opened.request, [s.file for s in run.systems],
-                                     [s.name for s in run.systems], run.context, ESA, rater) if run and esa else None
         categories = (read_typology(Path(typology).read_text(encoding="utf-8"), str(typology)) if typology
                       else default_typology())
         name = Path(typology).name if typology else ("esa" if esa else "mqm-core")
@@ -587,10 +581,11 @@ class ReviewBar(QObject):
         system = self.controller.system
         f = whole.run.systems[system].file
         source = whole.run.context.source
-        name = self.system_name(whole.run, system)  # the reviewer's marks and ESA join the other raters' (see start)
+        name = self.system_name(whole.run, system)  # the reviewer's marks and ESA join the other raters'
         ratings = ratings_with(f.annotations, review.state, name, review.rater, f.lines,
                                source.lines if source is not None else None)
-        scores = {ESA: esa_with(self._esa_base, review.state, system, name, len(f.lines))} if self.mode == ESA else {}
+        scores = {ESA: esa_with(f.rated.get(ESA), review.state, name, review.rater, len(f.lines))} \
+            if self.mode == ESA else {}
         if always or ratings != (f.annotations or (None,) * len(f.lines)) or any(
                 f.scores.get(c) != v for c, v in scores.items()):
             self.controller.actions.reannotate(system, ratings, scores, str(review.path))

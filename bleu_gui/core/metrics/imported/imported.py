@@ -16,9 +16,9 @@ from ...errors import ConfigError, term
 from ...inputs.annotations import attach_annotations, review_scores
 from ...inputs.corpus import Context
 from ...inputs.run_inputs import InputRequest
-from ...inputs.score_files import RatingPool, ScoreTable, attach_scores, pool_ratings
-from ...inputs.span_placement import PlacedFile, placed_ratings, score_table, score_tables
-from ...inputs.span_ratings import Campaign, is_campaign, read_campaign, sniff
+from ...inputs.score_files import attach_scores
+from ...inputs.span_placement import placed_ratings, score_table, score_tables
+from ...inputs.span_ratings import is_campaign, read_campaign, sniff
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Explanation, Section, plural
 from ..base import Metric, Progress, Score
@@ -128,55 +128,30 @@ def bind(config: ImportedConfig, references: Sequence[Sequence[str]], progress: 
     return ImportedMetric(config, len(references[0]) if references else 0)
 
 
-def _without_campaigns(request: InputRequest) -> tuple[InputRequest, list[Campaign]]:
-    """The request without its Pearmut campaign files, and those files read: a campaign file given beside a log
-    says what an older log's items showed, it is no ratings file."""
-    encoding = request.encoding
-    campaign_paths = [p for p in (*request.annotations, *request.scores) if is_campaign(p, encoding)]
-    campaigns = [read_campaign(p, encoding) for p in campaign_paths]
-    return replace(request, annotations=tuple(p for p in request.annotations if p not in campaign_paths),
-                   scores=tuple(p for p in request.scores if p not in campaign_paths)), campaigns
-
-
-def _placed(request: InputRequest, files: Sequence[SegmentFile], names: Sequence[str], context: Context,
-            campaigns: Sequence[Campaign]) -> dict[str, PlacedFile]:
-    return {str(p): placed_ratings(p, files, names, context, request.encoding, campaigns)
-            for p in request.annotations if sniff(p, request.encoding)}
-
-
-def _rating_tables(request: InputRequest, placed: dict[str, PlacedFile], names: Sequence[str]) -> list[ScoreTable]:
-    """The human segment scores of the request's annotation files: ESA's and Pearmut's (placed), a review's."""
-    tables = [t for read, where, _ in placed.values() if (t := score_table(read, where, names)) is not None]
-    return tables + [t for t in (review_scores(p, request.encoding) for p in request.annotations
-                                 if str(p) not in placed) if t is not None]
-
-
-def rating_pool(request: InputRequest, files: Sequence[SegmentFile], names: Sequence[str], context: Context,
-                column: str, leave_out: str) -> RatingPool | None:
-    """The raters' scores of ``column`` (``esa``) the request's annotation files give the run's systems, summed
-    and counted per segment, without those of the rater ``leave_out`` (a reviewer whose own come from the desk);
-    None when no file gives that column."""
-    request, campaigns = _without_campaigns(request)
-    tables = _rating_tables(request, _placed(request, files, names, context, campaigns), names)
-    return pool_ratings(tables, files, names, context, column, leave_out)
-
-
 def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names: Sequence[str],
                     context: Context) -> tuple[list[SegmentFile], Context, tuple[ImportedConfig, ...]]:
     """The request's score files and annotation files (human MQM ratings) read onto ``systems`` (``names``: their
     display names), the context with the notes on what was left out, and the imported metrics (none when the
     request has no score files)."""
     files, notes, encoding = list(systems), [], request.encoding
-    request, campaigns = _without_campaigns(request)
+    # A Pearmut campaign file given beside a log says what an older log's items showed: it is no ratings file.
+    campaign_paths = [p for p in (*request.annotations, *request.scores) if is_campaign(p, encoding)]
+    campaigns = [read_campaign(p, encoding) for p in campaign_paths]
+    annotations = [p for p in request.annotations if p not in campaign_paths]
+    request = replace(request, annotations=tuple(annotations),
+                      scores=tuple(p for p in request.scores if p not in campaign_paths))
     # ESA's and Pearmut's ratings carry a human segment score beside their spans: given as annotations, each file is
     # read and placed once, for its spans and its score (its notes said once, with the spans); given as scores,
     # only the score.
-    placed = _placed(request, files, names, context, campaigns)
+    placed = {str(p): placed_ratings(p, files, names, context, encoding, campaigns) for p in request.annotations
+              if sniff(p, encoding)}
     if request.annotations:
         files, said = attach_annotations(request.annotations, files, names, context, request.scores_partial,
                                          encoding, placed)
         notes += said
-    tables = _rating_tables(request, placed, names)
+    tables = [t for read, where, _ in placed.values() if (t := score_table(read, where, names)) is not None]
+    tables += [t for t in (review_scores(p, encoding) for p in request.annotations if str(p) not in placed)
+               if t is not None]
     scored = [p for p in request.scores if sniff(p, encoding)]
     scored_tables, said = score_tables(scored, files, names, context, encoding, campaigns)
     tables, notes = [*tables, *scored_tables], notes + said
