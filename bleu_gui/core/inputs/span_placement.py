@@ -250,7 +250,7 @@ def score_table(read: SpanRatings, placed: Placed, names: Sequence[str]) -> Scor
     refused."""
     column = ESA if read.marks_spans else DA
     rows = [ScoreRow(r.line, names[system], "", str(segment + 1), {column: repr(r.score)}, rater=_who(r))
-            for r, system, segment in sorted(placed.ratings, key=lambda placed: placed[1:])
+            for r, system, segment in sorted(placed.ratings, key=lambda rating: rating[1:])  # by system, segment
             if r.score is not None]
     if not rows:
         return None
