@@ -108,6 +108,23 @@ def no_thread_left_running():
     assert not leaks, "left running after the test: " + "; ".join(leaks)
 
 
+@pytest.fixture(autouse=True)
+def unsaved_edits_discarded(monkeypatch):
+    """A window closed with edited candidates asks what to do in a modal box (main_window.ask_unsaved_edits): a test
+    that closes such a window would wait on a box no one answers. Here it is answered "discard", and the questions
+    asked are recorded; a test of the question replaces this answer with its own."""
+    from bleu_gui.gui.shell import main_window
+
+    asked: list[str] = []
+
+    def answer(_parent, text):
+        asked.append(text)
+        return "discard"
+
+    monkeypatch.setattr(main_window, "ask_unsaved_edits", answer)
+    return asked
+
+
 @pytest.fixture
 def window(qtbot, tmp_path):
     """A shown main window with a fresh settings file of its own (test_gui.py has its own variant)."""

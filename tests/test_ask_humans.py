@@ -193,3 +193,16 @@ def test_of_more_than_four_systems_each_and_its_neighbour_in_the_metrics_ranking
     said = [line.strip().split(":")[0] for line in out.splitlines() if " vs " in line]
     assert "(neighbours in its ranking)" in out
     assert said == [f"{a} vs {b}" for a, b in zip(ranked, ranked[1:])]
+
+
+def test_an_estimate_takes_finite_words_an_hour_and_a_sample_larger_than_the_rows_is_all_of_them(capsys, tmp_path):
+    for rate in ("inf", "nan", "-3", "0"):
+        with pytest.raises(SystemExit) as refused:
+            cli(capsys, *emoji_run("--ask-humans", tmp_path / "c.json", "--words-per-hour", rate))
+        err = capsys.readouterr().err
+        assert refused.value.code == 2 and "--words-per-hour" in err and not (tmp_path / "c.json").exists(), rate
+    code, said, err = cli(capsys, *emoji_run("--ask-humans", tmp_path / "c.json", "--sample", "100"))
+    assert code == 0, err
+    mapping = json.loads((tmp_path / "c.bleu-gui.json").read_text(encoding="utf-8"))
+    assert "at random" not in json.dumps(mapping) and "all 5 (a sample of 100 was asked for)" in said + err
+    assert "Infinity" not in (tmp_path / "c.bleu-gui.json").read_text(encoding="utf-8")

@@ -223,3 +223,29 @@ def test_the_lists_length_ratio_follows_an_edit_and_revert_all_ends_editing(qtbo
     file_ratio = float(model.index(row, 2).data())
     original = BLEU(effective_order=True).sentence_score(lines(system)[3], [lines(r)[3] for r in refs])
     assert file_ratio == pytest.approx(original.sys_len / original.ref_len, abs=0.005)
+
+
+def test_quitting_with_an_unsaved_edit_asks_and_cancel_keeps_the_window(qtbot, window, tmp_path, monkeypatch):
+    from bleu_gui.gui.shell import main_window
+
+    system, _refs = open_demo_b(qtbot, window)
+    view = window.inspect
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    type_over(qtbot, view.detail.panes.candidate, "the museum will reopen")
+    answers, asked = ["cancel", "save"], []
+
+    def answer(_parent, text):
+        asked.append(text)
+        return answers.pop(0)
+
+    monkeypatch.setattr(main_window, "ask_unsaved_edits", answer)
+    target = tmp_path / "edited.txt"
+    monkeypatch.setattr("bleu_gui.gui.inspect.candidate_editor.ask_save", lambda *args: str(target))
+    window.activateWindow()
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)  # File ▸ Quit
+    assert window.isVisible() and len(asked) == 1 and "system-b.txt: 1 sentence" in asked[0]
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)  # now: Save as…
+    assert not window.isVisible() and len(asked) == 2
+    edited = lines(system)
+    edited[3] = "the museum will reopen"
+    assert target.read_text(encoding="utf-8").splitlines() == edited

@@ -133,13 +133,13 @@ def _table(tmp_path, text: str):
 def test_deeply_nested_jsonl_is_a_message(tmp_path, capsys):
     ref, hyp = _table(tmp_path, '{"reference": "a b", "x": ' + "[" * 200_000 + "]" * 200_000 + "}\n")
     code, _out, err = cli(capsys, ref, "-i", hyp)
-    assert code == 2 and "t.jsonl: line 1: the JSON nests too deeply" in err
+    assert code == 2 and "t.jsonl: line 1, column 90: nested more than 64 levels deep" in err
 
 
 def test_a_number_of_5000_digits_is_a_message(tmp_path, capsys):
     ref, hyp = _table(tmp_path, '{"reference": "a b", "n": ' + "7" * 5000 + "}\n")
     code, _out, err = cli(capsys, ref, "-i", hyp)
-    assert code == 2 and "t.jsonl: line 1: a number too long to read" in err
+    assert code == 2 and "t.jsonl: line 1, column 27: a number of 5,000 digits" in err
 
 
 def test_a_tsv_field_over_the_csv_modules_limit_is_read(tmp_path, capsys):

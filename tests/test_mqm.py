@@ -250,7 +250,7 @@ def test_jsonl_spans_are_read_as_strictly_as_score_files(tmp_path, capsys):
     jsonl = tmp_path / "spans.jsonl"
     jsonl.write_text('{"system": "A", "segment": 1, "severity": "Major", "severity": "Minor"}\n', encoding="utf-8")
     code, _out, err = cli(capsys, paths["ref"], "-i", paths["A"], "--annotations", jsonl, "-m", "mqm")
-    assert code == 2 and "line 1: the key 'severity' appears twice" in err
+    assert code == 2 and "line 1, column 1: the key 'severity' appears twice" in err
 
 
 def test_annotations_of_a_system_the_run_lacks_are_refused_or_said(tmp_path, capsys):

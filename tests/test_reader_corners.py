@@ -152,7 +152,7 @@ def test_jsonl_documents_are_matched_by_id_never_by_position(tmp_path, capsys, h
 
 
 # -- 6. JSONL: values that are not text ---------------------------------------------------------------------
-@pytest.mark.parametrize("value, kind", [("null", "null"), ("NaN", "a number"), ("3", "a number"),
+@pytest.mark.parametrize("value, kind", [("null", "null"), ("3", "a number"),
                                          ('{"t": "x"}', "an object"), ("true", "true")])
 def test_a_non_text_value_where_text_belongs_is_refused_naming_line_and_field(tmp_path, capsys, value, kind):
     ref = tmp_path / "ref.jsonl"
@@ -163,6 +163,16 @@ def test_a_non_text_value_where_text_belongs_is_refused_naming_line_and_field(tm
     assert code == 2 and out == ""
     assert "ref.jsonl: line 2" in err and "'reference'" in err and kind in err
     assert "None" not in err or value == "null"
+
+
+def test_nan_in_a_table_is_not_json_and_refused_naming_line_and_column(tmp_path, capsys):
+    ref = tmp_path / "ref.jsonl"
+    ref.write_text('{"reference": "a b c"}\n{"reference": NaN}\n', encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a b c\na b c\n", encoding="utf-8")
+    code, out, err = cli(capsys, ref, "-i", hyp)
+    assert code == 2 and out == ""
+    assert "ref.jsonl: line 2, column 15: NaN is not a JSON number" in err
 
 
 def test_a_list_of_references_is_several_references(tmp_path, capsys):

@@ -221,3 +221,27 @@ def test_a_delta_interval_keeps_the_metrics_decimals():
     assert interval_text(-1.234, 2.346) == "95%: -1.23 to 2.35"  # BLEU's
     deltas = [(-1) ** k * 0.0001 * k for k in range(200)]
     assert "95%: -0.0" in delta_chart(deltas, 0.5, 4) and "95%: -0.00 to" not in delta_chart(deltas, 0.5, 4)
+
+
+def test_the_report_shows_a_metrics_own_decimals_and_every_pairs_p_value(tmp_path, capsys):
+    scores = tmp_path / "comet.tsv"
+    a = [0.1812, 0.1806, 0.1811, 0.1807, 0.1809, 0.1810]
+    b = [0.1808, 0.1807, 0.1809, 0.1806, 0.1808, 0.1810]
+    rows = [f"{name}\t{k + 1}\t{v}" for name, vals in (("system-a.txt", a), ("system-b.txt", b), ("system-c.txt", b))
+            for k, v in enumerate(vals)]
+    hyps = [tmp_path / "system-a.txt", tmp_path / "system-b.txt", tmp_path / "system-c.txt"]
+    for path in hyps:
+        path.write_text("\n".join(lines(SYSTEMS[0])[:6]) + "\n", encoding="utf-8")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("\n".join(lines(REFS[0])[:6]) + "\n", encoding="utf-8")
+    scores.write_text("system\tsegment\tCOMET\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "report.html"
+    code = run([str(ref), "-i", *map(str, hyps), "--scores", str(scores), "-m", "COMET", "--all-pairs", "--report",
+                str(out)])
+    assert code == 0, capsys.readouterr().err
+    html = out.read_text(encoding="utf-8")
+    mean_a, mean_b = sum(a) / 6, sum(b) / 6
+    assert f"{mean_a:.4f}" in html and f"{mean_b:.4f}" in html and f"{mean_b - mean_a:+.4f}" in html
+    assert "every pair's p-value, best system first" in html
+    matrix = html[html.index("every pair's p-value"):].split("</table>")[0]
+    assert matrix.count("</th><td>") == 3 and matrix.count("<td class=n>·</td>") == 3  # a row a system

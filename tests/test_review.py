@@ -11,9 +11,10 @@ import sys
 
 import pytest
 
-from bleu_gui.core.errors import InputError
+from bleu_gui.core.errors import ExportError, InputError
 from bleu_gui.core.inputs.annotations import attach_annotations
 from bleu_gui.core.inputs.corpus import Context
+from bleu_gui.core.inputs.review_rows import rows_in_force
 from bleu_gui.core.inputs.text_files import SegmentFile
 from bleu_gui.core.output.review_file import Mark, Review, ReviewState, Verdict, read_typology
 
@@ -70,20 +71,28 @@ def test_an_esa_score_round_trips_as_the_human_column(tmp_path, capsys):
     assert [s["score"] for s in esa["sentences"]] == [35.0, 80.0, None]
 
 
-def test_undo_writes_the_file_back_as_it_was_and_other_raters_are_kept(tmp_path):
+def _in_force(path) -> list[dict]:
+    rows = [(n, json.loads(line)) for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if line]
+    return [row for _n, row in rows_in_force(rows)]
+
+
+def test_undo_takes_the_change_back_in_the_file_and_other_raters_are_kept(tmp_path):
     path = tmp_path / "review.jsonl"
     other = json.dumps({"system": "hyp.txt", "segment": 2, "rater": "ben", "severity": "Minor", "start": 0,
                         "end": 5}, ensure_ascii=False)
     path.write_text(other + "\n", encoding="utf-8")
     review = Review.open(path, "ana", "mqm-core")
     review.add(Mark("hyp.txt", 1, "Minor", "Style/Awkward", 0, 3))
-    before = path.read_bytes()
+    before = _in_force(path)
     review.add(Mark("hyp.txt", 1, "Major", "Accuracy/Mistranslation", 4, 8))
-    assert path.read_bytes() != before
-    assert review.undo() and path.read_bytes() == before
+    assert _in_force(path) != before
+    written = path.read_bytes()
+    assert review.undo() and _in_force(path) == before
+    assert path.read_bytes().startswith(written)  # the file only grows: the undo is a row taken back
+    assert Review.open(path, "ana", "x").state == review.state
     assert review.redo() and len(Review.open(path, "ana", "x").state.marks) == 2
     assert path.read_text(encoding="utf-8").splitlines()[0] == other  # ben's line, as it was
-    assert not Review.open(path, "ben", "x").others == []
+    assert len(Review.open(path, "ben", "x").state.marks) == 1
 
 
 def test_a_bad_review_row_is_refused_naming_the_line(tmp_path):
@@ -125,8 +134,7 @@ def test_a_process_killed_between_writes_leaves_a_readable_file(tmp_path):
         child.wait()
     marks = Review.open(path, "ana", "mqm-core").state.marks
     assert len(marks) >= saved  # every line of the file reads: the last change written whole, or not at all
-    assert all(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
-    assert list(tmp_path.glob(".review.jsonl.*")) == []  # what the kill left mid-write is gone once it is opened
+    assert all(json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line)
 
 
 # -- trust round 5: several writers, the files people really have ---------------------------------------------------
@@ -135,8 +143,7 @@ def _mark(k: int) -> Mark:
 
 
 def _comments(path, rater: str) -> set[str]:
-    return {row["comment"] for row in map(json.loads, path.read_text(encoding="utf-8").splitlines())
-            if row["rater"] == rater and "comment" in row}
+    return {row["comment"] for row in _in_force(path) if row["rater"] == rater and "comment" in row}
 
 
 def test_two_writers_keep_each_others_rows(tmp_path):
@@ -195,15 +202,20 @@ def test_a_review_file_not_in_utf8_is_named_and_a_bom_is_read(tmp_path):
     assert len(Review.open(path, "ana", "mqm-core").state.marks) == 2
 
 
-def test_what_a_kill_left_beside_the_file_is_removed(tmp_path):
+def test_a_last_line_another_program_left_unfinished_is_named_and_nothing_is_written_after_it(tmp_path):
     path = tmp_path / "review.jsonl"
-    Review.open(path, "ana", "mqm-core").add(_mark(1))
-    leftover = tmp_path / ".review.jsonl.k2j3h4.tmp"  # write_atomic's temporary file, as a kill -9 leaves it
-    leftover.write_text("half a line", encoding="utf-8")
-    unrelated = tmp_path / ".other.jsonl.k2j3h4.tmp"
-    unrelated.write_text("another file's", encoding="utf-8")
     review = Review.open(path, "ana", "mqm-core")
-    assert not leftover.exists() and unrelated.exists() and len(review.state.marks) == 1
+    review.add(_mark(1))
+    with path.open("a", encoding="utf-8") as outside:  # a whole row without its line end: read, then ended
+        outside.write(json.dumps({"system": "hyp.txt", "segment": 2, "rater": "carl", "severity": "Minor"}))
+    review.add(_mark(2))
+    assert _comments(path, "ana") == {"mark 1", "mark 2"} and len(_in_force(path)) == 3
+    with path.open("a", encoding="utf-8") as outside:  # half a row: an unfinished write
+        outside.write('{"system": "hyp.txt", "seg')
+    size = path.stat().st_size
+    with pytest.raises(ExportError, match=r"review.jsonl: line 4 is cut short"):
+        review.add(_mark(3))
+    assert path.stat().st_size == size and review.state.marks == (_mark(1), _mark(2))
 
 
 # -- the window, keyboard only ---------------------------------------------------------------------------------------

@@ -44,7 +44,11 @@ def _idle(window, qtbot):
 
 
 def _rows(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The review file's rows in force (the file only grows: an undo is a row taken back)."""
+    from bleu_gui.core.inputs.review_rows import rows_in_force
+
+    rows = [(n, json.loads(line)) for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if line]
+    return [row for _n, row in rows_in_force(rows)]
 
 
 def _key(qtbot, widget, key, modifier=None):

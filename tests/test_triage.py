@@ -170,3 +170,25 @@ def test_tools_triage_lists_the_worst_opens_a_segment_and_writes_the_xliff(qtbot
     with qtbot.waitSignal(dialog.failed) as failed:
         dialog.save(str(original))  # an input file is never overwritten
     assert "input" in failed.args[0].lower()
+
+
+def test_a_triage_of_a_latin1_xliff_writes_what_latin1_lacks_as_character_references(capsys, tmp_path):
+    from translate.storage import xliff
+
+    real = (data_set("formats") / XLIFF_12).read_text(encoding="utf-8")
+    latin1 = tmp_path / "validators.de.xlf"  # the real file as a tool that writes ISO-8859-1 would write it
+    latin1.write_bytes(real.replace('encoding="utf-8"', 'encoding="ISO-8859-1"', 1).encode("iso-8859-1"))
+    from bleu_gui.core.inputs.run_inputs import read_run_inputs
+
+    system = read_run_inputs([latin1], []).systems[0]
+    scores = tmp_path / "scores.jsonl"
+    scores.write_text("".join(json.dumps({"system": "target (de)", "segment": k + 1,
+                                          "qualität→": (k * 7) % 10}, ensure_ascii=False) + "\n"
+                              for k in range(len(system.lines))), encoding="utf-8")
+    out = tmp_path / "triaged.xlf"
+    code, _printed, err = cli(capsys, "-i", latin1, "--scores", scores, "--triage", "25%", "--triage-out", out)
+    assert code == 0, err
+    written = out.read_bytes()
+    assert written.startswith(b'<?xml version="1.0" encoding="ISO-8859-1"?>') and b"&#8594;" in written
+    units = [u for u in xliff.xlifffile.parsefile(str(out)).units if u.istranslatable()]
+    assert len(units) == 116 and any("qualität→" in u.getnotes("bleu-gui") for u in units)

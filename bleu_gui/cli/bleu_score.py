@@ -209,6 +209,11 @@ def main() -> None:
     try:
         code = run()
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        # Ctrl+C: one line, at once (the LLM judge's requests in flight are left, unheard, to daemon threads).
+        print(f"{PROG}: interrupted: nothing more is computed; what was cached so far (the LLM judge's answers, "
+              "COMET's scores) is kept, and the next run asks only for the rest", file=sys.stderr)
+        code = 130
     except OSError as exc:  # `| head` closed the pipe, or the output device is full
         if not isinstance(exc, BrokenPipeError) and exc.errno not in _OUTPUT_ERRNOS:
             raise  # not the output's: a bug to see, not to word as one

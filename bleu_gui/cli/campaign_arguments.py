@@ -4,6 +4,7 @@ and how the Pearmut campaign is laid out (its one reading of the Namespace)."""
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass
 
 from ..core.errors import InputError
@@ -25,8 +26,8 @@ def _rate(value: str) -> float:
         x = float(value)
     except ValueError:
         x = 0.0
-    if not x > 0:
-        raise argparse.ArgumentTypeError(f"words an hour, more than 0, got {value!r}")
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"words an hour, a number more than 0, got {value!r}")
     return x
 
 

@@ -31,13 +31,15 @@ from pathlib import Path
 
 from ..errors import InputError, term
 from .corpus import Context
-from .ratings import SOURCE, TARGET, ErrorSpan, Ratings, severity_of
+from .ratings import SEVERITIES, SOURCE, TARGET, ErrorSpan, Ratings, rating_score, severity_of
 from .raw_input import read_bytes
+from .review_rows import rows_in_force
 from .score_files import ScoreRow, ScoreTable, json_objects, segment_index, system_index
 from .span_placement import Placed, PlacedFile, placed_ratings
 from .span_ratings import sniff
 from .text_files import SegmentFile, decode_text_files
 from .tsv import read_tsv
+from .untrusted_json import parse
 
 _MARK = re.compile(r"</?v>")
 
@@ -135,14 +137,20 @@ def row_rating(path: Path, line: int, row: Mapping[str, object], columns: Mappin
     severity_text = cell("severity").strip()
     if not rater and not severity_text:
         return None
-    severity = severity_of(path, line, severity_text) if severity_text else "No-error"
+    severity_col = columns.get("severity")
+    if severity_text:
+        severity = severity_of(path, line, severity_text)
+    elif severity_col is None or severity_col not in row:
+        # No severity at all: a JSON Lines row of a rater that rates the segment without an error (a review's
+        # reviewed row; the module says so). A table has no such row: its every row has the column.
+        severity = "No-error"
+    else:
+        raise InputError(f"{path}: line {line}: the severity is empty (a rating row names one: "
+                         f"{', '.join(SEVERITIES)}; a segment without an error is a No-error row)")
     comment, correction = cell("comment").strip(), ""
     metadata = cell("metadata").strip()
     if metadata:
-        try:
-            meta = json.loads(metadata)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {line}: the metadata field is not JSON ({exc.msg})") from None
+        meta = parse(metadata, f"{path}: line {line}: the metadata field")
         if isinstance(meta, dict):
             comment = comment or str(meta.get("note") or "").strip()
             correction = str(meta.get("corrected_translation") or "").strip()
@@ -187,6 +195,13 @@ def _tsv_rows(path: Path, text: SegmentFile) -> tuple[list[str], list[tuple[int,
     return header, rows, table.note
 
 
+def _jsonl_rows(path: Path, text: SegmentFile) -> tuple[list[str], list[tuple[int, dict[str, object]]]]:
+    """A JSON Lines annotation file's rows in force (a review file's withdrawals and later verdicts applied:
+    :mod:`.review_rows`)."""
+    header, rows = json_objects(path, "\n".join(text.lines), "annotations")
+    return header, rows_in_force(rows)
+
+
 def _offset(path: Path, n: int, row: Mapping[str, object], name: str) -> int:
     value = row.get(name)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -201,7 +216,7 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
     path = Path(path)
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
     jsonl = path.suffix.lower() in (".jsonl", ".json")
-    header, rows, note = (*json_objects(path, "\n".join(text.lines), "annotations"), "") if jsonl else _tsv_rows(path, text)
+    header, rows, note = (*_jsonl_rows(path, text), "") if jsonl else _tsv_rows(path, text)
     system_col = _find(header, ("system", "sys", "system_name"))
     id_col = _find(header, ("seg_id", "segment_id", "segid", "docsegid", "sid"))
     line_col = _find(header, ("segment", "line", "seg"))
@@ -288,7 +303,7 @@ def review_scores(path: str | Path, encoding: str = "utf-8") -> ScoreTable | Non
     if path.suffix.lower() not in (".jsonl", ".json"):
         return None
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
-    header, rows = json_objects(path, "\n".join(text.lines), "annotations")
+    header, rows = _jsonl_rows(path, text)
     if "esa" not in header:
         return None
     id_col = _find(header, ("seg_id", "segment_id", "segid", "docsegid", "sid"))
@@ -296,13 +311,11 @@ def review_scores(path: str | Path, encoding: str = "utf-8") -> ScoreTable | Non
     doc_col = _find(header, ("doc", "doc_id", "docid", "document")) if id_col else None
     out = []
     for n, row in rows:
-        value = row.get("esa")
-        if value is None:
+        score = rating_score(row.get("esa"), "esa", f"{path}: line {n}")
+        if score is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
-            raise InputError(f"{path}: line {n}: esa must be a score from 0 to 100, got {json.dumps(value)}")
         out.append(ScoreRow(n, str(row.get("system") or ""), str(row.get(doc_col) or "") if doc_col else "",
-                            str(row.get(segment_col) or "") if segment_col else "", {"esa": repr(float(value))},
+                            str(row.get(segment_col) or "") if segment_col else "", {"esa": repr(score)},
                             rater=str(row.get("rater") or "")))
     if not out:
         return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -10,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, term
+from .untrusted_json import JsonRefused, parse
 
 if TYPE_CHECKING:
     from .corpus import Corpus
@@ -95,9 +95,9 @@ def _first_line_is_an_object(head: bytes) -> bool:
     if not first.lstrip().startswith(b"{"):
         return False
     try:
-        return isinstance(json.loads(first), dict)
-    except (ValueError, RecursionError):
-        return False
+        return isinstance(parse(first.decode("utf-8", "replace"), ""), dict)
+    except JsonRefused as exc:
+        return not exc.syntax and first.rstrip().endswith(b"}")  # an object the door refuses: its reader says why
 
 
 def _sniffed_hint(fmt: str) -> str:

@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from ..errors import InputError
 from .text_files import SegmentFile
+from .untrusted_json import JsonRefused, lines_of, parse
 
 
 @dataclass(frozen=True)
@@ -46,19 +46,16 @@ def _comet_json(path: Path, data: object) -> NeuralScores | None:
 
 
 def _metricx_jsonl(path: Path, text: str) -> NeuralScores | None:
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [(n, line) for n, line in enumerate(lines_of(text), 1) if line.strip()]
     try:
-        first = json.loads(lines[0][1]) if lines else None
-    except json.JSONDecodeError:
+        first = parse(lines[0][1], str(path), line=lines[0][0]) if lines else None
+    except JsonRefused:
         return None
     if not (isinstance(first, dict) and "prediction" in first and "hypothesis" in first and "system" not in first):
         return None
     objects, hypotheses = [], []
     for n, line in lines:
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+        obj = parse(line, str(path), line=n, nan_as_null=True)
         if not isinstance(obj, dict) or "prediction" not in obj or "hypothesis" not in obj:
             raise InputError(f"{path}: line {n}: a MetricX prediction needs \"hypothesis\" and \"prediction\"")
         hypotheses.append(str(obj["hypothesis"]))
@@ -74,8 +71,11 @@ def neural_scores(path: Path, text: str) -> NeuralScores | None:
     stripped = text.lstrip()
     if stripped.startswith("{") and path.suffix.lower() == ".json":
         try:
-            found = _comet_json(path, json.loads(text))
-        except json.JSONDecodeError:
+            found = _comet_json(path, parse(text, str(path), nan_as_null=True))
+        except JsonRefused as exc:
+            # A COMET output whose JSON the door refuses is said so; any other JSON file is another format.
+            if '"COMET"' in text[:4096] and '"mt"' in text[:4096]:
+                raise InputError(exc.raw) from None
             found = None
         if found is not None:
             return found

@@ -68,7 +68,16 @@ def is_wide(codec: str) -> bool:
     return codec.replace("-", "_").lower().startswith(_WIDE_CODECS)
 
 
+# Compressed files as MT data is shipped (WMT's releases, sacreBLEU's downloads): named, never read as binary text.
+_COMPRESSED = ((b"\x1f\x8b", "gzip", "gunzip -k"), (b"\xfd7zXZ\x00", "xz", "unxz -k"), (b"BZh", "bzip2", "bunzip2 -k"),
+               (b"(\xb5/\xfd", "zstd", "unzstd"))
+
+
 def binary_error(path: Path, data: bytes, offset: int) -> InputError:
+    for magic, kind, command in _COMPRESSED:
+        if data.startswith(magic):
+            return InputError(f"{path}: compressed with {kind}, not text: decompress it first ({command} "
+                              f"{path.name}) and give the file it makes")
     return InputError(f"{path}: binary, not text: a NUL byte at {position(data, offset)}")
 
 

@@ -27,9 +27,7 @@ separated by a tab and then a space; ``None`` for an unrated segment):
 from __future__ import annotations
 
 import csv
-import functools
 import io
-import json
 import math
 import re
 from collections.abc import Sequence
@@ -42,6 +40,7 @@ from .neural_scores import neural_scores, system_of_hypotheses
 from .ratings import RaterScore
 from .raw_input import read_bytes
 from .text_files import SegmentFile, decode_text_files
+from .untrusted_json import json_lines
 
 MISSING = frozenset({"", "none", "nan", "null", "na", "n/a", "-"})
 SYSTEM_NAMES = ("system", "sys", "system_name")
@@ -146,19 +145,14 @@ def _csv_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list[s
 
 
 def json_objects(path: Path, text: str, what: str) -> tuple[list[str], list[tuple[int, dict[str, object]]]]:
-    """The objects of a JSON Lines text with their line numbers, and every key in the order first seen; a key
-    given twice in one object, ``NaN``/``Infinity``, a line that is not an object, or no object (``what`` the
-    file should hold) is refused naming the line (score files and annotation files read alike)."""
+    """The objects of a JSON Lines text with their line numbers, and every key in the order first seen, read through
+    the one door for JSON (:mod:`.untrusted_json`: a key given twice, Infinity, a number too long, nesting too deep
+    are refused naming the line); ``NaN`` is a missing value, as Python's own ``json`` writes one (read so, as in a
+    TSV); a line that is not an object, or no object (``what`` the file should hold), is refused naming the line
+    (score files and annotation files read alike)."""
     header: list[str] = []
     objects = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line, object_pairs_hook=functools.partial(_unique_keys, path, n),
-                             parse_constant=functools.partial(_no_constant, path, n))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+    for n, obj in json_lines(text, str(path), nan_as_null=True):
         if not isinstance(obj, dict):
             raise InputError(f"{path}: line {n}: a JSON object per line is expected")
         header += [k for k in obj if k not in header]
@@ -175,21 +169,6 @@ def _jsonl_cells(path: Path, text: str) -> tuple[list[str], list[tuple[int, list
         return "" if value is None else str(value)
 
     return header, [(n, [cell(obj.get(k)) for k in header]) for n, obj in objects]
-
-
-def _unique_keys(path: Path, n: int, pairs: list[tuple[str, object]]) -> dict[str, object]:
-    keys = [k for k, _ in pairs]
-    twice = sorted({k for k in keys if keys.count(k) > 1})
-    if twice:
-        raise InputError(f"{path}: line {n}: the key {twice[0]!r} appears twice in one object: which score is meant?")
-    return dict(pairs)
-
-
-def _no_constant(path: Path, n: int, word: str) -> object:
-    """Python's json writes NaN for a missing score (read so, as in a TSV); an infinity is no score."""
-    if word == "NaN":
-        return None
-    raise InputError(f"{path}: line {n}: {word} is not a score (write a number, or null for a missing score)")
 
 
 def _find(header: list[str], names: Sequence[str]) -> str | None:

@@ -64,6 +64,7 @@ class Placed:
     other_pairs: tuple[tuple[str, int], ...] = ()
     by_id: int = 0         # ratings placed by the item id of a campaign bleu-gui wrote
     changed: int = 0       # ratings whose id names a line whose text is not the rated text (another file)
+    foreign: int = 0       # ratings whose id names another source (a campaign of another run): never placed
 
 
 def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequence[SegmentFile],
@@ -81,7 +82,7 @@ def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequ
     ours = source_key(source) if source is not None else None
     latest: dict[tuple[str, str, int, int], tuple[SpanRating, int, int]] = {}
     other: dict[str, int] = {}
-    not_found = ambiguous = other_source = replaced = by_id = changed = 0
+    not_found = ambiguous = other_source = replaced = by_id = changed = foreign = 0
     for r in ratings:
         system = found.get(r.system)
         if system is None:
@@ -89,6 +90,9 @@ def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequ
             continue
         ided = parse_item_id(r.item_id)
         by_line = ided is not None and ided[0] == ours
+        if ided is not None and not by_line:  # asked about another source: by its line or its text, never here
+            foreign += 1
+            continue
         if ided is not None and by_line:
             row = ided[1] - 1
             if row >= len(systems[system].lines) or systems[system].lines[row] != r.target:
@@ -114,7 +118,7 @@ def place(found: Mapping[str, int], ratings: Sequence[SpanRating], systems: Sequ
         latest.pop(key, None)  # the later rating takes the earlier one's place in the order, too
         latest[key] = (r, system, candidates[0])
     return Placed(list(latest.values()), other, not_found, ambiguous, other_source, replaced, by_id=by_id,
-                  changed=changed)
+                  changed=changed, foreign=foreign)
 
 
 def _refuse_another_campaign(read: SpanRatings, context: Context) -> None:
@@ -148,6 +152,10 @@ def _id_notes(name: str, placed: Placed) -> list[str]:
     if placed.by_id:
         notes.append(f"{name}: {placed.by_id:,} ratings placed by the item ids of the campaign bleu-gui wrote (their "
                      "line, not their text)")
+    if placed.foreign:
+        notes.append(f"{name}: {placed.foreign:,} ratings left out: their item ids name another source (a campaign "
+                     "asked about another run's files; placing them by their text would put them on whatever segment "
+                     "says the same)")
     if placed.changed:
         notes.append(f"{name}: {placed.changed:,} ratings left out: their item id names a line whose text is not the "
                      "rated text (the run's file is not the one the campaign asked about)")

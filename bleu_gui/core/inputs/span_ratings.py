@@ -35,13 +35,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, term
-from .ratings import severity_of
+from .ratings import ESA_SEVERITIES, rating_score, severity_of
 from .raw_input import read_bytes
 from .score_files import json_objects
 from .text_files import decode_text_files
+from .untrusted_json import JsonRefused, parse
 
 ESA, DA = "esa", "da"  # the score column's name: an ESA score (spans marked), a DA score (none marked)
 RESET = "__RESET__"  # Pearmut's reset marker (pearmut/utils.py)
+# What Pearmut's raters choose from (its ESA page offers a critical one too, as its own logs show); an undecided span
+# is read as Neutral apart from these.
+PEARMUT_SEVERITIES = ("Critical", "Major", "Minor")
 
 
 @dataclass(frozen=True)
@@ -122,8 +126,8 @@ def is_campaign(path: str | Path, encoding: str = "utf-8") -> bool:
         return False
     try:
         text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
-        return _campaign_object(json.loads("\n".join(text.lines)))
-    except (InputError, json.JSONDecodeError, UnicodeDecodeError):
+        return _campaign_object(parse("\n".join(text.lines), str(path)))
+    except (InputError, UnicodeDecodeError):
         return False
 
 
@@ -131,10 +135,7 @@ def read_campaign(path: str | Path, encoding: str = "utf-8") -> Campaign:
     """A Pearmut campaign file (see :class:`Campaign`); :class:`InputError` says what it lacks."""
     path = Path(path)
     text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
-    try:
-        obj = json.loads("\n".join(text.lines))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from None
+    obj = parse("\n".join(text.lines), str(path))
     if not _campaign_object(obj):
         raise InputError(f"{path}: not a Pearmut campaign file (campaign_id, info and data)")
     data = obj["data"]
@@ -160,17 +161,9 @@ class _Counts:
 
 
 def _score(path: Path, where: str, value: object) -> float | None:
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null", "nan")):
-        return None
-    if isinstance(value, bool):
-        raise InputError(f"{path}: {where}: the score {json.dumps(value)} is not a number")
-    try:
-        number = float(value) if isinstance(value, int | float | str) else math.nan
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number):
-        raise InputError(f"{path}: {where}: the score {json.dumps(value, ensure_ascii=False)} is not a number")
-    return number
+    """A rating's score, checked as every reader and the desk check one (:func:`.ratings.rating_score`): ESA's and
+    DA's ranges are both 0-100, and which of the two a Pearmut file is becomes known only once it is read whole."""
+    return rating_score(value, ESA, f"{path}: {where}")
 
 
 def utf16_positions(text: str) -> list[int]:
@@ -183,13 +176,17 @@ def utf16_positions(text: str) -> list[int]:
     return out
 
 
-def _offsets(path: Path, where: str, target: str, start: int, end: int, counts: _Counts) -> tuple[int, int] | None:
-    """A span's UTF-16 offsets (end inclusive) as code points (end exclusive); None for Pearmut's ``[missing]``."""
+def _offsets(path: Path, where: str, target: str, start: int, end: int, counts: _Counts,
+             pearmut: bool) -> tuple[int, int] | None:
+    """A span's UTF-16 offsets (end inclusive) as code points (end exclusive); None for Pearmut's ``[missing]``.
+    Each producer's rule on its own files only: Pearmut's ``[missing]`` token stands after the text (its offset is
+    the text's length, a selection may run onto it); WMT marks an omission ``"missing"``, so in WMT's files every
+    span lies inside its text, and one that does not is refused."""
     units = utf16_positions(target) if any(ord(ch) > 0xFFFF for ch in target) else None
     length = len(units) if units is not None else len(target)
-    if start == end >= length:  # a special token after the text: Pearmut's [missing]
+    if pearmut and start == end >= length:  # a special token after the text: Pearmut's [missing]
         return None
-    if end == length and 0 <= start < length:  # selected from the text onto [missing]: the text's part
+    if pearmut and end == length and 0 <= start < length:  # selected from the text onto [missing]: the text's part
         counts.clamped += 1
         end -= 1
     if not 0 <= start <= end < length:
@@ -200,7 +197,8 @@ def _offsets(path: Path, where: str, target: str, start: int, end: int, counts: 
     return units[start], units[end] + 1
 
 
-def _spans(path: Path, where: str, target: str, value: object, counts: _Counts) -> tuple[Span, ...]:
+def _spans(path: Path, where: str, target: str, value: object, counts: _Counts, pearmut: bool = False,
+           severities: tuple[str, ...] = ESA_SEVERITIES) -> tuple[Span, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
@@ -211,7 +209,7 @@ def _spans(path: Path, where: str, target: str, value: object, counts: _Counts) 
             raise InputError(f"{path}: {where}: an error span is not an object: {json.dumps(span)[:60]}")
         said = span.get("severity")
         undecided = said is None or str(said).strip().lower() in ("", "undecided")
-        severity = "Neutral" if undecided else severity_of(path, where, str(said))
+        severity = "Neutral" if undecided else severity_of(path, where, str(said), severities)
         start, end = span.get("start_i"), span.get("end_i")
         category = str(span.get("category") or span.get("error_type") or "")
         if start == "missing" or end == "missing" or (start is None and end is None):
@@ -221,7 +219,7 @@ def _spans(path: Path, where: str, target: str, value: object, counts: _Counts) 
             raise InputError(f"{path}: {where}: start_i and end_i must be character offsets (whole numbers), "
                              f"got {json.dumps(start)} and {json.dumps(end)}")
         assert isinstance(start, int) and isinstance(end, int)
-        at = _offsets(path, where, target, start, end, counts)
+        at = _offsets(path, where, target, start, end, counts, pearmut)
         out.append(Span(None, None, severity, category, undecided) if at is None
                    else Span(at[0], at[1], severity, category, undecided))
     return tuple(out)
@@ -301,7 +299,8 @@ def _pearmut_item(path: Path, e: _Entry, marks: object, shown: object, counts: _
         if model not in texts:
             raise InputError(f"{path}: {e.where}: {model!r} was annotated but the item shows no text of it")
         target = _text(texts[model])
-        spans = _spans(path, e.where, target, said.get("error_spans"), counts)
+        spans = _spans(path, e.where, target, said.get("error_spans"), counts, pearmut=True,
+                       severities=PEARMUT_SEVERITIES)
         counts.with_spans += bool(spans)
         yield SpanRating(e.line, model, _text(e.obj.get("user_id")) or "(unnamed)",
                          _score(path, e.where, said.get("score")), spans, target,
@@ -362,8 +361,10 @@ def _pearmut(path: Path, entries: list[_Entry], counts: _Counts,
 
 def _entries(path: Path, text: str) -> list[_Entry]:
     try:
-        whole = json.loads(text)  # Pearmut's dashboard download, one object: {campaign: [lines]}
-    except json.JSONDecodeError:
+        whole = parse(text, str(path))  # Pearmut's dashboard download, one object: {campaign: [lines]}
+    except JsonRefused as exc:
+        if not exc.syntax or not _several_lines(text):
+            raise  # one document the door refuses (a key twice, a number too long): said as it is
         whole = None  # JSON Lines
     if isinstance(whole, dict) and whole and all(isinstance(v, list) for v in whole.values()):
         out = []
@@ -378,6 +379,10 @@ def _entries(path: Path, text: str) -> list[_Entry]:
     return [_Entry(n, f"line {n}", "", obj) for n, obj in json_objects(path, text, "ratings")[1]]
 
 
+def _several_lines(text: str) -> bool:
+    return text.strip().count("\n") > 0
+
+
 def kind_of(first: Mapping[str, object]) -> str | None:
     """Which of the module's formats an object of a file is (its first), None when none."""
     if "esa_score" in first or "esa_spans" in first:
@@ -390,25 +395,40 @@ def kind_of(first: Mapping[str, object]) -> str | None:
 
 
 def sniff(path: str | Path, encoding: str = "utf-8") -> bool:
-    """Whether ``path`` is a file of this module's formats (JSON or JSON Lines whose first object is one)."""
+    """Whether ``path`` is a file of this module's formats (JSON or JSON Lines whose first object is one). A file of
+    these formats that the door for JSON refuses is one (its reader then says why)."""
     path = Path(path)
     if path.suffix.lower() not in (".jsonl", ".json"):
         return False
     try:
         text = decode_text_files([path], [read_bytes(path, encoding)], encoding)[0]
-        first_line = next((line for line in text.lines if line.strip()), "")
-        try:
-            first = json.loads(first_line)
-        except json.JSONDecodeError:
-            first = None
-        # JSON Lines: its first object says (the whole file is read only when the ratings are); a dashboard download
-        # or a pretty-printed file: the whole object.
-        if isinstance(first, dict) and not (first and all(isinstance(v, list) for v in first.values())):
-            return kind_of(first) is not None
-        entries = _entries(path, "\n".join(text.lines))
-    except (InputError, json.JSONDecodeError, UnicodeDecodeError):
+    except (InputError, UnicodeDecodeError):
         return False
-    return bool(entries) and kind_of(entries[0].obj) is not None
+    first_line = next((line for line in text.lines if line.strip()), "")
+    first = _looked_at(first_line)
+    # JSON Lines: its first object says (the whole file is read only when the ratings are); a dashboard download
+    # or a pretty-printed file: the whole object.
+    if isinstance(first, dict) and not (first and all(isinstance(v, list) for v in first.values())):
+        return kind_of(first) is not None
+    whole = _looked_at("\n".join(text.lines))
+    if isinstance(whole, dict) and whole and all(isinstance(v, list) for v in whole.values()):
+        entries = [line for lines in whole.values() for line in lines]
+        return bool(entries) and isinstance(entries[0], dict) and kind_of(entries[0]) is not None
+    return False
+
+
+def _looked_at(text: str) -> object:
+    """``text`` read to tell its format only (never to read its values): the door's reading, or where the door
+    refuses it for what it holds, the standard parser's (its errors caught)."""
+    try:
+        return parse(text, "")
+    except JsonRefused as exc:
+        if exc.syntax:
+            return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _without_repeats(entries: list[_Entry]) -> tuple[list[_Entry], int]:

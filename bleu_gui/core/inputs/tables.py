@@ -31,6 +31,7 @@ from .columns import ROLES
 from .corpus import Context, Corpus, field_file
 from .text_files import SegmentFile, decode_text_files
 from .tsv import read_tsv
+from .untrusted_json import JsonRefused, parse, readable
 
 _NAMES = {
     "source": ("source", "src", "source_text"),
@@ -62,25 +63,17 @@ def _rows_tsv(path: Path, text: SegmentFile) -> tuple[list[str], Rows, list[str]
 
 def _json_line(path: Path, number: int, line: str, text: SegmentFile) -> object:
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
+        return parse(line, str(path), line=number)
+    except JsonRefused:
         if _one_json_document(text):
             raise InputError(f"{path}: valid JSON, but one document over several lines, not JSON Lines (one JSON "
                              "object per line, a segment or document each)") from None
-        raise InputError(f"{path}: line {number}, column {exc.colno}: not JSON ({exc.msg})") from None
-    except RecursionError:
-        raise InputError(f"{path}: line {number}: the JSON nests too deeply to read") from None
-    except ValueError as exc:  # an integer of more digits than Python converts (4,300)
-        raise InputError(f"{path}: line {number}: a number too long to read ({exc})") from None
+        raise
 
 
 def _one_json_document(text: SegmentFile) -> bool:
     """Whether the whole file is one JSON value (a manifest, a pretty-printed object), not JSON Lines."""
-    try:
-        json.loads("\n".join(text.lines))
-    except (ValueError, RecursionError):
-        return False
-    return True
+    return readable("\n".join(text.lines))
 
 
 def _rows_jsonl(path: Path, text: SegmentFile) -> tuple[list[str], Rows, list[str]]:

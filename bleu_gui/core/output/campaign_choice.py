@@ -63,6 +63,8 @@ def sampled_rows(run: Run, rows: Sequence[int], systems: Sequence[int], sample: 
     if sample.n is None:
         return rows, ""
     n, seed = sample.n, sample.seed
+    if n >= len(rows):  # a sample of more than there are is all of them: said so, never "100 at random" of 30
+        return rows, f"all {len(rows):,} (a sample of {n:,} was asked for)"
     if sample.by == RANDOM:
         return random_rows(rows, n, seed), f"{n:,} at random (seed {seed})"
     if sample.by == DOCUMENT:

@@ -11,7 +11,6 @@ segments), which lines were asked, how they were chosen, and the estimate of the
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +19,7 @@ from pathlib import Path
 from ..analysis.scorecard import word_count
 from ..errors import InputError, term
 from ..inputs.campaign_ids import ID_PREFIX, PROTOCOLS, WORDS_PER_HOUR, item_id, lines_digest, source_key
+from ..json_text import strict_dumps
 from ..run.results import Run
 from .exports import check_target, write_atomic
 from .review_file import default_typology
@@ -53,7 +53,7 @@ class CampaignAsk:
     def checked(self) -> CampaignAsk:
         """Itself, or ValueError: the command's and the window's fields take only valid values."""
         if (self.protocol not in PROTOCOLS or self.raters < 1 or (self.per_rater is not None and self.per_rater < 1)
-                or not self.words_per_hour > 0):
+                or not (self.words_per_hour > 0 and math.isfinite(self.words_per_hour))):
             raise ValueError(f"not a campaign to ask: {self}")
         return self
 
@@ -238,8 +238,8 @@ def write_campaign(run: Run, plan: CampaignPlan, path: str | Path, overwrite: bo
     if not plan.campaign_id:
         plan = replace(plan, campaign_id=path.stem)
     campaign = campaign_json(run, plan)
-    write_atomic(path, json.dumps(campaign, ensure_ascii=False, indent=1) + "\n", protected)
-    write_atomic(beside, json.dumps(mapping_json(run, plan, path), ensure_ascii=False, indent=1) + "\n", protected)
+    write_atomic(path, strict_dumps(campaign) + "\n", protected)
+    write_atomic(beside, strict_dumps(mapping_json(run, plan, path)) + "\n", protected)
     return path, beside
 
 

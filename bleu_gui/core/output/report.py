@@ -10,6 +10,7 @@ matched are green.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ import numpy as np
 
 from ... import __version__
 from .. import palette
+from ..analysis.pair_matrix import PairMatrix
 from ..analysis.significance import SystemTest
 from ..metrics.bleu.details import ALL_ORDERS, CLIPPED, MATCHED, UNMATCHED, SentenceDetails, token_statuses
 from ..metrics.bleu.scores import BleuScore, bleu_score
@@ -114,23 +116,52 @@ def _corpus_table(run: Run, metric: int, ranks: Sequence[int | None] | None = No
     head += [] if len(systems) < 2 else ["Δ", "μ ± 95% CI", "p (bootstrap)", "p (AR)"]
     head += [h for h, _ in systems[0].results[metric].corpus.columns()]
     rows = []
+    width = max(2, run.metrics[metric].decimals)  # the metric's own decimals (COMET's 4), as the screen shows it
     for i, s in enumerate(systems):
         c = s.results[metric].corpus
         rank = ranks[i] if ranks else None
         cells = ([str(rank) if rank is not None else "–"] if ranks else []) + [
             escape(("baseline: " if i == 0 and len(systems) > 1 else "") + s.name),
-            NO_SCORES if c.absent else score_text(c.score)]
+            NO_SCORES if c.absent else score_text(c.score, width)]
         if len(systems) >= 2:
             bs = bootstrap[i] if bootstrap else None
             ar = approximate[i] if approximate else None
-            cells += ["–" if i == 0 else delta_text(c.score - systems[0].results[metric].corpus.score),
-                      f"{bs.mean:.2f} ± {bs.ci:.2f}" if bs and bs.mean is not None else "–",
+            cells += ["–" if i == 0 else delta_text(c.score - systems[0].results[metric].corpus.score, width),
+                      f"{bs.mean:.{width}f} ± {bs.ci:.{width}f}" if bs and bs.mean is not None else "–",
                       _p(bs.p_value if bs else None, identical[i]), _p(ar.p_value if ar else None, identical[i])]
         cells += [value for _, value in c.columns()]
         name_column = 1 if ranks else 0
         rows.append("<tr>" + "".join(f'<td{"" if j == name_column else " class=n"}>{v}</td>'
                                      for j, v in enumerate(cells)) + "</tr>")
     return ("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
+def _matrix_html(matrix: PairMatrix, ranking: Ranking, name: str) -> str:
+    """Every pair's p-values, as the screen's matrix and the workbook's pairs: systems best first, paired
+    approximate randomization above the diagonal, paired bootstrap below (corrected as the ranking says), * where the
+    pair is apart at α."""
+    order = matrix.by_score()
+    p_bs, p_ar = matrix.p("bs", ranking.correction), matrix.p("ar", ranking.correction)
+    apart = {id(m): matrix.apart(m, ranking.alpha) for m in (p_bs, p_ar) if m is not None}
+    head = "".join(f"<th>{k + 1}</th>" for k in range(len(order)))
+    rows = []
+    for r, i in enumerate(order):
+        cells = []
+        for c, j in enumerate(order):
+            m = p_ar if c > r else (p_bs if c < r else None)
+            if c == r:
+                cells.append("<td class=n>·</td>")
+            elif m is None or math.isnan(float(m[i, j])):
+                cells.append("<td class=n>–</td>")
+            else:
+                star = '<span class="star">*</span>' if apart[id(m)][i, j] else ""
+                cells.append(f"<td class=n>{float(m[i, j]):.4f}{star}</td>")
+        rows.append(f"<tr><th>{r + 1}</th><td>{escape(matrix.names[i])}</td>{''.join(cells)}</tr>")
+    said = ", ".join(w for w, m in (("paired approximate randomization above the diagonal", p_ar),
+                                    ("paired bootstrap below", p_bs)) if m is not None)
+    return (f'<p class="note">{escape(name)}: every pair\'s p-value, best system first ({said}; * marks p ≤ '
+            f'{ranking.alpha:g}).</p><table><thead><tr><th>#</th><th>System</th>{head}</tr></thead><tbody>'
             + "".join(rows) + "</tbody></table>")
 
 
@@ -186,7 +217,8 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
              f'{__version__} on '
              f'{_dt.datetime.now().strftime("%Y-%m-%d %H:%M")}</p>']
     if run.slice is not None:
-        whole = "; ".join(f"{m.name}: " + ", ".join(f"{s.name} {w:.2f}" for s, w in zip(systems, scores))
+        whole = "; ".join(f"{m.name}: " + ", ".join(f"{s.name} {score_text(w, max(2, m.decimals))}"
+                                                    for s, w in zip(systems, scores))
                           for m, scores in zip(run.metrics, run.slice.whole))
         parts.append(f'<p class="note"><b>{escape(run.slice.summary)}</b>; the whole corpus scored '
                      f'{escape(whole)}.</p>')
@@ -199,6 +231,8 @@ def build_report(run: Run, view: ReportView | None = None, top: int = 100, title
         if ranks:
             by = comparison.by_metric[k] if comparison else None
             parts.append(f'<p class="note">{escape(view.ranking.describe(by.matrix if by else None))}.</p>')
+            if by is not None and by.matrix is not None:
+                parts.append(_matrix_html(by.matrix, view.ranking, metric.name))
     for s, same in zip(systems, comparison.identical if comparison else []):
         if same:
             parts.append(f'<p class="note">{escape(s.name)}: {escape(IDENTICAL_NOTE)}.</p>')

@@ -1,6 +1,5 @@
 """A reviewer's own error annotations, made in the window (MQM, or ESA: spans and a 0–100 score per segment) and
-written to the file the reviewer chose after every change, whole and atomically: a crash or a kill leaves the file
-as it was before the last change, never half written. The input files are never touched.
+written to the file the reviewer chose as each change is made. The input files are never touched.
 
 The file is JSON Lines as ``--annotations`` reads them (:mod:`..inputs.annotations`), one object per line:
 
@@ -11,13 +10,16 @@ The file is JSON Lines as ``--annotations`` reads them (:mod:`..inputs.annotatio
   rejected is kept as such a row with ``"rejected": true`` (``--annotations`` leaves it out);
 - a reviewed segment: ``{"system", "segment", "rater", "reviewed": true, "esa"?, "seconds", "typology"}`` — read as
   the rater's rating of the segment (no error of its own: "No error" when it has no error row), its ESA score the
-  human column ``esa``, ``seconds`` the time spent on it (shown in the active window, summed over every visit).
+  human column ``esa``, ``seconds`` the time spent on it (shown in the active window, summed over every visit);
+- a change taken back: the row it takes back with ``"withdrawn": true`` (an error removed, an undo), or
+  ``{"system", "segment", "rater", "reviewed": false}`` (a segment no longer reviewed).
 
-Rows of other raters in the file are kept as they are; reopening the file resumes the rater's work. Several writers
-may share the file (the desk in two windows, another program appending rows): each write re-reads it, under a lock
-on its folder, and keeps every line it did not write itself — other raters' rows, and the rater's rows another
-writer added — so no writer loses another's rows. What a kill leaves beside the file (a temporary file of an
-unfinished write) is removed the next time the file is opened or written.
+**The file only grows** (:mod:`..inputs.review_rows` says how its rows are read): each change is appended as the rows
+that make it, in one write with ``O_APPEND`` under a lock on the file's folder, so no writer ever loses another's
+rows — another rater's, another window's, or a program appending while the desk writes. Lines end with ``\n``
+alone and are read split at ``\n`` alone: a comment holding U+2028, U+2029 or U+0085 is text. A write that the disk
+cuts short is taken back (the file truncated to where it was); a last line another program left unfinished is
+refused, naming it, before anything is appended after it. Reopening the file resumes the rater's work.
 """
 
 from __future__ import annotations
@@ -26,15 +28,19 @@ import contextlib
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.resources import files
 from pathlib import Path
 
-from ..errors import InputError
-from ..inputs.ratings import SOURCE, TARGET, ErrorSpan, RaterScore, Ratings, severity_of
+from ..errors import ExportError, InputError
+from ..inputs.ratings import SOURCE, TARGET, ErrorSpan, RaterScore, Ratings, rating_score, severity_of
 from ..inputs.raw_input import read_bytes
-from .exports import write_atomic
+from ..inputs.review_rows import rows_in_force
+from ..inputs.untrusted_json import json_lines, parse
+from ..json_text import strict_dumps
+from .exports import check_target
 
 SEVERITIES = ("Minor", "Major", "Critical")  # what a reviewer marks (ESA: Minor and Major only)
 ESA_SEVERITIES = ("Minor", "Major")
@@ -112,11 +118,9 @@ def _parse(path: Path, n: int, row: dict[str, object]) -> Mark | Verdict:
     if not isinstance(system, str) or not isinstance(segment, int) or isinstance(segment, bool) or segment < 1:
         raise InputError(f"{path}: line {n}: a review row needs \"system\" and \"segment\" (a line number from 1)")
     if row.get("reviewed") is True:
-        esa = row.get("esa")
-        if esa is not None and (isinstance(esa, bool) or not isinstance(esa, int | float) or not 0 <= esa <= 100):
-            raise InputError(f"{path}: line {n}: esa must be a score from 0 to 100, got {json.dumps(esa)}")
+        esa = rating_score(row.get("esa"), "esa", f"{path}: line {n}")
         seconds = row.get("seconds", 0.0)
-        return Verdict(system, segment, None if esa is None else float(esa),
+        return Verdict(system, segment, esa,
                        float(seconds) if isinstance(seconds, int | float) else 0.0)
     start, end = row.get("start"), row.get("end")
     if (start is None) != (end is None) or (start is not None and not (
@@ -133,38 +137,31 @@ def _parse(path: Path, n: int, row: dict[str, object]) -> Mark | Verdict:
 
 @dataclass
 class Review:
-    """A reviewer's file (see the module): the rater's state, written whole after every change, with undo and
-    redo; ``others``: the lines of other raters, kept as they are."""
+    """A reviewer's file (see the module): the rater's state, each change appended, with undo and redo."""
 
     path: Path
     rater: str
     typology: str
     state: ReviewState = field(default_factory=ReviewState)
-    others: list[str] = field(default_factory=list)
-    protected: tuple[Path, ...] = ()   # the run's inputs: never written over
+    protected: tuple[Path, ...] = ()   # the run's inputs: never written to
     undone: list[ReviewState] = field(default_factory=list)
     done: list[ReviewState] = field(default_factory=list)
 
-    written: set[str] = field(default_factory=set)  # the rater's lines as this review last wrote (or read) them
-
     @classmethod
     def open(cls, path: str | Path, rater: str, typology: str, protected: Iterable[str | Path] = ()) -> Review:
-        """The review in ``path`` (a new one when the file does not exist): the rater's rows read back, the
-        others kept. :class:`InputError` names the line of a row that cannot be read."""
+        """The review in ``path`` (a new one when the file does not exist): the rater's rows in force read back.
+        :class:`InputError` names the line of a row that cannot be read."""
         path = Path(path)
         review = cls(path, rater, typology, protected=tuple(Path(p) for p in protected))
         with _locked(path):
-            _remove_leftovers(path)
             lines = _lines_of(path)
         marks: list[Mark] = []
         verdicts: list[Verdict] = []
         rejected: list[Mark] = []
-        for n, line, row in lines:
+        for n, row in rows_in_force(lines):
             if row.get("rater") != rater:
-                review.others.append(line)
                 continue
             item = _parse(path, n, row)
-            review.written.add(line)
             if isinstance(item, Verdict):
                 verdicts.append(item)
             else:
@@ -172,44 +169,38 @@ class Review:
         review.state = ReviewState(tuple(marks), tuple(verdicts), tuple(rejected))
         return review
 
-    def _own_lines(self) -> list[str]:
-        """The rater's rows as this review writes them: marks, verdicts, rejected suggestions."""
-        rows = [json.dumps(_mark_row(m, self.rater, self.typology), ensure_ascii=False) for m in self.state.marks]
-        rows += [json.dumps(_verdict_row(v, self.rater, self.typology), ensure_ascii=False)
-                 for v in self.state.verdicts]
-        rows += [json.dumps(_mark_row(m, self.rater, self.typology) | {"rejected": True}, ensure_ascii=False)
-                 for m in self.state.rejected]
-        return rows
+    def rows_between(self, before: ReviewState, after: ReviewState) -> list[str]:
+        """The lines that turn ``before`` into ``after`` in the file: what is taken back first, then what is new."""
+        def row(m: Mark, rejected: bool) -> dict[str, object]:
+            return _mark_row(m, self.rater, self.typology) | ({"rejected": True} if rejected else {})
 
-    def text(self) -> str:
-        """The file's text: every line this review did not write (other raters', another writer's), then the
-        rater's rows."""
-        return "".join(line + "\n" for line in [*self.others, *self._own_lines()])
-
-    def save(self) -> None:
-        """Write the file whole, atomically (a temporary file and a rename: see :func:`.exports.write_atomic`),
-        after reading it again under the folder's lock: the lines another writer added since are kept."""
-        with _locked(self.path):
-            _remove_leftovers(self.path)
-            if self.path.exists():
-                self.others = [line for _n, line, _row in _lines_of(self.path) if line not in self.written]
-            own = self._own_lines()
-            write_atomic(self.path, "".join(line + "\n" for line in [*self.others, *own]), self.protected)
-            self.written = set(own)
+        withdrawn: list[dict[str, object]] = []
+        added: list[dict[str, object]] = []
+        for rejected, old, new in ((False, before.marks, after.marks), (True, before.rejected, after.rejected)):
+            gone, came = Counter(old) - Counter(new), Counter(new) - Counter(old)  # as multisets: a mark twice
+            withdrawn += [row(m, rejected) | {"withdrawn": True} for m in gone.elements()]
+            added += [row(m, rejected) for m in came.elements()]
+        old_verdicts = {(v.system, v.segment): v for v in before.verdicts}
+        new_verdicts = {(v.system, v.segment): v for v in after.verdicts}
+        withdrawn += [{"system": system, "segment": segment, "rater": self.rater, "reviewed": False}
+                      for system, segment in old_verdicts if (system, segment) not in new_verdicts]
+        added += [_verdict_row(v, self.rater, self.typology) for k, v in new_verdicts.items()
+                  if old_verdicts.get(k) != v]
+        return [strict_dumps(r, indent=None) for r in [*withdrawn, *added]]
 
     def change(self, state: ReviewState) -> None:
         """Make ``state`` the review's and write it; the change can be undone."""
         if state == self.state:
             return
-        before = self.state
-        self.state = state
-        try:
-            self.save()
-        except Exception:
-            self.state = before  # the file holds the state before: so does the review
-            raise
-        self.done.append(before)
+        self._write(self.state, state)
+        self.done.append(self.state)
         self.undone.clear()
+        self.state = state
+
+    def _write(self, before: ReviewState, after: ReviewState) -> None:
+        """Append what turns ``before`` into ``after`` (see the module); :class:`ExportError` when nothing could be
+        written (the file then holds what it held)."""
+        append_lines(self.path, self.rows_between(before, after), self.protected)
 
     def add(self, mark: Mark) -> None:
         self.change(replace(self.state, marks=(*self.state.marks, mark)))
@@ -224,7 +215,10 @@ class Review:
         self.change(replace(self.state, rejected=(*self.state.rejected, suggestion)))
 
     def judge(self, system: str, segment: int, esa: float | None = None, seconds: float = 0.0) -> None:
-        """Mark a segment reviewed (with its ESA score); the seconds add to those spent on it before."""
+        """Mark a segment reviewed (with its ESA score, checked as every reader checks one:
+        :func:`..inputs.ratings.rating_score`); the seconds add to those spent on it before."""
+        if esa is not None:
+            esa = rating_score(esa, "esa", f"{self.path}: segment {segment} of {system}")
         old = self.state.verdict(system, segment)
         kept = tuple(v for v in self.state.verdicts if v is not old)
         spent = (old.seconds if old is not None else 0.0) + seconds
@@ -233,29 +227,84 @@ class Review:
     def _step(self, source: list[ReviewState], target: list[ReviewState]) -> bool:
         if not source:
             return False
-        before = self.state
+        self._write(self.state, source[-1])
+        target.append(self.state)
         self.state = source.pop()
-        try:
-            self.save()
-        except Exception:
-            source.append(self.state)
-            self.state = before
-            raise
-        target.append(before)
         return True
 
     def undo(self) -> bool:
-        """Go back one change (the file written as it was); False when there is none."""
+        """Go back one change (the rows that take it back appended); False when there is none."""
         return self._step(self.done, self.undone)
 
     def redo(self) -> bool:
         return self._step(self.undone, self.done)
 
 
-def _lines_of(path: Path) -> list[tuple[int, str, dict[str, object]]]:
-    """The file's rows (line number, the line as it is, the object); :class:`InputError` names a line that is not
-    a JSON object, or the line and byte of text that is not UTF-8 (a UTF-8 BOM is read, as ``--annotations``
-    reads it)."""
+def append_lines(path: Path, lines: Sequence[str], protected: Iterable[str | Path] = ()) -> None:
+    """Append ``lines`` (each ending ``\n``) to ``path`` in one write, under the folder's lock (see the module);
+    never to an input (``protected``). :class:`ExportError` says why nothing was written."""
+    if not lines:
+        return
+    check_target(path, protected)
+    payload = "".join(line + "\n" for line in lines).encode("utf-8")
+    with _locked(path):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise ExportError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        try:
+            before = os.fstat(fd).st_size
+            if before and _tail(path, before):
+                payload = _after_a_last_line(path, before) + payload
+            _write_all(path, fd, payload, before)
+        finally:
+            os.close(fd)
+
+
+def _tail(path: Path, size: int) -> bytes:
+    """The file's last line (its bytes up to ``size``, after the last line end), read apart from the appending
+    descriptor."""
+    with open(path, "rb") as fh:
+        start = max(0, size - (1 << 20))
+        fh.seek(start)
+        tail = fh.read(size - start)
+    return tail[tail.rfind(b"\n") + 1:]
+
+
+def _after_a_last_line(path: Path, size: int) -> bytes:
+    """What goes before an append to a file whose last line has no line end: the line end, when that line is a
+    whole row (another program wrote it without one); a line cut short is refused, naming it."""
+    last = _tail(path, size)
+    with open(path, "rb") as fh:
+        line = sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b"")) + 1
+    try:
+        parse(last.decode("utf-8"), str(path), line=line)
+    except (UnicodeDecodeError, InputError):
+        raise ExportError(f"{path}: line {line} is cut short (no line end, not a whole row: another program's "
+                          "unfinished write?): nothing was written after it; end or remove that line") from None
+    return b"\n"
+
+
+def _write_all(path: Path, fd: int, payload: bytes, before: int) -> None:
+    """One write of the whole payload; a write the disk cuts short is taken back, so no half row stays."""
+    try:
+        written = os.write(fd, payload)
+        if written != len(payload):
+            raise OSError(28, "the disk took only part of the write")
+        os.fsync(fd)
+    except OSError as exc:
+        try:
+            os.ftruncate(fd, before)
+        except OSError:
+            pass
+        raise ExportError(f"{path}: cannot write ({exc.strerror or exc}): the review file holds what it held "
+                          "before this change") from None
+
+
+def _lines_of(path: Path) -> list[tuple[int, dict[str, object]]]:
+    """The file's rows (line number, the object), split at ``\n`` alone and read through the one door for JSON;
+    :class:`InputError` names a line that is not a JSON object, or the line and byte of text that is not UTF-8 (a
+    UTF-8 BOM is read, as ``--annotations`` reads it)."""
     if not path.exists():
         return []
     data = read_bytes(path, "utf-8")
@@ -266,16 +315,10 @@ def _lines_of(path: Path) -> list[tuple[int, str, dict[str, object]]]:
         raise InputError(f"{path}: line {bad_line}: not UTF-8 (byte 0x{data[exc.start]:02x}): a review file is written "
                          "in UTF-8; convert it, or choose another file") from None
     out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {n}: not JSON ({exc.msg})") from None
+    for n, row in json_lines(text, str(path)):
         if not isinstance(row, dict):
             raise InputError(f"{path}: line {n}: a JSON object per line is expected")
-        out.append((n, line, row))
+        out.append((n, row))
     return out
 
 
@@ -298,14 +341,6 @@ def _locked(path: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing releases the lock
-
-
-def _remove_leftovers(path: Path) -> None:
-    """Remove the temporary files an unfinished write left beside ``path`` (a kill between writing and renaming):
-    under the lock no write is under way, so every one of them is a leftover."""
-    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
-        with contextlib.suppress(OSError):
-            leftover.unlink()
 
 
 def default_typology() -> tuple[str, ...]:

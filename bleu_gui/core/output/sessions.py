@@ -17,6 +17,8 @@ from ..errors import InputError
 from ..inputs.format_table import FORMATS, ReadOptions
 from ..inputs.run_inputs import InputRequest
 from ..inputs.text_files import SegmentFile
+from ..inputs.untrusted_json import parse
+from ..json_text import strict_dumps
 from ..metrics.bleu.config import BleuConfig
 from ..metrics.family import MetricConfig
 from ..metrics.registry import metrics_from_list, metrics_to_list, own_metrics
@@ -197,14 +199,10 @@ def load_session(path: str | Path) -> Session:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the session ({getattr(exc, 'strerror', None) or exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: line {exc.lineno}, column {exc.colno}: not JSON ({exc.msg})") from None
-    return session_from_dict(data, str(path))
+    return session_from_dict(parse(text, str(path)), str(path))
 
 
 def save_session(path: str | Path, session: Session, protected: Iterable[str | Path] = ()) -> Path:
     """Write a session file atomically, never over an input file."""
     inputs = [*session.systems, *session.references, *protected]
-    return write_atomic(path, json.dumps(session.to_dict(), ensure_ascii=False, indent=1) + "\n", inputs)
+    return write_atomic(path, strict_dumps(session.to_dict()) + "\n", inputs)

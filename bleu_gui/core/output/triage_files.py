@@ -138,7 +138,9 @@ def annotated_xliff(path: Path, data: bytes, triage: Triage) -> bytes:
     out = bytearray(text)
     for start, end, replacement in sorted(edits, reverse=True):
         out[start:end] = replacement
-    return bom + out.decode("utf-8").encode(codec)
+    # What the file's declared encoding cannot hold (a metric's name, a rule's text in a Latin-1 file) is written as
+    # a character reference, which every XML reader reads as the character (the file's own text holds none such).
+    return bom + out.decode("utf-8").encode(codec, errors="xmlcharrefreplace")
 
 
 def _prefix(name: str) -> str:

@@ -120,9 +120,10 @@ class ABPanes(QWidget):
         self.label_a.setText(f"A — {a.name}")
         self.label_b.setText(f"B — {b.name}")
         sa, sb = float(a.results[k].sentences[sentence]), float(b.results[k].sentences[sentence])
+        width = max(2, run.metrics[k].decimals)  # the metric's own decimals: COMET's differences are in thousandths
         self.sentence_label.setText(f"Sentence {run.line_number(sentence)} · {run.metrics[k].name}: A "
-                                    f"{score_text.score_text(sa)} · B {score_text.score_text(sb)} · B − A "
-                                    f"{score_text.delta_text(sb - sa)}")
+                                    f"{score_text.score_text(sa, width)} · B {score_text.score_text(sb, width)} · "
+                                    f"B − A {score_text.delta_text(sb - sa, width)}")
         self.context_pane.show_sentence(run, sentence, c.b)
         marks_of_its_own = run.metrics[k].evidence_shown  # chrF's characters, TER's edits, MQM's raters' spans
         bleus = not marks_of_its_own and run.bleu is not None  # without a reference: the candidates as they are

@@ -184,14 +184,14 @@ class PairTableModel(QAbstractTableModel):
         self._keep: np.ndarray | None = None
         self._side = self.ALL
         self._sort = (0, Qt.SortOrder.AscendingOrder)
-        self.metric, self.higher_is_better = "BLEU", True
+        self.metric, self.higher_is_better, self.decimals = "BLEU", True, 2
 
     def set_pair(self, a: np.ndarray, b: np.ndarray, loo: np.ndarray, numbers: np.ndarray | None = None,
-                 metric: str = "BLEU", higher_is_better: bool = True) -> None:
-        """Sentence scores of A and B under ``metric``, leave-one-out Δ; ``numbers``: line numbers in the inputs (a
-        slice's)."""
+                 metric: str = "BLEU", higher_is_better: bool = True, decimals: int = 2) -> None:
+        """Sentence scores of A and B under ``metric`` (shown with at least its ``decimals``), leave-one-out Δ;
+        ``numbers``: line numbers in the inputs (a slice's)."""
         self.beginResetModel()
-        self.metric, self.higher_is_better = metric, higher_is_better
+        self.metric, self.higher_is_better, self.decimals = metric, higher_is_better, max(2, decimals)
         self.a, self.b, self.loo = np.asarray(a, float), np.asarray(b, float), np.asarray(loo, float)
         self.numbers = numbers
         self._keep = None
@@ -274,9 +274,9 @@ class PairTableModel(QAbstractTableModel):
             if col == 0:
                 return str(i + 1 if self.numbers is None else int(self.numbers[i]))
             value = float([0.0, self.a[i], self.b[i], self.delta[i], self.loo[i]][col])
-            if col == 4:
-                return delta_text(value, 4)  # one sentence moves a corpus score by hundredths: 4 decimals rank them
-            return delta_text(value) if col == 3 else score_text(value)
+            if col == 4:  # one sentence moves a corpus score by hundredths: 4 decimals (COMET's 6) rank them
+                return delta_text(value, self.decimals + 2)
+            return delta_text(value, self.decimals) if col == 3 else score_text(value, self.decimals)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT
         if role == Qt.ItemDataRole.UserRole:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.output.score_text import score_text
 from ..controller import Controller
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.figures import full_height, full_width
@@ -177,7 +178,8 @@ class CompareView(QWidget):
             self._user_upper = None  # another number of systems: their rows decide the height again
         self._size_upper()
         k = self.controller.metric
-        whole = (f"{run.slice.summary}; on the whole corpus A scored {run.slice.whole[k][0]:.2f}. "
+        whole = (f"{run.slice.summary}; on the whole corpus A scored "
+                 f"{score_text(run.slice.whole[k][0], max(2, run.metrics[k].decimals))}. "
                  if run.slice is not None else "")
         self.note.setText(whole + run.comparison.note)
         self.note.setVisible(bool(whole + run.comparison.note))

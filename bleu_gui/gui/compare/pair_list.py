@@ -71,7 +71,7 @@ class PairList(QWidget):
         a, b = run.systems[0].results[k], run.systems[c.b].results[k]
         numbers = np.asarray(run.slice.rows) + 1 if run.slice is not None else None
         self.model.set_pair(a.sentences, b.sentences, run.comparison.by_metric[k].pairwise[c.b - 1].loo, numbers,
-                            metric.name, metric.higher_is_better)
+                            metric.name, metric.higher_is_better, metric.decimals)
         self.filter_label.setText("")
         self._fit_headers()
         if c.sentence is not None:

@@ -53,6 +53,7 @@ class CandidateEditor(QObject):
         super().__init__(parent)
         self.controller, self.panes, self.list_model = controller, panes, list_model
         self.edits: dict[SystemKey, dict[int, str]] = {}  # system -> segment of the whole corpus -> edited text
+        self.saved_edits: dict[SystemKey, dict[int, str]] = {}  # each system's edits as last saved to a file
         self.whatif: WhatIf | None = None
         self.shown_file: SegmentFile | None = None  # the file (and field) of the system the edits are of
         self._last: tuple[int, str, ScoredLine] | None = None
@@ -86,6 +87,7 @@ class CandidateEditor(QObject):
     def forget(self) -> None:
         """Other files are shown: their edits would not belong to them."""
         self.edits.clear()
+        self.saved_edits.clear()
         self.set_editing(False)
 
     def attach(self) -> None:
@@ -232,18 +234,46 @@ class CandidateEditor(QObject):
             self.failed.emit(f"Nothing of {run.systems[self.controller.system].name} is edited: edit a candidate "
                              "(F2) first")
             return
-        system = next(i for i, s in enumerate(whole.systems) if system_key(s.file) == system_key(shown))
+        self._ask_save(whole, system_key(shown))
+
+    def _ask_save(self, whole: Run, key: SystemKey) -> bool:
+        """Ask where to save the edits of the system ``key`` and save them; False when not saved (cancelled, or the
+        write failed: said by ``failed``)."""
+        system = next(i for i, s in enumerate(whole.systems) if system_key(s.file) == key)
+        shown = whole.systems[system].file
         part = "".join(c if c.isalnum() or c in "-_." else "_" for c in shown.field)
         suggested = shown.path.stem + (f".{part}" if part else "") + ".edited.txt"
-        target = ask_save(self.panes.window(), self.controller.state, "edited", "Save edited candidate as", suggested,
+        target = ask_save(self.panes.window(), self.controller.state, "edited",
+                          f"Save edited candidate of {whole.systems[system].name} as", suggested,
                           "Text, one segment per line (*.txt)")
-        if target:
-            self.save(target, whole, system)
+        return bool(target) and self.save(target, whole, system)
 
-    def save(self, target: str, whole: Run, system: int) -> None:
+    def unsaved(self) -> list[tuple[str, int]]:
+        """Each system of the whole run whose edits are not saved as they are: its name and how many sentences."""
+        whole = self.controller.whole_run
+        if whole is None:
+            return []
+        return [(s.name, len(self.edits[system_key(s.file)])) for s in whole.systems
+                if self.edits.get(system_key(s.file)) and self.edits[system_key(s.file)] != self.saved_edits.get(
+                    system_key(s.file))]
+
+    def save_unsaved(self) -> bool:
+        """Save every system's unsaved edits, asking where for each; False as soon as one is not saved."""
+        whole = self.controller.whole_run
+        if whole is None:
+            return True
+        keys = [system_key(s.file) for s in whole.systems]
+        return all(self._ask_save(whole, key) for key in keys
+                   if self.edits.get(key) and self.edits[key] != self.saved_edits.get(key))
+
+    def save(self, target: str, whole: Run, system: int) -> bool:
+        """Write the system's file with its edits to ``target``; False (said by ``failed``) when it cannot be."""
         try:
             written = write_atomic(target, self.edited_text(whole, system), whole.input_paths())
         except ExportError as exc:
             self.failed.emit(raw(exc))
-            return
+            return False
+        key = system_key(whole.systems[system].file)
+        self.saved_edits[key] = dict(self.edits.get(key, {}))
         self.saved.emit(str(written))
+        return True

@@ -5,7 +5,6 @@ name or a file says so and keeps the dialog open."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -22,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.errors import InputError
+from ...core.inputs.untrusted_json import parse
 from ..state import WindowState
 from ..widgets.layout import hrow
 from ..widgets.style import styled
@@ -107,9 +108,9 @@ def is_review_file(path: str | Path) -> bool:
     """Whether ``path`` is a review file the desk wrote (JSON Lines whose first row is signed by a rater and names
     its typology): one to resume rather than to read as another rater's annotations."""
     try:
-        with open(path, encoding="utf-8-sig") as f:
-            row = json.loads(f.readline() or "null")
-    except (OSError, ValueError):
+        with open(path, encoding="utf-8-sig", newline="\n") as f:
+            row = parse(f.readline(1 << 20) or "null", str(path))
+    except (OSError, ValueError, InputError):
         return False
     return isinstance(row, dict) and "rater" in row and "typology" in row
 

@@ -47,7 +47,10 @@ class FileMenu(QMenu):
         self.ask_humans = self._action("Ask the &humans (a Pearmut campaign)…", on_ask_humans)
         self.read_ratings = self._action("Read the humans' ra&tings…", on_read_ratings)
         self.addSeparator()
-        self._action("&Quit", on_quit, QKeySequence.StandardKey.Quit)
+        # The platform's Quit key where it has one (Ctrl+Q on X11 and macOS's Cmd+Q); Ctrl+Q where it has none
+        # (Windows, whose Alt+F4 closes the window anyway).
+        quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
+        self._action("&Quit", on_quit).setShortcuts(quit_keys)
         self.set_run_shown(False)
 
     def _action(self, text: str, slot: Callable[[], object],

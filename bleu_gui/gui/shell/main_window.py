@@ -65,6 +65,21 @@ def screen_key(screen: QScreen) -> str:
     return f"{screen.name() or 'screen'}@{size.width()}x{size.height()}"
 
 
+def ask_unsaved_edits(parent: QMainWindow, text: str) -> str:
+    """Ask what to do with unsaved edits before the window closes: ``save``, ``discard`` or ``cancel`` (Escape)."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Edited candidates not saved", text, parent=parent)
+    save = box.addButton("Save as…", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(save)
+    box.setEscapeButton(cancel)
+    box.exec()
+    clicked = box.clickedButton()
+    role = box.buttonRole(clicked) if clicked is not None else QMessageBox.ButtonRole.RejectRole
+    return {QMessageBox.ButtonRole.AcceptRole: "save", QMessageBox.ButtonRole.DestructiveRole: "discard"}.get(
+        role, "cancel")
+
+
 class MainWindow(QMainWindow):
     """Signals: ``run_changed(Run)`` once a run is shown (its charts too) and its job is done (the quick metrics'
     numbers shown while the slow ones are scored do not count), ``exported(str)``, ``error_shown(str)``."""
@@ -497,7 +512,24 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         self._fit_to_screen()
 
+    def _may_close(self) -> bool:
+        """Whether the window may go: edited candidates not saved are asked about first (Save as… / Discard /
+        Cancel), as every editor asks."""
+        editor = self.inspect.detail.editor
+        unsaved = editor.unsaved()
+        if not unsaved:
+            return True
+        listed = "; ".join(f"{name}: {n} sentence{'s' if n != 1 else ''}" for name, n in unsaved)
+        choice = ask_unsaved_edits(self, f"Edited candidates are not saved ({listed}). The files themselves are "
+                                         "never changed: save the edits as new files, or discard them?")
+        if choice == "save":
+            return editor.save_unsaved()
+        return choice == "discard"
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._may_close():
+            event.ignore()
+            return
         # Every worker of the window stops before it goes: scoring, a panel's own (error recall, QA), exports.
         for jobs in (self.jobs, *self.findChildren(JobController)):
             jobs.shutdown()

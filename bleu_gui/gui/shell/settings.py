@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from ...core import BleuConfig, InputError, MetricConfig
+from ...core.inputs.untrusted_json import parse
 from ...core.metrics.registry import in_window, metrics_from_list, metrics_to_list
 from ...core.output.sessions import Session, session_from_dict
 
@@ -55,8 +56,8 @@ class Settings:
     def folders(self) -> dict[str, str]:
         """The folder last used for each kind of file (report, figure, inputs, …); what cannot be read is dropped."""
         try:
-            value = json.loads(str(self._s.value("window/folders", "{}")))
-        except ValueError:
+            value = parse(str(self._s.value("window/folders", "{}")), "the settings' folders")
+        except InputError:
             return {}
         return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
@@ -83,7 +84,7 @@ class Settings:
         raw = self._s.value("scoring/metrics", "")
         if raw:
             try:
-                found = metrics_from_list(json.loads(str(raw)))
+                found = metrics_from_list(parse(str(raw), "the scoring settings"))
             except (InputError, ValueError, TypeError) as exc:
                 self._problem(f"the scoring settings ({exc})")
                 self._s.remove("scoring/metrics")
@@ -126,7 +127,7 @@ class Settings:
         if not raw:
             return ()
         try:
-            return metrics_from_list(json.loads(str(raw)))
+            return metrics_from_list(parse(str(raw), "the metrics beside BLEU"))
         except (InputError, ValueError, TypeError) as exc:
             self._problem(f"the metrics beside BLEU ({exc})")
             self._s.remove("scoring/other_metrics")
@@ -143,7 +144,7 @@ class Settings:
             raw = self._s.value("session", "")
             try:
                 if raw:
-                    out.append(session_from_dict(json.loads(str(raw)), f"recent run {i + 1}"))
+                    out.append(session_from_dict(parse(str(raw), f"recent run {i + 1}"), f"recent run {i + 1}"))
                 else:  # an entry written before sessions: files only
                     systems = _paths(self._s.value("systems", []) or self._s.value("candidate", []))
                     refs = _paths(self._s.value("references", []))

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...inputs.untrusted_json import JsonRefused, Limits, parse
 from ..sqlite_cache import SqliteCache, user_cache_folder
 
 CACHE_NAME = "comet-scores.sqlite"
@@ -53,16 +55,30 @@ class ScoreCache(SqliteCache):
                                 "checkpoints (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, "
                                 "sha256 TEXT NOT NULL)"],
                          "COMET", "scores are computed and not kept")
+        self.damaged = 0  # rows read that were not as this module writes them (see get)
 
     def get(self, keys: Sequence[bytes]) -> dict[bytes, Cached]:
-        """The cached scores among ``keys`` (none from a cache that cannot be used)."""
+        """The cached scores among ``keys`` (none from a cache that cannot be used). A row that does not read as
+        this module writes rows — a score that is no finite number, spans that are not a list of objects, a token
+        count that is no whole number — is left out (its item is scored again and the row written anew) and
+        counted in :attr:`damaged`."""
         rows = self.rows("SELECT key, score, spans, tokens, signature FROM scores WHERE key IN ({marks})", keys)
-        try:
-            return {bytes(key): Cached(score, None if spans is None else tuple(json.loads(spans)), tokens, signature)
-                    for key, score, spans, tokens, signature in rows}
-        except ValueError as exc:  # a row's spans are not JSON
-            self.failed(exc)
-            return {}
+        out = {}
+        for key, score, spans, tokens, signature in rows:
+            cached = _cached(score, spans, tokens, signature)
+            if cached is None:
+                self.damaged += 1
+                continue
+            out[bytes(key)] = cached
+        return out
+
+    @property
+    def damage(self) -> str | None:
+        """What :meth:`get` left out, said once per run (None when every row read)."""
+        if not self.damaged:
+            return None
+        return (f"COMET: {self.damaged:,} rows of the cache {self.path} could not be read (damaged, or written by "
+                "another program): their items were scored again and written anew")
 
     def put(self, rows: Iterable[tuple[bytes, Cached]]) -> None:
         """Keep ``rows`` (written at once: an interrupted run keeps every batch it finished)."""
@@ -102,6 +118,28 @@ class ScoreCache(SqliteCache):
             except (sqlite3.Error, OSError) as exc:
                 self.failed(exc)
         return digest.hexdigest()
+
+
+_SPAN_LIMITS = Limits(depth=4, digits=12)  # a list of flat objects: xCOMET's spans
+
+
+def _cached(score: object, spans: object, tokens: object, signature: object) -> Cached | None:
+    """One row as :meth:`ScoreCache.put` writes it, or None where it is not (see :meth:`ScoreCache.get`)."""
+    if not isinstance(score, float) or not math.isfinite(score):
+        return None
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0 or not isinstance(signature, str):
+        return None
+    if spans is None:
+        return Cached(score, None, tokens, signature)
+    if not isinstance(spans, str):
+        return None
+    try:
+        read = parse(spans, "a cached row", limits=_SPAN_LIMITS)
+    except JsonRefused:
+        return None
+    if not isinstance(read, list) or not all(isinstance(span, dict) for span in read):
+        return None
+    return Cached(score, tuple(read), tokens, signature)
 
 
 def cache_size(path: Path) -> tuple[int, int]:

@@ -181,8 +181,9 @@ class CometScorer:
 
     def _said(self, scored: Scored) -> Scored:
         """``scored`` with the cache's trouble said, where it had any."""
-        if self.cache.problem is not None and self.cache.problem not in scored.notes:
-            scored.notes.append(self.cache.problem)
+        for said in (self.cache.problem, self.cache.damage):
+            if said is not None and said not in scored.notes:
+                scored.notes.append(said)
         return scored
 
     def _compute(self, facts: ModelFacts, items: list[Item], keys: list[bytes], signature: str,

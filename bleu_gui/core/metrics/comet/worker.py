@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...errors import InputError, term
+from ...inputs.untrusted_json import JsonRefused, Limits, parse
 
+_REPLY_LIMITS = Limits(depth=16)  # a reply: a batch of (index, score, spans, tokens) rows
 _POLL = 0.2  # seconds between checks of a cancel while the worker computes (a cancel ends it within a second)
 _GREETING = 60.0  # seconds a starting worker has to greet (it imports nothing heavy before it does)
 
@@ -144,8 +146,8 @@ class CometWorker:
                 why = "it was killed (out of memory?)" if code in (-9, 137) else f"exit code {code}"
                 raise InputError(f"the COMET worker ({self.python}) stopped: {why}" + (f": {said}" if said else ""))
             try:
-                reply: dict[str, Any] = json.loads(line.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
+                reply: dict[str, Any] = parse(line.decode("utf-8"), "the COMET worker's reply", limits=_REPLY_LIMITS)
+            except (UnicodeDecodeError, JsonRefused):
                 said = line.decode("utf-8", "replace").strip()[:120]
                 raise InputError(f"the COMET worker ({self.python}) does not speak its protocol: it wrote {said!r} "
                                  "(is it a Python?)") from None

@@ -98,17 +98,21 @@ class ImportedMetric(SegmentMeans):
         values = system.scores.get(self.name)
         if values is None:
             raise ConfigError(f"{self.name}: no scores for {system.name} (import them from a scores file)")
-        return self.rows(np.asarray(values, dtype=np.float64))
+        scores = np.asarray(values, dtype=np.float64)
+        self.decimals = max(self.decimals, _decimals_of(scores))
+        return self.rows(scores)
 
     def corpus_score(self, stats: np.ndarray) -> Score:
         present = int(stats[:, 1].sum())
         return ImportedScore(metric=self.name, score=float(self.scores_of_sums(stats.sum(axis=0))[0]),
-                             signature=self.signature(), present=present, missing=len(stats) - present)
+                             signature=self.signature(), present=present, missing=len(stats) - present,
+                             decimals=self.decimals)
 
     def sentence_score(self, stats: np.ndarray, index: int) -> Score:
         present = int(stats[index, 1])
         return ImportedScore(metric=self.name, score=float(stats[index, 0]) if present else math.nan,
-                             signature=self.signature(True), present=present, missing=1 - present)
+                             signature=self.signature(True), present=present, missing=1 - present,
+                             decimals=self.decimals)
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         """The score read for this segment (its statistics ``row``: the score and whether it is present)."""
@@ -125,7 +129,10 @@ class ImportedMetric(SegmentMeans):
 
 def bind(config: ImportedConfig, references: Sequence[Sequence[str]], progress: Progress | None,
           like: Metric | None) -> ImportedMetric:
-    return ImportedMetric(config, len(references[0]) if references else 0)
+    metric = ImportedMetric(config, len(references[0]) if references else 0)
+    if isinstance(like, ImportedMetric) and like.config == config:  # a slice shows its whole run's decimals
+        metric.decimals = like.decimals
+    return metric
 
 
 def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names: Sequence[str],
@@ -164,3 +171,12 @@ def attach_imported(request: InputRequest, systems: Sequence[SegmentFile], names
                                          tables)
     configs = tuple(imported_configs(columns, request.lower_better))
     return files, replace(context, notes=context.notes + tuple(notes + said)), configs
+
+
+def _decimals_of(scores: np.ndarray) -> int:
+    """The decimals imported scores need to be told apart: 4 for fractions within -1..1 (COMET's, MetricX's
+    probabilities), as a computed COMET shows them; none otherwise (points, MQM's weights)."""
+    finite = scores[np.isfinite(scores)]
+    if finite.size and np.all(np.abs(finite) <= 1) and np.any(finite != np.round(finite)):
+        return 4
+    return 0

@@ -5,12 +5,14 @@ the schema, is a :class:`Refused` answer that says why; it is counted, never gue
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+
+from ...inputs.untrusted_json import JsonRefused, Limits, parse
 
 SCHEMA_VERSION = 1  # in the cache's key and the signature: a new schema asks again
 MAX_ERRORS = 8
 MAX_QUOTE = 200
+ANSWER_LIMITS = Limits(depth=8, digits=12)  # the schema nests 3 deep and its one number has 3 digits
 
 # GEMBA-MQM's error typology (Kocmi & Federmann 2023, after Freitag et al. 2021's MQM), named as the MQM files of
 # WMT name the categories, so that MQM's weights read them (Non-translation, Fluency/Punctuation).
@@ -59,9 +61,11 @@ class Judgement:
 
 @dataclass(frozen=True)
 class Refused:
-    """An answer that could not be read, and why (one short phrase)."""
+    """An answer that could not be read, and why (one short phrase); ``hostile``: JSON the door for JSON refuses
+    for what it holds (nested too deep, a number too long, a key twice), never kept in the cache."""
 
     why: str
+    hostile: bool = False
 
 
 def read_answer(content: str, judge: str) -> Judgement | Refused:
@@ -70,9 +74,10 @@ def read_answer(content: str, judge: str) -> Judgement | Refused:
     if text.startswith("```"):  # a model that wraps JSON in a Markdown fence despite the schema
         text = text.strip("`").removeprefix("json").strip()
     try:
-        data = json.loads(text, strict=False)  # strict=False: a raw newline or tab inside a string is read
-    except json.JSONDecodeError as exc:
-        return Refused(f"not JSON ({exc.msg} at character {exc.pos + 1})")
+        # strict=False: a raw newline or tab inside a string is read (a server may let one through).
+        data = parse(text, "the answer", strict=False, limits=ANSWER_LIMITS)
+    except JsonRefused as exc:
+        return Refused(str(exc).removeprefix("the answer: "), hostile=not exc.syntax)
     if not isinstance(data, dict):
         return Refused("not a JSON object")
     extra = set(data) - {"errors", "score"} if judge == "esa" else set(data) - {"errors"}
@@ -96,7 +101,7 @@ def read_answer(content: str, judge: str) -> Judgement | Refused:
         return Refused("no whole-number score")
     if not 0 <= score <= 100:
         return Refused(f"score {score} outside 0-100")
-    return Judgement(tuple(quoted), float(score))
+    return Judgement(tuple(quoted), float(score) + 0.0)  # + 0.0: a score of -0 is 0
 
 
 def _error(error: object, judge: str) -> Quoted | Refused:

@@ -39,9 +39,10 @@ class AnswerCache(SqliteCache):
                          "LLM judge", "answers are asked and not kept")
 
     def get(self, keys: Sequence[bytes]) -> dict[bytes, str]:
-        """The answers kept among ``keys``."""
-        return {bytes(key): str(content)
-                for key, content in self.rows("SELECT key, content FROM answers WHERE key IN ({marks})", keys)}
+        """The answers kept among ``keys`` (a row whose answer is not text is not an answer: asked again). Each is
+        read as a live answer is, through the same door, when the run reads it."""
+        rows = self.rows("SELECT key, content FROM answers WHERE key IN ({marks})", keys)
+        return {bytes(key): content for key, content in rows if isinstance(content, str)}
 
     def put(self, key: bytes, content: str, model: str) -> None:
         """Keep one answer (at once: a cancelled or failed run keeps every answer it had)."""

@@ -5,8 +5,11 @@ is never a setting: only the name of the environment variable (or keyring entry)
 from __future__ import annotations
 
 import dataclasses
+import functools
+import ipaddress
 import re
-from collections.abc import Sequence
+import socket
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 from urllib.parse import urlsplit
@@ -67,13 +70,14 @@ class LlmConfig(MetricSettings):
         if self.judge not in JUDGEMENTS:
             raise ConfigError(f"{term('llm.judge')}: one of {', '.join(JUDGEMENTS)}, got {self.judge!r}")
         endpoint = self.endpoint.strip().rstrip("/")
-        parts = urlsplit(endpoint)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"{term('llm.endpoint')}: an http:// or https:// URL such as {DEFAULT_ENDPOINT}, got "
-                              f"{self.endpoint!r}")
-        if self.key_env and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.key_env):
-            raise ConfigError(f"{term('llm.key_env')}: the name of an environment variable (letters, digits, _), "
-                              f"not the key itself")
+        problem = _url_problem(endpoint)
+        if problem:
+            raise ConfigError(f"{term('llm.endpoint')}: an http:// or https:// URL such as {DEFAULT_ENDPOINT}; "
+                              f"{problem}")
+        if self.key_env and (not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.key_env) or looks_like_a_key(self.key_env)):
+            # Never echoed: what was typed may be the key itself, pasted into the wrong field.
+            raise ConfigError(f"{term('llm.key_env')}: the name of an environment variable (such as OPENAI_API_KEY), "
+                              "not the key itself: what was given looks like a key, so it is not repeated here")
         return dataclasses.replace(self, endpoint=endpoint, model=self.model.strip())
 
     def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[LlmConfig, str]:
@@ -107,20 +111,84 @@ class LlmConfig(MetricSettings):
         return urlsplit(self.endpoint).hostname or ""
 
     def off_this_machine(self) -> bool:
-        """Whether the endpoint is another machine: the texts leave this one."""
-        return self.host.lower() not in ("127.0.0.1", "localhost", "::1", "[::1]") and not self.host.startswith("127.")
+        """Whether the endpoint is another machine: the texts leave this one (see :func:`is_loopback`)."""
+        return not is_loopback(self.host)
 
     def shown_endpoint(self) -> str:
         """The endpoint without what a URL may carry of a secret (user, password, query)."""
         parts = urlsplit(self.endpoint)
-        port = f":{parts.port}" if parts.port else ""
-        return f"{parts.scheme}://{parts.hostname}{port}{parts.path}"
+        try:
+            port = f":{parts.port}" if parts.port else ""
+        except ValueError:  # a port that is no port: refused by validated(); shown as written meanwhile
+            port = ""
+        host = parts.hostname or ""
+        return f"{parts.scheme}://{f'[{host}]' if ':' in host else host}{port}{parts.path}"
 
     def non_default(self) -> list[str]:
         # The endpoint (the same model answers the same anywhere: the signature names the model), requests at once,
         # the timeout and the cache change no number: no badge says them.
         quiet = ("LLM endpoint", "LLM requests at once", "LLM timeout", "LLM cache", "LLM languages", "LLM MQM weights")
         return [label for label in super().non_default() if not label.startswith(quiet)]
+
+
+def _url_problem(endpoint: str) -> str:
+    """What is wrong with ``endpoint`` as the judge's URL, '' when nothing is (a query is allowed: Azure's
+    ``?api-version=``)."""
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port  # raises for a port that is not a number from 0 to 65535
+    except ValueError as exc:  # not echoed: a URL may carry a user's password or a key in its query
+        return f"the URL given cannot be read ({str(exc).lower()})"
+    if parts.scheme not in ("http", "https"):
+        return "the URL given does not start with http:// or https://"
+    if not parts.hostname:
+        return "the URL given names no host"
+    if port == 0:
+        return "the URL given names port 0"
+    return ""
+
+
+def looks_like_a_key(name: str) -> bool:
+    """Whether what was given as a variable's name looks like an API key instead: a known key prefix, or a long run
+    of mixed-case letters and digits with no underscore (variables are named in capitals with underscores)."""
+    if re.match(r"(sk|pk|rk|hf|gsk|xai|key)[-_]", name, re.IGNORECASE) and len(name) >= 20:
+        return True
+    mixed = any(c.islower() for c in name) and any(c.isupper() for c in name) and any(c.isdigit() for c in name)
+    return len(name) >= 20 and "_" not in name and mixed
+
+
+def is_loopback(host: str, resolve: Callable[[str], list[str]] | None = None) -> bool:
+    """Whether ``host`` is this machine, by the address it names: a literal address that is loopback, or a name
+    whose every address is (``localhost``; a name such as ``127.0.0.1.nip.io`` only as the resolver says, and
+    ``127.attacker.example`` never by its spelling). A name that cannot be resolved is another machine."""
+    name = host.strip("[]").lower()
+    if not name:
+        return False
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        pass
+    try:
+        addresses = (resolve or _resolved)(name)
+    except OSError:
+        return False
+    return bool(addresses) and all(_loopback_address(a) for a in addresses)
+
+
+def _loopback_address(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved_once(name: str) -> tuple[str, ...]:
+    return tuple({str(info[4][0]) for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)})
+
+
+def _resolved(name: str) -> list[str]:
+    return list(_resolved_once(name))
 
 
 FAMILY = Family("llm", "LLM judge", LlmConfig, "llm.metric", cost=4, reads_source=True, needs_reference=False,

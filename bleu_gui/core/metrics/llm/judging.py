@@ -7,22 +7,23 @@ and held only by the :class:`~.client.Endpoint`."""
 from __future__ import annotations
 
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import Cancelled, InputError, term
 from ..status import say_status
-from .answers import SCHEMA_VERSION, schema
+from .answers import SCHEMA_VERSION, Refused, read_answer, schema
 from .cache import AnswerCache, default_cache_path, request_key
 from .client import Answer, Endpoint, EndpointError, Stopped
-from .config import LlmConfig
+from .config import LlmConfig, looks_like_a_key
 from .prompts import Prompt, load_prompt
 
 Progress = Callable[[float], None]
+_Done = queue.SimpleQueue[tuple[bytes, "Answer | BaseException"]]  # each answer asked, or what its request raised
 KEYRING_SERVICE = "bleu-gui"  # the keyring entry of a key: this service, the variable's name as the user name
 
 
@@ -40,6 +41,9 @@ def api_key(variable: str) -> str:
     user ``variable``); '' when no variable is named. :class:`InputError` when it is named and holds nothing."""
     if not variable:
         return ""
+    if looks_like_a_key(variable):  # never echoed (config.py)
+        raise InputError(f"LLM judge: {term('llm.key_env')} names an environment variable; what was given looks like "
+                         "a key itself, so it is not repeated here")
     value = os.environ.get(variable, "").strip()
     if value:
         return value
@@ -72,6 +76,7 @@ class Judge:
         self._endpoint: Endpoint | None = None
         self._model = config.model
         self._lock = threading.RLock()  # one request of segments at a time (a slice shares its run's judge)
+        self.unkept = 0  # answers the door for JSON refused: not cached (asked again next run)
 
     @property
     def model(self) -> str:
@@ -134,51 +139,99 @@ class Judge:
                  progress: Progress | None) -> dict[bytes, str | None]:
         endpoint, cancelled = self._connected(), threading.Event()
         out: dict[bytes, str | None] = {}
-        total, started, queue = len(work), time.monotonic(), list(reversed(work))
-        pool = ThreadPoolExecutor(max_workers=self.config.concurrency, thread_name_prefix="llm-judge")
-        running: dict[Future[Answer], bytes] = {}
+        total, started = len(work), time.monotonic()
+        no_more = threading.Event()  # an endpoint's failure: nothing more is sent, what is in flight still lands
+        done, askers = self._start_askers(endpoint, work, languages, cancelled, no_more)
+        received = 0
         try:
-            while queue or running:
-                while queue and len(running) < self.config.concurrency:
-                    key, (source, translation) = queue.pop()
-                    messages = self.prompt.messages(source, translation, languages)
-                    running[pool.submit(endpoint.chat, self._model, messages, self.schema, self.config.temperature,
-                                        self.config.seed, self.config.max_tokens, cancelled)] = key
-                done, _ = wait(list(running), timeout=0.25, return_when=FIRST_COMPLETED)
-                for future in done:
-                    key = running.pop(future)
-                    self._keep(key, future.result(), out)  # an EndpointError stops the run: what was kept stays
-                if done:
+            while received < total:
+                try:
+                    key, answer = done.get(timeout=0.25)
+                except queue.Empty:
+                    key, answer = b"", None
+                if answer is not None:
+                    received += 1
+                    if isinstance(answer, BaseException):
+                        raise answer
+                    self._keep(key, answer, out)
                     rate = len(out) / max(time.monotonic() - started, 1e-9)
                     left = (total - len(out)) / rate if rate > 0 else 0.0
                     say_status(f"LLM judge: {len(out):,} of {total:,} segments, {rate:.1f}/s, {_left(left)} left")
                 if progress is not None:
                     progress(len(out) / max(total, 1))  # may raise Cancelled
-        except (Cancelled, Stopped):
+        except (Cancelled, Stopped, KeyboardInterrupt) as exc:
             cancelled.set()
-            # A cancel does not wait for the requests in flight: their threads end with their replies, unheard.
-            pool.shutdown(wait=False, cancel_futures=True)
+            endpoint.abort()  # the requests in flight end now, unheard
+            if isinstance(exc, KeyboardInterrupt):
+                raise
             raise Cancelled() from None
         except EndpointError as exc:
-            cancelled.set()
-            pool.shutdown(wait=True, cancel_futures=True)  # the requests in flight end (or fail) first ...
-            for future, key in running.items():  # ... and what they brought is kept too
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    self._keep(key, future.result(), out)
+            no_more.set()
+            for asker in askers:  # the requests in flight end (or fail) first, within their deadline ...
+                asker.join()
+            self._keep_finished(done, out)  # ... and what they brought is kept too (answers paid for)
             kept = f"{len(out):,} of {total:,} segments asked were judged and kept in the cache"
             raise EndpointError(f"{exc.raw} ({kept}; score again to go on)") from None
         finally:
             cancelled.set()
-            pool.shutdown(wait=not running, cancel_futures=True)  # nothing in flight: the idle threads end now
         return out
 
+    def _start_askers(self, endpoint: Endpoint, work: list[tuple[bytes, tuple[str, str]]],
+                      languages: tuple[str, str] | None, cancelled: threading.Event,
+                      no_more: threading.Event) -> tuple[_Done, list[threading.Thread]]:
+        """Up to ``concurrency`` threads asking ``work`` until it is done, ``cancelled`` or ``no_more`` is set, each
+        answer (or the exception it raised) put on the queue returned. Daemon threads: a cancel or Ctrl+C ends the
+        run at once; no request in flight holds the process open (the endpoint's :meth:`~.client.Endpoint.abort`
+        ends them)."""
+        todo: queue.SimpleQueue[tuple[bytes, list[dict[str, str]]] | None] = queue.SimpleQueue()
+        done: _Done = queue.SimpleQueue()
+        for key, (source, translation) in work:
+            todo.put((key, self.prompt.messages(source, translation, languages)))
+
+        def asker() -> None:
+            while not (cancelled.is_set() or no_more.is_set()):
+                item = todo.get()
+                if item is None:
+                    return
+                key, messages = item
+                try:
+                    answer: Answer | BaseException = endpoint.chat(
+                        self._model, messages, self.schema, self.config.temperature, self.config.seed,
+                        self.config.max_tokens, cancelled)
+                except BaseException as exc:  # handed to the thread that asked, which says it
+                    answer = exc
+                done.put((key, answer))
+
+        askers = [threading.Thread(target=asker, name=f"llm-judge-{i}", daemon=True)
+                  for i in range(min(self.config.concurrency, max(len(work), 1)))]
+        for thread in askers:
+            thread.start()
+            todo.put(None)  # each asker ends when the work is done
+        return done, askers
+
+    def _keep_finished(self, done: _Done, out: dict[bytes, str | None]) -> None:
+        while True:
+            try:
+                key, answer = done.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(answer, Answer):
+                self._keep(key, answer, out)
+
     def _keep(self, key: bytes, answer: Answer, out: dict[bytes, str | None]) -> None:
-        """An answer received: kept in the cache, unless ``max_tokens`` cut it (None: asked again next time)."""
+        """An answer received: read through the door for JSON first, then kept in the cache — unless the door
+        refused what it holds (nested too deep, a number too long, a key twice: not kept, asked again next run; an
+        answer merely not of the schema is kept, as the model would say it again); one cut by ``max_tokens`` is
+        None (asked again next time)."""
         if answer.finish == "length":
             out[key] = None
             return
-        self.cache.put(key, answer.content, self._model)
         out[key] = answer.content
+        read = read_answer(answer.content, self.config.judge)
+        if isinstance(read, Refused) and read.hostile:
+            self.unkept += 1
+            return
+        self.cache.put(key, answer.content, self._model)
 
     def close(self) -> None:
         """Close the cache (a later request opens it again)."""

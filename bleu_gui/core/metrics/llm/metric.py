@@ -148,6 +148,10 @@ class LlmJudge(SegmentMeans):
                         f"{self.judge.cache.path}")
         if self.judge.cache.problem:
             said.append(self.judge.cache.problem)
+        if self.judge.unkept:
+            said.append(f"LLM judge: {plural(self.judge.unkept, 'answer')} held JSON that the reader refuses "
+                        "(nested too deep, a number too long, a key twice): unscored and not kept in the cache, so "
+                        "that the next run asks again")
         self._notes += [n for n in said if n not in self._notes]
 
     def _note_systems(self, systems: Sequence[SegmentFile]) -> None:
