@@ -122,6 +122,7 @@ def unsaved_edits_discarded(monkeypatch):
         return "discard"
 
     monkeypatch.setattr(main_window, "ask_unsaved_edits", answer)
+    monkeypatch.setattr(main_window, "ask_costly_change", lambda _parent, text: asked.append(text) or True)
     return asked
 
 

@@ -149,10 +149,17 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
     from .test_window_inputs import LEFT_OVER, open_choice
 
     files = tuple(str(qe_run[k]) for k in ("A", "B"))
-    message = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, source=str(qe_run["src"]))))
-    assert isinstance(message, str) and "a run without references needs a metric that reads none" in message
-    assert "an LLM judge (Settings ▸ LLM judge)" in message  # every metric that reads no reference is named
-    assert not LEFT_OVER.search(message), message
+    # Source and translations alone, nothing to score them: the run opens all the same (QA, the desk and the
+    # scorecard need no score), saying nothing scores it yet and what could — every metric that reads no reference.
+    alone = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, source=str(qe_run["src"]))))
+    assert not isinstance(alone, str), alone
+    assert [m.name for m in alone.metrics] == ["Not scored yet"] and alone.references == []
+    assert window.inspect.header.corpus_label.text() == "Not scored yet"
+    said = window.inspect.header.notes_label.text()
+    assert "Nothing scores this run yet" in said and "an LLM judge (Endpoint (LLM judge, Scoring settings))" in said
+    assert "Model (COMET, Scoring settings)" in said and "Segment scores (File ▸ Open)" in said
+    assert not LEFT_OVER.search(said), said
+    assert not window.inspect.sentences.histogram.isVisibleTo(window.inspect)  # nothing to draw
     run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=files, source=str(qe_run["src"]),
                                                              scores=(str(qe_run["qe"]),))))
     assert not isinstance(run, str), run
@@ -221,7 +228,7 @@ def test_the_review_desk_marks_a_run_without_references_and_mqm_joins_its_qe_sco
     from bleu_gui.core.inputs.run_inputs import InputRequest
     from bleu_gui.gui.state import OpenChoice
 
-    from .test_review import _select
+    from .test_review import _category, _select
     from .test_window_inputs import open_choice
 
     run = open_choice(qtbot, window, OpenChoice(InputRequest(systems=(str(qe_run["B"]),), source=str(qe_run["src"]),
@@ -234,6 +241,7 @@ def test_the_review_desk_marks_a_run_without_references_and_mqm_joins_its_qe_sco
     qtbot.waitUntil(lambda: pane.toPlainText() == "That costs 5 €.")
     assert not detail.panes.references.isVisibleTo(detail)  # no empty reference pane beside the one being marked
     _select(qtbot, pane, 11, 1)  # "5": a Major mistranslation of the number
+    _category(qtbot, review, pane)
     qtbot.keyClick(pane, Qt.Key.Key_2)
     (mark,) = review.review.state.marks
     assert (mark.start, mark.end, mark.severity) == (11, 12, "Major")

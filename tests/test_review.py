@@ -225,6 +225,15 @@ def _open(window, qtbot, hyp, ref):
     qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
 
 
+def _category(qtbot, review, pane):
+    """C, the first category of the list, Enter: a category is chosen for each segment (none is carried over)."""
+    from PySide6.QtCore import Qt
+
+    qtbot.keyClick(pane, Qt.Key.Key_C)
+    qtbot.keyClick(review.category, Qt.Key.Key_Down)
+    qtbot.keyClick(review.category, Qt.Key.Key_Return)
+
+
 def _select(qtbot, pane, start, length):
     from PySide6.QtCore import Qt
 
@@ -247,6 +256,7 @@ def test_keyboard_marks_give_code_point_offsets_and_scored_at_once(qtbot, window
     window.controller.set_sentence(1)  # "Heute es ist kalt 😀." — the emoji is two UTF-16 units
     qtbot.waitUntil(lambda: pane.toPlainText() == HYP[1])
     _select(qtbot, pane, 18, 2)  # "😀." is four units: the cursor steps over the emoji in one move
+    _category(qtbot, review, pane)
     qtbot.keyClick(pane, Qt.Key.Key_2)
     (mark,) = review.review.state.marks
     assert (mark.start, mark.end, mark.severity) == (18, 20, "Major") and HYP[1][18:20] == "😀."
@@ -289,6 +299,7 @@ def test_marks_in_japanese_chinese_and_german_read_back_as_the_text_marked(qtbot
     text = hyp.read_text(encoding="utf-8").splitlines()[0]
     qtbot.waitUntil(lambda: pane.toPlainText() == text)
     _select(qtbot, pane, 3, 4)
+    _category(qtbot, detail.review, pane)
     qtbot.keyClick(pane, Qt.Key.Key_1)
     (mark,) = detail.review.review.state.marks
     assert (mark.start, mark.end) == (3, 7)

@@ -119,13 +119,14 @@ def _omission_by_keys(qtbot, window, src):
     candidate, source = window.inspect.detail.panes.candidate, window.inspect.detail.context_pane.view
     focused = QApplication.focusWidget
     # Segment 2: an omission on the source — S moves there, Shift+arrows select, the category chosen in between
-    # keeps the selection, the severity key marks it on the source.
+    # (for this segment: none is carried over from the last) keeps the selection, the severity key marks it.
     _key(qtbot, focused(), Qt.Key.Key_S)
     assert focused() is source
     for _ in range(4):
         _key(qtbot, source, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
     _key(qtbot, source, Qt.Key.Key_C)
-    _key(qtbot, desk.category, Qt.Key.Key_Up)
+    assert desk.category.currentIndex() == 0  # "Category…": none chosen yet for segment 2
+    _key(qtbot, desk.category, Qt.Key.Key_Down)
     _key(qtbot, desk.category, Qt.Key.Key_Escape)
     assert focused() is source
     _key(qtbot, source, Qt.Key.Key_3)
@@ -146,8 +147,13 @@ def _no_span_asked_then_undo_and_redo(qtbot, window):
 
     desk, candidate = window.inspect.detail.review, window.inspect.detail.panes.candidate
     focused = QApplication.focusWidget
-    # Segment 3: nothing selected — the first key only asks; the second marks an error without a span.
+    # Segment 3: a category chosen; nothing selected — the first key only asks; the second marks an error without a
+    # span.
     assert window.controller.sentence == 2
+    _key(qtbot, candidate, Qt.Key.Key_C)
+    _key(qtbot, desk.category, Qt.Key.Key_Down)
+    _key(qtbot, desk.category, Qt.Key.Key_Return)
+    assert focused() is candidate
     with qtbot.waitSignal(desk.told) as told:
         _key(qtbot, candidate, Qt.Key.Key_1)
     assert "press 1 again" in told.args[0] and len(desk.review.state.marks) == 2

@@ -32,7 +32,7 @@ from ..core.inputs.columns import ROLES, parse_columns
 from ..core.inputs.format_table import FORMATS, ReadOptions
 from ..core.metrics.family import Family
 from ..core.metrics.imported.config import ImportedConfig, choose_imported
-from ..core.metrics.registry import FAMILIES, KEYS, check_references, default_keys, family
+from ..core.metrics.registry import FAMILIES, KEYS, check_references, default_keys, family, unscored
 from ..core.metrics.settings import SettingField
 from .campaign_arguments import AskHumans, add_campaign_arguments, ask_humans
 
@@ -346,6 +346,11 @@ class Views:
     triage_metric: str | None = None
     triage_out: str | None = None
 
+    def need_no_score(self) -> bool:
+        """Whether the views asked read no metric (QA, the scorecard, triage by QA): a run of source and
+        translation alone that nothing scores still shows them."""
+        return self.qa is not None or self.scorecard or self.triage is not None
+
     def asked(self) -> list[str]:
         """The views asked for, as their flags."""
         return [flag for flag, on in (("--explain", self.explain is not None), ("--tokenizer-table", self.tokenizer_table),
@@ -455,19 +460,24 @@ def options(args: argparse.Namespace) -> Options:
 # -- from the choice to the metrics -----------------------------------------------------------------------------
 
 def metric_configs(choice: ScoringChoice, imported: Sequence[ImportedConfig] = (), columns_later: bool = False,
-                   base: Sequence[MetricConfig] = (), referenced: bool = True) -> tuple[MetricConfig, ...]:
+                   base: Sequence[MetricConfig] = (), referenced: bool = True,
+                   unscored_ok: bool = False) -> tuple[MetricConfig, ...]:
     """The metrics ``-m`` asks for (the registry's default and every ``imported`` metric when it is not given),
     each with the settings given for it (on top of its family's settings in ``base``: the window's saved ones); a
     family's setting without that family among the metrics, or one its other settings do not read, is refused,
     never ignored. ``columns_later``: the score files are read later (the window reads them in its worker): only
     the families' metrics are returned. Not ``referenced``: the run has no reference, no family that needs one
-    is a default, and one named is refused."""
+    is a default, and one named is refused; ``unscored_ok``: a run that nothing scores is what is asked for (its
+    views need no score): it gets the stand-in that says so (:mod:`..core.metrics.unscored`)."""
     by_name = {m.name: m for m in imported}
     names = list(choice.metrics or [*default_keys(referenced), *by_name])
+    if not names and unscored_ok and not any(choice.given.values()):
+        return unscored()
     if not names and not columns_later:
         raise InputError(f"a run without references has no default metric: name one with {term('metrics')} (comet with "
-                         f"a reference-free checkpoint: {term('comet.model', 'Unbabel/wmt22-cometkiwi-da')}), or read "
-                         f"QE scores with {term('scores')}")
+                         f"a reference-free checkpoint: {term('comet.model', 'Unbabel/wmt22-cometkiwi-da')}; an LLM "
+                         f"judge: llm), read QE scores with {term('scores')}, or ask for what needs no score "
+                         f"({term('qa')}, {term('scorecard')})")
     if len(set(names)) != len(names):
         raise InputError(f"{term('metrics')}: each metric once, got {' '.join(names)}")
     if not columns_later:

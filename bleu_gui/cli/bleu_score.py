@@ -100,7 +100,7 @@ def _scored_whole(o: Options, ready: Callable[[Run, list[str]], None] | None = N
     hyps, refs = inputs.systems, inputs.references
     names = check_labels(o.output.labels, len(hyps)) if o.output.labels else None
     hyps, context, imported = attach_imported(o.request, hyps, names or file_names(hyps), inputs.context)
-    metrics = metric_configs(o.scoring, imported, referenced=bool(refs))
+    metrics = metric_configs(o.scoring, imported, referenced=bool(refs), unscored_ok=o.views.need_no_score())
     check_where(o.where)
     check_tests(o, metrics, len(hyps))
     check_targets(o.exports.targets, [f.path for f in [*hyps, *refs]] + [p for p in (

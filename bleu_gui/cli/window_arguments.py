@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core import InputError
-from ..core.inputs.format_table import whole_run
+from ..core.inputs.format_table import holds_its_source, whole_run
 from ..core.metrics.registry import ALWAYS_IN_WINDOW, KEYS
 from ..demo import LANGUAGES, demo_paths
 from .arguments import (
@@ -102,7 +102,7 @@ def _command_form(args: argparse.Namespace) -> tuple[list[str], list[str]]:
         return list(args.systems), list(args.references)
     if args.references:
         raise InputError("give the references either before -i HYP (as bleu-score takes them) or with -r REF, not both")
-    if not args.systems and args.source is None:
+    if not args.systems and args.source is None and not all(holds_its_source(h) for h in args.hypotheses):
         raise InputError("-i HYP needs the references before it (bleu-gui REF [REF ...] -i HYP [HYP ...]), or the "
                          "source for a run without references (--src FILE)")
     return list(args.hypotheses), list(args.systems)
@@ -112,7 +112,9 @@ def window_options(args: argparse.Namespace) -> WindowOptions:
     """``bleu-gui``'s parsed flags as typed options (the one reading of its Namespace)."""
     systems, references = whole_run(*_command_form(args))
     asked = None
-    if systems and not references and args.source is None:  # with the source: a run without references
+    # With the source (given, or in a bilingual file: XLIFF, PO, TMX): a run without references; a system file alone
+    # asks for its references.
+    if systems and not references and args.source is None and not all(holds_its_source(s) for s in systems):
         if args.screenshot is not None:
             raise InputError("give the references with -r REF [REF ...]")
         asked = input_request(args, systems, ())  # the window asks for them

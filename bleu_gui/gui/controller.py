@@ -32,9 +32,10 @@ class Controller(QObject):
     """See the module. Signals:
 
     - ``run_changed()``: another run is shown (:attr:`shown`, :attr:`whole`); the system, B and metric were made
-      to fit it first, so views redraw everything once. No sentence is shown then: the sentence list opens
-      :attr:`opening` (the sentence shown before, when the files are the same) on the next turn of the event loop,
-      so the list and the sentence's panes are two shorter repaints instead of one long one. Except while
+      to fit it first, so views redraw everything once. No sentence is shown then; the sentence of the same files
+      is shown again at once after the signal (``sentence_changed``), and a new run's first one (:attr:`opening`)
+      by the sentence list on the next turn of the event loop, two shorter repaints instead of one long one. Except
+      while
       :attr:`same_view`: the run has the files, sentences and numbers of the metric shown of the one before, and
       only other metrics or the tests changed (a later stage of a staged open, a re-score that kept them), so the
       sentence stays and views of the shown metric and sentence keep what they drew;
@@ -159,6 +160,11 @@ class Controller(QObject):
             self.run_changed.emit()
         finally:
             self.same_view = False
+        if same_files and not same and sentence is not None:
+            # A re-score of the same files (a mark of the review desk's, another setting) shows the sentence at once,
+            # never on a later turn of the event loop: a key pressed meanwhile acts on the segment on screen, and the
+            # view never goes back to one the reviewer has left since.
+            self.set_sentence(sentence)
 
     @staticmethod
     def _max_order(run: Run) -> int:

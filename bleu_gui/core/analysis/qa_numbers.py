@@ -43,9 +43,13 @@ _SPACES = " \u00a0\u202f\u2009"
 _GROUPERS = ",." + _SPACES + "'’"
 _RUN = re.compile(rf"\d+(?:[{re.escape(_GROUPERS)}]\d+)*")
 # A code: an upper-case letter and up to five more letters, an optional hyphen, digits (G22, A3, MP3, COVID-19).
-_CODE = re.compile(r"(?<![\w-])([A-Z][A-Za-z]{0,5})-?(\d{1,5})(?![\d.,]\d)(?![A-Za-z]{2})")
-# WMT's anonymised names (#Product2#, #PRS_ORG#): a name, whatever digits it holds.
-_PLACEHOLDER = re.compile(r"#[A-Za-z_]+\d*#")
+# Letters of other scripts around it do not make it part of a word: COVID-19 written against kana (のCOVID-19に) is
+# the code, and so is a code with a hyphen of another kind (VP−730, the minus sign).
+_CODE = re.compile(r"(?<![A-Za-z0-9_\-\u2010\u2011\u2212])([A-Z][A-Za-z]{0,5})[-\u2010\u2011\u2212]?(\d{1,5})"
+                   r"(?![\d.,]\d)(?![A-Za-z]{2})")
+# WMT's anonymised names (#Product2#, #PRS_ORG#) and expressions that are no count (24/7: always): names, whatever
+# digits they hold.
+_PLACEHOLDER = re.compile(r"#[A-Za-z_]+\d*#|(?<![\d/])24\s?/\s?7(?![\d/])|(?<![\d/])365\s?/\s?24(?![\d/])")
 _CJK_MULTIPLIERS = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12,
                     "만": 10**4, "억": 10**8, "천": 1000, "조": 10**12}
 _WORD_MULTIPLIERS = {
@@ -56,6 +60,9 @@ _WORD_MULTIPLIERS = {
     "миллионов": 10**6, "миллиард": 10**9, "миллиарда": 10**9, "миллиардов": 10**9,
     "milijun": 10**6, "milijuna": 10**6, "milijarda": 10**9, "milijardi": 10**9, "tisuća": 10**3,
     "milion": 10**6, "milionů": 10**6, "miliony": 10**6, "miliard": 10**9, "miliardy": 10**9, "tisíc": 10**3,
+    # India's magnitudes (14 lakh = 1.4 million = 140万), and counts of years (6 decades = 60 years).
+    "lakh": 10**5, "lakhs": 10**5, "crore": 10**7, "crores": 10**7, "decade": 10, "decades": 10, "dozen": 12,
+    "dozens": 12,
 }
 _MULTIPLIER_WORD = re.compile(r"\s?(" + "|".join(sorted((re.escape(w) for w in _WORD_MULTIPLIERS), key=len,
                                                          reverse=True)) + r")\b\.?", re.IGNORECASE)
@@ -115,7 +122,25 @@ for _value, _words in {
     1000: "thousand tausend mille mil тысяча",
 }.items():
     _NUMBER_WORDS.update(dict.fromkeys(_words.split(), _value))
+# Counts a translator writes in digits (a decade = 10 years, a dozen, a fortnight), and the words a translator writes
+# as 100% (fully satisfied = 100％ご満足).
+_NUMBER_WORDS.update({"decade": 10, "dozen": 12, "fortnight": 14} | dict.fromkeys(
+    ("fully", "totally", "entirely", "completely"), 100))
 _WORDS = re.compile(r"[^\W\d_]+")
+# A number word of tens and units (thirty-one, twenty five) is one number.
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_COMPOUND = re.compile(rf"\b({'|'.join(_TENS)})[-\s]({'|'.join(_UNITS)})\b", re.IGNORECASE)
+_ROUND_THE_CLOCK = re.compile(r"\b(?:a?round[- ]the[- ]clock|day and night)\b", re.IGNORECASE)  # 24 hours
+# A time of day is a value of its own, apart from every count (T0 + minutes since midnight): 11:30 = 11時半 =
+# 11点半 = 11시 반; 5.30pm = 午後5時30分 = 17:30; an hour alone is its number too (5 pm = 午後5時 = 17 Uhr).
+_T0 = Decimal(10) ** 12
+_LATIN_CLOCK = re.compile(r"(?<![\d.,:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_AFTER_PM = re.compile(r"\s?p\.?m\.?(?![a-z])", re.IGNORECASE)
+_CJK_CLOCK = re.compile(r"(午前|午後|上午|下午|晚上|早上|凌晨|오전|오후)?\s?([01]?\d|2[0-4])\s?(?:時|时|點|点|시)(?!間|间)"
+                        r"\s?(?:([0-5]?\d)\s?(?:分|분)|(半|반))?")
+_AFTERNOON = ("午後", "下午", "晚上", "오후")
+_NOON = re.compile(r"正午|中午12点|정오")
 _DECADE_SHORT = re.compile(r"(?<![\d])(?:['’]?(\d{2}))(?=s\b|er\b|-\w|['’]s\b)")
 
 _TWELVE_HOUR = re.compile(r"(?::\d{2})?\s?(?:a\.?m\.?|p\.?m\.?)(?![a-z])", re.IGNORECASE)
@@ -229,8 +254,41 @@ def _cjk_numbers(text: str, taken: list[tuple[int, int]]) -> Iterator[Number]:
         yield Number(shown, frozenset({total}), sum(ch.isdigit() for ch in shown))
 
 
+def _clock(hour: int, minute: int) -> Decimal:
+    return _T0 + (hour % 24) * 60 + minute
+
+
+def _clocks(text: str, taken: list[tuple[int, int]]) -> Iterator[Number]:
+    """Times of day (see :data:`_T0`) outside the spans ``taken``, their own spans added to it."""
+    for m in _CJK_CLOCK.finditer(text):
+        if not _free(*m.span(), taken):
+            continue
+        hour = int(m.group(2))
+        if m.group(1) in _AFTERNOON and hour < 12:
+            hour += 12
+        minute = 30 if m.group(4) else int(m.group(3)) if m.group(3) else 0
+        values = {_clock(hour, minute)} | ({Decimal(int(m.group(2))), Decimal(hour)} if m.group(3) is None
+                                           and m.group(4) is None else set())
+        taken.append(m.span())
+        yield Number(m.group(0).strip(), frozenset(values), sum(ch.isdigit() for ch in m.group(0)))
+    for m in _LATIN_CLOCK.finditer(text):
+        if not _free(*m.span(), taken):
+            continue
+        hour, minute = int(m.group(1)), int(m.group(2))
+        values = {_clock(hour, minute)} | ({_clock(hour + 12, minute)} if hour < 12 and (
+            _AFTER_PM.match(text, m.end()) or any(a in text[max(0, m.start() - 4):m.start()] for a in _AFTERNOON))
+            else set()) | ({Decimal(hour)} if minute == 0 else set())
+        taken.append(m.span())
+        yield Number(m.group(0), frozenset(values), sum(ch.isdigit() for ch in m.group(0)))
+    for m in _NOON.finditer(text):
+        if _free(*m.span(), taken):
+            taken.append(m.span())
+            yield Number(m.group(0), frozenset({_clock(12, 0), Decimal(12)}), 2, soft=True)
+
+
 def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
     taken = list(codes)
+    yield from _clocks(text, taken)
     yield from _cjk_numbers(text, taken)
     # Digit runs never reach into a code: "LR44 10-pack" is the code LR44 and the number 10 (a run "44 10" grouped
     # by its space took the 10 with the code). A number glued to letters is a number ("the50-pack").
@@ -261,6 +319,10 @@ def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
                 more |= {v * _SHORT_MULTIPLIERS[short.group(1).lower()] for v in piece_values}
             if k == 0 and hour is not None:
                 more |= {v + 12 for v in piece_values if v < 12} | {v - 12 for v in piece_values if v >= 12}
+                clock = re.fullmatch(r"(\d{1,2})[.:](\d{2})", piece)
+                if clock is not None and int(clock.group(1)) <= 12 and int(clock.group(2)) < 60:  # 5.30pm
+                    h, minute = int(clock.group(1)), int(clock.group(2))
+                    more |= {_clock(h, minute), _clock(h + 12 if h < 12 else h - 12, minute)}
             yield Number(piece, frozenset(more), sum(ch.isdigit() for ch in piece))
     for m in _KANJI_NUMBER.finditer(text):
         value = _kanji_value(m.group(0))
@@ -271,7 +333,16 @@ def _numbers(text: str, codes: list[tuple[int, int]]) -> Iterator[Number]:
 
 def _words_as_numbers(text: str) -> Iterator[Number]:
     """Month names and number words as soft numbers (see the module)."""
+    compounds = []
+    for m in _COMPOUND.finditer(text):
+        compounds.append(m.span())
+        total = _TENS[m.group(1).lower()] + _UNITS[m.group(2).lower()]
+        yield Number(m.group(0), frozenset({Decimal(total)}), 2, soft=True)
+    for m in _ROUND_THE_CLOCK.finditer(text):
+        yield Number(m.group(0), frozenset({Decimal(24)}), 2, soft=True)
     for m in _WORDS.finditer(text):
+        if not _free(*m.span(), compounds):
+            continue
         word = m.group(0).lower()
         months = set(_MONTH_EXACT.get(word, ()))
         if not word.isascii():  # a stem outside ASCII can only begin a word outside ASCII

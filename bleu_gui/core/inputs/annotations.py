@@ -87,16 +87,18 @@ class RatingsBuilder:
     raters: dict[str, None] = field(default_factory=dict)
     errors: list[ErrorSpan] = field(default_factory=list)
     corrections: dict[str, str] = field(default_factory=dict)
+    sources: dict[tuple[str, str], None] = field(default_factory=dict)
 
-    def add(self, rater: str, severity: str, error: ErrorSpan | None, correction: str = "") -> None:
+    def add(self, rater: str, severity: str, error: ErrorSpan | None, correction: str = "", source: str = "") -> None:
         self.raters.setdefault(rater, None)
+        self.sources.setdefault((rater, source), None)
         if error is not None and severity != "No-error":
-            self.errors.append(error)
+            self.errors.append(replace(error, source=source) if source else error)
         if correction:
             self.corrections.setdefault(rater, correction)
 
     def ratings(self) -> Ratings:
-        return Ratings(tuple(self.raters), tuple(self.errors), tuple(self.corrections.items()))
+        return Ratings(tuple(self.raters), tuple(self.errors), tuple(self.corrections.items()), tuple(self.sources))
 
 
 @dataclass(frozen=True)
@@ -359,7 +361,7 @@ def attach_annotations(paths: Sequence[str | Path], systems: Sequence[SegmentFil
                 rating = replace(rating, target_spans=[])
             builder = built[system].setdefault(segment, RatingsBuilder())
             error = rating.error(row.key.line, text, row.source)
-            builder.add(rating.rater, rating.severity, error, rating.correction)
+            builder.add(rating.rater, rating.severity, error, rating.correction, str(path))
         name = Path(path).name
         if other_systems:
             notes.append(f"{name}: ratings of systems the run does not hold left out: "

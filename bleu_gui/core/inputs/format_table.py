@@ -119,6 +119,15 @@ def sniff_file(path: Path) -> str:
         return "text"
 
 
+BILINGUAL = ("xliff", "po", "tmx")  # formats that hold each segment's source beside its translation
+
+
+def holds_its_source(path: str | Path) -> bool:
+    """Whether ``path`` is a bilingual file (XLIFF, a PO catalogue, TMX): source and translation in one, so a run
+    of it alone needs no other file (no reference: the translator's usual case)."""
+    return sniff_file(Path(path)) in BILINGUAL
+
+
 def whole_run(systems: Sequence[str], references: Sequence[str]) -> tuple[list[str], list[str]]:
     """The systems and references as given, except one file given as a system alone that holds systems and
     references together (WMT XML, a TSV/JSONL with a system column): then it is the references, whose systems are

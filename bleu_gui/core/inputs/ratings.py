@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
@@ -78,6 +78,7 @@ class ErrorSpan:
     text: str = ""
     comment: str = ""
     line: int = 0
+    source: str = field(default="", compare=False)  # the file it was read from (or written to: a review's)
 
     def to_dict(self) -> dict[str, object]:
         return {"rater": self.rater, "category": self.category, "severity": self.severity, "start": self.start,
@@ -92,6 +93,8 @@ class Ratings:
     raters: tuple[str, ...]
     errors: tuple[ErrorSpan, ...]
     corrections: tuple[tuple[str, str], ...] = ()
+    # (rater, file) for each file a rater's rating of the segment was read from: a review replaces only its own.
+    sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

@@ -360,12 +360,7 @@ def _pearmut(path: Path, entries: list[_Entry], counts: _Counts,
 
 
 def _entries(path: Path, text: str) -> list[_Entry]:
-    try:
-        whole = parse(text, str(path))  # Pearmut's dashboard download, one object: {campaign: [lines]}
-    except JsonRefused as exc:
-        if not exc.syntax or not _several_lines(text):
-            raise  # one document the door refuses (a key twice, a number too long): said as it is
-        whole = None  # JSON Lines
+    whole = None if _json_lines(text) else parse(text, str(path))  # a download: one object, {campaign: [lines]}
     if isinstance(whole, dict) and whole and all(isinstance(v, list) for v in whole.values()):
         out = []
         for campaign, lines in whole.items():
@@ -379,8 +374,16 @@ def _entries(path: Path, text: str) -> list[_Entry]:
     return [_Entry(n, f"line {n}", "", obj) for n, obj in json_objects(path, text, "ratings")[1]]
 
 
-def _several_lines(text: str) -> bool:
-    return text.strip().count("\n") > 0
+def _json_lines(text: str) -> bool:
+    """Whether ``text`` is JSON Lines (its first line a whole object, and more lines after it), not one document
+    (a dashboard download, on one line or pretty-printed)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        return isinstance(parse(lines[0], ""), dict)
+    except JsonRefused as exc:
+        return not exc.syntax  # a first line the door refuses is a whole line of its own: JSON Lines, said there
 
 
 def kind_of(first: Mapping[str, object]) -> str | None:

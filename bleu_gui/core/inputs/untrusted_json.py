@@ -21,6 +21,7 @@ which knows where each value starts.
 
 from __future__ import annotations
 
+import functools
 import json
 import json.decoder
 import json.scanner
@@ -183,6 +184,9 @@ def _place(text: str, pos: int, line: int | None) -> str:
     return f"line {row}, column {pos - (text.rfind(chr(10), 0, pos) + 1) + 1}"
 
 
+_TOO_DEEP = object()  # what a parse that ran out of the interpreter's stack gave
+
+
 def parse(text: str, where: str, *, line: int | None = None, strict: bool = True, nan_as_null: bool = False,
           limits: Limits = DEFAULT) -> Any:
     """One JSON value from ``text`` (see the module); :class:`JsonRefused` says why not, naming ``where`` (a file's
@@ -192,27 +196,38 @@ def parse(text: str, where: str, *, line: int | None = None, strict: bool = True
     at = f"line {line}: " if line is not None else ""
     if limits.chars is not None and len(text) > limits.chars:
         raise JsonRefused(f"{where}: {at}{len(text):,} characters of JSON, more than the {limits.chars:,} read")
-    deep = _too_deep(text, limits.depth)
-    if deep is not None:
-        raise JsonRefused(f"{where}: {_place(text, deep, line)}: nested more than {limits.depth} levels deep (no "
-                          "file or answer we read nests so)")
-    lone = _lone_surrogate(text)
-    if lone is not None:
-        raise JsonRefused(f"{where}: {_place(text, lone, line)}: {text[lone:lone + 6]} is half of a UTF-16 surrogate "
-                          "pair, not a character")
-    hooks = _hooks(limits, nan_as_null)
     try:
-        return json.loads(text, strict=strict, object_pairs_hook=_unique, parse_int=hooks.parse_int,
-                          parse_float=hooks.parse_float, parse_constant=hooks.parse_constant)
+        value = _decoder(strict, nan_as_null, limits).decode(text)
     except json.JSONDecodeError as exc:
         place = f"line {line}, column {exc.colno}" if line is not None else f"line {exc.lineno}, column {exc.colno}"
         raise JsonRefused(f"{where}: {place}: not JSON ({exc.msg})", syntax=True) from None
     except _Problem as problem:
-        pos = _position(text, strict, hooks)
+        pos = _position(text, strict, _hooks(limits, nan_as_null))
         place = _place(text, pos, line) if pos is not None else (f"line {line}" if line is not None else "")
         raise JsonRefused(f"{where}: {place + ': ' if place else ''}{problem.what}") from None
-    except RecursionError:  # deeper than the interpreter's stack allows, below the limit: a tiny stack
-        raise JsonRefused(f"{where}: {at}nested too deeply to read") from None
+    except RecursionError:  # deeper than the interpreter lets the parser go: far deeper than the limit
+        value = _TOO_DEEP
+    # The checks of a text that parsed (or nested past the parser's own limit): counted only where it could fail.
+    deep = _too_deep(text, limits.depth)
+    if deep is not None:
+        raise JsonRefused(f"{where}: {_place(text, deep, line)}: nested more than {limits.depth} levels deep (no "
+                          "file or answer we read nests so)")
+    if value is _TOO_DEEP:
+        raise JsonRefused(f"{where}: {at}nested too deeply to read")
+    lone = _lone_surrogate(text)
+    if lone is not None:
+        raise JsonRefused(f"{where}: {_place(text, lone, line)}: {text[lone:lone + 6]} is half of a UTF-16 surrogate "
+                          "pair, not a character")
+    return value
+
+
+@functools.lru_cache(maxsize=32)
+def _decoder(strict: bool, nan_as_null: bool, limits: Limits) -> json.JSONDecoder:
+    """The standard library's C decoder with the door's hooks, made once per kind (``json.loads`` with hooks makes
+    a decoder per call, which costs as much as reading a short line)."""
+    hooks = _hooks(limits, nan_as_null)
+    return json.JSONDecoder(strict=strict, object_pairs_hook=_unique, parse_int=hooks.parse_int,
+                            parse_float=hooks.parse_float, parse_constant=hooks.parse_constant)
 
 
 def _position(text: str, strict: bool, hooks: _Hooks) -> int | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -58,6 +58,8 @@ class Score:
     # The fewest decimals that tell its scores apart, whatever the width asked (sacreBLEU's -w): none for scores in
     # points (BLEU shows -w's decimals, 2 by default), 4 for COMET's scores near 0..1.
     decimals: int = 0
+    # A score that stands in for no metric at all (a run nothing scores yet): said by its name alone, never "n/a".
+    stand_in: ClassVar[bool] = False
 
     def text(self, width: int = 2, confidence: tuple[float, float] | None = None) -> str:
         """sacreBLEU's text line for this score, e.g. ``chrF2|nrefs:1|…|version:2.6.0 = 57.30``; with

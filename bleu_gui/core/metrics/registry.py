@@ -20,6 +20,8 @@ from .imported.config import FAMILY as IMPORTED
 from .llm.config import FAMILY as LLM
 from .mqm.config import FAMILY as MQM
 from .ter.config import FAMILY as TER
+from .unscored.config import FAMILY as UNSCORED
+from .unscored.config import UnscoredConfig
 
 if TYPE_CHECKING:
     from .base import Metric
@@ -32,7 +34,7 @@ KEYS = tuple(f.key for f in FAMILIES)
 DEFAULT_KEYS = ("bleu",)
 ALWAYS_IN_WINDOW = tuple(f.key for f in FAMILIES if f.always_in_window)
 _BY_KEY = {f.key: f for f in FAMILIES}
-_BY_SETTINGS = {f.config: f for f in (*FAMILIES, IMPORTED)}
+_BY_SETTINGS = {f.config: f for f in (*FAMILIES, IMPORTED, UNSCORED)}
 
 Progress = Callable[[float], None]
 
@@ -40,7 +42,7 @@ Progress = Callable[[float], None]
 def modules_by_name() -> list[str]:
     """Every module imported by its name when first used (each family's metric, each BLEU variant's arithmetic):
     what a bundle must ship although no import statement names it (``scripts/bundle.py``)."""
-    return [f"{__package__}.{f.module}" for f in (*FAMILIES, IMPORTED)] + variant_modules()
+    return [f"{__package__}.{f.module}" for f in (*FAMILIES, IMPORTED, UNSCORED)] + variant_modules()
 
 
 def family(key: str) -> Family:
@@ -97,7 +99,7 @@ def metrics_to_list(metrics: Sequence[MetricConfig]) -> list[dict[str, Any]]:
 def own_metrics(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
     """The families' settings among ``metrics``: what a session keeps and the window's settings edit (imported
     scores have no settings: they come with their files)."""
-    return tuple(m for m in metrics if family_of(m) is not IMPORTED)
+    return tuple(m for m in metrics if family_of(m) not in (IMPORTED, UNSCORED))
 
 
 def in_window(metrics: Sequence[MetricConfig], referenced: bool = True) -> tuple[MetricConfig, ...]:
@@ -114,6 +116,21 @@ def default_keys(referenced: bool) -> tuple[str, ...]:
     """The families scored when no metric is named: sacreBLEU's BLEU, and none in a run without references (its
     metrics are those the user names or brings: COMET's reference-free checkpoints, read QE scores, MQM)."""
     return DEFAULT_KEYS if referenced else tuple(k for k in DEFAULT_KEYS if not family(k).needs_reference)
+
+
+def unscored() -> tuple[MetricConfig, ...]:
+    """The metrics of a run that nothing scores yet: the stand-in alone (:mod:`.unscored.config`)."""
+    return (UnscoredConfig(),)
+
+
+def is_unscored(metrics: Sequence[MetricConfig]) -> bool:
+    """Whether ``metrics`` score nothing (the stand-in of a run of source and translation alone)."""
+    return all(family_of(m) is UNSCORED for m in metrics)
+
+
+def scoring(metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
+    """``metrics`` without the stand-in: what scores a run once a metric is chosen."""
+    return tuple(m for m in metrics if family_of(m) is not UNSCORED)
 
 
 def reference_free(metrics: Sequence[MetricConfig]) -> tuple[tuple[MetricConfig, ...], tuple[str, ...]]:

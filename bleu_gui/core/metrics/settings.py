@@ -89,6 +89,9 @@ class MetricSettings:
 
     key: ClassVar[str] = ""
     badge: ClassVar[str] = ""  # the metric's name before its settings' labels in a list of several metrics' ("TER")
+    # Fields that change how the work is done, never a number (a cache, a timeout, requests at once): a change of
+    # them computes nothing anew.
+    work_only: ClassVar[tuple[str, ...]] = ()
 
     # -- description ----------------------------------------------------------------------------------------
     @classmethod
@@ -120,6 +123,12 @@ class MetricSettings:
     def why_unread(self, name: str) -> str:
         """Why the field ``name`` is not read with these settings (see :meth:`applies`), for a message."""
         return "is not read with these settings"
+
+    def changes_numbers(self, other: MetricSettings) -> bool:
+        """Whether these settings give other numbers than ``other`` (the same family's): a field other than
+        :attr:`work_only` differs."""
+        return any(getattr(self, f.name) != getattr(other, f.name) for f in self.fields()
+                   if f.name not in self.work_only)
 
     def non_default(self) -> list[str]:
         """A short label for every setting that differs from its default and is read (empty: all default)."""

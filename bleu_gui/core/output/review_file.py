@@ -85,10 +85,11 @@ class ReviewState:
     def verdict(self, system: str, segment: int) -> Verdict | None:
         return next((v for v in self.verdicts if v.system == system and v.segment == segment), None)
 
-    def reviewed(self, system: str) -> set[int]:
-        """The segments of ``system`` the reviewer has reviewed (given a verdict or marked an error)."""
-        return {v.segment for v in self.verdicts if v.system == system} | {m.segment for m in self.marks
-                                                                           if m.system == system}
+    def reviewed(self, system: str, scored: bool = False) -> set[int]:
+        """The segments of ``system`` the reviewer has reviewed: given a verdict or marked an error (MQM: an error
+        is a rating of the segment); ``scored`` (ESA): given a verdict with its score, a span alone is no rating."""
+        verdicts = {v.segment for v in self.verdicts if v.system == system}
+        return verdicts if scored else verdicts | {m.segment for m in self.marks if m.system == system}
 
 
 def _mark_row(m: Mark, rater: str, typology: str) -> dict[str, object]:
@@ -380,24 +381,36 @@ def esa_with(rated: Sequence[Sequence[RaterScore]] | None, state: ReviewState, s
 
 
 def ratings_with(base: Sequence[Ratings | None] | None, state: ReviewState, system: str, rater: str,
-                 texts: Sequence[str], sources: Sequence[str] | None) -> tuple[Ratings | None, ...]:
-    """A system's ratings (``base``: as the run read them; None: none) with ``rater``'s own replaced by the
-    review's — what a run scores once the reviewer's marks are in (the same as reading the review file with
-    ``--annotations``). ``texts``/``sources``: the system's segments and the source's, for the marked text."""
+                 texts: Sequence[str], sources: Sequence[str] | None, path: str | Path = "") -> tuple[Ratings | None, ...]:
+    """A system's ratings (``base``: as the run read them; None: none) with what ``rater`` said in the review file
+    ``path`` replaced by the review's state — what a run scores once the reviewer's marks are in (the same as
+    reading the run's annotation files and this one with ``--annotations``). The rater's ratings read from another
+    file (an MQM review of theirs, under an ESA one now) stay. ``texts``/``sources``: the system's segments and the
+    source's, for the marked text."""
+    mine = os.path.realpath(path) if path else ""
+
+    def this_review(source: str) -> bool:  # a row of the review file (or of no file known: the review's own)
+        return not source or not mine or os.path.realpath(source) == mine
+
     out: list[Ratings | None] = []
     for k, text in enumerate(texts):
         before = base[k] if base is not None else None
-        raters = [r for r in (before.raters if before else ()) if r != rater]
-        errors = [e for e in (before.errors if before else ()) if e.rater != rater]
-        corrections = tuple(c for c in (before.corrections if before else ()) if c[0] != rater)
-        mine = state.marks_of(system, k + 1)
-        if mine or state.verdict(system, k + 1) is not None:
-            raters.append(rater)
-            for m in mine:
+        elsewhere = {s for r, s in (before.sources if before else ()) if r == rater and not this_review(s)}
+        raters = [r for r in (before.raters if before else ()) if r != rater or elsewhere]
+        errors = [e for e in (before.errors if before else ()) if e.rater != rater or not this_review(e.source)]
+        corrections = tuple(c for c in (before.corrections if before else ()) if c[0] != rater or elsewhere)
+        kept = [(r, s) for r, s in (before.sources if before else ()) if r != rater or not this_review(s)]
+        marks = state.marks_of(system, k + 1)
+        if marks or state.verdict(system, k + 1) is not None:
+            if rater not in raters:
+                raters.append(rater)
+            kept.append((rater, str(path)))
+            for m in marks:
                 side_text = (sources[k] if sources is not None else "") if m.side == SOURCE else text
                 marked = side_text[m.start:m.end] if m.start is not None and m.end is not None else ""
-                errors.append(ErrorSpan(rater, m.category, m.severity, m.start, m.end, m.side, marked, m.comment))
-        out.append(Ratings(tuple(raters), tuple(errors), corrections) if raters else None)
+                errors.append(ErrorSpan(rater, m.category, m.severity, m.start, m.end, m.side, marked, m.comment,
+                                        source=str(path)))
+        out.append(Ratings(tuple(raters), tuple(errors), corrections, tuple(kept)) if raters else None)
     return tuple(out)
 
 

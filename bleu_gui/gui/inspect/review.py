@@ -17,7 +17,7 @@ desk hands the focus back to the pane it came from when it is done."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -51,6 +51,19 @@ from .sentence_model import SentenceTableModel
 
 MQM, ESA = "mqm", "esa"
 BACK_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape}
+NO_CATEGORY = "Category…"  # the category list's first entry: none chosen yet for this segment
+
+
+@dataclass
+class SegmentDesk:
+    """The desk's state for the one segment on screen: which segment (its system's name in the file and 1-based
+    line), the ESA score given for it (its recorded one when it has a verdict, else unscored) and the severity a
+    key asked to mark without a span. A new one, empty, for each segment shown: nothing given on one segment is
+    ever filed on another — a key's action reads the segment from here, with its score."""
+
+    key: tuple[str, int]
+    score: int = UNSCORED
+    armed: str | None = None
 
 
 class ReviewBar(QObject):
@@ -75,7 +88,7 @@ class ReviewBar(QObject):
         self.heading = ""
         self.clock = SegmentClock()  # the seconds spent on each segment, while shown in the active window
         self.last_pane: QTextEdit = panes.candidate  # where a span is selected: the candidate, or the source
-        self.armed: tuple[str, int, str] | None = None  # (system, segment, severity) asked to mark without a span
+        self.desk: SegmentDesk | None = None  # the segment on screen's desk (see SegmentDesk)
         self._source_focus = context.view.focusPolicy()
         self.last_path: str | None = None  # the review file last written on these files
         self._build_controls()
@@ -96,6 +109,7 @@ class ReviewBar(QObject):
         for severity, button in self.severity_buttons.items():
             button.clicked.connect(self._then_back(self._marker(severity)))
         self.bar.done_button.clicked.connect(self._then_back(self.done))
+        self.score_box.valueChanged.connect(self._on_score_given)
         self.bar.suggest_button.clicked.connect(self._then_back(self.ask_suggestions))
         self.bar.marot_button.clicked.connect(self._then_back(self.ask_marot))
 
@@ -193,6 +207,7 @@ class ReviewBar(QObject):
         resumed = bool(self.review.state.marks or self.review.state.verdicts)
         self.mode = mode
         self.category.clear()
+        self.category.addItem(NO_CATEGORY)
         self.category.addItems(list(categories))
         self.category.setMinimumContentsLength(min(30, max(map(len, categories))))  # long ones whole, the comment kept
         self.severity_buttons["Critical"].setVisible(not esa)
@@ -216,7 +231,7 @@ class ReviewBar(QObject):
         self.bar.setVisible(True)
         self.active.emit(True)
         self.last_pane = pane
-        self.armed = None
+        self.desk = None
         self._ticks()
         if resumed:
             self.first_unreviewed()  # where the reviewer left off
@@ -228,6 +243,7 @@ class ReviewBar(QObject):
     def stop(self) -> None:
         """Leave review mode (the file holds every change already)."""
         self.review = None
+        self.desk = None
         self.bar.setVisible(False)
         self.active.emit(False)
         for shortcut in self.shortcuts:
@@ -296,20 +312,25 @@ class ReviewBar(QObject):
 
     @Slot()
     def mark(self, severity: str) -> None:
-        """Mark the selected span (no selection: an error without a span) as ``severity``."""
-        where = self._where()
-        if where is None or (self.mode == ESA and severity not in ESA_SEVERITIES):
+        """Mark the selected span (no selection: an error without a span) as ``severity``, on the segment on
+        screen, of the category chosen for it (MQM: one is chosen for each segment, never carried over)."""
+        where, desk = self._where(), self.desk
+        if where is None or desk is None or (self.mode == ESA and severity not in ESA_SEVERITIES):
             return
-        _run, _system, name, segment, _sentence = where
+        name, segment = desk.key
+        if self.mode == MQM and self.category.currentIndex() <= 0:
+            self.told.emit(f"Choose the error's category first: C, then the arrows and Enter (a category is chosen "
+                           f"for each error of segment {segment})")
+            return
         span = self._selection()
-        if span is None and self.armed != (name, segment, severity):
+        if span is None and desk.armed != severity:
             # A mark without a span is never made by a key pressed with nothing selected unawares: asked first.
-            self.armed = (name, segment, severity)
+            desk.armed = severity
             key = next(k for k, s in KEYS.items() if s == severity)
             self.told.emit(f"Nothing is selected: press {key} again to mark a {severity} error without a span (the "
                            "whole segment), or select the words first (S: the source pane, for an omission)")
             return
-        self.armed = None
+        desk.armed = None
         mark = Mark(name, segment, severity, self.category.currentText() if self.mode == MQM else "",
                     span[1] if span else None, span[2] if span else None, span[0] if span else TARGET,
                     self.comment.text().strip())
@@ -318,19 +339,25 @@ class ReviewBar(QObject):
 
     @Slot()
     def done(self) -> None:
-        """The segment on screen is reviewed (ESA: with the score set); then the next unreviewed one."""
-        where = self._where()
-        if where is None:
+        """The segment on screen is reviewed (ESA: with the score given for it); then the next unreviewed one."""
+        desk = self.desk
+        if self._where() is None or desk is None:
             return
-        _run, _system, name, segment, _sentence = where
-        if self.mode == ESA and self.score_box.value() == UNSCORED:
+        name, segment = desk.key
+        if self.mode == ESA and desk.score == UNSCORED:
             self.told.emit("This segment has no ESA score yet: give it one (+ and − move it by 5 from 0, or type it "
                            "in the score box), then 0 or Enter")
             return
-        esa = float(self.score_box.value()) if self.mode == ESA else None
-        seconds = self.clock.take((name, segment))
+        esa = float(desk.score) if self.mode == ESA else None
+        seconds = self.clock.take(desk.key)
         if self._write(lambda r: r.judge(name, segment, esa, seconds)):
             self.next_unreviewed()
+
+    @Slot(int)
+    def _on_score_given(self, value: int) -> None:
+        """The score box changed (a key, a click, typing): the score of the segment whose desk is shown."""
+        if self.desk is not None:
+            self.desk.score = value
 
     @Slot()
     def next_unreviewed(self) -> None:
@@ -338,7 +365,7 @@ class ReviewBar(QObject):
         if where is None or self.review is None:
             return
         run, _system, name, _segment, sentence = where
-        done = self.review.state.reviewed(name)
+        done = self.review.state.reviewed(name, scored=self.mode == ESA)
         # The sentences shown (a slice shows some lines only) after this one, wrapping round.
         for i in [*range(sentence + 1, run.n_sentences), *range(0, sentence + 1)]:
             if run.line_number(i) not in done:
@@ -351,7 +378,7 @@ class ReviewBar(QObject):
         if where is None or self.review is None:
             return
         run, _system, name, _segment, _sentence = where
-        done = self.review.state.reviewed(name)
+        done = self.review.state.reviewed(name, scored=self.mode == ESA)
         first = next((i for i in range(run.n_sentences) if run.line_number(i) not in done), None)
         if first is not None:
             self.controller.set_sentence(first)
@@ -380,7 +407,8 @@ class ReviewBar(QObject):
         self._write(lambda r: r.redo())
 
     def _nudge(self, by: int) -> None:
-        self.score_box.setValue(min(100, max(0, max(0, self.score_box.value()) + by)))  # unscored counts from 0
+        if self.desk is not None:  # the score of the segment on screen: unscored counts from 0
+            self.score_box.setValue(min(100, max(0, max(0, self.desk.score) + by)))
 
     # -- suggestions ---------------------------------------------------------------------------------------------
     def load_suggestions(self, path: str | Path) -> int:
@@ -504,7 +532,8 @@ class ReviewBar(QObject):
         if not pending:
             return
         first = pending[0]
-        edited = replace(first, category=self.category.currentText() if self.mode == MQM else first.category,
+        chosen = self.mode == MQM and self.category.currentIndex() > 0
+        edited = replace(first, category=self.category.currentText() if chosen else first.category,
                          start=span[1] if span else first.start, end=span[2] if span else first.end,
                          side=span[0] if span else first.side)
         self._write(lambda r: r.change(replace(r.state, marks=(*r.state.marks, edited),
@@ -524,16 +553,21 @@ class ReviewBar(QObject):
             self.show_marks()
 
     def _segment_shown(self) -> None:
-        """A segment is on screen: its clock runs, and its ESA score is the one recorded, else unscored (never the
-        previous segment's)."""
+        """A segment is on screen: its clock runs, and its desk starts empty — its ESA score the one recorded, else
+        unscored (never the previous segment's), no category chosen, nothing armed."""
         where = self._where()
         key = (where[2], where[3]) if where is not None else None
-        if key is not None and key == self.clock.on:
-            return  # the same segment drawn again (its run scored again after a mark): the score given stays
-        self.armed = None
+        if key is not None and self.desk is not None and key == self.desk.key:
+            return  # the same segment drawn again (its run scored again after a mark): what was given stays
         self.clock.show(key)
-        verdict = self.review.state.verdict(where[2], where[3]) if where is not None and self.review else None
-        self.score_box.setValue(round(verdict.esa) if verdict is not None and verdict.esa is not None else UNSCORED)
+        if key is None:
+            self.desk = None
+            return
+        verdict = self.review.state.verdict(*key) if self.review else None
+        score = round(verdict.esa) if verdict is not None and verdict.esa is not None else UNSCORED
+        self.desk = SegmentDesk(key, score)
+        self.score_box.setValue(score)
+        self.category.setCurrentIndex(0)
 
     @Slot()
     def refresh(self) -> None:
@@ -552,7 +586,7 @@ class ReviewBar(QObject):
         if run is None or review is None:
             return
         name = self.system_name(run, self.controller.system)
-        done = review.state.reviewed(name)
+        done = review.state.reviewed(name, scored=self.mode == ESA)
         self.list_model.set_reviewed({i for i in range(run.n_sentences) if run.line_number(i) in done})
         total = self.controller.whole.run.n_sentences if self.controller.whole is not None else run.n_sentences
         marks = sum(m.system == name for m in review.state.marks)
@@ -583,7 +617,7 @@ class ReviewBar(QObject):
         source = whole.run.context.source
         name = self.system_name(whole.run, system)  # the reviewer's marks and ESA join the other raters'
         ratings = ratings_with(f.annotations, review.state, name, review.rater, f.lines,
-                               source.lines if source is not None else None)
+                               source.lines if source is not None else None, review.path)
         scores = {ESA: esa_with(f.rated.get(ESA), review.state, name, review.rater, len(f.lines))} \
             if self.mode == ESA else {}
         if always or ratings != (f.annotations or (None,) * len(f.lines)) or any(

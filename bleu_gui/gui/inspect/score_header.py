@@ -91,7 +91,7 @@ class ScoreHeader(QWidget):
         request; ``kept``: notes that say what the number is (a slice, scores read from a file), always shown;
         ``config``: the metric's settings, whose departures from the defaults get a badge each."""
         self.score = score
-        self.corpus_label.setText(f"{score.metric} {score_text.score_only(score)}")
+        self.corpus_label.setText(score.metric if score.stand_in else f"{score.metric} {score_text.score_only(score)}")
         breakdown = score.breakdown()
         self.verbose_label.setText(f"{system_name}: {breakdown}" if breakdown else system_name)
         self.signature_label.setText(f"{score.metric}|{score.signature}")

@@ -140,7 +140,8 @@ class SentenceList(QWidget):
         sv = QVBoxLayout(sentences)
         sv.setContentsMargins(0, 4, 0, 0)
         sv.addLayout(hrow(self.filter_edit, self.qa, self.score_list))
-        sv.addLayout(hrow(self.score_label, self.score_low, "to", self.score_high, self.tags_only, STRETCH,
+        self.score_to = QLabel("to")
+        sv.addLayout(hrow(self.score_label, self.score_low, self.score_to, self.score_high, self.tags_only, STRETCH,
                           self.count_label))
         # The histogram filters the list: it sits under it.
         self.list_split = QSplitter(Qt.Orientation.Vertical)
@@ -215,6 +216,11 @@ class SentenceList(QWidget):
         if self.tags_only.isChecked() or self.qa.currentData() is not None:
             self._limit_to_flags()
         self._update_count()
+        # A metric that scores none of the sentences (a run nothing scores yet): no range to filter, no histogram.
+        scored = bool(np.isfinite(system.results[k].sentences).any())
+        for widget in (self.histogram, self.score_label, self.score_low, self.score_to, self.score_high,
+                       self.score_list):
+            widget.setVisible(scored)
         self.histogram.signature = metric.signature()
         self._set_scale(shown.orders[k][i].scale)
         self.histogram.update_values(system.results[k].sentences, shown.orders[k][i].bands, metric.name,

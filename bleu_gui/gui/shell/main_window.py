@@ -36,6 +36,7 @@ from ..state import FROM_COMMAND_LINE, REMEMBERED, OpenChoice, Scoring
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.job_progress import JobProgress
 from ..widgets.layout import TITLE_BAR, scrolled, single_shot, stacked
+from ..widgets.wheel_guard import guard_wheels
 from ..window_words import in_window_words, raw
 from .campaign_actions import CampaignActions
 from .comet_cache_row import CometCacheRow
@@ -63,6 +64,18 @@ def screen_key(screen: QScreen) -> str:
     """A screen as the remembered window sizes name it: its name and size."""
     size = screen.geometry().size()
     return f"{screen.name() or 'screen'}@{size.width()}x{size.height()}"
+
+
+def ask_costly_change(parent: QMainWindow, text: str) -> bool:
+    """Whether to score again with settings that cost requests or minutes (Escape: no, the numbers shown stay)."""
+    answer = QMessageBox.question(parent, "Score again?", text, QMessageBox.StandardButton.Yes
+                                  | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def _prepare_process() -> None:
+    guard_wheels()  # a field's value changes under the wheel only when it has the focus
+    preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
 
 
 def ask_unsaved_edits(parent: QMainWindow, text: str) -> str:
@@ -93,7 +106,7 @@ class MainWindow(QMainWindow):
         """``config``: the metrics and settings given on the command line: they win over the saved ones for this
         run only (the saved settings change only when the user changes them in the window)."""
         super().__init__()
-        preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
+        _prepare_process()
         self.settings = settings or Settings()
         saved = self._saved_not_offered(config)
         self.error_box: QMessageBox | None = None
@@ -118,9 +131,9 @@ class MainWindow(QMainWindow):
         self._idle_comet.start()
         self.run_actions = RunActions(self.controller, self.jobs, self)
         self.run_actions.encoding = encoding
-        self.run_actions.confirm = self.confirm_sending
         self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self,
                                      comet_ready=self.comet_setup.check)
+        self._wire_questions()
         self.controller.actions = Actions(
             apply_slice=self.run_actions.apply_slice, clear_slice=self.run_actions.clear_slice,
             apply_where=self.run_actions.apply_where, compare_pair=self.run_actions.compare_pair,
@@ -217,6 +230,8 @@ class MainWindow(QMainWindow):
         self.tools.review_asked.connect(self.on_review_asked)
         review = self.inspect.detail.review
         review.failed.connect(self.show_error)
+        # The desk's own writes to a review file the run read are no change "on disk" to offer to read again.
+        review.changed.connect(lambda: self.campaigns.watch.written(str(review.review.path)) if review.review else None)
         review.told.connect(lambda message: self.statusBar().showMessage(message, 8000))
         review.active.connect(self.tools.review_undo.setEnabled)
         review.active.connect(self.tools.review_redo.setEnabled)
@@ -511,6 +526,12 @@ class MainWindow(QMainWindow):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._fit_to_screen()
+
+    def _wire_questions(self) -> None:
+        """The questions asked before texts leave this machine, and before settings that cost requests or minutes
+        score the run again."""
+        self.run_actions.confirm = self.confirm_sending
+        self.choice.ask_costly = lambda said: ask_costly_change(self, said)
 
     def _may_close(self) -> bool:
         """Whether the window may go: edited candidates not saved are asked about first (Save as… / Discard /

@@ -38,6 +38,14 @@ class RatingsWatch(QObject):
         if existing:
             self.watcher.addPaths(existing)
 
+    def written(self, path: str) -> None:
+        """The window itself wrote ``path`` (the review desk): the file as it is now is what the run holds."""
+        key = str(Path(path).absolute())
+        if key in self.read:
+            self.read[key] = _stamp(path)
+            if key not in self.watcher.files() and Path(path).exists():
+                self.watcher.addPath(key)
+
     def _on_changed(self, path: str) -> None:
         if path not in self.read:
             return

@@ -27,7 +27,7 @@ from ...core.metrics.bleu.metric import scaled_progress
 from ...core.metrics.family import MetricConfig
 from ...core.metrics.imported.config import choose_imported, with_column_from
 from ...core.metrics.imported.imported import attach_imported
-from ...core.metrics.registry import KEYS, family, family_of, reference_free
+from ...core.metrics.registry import KEYS, family, family_of, reference_free, unscored
 from ...core.metrics.status import status_to
 from ...core.output.sessions import Session
 from ...core.run import Comparison, Significance, check_labels, score_in_stages
@@ -59,12 +59,11 @@ NO_ANNOTATIONS = ("MQM: left out — chosen for other files, and these have no h
 def _without_references(metrics: tuple[MetricConfig, ...], columns: Sequence[object], notes: list[str]
                         ) -> tuple[tuple[MetricConfig, ...], list[str]]:
     """The settings' metrics a run without references can score, and a note naming those left out (BLEU, always in
-    the window, among them); none left and no score column read: refused, saying what would score the run."""
+    the window, among them); none left and no score column read: the run opens all the same — QA, the desk, the
+    scorecard need no score — with the stand-in that says nothing scores it yet, and what could."""
     kept, left_out = reference_free(metrics)
     if not kept and not columns:
-        raise InputError("a run without references needs a metric that reads none: COMET with a reference-free "
-                         "checkpoint (Settings ▸ COMET: CometKiwi, xCOMET), an LLM judge (Settings ▸ LLM judge), QE "
-                         "scores (Scores in File ▸ Open), or MQM of human annotations (Settings ▸ MQM)")
+        return unscored(), notes
     said = f"No reference: {', '.join(left_out)} left out (they compare with a reference)" if left_out else ""
     return kept, [*notes, said] if said else notes
 
@@ -407,9 +406,12 @@ class RunActions(QObject):
         return self.open_inputs(self.controller.opened, self.controller.b, carry=True)
 
     def _remember_annotations(self, path: str) -> None:
-        """The run shown now holds ``path``'s marks: Open Recent and a saved session open it with them."""
+        """The run shown now holds ``path``'s marks: Open Recent and a saved session open it with them — once the
+        desk has written it (a review started and left before its first mark wrote nothing: no file to open)."""
         opened = self.controller.opened
         request = opened.request
+        if not Path(path).is_file():
+            return
         if str(Path(path).absolute()) not in {str(Path(p).absolute()) for p in request.annotations}:
             self.controller.set_opened(replace(opened, request=replace(
                 request, annotations=(*request.annotations, str(Path(path).absolute())))))

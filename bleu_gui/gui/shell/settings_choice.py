@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ...core import InputError, MetricConfig, RunConfig
+from ...core.metrics.settings import MetricSettings
 from ...core.output.sessions import Session
 from ..controller import Controller
 from ..state import FROM_SESSION
@@ -21,6 +22,9 @@ from ..window_words import raw
 from .run_actions import RunActions
 from .settings import Settings
 from .settings_panel import SettingsPanel
+
+COSTLY = {"comet": "COMET with these settings", "llm": "The LLM judge with these settings"}
+COSTLY_WORK = {"comet": "the model runs on", "llm": "the endpoint is asked about"}
 
 
 class SettingsChoice(QObject):
@@ -34,6 +38,9 @@ class SettingsChoice(QObject):
         super().__init__(parent)
         self.panel, self.controller, self.actions = panel, controller, actions
         self.comet_ready = comet_ready
+        # Asked before a change of settings that costs an endpoint's requests or a model's minutes (the main window's
+        # question; yes by default): ``ask_costly(what it will do) -> go on``.
+        self.ask_costly: Callable[[str], bool] = lambda _said: True
         panel.changed.connect(self.on_changed)
         controller.scoring_changed.connect(self._follow)
         controller.scoring_proven.connect(settings.set_metrics)
@@ -57,8 +64,30 @@ class SettingsChoice(QObject):
             return
         if not self._comet_can_start(metrics):
             return  # the group stays ticked and open, its problem said beside the fields; nothing is scored
+        costly = self._costly(metrics)
+        if costly and not self.ask_costly(costly):
+            self._follow()  # the panel shows the settings of the numbers shown again
+            return
         self.controller.choose_scoring(metrics)
         self.actions.rescore()
+
+    def _costly(self, metrics: tuple[MetricConfig, ...]) -> str:
+        """What scoring ``metrics`` will cost, said before it starts, when a neural metric or the LLM judge the run
+        shows would score every segment anew ('' when the change costs nothing of the kind)."""
+        run = self.controller.whole.run if self.controller.whole is not None else None
+        if run is None:
+            return ""
+        before = {m.key: m for m in self.controller.scoring.metrics}
+        shown = {m.key for m in run.metrics}
+        segments = run.n_sentences * len(run.systems)
+        for m in metrics:
+            old = before.get(m.key)
+            if (m.key in COSTLY and m.key in shown and isinstance(m, MetricSettings) and isinstance(old, MetricSettings)
+                    and m.changes_numbers(old)):
+                changed = [label for label in m.non_default() if label not in old.non_default()] or ["its settings"]
+                return (f"{COSTLY[m.key]} ({', '.join(changed)}) scores the run again: {COSTLY_WORK[m.key]} up to "
+                        f"{segments:,} segments that its cache does not hold. Score again now?")
+        return ""
 
     def _comet_can_start(self, metrics: tuple[MetricConfig, ...]) -> bool:
         """COMET's set-up is checked before a worker is asked to start: when it joins, or its Python or model

@@ -38,6 +38,8 @@ class CometConfig(MetricSettings):
                               "user's cache folder); a copy from another machine is read as it is")
 
     key: ClassVar[str] = "comet"
+    # A batch size or a worker's Python or GPUs move a score by about 1e-7, outside the cache's key (see cache.py).
+    work_only: ClassVar[tuple[str, ...]] = ("batch_size", "gpus", "python", "cache")
     badge: ClassVar[str] = "COMET"
 
     def validated(self) -> CometConfig:

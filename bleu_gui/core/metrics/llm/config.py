@@ -65,6 +65,8 @@ class LlmConfig(MetricSettings):
 
     key: ClassVar[str] = "llm"
     badge: ClassVar[str] = "LLM"
+    # The same model behind another address answers the same (the endpoint is not in the cache's key).
+    work_only: ClassVar[tuple[str, ...]] = ("endpoint", "key_env", "concurrency", "timeout", "cache")
 
     def validated(self) -> LlmConfig:
         if self.judge not in JUDGEMENTS:
