@@ -8,8 +8,8 @@ import shutil
 from PySide6.QtCore import Qt
 
 from bleu_gui.core.inputs.run_inputs import InputRequest
-from bleu_gui.gui.shell.ask_humans_view import AskHumansDialog
 from bleu_gui.gui.state import OpenChoice, Selection
+from bleu_gui.gui.tools.ask_humans_view import AskHumansDialog
 from tests.conftest import ROOT
 from tests.test_window_inputs import open_choice
 

@@ -26,7 +26,7 @@ from bleu_gui.core.analysis.qa import (
     run_checks,
 )
 
-from .conftest import data_set
+from .conftest import cli, data_set
 
 
 @pytest.mark.parametrize(("check", "source", "flagged", "fine"), [
@@ -136,9 +136,9 @@ def test_the_window_lists_flags_counts_and_opens_a_segment(qtbot, window):
     source = run.context.source.lines
     expected = [run_checks(s.name, s.lines, source) for s in run.systems]
     row = CHECKS.index("number")
-    assert dialog.counts.item(row, 0).text() == str(len({f.segment for f in expected[0] if f.check == "number"}))
+    assert dialog.counts.item(row, 1).text() == str(len({f.segment for f in expected[0] if f.check == "number"}))
     fixed, introduced = fixed_and_introduced(expected[0], expected[1]).get("number", ([], []))
-    assert dialog.counts.item(row, 1).text().endswith(f"(−{len(fixed)} +{len(introduced)})")
+    assert dialog.counts.item(row, 2).text().endswith(f"(−{len(fixed)} +{len(introduced)})")
     assert not LEFT_OVER.search(dialog.note.text())  # "Glossary… (Tools ▸ QA checks)", not a flag
     dialog.check.setCurrentText("number")
     dialog.system.setCurrentIndex(1)
@@ -150,14 +150,67 @@ def test_the_window_lists_flags_counts_and_opens_a_segment(qtbot, window):
     dialog.on_flag_clicked(0, 0)
     first = next(f for f in expected[0] if f.check == "number")
     assert (window.controller.system, window.controller.sentence) == (0, first.segment)
+    # Each flag with its source and candidate beside it (cut to fit, whole in the tooltip).
+    assert dialog.list.item(0, 3).toolTip() == source[first.segment]
+    assert dialog.list.item(0, 4).toolTip() == run.systems[0].lines[first.segment]
     dialog.close()
+
+
+def test_a_false_positive_is_kept_beside_the_review_and_read_again_and_a_check_switched_off_stays_off(
+        qtbot, window, tmp_path, capsys):
+    from PySide6.QtCore import Qt
+
+    root = data_set("wmt22-en-ja")
+    lines = {name: (root / name).read_text(encoding="utf-8").splitlines()[:300] for name in ("src.txt", "sys1.txt")}
+    for name, text in lines.items():
+        (tmp_path / name).write_text("\n".join(text) + "\n", encoding="utf-8")
+    window.settings.set_rater("ana")
+    window.controller.state.folders["review"] = str(tmp_path)
+    with qtbot.waitSignal(window.run_changed):
+        window.run_actions.open_files([tmp_path / "sys1.txt"], [], source=tmp_path / "src.txt")
+    qtbot.waitUntil(lambda: not window.jobs.busy)
+    dialog = window.tools.open_qa()
+    with qtbot.waitSignal(dialog.ready):
+        pass
+    assert dialog.flags[0], "en-ja sys1's first 300 segments hold flags"
+    check = dialog.flags[0][0].check
+    flags = [f for f in dialog.flags[0] if f.check == check]
+    first = flags[0]
+    dialog.check.setCurrentText(check)
+    dialog.list.setFocus()
+    dialog.list.setCurrentCell(0, 0)
+    qtbot.keyClick(dialog.list, Qt.Key.Key_F)  # a false positive
+    path = window.qa_decisions_path()
+    assert path is not None and path.parent == tmp_path and path.name.endswith(".qa.jsonl") and path.is_file()
+    row = CHECKS.index(check)
+    assert dialog.counts.item(row, 1).text() == str(len({f.segment for f in flags}) - 1)
+    assert dialog.list.item(dialog.list.rowCount() - 1, 1).text() == f"{check} (false positive)"
+    # "whitespace" switched off (its box in the counts table): its flags are out of the list and the counts.
+    switch = dialog.counts.item(CHECKS.index("whitespace"), 0)
+    switch.setCheckState(Qt.CheckState.Unchecked)
+    assert dialog.counts.item(CHECKS.index("whitespace"), 1).text() == "off"
+    dialog.close()
+    again = window.tools.open_qa()  # read again: the mark and the switch are kept
+    with qtbot.waitSignal(again.ready):
+        pass
+    assert again.counts.item(row, 1).text() == str(len({f.segment for f in flags}) - 1)
+    assert again.counts.item(CHECKS.index("whitespace"), 0).checkState() == Qt.CheckState.Unchecked
+    assert window.settings.qa_checks_off() == frozenset({"whitespace"})
+    again.close()
+    # The command reads the same file: the flag marked is left out, and said.
+    code, out, err = cli(capsys, "-i", tmp_path / "sys1.txt", "--src", tmp_path / "src.txt", "--qa", check,
+                         "--qa-decisions", path, "-f", "json")
+    assert code == 0, err
+    listed = [(f["segment"], f["check"]) for f in json.loads(out)["qa"]]
+    assert (first.segment + 1, check) not in listed and len(listed) == len(flags) - 1
+    assert "1 flags marked false positives" in err
 
 
 def test_a_cancelled_qa_computation_stops_between_systems(qtbot, views, monkeypatch):
     """Choosing a glossary while the checks run starts them again: the first computation is cancelled, and it stops
     at the next system instead of checking every system beside the new one."""
     from bleu_gui.core import Cancelled
-    from bleu_gui.gui.shell.qa_view import compute
+    from bleu_gui.gui.tools.qa_view import compute
 
     run = views.show_demo(qtbot)
     checked = []

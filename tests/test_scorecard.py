@@ -136,3 +136,40 @@ def test_tools_scorecard_follows_the_weights_and_saves(qtbot, window, tmp_path):
     with qtbot.waitSignal(dialog.saved):
         dialog.save(str(tmp_path / "card.html"))
     assert "Major 2" in (tmp_path / "card.html").read_text(encoding="utf-8")
+
+
+def test_the_lqa_report_lists_every_error_with_its_span_marked_its_weight_rater_and_time(tmp_path, capsys):
+    """memoQ's LQA and Trados's TQA reports list each error: segment, source, target with the span marked,
+    category, severity, comment, rater, time — worked here from the review's own marks."""
+    from python_calamine import CalamineWorkbook
+
+    paths = files(tmp_path)
+    review = Review.open(paths["review"], "ana", "mqm-core")
+    review.add(Mark("hyp.txt", 2, "Major", "Style/Awkward", 0, 5, comment="word order", time="2026-12-01T10:00:00+00:00"))
+    out = tmp_path / "lqa.xlsx"
+    code, _out, err = cli(capsys, paths["ref"], "-i", paths["hyp"], "--src", paths["src"], "--annotations",
+                          paths["review"], "--scorecard", "--scorecard-out", out)
+    assert code == 0, err
+    book = CalamineWorkbook.from_path(str(out))
+    listed = book.get_sheet_by_name("error list").to_python()
+    assert listed[0][:5] == ["system", "document", "segment", "source", "target (error ⟦marked⟧)"]
+    rows = {(r[2], r[7]): r for r in listed[1:]}
+    # "Der Hund saß auf der Matte.": characters 4-8 ("Hund"), a Major of weight 5.
+    hund = rows[(1, "Major")]
+    assert hund[4] == "Der ⟦Hund⟧ saß auf der Matte." and hund[5] == "Hund" and hund[8] == 5 and hund[10] == "ana"
+    awkward = rows[(2, "Major")]
+    assert awkward[4] == "⟦Heute⟧ es ist kalt." and awkward[9] == "word order" and awkward[11] == "2026-12-01T10:00:00+00:00"
+    assert rows[(3, "Major")][4] == "Wir gehen Hause." and rows[(3, "Major")][6] == "Accuracy/Omission"  # no span
+    assert len(listed) == 1 + 4
+    totals = book.get_sheet_by_name("errors by category").to_python()
+    assert sorted(tuple(r[2:5]) for r in totals[1:]) == [("Accuracy/Mistranslation", "Major", 1),
+                                                         ("Accuracy/Omission", "Major", 1),
+                                                         ("Fluency/Grammar", "Minor", 1), ("Style/Awkward", "Major", 1)]
+    scorecard_sheet = book.get_sheet_by_name("scorecard").to_python()
+    assert scorecard_sheet[1][9] == 16 and scorecard_sheet[1][-1] == "FAIL"  # 5 + 1 + 5 + 5
+    about = dict(tuple(r[:2]) for r in book.get_sheet_by_name("about").to_python())
+    assert about["pass"] == "quality ≥ 99" and "Major 5" in about["weights"]
+    code, _out, err = cli(capsys, paths["ref"], "-i", paths["hyp"], "--src", paths["src"], "--annotations",
+                          paths["review"], "--scorecard", "--scorecard-out", tmp_path / "lqa.html")
+    page = (tmp_path / "lqa.html").read_text(encoding="utf-8")
+    assert "<h2>Error list</h2>" in page and "Der <mark" in page and ">Hund</mark>" in page and "word order" in page

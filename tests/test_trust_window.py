@@ -175,7 +175,7 @@ def test_a_tools_dialog_is_no_taller_than_a_laptops_screen(qtbot, window, monkey
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QScreen
 
-    from bleu_gui.gui.shell.word_accuracy_view import WordAccuracyDialog
+    from bleu_gui.gui.tools.word_accuracy_view import WordAccuracyDialog
 
     w = _laptop_demo(qtbot, window)
     monkeypatch.setattr(QScreen, "availableGeometry", lambda _screen: QRect(0, 0, 1366, 768))

@@ -180,6 +180,9 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
                             "what each system fixes and introduces against the baseline")
     views.add_argument("--glossary", metavar="FILE",
                        help="with --qa: a TSV of source term and target term(s) for the glossary check")
+    views.add_argument("--qa-decisions", metavar="FILE",
+                       help="with --qa: the flags a reviewer marked false positives (the window's Tools ▸ QA checks "
+                            "writes them beside the review, REVIEW.qa.jsonl): left out, and counted")
     views.add_argument("--error-recall", action="store_true",
                        help="which human-marked errors (MQM annotations) each metric of the run saw: per system and "
                             "metric the share of Major and Minor errors whose span its evidence touches, per "
@@ -332,6 +335,7 @@ class Views:
     freq_file: str | None = None
     qa: tuple[str, ...] | None = None
     glossary: str | None = None
+    qa_decisions: str | None = None
     tokenizer_table: bool = False
     error_recall: bool = False
     rater_agreement: bool = False
@@ -449,6 +453,7 @@ def options(args: argparse.Namespace) -> Options:
         tests=_tests(args),
         views=Views(args.explain, tuple(args.disagree) if args.disagree else None, args.top, args.word_accuracy,
                     args.freq_file, tuple(args.qa) if args.qa is not None else None, args.glossary,
+                    args.qa_decisions,
                     args.tokenizer_table, args.error_recall, args.rater_agreement, args.meta_eval,
                     tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None, args.scorecard,
                     args.scorecard_weights, args.scorecard_threshold, args.scorecard_out,

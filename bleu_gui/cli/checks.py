@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..core import InputError, MetricConfig
 from ..core.metrics.registry import DEFAULT_KEYS
 from ..core.output.exports import check_sentences_target
-from .arguments import Options
+from .arguments import Options, Views
 
 
 def check_output(o: Options) -> None:
@@ -60,29 +60,35 @@ def check_exports(o: Options) -> None:
         raise InputError(f"--report-top must be at least 1, got {o.exports.report_top}")
 
 
+def _owned_flags(views: Views) -> None:
+    """Refuse a flag given without the view it belongs to (it would be silently ignored)."""
+    for given, said, owner in (
+            (views.glossary, "--glossary applies to --qa", views.qa is not None),
+            (views.qa_decisions, "--qa-decisions applies to --qa", views.qa is not None),
+            (views.freq_file, "--freq-file applies to --word-accuracy", views.word_accuracy),
+            (any(v is not None for v in (views.scorecard_weights, views.scorecard_threshold, views.scorecard_out)),
+             "--scorecard-weights, --scorecard-threshold and --scorecard-out apply to --scorecard", views.scorecard),
+            (views.triage_metric or views.triage_out, "--triage-metric and --triage-out apply to --triage",
+             views.triage is not None),
+            (views.meta_eval_metrics or views.meta_eval_human_is_metric,
+             "--meta-eval-metrics and --meta-eval-human-is-metric apply to --meta-eval", views.meta_eval is not None)):
+        if given and not owner:
+            raise InputError(said)
+
+
 def check_views(o: Options) -> None:
     """Refuse combinations whose other output would be silently dropped."""
     views, out, tests = o.views, o.output, o.tests
     asked = views.asked()
-    if views.glossary and views.qa is None:
-        raise InputError("--glossary applies to --qa")
-    if views.freq_file and not views.word_accuracy:
-        raise InputError("--freq-file applies to --word-accuracy")
-    if not views.scorecard and any(v is not None for v in (views.scorecard_weights, views.scorecard_threshold,
-                                                           views.scorecard_out)):
-        raise InputError("--scorecard-weights, --scorecard-threshold and --scorecard-out apply to --scorecard")
+    _owned_flags(views)
     if views.scorecard_out is not None and not views.scorecard_out.lower().endswith((".xlsx", ".html", ".htm")):
         raise InputError(f"--scorecard-out {views.scorecard_out}: write .xlsx or .html")
     if views.top is not None and not (views.disagree or views.meta_eval or views.triage):
         raise InputError("--top applies to --disagree, --meta-eval and --triage")
-    if (views.triage_metric or views.triage_out) and views.triage is None:
-        raise InputError("--triage-metric and --triage-out apply to --triage")
     if views.triage is not None:
         from ..core.run.triage import TriageRule
 
         TriageRule.parse(views.triage)
-    if (views.meta_eval_metrics or views.meta_eval_human_is_metric) and views.meta_eval is None:
-        raise InputError("--meta-eval-metrics and --meta-eval-human-is-metric apply to --meta-eval")
     if not asked:
         return
     if len(asked) > 1:

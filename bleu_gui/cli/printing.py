@@ -282,6 +282,16 @@ def print_qa(o: Options, run: Run, say: Printer) -> None:
     flags = [run.qa_flags(i, runnable, glossary) for i in range(len(run.systems))]
     for note in skipped:
         say.note(f"qa: {note}")
+    if o.views.qa_decisions:
+        from ..core.output.qa_decisions import QaDecisions
+
+        decisions = QaDecisions.open(o.views.qa_decisions)
+        before = sum(map(len, flags))
+        flags = [[f for f in found if not decisions.is_false_positive(f, run.line_number(f.segment),
+                                                                       run.systems[i].lines[f.segment])]
+                 for i, found in enumerate(flags)]
+        say.note(f"qa: {before - sum(map(len, flags)):,} flags marked false positives in {o.views.qa_decisions} "
+                 "left out")
     if o.output.format == "json":
         print(score_text.dumps({"qa": [{"system": f.system, "segment": run.line_number(f.segment), "check": f.check,
                                         "detail": f.detail} for per_system in flags for f in per_system]}))
@@ -415,7 +425,8 @@ def print_scorecard(o: Options, run: Run) -> None:
         raise InputError("--scorecard counts penalty points per 1,000 source words: give the source (--src FILE)")
     card = scorecard([(s.name, s.file.annotations or ()) for s in run.annotated], source.lines, run.context.docs,
                      scorecard_weights(o.views.scorecard_weights),
-                     o.views.scorecard_threshold if o.views.scorecard_threshold is not None else DEFAULT_THRESHOLD)
+                     o.views.scorecard_threshold if o.views.scorecard_threshold is not None else DEFAULT_THRESHOLD,
+                     targets=[s.lines for s in run.annotated])
     out = o.views.scorecard_out
     if out is not None:
         from ..core.output.exports import write_atomic

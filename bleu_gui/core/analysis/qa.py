@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from ..errors import InputError, term
 from .qa_numbers import number_problems
 
-CHECKS = ("number", "untranslated", "repeated_word", "brackets", "tag", "url", "email", "punctuation_end",
-          "length", "whitespace", "inconsistent", "glossary")
+CHECKS = ("number", "untranslated", "empty", "omission", "repeated_word", "brackets", "tag", "url", "email",
+          "punctuation_end", "length", "whitespace", "inconsistent", "glossary")
 NEEDS_SOURCE = frozenset(CHECKS) - {"repeated_word", "whitespace", "tag"}
 
 
@@ -71,8 +71,52 @@ def _word_set(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in _WORD.findall(text))
 
 
+_NOT_WORDS = re.compile(r"\b(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[A-Za-z_]+\d*#|[\d\W_]+")
+_COPIED_RUN = 5  # consecutive source words a candidate copies before it counts as a sentence left untranslated
+
+
+def _translatable(source: str) -> bool:
+    """Whether ``source`` holds words to translate once URLs, e-mail addresses, names of WMT's (#PRS_ORG#),
+    numbers and punctuation are left out (a copied URL is no untranslated text)."""
+    return any(len(w) > 1 for w in _WORD.findall(_NOT_WORDS.sub(" ", source)) if not w.isdigit())
+
+
+def _copied_run(source: str, candidate: str) -> str:
+    """The first run of :data:`_COPIED_RUN` or more consecutive words of the source, in order, in the candidate
+    (case aside): a sentence left in the source language inside a translation."""
+    src = [w.lower() for w in _WORD.findall(source)]
+    cand = [w.lower() for w in _WORD.findall(candidate)]
+    if len(src) < _COPIED_RUN or len(cand) < _COPIED_RUN:
+        return ""
+    starts: dict[tuple[str, ...], int] = {}
+    for i in range(len(src) - _COPIED_RUN + 1):
+        starts.setdefault(tuple(src[i:i + _COPIED_RUN]), i)
+    for j in range(len(cand) - _COPIED_RUN + 1):
+        window = tuple(cand[j:j + _COPIED_RUN])
+        written = _WORD.findall(candidate)[j:j + _COPIED_RUN]
+        common = sum(w[:1].islower() for w in written)  # a name or a title (Title Case) is kept as it is
+        if window in starts and sum(len(w) > 2 and not w.isdigit() for w in window) >= _COPIED_RUN - 1 \
+                and common * 2 >= _COPIED_RUN:
+            k = _COPIED_RUN
+            while j + k < len(cand) and starts[window] + k < len(src) and cand[j + k] == src[starts[window] + k]:
+                k += 1
+            return " ".join(_WORD.findall(candidate)[j:j + k])
+    return ""
+
+
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7a3]{8,}")  # words written without spaces
+
+
+def _copied_characters(source: str, candidate: str) -> str:
+    """A run of eight or more Chinese, Japanese or Korean characters of the source, as it is, in a candidate written
+    mostly in another script (a Chinese sentence left in an English translation)."""
+    if writing_of([candidate]) in ("ja", "zh", "ko"):
+        return ""
+    return next((m.group() for m in _CJK_RUN.finditer(source) if m.group() in candidate), "")
+
+
 def check_untranslated(source: str, candidate: str) -> str:
-    if not _letters(candidate):
+    if not _letters(candidate) or not _translatable(source):
         return ""
     if " ".join(source.split()) == " ".join(candidate.split()):
         return "the candidate is the source"
@@ -82,7 +126,13 @@ def check_untranslated(source: str, candidate: str) -> str:
         copied = sum(w in source_words for w in words) / len(words)
         if copied >= 0.85:
             return f"{copied:.0%} of the candidate's words are the source's"
-    return ""
+    run = _copied_run(source, candidate) or _copied_characters(source, candidate)
+    return f"the source's words copied: “{run[:80]}”" if run else ""
+
+
+def check_empty(source: str, candidate: str) -> str:
+    """An empty candidate of a source with text: untranslated (a CAT tool's empty target)."""
+    return "empty: nothing translated" if source.strip() and not candidate.strip() else ""
 
 
 def check_repeated_word(source: str, candidate: str) -> str:
@@ -147,11 +197,36 @@ def _end(text: str) -> str:
     return _END.get(stripped[-1], "") if stripped else ""
 
 
-def check_punctuation_end(source: str, candidate: str) -> str:
+# What ends a question where a language ends it with a full stop: Japanese か, かな, ね, の, でしょう (…でしょうか。),
+# Chinese 吗, 呢, 吧, Korean -까, -니, -나요, -죠 before the final mark.
+_QUESTION_ENDINGS = {"ja": re.compile(r"(?:か|かな|かね|かい|かしら|っけ|ね|よね|の|でしょう|だろう)[。．.]?$"),
+                     "zh": re.compile(r"[吗嗎呢吧么嘛][。.]?$"),
+                     "ko": re.compile(r"(?:까|니|나요|가요|죠|지요|래요)[.。]?$")}
+_CJK_CLOSING = "」』）)】〕》〉”’"
+
+
+def check_punctuation_end(source: str, candidate: str, language: str = "") -> str:
     """A question that is no longer one, or a sentence that lost its final mark (an added full stop, and ! for
-    a full stop, are translators' choices across languages: not flagged)."""
+    a full stop, are translators' choices across languages: not flagged). As the target language writes it
+    (``language``: ``ja``, ``zh``, ``ko``, or '' for languages that mark every sentence): a Japanese or Chinese
+    sentence may end with its closing quote (「…」 with no 。 before it); Japanese leaves 。 out of headings, list
+    items and instructions (never flagged for a lost full stop); a question may end with its particle and a full
+    stop (…でしょうか。, …吗。, …나요.)."""
     a, b = _end(source), _end(candidate)
     if a == b or not source.strip() or not candidate.strip():
+        return ""
+    core = candidate.rstrip()
+    if language in ("ja", "zh") and not b and core and core[-1] in _CJK_CLOSING:
+        b = "."  # 「…」: the quotation ends the sentence
+    ending = _QUESTION_ENDINGS.get(language)
+    if a == "?" and b != "?" and ending is not None and ending.search(core.rstrip(_TRAILING).rstrip()):
+        b = "?"
+    quoted = source.rstrip()[-1:] in _TRAILING  # the source ends with a quotation: "… today?"
+    if a == "?" and b != "?" and quoted and ("?" in candidate or "？" in candidate):
+        b = "?"  # the question kept inside the quotation, the sentence going on after it (「…？」と尋ねる。)
+    if language == "ja" and a in (".", ";", ":") and not b:
+        return ""
+    if a == b:
         return ""
     said = {"": "no final punctuation", ".": "a full stop", "!": "'!'", "?": "'?'", ":": "':'", ";": "';'"}
     if (a == "?" and b != "?") or (a and not b):
@@ -196,9 +271,56 @@ def check_length(sources: Sequence[str], candidates: Sequence[str]) -> list[str]
     return out
 
 
+_SENTENCE = re.compile(r"[.!?。！？]+(?=\s|$|[\u3000-\u9fff\uff00-\uffef\"'”’»」』）)])")
+_ABBREVIATION = re.compile(r"\b(?:[A-Z]|[A-Z][a-z]{1,3}|[a-z]{1,3})\.$")  # U.S., Dr., Mr., etc.: no sentence end
+
+
+def sentences(text: str) -> int:
+    """The sentences of ``text``, counted by their final marks (an abbreviation's full stop aside); a text without
+    one is one sentence."""
+    count, start = 0, 0
+    for m in _SENTENCE.finditer(text):
+        piece = text[start:m.end()]
+        start = m.end()
+        if m.group() == "." and _ABBREVIATION.search(piece.rstrip()):
+            continue
+        count += _letters(piece)
+    return count + (_letters(text[start:]) and bool(text[start:].strip()))
+
+
+OMISSION_SHARE = 0.95  # the share of the corpus's usual length below which a candidate missing a sentence is flagged
+
+
+def check_omission(sources: Sequence[str], candidates: Sequence[str]) -> list[str]:
+    """A sentence of the source that the candidate seems to leave out: the candidate has fewer sentences than its
+    source of two or more, and is shorter than the corpus's usual length ratio (below :data:`OMISSION_SHARE` of
+    it). A translation that joins two sentences keeps its length: not flagged (on the shared references: at most
+    1.4 flags per 100 segments; 97% of sentences left out of them caught, ``scripts/bench_qa.py``)."""
+    ratios = [math.log(_width(c) / _width(s)) if _width(s) >= 10 and _width(c) else math.nan
+              for s, c in zip(sources, candidates)]
+    finite = sorted(r for r in ratios if not math.isnan(r))
+    out = [""] * len(candidates)
+    if len(finite) < 20:
+        return out
+    median = finite[len(finite) // 2]
+    for i, (source, candidate) in enumerate(zip(sources, candidates)):
+        if math.isnan(ratios[i]):
+            continue
+        n_source = sentences(source)
+        if n_source < 2:
+            continue
+        n_candidate = sentences(candidate)
+        share = math.exp(ratios[i] - median)
+        if n_candidate < n_source and share < OMISSION_SHARE:
+            out[i] = (f"the source has {n_source} sentences, the candidate {n_candidate}, at {share:.0%} of the "
+                      "corpus's usual length")
+    return out
+
+
 def _same_text(text: str) -> str:
-    """A translation as compared for consistency: case, spacing and final punctuation aside."""
-    return " ".join(text.split()).rstrip(".!?。！？ ").lower()
+    """A translation as compared for consistency: case, spacing (every space: こんにちは 世界 is こんにちは世界),
+    full- and half-width forms and final punctuation aside."""
+    return "".join(unicodedata.normalize("NFKC", text).split()).rstrip(".!?。！？").casefold()
 
 
 def check_inconsistent(sources: Sequence[str], candidates: Sequence[str]) -> list[str]:
@@ -249,9 +371,14 @@ def check_glossary(source: str, candidate: str, glossary: Glossary) -> str:
 
 
 _PAIRWISE: dict[str, Callable[[str, str], str]] = {
-    "number": check_number, "untranslated": check_untranslated, "repeated_word": check_repeated_word,
-    "brackets": check_brackets, "url": check_url, "email": check_email, "punctuation_end": check_punctuation_end,
-    "whitespace": check_whitespace}
+    "number": check_number, "untranslated": check_untranslated, "empty": check_empty,
+    "repeated_word": check_repeated_word,
+    "brackets": check_brackets, "url": check_url, "email": check_email, "whitespace": check_whitespace}
+
+
+def _language_code(code: str) -> str:
+    """``ja`` of ``ja-JP``, ``zh`` of ``zh_CN``: the language a check's rules are kept by."""
+    return re.split(r"[-_]", code.strip().lower())[0] if code else ""
 
 
 def _written_without_spaces(lines: Sequence[str]) -> bool:
@@ -266,6 +393,27 @@ def _written_without_spaces(lines: Sequence[str]) -> bool:
     return letters > 0 and cjk / letters >= 0.5
 
 
+def writing_of(lines: Sequence[str]) -> str:
+    """The language a text's script tells (``ja``: kana among Chinese characters, ``zh``: Chinese characters without
+    kana, ``ko``: Hangul), '' for the rest: the checks that follow a language's conventions read it when the run
+    declares no target language."""
+    kana = han = hangul = letters = 0
+    for line in lines[:2000]:
+        for ch in line:
+            if ch.isalpha():
+                letters += 1
+                kana += "\u3040" <= ch <= "\u30ff"
+                han += "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+                hangul += "\uac00" <= ch <= "\ud7a3"
+    if not letters:
+        return ""
+    if hangul / letters >= 0.3:
+        return "ko"
+    if (kana + han) / letters >= 0.3:
+        return "ja" if kana / letters >= 0.05 else "zh"
+    return ""
+
+
 def language_limits(checks: Sequence[str], candidates: Sequence[str]) -> list[str]:
     """Checks that cannot work for the candidates' language, in words (they are skipped, never guessed)."""
     if "repeated_word" in checks and _written_without_spaces(candidates):
@@ -276,20 +424,26 @@ def language_limits(checks: Sequence[str], candidates: Sequence[str]) -> list[st
 
 def run_checks(system: str, candidates: Sequence[str], sources: Sequence[str] | None,
                checks: Sequence[str] = CHECKS, glossary: Glossary | None = None,
-               tags: Sequence[int] | None = None) -> list[QAFlag]:
+               tags: Sequence[int] | None = None, language: str = "") -> list[QAFlag]:
     """Every flag of ``checks`` on one system's ``candidates`` (with ``sources`` where a check needs them;
-    ``tags``: the segments whose inline tags do not match, from the input)."""
+    ``tags``: the segments whose inline tags do not match, from the input; ``language``: the target language's
+    code, where the run declares it — else the candidates' script tells it, :func:`writing_of`)."""
     src = list(sources) if sources is not None else [""] * len(candidates)
+    language = _language_code(language) or writing_of(candidates)
     flags: list[QAFlag] = []
     unjudged = {note.split()[0] for note in language_limits(checks, candidates)}
     for check in checks:
         if (check in NEEDS_SOURCE and sources is None) or check in unjudged:
             continue
-        if check in _PAIRWISE:
+        if check == "punctuation_end":
+            details = [check_punctuation_end(s, c, language) for s, c in zip(src, candidates)]
+        elif check in _PAIRWISE:
             test = _PAIRWISE[check]
             details = [test(s, c) for s, c in zip(src, candidates)]
         elif check == "length":
             details = check_length(src, candidates)
+        elif check == "omission":
+            details = check_omission(src, candidates)
         elif check == "inconsistent":
             details = check_inconsistent(src, candidates)
         elif check == "glossary":
@@ -298,8 +452,8 @@ def run_checks(system: str, candidates: Sequence[str], sources: Sequence[str] | 
             details = [check_glossary(s, c, glossary) for s, c in zip(src, candidates)]
         else:  # tag
             mismatched = set(tags or ())
-            details = ["another number of inline tags than the source or reference" if i in mismatched else ""
-                       for i in range(len(candidates))]
+            details = ["another number of inline tags than the source or reference"
+                       if i in mismatched and candidates[i].strip() else "" for i in range(len(candidates))]
         flags += [QAFlag(system, i, check, d) for i, d in enumerate(details) if d]
     return flags
 

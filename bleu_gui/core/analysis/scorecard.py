@@ -91,12 +91,51 @@ class Card:
 
 
 @dataclass(frozen=True)
+class LqaError:
+    """One error as an LQA report lists it (memoQ's LQA, Trados's TQA): where (system, document, 1-based segment),
+    the source, the target with the error's span (``start``/``end`` in the target or, an omission, the source;
+    None: no span), category, severity, its weight, the rater's comment, the rater, and when it was marked ('' when
+    the file does not say)."""
+
+    system: str
+    document: str
+    segment: int
+    source: str
+    target: str
+    side: str
+    start: int | None
+    end: int | None
+    category: str
+    severity: str
+    weight: float
+    comment: str
+    rater: str
+    time: str = ""
+
+    def marked(self, open_mark: str = "⟦", close_mark: str = "⟧") -> tuple[str, str]:
+        """(source, target) with the span between the marks, on its side."""
+        def mark(text: str) -> str:
+            if self.start is None or self.end is None:
+                return text
+            return f"{text[:self.start]}{open_mark}{text[self.start:self.end]}{close_mark}{text[self.end:]}"
+        on_source = self.side == "source"
+        return (mark(self.source) if on_source else self.source), (self.target if on_source else mark(self.target))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"system": self.system, "document": self.document, "segment": self.segment, "source": self.source,
+                "target": self.target, "side": self.side, "start": self.start, "end": self.end,
+                "category": self.category, "severity": self.severity, "weight": self.weight,
+                "comment": self.comment, "rater": self.rater, "time": self.time}
+
+
+@dataclass(frozen=True)
 class Scorecard:
     """Every card: per system the whole text and each document, all raters and each rater."""
 
     cards: tuple[Card, ...]
     weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
     threshold: float = DEFAULT_THRESHOLD
+    errors: tuple[LqaError, ...] = ()  # every error, the LQA report's list (where the targets were given)
 
     def whole(self, rater: str = "all raters") -> list[Card]:
         return [c for c in self.cards if c.scope == "all" and c.rater == rater]
@@ -108,7 +147,7 @@ class Scorecard:
         return {"weights": dict(self.weights), "threshold": self.threshold, "per_words": PER_WORDS,
                 "formula": "APT = sum of errors x weight; per_1000_words = APT / words x 1000; "
                            "quality = 100 x (1 - APT / words); passed: quality >= threshold",
-                "cards": [c.to_dict() for c in self.cards]}
+                "cards": [c.to_dict() for c in self.cards], "errors": [e.to_dict() for e in self.errors]}
 
 
 def _card(system: str, scope: str, rater: str, rows: Sequence[int], annotations: Sequence[Ratings | None],
@@ -132,11 +171,11 @@ def _card(system: str, scope: str, rater: str, rows: Sequence[int], annotations:
 
 def scorecard(systems: Sequence[tuple[str, Sequence[Ratings | None]]], sources: Sequence[str],
               docs: Sequence[str] | None = None, weights: Mapping[str, float] = DEFAULT_WEIGHTS,
-              threshold: float = DEFAULT_THRESHOLD) -> Scorecard:
+              threshold: float = DEFAULT_THRESHOLD, targets: Sequence[Sequence[str]] | None = None) -> Scorecard:
     """The scorecard of ``systems`` (name, annotations per segment) over the source segments ``sources`` (their
     words are the evaluation word count), per document of ``docs`` too; ``weights`` per severity (see the
     module). With several raters, a card per rater beside the card of all (whose errors add up every rater's, as
-    an LQA of several reviewers does)."""
+    an LQA of several reviewers does). ``targets``: each system's segments, for the report's list of errors."""
     cards = []
     n = len(sources)
     documents = list(dict.fromkeys(docs)) if docs is not None else []
@@ -149,7 +188,22 @@ def scorecard(systems: Sequence[tuple[str, Sequence[Ratings | None]]], sources: 
                 card = _card(name, d, rater, rows, rated, sources, weights, threshold)
                 if card.segments:  # a document this rater never rated is no row of the rater's
                     cards.append(card)
-    return Scorecard(tuple(cards), dict(weights), threshold)
+    errors = tuple(_errors(systems, targets, sources, docs, weights)) if targets is not None else ()
+    return Scorecard(tuple(cards), dict(weights), threshold, errors)
+
+
+def _errors(systems: Sequence[tuple[str, Sequence[Ratings | None]]], targets: Sequence[Sequence[str]],
+            sources: Sequence[str], docs: Sequence[str] | None, weights: Mapping[str, float]) -> list[LqaError]:
+    out = []
+    for (name, rated), lines in zip(systems, targets):
+        for i, ratings in enumerate(rated):
+            for e in ratings.errors if ratings is not None else ():
+                if e.severity not in SEVERITIES:
+                    continue
+                out.append(LqaError(name, docs[i] if docs is not None else "", i + 1, sources[i], lines[i], e.side,
+                                    e.start, e.end, e.category or "(none)", e.severity, weights.get(e.severity, 0.0),
+                                    e.comment, e.rater, e.time))
+    return out
 
 
 def scorecard_text(card: Scorecard) -> str:

@@ -113,6 +113,7 @@ class RowRating:
     source_spans: list[tuple[int, int]]
     comment: str
     correction: str
+    time: str = ""  # when the error was marked, where the file says (the desk's review files do)
 
     def error(self, line: int, target: str, source: str) -> ErrorSpan:
         """The row's error: its first span (the target's, else the source's), the marked text with it."""
@@ -120,8 +121,8 @@ class RowRating:
             if spans:
                 start, end = spans[0][0], spans[-1][1]  # several marks of one error: from the first to the last
                 return ErrorSpan(self.rater, self.category, self.severity, start, end, side, text[start:end],
-                                 self.comment, line)
-        return ErrorSpan(self.rater, self.category, self.severity, comment=self.comment, line=line)
+                                 self.comment, line, time=self.time)
+        return ErrorSpan(self.rater, self.category, self.severity, comment=self.comment, line=line, time=self.time)
 
 
 def row_rating(path: Path, line: int, row: Mapping[str, object], columns: Mapping[str, str | None],
@@ -157,7 +158,7 @@ def row_rating(path: Path, line: int, row: Mapping[str, object], columns: Mappin
             comment = comment or str(meta.get("note") or "").strip()
             correction = str(meta.get("corrected_translation") or "").strip()
     return RowRating(rater or "(unnamed)", severity, cell("category").strip(), target_spans, source_spans, comment,
-                     correction)
+                     correction, cell("time").strip())
 
 
 # -- annotation files given with --annotations ----------------------------------------------------------------
@@ -230,7 +231,7 @@ def read_annotation_file(path: str | Path, encoding: str = "utf-8") -> tuple[Sco
         raise InputError(f"{path}: no severity column: not MQM annotations (columns: {', '.join(header)})")
     roles = {"rater": _find(header, ("rater",)), "category": _find(header, ("category",)),
              "severity": _find(header, ("severity",)), "comment": _find(header, ("comment", "note")),
-             "metadata": _find(header, ("metadata",))}
+             "metadata": _find(header, ("metadata",)), "time": _find(header, ("time",))}
     target_col, source_col = _find(header, ("target", "hyp", "mt")), _find(header, ("source", "src"))
     segment_col = id_col or line_col
     assert segment_col is not None

@@ -79,6 +79,7 @@ class ErrorSpan:
     comment: str = ""
     line: int = 0
     source: str = field(default="", compare=False)  # the file it was read from (or written to: a review's)
+    time: str = field(default="", compare=False)  # when it was marked (ISO 8601), where the file says
 
     def to_dict(self) -> dict[str, object]:
         return {"rater": self.rater, "category": self.category, "severity": self.severity, "start": self.start,

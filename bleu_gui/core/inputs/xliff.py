@@ -4,7 +4,9 @@ A segment is an XLIFF 1.2 ``<trans-unit>`` (or each ``<mrk mtype="seg">`` of its
 ``<seg-source>`` and ``<target>``, matched by ``mid``) or an XLIFF 2.0
 ``<segment>``; ``<ignorable>`` is not a segment. Inline codes become tags (see
 :mod:`.markup`). The document of a segment is its ``<file>``. Units marked
-``translate="no"`` are left out; missing targets, targets still in an
+``translate="no"`` are left out, and so is the header of a PO catalogue that
+translate-toolkit's po2xliff writes as a unit (``restype="x-gettext-domain-header"``:
+the catalogue's metadata, no text to translate); missing targets, targets still in an
 untranslated state and targets that merely copy the source are counted in the
 notes, since each changes what a score means.
 """
@@ -12,6 +14,7 @@ notes, since each changes what a score means.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree.ElementTree import Element
@@ -22,6 +25,13 @@ from .markup import Tag, flatten, local_name
 from .safe_xml import iter_elements, xml_encoding
 
 _UNTRANSLATED = {"new", "needs-translation", "initial"}
+_HEADER = "x-gettext-domain-header"  # po2xliff's unit of the PO header
+
+
+def is_segment_unit(attributes: Mapping[str, str]) -> bool:
+    """Whether a unit with these attributes holds segments to read (see the module): the readers and the triage's
+    writer skip the same units."""
+    return attributes.get("translate") != "no" and attributes.get("restype") != _HEADER
 
 
 @dataclass
@@ -113,7 +123,7 @@ def _read_sides(path: Path, data: bytes, keep_tags: bool) -> tuple[_Sides, str, 
             doc = element.get("original") or element.get("id") or ""
             if element.get("source-language"):
                 langs = (element.get("source-language", ""), element.get("target-language", ""))
-        elif element.get("translate") == "no":
+        elif not is_segment_unit(element.attrib):
             sides.skipped += 1
         elif name == "trans-unit":
             target = _child(element, "target")
@@ -143,7 +153,7 @@ def _read_sides(path: Path, data: bytes, keep_tags: bool) -> tuple[_Sides, str, 
 def _notes(sides: _Sides) -> list[str]:
     notes = []
     if sides.skipped:
-        notes.append(f"{sides.skipped} unit(s) marked translate=\"no\" left out")
+        notes.append(f"{sides.skipped} unit(s) marked translate=\"no\" or holding a PO header left out")
     if sides.no_target:
         notes.append(f"{sides.no_target} segment(s) have no target (read as empty)")
     untranslated = sum(n for state, n in sides.states.items() if state in _UNTRANSLATED)

@@ -4,6 +4,7 @@ it needs. Plain Python: the settings and the command line's parser name the toke
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 from typing import Protocol, cast
@@ -72,7 +73,13 @@ def _new_tokenizer(name: str) -> SacreTokenizer:
         raise ConfigError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZER_NAMES)}")
     module, cls = _SACREBLEU_CLASSES[name]
     try:
-        tokenizer_cls = getattr(sacrebleu_module(f"tokenizers.{module}"), cls)
+        try:
+            tokenizer_cls = getattr(sacrebleu_module(f"tokenizers.{module}"), cls)
+        except ImportError:
+            # An extra installed while the window is open: the import system's view of site-packages is refreshed
+            # (its finders cache folder listings), so it is found without a restart.
+            importlib.invalidate_caches()
+            tokenizer_cls = getattr(sacrebleu_module(f"tokenizers.{module}"), cls)
         return cast(SacreTokenizer, faster(name, tokenizer_cls()))
     except (ImportError, RuntimeError, AssertionError) as exc:
         extra = _EXTRA_FOR.get(name)

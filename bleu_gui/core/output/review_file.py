@@ -59,6 +59,7 @@ class Mark:
     side: str = TARGET
     comment: str = ""
     suggested_by: str = ""
+    time: str = ""  # when it was marked (ISO 8601, UTC; the LQA report's time)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ def _mark_row(m: Mark, rater: str, typology: str) -> dict[str, object]:
         row["comment"] = m.comment
     if m.suggested_by:
         row["suggested_by"] = m.suggested_by
+    if m.time:
+        row["time"] = m.time
     return row | {"typology": typology}
 
 
@@ -133,7 +136,8 @@ def _parse(path: Path, n: int, row: dict[str, object]) -> Mark | Verdict:
     if side not in (TARGET, SOURCE):
         raise InputError(f"{path}: line {n}: side must be target or source, got {json.dumps(side)}")
     return Mark(system, segment, severity_of(path, n, str(row.get("severity", ""))), str(row.get("category") or ""),
-                start, end, str(side), str(row.get("comment") or ""), str(row.get("suggested_by") or ""))
+                start, end, str(side), str(row.get("comment") or ""), str(row.get("suggested_by") or ""),
+                str(row.get("time") or ""))
 
 
 @dataclass
@@ -409,7 +413,7 @@ def ratings_with(base: Sequence[Ratings | None] | None, state: ReviewState, syst
                 side_text = (sources[k] if sources is not None else "") if m.side == SOURCE else text
                 marked = side_text[m.start:m.end] if m.start is not None and m.end is not None else ""
                 errors.append(ErrorSpan(rater, m.category, m.severity, m.start, m.end, m.side, marked, m.comment,
-                                        source=str(path)))
+                                        source=str(path), time=m.time))
         out.append(Ratings(tuple(raters), tuple(errors), corrections, tuple(kept)) if raters else None)
     return tuple(out)
 

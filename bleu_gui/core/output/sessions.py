@@ -161,9 +161,11 @@ def session_from_dict(data: Any, where: str = "session") -> Session:
                           annotations=_paths(data.get("annotations") or [], where, "annotations"),
                           campaigns=_paths(data.get("campaigns") or [], where, "campaigns"))
     except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"{where}: a session needs systems, references and valid settings ({exc})") from None
-    if not session.systems or not session.references:
-        raise InputError(f"{where}: a session needs at least one system and one reference")
+        raise InputError(f"{where}: a session needs systems, their references (none for a run of source and "
+                         f"translation) and valid settings ({exc})") from None
+    if not session.systems:
+        raise InputError(f"{where}: a session needs at least one system (with its references, or without: a run of "
+                         "source and translation)")
     if len(session.systems) > 1 and session.b >= len(session.systems):
         raise InputError(f"{where}: b is {session.b}, but the session has {len(session.systems)} systems (b counts "
                          "from 0, the baseline)")

@@ -1,11 +1,13 @@
 """A triage written out for post-editing: the system's own XLIFF with each segment's decision and score in the
 places XLIFF defines for them, or a table (TSV, CSV, XLSX) of every segment.
 
-XLIFF 1.2 (what Okapi, memoQ, Trados and Weblate all read): a segment that needs a human gets
+XLIFF 1.2 (what Okapi, memoQ, Trados and Weblate all read): a segment to post-edit gets
 ``<target state="needs-review-translation" state-qualifier="mt-suggestion">`` (the standard's own values: the
-text must be reviewed; it came from machine translation), and every triaged unit a ``<note from="bleu-gui"
-annotates="target">`` with the metric, the score, the decision, the rule and the signature (notes are shown as
-comments by every CAT tool). XLIFF 2.0: the segment gets ``state="initial" subState="bleu-gui:post-edit"`` (2.0's
+text must be reviewed; it came from machine translation), an empty one to translate ``state="needs-translation"``;
+a unit sent to a human that said ``approved="yes"`` says ``approved="no"`` (state and approval agree, as CAT tools
+read them); every triaged unit gets a ``<note from="bleu-gui" annotates="target">`` with the metric, the score, the
+decision and its reason (a QA flag), the rule and the signature (notes are shown as comments by every CAT tool).
+XLIFF 2.0: the segment gets ``state="initial" subState="bleu-gui:post-edit"`` (or ``bleu-gui:translate``; 2.0's
 states: only *initial* asks for work; subState says which) and the unit a ``<notes>`` note of category
 ``bleu-gui``. Tool-specific extensions (memoQ's ``mq:``, SDL's ``sdl:conf``) are left out: they lock a file to one
 tool. Everything else of the file is kept byte for byte: only these attributes and notes are added, and the input
@@ -26,7 +28,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..errors import InputError
 from ..inputs.format_table import sniff_format
 from ..inputs.text_files import SegmentFile
-from ..inputs.xliff import unit_segment_counts
+from ..inputs.xliff import is_segment_unit, unit_segment_counts
 from ..run.triage import Triage, TriageRow
 
 
@@ -64,7 +66,7 @@ def _units(text: bytes, wanted: str) -> list[_Unit]:
     def start(name: str, attrs: dict[str, str]) -> None:
         unit = current[0]
         if local(name) == wanted:
-            unit = _Unit(name, parser.CurrentByteIndex, attrs.get("translate") != "no", [])
+            unit = _Unit(name, parser.CurrentByteIndex, is_segment_unit(attrs), [])
             current[0] = unit
             units.append(unit)
             stack.append(name)
@@ -114,10 +116,22 @@ def _with_attributes(tag: str, values: dict[str, str]) -> str:
 
 def _said(triage: Triage, rows: list[TriageRow]) -> str:
     def one(row: TriageRow) -> str:
-        score = "no score" if math.isnan(row.score) else f"{triage.metric} {row.score:.4f}"
-        return f"{score}: {row.decision}"
+        score = "" if triage.signature == "qa" else (
+            "no score: " if math.isnan(row.score) else f"{triage.metric} {row.score:.4f}: ")
+        return f"{score}{row.decision}" + (f" ({row.reason})" if row.reason and row.reason != triage.rule else "")
     parts = [one(r) for r in rows] if len(rows) == 1 else [f"segment {r.segment + 1}: {one(r)}" for r in rows]
-    return f"QE {'; '.join(parts)} ({triage.rule}; {triage.signature})"
+    return f"Triage: {'; '.join(parts)} ({triage.rule}; {triage.signature})"
+
+
+# Each decision as XLIFF says it: 1.2's target state (and state-qualifier), 2.0's segment subState.
+_STATES_12 = {"translate": {"state": "needs-translation"},
+              "post-edit": {"state": "needs-review-translation", "state-qualifier": "mt-suggestion"}}
+
+
+def _decision(rows: list[TriageRow]) -> str:
+    """A unit's decision: the most work any of its segments needs."""
+    decisions = {r.decision for r in rows}
+    return "translate" if "translate" in decisions else "post-edit" if "post-edit" in decisions else "keep"
 
 
 def annotated_xliff(path: Path, data: bytes, triage: Triage) -> bytes:
@@ -155,8 +169,13 @@ def _retag(text: bytes, start: int, values: dict[str, str]) -> tuple[int, int, b
 def _unit_edits_12(text: bytes, unit: _Unit, rows: list[TriageRow], triage: Triage) -> list[tuple[int, int, bytes]]:
     edits = []
     target = next((at for name, at in unit.children if name == "target"), None)
-    if any(r.post_edit for r in rows) and target is not None:
-        edits.append(_retag(text, target, {"state": "needs-review-translation", "state-qualifier": "mt-suggestion"}))
+    decision = _decision(rows)
+    if decision != "keep" and target is not None:
+        edits.append(_retag(text, target, _STATES_12[decision]))
+    if decision != "keep" and re.search(rb"""\sapproved\s*=\s*["']yes["']""",
+                                        text[unit.start:_tag_end(text, unit.start) + 1]):
+        # Sent to a human: no longer approved (CAT tools and translate-toolkit read approved="yes" as done).
+        edits.append(_retag(text, unit.start, {"approved": "no"}))
     note = (f'<{_prefix(unit.name)}note from="bleu-gui" annotates="target">{escape(_said(triage, rows))}'
             f"</{_prefix(unit.name)}note>")
     edits.append((unit.end, unit.end, note.encode("utf-8")))
@@ -169,7 +188,7 @@ def _unit_edits_20(text: bytes, unit: _Unit, rows: list[TriageRow], triage: Tria
     segments = [at for name, at in unit.children if name == "segment"]
     for at, row in zip(segments, rows):
         if row.post_edit:
-            edits.append(_retag(text, at, {"state": "initial", "subState": "bleu-gui:post-edit"}))
+            edits.append(_retag(text, at, {"state": "initial", "subState": f"bleu-gui:{row.decision}"}))
     note = f'<{p}note category="bleu-gui" appliesTo="target">{escape(_said(triage, rows))}</{p}note>'
     notes = next((at for name, at in unit.children if name == "notes"), None)
     if notes is not None:  # inside the unit's notes, after its own

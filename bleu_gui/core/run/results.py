@@ -222,8 +222,9 @@ class Run:
     def qa_flags(self, system: int, checks: Sequence[str] = QA_CHECKS, glossary: Glossary | None = None) -> list[QAFlag]:
         """The translator QA checks' flags on a system's segments (with the source where there is one)."""
         s, source = self.systems[system], self.context.source
+        languages = self.context.languages
         return run_checks(s.name, s.lines, source.lines if source is not None else None, checks, glossary,
-                          self.tag_mismatches(system))
+                          self.tag_mismatches(system), languages[1] if languages else "")
 
     def input_paths(self) -> list[Path]:
         """Every file this run read: exports must never overwrite one of them."""

@@ -1,10 +1,17 @@
-"""Triage: which segments of a system need a human (post-editing), by a metric's segment scores — in a run
-without references a QE metric's (CometKiwi, xCOMET, MetricX-QE, any read column).
+"""Triage: which segments of a system need a human, and what work — by a metric's segment scores (in a run
+without references a QE metric's: CometKiwi, xCOMET, MetricX-QE, any read column) and by the QA checks' flags.
 
-A rule is the worst share of the scored segments (``20%``) or a threshold on the score (``0.6``: below it for a
-metric whose higher is better, above it for one whose lower is better). A segment the metric gave no score needs a
-human too (nothing vouches for it). Each segment carries the metric's spans where it marks them (xCOMET) and the
-QA checks' flags, so the post-editor sees why.
+Each segment gets one of three decisions, as a CAT tool's states say them:
+
+- **translate**: the target is empty (nothing to post-edit: a translator's work, whatever the score says);
+- **post-edit**: the metric's rule picks it — the worst share of the scored segments (``20%``) or a threshold
+  (``0.6``: below it where higher is better) — or the metric gave it no score (nothing vouches for it), or a QA
+  check flags it (the flags are its reasons);
+- **keep**: the rest.
+
+The rule ``qa`` takes no metric: QA flags and empty targets alone decide (a run of source and MT that nothing scores
+yet). Each segment carries the metric's spans where it marks them (xCOMET) and its reasons, so the post-editor
+sees why.
 """
 
 from __future__ import annotations
@@ -25,14 +32,21 @@ _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 
 @dataclass(frozen=True)
 class TriageRule:
-    """The worst ``share`` of the scored segments (0 < share ≤ 1), or those past ``threshold``."""
+    """The worst ``share`` of the scored segments (0 < share ≤ 1), or those past ``threshold``; neither: the QA
+    flags and empty targets alone (``qa``)."""
 
     share: float | None = None
     threshold: float | None = None
 
+    @property
+    def qa_only(self) -> bool:
+        return self.share is None and self.threshold is None
+
     @classmethod
     def parse(cls, text: str) -> TriageRule:
-        """``20%`` (a share) or a number (a threshold); :class:`InputError` says what is wrong."""
+        """``20%`` (a share), a number (a threshold) or ``qa``; :class:`InputError` says what is wrong."""
+        if text.strip().lower() == "qa":
+            return cls()
         found = _SHARE.match(text)
         if found:
             share = float(found.group(1)) / 100
@@ -42,34 +56,40 @@ class TriageRule:
         try:
             value = float(text)
         except ValueError:
-            raise InputError(f"{term('triage', text)}: give a share of the segments (20%) or a score threshold "
-                             "(0.6)") from None
+            raise InputError(f"{term('triage', text)}: give a share of the segments (20%), a score threshold "
+                             "(0.6), or qa (the QA flags and empty targets alone)") from None
         if not math.isfinite(value):
             raise InputError(f"{term('triage', text)}: the threshold must be a finite number")
         return cls(threshold=value)
 
     def words(self, higher_is_better: bool) -> str:
         """The rule in words: ``the worst 20% of the scored segments`` or ``score below 0.6``."""
+        if self.qa_only:
+            return "the QA checks' flags and empty targets"
         if self.share is not None:
             return f"the worst {self.share * 100:g}% of the scored segments"
         return f"score {'below' if higher_is_better else 'above'} {self.threshold:g}"
 
 
+TRANSLATE, POST_EDIT, KEEP = "translate", "post-edit", "keep"
+
+
 @dataclass(frozen=True)
 class TriageRow:
-    """One segment: its index, its score (NaN: none), whether it needs a human, the metric's spans on the candidate
-    (code-point ``(start, end)``) and the QA flags (``check: detail``)."""
+    """One segment: its index, its score (NaN: none), its decision (see the module) and why, the metric's spans on
+    the candidate (code-point ``(start, end)``) and the QA flags (``check: detail``)."""
 
     segment: int
     score: float
-    post_edit: bool
+    decision: str
     spans: tuple[tuple[int, int], ...]
     qa: tuple[str, ...]
+    reason: str = ""
 
     @property
-    def decision(self) -> str:
-        """``post-edit`` or ``keep`` (``post-edit`` for a segment without a score)."""
-        return "post-edit" if self.post_edit else "keep"
+    def post_edit(self) -> bool:
+        """Whether a human works on it (to translate it or to post-edit it)."""
+        return self.decision != KEEP
 
 
 @dataclass(frozen=True)
@@ -116,18 +136,32 @@ def post_edit_mask(scores: np.ndarray, rule: TriageRule, higher_is_better: bool)
 
 
 def triage(run: Run, system: int, metric: int, rule: TriageRule, qa: list[QAFlag] | None = None) -> Triage:
-    """System ``system`` of ``run`` triaged by its ``metric``-th metric's segment scores under ``rule``, with that
-    metric's spans on each candidate and the QA ``qa`` flags of the system."""
+    """System ``system`` of ``run`` triaged by its ``metric``-th metric's segment scores under ``rule`` and by the
+    QA ``qa`` flags of the system (see the module), with that metric's spans on each candidate."""
     chosen: Metric = run.metrics[metric]
     scored = run.systems[system]
     scores = np.asarray(scored.results[metric].sentences, np.float64)
-    mask = post_edit_mask(scores, rule, chosen.higher_is_better)
+    mask = np.zeros(len(scores), bool) if rule.qa_only else post_edit_mask(scores, rule, chosen.higher_is_better)
     lines = scored.lines
     flagged = chosen.of_system(scored.file, run.context.source).flagged(range(len(lines)), lines) or [[]] * len(lines)
     by_segment: dict[int, list[str]] = {}
     for flag in qa or []:
-        by_segment.setdefault(flag.segment, []).append(f"{flag.check}: {flag.detail}")
-    rows = tuple(TriageRow(i, float(scores[i]), bool(mask[i]), tuple(flagged[i]), tuple(by_segment.get(i, ())))
-                 for i in range(len(lines)))
-    return Triage(scored.name, chosen.name, chosen.signature(True), rule.words(chosen.higher_is_better),
-                  chosen.higher_is_better, rows)
+        if flag.check != "empty":
+            by_segment.setdefault(flag.segment, []).append(f"{flag.check}: {flag.detail}")
+    words = rule.words(chosen.higher_is_better)
+    rows = []
+    for i, line in enumerate(lines):
+        reasons = tuple(by_segment.get(i, ()))
+        if not line.strip():
+            decision, why = TRANSLATE, "the target is empty"
+        elif mask[i]:
+            decision, why = POST_EDIT, "no score" if math.isnan(scores[i]) else words
+        elif reasons:
+            decision, why = POST_EDIT, f"QA: {reasons[0]}" + (f" (and {len(reasons) - 1} more)" if len(reasons) > 1
+                                                              else "")
+        else:
+            decision, why = KEEP, ""
+        rows.append(TriageRow(i, float(scores[i]), decision, tuple(flagged[i]), reasons, why))
+    name = "QA" if rule.qa_only else chosen.name
+    signature = "qa" if rule.qa_only else chosen.signature(True)
+    return Triage(scored.name, name, signature, words, chosen.higher_is_better, tuple(rows))

@@ -16,6 +16,7 @@ desk hands the focus back to the pane it came from when it is done."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -50,6 +51,11 @@ from .segment_clock import SegmentClock
 from .sentence_model import SentenceTableModel
 
 MQM, ESA = "mqm", "esa"
+
+
+def marked_now() -> str:
+    """The time a mark is made, as its row keeps it (the LQA report's time): ISO 8601, UTC, to the second."""
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat()
 BACK_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape}
 NO_CATEGORY = "Category…"  # the category list's first entry: none chosen yet for this segment
 
@@ -333,7 +339,7 @@ class ReviewBar(QObject):
         desk.armed = None
         mark = Mark(name, segment, severity, self.category.currentText() if self.mode == MQM else "",
                     span[1] if span else None, span[2] if span else None, span[0] if span else TARGET,
-                    self.comment.text().strip())
+                    self.comment.text().strip(), time=marked_now())
         if self._write(lambda r: r.add(mark)):
             self.comment.clear()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -19,14 +20,14 @@ from ..controller import Controller
 from ..inspect.candidate_editor import CandidateEditor
 from ..inspect.explain_panel import show_help
 from ..state import Selection
-from .ask_humans_view import AskHumansDialog, offered
-from .disagree_view import DisagreeDialog
+from ..tools.ask_humans_view import AskHumansDialog, offered
+from ..tools.disagree_view import DisagreeDialog
+from ..tools.qa_view import QADialog
+from ..tools.scorecard_view import ScorecardDialog
+from ..tools.tokenizer_table_view import TokenizerTableDialog
+from ..tools.triage_view import TriageDialog
+from ..tools.word_accuracy_view import WordAccuracyDialog
 from .help_pages import DOC_PAGES, DocPage, HelpPage, about_html, docs_folder, getting_started_html, shortcuts_html
-from .qa_view import QADialog
-from .scorecard_view import ScorecardDialog
-from .tokenizer_table_view import TokenizerTableDialog
-from .triage_view import TriageDialog
-from .word_accuracy_view import WordAccuracyDialog
 
 ToolDialog = TypeVar("ToolDialog", QADialog, WordAccuracyDialog)
 
@@ -57,6 +58,11 @@ class ToolMenus(QObject):
                  explanation: Callable[[], Explanation | None]):
         super().__init__(parent)
         self.parent_widget, self.controller, self.explanation = parent, controller, explanation
+        # Where the QA checks' false positives are kept (beside the run's review), and which checks are off (the
+        # window's settings): the main window's.
+        self.qa_decisions: Callable[[], Path | None] = lambda: None
+        self.qa_checks_off: Callable[[], frozenset[str]] = frozenset
+        self.remember_qa_checks_off: Callable[[frozenset[str]], None] | None = None
         self.tokenizer_dialog: TokenizerTableDialog | None = None
         self.help_dialog: QDialog | None = None
         self.tool_dialog: QDialog | None = None  # the last Tools dialog opened (kept alive while shown)
@@ -169,7 +175,8 @@ class ToolMenus(QObject):
         if run is None:
             self.message.emit("Open files first: the QA checks read the systems and their source", 4000)
             return None
-        return self._shown(QADialog(self.parent_widget, run, self._open_segment, self.controller.state))
+        return self._shown(QADialog(self.parent_widget, run, self._open_segment, self.controller.state,
+                                    self.qa_decisions(), self.qa_checks_off(), self.remember_qa_checks_off))
 
     def open_scorecard(self) -> ScorecardDialog | None:
         """The reviewer's scorecard of the shown run's human error annotations (the weights editable)."""

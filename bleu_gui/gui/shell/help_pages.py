@@ -93,6 +93,23 @@ sacreBLEU runs them, the pair matrix, and the sentences where B gains or loses m
 <li>Tick <b>chrF</b> or <b>TER</b> in the scoring settings and choose the metric beside the tabs: each shows
 its own evidence (characters matched, TER's shifts and edits).</li>
 </ol>
+<h3>No reference? The translator's path</h3>
+<p>Open the source and the machine translation alone — a bilingual XLIFF or PO file as it is, or the
+translation with its source (<b>File ▸ Open…</b>, <b>Source</b>). Nothing scores the run yet, and the header
+says what could; everything that needs no score works at once:</p>
+<ol>
+<li><b>Tools ▸ QA checks</b>: numbers, tags, omissions, untranslated or empty targets, punctuation as the target
+language writes it. Untick a check you do not want; select a flag and press <b>F</b> to mark it a false positive
+(kept beside your review, read again next time).</li>
+<li><b>Edit ▸ Mark errors…</b> (Ctrl+M): the review desk, MQM or ESA, by keyboard; every mark is written to your
+review file at once.</li>
+<li><b>Tools ▸ Scorecard</b>: the LQA report — penalty points per 1,000 words, pass or fail, every error listed
+with its span, category, severity and comment (a workbook or a page to hand on).</li>
+<li><b>Tools ▸ Triage</b>: which segments to translate (empty), to post-edit (a QA flag, or a QE score below your
+threshold) or to keep, written into the XLIFF for your CAT tool.</li>
+<li>A score without a reference: COMET's <b>CometKiwi</b> checkpoint, an <b>LLM judge</b> (scoring settings),
+or QE scores from a file (<b>File ▸ Import segment scores…</b>).</li>
+</ol>
 <h3>Japanese and Korean</h3>
 <p>{_tokenizer_said("Japanese", "ja-mecab")} {_tokenizer_said("Korean", "ko-mecab")}</p>
 """

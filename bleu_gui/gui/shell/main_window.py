@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QScreen, QShowEvent
@@ -20,6 +21,7 @@ from ...core.metrics.bleu.config import find_bleu_config
 from ...core.metrics.comet.worker import IDLE_LIMIT, end_idle_workers
 from ...core.metrics.registry import family, family_of
 from ...core.metrics.word_split import preload_arrow
+from ...core.output.qa_decisions import decisions_beside
 from ...core.output.report import ReportView
 from ...core.output.sessions import Session
 from ...core.run import renamed
@@ -32,6 +34,10 @@ from ..inspect.inspect_view import InspectView
 from ..inspect.review_dialog import ReviewDialog, is_review_file, proposed_review_path
 from ..jobs import JobController
 from ..prepared import Prepared
+from ..settings_dock.comet_cache_row import CometCacheRow
+from ..settings_dock.comet_setup import CometSetup
+from ..settings_dock.settings_choice import SettingsChoice
+from ..settings_dock.settings_panel import SettingsPanel
 from ..state import FROM_COMMAND_LINE, REMEMBERED, OpenChoice, Scoring
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.job_progress import JobProgress
@@ -39,8 +45,6 @@ from ..widgets.layout import TITLE_BAR, scrolled, single_shot, stacked
 from ..widgets.wheel_guard import guard_wheels
 from ..window_words import in_window_words, raw
 from .campaign_actions import CampaignActions
-from .comet_cache_row import CometCacheRow
-from .comet_setup import CometSetup
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import ToolMenus
 from .figure_export import FigureExport
@@ -52,8 +56,6 @@ from .run_actions import RunActions
 from .run_bars import BarsArea, RunBars
 from .session_actions import ask_open_session, ask_save_session
 from .settings import Settings
-from .settings_choice import SettingsChoice
-from .settings_panel import SettingsPanel
 
 INSPECT_TAB, COMPARE_TAB = 0, 1
 COSTLY = 3  # a family's cost from which it takes minutes (COMET, the LLM judge): remembered, offered, never started
@@ -217,6 +219,8 @@ class MainWindow(QMainWindow):
         detail = self.inspect.detail
         self.tools = ToolMenus(self, controller, editor, self.settings_dock.toggleViewAction(),
                                lambda: detail.explain_panel.explanation)
+        self.tools.qa_decisions, self.tools.qa_checks_off, self.tools.remember_qa_checks_off = (
+            self.qa_decisions_path, self.settings.qa_checks_off, self.settings.set_qa_checks_off)
         for menu in self.tools.menus:
             self.menuBar().addMenu(menu)
         self.campaigns = CampaignActions(self, controller, self.run_actions, self.tools, self.bars)
@@ -532,6 +536,18 @@ class MainWindow(QMainWindow):
         score the run again."""
         self.run_actions.confirm = self.confirm_sending
         self.choice.ask_costly = lambda said: ask_costly_change(self, said)
+
+    def qa_decisions_path(self) -> Path | None:
+        """Where the QA checks' false positives of the run shown are kept: beside its review file — the one the
+        desk writes or wrote, one the run was opened with, else the one Mark errors… would propose."""
+        run = self.controller.run
+        if run is None:
+            return None
+        state = self.controller.state
+        review = proposed_review_path(self.settings.rater() or "reviewer", run.systems[0].file.path,
+                                      state.opened.request.annotations, self.inspect.detail.review.last_path,
+                                      state.folders.get("review", ""))
+        return decisions_beside(review)
 
     def _may_close(self) -> bool:
         """Whether the window may go: edited candidates not saved are asked about first (Save as… / Discard /

@@ -27,7 +27,9 @@ class RecentMenu(QMenu):
         entries = self.settings.recent()
         for entry in entries:
             names = entry.labels or [Path(s).name for s in entry.systems]
-            label = f"{', '.join(names)}  ⟵  {', '.join(Path(r).name for r in entry.references)}"
+            against = ", ".join(Path(r).name for r in entry.references) or (
+                f"source {Path(entry.source).name}" if entry.source else "no reference")
+            label = f"{', '.join(names)}  ⟵  {against}"
             action = self.addAction(label)
             action.setToolTip("\n".join([*entry.systems, *entry.references]))
             action.triggered.connect(lambda _=False, e=entry: self.on_chosen(e))

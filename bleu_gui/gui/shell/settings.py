@@ -64,6 +64,17 @@ class Settings:
     def set_folders(self, folders: dict[str, str]) -> None:
         self._s.setValue("window/folders", json.dumps(folders, ensure_ascii=False))
 
+    def qa_checks_off(self) -> frozenset[str]:
+        """The QA checks the user switched off (Tools ▸ QA checks); what is no check is dropped."""
+        from ...core.analysis.qa import CHECKS
+
+        value = self._s.value("qa/off", "")
+        names = value.split(",") if isinstance(value, str) else []
+        return frozenset(n for n in names if n in CHECKS)
+
+    def set_qa_checks_off(self, checks: frozenset[str]) -> None:
+        self._s.setValue("qa/off", ",".join(sorted(checks)))
+
     def rater(self) -> str:
         """The reviewer's name, as marks are signed (asked once; '' until given)."""
         value = self._s.value("review/rater", "")

@@ -92,7 +92,7 @@ class ScorecardDialog(QDialog):
         lines = source.lines if source is not None else [""] * self.run.n_sentences
         return scorecard([(s.name, s.file.annotations or ()) for s in self.run.annotated], lines,
                          self.run.context.docs, {s: w.value() for s, w in self.weights.items()},
-                         self.threshold.value())
+                         self.threshold.value(), targets=[s.lines for s in self.run.annotated])
 
     def refresh(self, *_args: object) -> None:
         self.card = self.compute()

@@ -17,10 +17,10 @@ from ...core import InputError, MetricConfig, RunConfig
 from ...core.metrics.settings import MetricSettings
 from ...core.output.sessions import Session
 from ..controller import Controller
+from ..shell.run_actions import RunActions
+from ..shell.settings import Settings
 from ..state import FROM_SESSION
 from ..window_words import raw
-from .run_actions import RunActions
-from .settings import Settings
 from .settings_panel import SettingsPanel
 
 COSTLY = {"comet": "COMET with these settings", "llm": "The LLM judge with these settings"}
