@@ -87,7 +87,40 @@ def _checkpoint_of(model: str) -> tuple[str, list[str]]:
     try:
         return download_model(model), [f"{model} was downloaded"]
     except Exception as exc:
-        raise WorkerError(f"could not fetch the model {model}: {exc}") from None
+        unreachable = _hub_unreachable()
+        if unreachable is None:
+            raise WorkerError(f"could not fetch the model {model}: {exc}") from None
+        # COMET words a hub it cannot reach as "not supported": the cause is the network, and the cure a copy.
+        raise WorkerError(f"the model {model} is not in the Hugging Face cache ({_hub_cache()}) and {unreachable} "
+                          f"cannot be reached (no network?): fetch it where the network allows, or download its "
+                          f"folder (checkpoints/model.ckpt beside hparams.yaml, from {unreachable}/{model}) and give "
+                          "that folder as the COMET model") from None
+
+
+def _hub_cache() -> str:
+    try:
+        from huggingface_hub import constants
+    except ImportError:
+        return os.path.join(os.environ.get("HF_HOME", os.path.expanduser("~/.cache/huggingface")), "hub")
+    return str(constants.HF_HUB_CACHE)
+
+
+def _hub_unreachable() -> str | None:
+    """The hub's address when no connection to it opens (no network, a firewall), else None. Behind a proxy the
+    direct connection says nothing: None."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY")):
+        return None
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+    parts = urlsplit(endpoint)
+    try:
+        socket.create_connection((parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)),
+                                 timeout=10).close()
+    except OSError:
+        return endpoint
+    return None
 
 
 def _encoder_of(hparams: dict[str, Any], checkpoint: str) -> tuple[str, list[str]]:

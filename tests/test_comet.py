@@ -503,7 +503,18 @@ def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcome
         window.controller.set_sentence(sentence)
         marked.append("xCOMET marked" in window.inspect.evidence.sentence_label.text())
     assert all(marked)
-    assert window.comet_cache.label.text().startswith("Cache: ")
+    # The dock's cache line counts what this run wrote, shown or not (it once said "empty" until shown again).
+    scored = 2 * len(en_ja["sys1"])
+    assert window.comet_cache.label.text().startswith(f"Cache: {scored:,} scores")
+    # xCOMET's spans are offered to the review desk as suggestions, as an LLM judge's are (they name no category).
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    review = window.inspect.detail.review
+    assert (k, run.metrics[k].name) in review.suggesting_metrics()
+    spans = [e for errors in run.metrics[k].error_spans(run.systems[0].file.lines) for e in errors]
+    offered = review.suggestions_from_metric(k)
+    assert offered >= len(spans) > 0
+    window.controller.set_sentence(0)
+    assert all(m.category == "" and m.suggested_by == run.metrics[k].name for m in review.pending())
 
 
 def test_comet_is_switched_on_from_the_settings_alone_and_inspect_shows_its_segment(
@@ -847,3 +858,24 @@ def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numb
     run = window.controller.run
     assert run is not None and run.metrics[0].key == "bleu"
     assert any(n.startswith("COMET") and "not computed (cancelled)" in n for n in run.notes)
+
+
+def test_a_model_neither_cached_nor_reachable_is_said_with_where_a_copy_goes(comet_python, en_ja, tmp_path,
+                                                                            monkeypatch):
+    import socket
+
+    with socket.socket() as closed:  # a port nothing listens on: the hub out of reach, as without a network
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    for proxy in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(proxy, raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    metric = comet(Path("Unbabel/wmt22-comet-da"), comet_python, [en_ja["ref1"]], en_ja["src"], tmp_path)
+    with pytest.raises(InputError) as failed:
+        metric.system_statistics(system(en_ja["sys1"]))
+    said = str(failed.value)
+    assert "not supported" not in said and "\n" not in said
+    assert f"is not in the Hugging Face cache ({tmp_path / 'hf' / 'hub'})" in said
+    assert f"http://127.0.0.1:{port} cannot be reached (no network?)" in said
+    assert "checkpoints/model.ckpt beside hparams.yaml" in said

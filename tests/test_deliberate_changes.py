@@ -70,3 +70,69 @@ def test_a_change_that_asks_an_endpoint_again_says_so_first_and_no_keeps_the_num
         assert len(asked) == 1 and len(served.chats()) == 3
     finally:
         served.stop()
+
+
+def test_a_failed_rescore_keeps_the_settings_typed_and_says_they_are_not_applied(qtbot, window, tmp_path):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.core.metrics.llm.config import LlmConfig
+    from bleu_gui.gui.state import OpenChoice
+
+    from .fake_endpoint import Reply
+
+    refusing = FakeEndpoint(lambda seen: Reply(401, b'{"error": {"message": "invalid api key"}}')).start()
+    try:
+        (tmp_path / "src.txt").write_text("Hallo Welt.\nDanke.\n", encoding="utf-8")
+        (tmp_path / "mt.txt").write_text("Hello world.\nThanks.\n", encoding="utf-8")
+        window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(str(tmp_path / "mt.txt"),),
+                                                               source=str(tmp_path / "src.txt"))))
+        qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
+        shown = window.controller.scoring.metrics
+        typed = LlmConfig(endpoint=refusing.base, model="fake", cache=str(tmp_path / "answers.sqlite"))
+        panel = window.settings_panel
+        panel.set_metrics((*shown, typed))  # as the user fills the judge's fields and ticks it
+        errors: list[str] = []
+        window.on_error = errors.append
+        with qtbot.waitSignal(window.jobs.failed):
+            window.choice.on_changed(panel.metrics())
+        qtbot.waitUntil(lambda: not window.jobs.busy)
+        llm = panel.group("llm")
+        assert window.controller.scoring.metrics == shown  # the numbers are still the stand-in's
+        assert llm.isChecked() and llm.widget("endpoint").text() == refusing.base  # what was typed stays
+        assert panel.unapplied.isVisible() and "not applied" in panel.unapplied.label.text()
+        assert "401" in panel.unapplied.label.text() and "⟦" not in panel.unapplied.label.text()
+        panel.unapplied.back.click()  # the settings of the numbers shown, asked for
+        assert not llm.isChecked() and not panel.unapplied.isVisible()
+    finally:
+        refusing.stop()
+
+
+def test_a_judge_only_run_shows_its_texts_at_once_and_a_cancel_keeps_them(qtbot, window, tmp_path):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.core.metrics.llm.config import LlmConfig
+    from bleu_gui.gui.state import OpenChoice
+
+    from .fake_endpoint import MODELS, Reply, chat_reply
+
+    held = FakeEndpoint(lambda seen: Reply(body=MODELS) if seen.route.endswith("/models")
+                        else Reply(body=chat_reply('{"errors": []}'), hold=True)).start()
+    try:
+        (tmp_path / "src.txt").write_text("Hallo Welt.\nDanke.\nGuten Tag.\n", encoding="utf-8")
+        (tmp_path / "mt.txt").write_text("Hello world.\nThanks.\nGood day.\n", encoding="utf-8")
+        window.controller.choose_scoring((LlmConfig(endpoint=held.base, model="fake", concurrency=1,
+                                                    cache=str(tmp_path / "answers.sqlite")),))
+        window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(str(tmp_path / "mt.txt"),),
+                                                               source=str(tmp_path / "src.txt"))))
+        # The texts are there while the judge's first answer is still held by the endpoint.
+        qtbot.waitUntil(lambda: window.controller.run is not None and held.held == 1)
+        run = window.controller.run
+        assert window.jobs.busy and run.systems[0].lines == ["Hello world.", "Thanks.", "Good day."]
+        assert any(n.startswith("LLM judge: being computed") for n in run.notes)
+        with qtbot.waitSignal(window.jobs.cancelled):
+            window.job_progress.cancel_button.click()
+        qtbot.waitUntil(lambda: not window.jobs.busy)
+        run = window.controller.run
+        assert run is not None and run.systems[0].lines[1] == "Thanks."  # still there to read, check and review
+        assert any(n.startswith("LLM judge: not computed (cancelled); what their worker or endpoint finished is in "
+                                "their caches: Score again (Ctrl+R) goes on") for n in run.notes), run.notes
+    finally:
+        held.stop()

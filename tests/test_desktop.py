@@ -92,3 +92,15 @@ def test_a_system_file_alone_asks_for_its_references(qtbot, window):
     dialog = window.file_open.ask(OpenChoice(options.references_asked))
     qtbot.addWidget(dialog)
     assert dialog.systems.text() == system and dialog.references.text() == ""
+
+
+def test_the_window_that_grows_past_the_screen_is_brought_back_onto_it(qtbot, window):
+    """At 1366×768 without a window manager the window grew from 736 to 761 px at y 32: its status bar, with the
+    progress and Cancel, fell below the screen."""
+    screen = window.screen().availableGeometry()
+    window.show()
+    qtbot.waitExposed(window)
+    window.move(screen.left(), screen.top() + 40)
+    window.resize(min(900, screen.width()), screen.height() - 20)  # as a layout's grown minimum does
+    qtbot.waitUntil(lambda: screen.contains(window.frameGeometry()))
+    assert window.statusBar().mapTo(window, window.statusBar().rect().bottomLeft()).y() < window.height()

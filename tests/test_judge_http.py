@@ -236,3 +236,35 @@ def test_ctrl_c_ends_the_command_at_once_and_keeps_the_answers_received(endpoint
     assert not served.release.is_set()  # it ended while the held requests were still held
     assert child.returncode == 130 and "Traceback" not in err and err.strip().count("\n") == 0
     assert "interrupted" in err and _rows(cache) == 2
+
+
+def test_the_bar_follows_the_segments_the_judge_has_answered(endpoint, tmp_path):
+    """The judge's stage was given a third of its bar for binding, which costs it nothing: the bar said 32% beside
+    'LLM judge: 4 of 1,000 segments'."""
+    from bleu_gui.core import RunConfig
+    from bleu_gui.core.inputs.corpus import Context
+    from bleu_gui.core.metrics.bleu.config import BleuConfig
+    from bleu_gui.core.metrics.status import status_to
+    from bleu_gui.core.run.scoring import score_in_stages
+
+    served = endpoint()
+    n = 40
+    source = SegmentFile(Path("src.txt"), [f"{SOURCE[k % 4]} ({k})" for k in range(n)], "utf-8")
+    target = SegmentFile(Path("mt.txt"), [f"{TARGET[k % 4]} ({k})" for k in range(n)], "utf-8")
+    reference = SegmentFile(Path("ref.txt"), [f"{TARGET[(k + 1) % 4]} ({k})" for k in range(n)], "utf-8")
+    config = RunConfig((BleuConfig(), LlmConfig(endpoint=served.base, model="fake", concurrency=1,
+                                                cache=str(tmp_path / "answers.sqlite"))))
+    seen: list[tuple[str, float]] = []
+    with status_to(lambda text: seen.append((text, -1.0))):
+        for _stage in score_in_stages([target], [reference], config, context=Context(source=source),
+                                      progress=lambda f: seen.append(("", f))):
+            pass
+    bar = 0.0
+    for text, fraction in seen:
+        if not text:
+            bar = max(bar, fraction)
+            continue
+        if text.startswith("LLM judge: ") and " of " in text:
+            answered = int(text.removeprefix("LLM judge: ").split(" of ")[0].replace(",", ""))
+            assert bar <= answered / n + 0.1, (text, bar)  # never ahead of the answers by more than BLEU's stage
+    assert bar == 1.0 and len(served.chats()) == n

@@ -104,16 +104,46 @@ def test_the_desk_offers_the_judges_errors_as_suggestions(ted, judge, tmp_path, 
 def test_texts_leave_this_machine_only_when_the_user_says_so(window):
     asked: list[str] = []
     window.run_actions.confirm = lambda notice: asked.append(notice) or False
-    refused: list[str] = []
-    window.run_actions.refused.connect(refused.append)
     away = (LlmConfig(endpoint="https://judge.example.org/v1"),)
-    assert not window.run_actions.allowed(away)
+    said = window.run_actions.declined(away)
     assert asked == ["LLM judge: the source and translation texts are sent to judge.example.org, off this machine "
-                     "(https://judge.example.org/v1)"] and "you chose not to send them" in refused[0]
+                     "(https://judge.example.org/v1)"] and said.endswith("you chose not to send them")
+    assert window.run_actions.declined(away) == said and len(asked) == 1  # declined once: not asked at every edit
     window.run_actions.confirm = lambda notice: asked.append(notice) or True
-    assert window.run_actions.allowed(away) and window.run_actions.allowed(away)
+    assert window.run_actions.declined(away, ask_again=True) == "" and window.run_actions.declined(away) == ""
     assert len(asked) == 2  # asked once a window once accepted
-    assert window.run_actions.allowed((LlmConfig(),))  # this machine's llama-server: nothing to ask
+    assert window.run_actions.declined((LlmConfig(),)) == ""  # this machine's llama-server: nothing to ask
+
+
+def test_a_declined_judge_is_asked_about_once_and_the_settings_say_so(qtbot, window, tmp_path):
+    from bleu_gui.demo import demo_paths
+
+    systems, refs = demo_paths()
+    with qtbot.waitSignal(window.run_changed):
+        window.run_actions.open_files([systems[0]], refs)
+    qtbot.waitUntil(lambda: not window.jobs.busy)
+    asked: list[str] = []
+    boxes: list[str] = []
+    window.run_actions.confirm = lambda notice: asked.append(notice) or False
+    window.run_actions.refused.connect(boxes.append)
+    shown = window.controller.scoring.metrics
+    llm = window.settings_panel.group("llm")
+    llm.widget("endpoint").setText("https://judge.example.org/v1")  # typed before it is ticked
+    llm.setChecked(True)
+    for name, text in (("endpoint", "https://judge.example.org/v1"), ("model", "big"), ("seed", None)):
+        field = llm.widget(name)
+        if text is None:
+            field.setValue(7)
+        else:
+            field.setText(text)
+            field.editingFinished.emit()
+    assert len(asked) == 1 and boxes == []  # one question, no box: the panel says it
+    note = window.settings_panel.unapplied
+    assert note.isVisible() and "you chose not to send them" in note.label.text()
+    assert llm.isChecked() and llm.widget("model").text() == "big"  # what was typed stays
+    assert not window.jobs.busy and window.controller.scoring.metrics == shown
+    note.again.click()  # a deliberate act: asked again
+    assert len(asked) == 2 and not window.jobs.busy
 
 
 def test_a_cached_run_gives_the_same_numbers_with_the_endpoint_gone(ted, judge, tmp_path, capsys):
@@ -174,7 +204,7 @@ def test_a_screenshot_window_says_where_the_texts_go_and_goes_on(window, tmp_pat
 
     ended: list[int] = []
     shot = Screenshot(window, ScreenshotOrder(tmp_path / "shot.png"), ended.append, lambda text: text)
-    assert window.run_actions.allowed((LlmConfig(endpoint="https://judge.example.org/v1"),))
+    assert window.run_actions.declined((LlmConfig(endpoint="https://judge.example.org/v1"),)) == ""
     assert not shot.done and ended == []
     assert capsys.readouterr().err == ("bleu-gui: note: LLM judge: the source and translation texts are sent to "
                                        "judge.example.org, off this machine (https://judge.example.org/v1)\n")

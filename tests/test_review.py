@@ -339,6 +339,38 @@ def test_suggestions_are_accepted_or_rejected_with_one_key_and_recorded(qtbot, w
     assert [s["score"] for s in json.loads(out)["sentences"]][0] == -5.0  # the rejected Minor is no error
 
 
+def test_each_suggestion_is_said_in_words_and_one_without_a_category_waits_for_one(qtbot, window, tmp_path):
+    """A segment-level suggestion was taken by A though nothing showed it; xCOMET's (no category) became an MQM
+    error of no category."""
+    from PySide6.QtCore import Qt
+
+    paths = plain(tmp_path)
+    suggested = tmp_path / "judge.jsonl"
+    suggested.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"system": "hyp.txt", "segment": 1, "severity": "major", "category": "Accuracy/Omission"},
+        {"system": "hyp.txt", "segment": 1, "start": 4, "end": 8, "severity": "minor"}]), encoding="utf-8")
+    _open(window, qtbot, paths["hyp"], paths["ref"])
+    assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
+    review, pane = window.inspect.detail.review, window.inspect.detail.panes.candidate
+    told: list[str] = []
+    review.told.connect(told.append)
+    assert review.load_suggestions(suggested) == 2
+    window.controller.set_sentence(0)
+    pane.setFocus()
+    line = review.bar.suggestion
+    qtbot.waitUntil(lambda: line.isVisibleTo(review.bar))
+    assert "the whole segment (no span)" in line.text() and "Accuracy/Omission · Major" in line.text()
+    qtbot.keyClick(pane, Qt.Key.Key_A)
+    assert "“Hund” — no category · Minor" in line.text() and "1 of 1" in line.text()
+    qtbot.keyClick(pane, Qt.Key.Key_A)  # no category chosen: it waits, said
+    assert len(review.pending()) == 1 and told and "names no category" in told[-1]
+    _category(qtbot, review, pane)
+    qtbot.keyClick(pane, Qt.Key.Key_A)
+    marks = review.review.state.marks
+    assert [(m.start, m.end, m.category != "") for m in marks] == [(None, None, True), (4, 8, True)]
+    assert not line.isVisibleTo(review.bar)
+
+
 def test_an_omission_is_marked_on_the_source(qtbot, window, tmp_path):
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QTextCursor

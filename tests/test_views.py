@@ -104,14 +104,19 @@ def test_settings_panel_describes_the_shown_run_after_cancel_or_failure(qtbot, w
     assert panel.config() == run.bleu.config == window.settings.metrics()[0]
     assert "tok:13a" in window.inspect.header.signature_label.text()
 
-    def broken(*_args):
+    def broken(*_args, **_kwargs):
         raise InputError("re-scoring failed")
 
     monkeypatch.setattr(run_actions, "rescore", broken)
     with qtbot.waitSignal(window.error_shown):
         panel.widget("lowercase").setChecked(True)
+    # A failure keeps what the user chose, said not applied above the groups; nothing is remembered.
+    note = window.settings_panel.unapplied
+    assert panel.widget("lowercase").isChecked() and note.isVisibleTo(window.settings_panel)
+    assert "re-scoring failed" in note.label.text() and window.settings.metrics()[0] == run.bleu.config
+    assert "case:mixed" in window.inspect.header.signature_label.text()  # the numbers' own settings, said
+    note.back.click()  # the settings of the numbers shown, asked for
     assert panel.config() == run.bleu.config and not panel.widget("lowercase").isChecked()
-    assert window.settings.metrics()[0] == run.bleu.config
 
 
 def test_the_window_says_what_reading_changed(qtbot, window, tmp_path):

@@ -175,3 +175,52 @@ def test_a_session_keeps_how_its_files_were_read(tmp_path):
         options, True, str(tmp_path / "ids.txt"), "latin-1")
     with pytest.raises(Exception, match="langs must be two language codes"):
         session_from_dict({**session.to_dict(), "options": {"langs": ["en"]}})
+
+
+def test_new_system_outputs_start_a_new_test_set_from_their_own_files(qtbot, monkeypatch, tmp_path):
+    from bleu_gui.gui.shell import open_dialog
+
+    earlier = OpenChoice(InputRequest(systems=("old/a.txt", "old/b.txt"), references=("old/ref.txt",),
+                                      source="old/src.txt", docs="old/docs.txt", scores=("old/comet.tsv",),
+                                      options=ReadOptions(None, False, ("en", "de"), {})),
+                         ("A", "B"), ("doc=d1",))
+    dialog = OpenDialog(choice=earlier)
+    qtbot.addWidget(dialog)
+    dialog.encoding.setCurrentText("cp1252")  # how to read files: not the test set's
+    dialog.docs.setText("mine/docs.txt")      # typed since: kept
+    monkeypatch.setattr(open_dialog, "ask_open_many", lambda *a, **k: [str(tmp_path / "wmt24.en-ja.xml")])
+    dialog.on_browse_systems()
+    assert dialog.systems.text() == str(tmp_path / "wmt24.en-ja.xml")
+    assert dialog.references.text() == dialog.source.text() == dialog.scores.text() == ""
+    assert dialog.source_lang.text() == dialog.target_lang.text() == dialog.labels.text() == dialog.where.text() == ""
+    assert dialog.docs.text() == "mine/docs.txt" and dialog.encoding.currentText() == "cp1252"
+    said = dialog.cleared.text()
+    assert dialog.cleared.isVisibleTo(dialog) and "references" in said and "source" in said and "docs" not in said
+    choice = dialog.choice()  # a WMT XML alone in System outputs: its own references
+    assert choice.request.references == () and choice.request.source is None
+
+
+def test_adding_a_system_to_the_same_test_set_keeps_its_references(qtbot):
+    earlier = OpenChoice(InputRequest(systems=("a.txt",), references=("ref.txt",)), None, ())
+    dialog = OpenDialog(choice=earlier)
+    qtbot.addWidget(dialog)
+    dialog.systems.setText("a.txt;b.txt")
+    dialog.systems.editingFinished.emit()
+    assert dialog.references.text() == "ref.txt" and not dialog.cleared.isVisibleTo(dialog)
+
+
+def test_a_long_problem_scrolls_in_its_box_and_the_fields_keep_their_rows(qtbot):
+    dialog = OpenDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    rows = [dialog.systems, dialog.references, dialog.source, dialog.docs, dialog.encoding, dialog.labels]
+    listing = ", ".join(f"newstest2024.system-{k}.en-ja.txt has {1000 + k}" for k in range(40))
+    dialog.show_problem(f"line counts differ: {listing}")
+    qtbot.waitUntil(lambda: dialog.problem_box.isVisible())
+    dialog.adjustSize()
+    assert dialog.problem_box.height() <= dialog.fontMetrics().lineSpacing() * 7 + 8
+    assert all(w.height() >= w.minimumSizeHint().height() for w in rows)  # no row squeezed into its neighbour
+    tops = [w.mapTo(dialog, w.rect().topLeft()).y() for w in rows[:4]]
+    assert all(b - a >= rows[0].height() for a, b in zip(tops, tops[1:]))
+    assert dialog.problem.toolTip().startswith("line counts differ")

@@ -181,8 +181,9 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views.add_argument("--glossary", metavar="FILE",
                        help="with --qa: a TSV of source term and target term(s) for the glossary check")
     views.add_argument("--qa-decisions", metavar="FILE",
-                       help="with --qa: the flags a reviewer marked false positives (the window's Tools ▸ QA checks "
-                            "writes them beside the review, REVIEW.qa.jsonl): left out, and counted")
+                       help="with --qa or --triage: the flags a reviewer marked false positives (the window's Tools ▸ "
+                            "QA checks writes them beside the review, REVIEW.qa.jsonl): left out and counted by --qa; "
+                            "sending no segment to post-editing by --triage")
     views.add_argument("--error-recall", action="store_true",
                        help="which human-marked errors (MQM annotations) each metric of the run saw: per system and "
                             "metric the share of Major and Minor errors whose span its evidence touches, per "

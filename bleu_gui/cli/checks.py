@@ -64,7 +64,8 @@ def _owned_flags(views: Views) -> None:
     """Refuse a flag given without the view it belongs to (it would be silently ignored)."""
     for given, said, owner in (
             (views.glossary, "--glossary applies to --qa", views.qa is not None),
-            (views.qa_decisions, "--qa-decisions applies to --qa", views.qa is not None),
+            (views.qa_decisions, "--qa-decisions applies to --qa and --triage",
+             views.qa is not None or views.triage is not None),
             (views.freq_file, "--freq-file applies to --word-accuracy", views.word_accuracy),
             (any(v is not None for v in (views.scorecard_weights, views.scorecard_threshold, views.scorecard_out)),
              "--scorecard-weights, --scorecard-threshold and --scorecard-out apply to --scorecard", views.scorecard),

@@ -287,9 +287,7 @@ def print_qa(o: Options, run: Run, say: Printer) -> None:
 
         decisions = QaDecisions.open(o.views.qa_decisions)
         before = sum(map(len, flags))
-        flags = [[f for f in found if not decisions.is_false_positive(f, run.line_number(f.segment),
-                                                                       run.systems[i].lines[f.segment])]
-                 for i, found in enumerate(flags)]
+        flags = [decisions.standing(found, run.line_number, run.systems[i].lines) for i, found in enumerate(flags)]
         say.note(f"qa: {before - sum(map(len, flags)):,} flags marked false positives in {o.views.qa_decisions} "
                  "left out")
     if o.output.format == "json":

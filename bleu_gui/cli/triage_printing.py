@@ -8,6 +8,7 @@ import math
 from ..core import InputError, Run
 from ..core.analysis.qa import CHECKS, runnable_checks
 from ..core.output import score_text
+from ..core.output.qa_decisions import QaDecisions
 from ..core.run.triage import Triage, TriageRule, triage
 from .arguments import Options
 
@@ -27,7 +28,11 @@ def _triages(o: Options, run: Run) -> list[Triage]:
     assert o.views.triage is not None
     rule, k = TriageRule.parse(o.views.triage), _metric_index(o, run)
     checks = runnable_checks(list(CHECKS), run.context.source is not None, False, run.target_lines)
-    return [triage(run, i, k, rule, run.qa_flags(i, checks)) for i in range(len(run.systems))]
+    flags = [run.qa_flags(i, checks) for i in range(len(run.systems))]
+    if o.views.qa_decisions:  # a flag marked a false positive sends no segment to post-editing
+        decisions = QaDecisions.open(o.views.qa_decisions)
+        flags = [decisions.standing(found, run.line_number, run.systems[i].lines) for i, found in enumerate(flags)]
+    return [triage(run, i, k, rule, flags[i]) for i in range(len(run.systems))]
 
 
 def print_triage(o: Options, run: Run) -> None:

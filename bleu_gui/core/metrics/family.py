@@ -87,6 +87,9 @@ class Family:
     always_in_window: bool = False
     cost: int = 0
     reads_source: bool = False  # the metric reads the source segments too (COMET): its bind takes ``source``
+    # Its work is done by a worker process or an endpoint (COMET, the LLM judge): binding it costs nothing, all of its
+    # time is scoring — the progress bar gives its binding no share.
+    scored_elsewhere: bool = False
     # Whether the metric compares with a reference (BLEU, chrF, TER, edit distance): a run without references
     # (quality estimation: source and candidate only) leaves it out of its defaults and refuses it by name.
     needs_reference: bool = True

@@ -1,7 +1,7 @@
 """A reviewer's decisions on QA flags: a flag marked a false positive (a translation the check misreads: a style the
 translator chose, a name) is kept in a file of its own, beside the review, and read again the next time the run's QA
 runs — in the window (Tools ▸ QA checks) and by ``bleu-score --qa --qa-decisions FILE`` — so a flag judged once is
-not judged again.
+not judged again, and sends no segment to post-editing in triage (Tools ▸ Triage, ``--triage … --qa-decisions``).
 
 The file is JSON Lines, one decision per line, appended as it is made (as review files are: no writer loses
 another's lines, :func:`.review_file.append_lines`): ``{"system", "segment" (1-based line), "check", "target" (the
@@ -11,6 +11,7 @@ hides a flag on another (an edited file, a re-translated segment)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,11 @@ class QaDecisions:
     def is_false_positive(self, flag: QAFlag, line: int, target: str) -> bool:
         """Whether ``flag`` (on the segment of 1-based ``line``, whose candidate is ``target``) was marked so."""
         return (flag.system, line, flag.check, target) in self.false_positives
+
+    def standing(self, flags: list[QAFlag], line_of: Callable[[int], int], lines: Sequence[str]) -> list[QAFlag]:
+        """``flags`` of one system less those marked false positives (``line_of``: a 0-based segment's 1-based
+        line; ``lines``: the system's candidates) — the flags triage and the command's QA go by."""
+        return [f for f in flags if not self.is_false_positive(f, line_of(f.segment), lines[f.segment])]
 
     def mark(self, flag: QAFlag, line: int, target: str, false_positive: bool = True,
              protected: tuple[Path, ...] = ()) -> None:

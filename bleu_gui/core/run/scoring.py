@@ -22,11 +22,11 @@ from ..inputs.names import file_names
 from ..inputs.ratings import Ratings
 from ..inputs.text_files import SegmentFile, check_same_length
 from ..metrics.base import Metric
-from ..metrics.bleu.metric import find_bleu, scaled_progress
+from ..metrics.bleu.metric import Bleu, find_bleu, scaled_progress
 from ..metrics.bleu.scores import bleu_score
 from ..metrics.family import Advice, MetricConfig
 from ..metrics.ngram_stats import MatchedRows
-from ..metrics.registry import bind, check_references, cost_stages, family_of
+from ..metrics.registry import bind, check_references, cost_stages, family_of, is_unscored, unscored
 from .comparison import compare_with_baseline, reusable_comparisons, reusable_matrices, reusable_wins
 from .results import MetricResult, Run, RunConfig, ScoredSystem, Significance
 
@@ -72,12 +72,13 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
     if len(set(names)) != len(names):
         raise InputError(f"two systems have the same name: {', '.join(names)}")
     chosen, language_notes = _chosen(cfg, context)
+    binding = _binding_share(cfg, previous)
     bound = list(metrics) if metrics is not None else _bind(cfg, chosen, references, previous,
-                                                           scaled_progress(progress, 0.0, 0.3), context.source)
+                                                           scaled_progress(progress, 0.0, binding), context.source)
     comparing = len(systems) > 1
     found = find_bleu(bound)
     with_rows = comparing and (cfg.ngram_diffs or keep_rows) and found is not None
-    scoring_span = 0.6 if comparing else 0.7
+    scoring_span = (0.9 if comparing else 1.0) - binding
     earlier = {**_earlier_results(previous, bound, annotated_from or {}), **(given or {})}
     same = dict(annotated_from or {})  # a file given again with other annotations: its lines are the old file's
     wins = reusable_wins(previous, systems, bound, earlier, same) if with_rows else None
@@ -85,24 +86,12 @@ def _score_run(systems: Sequence[SegmentFile], references: Sequence[SegmentFile]
     counted: list[MatchedRows] = []
     scored = []
     for k, metric in enumerate(bound):  # a model that scores every system in one request (COMET) does so now
-        metric.prepare([f for f in systems if (id(f), k) not in earlier], scaled_progress(progress, 0.3, scoring_span))
+        metric.prepare([f for f in systems if (id(f), k) not in earlier],
+                       scaled_progress(progress, binding, scoring_span))
+    rows_of = found if with_rows and wins is None and matched is None else None
     for i, f in enumerate(systems):
-        part = scaled_progress(progress, 0.3 + scoring_span * i / len(systems), scoring_span / len(systems))
-        results = []
-        for k, metric in enumerate(bound):
-            step = scaled_progress(part, k / len(bound), 1 / len(bound))
-            kept = earlier.get((id(f), k))
-            rows_wanted = with_rows and wins is None and matched is None and found is not None and k == found[0]
-            if kept is not None and not rows_wanted:
-                results.append(kept)  # the same metric read the same file already: its statistics stand
-                continue
-            if rows_wanted and found is not None:
-                stats, rows = found[1].matched_statistics(f.lines, step)
-                counted.append(rows)
-            else:
-                stats = metric.system_statistics(f, step)
-            results.append(MetricResult(stats, metric.sentence_scores(stats), metric.corpus_score(stats)))
-        scored.append(ScoredSystem(names[i], f, tuple(results)))
+        part = scaled_progress(progress, binding + scoring_span * i / len(systems), scoring_span / len(systems))
+        scored.append(ScoredSystem(names[i], f, _scored(f, bound, earlier, rows_of, counted, part)))
     matched = matched if matched is not None else (counted or None)
     comparison = None
     if comparing:
@@ -144,6 +133,10 @@ def score_in_stages(systems: Sequence[SegmentFile], references: Sequence[Segment
     computes ("Scoring TER", "Significance tests") before it starts; the progress bar's share of each stage follows
     what its new metrics usually cost."""
     stages = cost_stages(config.metrics)
+    if stages and all(family_of(m).scored_elsewhere for m in stages[0]):
+        # Only a worker's or an endpoint's metrics (a QE checkpoint, the LLM judge): the texts first, under the
+        # stand-in, so that the run is there to read, check and review while they score — and stays on a cancel.
+        stages = [unscored(), *stages]
     tests = len(systems) > 1 and config.significance is not None
     spans = _stage_spans(stages, tests)
     previous: Run | None = None
@@ -152,7 +145,8 @@ def score_in_stages(systems: Sequence[SegmentFile], references: Sequence[Segment
         last = k == len(spans) - 1
         new = [family_of(m).title for m in metrics if previous is None or m not in previous.config.metrics]
         if starting is not None:
-            starting(f"Scoring {', '.join(new)}" if new else "Significance tests")
+            starting("Reading the texts" if is_unscored(metrics) else
+                     f"Scoring {', '.join(new)}" if new else "Significance tests")
         # The n-gram wins, like the tests, are counted last: from the rows BLEU's stage matched.
         staged = config if last else replace(config, metrics=metrics, significance=None, ngram_diffs=False)
         run, rows = _score_run(systems, references, staged, names=names, context=context, previous=previous,
@@ -163,6 +157,37 @@ def score_in_stages(systems: Sequence[SegmentFile], references: Sequence[Segment
                    + ["significance tests"] * (tests and not last))
         yield Stage(run, tuple(waiting))
         previous = run
+
+
+def _scored(f: SegmentFile, bound: Sequence[Metric], earlier: Mapping[tuple[int, int], MetricResult],
+            rows_of: tuple[int, Bleu] | None, counted: list[MatchedRows],
+            progress: Progress | None) -> tuple[MetricResult, ...]:
+    """Every metric of ``bound`` on system ``f``: a result ``earlier`` holds stands; BLEU (``rows_of``: where it is
+    among them, and it) counts its matched n-gram rows too, appended to ``counted``. The system's share of the bar
+    goes to the metrics it scores now; one kept from an earlier stage takes none."""
+    rows_at = rows_of[0] if rows_of is not None else None
+    todo = [k for k in range(len(bound)) if (id(f), k) not in earlier or k == rows_at]
+    results = []
+    for k, metric in enumerate(bound):
+        kept = earlier.get((id(f), k))
+        if kept is not None and k != rows_at:
+            results.append(kept)  # the same metric read the same file already: its statistics stand
+            continue
+        step = scaled_progress(progress, todo.index(k) / len(todo), 1 / len(todo))
+        if rows_of is not None and k == rows_at:
+            stats, rows = rows_of[1].matched_statistics(f.lines, step)
+            counted.append(rows)
+        else:
+            stats = metric.system_statistics(f, step)
+        results.append(MetricResult(stats, metric.sentence_scores(stats), metric.corpus_score(stats)))
+    return tuple(results)
+
+
+def _binding_share(config: RunConfig, previous: Run | None) -> float:
+    """The share of a stage's progress that binding its new metrics takes: reading the references (BLEU's and
+    chrF's n-grams, TER's words) is work; a metric scored elsewhere (COMET, the LLM judge) binds at once."""
+    new = [m for m in config.metrics if previous is None or m not in previous.config.metrics]
+    return 0.3 if any(not family_of(m).scored_elsewhere for m in new) else 0.0
 
 
 def _stage_spans(stages: Sequence[Sequence[MetricConfig]], tests: bool) -> list[tuple[float, float]]:

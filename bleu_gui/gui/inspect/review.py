@@ -526,10 +526,18 @@ class ReviewBar(QObject):
 
     @Slot()
     def accept(self) -> None:
-        """Take the segment's first pending suggestion as the reviewer's own (its source kept)."""
+        """Take the segment's first pending suggestion as the reviewer's own (its source kept). In MQM one that
+        names no category (xCOMET's spans) takes the category chosen, and waits for one when none is."""
         pending = self.pending()
-        if pending:
-            self._write(lambda r: r.add(pending[0]))
+        if not pending:
+            return
+        first = pending[0]
+        if self.mode == MQM and not first.category:
+            if self.category.currentIndex() <= 0:
+                self.told.emit(f"{first.suggested_by}'s suggestion names no category: choose one (C), then A")
+                return
+            first = replace(first, category=self.category.currentText())
+        self._write(lambda r: r.add(first))
 
     @Slot()
     def accept_edited(self) -> None:
@@ -605,13 +613,39 @@ class ReviewBar(QObject):
         if where is None or self.review is None or pane.editing:
             return
         shown = [(m, False) for m in self.review.state.marks_of(where[2], where[3])]
-        shown += [(m, True) for m in self.pending()]
+        pending = self.pending()
+        shown += [(m, True) for m in pending]
+        self._say_suggestion(pending)
         pane.setExtraSelections(mark_selections(pane, 0, pane.toPlainText(),
                                                  [(m, s) for m, s in shown if m.side == TARGET]))
         at = self.context.source_at
         self.context.view.setExtraSelections(
             mark_selections(self.context.view, at[0], at[1], [(m, s) for m, s in shown if m.side == SOURCE])
             if at is not None else [])
+
+    def _say_suggestion(self, pending: list[Mark]) -> None:
+        """The suggestion A, E and R act on, in words under the controls (one for the whole segment is drawn
+        nowhere else)."""
+        line = self.bar.suggestion
+        if not pending:
+            line.setVisible(False)
+            return
+        first, where = pending[0], self._where()
+        text = self._text_of(first.side) if where is not None else ""
+        span = (f"“{text[first.start:first.end]}”" if first.start is not None and first.end is not None
+                and first.end > first.start else "the whole segment (no span)")
+        if first.side == SOURCE and first.start is not None:
+            span += " in the source"
+        named = " · ".join(p for p in (first.category or "no category", first.severity, first.comment) if p)
+        keys = "A takes it, E takes it as selected, R rejects it"
+        line.setText(f"Suggestion 1 of {len(pending)} from {first.suggested_by}: {span} — {named}. {keys}")
+        line.setVisible(True)
+
+    def _text_of(self, side: str) -> str:
+        if side == SOURCE:
+            at = self.context.source_at
+            return at[1] if at is not None else ""
+        return self.panes.candidate.toPlainText()
 
     def _rescore(self, always: bool = False) -> None:
         whole, review = self.controller.whole, self.review

@@ -57,9 +57,13 @@ class ReviewControls(QWidget):
         judging = hrow(self.score, self.score_box, self.done_button, self.suggest_button, self.marot_button,
                        self.title)
         judging.setStretchFactor(self.title, 1)
+        # The suggestion A, E and R act on, said in words: one for the whole segment has no span to draw.
+        self.suggestion = styled(ElidedLabel(""), "hint")
+        self.suggestion.setVisible(False)
         rows = QVBoxLayout(self)
         rows.setContentsMargins(0, 0, 0, 0)
         rows.setSpacing(2)
         rows.addLayout(marking)
         rows.addLayout(judging)
+        rows.addWidget(self.suggestion)
         self.setVisible(False)

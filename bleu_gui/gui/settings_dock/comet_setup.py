@@ -11,6 +11,7 @@ from ...core.metrics.comet.worker import setup_problem
 from ..file_dialogs import ask_folder, ask_open, ask_save
 from ..state import WindowState
 from ..widgets.style import styled
+from ..window_words import in_window_words
 from .settings_panel import SettingsGroup
 
 HOW_TO = ("<b>A worker Python</b> runs COMET apart from the app (its torch never enters the window). Either "
@@ -72,7 +73,7 @@ class CometSetup(QWidget):
 
     def check(self, python: str, model: str) -> bool:
         """Whether COMET can score with ``python`` and ``model``; what stops it is said under the fields."""
-        problem = setup_problem(python, model)
+        problem = in_window_words(setup_problem(python, model))
         self.problem.setText(problem)
         self.problem.setVisible(bool(problem))
         return not problem

@@ -2,8 +2,10 @@
 
 Settings given on the command line or by a session are that run's only; the saved settings change only when the
 user changes them in the window, and only once a run shows what they give (the controller says so). After a
-cancelled or failed re-score the old numbers stay, and so do the settings the panel shows: the panel always shows
-the controller's settings.
+cancelled re-score the old numbers stay and the panel shows their settings again. After a failed one the old
+numbers stay too, but the panel keeps what the user chose (a failure never unticks a family or clears a field the
+user typed), says above the groups that it is not applied and why, and offers to score again or to show the
+numbers' settings.
 """
 
 from __future__ import annotations
@@ -41,21 +43,44 @@ class SettingsChoice(QObject):
         # Asked before a change of settings that costs an endpoint's requests or a model's minutes (the main window's
         # question; yes by default): ``ask_costly(what it will do) -> go on``.
         self.ask_costly: Callable[[str], bool] = lambda _said: True
+        self._kept: tuple[MetricConfig, ...] | None = None  # the panel's settings a failed re-score leaves in it
         panel.changed.connect(self.on_changed)
+        panel.unapplied.again.clicked.connect(lambda: self.on_changed(self.panel.metrics(), ask_again=True))
+        panel.unapplied.back.clicked.connect(self._show_the_numbers_settings)
         controller.scoring_changed.connect(self._follow)
         controller.scoring_proven.connect(settings.set_metrics)
+
+    def failed(self, message: str) -> None:
+        """A job failed: should it have been scoring the panel's settings (they are not the numbers'), they stay in
+        the panel once the controller settles, said not applied with ``message``."""
+        if self.controller.state.scoring.pending is not None:
+            self._kept = self.panel.metrics()
+            self._failure = message
 
     @Slot()
     def _follow(self) -> None:
         metrics = self.controller.scoring.metrics
+        if self._kept is not None:
+            kept, self._kept = self._kept, None
+            if self.panel.metrics() == kept and kept != metrics:
+                self.panel.unapplied.say(self._failure)
+                return
+        self.panel.unapplied.setVisible(False)
         if self.panel.metrics() != metrics:
             self.panel.set_metrics(metrics)
+
+    def _show_the_numbers_settings(self) -> None:
+        self.panel.unapplied.setVisible(False)
+        self.panel.set_metrics(self.controller.scoring.metrics)
 
     def from_session(self, session: Session) -> None:
         self.controller.set_scoring(session.metrics, FROM_SESSION)
 
     @Slot(object)
-    def on_changed(self, metrics: tuple[MetricConfig, ...]) -> None:
+    def on_changed(self, metrics: tuple[MetricConfig, ...], ask_again: bool = False) -> None:
+        """Score with the settings the panel shows now. Texts the user chose not to send before are not asked about
+        at each edit (the panel says they are not applied) unless ``ask_again`` (Score again)."""
+        self.panel.unapplied.setVisible(False)
         try:
             metrics = tuple(m.validated() for m in metrics)
         except InputError as exc:
@@ -64,12 +89,15 @@ class SettingsChoice(QObject):
             return
         if not self._comet_can_start(metrics):
             return  # the group stays ticked and open, its problem said beside the fields; nothing is scored
+        if self.controller.whole is not None and (declined := self.actions.declined(metrics, ask_again)):
+            self.panel.unapplied.say(f"{declined[0].upper()}{declined[1:]}.")  # typed settings stay, unsent
+            return
         costly = self._costly(metrics)
         if costly and not self.ask_costly(costly):
             self._follow()  # the panel shows the settings of the numbers shown again
             return
         self.controller.choose_scoring(metrics)
-        self.actions.rescore()
+        self.actions.rescore(ask_again=False)
 
     def _costly(self, metrics: tuple[MetricConfig, ...]) -> str:
         """What scoring ``metrics`` will cost, said before it starts, when a neural metric or the LLM judge the run

@@ -16,9 +16,11 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMainWindow,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -204,6 +206,36 @@ class SettingsGroup(QGroupBox):
             self.edited.emit()
 
 
+class UnappliedNote(QWidget):
+    """Above the groups after a re-score with the settings shown failed: what failed, and that the numbers shown are
+    still the earlier settings'. The settings typed stay (a failure never unticks a family or clears a field):
+    **Score again** tries them, **Settings of the numbers** shows those instead."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = styled(QLabel(), "warning")
+        self.label.setWordWrap(True)
+        self.again = QPushButton("Score again")
+        self.back = QPushButton("Settings of the numbers")
+        self.back.setToolTip("Show the settings the numbers shown were scored with (what was typed is dropped)")
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
+        buttons.addWidget(self.again)
+        buttons.addWidget(self.back)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label)
+        layout.addLayout(buttons)
+        self.setVisible(False)
+
+    def say(self, failure: str) -> None:
+        self.label.setText(f"These settings are not applied: {failure} The numbers shown are still those of the "
+                           "earlier settings.")
+        self.label.setToolTip(failure)
+        self.setVisible(True)
+
+
 class SettingsPanel(QWidget):
     """Emits ``changed(tuple of metric settings)`` whenever the user changes a setting: the families' settings in
     the registry's order, those the window scores."""
@@ -221,6 +253,8 @@ class SettingsPanel(QWidget):
         self.no_reference_note.setWordWrap(True)
         self.no_reference_note.setVisible(False)
         outer.addWidget(self.no_reference_note)
+        self.unapplied = UnappliedNote()
+        outer.addWidget(self.unapplied)
         for group in self.groups.values():
             outer.addWidget(group)
             group.edited.connect(lambda: self.changed.emit(self.metrics()))

@@ -101,9 +101,11 @@ class ToolMenus(QObject):
         tools.addAction("Tokenizer × case table…", self.open_tokenizer_table)
         tools.addAction("Where metrics disagree…", self.open_disagree)
         tools.addAction("Word accuracy by frequency…", self.open_word_accuracy)
-        tools.addAction("QA checks…", self.open_qa)
-        tools.addAction("Scorecard…", self.open_scorecard)
-        tools.addAction("Triage: which segments need a human…", self.open_triage)
+        # The translator's tools by key (F8: a CAT tool's verify key).
+        tools.addAction("QA checks…", self.open_qa).setShortcut(QKeySequence("F8"))
+        tools.addAction("Scorecard…", self.open_scorecard).setShortcut(QKeySequence("Ctrl+Shift+L"))
+        tools.addAction("Triage: which segments need a human…", self.open_triage).setShortcut(
+            QKeySequence("Ctrl+Shift+T"))
         return tools
 
     def _help_menu(self) -> QMenu:
@@ -200,7 +202,8 @@ class ToolMenus(QObject):
             self.message.emit("Open files first: the triage sorts a system's segments by a metric", 4000)
             return None
         dialog = TriageDialog(self.parent_widget, run, self._open_segment, self.controller.state,
-                              self.controller.system, self.controller.metric)
+                              self.controller.system, self.controller.metric, self.qa_decisions(),
+                              self.qa_checks_off())
         dialog.ask_humans.connect(self.open_ask_humans)
         dialog.saved.connect(self.exported)
         dialog.failed.connect(self.failed)

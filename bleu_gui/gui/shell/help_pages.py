@@ -35,6 +35,9 @@ SHORTCUTS = (
                "Minor/Major/Critical (nothing selected: press it twice), C the category (Enter back), S the source pane "
                "(an omission) and back, + and − the ESA score, 0 or Enter reviewed ▸ next, N next unreviewed, Delete, "
                "A/E/R a suggestion"),
+    ("F8", "Tools ▸ QA checks: the flags of each check, F in the list marks one a false positive"),
+    ("Ctrl+Shift+L", "Tools ▸ Scorecard: the LQA report, its error list"),
+    ("Ctrl+Shift+T", "Tools ▸ Triage: which segments to translate, post-edit or keep"),
     ("Ctrl+Z", "Edit ▸ Undo review change (from anywhere in the window while reviewing)"),
     ("Ctrl+Shift+Z", "Edit ▸ Redo review change (also Ctrl+Y)"),
     ("Click a histogram bar", "List only the sentences in that score range"),
@@ -98,17 +101,17 @@ its own evidence (characters matched, TER's shifts and edits).</li>
 translation with its source (<b>File ▸ Open…</b>, <b>Source</b>). Nothing scores the run yet, and the header
 says what could; everything that needs no score works at once:</p>
 <ol>
-<li><b>Tools ▸ QA checks</b>: numbers, tags, omissions, untranslated or empty targets, punctuation as the target
+<li><b>Tools ▸ QA checks</b> (F8): numbers, tags, omissions, untranslated or empty targets, punctuation as the target
 language writes it. Untick a check you do not want; select a flag and press <b>F</b> to mark it a false positive
 (kept beside your review, read again next time).</li>
 <li><b>Edit ▸ Mark errors…</b> (Ctrl+M): the review desk, MQM or ESA, by keyboard; every mark is written to your
 review file at once.</li>
-<li><b>Tools ▸ Scorecard</b>: the LQA report — penalty points per 1,000 words, pass or fail, every error listed
+<li><b>Tools ▸ Scorecard</b> (Ctrl+Shift+L): the LQA report — penalty points per 1,000 words, pass or fail, every error listed
 with its span, category, severity and comment (a workbook or a page to hand on).</li>
-<li><b>Tools ▸ Triage</b>: which segments to translate (empty), to post-edit (a QA flag, or a QE score below your
+<li><b>Tools ▸ Triage</b> (Ctrl+Shift+T): which segments to translate (empty), to post-edit (a QA flag, or a QE score below your
 threshold) or to keep, written into the XLIFF for your CAT tool.</li>
 <li>A score without a reference: COMET's <b>CometKiwi</b> checkpoint, an <b>LLM judge</b> (scoring settings),
-or QE scores from a file (<b>File ▸ Import segment scores…</b>).</li>
+or QE scores from a file (<b>File ▸ Import segment scores (COMET, MQM)…</b>).</li>
 </ol>
 <h3>Japanese and Korean</h3>
 <p>{_tokenizer_said("Japanese", "ja-mecab")} {_tokenizer_said("Korean", "ko-mecab")}</p>

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QScreen, QShowEvent
+from PySide6.QtGui import QCloseEvent, QResizeEvent, QScreen, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget
 
 from ...core import InputError, MetricConfig
@@ -41,7 +41,7 @@ from ..settings_dock.settings_panel import SettingsPanel
 from ..state import FROM_COMMAND_LINE, REMEMBERED, OpenChoice, Scoring
 from ..widgets.elided_label import ElidedLabel
 from ..widgets.job_progress import JobProgress
-from ..widgets.layout import TITLE_BAR, scrolled, single_shot, stacked
+from ..widgets.layout import TITLE_BAR, keep_on_screen, scrolled, single_shot, stacked
 from ..widgets.wheel_guard import guard_wheels
 from ..window_words import in_window_words, raw
 from .campaign_actions import CampaignActions
@@ -120,17 +120,7 @@ class MainWindow(QMainWindow):
         self.controller.state.folders.update(self.settings.folders())  # where file dialogs start
         self.jobs = JobController(self)
         self.settings_panel = SettingsPanel(self.controller.scoring.metrics)
-        comet = self.settings_panel.group("comet")
-        self.comet_cache = CometCacheRow(lambda: str(comet.fields["cache"].get()))
-        comet.add_row(self.comet_cache)
-        self.comet_setup = CometSetup(comet, self.controller.state)
-        comet.add_row(self.comet_setup)
-        # The COMET worker is kept idle between requests (no second torch import or model load for the next run); a
-        # real model holds gigabytes, so one idle for ten minutes is ended.
-        self._idle_comet = QTimer(self)
-        self._idle_comet.setInterval(60_000)
-        self._idle_comet.timeout.connect(lambda: end_idle_workers(IDLE_LIMIT))
-        self._idle_comet.start()
+        self._build_comet_rows()
         self.run_actions = RunActions(self.controller, self.jobs, self)
         self.run_actions.encoding = encoding
         self.choice = SettingsChoice(self.settings_panel, self.settings, self.controller, self.run_actions, self,
@@ -145,6 +135,7 @@ class MainWindow(QMainWindow):
         self.file_open = FileOpen(self, self.controller, self.run_actions, self.jobs)
         self.exports = ExportActions(self, self.controller.state)
         self._finish_show = single_shot(self, 0, self._shown)
+        self._refit = single_shot(self, 0, self._fit_to_screen)
         self.inspect = InspectView(self.controller)
         self.compare_view = CompareView(self.controller)
         self.bars = RunBars()
@@ -190,6 +181,21 @@ class MainWindow(QMainWindow):
         self.controller.scoring_proven.connect(self._remember_with_offer)
         self.bars.show_line.connect(self.on_show_misalignment)
         self.choice.refused.connect(self.show_error)
+
+    def _build_comet_rows(self) -> None:
+        """COMET's cache line and set-up rows in its settings group, and the idle worker's end."""
+        comet = self.settings_panel.group("comet")
+        self.comet_cache = CometCacheRow(lambda: str(comet.fields["cache"].get()))
+        comet.add_row(self.comet_cache)
+        self.jobs.ended.connect(lambda _job: self.comet_cache.refresh())  # a job may have written scores to it
+        self.comet_setup = CometSetup(comet, self.controller.state)
+        comet.add_row(self.comet_setup)
+        # The COMET worker is kept idle between requests (no second torch import or model load for the next run); a
+        # real model holds gigabytes, so one idle for ten minutes is ended.
+        self._idle_comet = QTimer(self)
+        self._idle_comet.setInterval(60_000)
+        self._idle_comet.timeout.connect(lambda: end_idle_workers(IDLE_LIMIT))
+        self._idle_comet.start()
 
     def _build_status(self) -> None:
         self.inputs_label = ElidedLabel("")  # 13 systems' names do not fit 1366 px: cut at the end, whole in its tooltip
@@ -385,6 +391,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str, str)
     def on_job_failed(self, message: str, details: str) -> None:
+        self.choice.failed(in_window_words(message))
         self._job_ended()
         if not self.file_open.take_failure(message):  # File ▸ Open's own files: said in its dialog
             self.show_error(message, details)
@@ -516,20 +523,29 @@ class MainWindow(QMainWindow):
         self.exported.emit(path)
 
     def _fit_to_screen(self) -> None:
-        """Never larger than the screen's available area (a run with many systems or notes must not grow the
-        window past a laptop's screen); the frame counts once the window is shown."""
+        """Never larger than the screen's available area, and on it (a run with many systems or notes, or the
+        desk's rows, must not grow the window past a laptop's screen, its status bar with Cancel below the edge);
+        the frame counts once the window is shown."""
+        if self.isMaximized() or self.isFullScreen():
+            return
+        if self.isVisible():
+            keep_on_screen(self)
+            return
         available = self.screen().availableGeometry()
-        frame = self.frameGeometry()
-        extra_w = frame.width() - self.width() if self.isVisible() else 0
-        extra_h = frame.height() - self.height() if self.isVisible() else TITLE_BAR
-        width = min(self.width(), available.width() - extra_w)
-        height = min(self.height(), available.height() - extra_h)
+        width, height = min(self.width(), available.width()), min(self.height(), available.height() - TITLE_BAR)
         if (width, height) != (self.width(), self.height()):
             self.resize(width, height)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._fit_to_screen()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # Qt grows a window whose contents' minimum grew (without a window manager nothing stops it): fitted again
+        # on a later turn, not inside the resize.
+        if self.isVisible() and not self.screen().availableGeometry().contains(self.frameGeometry()):
+            self._refit.start()
 
     def _wire_questions(self) -> None:
         """The questions asked before texts leave this machine, and before settings that cost requests or minutes
@@ -538,16 +554,23 @@ class MainWindow(QMainWindow):
         self.choice.ask_costly = lambda said: ask_costly_change(self, said)
 
     def qa_decisions_path(self) -> Path | None:
-        """Where the QA checks' false positives of the run shown are kept: beside its review file — the one the
-        desk writes or wrote, one the run was opened with, else the one Mark errors… would propose."""
+        """Where the QA checks' false positives of the run shown are kept: the file first used for its first system
+        file (remembered: a review started later under another name never moves them), else beside its review
+        file — the one the desk writes or wrote, one the run was opened with, else the one Mark errors… would
+        propose."""
         run = self.controller.run
         if run is None:
             return None
+        system = run.systems[0].file.path
+        remembered = self.settings.qa_decisions_file(system)
+        if remembered is not None:
+            return remembered
         state = self.controller.state
-        review = proposed_review_path(self.settings.rater() or "reviewer", run.systems[0].file.path,
-                                      state.opened.request.annotations, self.inspect.detail.review.last_path,
-                                      state.folders.get("review", ""))
-        return decisions_beside(review)
+        review = proposed_review_path(self.settings.rater() or "reviewer", system, state.opened.request.annotations,
+                                      self.inspect.detail.review.last_path, state.folders.get("review", ""))
+        chosen = decisions_beside(review)
+        self.settings.set_qa_decisions_file(system, chosen)
+        return chosen
 
     def _may_close(self) -> bool:
         """Whether the window may go: edited candidates not saved are asked about first (Save as… / Discard /

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +44,12 @@ ENCODINGS = ("auto", "utf-8", "utf-8-sig", "utf-16", "cp1252", "latin-1", "cp949
 def _split(text: str) -> list[str]:
     return [p.strip() for p in text.split(";") if p.strip()]
 
+
+# The fields that belong to one test set: filled from the run shown, they are cleared when new system outputs are
+# chosen (another test set starts from its own files); how to read files (encoding, format) stays.
+OF_THE_TEST_SET = ("references", "source", "docs", "scores", "annotations", "lower_better", "langs", "refs_wanted",
+                   "systems_wanted", "columns", "sheet", "labels", "where")
+PROBLEM_LINES = 6  # a longer message scrolls in its box: the fields above it never give up their room
 
 HINT = ("System outputs: the first is the baseline; several files are separated by ';'. A WMT XML, TSV or JSONL "
         "file or a workbook (.xlsx, .ods) that holds the systems and the references can go in either field alone.")
@@ -105,10 +112,11 @@ class OpenDialog(QDialog):
         row.addWidget(self.target_lang)
         self.languages.setToolTip("A TMX file's two languages to read; the target language also picks BLEU's "
                                   "tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
-        self.problem = QLabel()
-        self.problem.setWordWrap(True)
-        styled(self.problem, "warning")
-        self.problem.hide()
+        self.problem, self.problem_box = self._problem_area()
+        self.cleared = styled(QLabel(), "hint")  # says which fields a new test set cleared
+        self.cleared.setWordWrap(True)
+        self.cleared.hide()
+        self._carried: dict[str, str] = {}  # each test-set field as the run shown filled it
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.on_accept)
         self.buttons.rejected.connect(self.reject)
@@ -123,6 +131,7 @@ class OpenDialog(QDialog):
         self.resize(860, 0)
         if choice is not None:
             self.set_choice(choice)
+        self.systems.editingFinished.connect(self._systems_chosen)
 
     def _lay_out(self) -> None:
         layout = QVBoxLayout(self)
@@ -145,10 +154,25 @@ class OpenDialog(QDialog):
             (FIELDS["allow_identical"], self.allow_identical), (FIELDS["lower_better"], self.lower_better),
             (FIELDS["scores_partial"], self.scores_partial)]))
         layout.addWidget(self._group("What to show", [(FIELDS["labels"], self.labels), (FIELDS["where"], self.where)]))
-        layout.addWidget(self.problem)
+        layout.addWidget(self.cleared)
+        layout.addWidget(self.problem_box)
         layout.addWidget(self.buttons)
 
     # -- building -----------------------------------------------------------------------------------
+    def _problem_area(self) -> tuple[QLabel, QScrollArea]:
+        """The label a problem is said in, inside a box of at most PROBLEM_LINES lines that scrolls."""
+        problem = QLabel()
+        problem.setWordWrap(True)
+        problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        styled(problem, "warning")
+        box = QScrollArea()
+        box.setWidget(problem)
+        box.setWidgetResizable(True)
+        box.setFrameShape(QScrollArea.Shape.NoFrame)
+        box.setMaximumHeight(self.fontMetrics().lineSpacing() * PROBLEM_LINES + 8)
+        box.hide()
+        return problem, box
+
     @staticmethod
     def _line(placeholder: str) -> QLineEdit:
         edit = QLineEdit()
@@ -187,6 +211,7 @@ class OpenDialog(QDialog):
         paths = ask_open_many(self, self.state, "inputs", "System output files (baseline first)")
         if paths:
             self.systems.setText(";".join(paths))
+            self._systems_chosen()
 
     def on_browse_references(self) -> None:
         paths = ask_open_many(self, self.state, "inputs", "Reference files")
@@ -234,6 +259,41 @@ class OpenDialog(QDialog):
         self.annotations.setText(";".join(r.annotations))
         self.labels.setText(";".join(choice.labels or ()))
         self.where.setText(";".join(choice.where))
+        self._carried = {name: self._text_of(name) for name in ("systems", *OF_THE_TEST_SET)}
+
+    def _text_of(self, name: str) -> str:
+        if name == "langs":
+            return f"{self.source_lang.text()}→{self.target_lang.text()}"
+        widget = self.by_field[name]
+        assert isinstance(widget, QLineEdit)
+        return widget.text()
+
+    def _clear(self, name: str) -> None:
+        if name == "langs":
+            self.source_lang.clear()
+            self.target_lang.clear()
+            return
+        widget = self.by_field[name]
+        assert isinstance(widget, QLineEdit)
+        widget.clear()
+
+    def _systems_chosen(self) -> None:
+        """System outputs none of which the run shown had are another test set: the fields the run shown filled
+        and still hold its values are cleared (what was typed since stays), and the dialog says which."""
+        if not self._carried:
+            return
+        earlier = set(_split(self._carried["systems"]))
+        if not _split(self.systems.text()) or earlier & set(_split(self.systems.text())):
+            return
+        cleared = [name for name in OF_THE_TEST_SET
+                   if self._carried[name].strip("→") and self._text_of(name) == self._carried[name]]
+        for name in cleared:
+            self._clear(name)
+        self._carried = {}
+        if cleared:
+            self.cleared.setText("New system outputs start a new test set: the previous run's "
+                                 + ", ".join(FIELDS[name].lower() for name in cleared) + " were cleared.")
+            self.cleared.show()
 
     def choice(self) -> OpenChoice:
         """The fields as a choice; :class:`InputError` names the field that is wrong."""
@@ -275,14 +335,15 @@ class OpenDialog(QDialog):
         self._mark(None)
         self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(not busy)
         self.problem.setText("Reading the files…" if busy else "")
-        self.problem.setVisible(busy)
+        self.problem_box.setVisible(busy)
 
     def show_problem(self, message: str) -> None:
         """Say why the files cannot be opened (a core message, its fields unworded) and mark the field it names,
         or the field holding the file it names; everything typed stays."""
         self.set_busy(False)
         self.problem.setText(in_window_words(message))
-        self.problem.show()
+        self.problem.setToolTip(self.problem.text())
+        self.problem_box.show()
         self._mark(self._field_of(message))
 
     def _field_of(self, message: str) -> QWidget | None:

@@ -73,6 +73,7 @@ def _needs_annotations(config: object) -> bool:
 
 
 TESTS_PENDING = "Significance tests: being computed, shown when ready."
+KEPT_ON_CANCEL = " (a cancel keeps what is finished)"
 TESTS_CANCELLED = "Significance tests: not computed (cancelled). Score again (Ctrl+R) to run them."
 
 
@@ -105,18 +106,21 @@ class RunActions(QObject):
         # asks (the main window's dialog), each notice once a window.
         self.confirm: Callable[[str], bool] = lambda notice: False
         self._confirmed: set[str] = set()
+        self._declined: set[str] = set()  # asked once: not asked again until the user asks to score with it again
 
-    def allowed(self, metrics: Sequence[MetricConfig]) -> bool:
-        """Whether ``metrics`` may be scored: each notice (the LLM judge's texts going to another host) said and
-        accepted before the first request; declined, ``refused`` says nothing was scored."""
+    def declined(self, metrics: Sequence[MetricConfig], ask_again: bool = False) -> str:
+        """The first notice of ``metrics`` (the LLM judge's texts going to another host) the user declines, said
+        as a sentence ('' when every one was accepted, now or before). A notice declined before is not asked about
+        again unless ``ask_again`` (the user asked to score with it once more)."""
         for notice in dict.fromkeys(filter(None, (m.notice() for m in metrics))):
             if notice in self._confirmed:
                 continue
-            if not self.confirm(notice):
-                self.refused.emit(f"Not scored: {notice}, and you chose not to send them")
-                return False
+            if (notice in self._declined and not ask_again) or not self.confirm(notice):
+                self._declined.add(notice)
+                return f"not scored: {notice}, and you chose not to send them"
+            self._declined.discard(notice)
             self._confirmed.add(notice)
-        return True
+        return ""
 
     # -- helpers ------------------------------------------------------------------------------------
     def _whole_now(self) -> Callable[[Progress | None], Prepared]:
@@ -172,8 +176,10 @@ class RunActions(QObject):
         says which were left behind."""
         own, request, labels = RunConfig(self.controller.scoring.metrics), choice.request, choice.labels
         check_where(choice.where)
-        if not self.allowed(own.metrics):
-            return -1
+        kept_here, not_sent = self._without_declined(own.metrics)  # the files open, without what was declined
+        if kept_here != own.metrics:
+            self.controller.choose_scoring(kept_here)
+            own = RunConfig(kept_here)
         left_behind = ""
         if not carry and self._other_files(request):
             fresh = replace(own, metrics=tuple(m.for_other_files() for m in own.metrics))
@@ -191,6 +197,7 @@ class RunActions(QObject):
                                                         inputs.context)
             configs = choose_imported(configs, choice.imported, KEYS)
             notes = [left_behind] if left_behind else []
+            notes += not_sent
             metrics = own.metrics
             if all(s.annotations is None for s in systems) and any(_needs_annotations(m) for m in metrics):
                 # MQM chosen for other files (a review's, say) is never carried into files without annotations.
@@ -245,6 +252,8 @@ class RunActions(QObject):
             if not stage.waiting:
                 return self._sliced(stage.run, where, progress, prepared)
             said = f"{', '.join(stage.waiting)}: being computed, shown when ready"
+            if any(family_of(m).scored_elsewhere and family_of(m).title in stage.waiting for m in cfg.metrics):
+                said += KEPT_ON_CANCEL
             noted = replace(stage.run, notes=(said, *stage.run.notes), comparison=_untested(
                 stage.run.comparison, TESTS_PENDING) if tests_to_come else stage.run.comparison)
             shown = self._sliced(noted, where, progress, prepared)
@@ -258,7 +267,9 @@ class RunActions(QObject):
         if staged is None or staged[0] != job_id:
             return
         _, (whole, shown), said = staged
-        not_computed = said.replace("being computed, shown when ready", "not computed (cancelled)")
+        not_computed = said.replace("being computed, shown when ready", "not computed (cancelled)").replace(
+            KEPT_ON_CANCEL, "; what their worker or endpoint finished is in their caches: Score again (Ctrl+R) "
+                            "goes on from there")
 
         def noted(p: Prepared) -> Prepared:
             comparison = p.run.comparison
@@ -320,9 +331,27 @@ class RunActions(QObject):
 
         return self.jobs.submit(self._reslice(make), lambda result: self._show(result, switch_to_compare=True))
 
-    def rescore(self) -> int | None:
-        """Score the shown files again with the settings chosen now, in the worker."""
-        if self.controller.whole is None or not self.allowed(self.controller.scoring.metrics):
+    def _without_declined(self, metrics: tuple[MetricConfig, ...], ask_again: bool = False
+                          ) -> tuple[tuple[MetricConfig, ...], list[str]]:
+        """``metrics`` less each one whose texts the user chose not to send (asked here when not asked before, or
+        when ``ask_again``), and a sentence for each left out."""
+        kept, said = list(metrics), []
+        while declined := self.declined(kept, ask_again):
+            dropped = [m for m in kept if m.notice() and declined.startswith(f"not scored: {m.notice()},")]
+            kept = [m for m in kept if m not in dropped]
+            said.append(f"{', '.join(family_of(m).title for m in dropped)} {declined}")
+        return tuple(kept), said
+
+    def rescore(self, ask_again: bool = True) -> int | None:
+        """Score the shown files again with the settings chosen now, in the worker. A metric whose texts the user
+        chose not to send is asked about again (a deliberate act) unless not ``ask_again``; declined, nothing is
+        scored and ``refused`` says why."""
+        if self.controller.whole is None:
+            return None
+        metrics = self.controller.scoring.metrics
+        kept, said = self._without_declined(metrics, ask_again)
+        if kept != metrics:
+            self.refused.emit(f"{said[0][0].upper()}{said[0][1:]}")
             return None
         return self.jobs.submit(self._reslice(lambda base, _p: base), self._show)
 

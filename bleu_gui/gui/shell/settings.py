@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
@@ -74,6 +75,15 @@ class Settings:
 
     def set_qa_checks_off(self, checks: frozenset[str]) -> None:
         self._s.setValue("qa/off", ",".join(sorted(checks)))
+
+    def qa_decisions_file(self, system: Path) -> Path | None:
+        """The QA decisions file first used for the system file ``system`` (None: none yet): a review started
+        later under another name never moves a run's false positives away."""
+        value = self._s.value(f"qa/decisions/{_key_of(system)}", "")
+        return Path(value) if isinstance(value, str) and value else None
+
+    def set_qa_decisions_file(self, system: Path, decisions: Path) -> None:
+        self._s.setValue(f"qa/decisions/{_key_of(system)}", str(decisions))
 
     def rater(self) -> str:
         """The reviewer's name, as marks are signed (asked once; '' until given)."""
@@ -215,3 +225,10 @@ def _optional_float(value: object) -> float | None:
     if not isinstance(value, (str, int, float)):
         raise TypeError(f"not a number: {value!r}")
     return float(value)
+
+
+def _key_of(path: Path) -> str:
+    """A settings key for a file's path (its slashes would make groups): a hash of the resolved path."""
+    import hashlib
+
+    return hashlib.sha256(str(path.resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:32]

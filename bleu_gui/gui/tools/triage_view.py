@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -24,7 +25,9 @@ from PySide6.QtWidgets import (
 from ...core import InputError, Run
 from ...core.analysis.qa import CHECKS, runnable_checks
 from ...core.errors import ExportError
+from ...core.metrics.unscored.config import UnscoredConfig
 from ...core.output.exports import write_atomic
+from ...core.output.qa_decisions import QaDecisions
 from ...core.output.triage_files import triage_file
 from ...core.run.triage import Triage, TriageRule, triage
 from ..file_dialogs import ask_save
@@ -37,6 +40,9 @@ HEADER = ("line", "score", "candidate", "spans", "QA flags")
 SAVE_FILTER = "XLIFF, the system's own, annotated (*.xlf *.xliff);;Table (*.tsv);;CSV (*.csv);;Workbook (*.xlsx)"
 
 
+UNSCORED_KEY = UnscoredConfig.key
+
+
 class TriageDialog(QDialog):
     """See the module. ``open_segment(system, sentence)`` opens a listed segment. Signals: ``saved(path)``,
     ``failed(message)``."""
@@ -46,8 +52,12 @@ class TriageDialog(QDialog):
     ask_humans = Signal(object)  # a Selection: the segments listed, to ask the humans about
 
     def __init__(self, parent: QWidget | None, run: Run, open_segment: Callable[[int, int], None],
-                 state: WindowState | None = None, system: int = 0, metric: int = 0):
+                 state: WindowState | None = None, system: int = 0, metric: int = 0,
+                 decisions: Path | None = None, checks_off: frozenset[str] = frozenset()):
+        """``decisions``: the QA false positives beside the review (their flags send nothing to post-editing);
+        ``checks_off``: the QA checks switched off in the window."""
         super().__init__(parent)
+        self.decisions, self.checks_off = decisions, checks_off
         self.setWindowTitle("Triage: which segments need a human")
         self.setObjectName("triageDialog")
         self.run, self.open_segment, self.state = run, open_segment, state
@@ -57,7 +67,8 @@ class TriageDialog(QDialog):
         self.metric_box = QComboBox()
         self.metric_box.addItems([m.name for m in run.metrics])
         self.metric_box.setCurrentIndex(metric)
-        self.rule = QLineEdit("20%")
+        # Triage by what scores nothing yet (the stand-in) goes by the QA flags and empty targets alone.
+        self.rule = QLineEdit("qa" if run.metrics and run.metrics[metric].key == UNSCORED_KEY else "20%")
         self.rule.setToolTip("The worst share of the scored segments (20%), or a score threshold (0.6: below it, or "
                              "above it for a metric whose lower is better)")
         self.save_button = QPushButton("Write for post-editing…")
@@ -94,8 +105,12 @@ class TriageDialog(QDialog):
     def compute(self) -> Triage:
         """The triage the controls ask for (:class:`InputError` for a bad rule)."""
         run, i = self.run, self.system_box.currentIndex()
-        checks = runnable_checks(list(CHECKS), run.context.source is not None, False, run.target_lines)
-        return triage(run, i, self.metric_box.currentIndex(), TriageRule.parse(self.rule.text()), run.qa_flags(i, checks))
+        wanted = [c for c in CHECKS if c not in self.checks_off]
+        checks = runnable_checks(wanted, run.context.source is not None, False, run.target_lines)
+        flags = run.qa_flags(i, checks)
+        if self.decisions is not None:
+            flags = QaDecisions.open(self.decisions).standing(flags, run.line_number, run.systems[i].lines)
+        return triage(run, i, self.metric_box.currentIndex(), TriageRule.parse(self.rule.text()), flags)
 
     def refresh(self, *_args: object) -> None:
         try:

@@ -74,7 +74,7 @@ class CometConfig(MetricSettings):
         return [label for label in super().non_default() if not label.startswith(("COMET worker", "COMET cache"))]
 
 
-FAMILY = Family("comet", "COMET", CometConfig, "comet.metric", cost=3, reads_source=True,
+FAMILY = Family("comet", "COMET", CometConfig, "comet.metric", cost=3, reads_source=True, scored_elsewhere=True,
                 needs_reference=False,
                 about="A neural metric (Rei et al. 2020/2022) computed by unbabel-comet in a worker process: "
                       "segment scores, their mean for the corpus, cached and signed")

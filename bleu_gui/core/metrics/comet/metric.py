@@ -337,6 +337,14 @@ class Comet(SegmentMeans):
         return Shown(f"COMET {score:.4f} · model {facts.name}" + (
             " · truncated" if detail.tokens > facts.max_tokens else ""), panes, [], chart)
 
+    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...]] | None:
+        """xCOMET's spans on each of ``lines`` — a severity and a span, no category (the desk asks the reviewer for
+        one) — for the review desk's suggestions; None for a model that marks none, or lines not scored."""
+        found = self._details.get(tuple(lines))
+        if found is None or not self.scorer.facts().spans:
+            return None
+        return [d.spans or () for d in found]
+
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]] | None:
         """xCOMET's error spans (None for a model that marks none)."""
         if self.system is None or not self.scorer.facts().spans:

@@ -193,6 +193,7 @@ def _resolved(name: str) -> list[str]:
     return list(_resolved_once(name))
 
 
-FAMILY = Family("llm", "LLM judge", LlmConfig, "llm.metric", cost=4, reads_source=True, needs_reference=False,
+FAMILY = Family("llm", "LLM judge", LlmConfig, "llm.metric", cost=4, reads_source=True, scored_elsewhere=True,
+                needs_reference=False,
                 about="An LLM asked for the translation's errors (GEMBA-MQM, Kocmi & Federmann 2023) or for error "
                       "spans and a score (GEMBA-ESA), through any OpenAI-compatible endpoint; cached and signed")
