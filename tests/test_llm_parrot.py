@@ -208,3 +208,21 @@ def test_a_screenshot_window_says_where_the_texts_go_and_goes_on(window, tmp_pat
     assert not shot.done and ended == []
     assert capsys.readouterr().err == ("bleu-gui: note: LLM judge: the source and translation texts are sent to "
                                        "judge.example.org, off this machine (https://judge.example.org/v1)\n")
+
+
+def test_files_opened_after_a_declined_judge_open_without_it_and_say_so(qtbot, window, tmp_path):
+    from bleu_gui.core.inputs.run_inputs import InputRequest
+    from bleu_gui.gui.state import OpenChoice
+
+    (tmp_path / "src.txt").write_text("Hallo Welt.\nDanke.\n", encoding="utf-8")
+    (tmp_path / "mt.txt").write_text("Hello world.\nThanks.\n", encoding="utf-8")
+    asked: list[str] = []
+    window.run_actions.confirm = lambda notice: asked.append(notice) or False
+    window.controller.choose_scoring((LlmConfig(endpoint="https://judge.example.org/v1", model="big",
+                                                cache=str(tmp_path / "answers.sqlite")),))
+    window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(str(tmp_path / "mt.txt"),),
+                                                           source=str(tmp_path / "src.txt"))))
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
+    run = window.controller.run
+    assert len(asked) == 1 and all(m.key != "llm" for m in run.metrics)  # opened all the same, without the judge
+    assert any(n.startswith("LLM judge not scored: ") and "you chose not to send them" in n for n in run.notes)

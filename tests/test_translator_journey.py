@@ -229,6 +229,10 @@ def _triage_read_by_translate_toolkit(qtbot, window, out, source, target) -> Non
     decided = {row.segment: row.decision for row in triage.found.rows}
     assert decided[EMPTY - 1] == "translate" and decided[UNITS - 1] == "keep"  # the false alarm sends it nowhere
     assert [k for k, d in decided.items() if d == "post-edit"] == [WRONG - 1]
+    shown = {triage.table.item(r, 0).text(): (triage.table.item(r, 1).text(), triage.table.item(r, 1).toolTip())
+             for r in range(triage.table.rowCount())}
+    assert shown[str(EMPTY)] == ("translate", "the target is empty") and shown[str(WRONG)][0] == "post-edit"
+    assert shown[str(WRONG)][1].startswith("QA: number:") and triage.table.isColumnHidden(2)  # no score decides
     with qtbot.waitSignal(triage.saved):
         triage.save(str(out))
     units = [u for u in xliff.xlifffile.parsefile(str(out)).units if u.source]

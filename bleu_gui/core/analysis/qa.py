@@ -272,7 +272,12 @@ def check_length(sources: Sequence[str], candidates: Sequence[str]) -> list[str]
 
 
 _SENTENCE = re.compile(r"[.!?。！？]+(?=\s|$|[\u3000-\u9fff\uff00-\uffef\"'”’»」』）)])")
-_ABBREVIATION = re.compile(r"\b(?:[A-Z]|[A-Z][a-z]{1,3}|[a-z]{1,3})\.$")  # U.S., Dr., Mr., etc.: no sentence end
+# A full stop that ends no sentence: an initial (J.), a dotted abbreviation (U.S., z.B.), or a common abbreviation
+# of the languages checked (Mr., Dr., etc., approx., Nr., usw., tj.). A short word is no abbreviation ("Okay.",
+# "you." end sentences: they once counted as none, and a reference that keeps every sentence read as an omission).
+_ABBREVIATION = re.compile(
+    r"(?:\b[A-Z]|\b(?:[A-Za-z]\.)+[A-Za-z]|\b(?i:mr|mrs|ms|dr|prof|st|jr|sr|vs|etc|approx|no|nr|fig|vol|ca|cf|"
+    r"usw|bzw|ggf|inkl|tj|tzv|napr|resp|str|gen|sv|ul|itd|tel|ing|mgr))\.$")
 
 
 def sentences(text: str) -> int:

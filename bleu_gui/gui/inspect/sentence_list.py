@@ -221,6 +221,7 @@ class SentenceList(QWidget):
         for widget in (self.histogram, self.score_label, self.score_low, self.score_to, self.score_high,
                        self.score_list):
             widget.setVisible(scored)
+        self.table.setColumnHidden(COL_BLEU, not scored)  # a column of "n/a" says nothing the header does not
         self.histogram.signature = metric.signature()
         self._set_scale(shown.orders[k][i].scale)
         self.histogram.update_values(system.results[k].sentences, shown.orders[k][i].bands, metric.name,

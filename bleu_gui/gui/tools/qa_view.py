@@ -252,8 +252,11 @@ class QADialog(QDialog):
                     item.setFont(font)
                 self.list.setItem(r, c, item)
         self.list.resizeColumnsToContents()
-        for c in (3, 4):
-            self.list.setColumnWidth(c, min(self.list.columnWidth(c), 320))
+        # What the check says and the source are cut to their share (their tooltips hold them whole); the candidate
+        # takes the width left, in view without scrolling sideways.
+        for c, most in ((2, 280), (3, 300)):
+            self.list.setColumnWidth(c, min(self.list.columnWidth(c), most))
+        self.list.horizontalHeader().setStretchLastSection(True)
 
     def toggle_false_positive(self) -> None:
         """Mark the selected flag a false positive, or take the mark back (written to the decisions file at once)."""

@@ -36,7 +36,7 @@ from ..widgets.layout import STRETCH, hrow, resize_within_screen
 from ..widgets.style import styled
 from ..window_words import in_window_words, raw
 
-HEADER = ("line", "score", "candidate", "spans", "QA flags")
+HEADER = ("line", "decision", "score", "candidate", "spans", "QA flags")
 SAVE_FILTER = "XLIFF, the system's own, annotated (*.xlf *.xliff);;Table (*.tsv);;CSV (*.csv);;Workbook (*.xlsx)"
 
 
@@ -87,8 +87,9 @@ class TriageDialog(QDialog):
         self.table.cellClicked.connect(self._on_clicked)
         self.table.verticalHeader().setVisible(False)  # the line column numbers the rows
         self.table.horizontalHeader().setStretchLastSection(True)  # the QA flags take the width left, no blank band
-        self.note = styled(QLabel("A segment without a score always needs a human. Click a row to open it in "
-                                  "Inspect."), "hint")
+        self.note = styled(QLabel("An empty target goes to translation; a segment without a score, or with a QA "
+                                  "flag, to post-editing (hover a decision for its reason). Click a row to open it "
+                                  "in Inspect."), "hint")
         box = QVBoxLayout(self)
         box.addLayout(hrow("System", self.system_box, "metric", self.metric_box, "needs a human:", self.rule, STRETCH,
                            self.ask_button, self.save_button))
@@ -140,18 +141,22 @@ class TriageDialog(QDialog):
         for r, row in enumerate(rows):
             text = lines[row.segment]
             spans = " · ".join(text[a:b] for a, b in row.spans if b > a)
-            cells = [str(self.run.line_number(row.segment)),
+            cells = [str(self.run.line_number(row.segment)), row.decision,
                      "no score" if math.isnan(row.score) else f"{row.score:.4f}", text, spans, "; ".join(row.qa)]
             for k, value in enumerate(cells):
                 item = QTableWidgetItem(value)
                 item.setData(Qt.ItemDataRole.UserRole, row.segment)
-                if k < 2:
+                if k in (0, 2):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if k == 2:
+                if k == 1:
+                    item.setToolTip(row.reason)
+                if k == 3:
                     item.setToolTip(f"{text}\n\nsource: {source[row.segment]}" if source is not None else text)
                 self.table.setItem(r, k, item)
+        # By QA alone no score decides: its column would say "no score" on every row.
+        self.table.setColumnHidden(2, found.signature == "qa")
         self.table.resizeColumnsToContents()
-        self.table.setColumnWidth(2, min(self.table.columnWidth(2), 520))
+        self.table.setColumnWidth(3, min(self.table.columnWidth(3), 520))
 
     def _on_clicked(self, row: int, _column: int) -> None:
         item = self.table.item(row, 0)
