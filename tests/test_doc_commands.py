@@ -24,6 +24,20 @@ _INLINE = re.compile(r"`((?:bleu-score|bleu-gui)\s[^`]*)`")
 _SYNOPSIS = re.compile(r"\[|…|\||\.\.(?!/)|\bWxH\b|OUT\.png\b|\s{2,}\d")
 
 
+def _continued(lines: list[str], n: int) -> int:
+    """How many lines after line ``n`` a shell's backslash continues it onto."""
+    k = 0
+    while lines[n + k].rstrip().endswith("\\") and n + k + 1 < len(lines):
+        k += 1
+    return k
+
+
+def _joined(lines: list[str], n: int) -> str:
+    """Line ``n`` with the lines a backslash continues it onto, as the shell reads them."""
+    parts = [line.rstrip().removesuffix("\\").strip() for line in lines[n:n + _continued(lines, n) + 1]]
+    return " ".join(parts)
+
+
 def _examples() -> list[tuple[str, str, str | None]]:
     """(where, command, the output shown on the next line or None) of every example."""
     found: list[tuple[str, str, str | None]] = []
@@ -36,9 +50,10 @@ def _examples() -> list[tuple[str, str, str | None]]:
                 continue
             candidates = []
             if fenced:
-                match = _COMMAND.match(line.strip())
+                match = _COMMAND.match(_joined(lines, n))
                 if match:
-                    following = lines[n + 1] if n + 1 < len(lines) else ""
+                    end = n + _continued(lines, n)
+                    following = lines[end + 1] if end + 1 < len(lines) else ""
                     shown = following if line.startswith("$ ") and following and not following.startswith(("$", "`"))\
                         else None
                     candidates.append((match.group(1), shown))
