@@ -6,7 +6,8 @@ google-research/mt-metrics-eval is, and copy what it prints into the test).
 
 prints, on the segments every system has a human score for: system pairwise accuracy (MTME's Agreement), system
 Pearson, segment acc*_eq with its ε (KendallWithTiesOpt acc23, averaged by item), segment Pearson and Kendall τ_b
-over all (system, segment) pairs — the definitions ``--meta-eval`` follows.
+over all (system, segment) pairs, and PDP (``Pearson(average_by='item', pdp=True)``) — the definitions
+``--meta-eval`` follows.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ def main() -> None:
     from mt_metrics_eval import stats
 
     human = read_scores(args.root / "human-scores" / f"{args.lp}.{args.human}.seg.score")
-    metric = read_scores(args.root / "metric-scores" / args.lp / f"{args.metric}-all.seg.score")
+    # A metric's file is METRIC-REFS.seg.score (--export-mtme names the references it read: -ref, -all).
+    found = sorted((args.root / "metric-scores" / args.lp).glob(f"{args.metric}-*.seg.score"))
+    metric = read_scores(found[0])
     names = sorted(human)
     keep = [i for i in range(len(human[names[0]])) if all(human[s][i] is not None for s in names)]
     h = np.array([[human[s][i] for i in keep] for s in names], np.float64)
@@ -55,6 +58,8 @@ def main() -> None:
     print(f"segment acc*_eq {acc!r} (epsilon {eps!r})")
     print(f"segment Pearson {scipy.stats.pearsonr(h.ravel(), m.ravel())[0]!r}")
     print(f"segment Kendall {scipy.stats.kendalltau(h.ravel(), m.ravel())[0]!r}")
+    pdp = stats.Correlation(len(names), list(h.ravel()), list(m.ravel())).Pearson(average_by="item", pdp=True)[0]
+    print(f"segment PDP {pdp!r}")
 
 
 if __name__ == "__main__":

@@ -510,7 +510,7 @@ def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcome
     assert window.start_review(str(tmp_path / "review.jsonl"), "ana", "mqm")
     review = window.inspect.detail.review
     assert (k, run.metrics[k].name) in review.suggesting_metrics()
-    spans = [e for errors in run.metrics[k].error_spans(run.systems[0].file.lines) for e in errors]
+    spans = [e for errors in run.metrics[k].error_spans(run.systems[0].file.lines) for e in errors or ()]
     offered = review.suggestions_from_metric(k)
     assert offered >= len(spans) > 0
     window.controller.set_sentence(0)

@@ -226,3 +226,37 @@ def test_files_opened_after_a_declined_judge_open_without_it_and_say_so(qtbot, w
     run = window.controller.run
     assert len(asked) == 1 and all(m.key != "llm" for m in run.metrics)  # opened all the same, without the judge
     assert any(n.startswith("LLM judge not scored: ") and "you chose not to send them" in n for n in run.notes)
+
+
+def test_the_judge_that_marks_as_the_raters_did_has_span_f1_one_against_them(ted, judge, tmp_path):
+    from bleu_gui.core.analysis.span_agreement import marks_of
+    from bleu_gui.core.analysis.span_measures import MEASURES, components, precision_recall_f1
+    from bleu_gui.core.run.span_eval_run import run_span_agreement
+
+    run = scored(ted, judge.base, str(tmp_path / "cache.sqlite"))
+    llm = run.metrics[1]
+    texts = [line for system in run.systems for line in system.file.lines]
+    totals = {m: [0.0] * 4 for m in MEASURES}
+    segments = 0
+    for system in run.systems:
+        answers = llm.error_spans(system.file.lines)
+        for i, ratings in enumerate(system.file.annotations or ()):
+            if ratings is None or len(ratings.raters) != 1 or len(ratings.errors) > 8 or answers[i] is None:
+                continue
+            line = system.file.lines[i]
+            quotes = [line[e.start:e.end] for e in ratings.errors if e.start is not None]
+            # Where the parrot can say exactly what the rater marked: one text per answer, each marked text once in
+            # the line and without the spaces a mark may take in (the judge quotes text, not positions).
+            if texts.count(line) > 1 or any(q != q.strip() or not q or line.count(q) != 1 for q in quotes):
+                continue
+            for m in MEASURES:
+                c = components(m, marks_of(answers[i], len(line)), marks_of(ratings.errors, len(line)), len(line))
+                totals[m] = [a + b for a, b in zip(totals[m], c)]
+            segments += 1
+    assert segments > 300
+    for m in MEASURES:
+        assert precision_recall_f1(tuple(totals[m])) == (1.0, 1.0, 1.0), m  # type: ignore[arg-type]
+    # On every segment, spaces and repeated quotes included, the judge is the one detector and near its rater.
+    found = run_span_agreement(run)
+    assert [d.detector for d in found.detectors] == ["LLM-MQM"] and found.detectors[0].overall.f1() > 0.9
+    assert "LLM-MQM agrees most" in found.in_words()

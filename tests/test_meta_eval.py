@@ -80,6 +80,21 @@ MTME = {
 }
 
 
+# PDP, by scripts/mtme_oracle.py (MTME's stats.Correlation(13, …).Pearson(average_by='item', pdp=True), its commit
+# of 2026-04-23) on the run's --export-mtme folder, 2026-12-02.
+MTME_PDP = {"BLEU": 0.05280395427230689, "chrF2": 0.06408881847794745, "TER": 0.04028483388889362,
+            "EditDistance": 0.03504022795584488}
+
+
+def test_pdp_is_mt_metrics_evals_on_its_own_example():
+    from bleu_gui.core.analysis.meta_eval import pairwise_difference_pearson
+
+    # MTME's stats_test.testPearsonPdp: Correlation(2, [1, 2, 3, 4, 5, 6], [2, 1, 4, 3, 3, 7]), items as rows.
+    human, metric = np.array([[1, 4], [2, 5], [3, 6]], float), np.array([[2, 3], [1, 3], [4, 7]], float)
+    assert pairwise_difference_pearson(human, metric) == pytest.approx(0.926, abs=5e-4)
+    assert pairwise_difference_pearson(human, np.ones_like(metric)) is None
+
+
 @pytest.mark.slow
 def test_the_ted_mqm_file_gives_mt_metrics_evals_numbers(capsys):
     rated = data_set("formats/scores-mqm-ted-ende") / "mqm_ted_ende.tsv"
@@ -100,6 +115,7 @@ def test_the_ted_mqm_file_gives_mt_metrics_evals_numbers(capsys):
         # SPA draws MTME's very permutations, and its float32 matrix product sums as MTME's does only on arrays laid
         # out as MTME's are (C order; in Fortran order BLEU's was 0.66904 against MTME's 0.66892).
         assert m["spa"] == pytest.approx(spa, abs=1e-12)
+        assert m["segment_pdp"] == pytest.approx(MTME_PDP[name], abs=1e-12)
     assert by_name["TER"]["negated"] and not by_name["BLEU"]["negated"]
     constant, random = found["baselines"]["constant"], found["baselines"]["random"]
     assert constant["system_pearson"] is None and constant["system_pairwise_accuracy"] == 0.0
@@ -296,9 +312,9 @@ def test_mtme_score_files_are_read_back_as_written(tmp_path, capsys):
 
 
 def test_the_latex_table_is_wmts_layout(tmp_path, capsys):
-    # The 2-system ESA run of test_span_ratings: every metric a row of 8 cells (rank, metric, three system-level and
-    # three segment-level statistics), TER marked negated, the three baselines in italics, booktabs rules, and the
-    # numbers those of the JSON output.
+    # The 2-system ESA run of test_span_ratings: every metric a row of 9 cells (rank, metric, three system-level and
+    # four segment-level statistics), TER marked negated, the three baselines in italics, booktabs rules, and the
+    # numbers those of the JSON output. MQM, made of the same raters' spans, is human: no row of the metrics.
     from .test_span_ratings import plain, wmt_lines, write_jsonl
 
     paths = plain(tmp_path)
@@ -310,14 +326,16 @@ def test_the_latex_table_is_wmts_layout(tmp_path, capsys):
     lines = out.splitlines()
     assert lines.count(r"\toprule") == 1 and lines.count(r"\bottomrule") == 1 and r"\end{tabular}" in lines
     rows = [line for line in lines if line.endswith(r"\\") and "&" in line and not line.startswith(" & &")]
-    assert all(line.count("&") == 7 for line in rows)
+    assert all(line.count("&") == 8 for line in rows)
     body = {line.split(" & ")[1]: line.split(" & ")[2:] for line in rows[1:]}
-    assert set(body) == {"BLEU", "TER ($-$)", "MQM", r"\textit{constant metric}", r"\textit{random (mean)}",
+    assert set(body) == {"BLEU", "TER ($-$)", r"\textit{constant metric}", r"\textit{random (mean)}",
                          r"\textit{random (spread)}"}
     code, out, err = cli(capsys, *run, "--format", "json")
-    found = {m["metric"]: m for m in json.loads(out)["meta_evaluation"]["metrics"]}
+    meta = json.loads(out)["meta_evaluation"]
+    found = {m["metric"]: m for m in meta["metrics"]}
+    assert meta["human_columns_not_ranked"] == ["MQM"]
     assert body["BLEU"][0] == f"{found['BLEU']['system_pairwise_accuracy']:.3f}"
-    assert body["MQM"][4] == f"{found['MQM']['segment_pearson']:.3f}".replace("-", "$-$")  # not the row's last cell
+    assert body["TER ($-$)"][4] == f"{found['TER']['segment_pearson']:.3f}".replace("-", "$-$")  # not the last cell
 
 
 # -- trust round 5: the seams with mt-metrics-eval -----------------------------------------------------------------
@@ -427,3 +445,100 @@ def test_the_table_is_said_in_words_a_translator_reads():
     clear = MetaEvaluation("mqm", found.systems, 529, 0, (agreement("chrF", 70 / 91), agreement("BLEU", 66 / 91)),
                            found.baselines)
     assert "no better than chance" not in in_words(clear)  # 0.725 > 0.64: above the band
+
+
+def test_the_words_never_overstate_a_tie_or_a_metric_no_better_than_chance():
+    from dataclasses import replace
+
+    from bleu_gui.core.analysis.meta_eval import Agreement, MetaEvaluation, in_words
+
+    def agreement(name, accuracy, rank):
+        return Agreement(name, accuracy, None, 0.6, 0.5, 0.0, None, None, rank=rank)
+
+    band = {"random": {"system_pairwise_accuracy": 0.50, "system_pairwise_accuracy_sd": 0.07}}
+    systems = tuple(f"s{k}" for k in range(14))
+    # BLEU 0.714 and chrF2 0.703 in one significance cluster: a tie, whichever decimals lead.
+    tied = MetaEvaluation("esa", systems, 998, 0, (agreement("BLEU", 65 / 91, 1), agreement("chrF2", 64 / 91, 1),
+                                                    agreement("TER", 40 / 91, 2)), band)
+    said = in_words(tied)
+    assert "BLEU and chrF2 agree most with esa, tied" in said and "BLEU agrees most" not in said
+    # Every metric within the random band (0.50 ± 2 × 0.07): none is said to agree, the best is named as such.
+    chance = MetaEvaluation("mqm", systems, 529, 0, (agreement("chrF2", 41 / 91, 1), agreement("BLEU", 38 / 91, 1)),
+                            band)
+    assert in_words(chance).startswith("On these 529 segments of 14 systems, no metric agrees with mqm better than "
+                                       "chance: the best, chrF2,")
+    # A human column of the run beside the metrics is said to be human, never ranked.
+    assert "MQM: human ratings too" in in_words(replace(tied, human_columns=("MQM",)))
+
+
+def two_rater_tsv(tmp_path):
+    """Google's MQM layout: 4 systems and the reference, 10 segments, each rated by rater1 and rater2 (seeded
+    errors, the second rater agreeing with the first most of the time); returns the file and each rater's MQM
+    per system and segment, by hand: −(5 × Major + Minor)."""
+    import random
+
+    rng = random.Random(3)
+    words = "the cat sat on a mat while the dog ran far away".split()
+    lines = ["system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\tcomment"]
+    by_hand = {}
+    for system, quality in (("ref", 0.0), ("A", 0.2), ("B", 0.5), ("C", 0.8), ("D", 1.2)):
+        for seg in range(1, 11):
+            target = " ".join(rng.sample(words, 6))
+            first = [rng.choice(["Major", "Minor"]) for _ in range(rng.randint(0, 4) if quality else 0)
+                     if rng.random() < quality]
+            second = [s if rng.random() < 0.7 else "Minor" for s in first] + (["Minor"] if rng.random() < 0.3 else [])
+            for rater, errors in (("rater1", first), ("rater2", second)):
+                by_hand[(system, seg, rater)] = -sum(5 if e == "Major" else 1 for e in errors)
+                if not errors:
+                    lines.append(f"{system}\td\t1\t{seg}\t{rater}\tsrc {seg}\t{target}\tNo-error\tno-error\t")
+                for e in errors:
+                    marked = target.replace(target.split()[0], f"<v>{target.split()[0]}</v>", 1)
+                    lines.append(f"{system}\td\t1\t{seg}\t{rater}\tsrc {seg}\t{marked}\tAccuracy/Mistranslation\t{e}\t")
+    path = tmp_path / "two_raters.tsv"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path, by_hand
+
+
+def test_the_raters_ceiling_is_their_agreement_with_each_other(tmp_path, capsys):
+    import scipy.stats
+
+    path, by_hand = two_rater_tsv(tmp_path)
+    code, out, err = cli(capsys, path, "--refs", "ref", "-m", "chrf", "mqm", "--meta-eval", "mqm", "-f", "json")
+    assert code == 0, err
+    ceiling = json.loads(out)["meta_evaluation"]["rater_ceiling"]
+    systems = json.loads(out)["meta_evaluation"]["systems"]
+    first = np.array([[by_hand[(s, g, "rater1")] for g in range(1, 11)] for s in systems], float)
+    second = np.array([[by_hand[(s, g, "rater2")] for g in range(1, 11)] for s in systems], float)
+    raters = ceiling["raters"]
+    assert ceiling["segments"] == 10
+    assert raters["system_pearson"] == pytest.approx(scipy.stats.pearsonr(first.mean(1), second.mean(1))[0], abs=1e-12)
+    assert raters["segment_pearson"] == pytest.approx(scipy.stats.pearsonr(first.ravel(), second.ravel())[0],
+                                                      abs=1e-12)
+    assert raters["segment_kendall"] == pytest.approx(scipy.stats.kendalltau(first.ravel(), second.ravel())[0],
+                                                      abs=1e-12)
+    m1, m2 = first.mean(1), second.mean(1)
+    pairs = [(i, j) for i in range(len(systems)) for j in range(i + 1, len(systems))]
+    agree = sum(np.sign(m1[i] - m1[j]) == np.sign(m2[i] - m2[j]) for i, j in pairs) / len(pairs)
+    assert raters["system_pairwise_accuracy"] == pytest.approx(agree, abs=1e-12)
+    (chrf,) = ceiling["metrics"]
+    assert chrf["metric"] == "chrF2"
+    share = chrf["share_of_raters"]["system_pairwise_accuracy"]
+    assert share == pytest.approx(chrf["system_pairwise_accuracy"] / agree, abs=1e-12)
+    code, out, err = cli(capsys, path, "--refs", "ref", "-m", "chrf", "mqm", "--meta-eval", "mqm")
+    assert f"the raters order {agree:.0%} of the pairs alike" in out
+
+
+def test_span_agreement_between_two_raters_is_the_ceiling_of_span_detectors(tmp_path, capsys):
+    path, _by_hand = two_rater_tsv(tmp_path)
+    code, out, err = cli(capsys, path, "--refs", "ref", "-m", "mqm", "--span-eval", "-f", "json")
+    assert code == 0, err
+    found = json.loads(out)["span_agreement"]
+    # Each segment's first rater is the gold: rater2 is the one detector, scored on every segment, and rater
+    # against rater over the same segments is the ceiling — the same numbers.
+    (rater2,) = found["detectors"]
+    assert rater2["detector"] == "rater2" and rater2["kind"] == "rater" and rater2["overall"]["segments"] == 40
+    assert found["rater_ceiling"] == rater2["overall"]
+    code, out, err = cli(capsys, path, "--refs", "ref", "-m", "mqm", "--span-eval", "rater2", "-f", "json")
+    assert [d["detector"] for d in json.loads(out)["span_agreement"]["detectors"]] == ["rater1"]
+    code, out, err = cli(capsys, path, "--refs", "ref", "-m", "mqm", "--span-eval", "rater9")
+    assert code != 0 and "no rater of that name (the run's raters: rater1, rater2)" in err

@@ -191,6 +191,24 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views.add_argument("--rater-agreement", action="store_true",
                        help="how often the raters of the annotations agree on an error and its severity, per "
                             "segment with several raters and overall")
+    views.add_argument("--span-eval", nargs="?", const="", metavar="RATER",
+                       help="which error detector finds the humans' error spans: every metric that marks spans "
+                            "(xCOMET, an LLM judge) and every rater against RATER's spans (default: each segment's "
+                            "first rater) — precision, recall and F1 by exact match, partial overlap, partial credit "
+                            "(the headline), with severity, WMT25's and TowerEval's scorers; micro and macro, per "
+                            "system, with 95%% intervals, a paired test and the raters' own agreement")
+    views.add_argument("--error-free", action="store_true",
+                       help="which score tells an error-free segment (WMT26): every metric of the run against the "
+                            "human label (ESA ≥ 85 with no error span; MQM: no error): average precision, best F1, "
+                            "and the threshold reaching --error-free-precision")
+    views.add_argument("--error-free-threshold", type=float, metavar="SCORE",
+                       help="with --error-free: the human ESA/DA score from which a segment without error spans is "
+                            "error-free (default 85, WMT26's)")
+    views.add_argument("--error-free-precision", type=float, metavar="P",
+                       help="with --error-free: the precision the calibrated threshold reaches (default 0.95)")
+    views.add_argument("--error-free-out", metavar="FILE",
+                       help="with --error-free: write each metric's curve, signed with the human files, for "
+                            "--triage calibrated:P --triage-calibration FILE on new text")
     views.add_argument("--scorecard", action="store_true",
                        help="a reviewer's scorecard of the annotations: errors by category and severity, penalty "
                             "points per 1,000 source words, quality and pass/fail, per system, document and rater "
@@ -214,7 +232,12 @@ def add_view_arguments(p: argparse.ArgumentParser) -> None:
     views.add_argument("--triage", metavar="RULE",
                        help="which segments need a human: the worst share a metric scores (20%%) or those past a "
                             "threshold (0.6; below it, or above for a lower-better metric), with the metric's spans "
-                            "and the QA flags; the way to sort a run without references by a QE metric")
+                            "and the QA flags; the way to sort a run without references by a QE metric; "
+                            "calibrated:0.95 (or kiwi>=calibrated:0.95): the threshold that a --triage-calibration "
+                            "file says is error-free that often")
+    views.add_argument("--triage-calibration", metavar="FILE",
+                       help="with --triage calibrated:P: the calibration --error-free --error-free-out wrote on "
+                            "human-rated segments (the metric's signature must be this run's)")
     views.add_argument("--triage-metric", metavar="METRIC",
                        help="with --triage: the metric that decides (default: the run's first)")
     views.add_argument("--triage-out", metavar="FILE",
@@ -350,6 +373,12 @@ class Views:
     triage: str | None = None
     triage_metric: str | None = None
     triage_out: str | None = None
+    span_eval: str | None = None  # "": each segment's first rater
+    error_free: bool = False
+    error_free_threshold: float | None = None
+    error_free_precision: float | None = None
+    error_free_out: str | None = None
+    triage_calibration: str | None = None
 
     def need_no_score(self) -> bool:
         """Whether the views asked read no metric (QA, the scorecard, triage by QA): a run of source and
@@ -363,7 +392,9 @@ class Views:
                                       ("--qa", self.qa is not None), ("--error-recall", self.error_recall),
                                       ("--rater-agreement", self.rater_agreement),
                                       ("--meta-eval", self.meta_eval is not None),
-                                      ("--scorecard", self.scorecard), ("--triage", self.triage is not None)) if on]
+                                      ("--scorecard", self.scorecard), ("--triage", self.triage is not None),
+                                      ("--span-eval", self.span_eval is not None),
+                                      ("--error-free", self.error_free)) if on]
 
 
 @dataclass(frozen=True)
@@ -458,7 +489,9 @@ def options(args: argparse.Namespace) -> Options:
                     args.tokenizer_table, args.error_recall, args.rater_agreement, args.meta_eval,
                     tuple(args.meta_eval_metrics) if args.meta_eval_metrics else None, args.scorecard,
                     args.scorecard_weights, args.scorecard_threshold, args.scorecard_out,
-                    args.meta_eval_human_is_metric, args.triage, args.triage_metric, args.triage_out),
+                    args.meta_eval_human_is_metric, args.triage, args.triage_metric, args.triage_out,
+                    args.span_eval, args.error_free, args.error_free_threshold, args.error_free_precision,
+                    args.error_free_out, args.triage_calibration),
         exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme),
         humans=ask_humans(args))
 

@@ -3,6 +3,8 @@ Each check reads the typed options and raises; none changes them."""
 
 from __future__ import annotations
 
+import math
+
 from ..core import InputError, MetricConfig
 from ..core.metrics.registry import DEFAULT_KEYS
 from ..core.output.exports import check_sentences_target
@@ -72,7 +74,13 @@ def _owned_flags(views: Views) -> None:
             (views.triage_metric or views.triage_out, "--triage-metric and --triage-out apply to --triage",
              views.triage is not None),
             (views.meta_eval_metrics or views.meta_eval_human_is_metric,
-             "--meta-eval-metrics and --meta-eval-human-is-metric apply to --meta-eval", views.meta_eval is not None)):
+             "--meta-eval-metrics and --meta-eval-human-is-metric apply to --meta-eval", views.meta_eval is not None),
+            (views.error_free_threshold is not None or views.error_free_precision is not None
+             or views.error_free_out is not None,
+             "--error-free-threshold, --error-free-precision and --error-free-out apply to --error-free",
+             views.error_free),
+            (views.triage_calibration, "--triage-calibration applies to --triage calibrated:P",
+             views.triage is not None and "calibrated" in views.triage.lower())):
         if given and not owner:
             raise InputError(said)
 
@@ -86,10 +94,18 @@ def check_views(o: Options) -> None:
         raise InputError(f"--scorecard-out {views.scorecard_out}: write .xlsx or .html")
     if views.top is not None and not (views.disagree or views.meta_eval or views.triage):
         raise InputError("--top applies to --disagree, --meta-eval and --triage")
+    if views.error_free_precision is not None and not 0 < views.error_free_precision <= 1:
+        raise InputError(f"--error-free-precision {views.error_free_precision:g}: a precision is more than 0 and at "
+                         "most 1 (0.95: 95%)")
+    if views.error_free_threshold is not None and not math.isfinite(views.error_free_threshold):
+        raise InputError("--error-free-threshold: give a finite score (85)")
     if views.triage is not None:
         from ..core.run.triage import TriageRule
 
-        TriageRule.parse(views.triage)
+        rule = TriageRule.parse(views.triage)
+        if rule.calibrated is not None and views.triage_calibration is None:
+            raise InputError(f"--triage {views.triage}: give the calibration with --triage-calibration FILE (written "
+                             "by --error-free --error-free-out on human-rated segments)")
     if not asked:
         return
     if len(asked) > 1:

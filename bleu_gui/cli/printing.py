@@ -451,35 +451,31 @@ def print_tokenizer_table(o: Options, run: Run) -> None:
 
 def print_view(o: Options, run: Run, say: Printer) -> None:
     """Print the view ``o`` asks for (after :func:`check_views`)."""
-    if o.views.qa is not None:
-        print_qa(o, run, say)
-        return
-    if o.views.word_accuracy:
-        print_word_accuracy(o, run)
-        return
-    if o.views.disagree:
-        print_disagree(o, run)
-        return
-    if o.views.error_recall:
-        print_error_recall(o, run, say)
-        return
-    if o.views.rater_agreement:
-        print_rater_agreement(o, run)
-        return
-    if o.views.meta_eval is not None:
-        print_meta_eval(o, run)
-        return
-    if o.views.scorecard:
-        print_scorecard(o, run)
-        return
-    if o.views.triage is not None:
-        from .triage_printing import print_triage
+    from .human_views import print_error_free, print_span_eval
+    from .triage_printing import print_triage
 
-        print_triage(o, run)
-        return
-    if o.views.tokenizer_table:
-        print_tokenizer_table(o, run)
-        return
+    views = o.views
+    shows: tuple[tuple[bool, Callable[[], None]], ...] = (
+        (views.qa is not None, lambda: print_qa(o, run, say)),
+        (views.word_accuracy, lambda: print_word_accuracy(o, run)),
+        (bool(views.disagree), lambda: print_disagree(o, run)),
+        (views.error_recall, lambda: print_error_recall(o, run, say)),
+        (views.rater_agreement, lambda: print_rater_agreement(o, run)),
+        (views.meta_eval is not None, lambda: print_meta_eval(o, run)),
+        (views.span_eval is not None, lambda: print_span_eval(o, run)),
+        (views.error_free, lambda: print_error_free(o, run)),
+        (views.scorecard, lambda: print_scorecard(o, run)),
+        (views.triage is not None, lambda: print_triage(o, run)),
+        (views.tokenizer_table, lambda: print_tokenizer_table(o, run)))
+    for asked, show in shows:
+        if asked:
+            show()
+            return
+    print_explain(o, run)
+
+
+def print_explain(o: Options, run: Run) -> None:
+    """``--explain N``: every metric's account of sentence N of every system."""
     n = o.views.explain
     assert n is not None  # the one view left (check_views)
     if n > run.n_sentences:

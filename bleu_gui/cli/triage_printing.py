@@ -13,8 +13,11 @@ from ..core.run.triage import Triage, TriageRule, triage
 from .arguments import Options
 
 
-def _metric_index(o: Options, run: Run) -> int:
-    named = o.views.triage_metric
+def _metric_index(o: Options, run: Run, rule: TriageRule) -> int:
+    named = o.views.triage_metric or rule.metric
+    if o.views.triage_metric and rule.metric and o.views.triage_metric != rule.metric:
+        raise InputError(f"--triage {o.views.triage} names {rule.metric}, --triage-metric {o.views.triage_metric}: "
+                         "name one")
     if named is None:
         return 0
     for k, metric in enumerate(run.metrics):
@@ -26,7 +29,15 @@ def _metric_index(o: Options, run: Run) -> int:
 
 def _triages(o: Options, run: Run) -> list[Triage]:
     assert o.views.triage is not None
-    rule, k = TriageRule.parse(o.views.triage), _metric_index(o, run)
+    rule = TriageRule.parse(o.views.triage)
+    k = _metric_index(o, run, rule)
+    if rule.calibrated is not None:
+        from ..core.inputs.calibration import calibrated_threshold
+
+        assert o.views.triage_calibration is not None  # check_views
+        metric = run.metrics[k]
+        rule = rule.with_calibration(calibrated_threshold(o.views.triage_calibration, metric.name,
+                                                          metric.signature(True), rule.calibrated))
     checks = runnable_checks(list(CHECKS), run.context.source is not None, False, run.target_lines)
     flags = [run.qa_flags(i, checks) for i in range(len(run.systems))]
     if o.views.qa_decisions:  # a flag marked a false positive sends no segment to post-editing

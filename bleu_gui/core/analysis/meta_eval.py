@@ -7,7 +7,9 @@
   permutation p-values over every pair);
 - segment level: acc*_eq with tie calibration (Deutsch et al. 2023, "Ties Matter"; MTME's ``KendallWithTiesOpt``,
   variant acc23, averaged by item, every pair: per segment over its systems, with the one threshold ε under which
-  metric differences count as ties that maximises it), Pearson's r and Kendall's τ_b over every system × segment.
+  metric differences count as ties that maximises it), Pearson's r and Kendall's τ_b over every system × segment,
+  and PDP (pairwise difference Pearson, MTME's ``pdp=True``, 2025: the correlation of the two sides' differences
+  between every two systems on the same segment).
 
 The segments are those every system has a human score for (the others are counted, never imputed: MTME #15). A
 system's human score is the mean of its segment scores; its metric score is the metric's corpus score on those
@@ -37,7 +39,7 @@ RANDOM_SEED = 12345
 # them: core.run.meta_eval_run.segments_apart).
 Apart = Callable[[str, str, str], list[dict[str, object]]]
 STATISTICS = ("system_pairwise_accuracy", "system_pearson", "spa", "segment_acc_eq", "segment_pearson",
-              "segment_kendall")
+              "segment_kendall", "segment_pdp")
 
 
 # -- the statistics, each on plain arrays ------------------------------------------------------------------------------
@@ -120,6 +122,19 @@ def acc_eq(human: np.ndarray, metric: np.ndarray) -> tuple[float, float]:
         candidates, values = np.r_[0.0, thresholds], np.r_[total, counts]
     best = int(np.argmax(values))
     return float(values[best]) / (n_items * len(i)), float(candidates[best])
+
+
+def pairwise_difference_pearson(human: np.ndarray, metric: np.ndarray) -> float | None:
+    """PDP (mt-metrics-eval's ``Pearson(average_by='item', pdp=True)``, 2025): Pearson's r between the humans' and
+    the metric's score differences of every two systems on the same segment (rows: segments, columns: systems),
+    all segments' differences in one correlation. Both orders of a pair and a system against itself are among
+    MTME's differences; they make the mean zero and add nothing else, so r is Σ Δh·Δm / √(Σ Δh² · Σ Δm²) over the
+    pairs; None where either side has no difference."""
+    i, j = np.triu_indices(human.shape[1], 1)
+    dh = (human[:, i] - human[:, j]).ravel()
+    dm = (metric[:, i] - metric[:, j]).ravel()
+    norm = float(np.dot(dh, dh)) * float(np.dot(dm, dm))
+    return float(np.dot(dh, dm) / math.sqrt(norm)) if norm > 0 else None
 
 
 def _inversions(values: np.ndarray, block: int = 256) -> int:
@@ -209,6 +224,7 @@ class Agreement:
     segment_epsilon: float
     segment_pearson: float | None
     segment_kendall: float | None
+    segment_pdp: float | None = None  # pairwise difference Pearson (MTME, 2025)
     lower_is_better: bool = False  # negated before it was compared
     rank: int | None = None        # WMT's cluster by system pairwise accuracy (1: best)
     system_scores: tuple[float, ...] = ()  # each system's metric score on the segments compared (negated if so)
@@ -228,6 +244,46 @@ class Agreement:
 
 
 @dataclass(frozen=True)
+class Ceiling:
+    """The raters against each other, where every system's segment has two raters or more: on those segments, the
+    first rater of each (by name) taken as the humans and the second as a metric — the same statistics — and each
+    metric against the first rater on the same segments, so that a metric's agreement reads as a share of the
+    raters' own."""
+
+    segments: int
+    raters: Agreement
+    metrics: tuple[Agreement, ...]
+
+    def share(self, metric: str, statistic: str = "system_pairwise_accuracy") -> float | None:
+        """A metric's statistic as a share of the raters' (None where either is undefined or the raters' is not
+        positive)."""
+        ours = next((getattr(m, statistic) for m in self.metrics if m.metric == metric), None)
+        theirs = getattr(self.raters, statistic)
+        if not isinstance(ours, float) or not isinstance(theirs, float) or theirs <= 0:
+            return None
+        return ours / theirs
+
+    def to_dict(self) -> dict[str, object]:
+        return {"segments": self.segments, "raters": self.raters.to_dict(),
+                "metrics": [m.to_dict() | {"share_of_raters": {s: self.share(m.metric, s) for s in
+                                                               ("system_pairwise_accuracy", "segment_acc_eq")}}
+                            for m in self.metrics]}
+
+
+def rater_ceiling(first: np.ndarray, second: np.ndarray,
+                  metrics: Sequence[tuple[str, np.ndarray, np.ndarray]]) -> Ceiling:
+    """The :class:`Ceiling` on segments every system has two raters for: ``first`` and ``second``, the two raters'
+    segment scores (systems × those segments, higher is better), and each metric's (name, segment scores, system
+    scores — its corpus score on those segments), higher is better. A rater's system score is the mean of its
+    segment scores, as the humans' is."""
+    human_sys = first.mean(axis=1)
+    human_p = pairwise_p_values(first, both=True)
+    raters = _statistics("raters (second against first)", first, second, human_sys, second.mean(axis=1), human_p)
+    found = tuple(_statistics(name, first, seg, human_sys, sys, human_p) for name, seg, sys in metrics)
+    return Ceiling(first.shape[1], raters, found)
+
+
+@dataclass(frozen=True)
 class MetaEvaluation:
     """The metrics of a run against its human scores (see the module)."""
 
@@ -239,6 +295,8 @@ class MetaEvaluation:
     baselines: dict[str, dict[str, object]] = field(default_factory=dict)
     human_scores: tuple[float, ...] = ()  # each system's mean human score on the segments compared (negated if so)
     human_negated: bool = False  # the human score's lower is better: negated before it was compared
+    human_columns: tuple[str, ...] = ()  # other human judgement in the run (MQM from the same spans): not ranked
+    ceiling: Ceiling | None = None  # the raters against each other, where segments have two
 
     def below_random(self, agreement: Agreement) -> list[str]:
         """The statistics on which ``agreement`` is below the random band (its mean less two spreads)."""
@@ -257,7 +315,9 @@ class MetaEvaluation:
                 "segments": self.segments,
                 "left_out": self.left_out, "metrics": [m.to_dict(apart) | {"below_random": self.below_random(m)}
                                                        for m in self.metrics],
-                "baselines": self.baselines, "definitions": "mt-metrics-eval (WMT metrics task)"}
+                "baselines": self.baselines, "definitions": "mt-metrics-eval (WMT metrics task)",
+                "human_columns_not_ranked": list(self.human_columns),
+                "rater_ceiling": self.ceiling.to_dict() if self.ceiling is not None else None}
 
 
 def _statistics(name: str, human_seg: np.ndarray, metric_seg: np.ndarray, human_sys: np.ndarray,
@@ -267,7 +327,8 @@ def _statistics(name: str, human_seg: np.ndarray, metric_seg: np.ndarray, human_
     metric_p = pairwise_p_values(metric_seg, both=bool(systems))
     return Agreement(name, pairwise_accuracy(human_sys, metric_sys), pearson(human_sys, metric_sys),
                      soft_pairwise_accuracy(human_p, metric_p), accuracy, epsilon,
-                     pearson(human_seg, metric_seg), kendall_tau_b(human_seg, metric_seg), negated,
+                     pearson(human_seg, metric_seg), kendall_tau_b(human_seg, metric_seg),
+                     pairwise_difference_pearson(human_seg.T, metric_seg.T), negated,
                      parted=_parted(systems, human_sys, metric_sys, human_p, metric_p) if systems else ())
 
 
@@ -298,27 +359,51 @@ def _ranked(found: list[Agreement], system_scores: list[np.ndarray], human_sys: 
 
 
 def in_words(found: MetaEvaluation) -> str:
-    """What the table says, in one or two sentences a translator reads: the metric that agrees most with the raters,
-    how many system pairs it orders as they do against how many a random metric would, and the metric that agrees
-    least when it is no better than chance."""
+    """What the table says, in one or two sentences a translator reads, never more than the tests allow: the
+    metrics WMT's significance clusters cannot separate from the best are named together (a tie, whatever the
+    decimals say); when even the best is within the random band, that no metric agrees better than chance; else
+    the metric that agrees most, how many system pairs it orders as the raters do against a random metric, and the
+    one that agrees least when it is no better than chance."""
     if not found.metrics:
         return ""
     n = len(found.systems)
     pairs = n * (n - 1) // 2
     band = found.baselines.get("random", {})
     mean, spread = band.get("system_pairwise_accuracy"), band.get("system_pairwise_accuracy_sd")
-    chance = (f" (a random metric: {mean:.2f} ± {spread:.2f})"
-              if isinstance(mean, float) and isinstance(spread, float) else "")
+    known = isinstance(mean, float) and isinstance(spread, float)
+    chance = f" (a random metric: {mean:.2f} ± {spread:.2f})" if known else ""
 
     def ordered(m: Agreement) -> str:
         return f"orders {round(m.system_pairwise_accuracy * pairs)} of {pairs} system pairs as the raters do"
 
+    def by_chance(m: Agreement) -> bool:
+        return known and m.system_pairwise_accuracy <= mean + 2 * spread  # type: ignore[operator]
+
     best, worst = found.metrics[0], found.metrics[-1]
-    said = (f"On these {found.segments:,} segments of {n} systems, {best.metric} agrees most with {found.human}: it "
-            f"{ordered(best)}, pairwise accuracy {best.system_pairwise_accuracy:.2f}{chance}.")
-    if worst is not best and isinstance(mean, float) and isinstance(spread, float) \
-            and worst.system_pairwise_accuracy <= mean + 2 * spread:  # within the random band
+    where = f"On these {found.segments:,} segments of {n} systems"
+    top = [m for m in found.metrics if best.rank is not None and m.rank == best.rank]
+    if by_chance(best):
+        said = (f"{where}, no metric agrees with {found.human} better than chance: the best, {best.metric}, "
+                f"{ordered(best)}, pairwise accuracy {best.system_pairwise_accuracy:.2f}{chance}.")
+        top = list(found.metrics)  # no metric is said to be worse than another either
+    elif len(top) > 1:
+        names = ", ".join(m.metric for m in top[:-1]) + f" and {top[-1].metric}"
+        said = (f"{where}, {names} agree most with {found.human}, tied: the significance test separates none of "
+                f"them (p > 0.05); {best.metric} {ordered(best)}, pairwise accuracy "
+                f"{best.system_pairwise_accuracy:.2f}{chance}.")
+    else:
+        said = (f"{where}, {best.metric} agrees most with {found.human}: it {ordered(best)}, pairwise accuracy "
+                f"{best.system_pairwise_accuracy:.2f}{chance}.")
+    if worst not in top and by_chance(worst):
         said += f" {worst.metric} {ordered(worst)}: no better than chance."
+    if found.ceiling is not None:
+        share = found.ceiling.share(best.metric)
+        theirs = found.ceiling.raters.system_pairwise_accuracy
+        said += (f" On the {found.ceiling.segments:,} segments two raters rated, the raters order {theirs:.0%} of "
+                 "the pairs alike" + (f"; {best.metric} reaches {share:.0%} of that." if share is not None else "."))
+    if found.human_columns:
+        said += (f" {', '.join(found.human_columns)}: human ratings too (the same raters' judgements), shown "
+                 "apart and never ranked as a metric.")
     return said
 
 

@@ -198,10 +198,11 @@ class Metric(ABC):
         view of its own (BLEU's n-gram panes) or nothing to show (a score read from a file)."""
         return None
 
-    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...]] | None:
+    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...] | None] | None:
         """The errors the metric names on each of ``lines`` — an LLM judge's, with their categories and severities
-        — for the review desk to offer as suggestions; None for a metric that names none (or lines it did not
-        score)."""
+        — for the review desk to offer as suggestions and for span agreement to score; a segment it gave no answer
+        for is None (an answer not read), one it found nothing in ``()``; None for a metric that names none (or
+        lines it did not score)."""
         return None
 
     def flagged(self, rows: Sequence[int], hypotheses: Sequence[str]) -> list[list[tuple[int, int]]] | None:

@@ -4,7 +4,16 @@ terminal and as a booktabs table for a paper (``--meta-eval HUMAN --format latex
 
 from __future__ import annotations
 
-from ..analysis.meta_eval import PCE_SEED, PERMUTATIONS, RANDOM_DRAWS, STATISTICS, Agreement, Apart, MetaEvaluation
+from ..analysis.meta_eval import (
+    PCE_SEED,
+    PERMUTATIONS,
+    RANDOM_DRAWS,
+    STATISTICS,
+    Agreement,
+    Apart,
+    MetaEvaluation,
+    in_words,
+)
 from ..text_tables import latex_escape
 
 _LEGEND = ("rk: WMT's clusters by system pairwise accuracy (a metric opens a new rank when one of its rank beats it "
@@ -32,22 +41,23 @@ def meta_eval_text(found: MetaEvaluation, apart: Apart | None = None) -> str:
     humans (with ``apart``: each pair's segments that pull them apart most), and a legend."""
     name_w = max([len(m.metric) + (2 if m.lower_is_better else 0) for m in found.metrics] + [18])
     lines = [_heading(found), "",
-             f"   {'':{name_w}}  {'system level':^28}  {'segment level':^38}",
+             f"   {'':{name_w}}  {'system level':^28}  {'segment level':^47}",
              f"rk {'metric':{name_w}}  {'pair acc':>8} {'Pearson':>8} {'SPA':>8}  {'acc*_eq':>8} {'ε':>10} "
-             f"{'Pearson':>8} {'Kendall':>8}"]
+             f"{'Pearson':>8} {'Kendall':>8} {'PDP':>8}"]
     for m in found.metrics:
         flagged = found.below_random(m)
         lines.append(f"{m.rank or '':>2} {m.metric + (' −' if m.lower_is_better else ''):{name_w}}  "
                      f"{_cell(m.system_pairwise_accuracy)} {_cell(m.system_pearson)} {_cell(m.spa)}  "
                      f"{_cell(m.segment_acc_eq)} {m.segment_epsilon:>10.4g} {_cell(m.segment_pearson)} "
-                     f"{_cell(m.segment_kendall)}" + (f"   below random: {', '.join(flagged)}" if flagged else ""))
+                     f"{_cell(m.segment_kendall)} {_cell(m.segment_pdp)}"
+                     + (f"   below random: {', '.join(flagged)}" if flagged else ""))
     for label, values, epsilon in _baseline_rows(found):
         lines.append(f"   {label:{name_w}}  " + " ".join(_cell(values.get(s)) for s in STATISTICS[:3]) + "  "
                      + _cell(values.get("segment_acc_eq")) + f" {epsilon:>10} "
                      + " ".join(_cell(values.get(s)) for s in STATISTICS[4:]))
     for m in found.metrics:
         lines += _parted_lines(m, apart)
-    return "\n".join(lines + ["", _LEGEND])
+    return "\n".join(lines + ["", in_words(found), "", _LEGEND])
 
 
 def _baseline_rows(found: MetaEvaluation) -> list[tuple[str, dict[str, object], str]]:
@@ -77,10 +87,10 @@ def meta_eval_latex(found: MetaEvaluation) -> str:
     """The table for a paper (booktabs): rank, metric, the system-level then the segment-level statistics, a rule
     between clusters as WMT's metrics-task tables draw them, the baselines in italics beneath; a statistic below
     the random band is marked with a dagger."""
-    head = ["Rank", "Metric", "Pair acc.", "Pearson", "SPA", r"acc$^*_{eq}$", r"Pearson", r"Kendall $\tau_b$"]
-    lines = [f"% {_heading(found)}", f"% systems: {', '.join(found.systems)}", r"\begin{tabular}{rlrrrrrr}",
-             r"\toprule", r" & & \multicolumn{3}{c}{System level} & \multicolumn{3}{c}{Segment level} \\",
-             r"\cmidrule(lr){3-5} \cmidrule(lr){6-8}", " & ".join(head) + r" \\", r"\midrule"]
+    head = ["Rank", "Metric", "Pair acc.", "Pearson", "SPA", r"acc$^*_{eq}$", r"Pearson", r"Kendall $\tau_b$", "PDP"]
+    lines = [f"% {_heading(found)}", f"% systems: {', '.join(found.systems)}", r"\begin{tabular}{rlrrrrrrr}",
+             r"\toprule", r" & & \multicolumn{3}{c}{System level} & \multicolumn{4}{c}{Segment level} \\",
+             r"\cmidrule(lr){3-5} \cmidrule(lr){6-9}", " & ".join(head) + r" \\", r"\midrule"]
     previous = None
     for m in found.metrics:
         if previous is not None and m.rank != previous:

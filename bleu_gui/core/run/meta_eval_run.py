@@ -4,13 +4,19 @@ the window name them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from ..analysis.disagree import Disagreement, disagreements
-from ..analysis.meta_eval import MetaEvaluation, meta_evaluate
+from ..analysis.meta_eval import Ceiling, MetaEvaluation, meta_evaluate, rater_ceiling
 from ..errors import InputError, term
+from ..inputs.text_files import SegmentFile
+from ..metrics.base import Metric
+from ..metrics.mqm.config import rater_scores
 from .results import Run
+
+HUMAN_KEYS = ("mqm", "esa", "da")  # human judgement, never ranked as a metric
 
 
 def metric_index(run: Run, name: str) -> int:
@@ -45,10 +51,65 @@ def meta_evaluate_run(run: Run, human: str, wanted: Sequence[str] | None = None,
                       metric_is_human: bool = False) -> MetaEvaluation:
     """Every metric of the run (or those ``wanted``) against the human scores ``human`` (see :func:`human_index`)."""
     h = human_index(run, human, metric_is_human)
-    evaluated = [metric_index(run, n) for n in wanted] if wanted else None
+    # Other human judgement of the run (MQM made of the same raters' spans, an ESA column) is no metric: it is
+    # never ranked among them unless asked for by name.
+    others = [k for k, m in enumerate(run.metrics) if k != h and m.key in HUMAN_KEYS]
+    evaluated = ([metric_index(run, n) for n in wanted] if wanted
+                 else [k for k in range(len(run.metrics)) if k != h and k not in others])
+    if not evaluated:
+        raise InputError(f"{term('meta_eval', human)}: the run has no metric to compare with the humans (its other "
+                         f"columns are human: {', '.join(run.metrics[k].name for k in others)}; "
+                         f"{term('metrics')} adds one)")
     stats = [[s.results[k].stats for s in run.systems] for k in range(len(run.metrics))]
     sentences = [[s.results[k].sentences for s in run.systems] for k in range(len(run.metrics))]
-    return meta_evaluate(h, run.metrics, stats, sentences, [s.name for s in run.systems], evaluated, progress)
+    found = meta_evaluate(h, run.metrics, stats, sentences, [s.name for s in run.systems], evaluated, progress)
+    shown_apart = tuple(run.metrics[k].name for k in others if k not in evaluated)
+    return replace(found, human_columns=shown_apart, ceiling=_ceiling(run, h, evaluated))
+
+
+def _ceiling(run: Run, human: int, evaluated: Sequence[int]) -> Ceiling | None:
+    """The raters against each other and each metric against the first rater, on the segments every system has
+    two raters for (None: fewer than two such segments)."""
+    split = rater_split(run, human)
+    if split is None:
+        return None
+    first, second = split
+    kept = np.all(np.isfinite(first) & np.isfinite(second), axis=0)
+    if kept.sum() < 2:
+        return None
+    metrics = []
+    for k in evaluated:
+        metric, sign = run.metrics[k], 1.0 if run.metrics[k].higher_is_better else -1.0
+        segments = sign * np.asarray([np.asarray(s.results[k].sentences, np.float64)[kept] for s in run.systems])
+        systems = sign * np.asarray([metric.value(np.asarray(s.results[k].stats)[kept]) for s in run.systems])
+        metrics.append((metric.name, segments, systems))
+    return rater_ceiling(first[:, kept], second[:, kept], metrics)
+
+
+def rater_split(run: Run, human: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two raters' scores of each segment of the human column ``human`` (systems × segments, higher is better):
+    the first and the second rater by name where a segment has two or more (NaN elsewhere); None where no segment
+    has two. MQM's from the annotations (each rater's negated sum of weights), ESA's and DA's from the raters'
+    own scores."""
+    metric = run.metrics[human]
+    sign = 1.0 if metric.higher_is_better else -1.0
+    first = np.full((len(run.systems), run.n_sentences), np.nan)
+    second = first.copy()
+    for s, system in enumerate(run.systems):
+        for i in range(min(run.n_sentences, len(system.lines))):
+            scores = _rater_scores(system.file, metric, i)
+            if len(scores) >= 2:
+                (_a, x), (_b, y) = sorted(scores.items())[:2]
+                first[s, i], second[s, i] = sign * x, sign * y
+    return (first, second) if np.isfinite(first).any() else None
+
+
+def _rater_scores(file: SegmentFile, metric: Metric, i: int) -> dict[str, float]:
+    if metric.key == "mqm":
+        ratings = file.annotations[i] if file.annotations is not None and i < len(file.annotations) else None
+        return rater_scores(ratings, metric.config) if ratings is not None else {}  # type: ignore[attr-defined]
+    rated = file.rated.get(metric.name) or file.rated.get(metric.key)
+    return {r.rater: r.score for r in rated[i]} if rated is not None and i < len(rated) else {}
 
 
 def segments_apart(run: Run, human: str, metric: str, a: str, b: str, top: int = 10) -> list[Disagreement]:

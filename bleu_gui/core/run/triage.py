@@ -18,35 +18,55 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..analysis.qa import QAFlag
 from ..errors import InputError, term
+from ..inputs.calibration import Calibrated
 from ..metrics.base import Metric
 from .results import Run
 
 _SHARE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+_CALIBRATED = re.compile(r"^\s*(?:(?P<metric>[^<>=\s]+)\s*>=\s*)?calibrated\s*:\s*(?P<precision>\S+)\s*$", re.I)
 
 
 @dataclass(frozen=True)
 class TriageRule:
     """The worst ``share`` of the scored segments (0 < share ≤ 1), or those past ``threshold``; neither: the QA
-    flags and empty targets alone (``qa``)."""
+    flags and empty targets alone (``qa``). ``calibrated``: the precision whose threshold a calibration file gives
+    (``calibrated:0.95``, or ``kiwi>=calibrated:0.95`` naming the metric); :meth:`with_calibration` sets it."""
 
     share: float | None = None
     threshold: float | None = None
+    calibrated: float | None = None
+    metric: str | None = None  # named by the rule (``kiwi>=calibrated:0.95``)
+    calibration: Calibrated | None = None
 
     @property
     def qa_only(self) -> bool:
-        return self.share is None and self.threshold is None
+        return self.share is None and self.threshold is None and self.calibrated is None
+
+    def with_calibration(self, found: Calibrated) -> TriageRule:
+        """The rule with the calibrated threshold in force."""
+        return replace(self, threshold=found.threshold, calibration=found)
 
     @classmethod
     def parse(cls, text: str) -> TriageRule:
         """``20%`` (a share), a number (a threshold) or ``qa``; :class:`InputError` says what is wrong."""
         if text.strip().lower() == "qa":
             return cls()
+        calibrated = _CALIBRATED.match(text)
+        if calibrated:
+            try:
+                precision = float(calibrated.group("precision"))
+            except ValueError:
+                precision = math.nan
+            if not 0 < precision <= 1:
+                raise InputError(f"{term('triage', text)}: calibrated:P takes the precision asked, more than 0 and "
+                                 "at most 1 (calibrated:0.95)")
+            return cls(calibrated=precision, metric=calibrated.group("metric"))
         found = _SHARE.match(text)
         if found:
             share = float(found.group(1)) / 100
@@ -66,6 +86,8 @@ class TriageRule:
         """The rule in words: ``the worst 20% of the scored segments`` or ``score below 0.6``."""
         if self.qa_only:
             return "the QA checks' flags and empty targets"
+        if self.calibration is not None:
+            return self.calibration.words(higher_is_better)
         if self.share is not None:
             return f"the worst {self.share * 100:g}% of the scored segments"
         return f"score {'below' if higher_is_better else 'above'} {self.threshold:g}"
@@ -130,7 +152,7 @@ def post_edit_mask(scores: np.ndarray, rule: TriageRule, higher_is_better: bool)
         chosen = np.zeros(len(scores), bool)
         chosen[np.argsort(oriented, kind="stable")[:take]] = True
         return chosen | missing
-    assert rule.threshold is not None
+    assert rule.threshold is not None, "a calibrated rule is given its threshold first (with_calibration)"
     limit = rule.threshold if higher_is_better else -rule.threshold
     return missing | (oriented < limit)
 
@@ -164,4 +186,6 @@ def triage(run: Run, system: int, metric: int, rule: TriageRule, qa: list[QAFlag
         rows.append(TriageRow(i, float(scores[i]), decision, tuple(flagged[i]), reasons, why))
     name = "QA" if rule.qa_only else chosen.name
     signature = "qa" if rule.qa_only else chosen.signature(True)
+    if rule.calibration is not None:
+        signature += f"|{rule.calibration.signature()}|precision:{rule.calibrated:g}"
     return Triage(scored.name, name, signature, words, chosen.higher_is_better, tuple(rows))

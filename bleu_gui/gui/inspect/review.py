@@ -480,7 +480,7 @@ class ReviewBar(QObject):
             for segment, errors in enumerate(metric.error_spans(system.file.lines) or (), 1):
                 found.setdefault((name, segment), []).extend(
                     Mark(name, segment, e.severity, e.category, e.start, e.end, e.side, e.comment, metric.name)
-                    for e in errors)
+                    for e in errors or ())
         self.suggestions = found
         self.show_marks()
         n = sum(len(v) for v in found.values())

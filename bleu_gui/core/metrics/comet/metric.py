@@ -337,7 +337,7 @@ class Comet(SegmentMeans):
         return Shown(f"COMET {score:.4f} · model {facts.name}" + (
             " · truncated" if detail.tokens > facts.max_tokens else ""), panes, [], chart)
 
-    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...]] | None:
+    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...] | None] | None:
         """xCOMET's spans on each of ``lines`` — a severity and a span, no category (the desk asks the reviewer for
         one) — for the review desk's suggestions; None for a model that marks none, or lines not scored."""
         found = self._details.get(tuple(lines))

@@ -245,11 +245,11 @@ class LlmJudge(SegmentMeans):
             return None
         return self._judged[tuple(lines)][index]
 
-    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...]] | None:
-        """The judge's errors on each of ``lines`` (placed or segment-level), for the review desk's suggestions;
-        None when the lines were not judged."""
+    def error_spans(self, lines: Sequence[str]) -> list[tuple[ErrorSpan, ...] | None] | None:
+        """The judge's errors on each of ``lines`` (placed or segment-level; None for an answer not read), for the
+        review desk's suggestions and span agreement; None when the lines were not judged."""
         found = self._judged.get(tuple(lines))
-        return None if found is None else [j.errors for j in found]
+        return None if found is None else [None if j.refused else j.errors for j in found]
 
     def account(self, index: int, hypothesis: str, row: np.ndarray, reference_names: Sequence[str]) -> Account:
         judged = self._segment(index, hypothesis)
