@@ -111,7 +111,7 @@ def test_the_ratings_come_back_and_are_offered_again_when_the_log_grows(qtbot, w
     assert "emoji.jsonl: 16 of the 20 ratings campaign emoji asked are in; 8 of its 10 segments" in again, again
     assert "esa" in [m.name for m in window.controller.run.metrics]  # the humans' scores, beside the metrics
     # Where BLEU and the raters part most, handed to a new campaign (more raters) from Metrics vs humans.
-    meta = window.compare_view.meta
+    meta = window.humans.scores
     meta.evaluate()
     qtbot.waitUntil(lambda: meta.found is not None)
     meta.pairs.clicked.emit(meta.pairs.model().index(0, 0))

@@ -207,7 +207,7 @@ def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a
     window.run_actions.open_inputs(OpenChoice(InputRequest(references=(str(rated),), refs_wanted=("ref",)), None))
     qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy and any(
         m.key == "mqm" for m in window.controller.run.metrics), timeout=300_000)  # five metrics of 588 lines
-    panel = window.compare_view.meta
+    panel = window.humans.scores
     assert panel.isEnabled() and panel.human.currentText() == "MQM"
     panel.evaluate()
     qtbot.waitUntil(lambda: panel.found is not None)
@@ -220,9 +220,8 @@ def test_compare_shows_metrics_vs_humans_computed_in_a_worker_and_a_pair_opens_a
     assert len(panel.names) == 3 and {t.textItem.toPlainText() for t in panel.names} <= names
     # Every row in view, the baselines too (1366×768 hid them below the fold).
     window.resize(1366, 768)
-    window.tabs.setCurrentIndex(1)  # Compare
-    lower = window.compare_view.lower_tabs
-    lower.setCurrentIndex(lower.indexOf(window.compare_view._meta_page))
+    assert window.tabs.isTabEnabled(2)
+    window.tabs.setCurrentIndex(2)  # Humans ▸ Scores
     panel._fit_table()
     qtbot.waitUntil(lambda: panel.table.isVisible())
     last = panel.table.rowViewportPosition(rows - 1) + panel.table.rowHeight(rows - 1)

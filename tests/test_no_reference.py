@@ -201,14 +201,16 @@ def test_the_window_opens_a_run_without_references_on_qe_scores_and_refuses_one_
 
 @pytest.mark.slow
 def test_meta_evaluation_against_wmt24_esa_without_the_reference_gives_mt_metrics_evals_numbers(capsys, tmp_path):
-    # The metric: MQM of the raters' own ESA spans (no reference read); the humans: their ESA scores. The oracle:
+    # The metric: MQM of the raters' own ESA spans (no reference read), asked for by name (a human column is never
+    # ranked among the metrics unasked); the humans: their ESA scores. The oracle:
     # mt-metrics-eval's functions on the run written with --export-mtme (scripts/mtme_oracle.py --mtme CHECKOUT
     # DIR/bleu-gui en-zh esa MQM printed these).
     root = data_set("esa-wmt24-en-zh-en-hi")
     systems = sorted((root / "en-zh" / "systems").glob("*.txt"))
     code, out, err = cli(capsys, "-i", *systems, "--src", root / "en-zh" / "src.txt", "--langs", "en", "zh",
                          "--annotations", root / "wmt24_esa.jsonl", "--scores-partial", "-m", "esa", "mqm",
-                         "--meta-eval", "esa", "--export-mtme", tmp_path / "mtme", "-f", "json")
+                         "--meta-eval", "esa", "--meta-eval-metrics", "MQM", "--export-mtme", tmp_path / "mtme",
+                         "-f", "json")
     assert code == 0, err
     found = json.loads(out)["meta_evaluation"]
     assert found["human"] == "esa" and len(found["systems"]) == 12 and found["segments"] == 634

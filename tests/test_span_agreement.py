@@ -14,7 +14,7 @@ from bleu_gui.core.analysis.span_measures import (
     MEASURES,
     Mark,
     components,
-    max_weight_matching,
+    max_matching,
     precision_recall_f1,
 )
 
@@ -74,10 +74,10 @@ def test_the_hand_worked_cases():
 
 
 def test_the_matching_is_the_best_pairing():
-    # Greedy would pair row 0 with column 0 (3) and leave 1; the best is 2 + 2.
-    assert max_weight_matching([[3, 2], [2, 0]]) == 4
-    assert max_weight_matching([[1, 1, 1]]) == 1 and max_weight_matching([[1], [1], [0]]) == 1
-    assert max_weight_matching([[0, 0], [0, 0]]) == 0
+    # Greedy would give column 0 to row 0 and leave row 1 without one; the best pairs both.
+    assert max_matching([[0, 1], [0]]) == 2
+    assert max_matching([[0, 1, 2]]) == 1 and max_matching([[0], [0], []]) == 1
+    assert max_matching([[], []]) == 0 and max_matching([[1, 2], [2], [1]]) == 2
 
 
 def test_error_free_detection_equals_scikit_learn():

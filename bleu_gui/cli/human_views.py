@@ -10,7 +10,7 @@ from ..core.analysis.error_free import DEFAULT_PRECISION, ESA_THRESHOLD
 from ..core.analysis.span_agreement import ALPHA, HEADLINE, SpanAgreement
 from ..core.analysis.span_measures import MEASURES
 from ..core.output import score_text
-from ..core.run.error_free_run import run_error_free
+from ..core.run.error_free_run import human_files, run_error_free
 from ..core.run.span_eval_run import run_span_agreement
 from .arguments import Options
 
@@ -48,18 +48,6 @@ def print_span_eval(o: Options, run: Run) -> None:
         print(f"paired: {t.ahead} − {t.behind} = {t.delta:+.3f} on {t.segments:,} common segments, p = "
               f"{t.p_value:.3f}: {verdict}")
     print(found.in_words())
-
-
-def human_files(run: Run) -> list[str]:
-    """The files the run's human ratings were read from (scores' raters, annotations' spans)."""
-    found: dict[str, None] = {}
-    for system in run.systems:
-        for per_segment in system.file.rated.values():
-            found.update((str(r.path), None) for scores in per_segment for r in scores)
-        for ratings in system.file.annotations or ():
-            for rater_file in ratings.sources if ratings is not None else ():
-                found[rater_file[1]] = None
-    return [f for f in found if f]
 
 
 def print_error_free(o: Options, run: Run) -> None:

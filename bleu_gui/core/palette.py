@@ -61,3 +61,9 @@ MQM_NEUTRAL = "#dee2e6"
 MARK_CRITICAL = "#5f3dc4"
 MARK_MAJOR = "#c92a2a"
 MARK_MINOR = "#e67700"
+
+# Span agreement drawn on a segment: characters both the detector and the humans marked, the humans only (missed),
+# the detector only (a false alarm).
+SPAN_HIT = MATCHED
+SPAN_MISS = CLIPPED
+SPAN_FALSE_ALARM = UNMATCHED

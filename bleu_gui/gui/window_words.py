@@ -17,7 +17,9 @@ FIELDS = {"systems": "System outputs", "references": "References", "source": "So
           "scores": "Segment scores", "lower_better": "Lower is better", "scores_partial": "Partial scores",
           "annotations": "Error annotations", "sheet": "Sheet"}
 _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA checks)",
-          "meta_eval": "The human scores (Compare ▸ Metrics vs humans)",
+          "meta_eval": "The human scores (Humans ▸ Scores)",
+          "span_eval": "Spans against (Humans ▸ Spans)", "error_free": "Humans ▸ Error-free",
+          "error_free_out": "Save calibration… (Humans ▸ Error-free)",
           "triage": "Needs a human",  # the rule box of Tools ▸ Triage (its own dialog says it)
           # File ▸ Ask the humans…'s fields.
           "ask_systems": "Systems (File ▸ Ask the humans…)",
@@ -26,7 +28,7 @@ _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA c
           # The window's save dialog asks before replacing a campaign; its mapping file beside it is never replaced.
           "overwrite": "another name (the save dialog)",
           # The window offers only human scores there; a metric as the humans is bleu-score's alone.
-          "meta_eval_human_is_metric": "a metric as the humans (the command line only: Metrics vs humans lists human "
+          "meta_eval_human_is_metric": "a metric as the humans (the command line only: Humans ▸ Scores lists human "
                                        "scores)"}
 OPEN, SETTINGS = "File ▸ Open", "Scoring settings"
 

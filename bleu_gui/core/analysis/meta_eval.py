@@ -246,7 +246,7 @@ class Agreement:
 @dataclass(frozen=True)
 class Ceiling:
     """The raters against each other, where every system's segment has two raters or more: on those segments, the
-    first rater of each (by name) taken as the humans and the second as a metric — the same statistics — and each
+    first rater of each (in the files' order) taken as the humans and the second as a metric — the same statistics — and each
     metric against the first rater on the same segments, so that a metric's agreement reads as a share of the
     raters' own."""
 
@@ -377,7 +377,8 @@ def in_words(found: MetaEvaluation) -> str:
         return f"orders {round(m.system_pairwise_accuracy * pairs)} of {pairs} system pairs as the raters do"
 
     def by_chance(m: Agreement) -> bool:
-        return known and m.system_pairwise_accuracy <= mean + 2 * spread  # type: ignore[operator]
+        return (isinstance(mean, float) and isinstance(spread, float)
+                and m.system_pairwise_accuracy <= mean + 2 * spread)
 
     best, worst = found.metrics[0], found.metrics[-1]
     where = f"On these {found.segments:,} segments of {n} systems"

@@ -6,9 +6,11 @@ The gold of a segment is one rater's spans — the rater named (``gold``), or el
 the files' order: a segment's raters are not pooled (stacked spans of two raters would count each error twice);
 their agreement with each other is the ceiling (:func:`rater_ceiling`). A segment counts when the gold rater rated
 it and the detector answered for it (a rater as detector: rated it too). Intervals: the 2.5th and 97.5th percentiles
-of 1,000 bootstrap resamples of the segments (numpy's ``default_rng`` with a fixed seed). The paired test between
-two detectors resamples their common segments together (Koehn 2004): the share of resamples in which the detector
-ahead is not ahead — one-sided, on the headline measure (``partial``, micro).
+of 1,000 bootstrap resamples of the segments (numpy's ``default_rng``, seeded), drawn per system — each system a
+stratum of its own, the run's resample the sum of its systems' — so that one set of draws gives every system's
+interval and the whole run's. The paired test between two detectors resamples their common segments together
+(Koehn 2004; the same draws where they were scored on the same segments): the share of resamples in which the
+detector ahead is not ahead — one-sided, on the headline measure (``partial``, micro).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from ..inputs.ratings import SOURCE, ErrorSpan, Ratings
 from ..inputs.text_files import SegmentFile
-from .span_measures import MEASURES, Mark, components
+from .span_measures import MEASURES, Mark, all_components
 
 HEADLINE = "partial"
 AVERAGING = ("micro", "macro")
@@ -141,25 +143,38 @@ class SpanAgreement:
             said += f", tied with {', '.join(tied)} (the paired test cannot tell them apart, p ≥ {ALPHA:g})"
         said += "."
         if self.ceiling is not None and self.ceiling.f1() > 0:
-            said += (f" The raters reach {self.ceiling.f1():.3f} with each other: {best.detector} is at "
-                     f"{f1 / self.ceiling.f1():.0%} of it.")
+            said += f" The raters reach {self.ceiling.f1():.3f} with each other"
+            model = next((d for d in self.detectors if d.kind == "metric"), None)  # a rater is part of the ceiling
+            said += (f": {model.detector} is at {model.overall.f1() / self.ceiling.f1():.0%} of it." if model
+                     else ".")
         return said
 
 
-def _segment_rows(detector_spans: SegmentSpans, system: SegmentFile, rater: str | None
-                  ) -> tuple[list[int], list[list[float]]]:
-    """The segments the detector and the gold both have, and each one's components (every measure, in order)."""
-    annotations = system.annotations or ()
-    rows, parts = [], []
-    for i, ratings in enumerate(annotations):
+Gold = dict[int, tuple[str, list[Mark], int]]  # segment → (its gold rater, the rater's spans, the text's length)
+
+
+def gold_marks(system: SegmentFile, rater: str | None) -> Gold:
+    """The gold of each rated segment of a system (see :func:`gold_spans`), measured once for every detector."""
+    found: Gold = {}
+    for i, ratings in enumerate(system.annotations or ()):
         gold = gold_spans(ratings, rater)
-        predicted = detector_spans[i] if i < len(detector_spans) else None
-        if gold is None or predicted is None:
+        if gold is not None:
+            length = len(system.lines[i]) if i < len(system.lines) else 0
+            found[i] = (gold[0], marks_of(gold[1], length), length)
+    return found
+
+
+def _detector_rows(detector: Detector, s: int, gold: Gold) -> tuple[list[int], list[list[float]]]:
+    """The segments the detector and the gold both have, and each one's components (every measure, in order); a
+    rater is never scored against itself (where it is the gold)."""
+    spans = detector.spans[s]
+    rows, parts = [], []
+    for i, (rater, g, length) in gold.items():
+        predicted = spans[i] if i < len(spans) else None
+        if predicted is None or (detector.kind == "rater" and rater == detector.name):
             continue
-        length = len(system.lines[i]) if i < len(system.lines) else 0
-        g, p = marks_of(gold[1], length), marks_of(predicted, length)
         rows.append(i)
-        parts.append([x for m in MEASURES for x in components(m, p, g, length)])
+        parts.append(all_components(marks_of(predicted, length), g, length))
     return rows, parts
 
 
@@ -172,31 +187,69 @@ def _prf(c: np.ndarray) -> np.ndarray:
     return np.stack([p, r, f], axis=-1)
 
 
-def _weights(n: int, resamples: int, seed: int) -> np.ndarray:
-    """How often each of n segments is drawn in each bootstrap resample."""
-    return np.random.default_rng(seed).multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(np.float64)
+def resampled_sums(values: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
+    """The column sums of ``values`` (rows: segments) over each of ``resamples`` bootstrap resamples of its rows
+    (numpy's ``default_rng(seed)`` draws each resample's rows with replacement), resamples × columns. Drawn and
+    counted in blocks of resamples: one weight matrix of every resample would hold resamples × rows numbers."""
+    n = len(values)
+    rng = np.random.default_rng(seed)
+    out = np.empty((resamples, values.shape[1]))
+    counts = np.empty((_BLOCK, n))
+    for start in range(0, resamples, _BLOCK):
+        r = min(_BLOCK, resamples - start)
+        drawn = rng.integers(0, n, size=(r, n))
+        for k in range(r):  # a row at a time: ~1.5× faster than one bincount of the block (the cache)
+            counts[k] = np.bincount(drawn[k], minlength=n)
+        out[start:start + r] = counts[:r] @ values
+    return out
 
 
-def score_rows(parts: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> Scores:
-    """Every measure over segments (rows: each measure's four components in :data:`MEASURES` order)."""
-    n = len(parts)
-    c = parts.reshape(n, len(MEASURES), 4)
-    micro = _prf(c.sum(axis=0))
-    each = _prf(c)                      # n × measures × 3
+_BLOCK = 50
+
+
+_WIDTH = 5 * len(MEASURES)  # a detector's resampled columns: each measure's 4 components, then its segment F1s
+
+
+def _columns(c: np.ndarray) -> np.ndarray:
+    """Rows of one detector's components (segments × measures × 4) as the columns resampled."""
+    return np.hstack([c.reshape(len(c), -1), _prf(c)[..., 2]])
+
+
+def score_together(groups: Sequence[np.ndarray], resamples: int = RESAMPLES, seed: int = SEED
+                   ) -> tuple[list[Scores], list[np.ndarray]]:
+    """Several detectors' rows over the same segments, resampled together — the same draws for each, so that their
+    intervals and the paired tests between them read one set of resamples; and each one's resampled sums (resamples
+    × its columns), which add over strata."""
+    n = len(groups[0])
+    parts = [g.reshape(n, len(MEASURES), 4) for g in groups]
+    sums = resampled_sums(np.hstack([_columns(c) for c in parts]), resamples, seed) if n else None
+    blocks = [sums[:, j * _WIDTH:(j + 1) * _WIDTH] if sums is not None else np.zeros((resamples, _WIDTH))
+              for j in range(len(parts))]
+    return [_scores_of(c, block if n else None) for c, block in zip(parts, blocks)], blocks
+
+
+def _scores_of(c: np.ndarray, block: np.ndarray | None) -> Scores:
+    """The :class:`Scores` of rows ``c`` (segments × measures × 4) and their resampled sums (None: no segments)."""
+    n = len(c)
+    micro, each = _prf(c.sum(axis=0)), _prf(c)
     macro = each.mean(axis=0) if n else np.ones((len(MEASURES), 3))
+    micro_b = (_prf(block[:, :4 * len(MEASURES)].reshape(len(block), len(MEASURES), 4))[..., 2]
+               if block is not None else None)
+    macro_b = block[:, 4 * len(MEASURES):] / n if block is not None else None
     values: dict[str, tuple[float, float, float]] = {}
     intervals: dict[str, tuple[float, float]] = {}
-    if n:
-        w = _weights(n, resamples, seed)
-        micro_b = _prf((w @ c.reshape(n, -1)).reshape(resamples, len(MEASURES), 4))[..., 2]
-        macro_b = (w @ each[..., 2]) / n
     for k, m in enumerate(MEASURES):
-        values[f"{m}/micro"] = tuple(float(x) for x in micro[k])  # type: ignore[assignment]
-        values[f"{m}/macro"] = tuple(float(x) for x in macro[k])  # type: ignore[assignment]
-        for key, draws in ((f"{m}/micro", micro_b[:, k] if n else None), (f"{m}/macro", macro_b[:, k] if n else None)):
-            intervals[key] = ((float(np.percentile(draws, 2.5)), float(np.percentile(draws, 97.5)))
+        values[f"{m}/micro"] = (float(micro[k, 0]), float(micro[k, 1]), float(micro[k, 2]))
+        values[f"{m}/macro"] = (float(macro[k, 0]), float(macro[k, 1]), float(macro[k, 2]))
+        for key, draws in ((f"{m}/micro", micro_b), (f"{m}/macro", macro_b)):
+            intervals[key] = ((float(np.percentile(draws[:, k], 2.5)), float(np.percentile(draws[:, k], 97.5)))
                               if draws is not None else (float("nan"), float("nan")))
     return Scores(n, values, intervals)
+
+
+def _headline_draws(block: np.ndarray) -> np.ndarray:
+    k = MEASURES.index(HEADLINE)
+    return _prf(block[:, 4 * k:4 * k + 4])[..., 2]
 
 
 def _headline_f1(c: np.ndarray) -> np.ndarray:
@@ -207,8 +260,9 @@ def _headline_f1(c: np.ndarray) -> np.ndarray:
 def paired_test(a: np.ndarray, b: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED) -> tuple[float, float]:
     """(Δ headline F1 of a over b, the share of resamples in which the one ahead is not) on aligned rows."""
     delta = float(_headline_f1(a.sum(axis=0)) - _headline_f1(b.sum(axis=0)))
-    w = _weights(len(a), resamples, seed)
-    drawn = _headline_f1(w @ a) - _headline_f1(w @ b)
+    k = MEASURES.index(HEADLINE)
+    sums = resampled_sums(np.hstack([a[:, 4 * k:4 * k + 4], b[:, 4 * k:4 * k + 4]]), resamples, seed)
+    drawn = _prf(sums[:, :4])[..., 2] - _prf(sums[:, 4:])[..., 2]
     return delta, float(np.mean(drawn <= 0) if delta > 0 else np.mean(drawn >= 0))
 
 
@@ -218,53 +272,102 @@ def span_agreement(systems: Sequence[SegmentFile], detectors: Sequence[Detector]
     """Each detector against the gold rater's spans (``gold``: a rater's name; None: each segment's first rater),
     per system (``names``: as shown) and over all; see the module."""
     names = list(names) if names is not None else [s.name for s in systems]
-    rows: dict[str, dict[tuple[int, int], list[float]]] = {}
-    found = []
-    for d_index, detector in enumerate(detectors):
-        by_item: dict[tuple[int, int], list[float]] = {}
-        per_system: dict[str, Scores] = {}
-        for s, system in enumerate(systems):
-            segments, parts = _segment_rows(detector.spans[s], system, gold)
-            if detector.kind == "rater":  # a rater is never scored against itself
-                keep = [k for k, i in enumerate(segments)
-                        if (g := gold_spans((system.annotations or ())[i], gold)) and g[0] != detector.name]
-                segments, parts = [segments[k] for k in keep], [parts[k] for k in keep]
-            if segments:
-                per_system[names[s]] = score_rows(np.asarray(parts, np.float64))
-                by_item.update({(s, i): p for i, p in zip(segments, parts)})
-        if by_item:
-            found.append(DetectorAgreement(detector.name, detector.kind,
-                                           score_rows(np.asarray(list(by_item.values()), np.float64)), per_system))
-            rows[detector.name] = by_item
-        if progress is not None:
-            progress((d_index + 1) / max(len(detectors), 1))
-    found.sort(key=lambda d: (-d.overall.f1(), d.detector))
-    tests = []
-    for a, b in combinations([d.detector for d in found], 2):
-        common = sorted(set(rows[a]) & set(rows[b]))
-        if len(common) < 2:
-            continue
-        delta, p = paired_test(np.asarray([rows[a][k] for k in common]), np.asarray([rows[b][k] for k in common]))
-        ahead, behind = (a, b) if delta >= 0 else (b, a)
-        tests.append(PairedTest(ahead, behind, len(common), abs(delta), p))
-    gold_segments = sum(1 for system in systems for r in (system.annotations or ()) if gold_spans(r, gold))
-    return SpanAgreement(gold or "the first rater of each segment", tuple(found), tuple(tests), gold_segments,
-                         rater_ceiling(systems))
+    golds = [gold_marks(system, gold) for system in systems]
+    # Each detector's rows per system: (segments, components).
+    rows = [[_detector_rows(d, s, golds[s]) for s in range(len(systems))] for d in detectors]
+    if progress is not None:
+        progress(0.8)
+    per_system: list[dict[str, Scores]] = [{} for _ in detectors]
+    # Resampled per system, each its own stratum (seeded by its place), the sums adding up to the whole run's: the
+    # intervals over all come from the same draws as each system's, at no second cost.
+    totals = [np.zeros((RESAMPLES, _WIDTH)) for _ in detectors]
+    for s in range(len(systems)):
+        for members in _same_rows([(d, tuple(rows[d][s][0])) for d in range(len(detectors)) if rows[d][s][0]]):
+            scores, blocks = score_together([np.asarray(rows[d][s][1], np.float64) for d in members], seed=SEED + s)
+            for d, found, block in zip(members, scores, blocks):
+                per_system[d][names[s]] = found
+                totals[d] += block
+    items = [{(s, i): p for s, (segments, parts) in enumerate(rows[d]) for i, p in zip(segments, parts)}
+             for d in range(len(detectors))]
+    overall = {d: _scores_of(np.asarray(list(items[d].values()), np.float64).reshape(len(items[d]), len(MEASURES), 4),
+                             totals[d]) for d in range(len(detectors)) if items[d]}
+    draws = {d: (tuple(items[d]), _headline_draws(totals[d])) for d in overall}
+    found_all = sorted((DetectorAgreement(detectors[d].name, detectors[d].kind, overall[d], per_system[d])
+                        for d in overall), key=lambda x: (-x.overall.f1(), x.detector))
+    index = {detectors[d].name: d for d in overall}
+    tests = [_paired(found_all, index, items, draws, a, b) for a, b in combinations(range(len(found_all)), 2)]
+    if progress is not None:
+        progress(1.0)
+    gold_segments = sum(len(g) for g in golds)
+    return SpanAgreement(gold or "the first rater of each segment", tuple(found_all),
+                         tuple(t for t in tests if t is not None), gold_segments, rater_ceiling(systems))
+
+
+def _same_rows(keyed: Sequence[tuple[int, tuple[object, ...]]]) -> list[list[int]]:
+    """The detectors grouped by the segments they were scored on (scored together where they are the same)."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for d, key in keyed:
+        groups.setdefault(key, []).append(d)
+    return list(groups.values())
+
+
+def _paired(found: Sequence[DetectorAgreement], index: dict[str, int], items: Sequence[dict[tuple[int, int], list[float]]],
+            draws: dict[int, tuple[tuple[tuple[int, int], ...], np.ndarray]], a: int, b: int) -> PairedTest | None:
+    """The paired test of the a-th and b-th detectors found, on their common segments: from the resamples they
+    shared where they were scored on the same segments (drawn in the same strata), else resampled anew."""
+    da, db = index[found[a].detector], index[found[b].detector]
+    if da in draws and db in draws and draws[da][0] == draws[db][0]:
+        common = len(draws[da][0])
+        delta = found[a].overall.f1() - found[b].overall.f1()
+        diff = draws[da][1] - draws[db][1]
+        p = float(np.mean(diff <= 0) if delta > 0 else np.mean(diff >= 0))
+    else:
+        keys = sorted(set(items[da]) & set(items[db]))
+        if len(keys) < 2:
+            return None
+        common = len(keys)
+        delta, p = paired_test(np.asarray([items[da][k] for k in keys]), np.asarray([items[db][k] for k in keys]))
+    ahead, behind = (found[a].detector, found[b].detector) if delta >= 0 else (found[b].detector, found[a].detector)
+    return PairedTest(ahead, behind, common, abs(delta), p)
 
 
 def rater_ceiling(systems: Sequence[SegmentFile]) -> Scores | None:
-    """The raters against each other: on every segment with two raters or more, each pair of raters (by name, the
-    second as detector of the first's spans), all measures pooled over the pairs; None where no segment has two
-    raters."""
-    parts = []
+    """The raters against each other: on every segment with two raters or more, each pair of raters (in the order
+    the files give them, the later as detector of the earlier's spans, as a rater detector is scored against each
+    segment's first rater), all measures pooled over the pairs; None where no segment has two raters."""
+    per_system = []
     for system in systems:
+        parts = []
         for i, ratings in enumerate(system.annotations or ()):
             if ratings is None or len(ratings.raters) < 2:
                 continue
             length = len(system.lines[i]) if i < len(system.lines) else 0
-            for a, b in combinations(sorted(ratings.raters), 2):
+            for a, b in combinations(ratings.raters, 2):
                 g = marks_of([e for e in ratings.errors if e.rater == a], length)
                 p = marks_of([e for e in ratings.errors if e.rater == b], length)
-                parts.append([x for m in MEASURES for x in components(m, p, g, length)])
-    return score_rows(np.asarray(parts, np.float64)) if parts else None
+                parts.append(all_components(p, g, length))
+        per_system.append(parts)
+    return stratified(per_system)
 
+
+def stratified(per_system: Sequence[Sequence[list[float]]]) -> Scores | None:
+    """The :class:`Scores` of rows drawn per system (each a stratum, seeded by its place, as :func:`span_agreement`
+    draws them); None without rows."""
+    totals, every = np.zeros((RESAMPLES, _WIDTH)), list[list[float]]()
+    for s, parts in enumerate(per_system):
+        if parts:
+            totals += score_together([np.asarray(parts, np.float64)], seed=SEED + s)[1][0]
+            every.extend(parts)
+    if not every:
+        return None
+    return _scores_of(np.asarray(every, np.float64).reshape(len(every), len(MEASURES), 4), totals)
+
+
+def segment_f1s(detector: Detector, system_index: int, system: SegmentFile, gold: str | None = None
+                ) -> list[tuple[int, float]]:
+    """Each segment the detector and the gold both have, with its own headline F1 (partial credit), worst first."""
+    rows, parts = _detector_rows(detector, system_index, gold_marks(system, gold))
+    if not rows:
+        return []
+    f1 = _headline_f1(np.asarray(parts, np.float64))
+    return sorted(zip(rows, (float(v) for v in f1)), key=lambda r: (r[1], r[0]))

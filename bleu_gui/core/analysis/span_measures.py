@@ -73,23 +73,32 @@ def precision_recall_f1(c: Components) -> tuple[float, float, float]:
     return p, r, (2 * p * r / (p + r) if p + r > 0 else 0.0)
 
 
+def all_components(predicted: Sequence[Mark], gold: Sequence[Mark], length: int) -> list[float]:
+    """Every measure's components of one segment, in :data:`MEASURES` order (four each); the overlaps of every two
+    spans found once for all of them."""
+    n_pred, n_gold = float(len(predicted)), float(len(gold))
+    if not predicted or not gold:
+        # Nothing to pair: the one-to-one measures earn nothing; the character counts count one side.
+        empty = [0.0, n_pred, 0.0, n_gold] * 4
+        return empty + _characters(predicted, gold, length)
+    overlaps = [[_overlap(p, g) for g in gold] for p in predicted]
+    exact = max_matching([[k for k, g in enumerate(gold) if (p.side, p.start, p.end) == (g.side, g.start, g.end)]
+                          for p in predicted])
+    overlap = max_matching([[k for k, shared in enumerate(row) if shared] for row in overlaps])
+    out = [exact, n_pred, exact, n_gold, overlap, n_pred, overlap, n_gold]
+    out += _partial(predicted, gold, 0.0, overlaps)
+    out += _partial(predicted, gold, SEVERITY_PENALTY, overlaps)
+    return out + _characters(predicted, gold, length)
+
+
 def components(measure: str, predicted: Sequence[Mark], gold: Sequence[Mark], length: int) -> Components:
     """One segment's components under ``measure`` (one of :data:`MEASURES`); ``length``: the translation's length
     in code points (the character-count measures cut spans to it)."""
-    if measure == "wmt25":
-        return _wmt25(predicted, gold, length)
-    if measure == "towereval":
-        return _towereval(predicted, gold, length)
-    penalty = SEVERITY_PENALTY if measure == "partial-severity" else 0.0
-    if measure in ("partial", "partial-severity"):
-        return _partial(predicted, gold, penalty)
-    if measure not in ("exact", "overlap"):
+    if measure not in MEASURES:
         raise ValueError(f"unknown span measure {measure!r}")
-    if not predicted or not gold:
-        return 0.0, float(len(predicted)), 0.0, float(len(gold))
-    weights = [[_pair_weight(measure, p, g) for g in gold] for p in predicted]
-    credit = max_weight_matching(weights)
-    return credit, float(len(predicted)), credit, float(len(gold))
+    k = MEASURES.index(measure)
+    found = all_components(predicted, gold, length)[4 * k:4 * k + 4]
+    return found[0], found[1], found[2], found[3]
 
 
 def _overlap(a: Mark, b: Mark) -> int:
@@ -100,71 +109,41 @@ def _reward(a: Mark, b: Mark, penalty: float) -> float:
     return 1.0 if penalty == 0.0 or a.severity == b.severity else 1.0 - penalty
 
 
-def _pair_weight(measure: str, p: Mark, g: Mark) -> float:
-    if measure == "exact":
-        return 1.0 if (p.side, p.start, p.end) == (g.side, g.start, g.end) else 0.0
-    return 1.0 if _overlap(p, g) > 0 else 0.0
+def max_matching(candidates: Sequence[Sequence[int]]) -> float:
+    """The most pairs of a one-to-one pairing of rows with the columns each row may take (``candidates[row]``): the
+    largest sum of 0/1 weights, as ``scipy.optimize.linear_sum_assignment(maximize=True)`` finds it for the exact
+    and overlap measures (Kuhn's augmenting paths; a row with one free column, the usual case, takes it at once)."""
+    owner: dict[int, int] = {}
+
+    def place(row: int, seen: set[int]) -> bool:
+        for col in candidates[row]:
+            if col in seen:
+                continue
+            seen.add(col)
+            if col not in owner or place(owner[col], seen):
+                owner[col] = row
+                return True
+        return False
+
+    return float(sum(place(row, set()) for row in range(len(candidates)) if candidates[row]))
 
 
-def max_weight_matching(weights: Sequence[Sequence[float]]) -> float:
-    """The largest sum of weights of a one-to-one pairing of rows with columns (the Hungarian method, as
-    ``scipy.optimize.linear_sum_assignment(maximize=True)`` finds it); weights are non-negative."""
-    n_rows, n_cols = len(weights), len(weights[0]) if weights else 0
-    if not n_rows or not n_cols:
-        return 0.0
-    transpose = n_rows > n_cols  # the method below wants rows <= columns
-    rows, cols = (n_cols, n_rows) if transpose else (n_rows, n_cols)
-    top = max(max(r) for r in weights)
-    cost = [[top - (weights[j][i] if transpose else weights[i][j]) for j in range(cols)] for i in range(rows)]
-    # Shortest augmenting paths with potentials (Jonker-Volgenant style), 1-based with a virtual column 0.
-    u, v = [0.0] * (rows + 1), [0.0] * (cols + 1)
-    owner, way = [0] * (cols + 1), [0] * (cols + 1)
-    for i in range(1, rows + 1):
-        owner[0], j0 = i, 0
-        least, used = [float("inf")] * (cols + 1), [False] * (cols + 1)
-        while True:
-            used[j0] = True
-            i0, delta, j1 = owner[j0], float("inf"), 0
-            for j in range(1, cols + 1):
-                if not used[j]:
-                    here = cost[i0 - 1][j - 1] - u[i0] - v[j]
-                    if here < least[j]:
-                        least[j], way[j] = here, j0
-                    if least[j] < delta:
-                        delta, j1 = least[j], j
-            for j in range(cols + 1):
-                if used[j]:
-                    u[owner[j]] += delta
-                    v[j] -= delta
-                else:
-                    least[j] -= delta
-            j0 = j1
-            if owner[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            owner[j0] = owner[j1]
-            j0 = j1
-    total = 0.0
-    for j in range(1, cols + 1):
-        if owner[j]:
-            i = owner[j] - 1
-            total += weights[j - 1][i] if transpose else weights[i][j - 1]
-    return total
-
-
-def _partial(predicted: Sequence[Mark], gold: Sequence[Mark], penalty: float) -> Components:
+def _partial(predicted: Sequence[Mark], gold: Sequence[Mark], penalty: float,
+             overlaps: Sequence[Sequence[int]]) -> list[float]:
     """MPP: the pairing that maximises the segment's F1, found exactly by a bounded search over the pairs that
     earn credit (a segment holds few spans)."""
     candidates = [[(k, shared / p.length * reward, shared / g.length * reward)
-                   for k, g in enumerate(gold)
-                   if (shared := _overlap(p, g)) and (reward := _reward(p, g, penalty)) > 0.0]
-                  for p in predicted]
-    if not any(candidates):
-        return 0.0, float(len(predicted)), 0.0, float(len(gold))
-    search = _PairingSearch(candidates, float(len(predicted)), float(len(gold)))
+                   for k, (g, shared) in enumerate(zip(gold, row))
+                   if shared and (reward := _reward(p, g, penalty)) > 0.0]
+                  for p, row in zip(predicted, overlaps)]
+    n_pred, n_gold = float(len(predicted)), float(len(gold))
+    taken = [c[0][0] for c in candidates if c]
+    if all(len(c) <= 1 for c in candidates) and len(taken) == len(set(taken)):
+        # No two pairs compete for a span: every pair is taken (credits are positive, the denominators fixed).
+        return [sum(c[0][1] for c in candidates if c), n_pred, sum(c[0][2] for c in candidates if c), n_gold]
+    search = _PairingSearch(candidates, n_pred, n_gold)
     search.run(0, 0, 0.0, 0.0, 0)
-    return search.best_p, float(len(predicted)), search.best_r, float(len(gold))
+    return [search.best_p, n_pred, search.best_r, n_gold]
 
 
 class _PairingSearch:
@@ -210,61 +189,43 @@ def _better(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return False
 
 
-def _boundaries(marks: Sequence[Mark], length: int) -> list[int]:
-    cuts = {0, length}
-    for m in marks:
-        cuts.update((min(m.start, length), min(m.end, length)))
-    return sorted(cuts)
+_CLASS = {"critical": 0, "major": 0, "minor": 1}  # the character measures know two severities
 
 
-def _cover(marks: Sequence[Mark], lo: int, hi: int) -> tuple[int, int]:
-    """How many Major (Critical included) and Minor spans cover the characters lo..hi (one run of equal cover)."""
-    major = minor = 0
-    for m in marks:
-        if m.start <= lo and hi <= m.end:
-            if m.severity in ("major", "critical"):
-                major += 1
-            elif m.severity == "minor":
-                minor += 1
-    return major, minor
-
-
-def _target(marks: Sequence[Mark], omissions: bool) -> list[Mark]:
-    return [m for m in marks if m.side == TARGET and (omissions or not m.omission)]
-
-
-def _wmt25(predicted: Sequence[Mark], gold: Sequence[Mark], length: int) -> Components:
-    pred, ref = _target(predicted, False), _target(gold, False)
-    tp = total_pred = total_gold = 0.0
-    cuts = _boundaries([*pred, *ref], length)
-    for lo, hi in zip(cuts, cuts[1:]):  # runs of characters under the same spans: one computation per run
-        width = hi - lo
-        g_major, g_minor = _cover(ref, lo, hi)
-        p_major, p_minor = _cover(pred, lo, hi)
-        total_gold += width * (g_major + g_minor)
-        total_pred += width * (p_major + p_minor)
-        agree = min(g_major, p_major) + min(g_minor, p_minor)
-        gold_left = max(0, g_major - p_major) + max(0, g_minor - p_minor)
-        pred_left = max(0, p_major - g_major) + max(0, p_minor - g_minor)
-        tp += width * (agree + SEVERITY_PENALTY * min(gold_left, pred_left))
-    return tp, total_pred, tp, total_gold
-
-
-def _towereval(predicted: Sequence[Mark], gold: Sequence[Mark], length: int) -> Components:
-    # Its character array holds one cell past the text, where an omission (a span at the end) is marked.
-    pred, ref = _target(predicted, True), _target(gold, True)
-    tp = total_pred = total_gold = 0.0
-    cuts = _boundaries([*pred, *ref], length + 1)
-    for lo, hi in zip(cuts, cuts[1:]):
-        width = hi - lo
-        g_major, g_minor = _cover(ref, lo, hi)
-        p_major, p_minor = _cover(pred, lo, hi)
-        total_gold += width * bool(g_major or g_minor)
-        total_pred += width * bool(p_major or p_minor)
+def _characters(predicted: Sequence[Mark], gold: Sequence[Mark], length: int) -> list[float]:
+    """WMT25's and TowerEval's components in one sweep over the translation's characters (and TowerEval's cell past
+    its end, where an omission is marked): at each place a span starts or ends, the counts of gold Major, gold
+    Minor, predicted Major and predicted Minor spans over the run of characters that follows."""
+    events: dict[int, list[int]] = {}
+    for offset, marks in ((0, gold), (2, predicted)):
+        for m in marks:
+            k = _CLASS.get(m.severity)
+            if k is None or m.side != TARGET:
+                continue
+            start, end = (length, length + 1) if m.omission else (min(m.start, length), min(m.end, length))
+            if end > start:
+                events.setdefault(start, [0, 0, 0, 0])[offset + k] += 1
+                events.setdefault(end, [0, 0, 0, 0])[offset + k] -= 1
+    wmt_tp = wmt_pred = wmt_gold = tower_tp = tower_pred = tower_gold = 0.0
+    g_major = g_minor = p_major = p_minor = 0
+    places = sorted(events)
+    for here, there in zip(places, places[1:]):
+        d = events[here]
+        g_major, g_minor, p_major, p_minor = g_major + d[0], g_minor + d[1], p_major + d[2], p_minor + d[3]
+        width = there - here
+        if here < length:  # WMT25 reads the text only: its omissions are left out
+            wmt_gold += width * (g_major + g_minor)
+            wmt_pred += width * (p_major + p_minor)
+            agree = min(g_major, p_major) + min(g_minor, p_minor)
+            gold_left = max(0, g_major - p_major) + max(0, g_minor - p_minor)
+            pred_left = max(0, p_major - g_major) + max(0, p_minor - g_minor)
+            wmt_tp += width * (agree + SEVERITY_PENALTY * min(gold_left, pred_left))
+        tower_gold += width * bool(g_major or g_minor)
+        tower_pred += width * bool(p_major or p_minor)
         if g_major and g_minor:
-            tp += width * bool(p_major or p_minor)
+            tower_tp += width * bool(p_major or p_minor)
         elif g_major:
-            tp += width * (1.0 if p_major else SEVERITY_PENALTY if p_minor else 0.0)
+            tower_tp += width * (1.0 if p_major else SEVERITY_PENALTY if p_minor else 0.0)
         elif g_minor:
-            tp += width * (1.0 if p_minor else SEVERITY_PENALTY if p_major else 0.0)
-    return tp, total_pred, tp, total_gold
+            tower_tp += width * (1.0 if p_minor else SEVERITY_PENALTY if p_major else 0.0)
+    return [wmt_tp, wmt_pred, wmt_tp, wmt_gold, tower_tp, tower_pred, tower_tp, tower_gold]

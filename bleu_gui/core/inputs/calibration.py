@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, term
 from .raw_input import read_bytes
 from .untrusted_json import parse
 
@@ -67,7 +67,8 @@ def calibrated_threshold(path: str | Path, metric: str, signature: str, wanted: 
     where = str(path)
     data = parse(read_bytes(Path(path)).decode("utf-8"), where)
     if not isinstance(data, dict) or data.get("calibration") != VERSION or not isinstance(data.get("metrics"), dict):
-        raise InputError(f"{where}: not a calibration (write one with bleu-score … --error-free --error-free-out)")
+        raise InputError(f"{where}: not a calibration (write one with {term('error_free')} and "
+                         f"{term('error_free_out')} on human-rated segments)")
     entry = data["metrics"].get(metric)
     if not isinstance(entry, dict):
         raise InputError(f"{where}: no calibration of {metric} (it holds {', '.join(map(str, data['metrics']))})")

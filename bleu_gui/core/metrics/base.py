@@ -229,6 +229,12 @@ class Metric(ABC):
         errors by category and severity, each rater's score); none by default."""
         return {}
 
+    def rater_scores(self, system: SegmentFile, segment: int) -> dict[str, float]:
+        """Each rater's own score of a segment, where the metric is human judgement made of several raters' (a human
+        ESA or DA column read with its raters; MQM overrides it with each rater's errors); empty otherwise."""
+        rated = system.rated.get(self.name) or system.rated.get(self.key)
+        return {r.rater: r.score for r in rated[segment]} if rated is not None and segment < len(rated) else {}
+
     def read_from(self) -> str | None:
         """The file the scores were read from (None: computed here, from the text)."""
         return None

@@ -3,7 +3,7 @@ in the colour of its most severe error, the errors named on hover."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from html import escape
 
 from .. import palette
@@ -22,11 +22,8 @@ def marked_html(text: str, errors: Sequence[ErrorSpan]) -> str:
         if error.start is not None and error.end is not None:
             for i in range(max(error.start, 0), min(error.end, len(text))):
                 cover[i].append(error)
-    out, i = [], 0
-    while i < len(text):
-        j = i + 1
-        while j < len(text) and cover[j] == cover[i]:
-            j += 1
+    out = []
+    for i, j in runs(cover):
         part = escape(text[i:j])
         if cover[i]:
             worst = min(cover[i], key=lambda e: SEVERITY_ORDER.index(e.severity) if e.severity in SEVERITY_ORDER else 9)
@@ -36,11 +33,59 @@ def marked_html(text: str, errors: Sequence[ErrorSpan]) -> str:
             part = (f'<a href="tip:{escape(tip, quote=True)}" style="color:{palette.INK}; text-decoration:none">'
                     f'<span style="background-color:{colour}">{part}</span></a>')
         out.append(part)
-        i = j
     return "".join(out)
+
+
+def runs(keys: Sequence[object]) -> Iterator[tuple[int, int]]:
+    """The maximal runs ``(start, end)`` of equal neighbouring keys (a character's marks, its kind)."""
+    i = 0
+    while i < len(keys):
+        j = i + 1
+        while j < len(keys) and keys[j] == keys[i]:
+            j += 1
+        yield i, j
+        i = j
 
 
 def severity_legend() -> list[tuple[str, str, str]]:
     """The legend of the severities' colours: (label, inline style, tooltip)."""
     return [(s, f"background-color:{c}", f"{s} errors (hover a span: its category, rater and comment)")
             for s, c in SEVERITY_COLOURS.items()]
+
+
+SPAN_PARTS = (("hit", palette.SPAN_HIT, "marked by both"), ("missed", palette.SPAN_MISS, "the humans' only: missed"),
+              ("false alarm", palette.SPAN_FALSE_ALARM, "the detector's only: a false alarm"))
+
+
+def agreement_html(text: str, detected: Sequence[ErrorSpan], gold: Sequence[ErrorSpan]) -> tuple[str, dict[str, int]]:
+    """``text`` with each character coloured by who marked it (target-side spans with a place): both (a hit), the
+    humans only (missed), the detector only (a false alarm); and the characters of each kind, omissions counted
+    apart (``omission hit``, ``omission missed``, ``omission false alarm``: an error marked without a place)."""
+    def cover(errors: Sequence[ErrorSpan]) -> list[bool]:
+        marked = [False] * len(text)
+        for e in errors:
+            if e.side == "target" and e.start is not None and e.end is not None and e.severity != "Neutral":
+                for i in range(max(e.start, 0), min(e.end, len(text))):
+                    marked[i] = True
+        return marked
+
+    mine, theirs = cover(detected), cover(gold)
+    kinds = [("hit" if a and b else "false alarm" if a else "missed" if b else "") for a, b in zip(mine, theirs)]
+    colours = {name: colour for name, colour, _ in SPAN_PARTS}
+    out, counts = [], {name: 0 for name, _, _ in SPAN_PARTS}
+    for i, j in runs(kinds):
+        part = escape(text[i:j])
+        if kinds[i]:
+            counts[kinds[i]] += j - i
+            part = f'<span style="background-color:{colours[kinds[i]]}">{part}</span>'
+        out.append(part)
+
+    def omitted(errors: Sequence[ErrorSpan]) -> bool:
+        return any(e.start is None and e.severity != "Neutral" for e in errors)
+
+    a, b = omitted(detected), omitted(gold)
+    if a or b:
+        kind = "hit" if a and b else "false alarm" if a else "missed"
+        counts[f"omission {kind}"] = 1
+        out.append(f' <span style="background-color:{colours[kind]}">[omission]</span>')
+    return "".join(out), counts

@@ -57,7 +57,25 @@ def meta_eval_text(found: MetaEvaluation, apart: Apart | None = None) -> str:
                      + " ".join(_cell(values.get(s)) for s in STATISTICS[4:]))
     for m in found.metrics:
         lines += _parted_lines(m, apart)
-    return "\n".join(lines + ["", in_words(found), "", _LEGEND])
+    return "\n".join(lines + _ceiling_lines(found) + ["", in_words(found), "", _LEGEND])
+
+
+def _ceiling_lines(found: MetaEvaluation) -> list[str]:
+    """The raters against each other, and each metric's share of it, on the segments two raters rated."""
+    c = found.ceiling
+    if c is None:
+        return []
+    r = c.raters
+    lines = ["", f"The raters' ceiling, on the {c.segments:,} segments every system has two raters for (the second "
+                 f"rater against the first): pair acc {_cell(r.system_pairwise_accuracy, 0)}, acc*_eq "
+                 f"{_cell(r.segment_acc_eq, 0)}, PDP {_cell(r.segment_pdp, 0)}; each metric against the first rater "
+                 "there, and its share of the raters':"]
+    for m in c.metrics:
+        share = c.share(m.metric)
+        lines.append(f"   {m.metric}: pair acc {_cell(m.system_pairwise_accuracy, 0)}"
+                     + (f" ({share:.0%} of the raters')" if share is not None else "")
+                     + f", acc*_eq {_cell(m.segment_acc_eq, 0)}")
+    return lines
 
 
 def _baseline_rows(found: MetaEvaluation) -> list[tuple[str, dict[str, object], str]]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.error_free import ESA_THRESHOLD, Curve, curve, label
-from ..errors import InputError
+from ..errors import InputError, term
 from .meta_eval_run import HUMAN_KEYS
 from .results import Run
 
@@ -42,8 +42,8 @@ def run_labels(run: Run, threshold: float = ESA_THRESHOLD) -> tuple[str, list[li
     column = human_column(run)
     annotated = any(s.file.annotations for s in run.systems)
     if column is None and not annotated:
-        raise InputError("--error-free: the run has no human ratings (an ESA or DA file with --scores, or MQM/ESA "
-                         "spans with --annotations)")
+        raise InputError(f"{term('error_free')}: the run has no human ratings (an ESA or DA file as "
+                         f"{term('scores')}, or MQM/ESA spans as {term('annotations')})")
     labels = []
     for system in run.systems:
         scores = system.file.scores.get(column) if column is not None else None
@@ -84,8 +84,20 @@ def run_error_free(run: Run, threshold: float = ESA_THRESHOLD) -> ErrorFree:
         if scores:
             found.append(curve(metric.name, scores, ys, negated=sign < 0))
     if not found:
-        raise InputError("--error-free: no metric of the run scores the labelled segments (add one: -m comet, "
-                         "cometkiwi, bleu, an LLM judge, a scores file)")
+        raise InputError(f"{term('error_free')}: no metric of the run scores the labelled segments (add one to "
+                         f"{term('metrics')}: COMET, CometKiwi, BLEU, an LLM judge, a scores file)")
     found.sort(key=lambda c: (-(c.average_precision if math.isfinite(c.average_precision) else -1), c.metric))
     labelled = sum(1 for row in labels for y in row if y is not None)
     return ErrorFree(definition, labelled, tuple(found), tuple(run.metrics[k].name for k in sorted(human)))
+
+
+def human_files(run: Run) -> list[str]:
+    """The files the run's human ratings were read from (scores' raters, annotations' spans)."""
+    found: dict[str, None] = {}
+    for system in run.systems:
+        for per_segment in system.file.rated.values():
+            found.update((str(r.path), None) for scores in per_segment for r in scores)
+        for ratings in system.file.annotations or ():
+            for rater_file in ratings.sources if ratings is not None else ():
+                found[rater_file[1]] = None
+    return [f for f in found if f]

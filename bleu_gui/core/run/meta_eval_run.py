@@ -11,9 +11,6 @@ import numpy as np
 from ..analysis.disagree import Disagreement, disagreements
 from ..analysis.meta_eval import Ceiling, MetaEvaluation, meta_evaluate, rater_ceiling
 from ..errors import InputError, term
-from ..inputs.text_files import SegmentFile
-from ..metrics.base import Metric
-from ..metrics.mqm.config import rater_scores
 from .results import Run
 
 HUMAN_KEYS = ("mqm", "esa", "da")  # human judgement, never ranked as a metric
@@ -88,8 +85,8 @@ def _ceiling(run: Run, human: int, evaluated: Sequence[int]) -> Ceiling | None:
 
 def rater_split(run: Run, human: int) -> tuple[np.ndarray, np.ndarray] | None:
     """Two raters' scores of each segment of the human column ``human`` (systems × segments, higher is better):
-    the first and the second rater by name where a segment has two or more (NaN elsewhere); None where no segment
-    has two. MQM's from the annotations (each rater's negated sum of weights), ESA's and DA's from the raters'
+    the first and the second rater in the files' order where a segment has two or more (NaN elsewhere); None where
+    no segment has two. MQM's from the annotations (each rater's negated sum of weights), ESA's and DA's from the raters'
     own scores."""
     metric = run.metrics[human]
     sign = 1.0 if metric.higher_is_better else -1.0
@@ -97,19 +94,11 @@ def rater_split(run: Run, human: int) -> tuple[np.ndarray, np.ndarray] | None:
     second = first.copy()
     for s, system in enumerate(run.systems):
         for i in range(min(run.n_sentences, len(system.lines))):
-            scores = _rater_scores(system.file, metric, i)
+            scores = metric.rater_scores(system.file, i)
             if len(scores) >= 2:
-                (_a, x), (_b, y) = sorted(scores.items())[:2]
+                (_a, x), (_b, y) = list(scores.items())[:2]
                 first[s, i], second[s, i] = sign * x, sign * y
     return (first, second) if np.isfinite(first).any() else None
-
-
-def _rater_scores(file: SegmentFile, metric: Metric, i: int) -> dict[str, float]:
-    if metric.key == "mqm":
-        ratings = file.annotations[i] if file.annotations is not None and i < len(file.annotations) else None
-        return rater_scores(ratings, metric.config) if ratings is not None else {}  # type: ignore[attr-defined]
-    rated = file.rated.get(metric.name) or file.rated.get(metric.key)
-    return {r.rater: r.score for r in rated[i]} if rated is not None and i < len(rated) else {}
 
 
 def segments_apart(run: Run, human: str, metric: str, a: str, b: str, top: int = 10) -> list[Disagreement]:

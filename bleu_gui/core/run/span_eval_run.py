@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..analysis.span_agreement import Detector, SpanAgreement, span_agreement
-from ..errors import InputError
+from ..errors import InputError, term
 from .results import Run
 
 
@@ -44,10 +44,10 @@ def run_span_agreement(run: Run, gold: str | None = None,
     """The run's detectors against ``gold`` (a rater's name; None: each segment's first rater); :class:`InputError`
     when the run has no annotations or names a rater it does not hold."""
     if not run.annotated:
-        raise InputError("--span-eval: no system has human error spans (open an MQM table, or give --annotations "
-                         "FILE: WMT's ESA, Pearmut's log, a review)")
+        raise InputError(f"{term('span_eval')}: no system has human error spans (open an MQM table, or give "
+                         f"{term('annotations')}: WMT's ESA, Pearmut's log, a review)")
     if gold is not None and gold not in raters_of(run):
-        raise InputError(f"--span-eval {gold}: no rater of that name (the run's raters: "
+        raise InputError(f"{term('span_eval', gold)}: no rater of that name (the run's raters: "
                          f"{', '.join(raters_of(run)[:12])}{' …' if len(raters_of(run)) > 12 else ''})")
     return span_agreement([s.file for s in run.annotated], span_detectors(run), gold,
                           [s.name for s in run.annotated], progress)

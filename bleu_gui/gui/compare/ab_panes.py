@@ -1,7 +1,7 @@
 """A, B and the references of the sentence on screen: BLEU's colours, plus the words inside n-grams only this
 system matched, and reference words matched by both, only A or only B (or the metric shown's own marks). Under A
 and B, the raters' error spans when their files carry annotations — beside the metric's evidence, whichever metric
-is shown, so a segment opened from Metrics vs humans shows both."""
+is shown, so a segment opened from Humans ▸ Scores shows both."""
 
 from __future__ import annotations
 

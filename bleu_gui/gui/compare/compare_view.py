@@ -25,7 +25,6 @@ from ..widgets.layout import STRETCH, hrow, scrolled
 from ..widgets.style import styled
 from .ab_panes import ABPanes
 from .human_errors_panel import HumanErrorsPanel
-from .metrics_vs_humans import MetricsVsHumansPanel
 from .ngram_wins import NgramWins
 from .pair_charts import PairCharts
 from .pair_list import PairList
@@ -59,9 +58,6 @@ class CompareView(QWidget):
         self.charts = PairCharts(controller)
         self.charts.region_selected.connect(self.pairs.show_only)
         self.human = HumanErrorsPanel(controller)
-        self.meta = MetricsVsHumansPanel(controller)
-        self.meta.segment_opened.connect(self._show_sentences)
-        self._judged = False  # the run has human scores (MQM, a column read from a file): Metrics vs humans is shown
         self._assemble()
         controller.run_changed.connect(self.on_run_changed)
         controller.b_changed.connect(self.on_b_changed)
@@ -94,9 +90,6 @@ class CompareView(QWidget):
         self._human_page = QWidget()
         QVBoxLayout(self._human_page).setContentsMargins(0, 0, 0, 0)
         self.lower_tabs.addTab(self._human_page, "Human error spans")
-        self._meta_page = QWidget()
-        QVBoxLayout(self._meta_page).setContentsMargins(0, 0, 0, 0)
-        self.lower_tabs.addTab(self._meta_page, "Metrics vs humans")
         self.below = QStackedWidget()
         self.below.addWidget(self.middle_split)
         self.below.addWidget(self.lower_tabs)
@@ -121,7 +114,7 @@ class CompareView(QWidget):
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(outer, 1)
 
-    def _show_sentences(self, _sentence: int) -> None:
+    def show_sentences(self, _sentence: int) -> None:
         """A segment chosen in a panel is seen in the A and B panes: in the compact arrangement, their tab."""
         if self.compact:
             self.lower_tabs.setCurrentWidget(self.sentences_split)
@@ -143,13 +136,12 @@ class CompareView(QWidget):
             assert layout is not None and charts is not None
             layout.addWidget(self.ngrams)
             charts.addWidget(self.charts)
-            human, meta = self._human_page.layout(), self._meta_page.layout()
-            assert human is not None and meta is not None
+            human = self._human_page.layout()
+            assert human is not None
             human.addWidget(self.human)
-            meta.addWidget(self.meta)
             # Taken out of the roomy arrangement's tabs, whose stack hides what it lets go of (QStackedLayout): each
             # is shown in its own tab page again (the pages' tabs decide what is seen).
-            for part in (self.charts, self.human, self.meta):
+            for part in (self.charts, self.human):
                 part.show()
             self.below.setCurrentWidget(self.lower_tabs)
         else:
@@ -158,7 +150,6 @@ class CompareView(QWidget):
             self.right_tabs.clear()
             self.right_tabs.addTab(self.charts, "Charts")
             self.right_tabs.addTab(self.human, "Human error spans")
-            self.right_tabs.addTab(self.meta, "Metrics vs humans")
             self._show_tabs()
             self.panes_scroll.takeWidget()
             self.right_split.addWidget(self.panes)
@@ -191,16 +182,13 @@ class CompareView(QWidget):
         self.b_combo.blockSignals(False)
         self.pairs.refresh()
         self._annotated = HumanErrorsPanel.wanted(run)
-        self._judged = MetricsVsHumansPanel.wanted(run)
         self._show_tabs()
 
     def _show_tabs(self) -> None:
-        """The human errors' and metrics-vs-humans' tabs where the run has them (the tab bar only when it has one)."""
+        """The human errors' tab where the run has them (the tab bar only when it has one)."""
         self.lower_tabs.setTabVisible(self.lower_tabs.indexOf(self._human_page), self._annotated)
-        self.lower_tabs.setTabVisible(self.lower_tabs.indexOf(self._meta_page), self._judged)
         self.right_tabs.setTabVisible(self.right_tabs.indexOf(self.human), self._annotated)
-        self.right_tabs.setTabVisible(self.right_tabs.indexOf(self.meta), self._judged)
-        self.right_tabs.tabBar().setVisible(self._annotated or self._judged)
+        self.right_tabs.tabBar().setVisible(self._annotated)
 
     def _upper_wanted(self) -> int:
         """The height that shows every system's row (up to 15; more scroll) with the title above them, and at

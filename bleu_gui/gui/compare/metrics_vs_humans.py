@@ -1,4 +1,4 @@
-"""Compare's *Metrics vs humans*: which metric of the run agrees with the human scores (MQM, or a human column read
+"""Humans ▸ *Scores*: which metric of the run agrees with the human scores (MQM, or a human column read
 from a file), by mt-metrics-eval's statistics, beside a constant and a random baseline (see
 core.analysis.meta_eval). Computed in a worker when asked; a metric's row shows its system scores against the
 humans' and the system pairs it orders against them; a pair is a click from Compare's A and B, and from the
@@ -26,20 +26,22 @@ from ..widgets.elided_label import ElidedLabel
 from ..widgets.item_tables import cell as _cell
 from ..widgets.item_tables import fill as _fill
 from ..widgets.item_tables import item_table as _table
-from ..widgets.item_tables import model_of
+from ..widgets.item_tables import model_of, rows_height
 from ..widgets.item_tables import name_item as _name
 from ..widgets.job_progress import JobProgress
 from ..widgets.layout import STRETCH, hrow
 from ..widgets.style import styled
 
-HEADERS = ["rank", "metric", "pair acc", "Pearson", "SPA", "acc*_eq", "ε", "seg Pearson", "Kendall"]
+HEADERS = ["rank", "metric", "pair acc", "Pearson", "SPA", "acc*_eq", "ε", "seg Pearson", "Kendall", "PDP"]
 TIPS = {"pair acc": "System level: the share of system pairs the metric orders as the humans do",
         "Pearson": "System level: Pearson's r of the system scores",
         "SPA": "Soft pairwise accuracy (WMT24): 1 − the mean gap between the humans' and the metric's p-values",
         "acc*_eq": "Segment level: pairs ordered alike or tied in both, per segment, with the tie threshold ε that "
                    "maximises it (Deutsch et al. 2023)",
         "seg Pearson": "Segment level: Pearson's r over every system × segment",
-        "Kendall": "Segment level: Kendall's τ_b over every system × segment"}
+        "Kendall": "Segment level: Kendall's τ_b over every system × segment",
+        "PDP": "Segment level: Pearson's r of the score differences of every two systems on the same segment "
+               "(pairwise difference Pearson, mt-metrics-eval 2025)"}
 PAIR = Qt.ItemDataRole.UserRole + 1     # a pair row's (a, b) system names
 SEGMENT = Qt.ItemDataRole.UserRole + 2  # a segment row's sentence index
 APART = 10  # segments listed for a pair
@@ -90,7 +92,7 @@ class MetricsVsHumansPanel(QWidget):
         self.plot = pg.PlotWidget(background=palette.BACKGROUND)
         self.plot.setLabel("bottom", "human score (system)")
         self.plot.setLabel("left", "metric score (system)")
-        self.plot.setMinimumHeight(60)  # the compact layout (a laptop) gives the tab little height: it scrolls
+        self.plot.setMinimumSize(260, 200)
         self.scatter = pg.ScatterPlotItem(size=9, hoverable=True, tip=self._tip)
         self.plot.addItem(self.scatter)
         self.names: list[pg.TextItem] = []  # the outliers' names beside their dots
@@ -121,12 +123,10 @@ class MetricsVsHumansPanel(QWidget):
         controller.run_changed.connect(self.on_run_changed)
 
     def _parts(self) -> QSplitter:
-        """The table beside the scatter of system scores; under them, a metric's pairs beside a pair's segments."""
-        top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(self.table)
-        top.addWidget(self.plot)
-        top.setSizes([640, 400])
-        bottom = QSplitter(Qt.Orientation.Horizontal)
+        """The table across the top (every row in view); under it the scatter of a metric's system scores beside
+        its pairs over a pair's segments: at 1366×768 with 13 systems the scatter beside the table had 110 px and
+        its names ran over each other."""
+        right = QSplitter(Qt.Orientation.Vertical)
         for title, table in ((self.pairs_title, self.pairs), (self.apart_title, self.apart)):
             part = QWidget()
             box = QVBoxLayout(part)
@@ -136,12 +136,16 @@ class MetricsVsHumansPanel(QWidget):
             else:
                 box.addWidget(title)
             box.addWidget(table, 1)
-            bottom.addWidget(part)
-        bottom.setSizes([600, 440])
+            right.addWidget(part)
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(self.plot)
+        bottom.addWidget(right)
+        bottom.setStretchFactor(0, 2)
+        bottom.setStretchFactor(1, 3)
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(top)
+        split.addWidget(self.table)
         split.addWidget(bottom)
-        split.setSizes([300, 260])
+        split.setSizes([200, 400])
         return split
 
     @staticmethod
@@ -231,6 +235,10 @@ class MetricsVsHumansPanel(QWidget):
             if item is not None and header in TIPS:
                 item.setToolTip(TIPS[header])
         left = f" ({found.left_out:,} left out: some system has no human score there)" if found.left_out else ""
+        ceiling = found.ceiling
+        if ceiling is not None:
+            left += (f"; the raters' ceiling on {ceiling.segments:,} doubly rated segments: pair acc "
+                     f"{ceiling.raters.system_pairwise_accuracy:.3f}, acc*_eq {ceiling.raters.segment_acc_eq:.3f}")
         self._ready(f"{in_words(found)}\n{len(found.systems)} systems, {found.segments:,} segments{left}; rank: "
                     "WMT's clusters by pairwise accuracy; grey: baselines (hover the constant one: why its SPA is "
                     "high); red: below the random baseline. Click a metric.")
@@ -243,9 +251,7 @@ class MetricsVsHumansPanel(QWidget):
         1366×768 the baselines fell below the fold."""
         view, total = self.table, sum(self.split.sizes())
         view.resizeColumnsToContents()
-        rows = min(model_of(view).rowCount(), FIT_ROWS)
-        need = (view.horizontalHeader().sizeHint().height() + rows * view.verticalHeader().defaultSectionSize()
-                + view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth() + 4)
+        need = rows_height(view, min(model_of(view).rowCount(), FIT_ROWS))
         view.setMinimumHeight(need)  # the splitter never takes the baselines away (the tab scrolls instead)
         self.split.setSizes([need, max(total - need, 1)])
 

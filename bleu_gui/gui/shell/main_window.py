@@ -28,6 +28,7 @@ from ...core.run import renamed
 from ...core.runtime import let_go
 from ..actions import Actions
 from ..compare.compare_view import CompareView
+from ..compare.humans_view import HumansView
 from ..controller import Controller
 from ..file_dialogs import ask_open_many
 from ..inspect.inspect_view import InspectView
@@ -57,7 +58,7 @@ from .run_bars import BarsArea, RunBars
 from .session_actions import ask_open_session, ask_save_session
 from .settings import Settings
 
-INSPECT_TAB, COMPARE_TAB = 0, 1
+INSPECT_TAB, COMPARE_TAB, HUMANS_TAB = 0, 1, 2
 COSTLY = 3  # a family's cost from which it takes minutes (COMET, the LLM judge): remembered, offered, never started
 SCORING = "Scoring…"
 
@@ -138,6 +139,7 @@ class MainWindow(QMainWindow):
         self._refit = single_shot(self, 0, self._fit_to_screen)
         self.inspect = InspectView(self.controller)
         self.compare_view = CompareView(self.controller)
+        self.humans = HumansView(self.controller)
         self.bars = RunBars()
         self.tabs = QTabWidget()
         self._connect()
@@ -147,6 +149,10 @@ class MainWindow(QMainWindow):
         # make the window, whichever tab is shown, taller than a laptop's (a tab widget takes its tallest page).
         self.tabs.addTab(scrolled(self.compare_view), "Compare")
         self.tabs.setTabEnabled(COMPARE_TAB, False)
+        self.tabs.addTab(self.humans, "Humans")
+        self.tabs.setTabEnabled(HUMANS_TAB, False)
+        self.tabs.setTabToolTip(HUMANS_TAB, "Which score and which error detector agree with the humans: open human "
+                                            "ratings (MQM, ESA, a review) beside the systems")
         self.metric_chooser = MetricChooser(self.controller)
         self.tabs.setCornerWidget(self.metric_chooser)
         self.tabs.setTabToolTip(COMPARE_TAB, "File ▸ Add system… (or drop a second system file) to compare")
@@ -230,7 +236,8 @@ class MainWindow(QMainWindow):
         for menu in self.tools.menus:
             self.menuBar().addMenu(menu)
         self.campaigns = CampaignActions(self, controller, self.run_actions, self.tools, self.bars)
-        self.compare_view.meta.ask_humans.connect(self.tools.open_ask_humans)
+        self.humans.scores.ask_humans.connect(self.tools.open_ask_humans)
+        self.humans.scores.segment_opened.connect(self.open_in_compare)
         self.tools.exported.connect(self.on_exported)
         self.tools.failed.connect(self.show_error)
         self.tools.message.connect(self.statusBar().showMessage)
@@ -294,6 +301,13 @@ class MainWindow(QMainWindow):
         except (InputError, ExportError) as exc:
             self.show_error(raw(exc))
 
+    @Slot(int)
+    def open_in_compare(self, sentence: int) -> None:
+        """A segment chosen in the Humans tab is seen in Compare's A and B panes (the controller has it already)."""
+        if self.tabs.isTabEnabled(COMPARE_TAB):
+            self.tabs.setCurrentIndex(COMPARE_TAB)
+            self.compare_view.show_sentences(sentence)
+
     @Slot(bool)
     def on_run_shown(self, switch_to_compare: bool) -> None:
         """A job's run is shown; some jobs (adding systems) ask for the Compare tab."""
@@ -307,7 +321,10 @@ class MainWindow(QMainWindow):
         assert run is not None
         comparing = run.comparison is not None
         self.tabs.setTabEnabled(COMPARE_TAB, comparing)
-        if not comparing and self.tabs.currentIndex() == COMPARE_TAB:
+        judged = HumansView.wanted(run)
+        self.tabs.setTabEnabled(HUMANS_TAB, judged)
+        if (not comparing and self.tabs.currentIndex() == COMPARE_TAB) or (
+                not judged and self.tabs.currentIndex() == HUMANS_TAB):
             self.tabs.setCurrentIndex(INSPECT_TAB)
         self.file_menu.set_run_shown(True)
         self.inputs_label.setText(run.summary)

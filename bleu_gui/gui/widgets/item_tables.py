@@ -38,6 +38,12 @@ def fill(table: Table, headers: list[str], rows: list[list[QStandardItem]]) -> N
     table.resizeColumnsToContents()
 
 
+def rows_height(table: Table, rows: int) -> int:
+    """The height that shows ``rows`` rows of ``table`` under its header, with its horizontal scroll bar."""
+    return (table.horizontalHeader().sizeHint().height() + rows * table.verticalHeader().defaultSectionSize()
+            + table.horizontalScrollBar().sizeHint().height() + 2 * table.frameWidth() + 4)
+
+
 def name_item(text: str) -> QStandardItem:
     item = QStandardItem(text)
     item.setEditable(False)

@@ -105,6 +105,12 @@ class Mqm(SegmentMeans):
         return MqmScore(score=float(stats[index, 0]) if rated else float("nan"), signature=self.signature(True),
                         rated=rated, unrated=1 - rated)
 
+    def rater_scores(self, system: SegmentFile, segment: int) -> dict[str, float]:
+        """Each rater's MQM of the segment (the negated sum of their errors' weights), in the files' order."""
+        ratings = system.annotations or ()
+        found = ratings[segment] if segment < len(ratings) else None
+        return rater_scores(found, self.config) if found is not None else {}
+
     def system_details(self, system: SegmentFile, rows: Sequence[int] | None = None) -> dict[str, object]:
         """The errors by category and severity (over all raters) and each rater's score (the mean over the
         segments the rater rated) of a system's segments ``rows`` (all)."""
