@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bleu_gui.core.analysis.erasure import erase, erasure_texts
 from bleu_gui.core.errors import Cancelled, InputError
 from bleu_gui.core.inputs.text_files import SegmentFile
 from bleu_gui.core.metrics.comet.cache import cache_size
@@ -106,6 +107,26 @@ def three_references():
 KINDS = ("regression", "referenceless", "xcomet")
 
 
+def erasure_cases() -> dict[str, tuple[str, str, str, object]]:
+    """Segments whose every word is erased (source, candidate, reference, the word splitting): a German one with an
+    emoji and a combining mark, a Russian one, a word of one character, a one-word candidate (erased: empty), and —
+    with the shared data — a Japanese one split by sacreBLEU's ja-mecab."""
+    from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
+
+    cases: dict[str, tuple[str, str, str, object]] = {
+        "German": ("Good morning 👋, café at eight.", "Guten Morgen 👋, Cafe\u0301 um acht.",
+                   "Guten Morgen 👋, Café um acht Uhr.", None),
+        "Russian": ("The cat sleeps on a mat.", "Кошка спит на коврике и я.", "Кошка спит на коврике.", None),
+        "one word": ("Yes.", "Ja", "Ja.", None),
+    }
+    try:
+        ja = en_ja_lines()
+    except pytest.skip.Exception:
+        return cases
+    cases["Japanese"] = (ja["src"][3], ja["sys1"][3], ja["ref1"][3], load_tokenizer("ja-mecab"))
+    return cases
+
+
 def _oracle_requests(out: Path) -> list[dict]:
     """What the oracle predicts, by name: each kind's of en_ja's sys1 in batches of 16, the regression model's also in
     batches of 4, and of each of three references alone."""
@@ -119,6 +140,9 @@ def _oracle_requests(out: Path) -> list[dict]:
             asked[kind][kind] = (items(src, hyp, None if kind == "referenceless" else ref), 16)
         asked["regression"]["regression, batches of 4"] = (items(src, hyp, ref), 4)
         asked["xcomet"]["xcomet without a reference"] = (items(src, hyp), 16)  # unbabel-comet's items without "ref"
+    for name, (src_line, text, ref_line, tokenize) in erasure_cases().items():
+        _spans, texts = erasure_texts(text, tokenize)
+        asked["regression"][f"erasure: {name}"] = ([{"src": src_line, "mt": t, "ref": ref_line} for t in texts], 16)
     try:
         src, hyp, refs = three_references()
     except pytest.skip.Exception:
@@ -879,3 +903,49 @@ def test_a_model_neither_cached_nor_reachable_is_said_with_where_a_copy_goes(com
     assert f"is not in the Hugging Face cache ({tmp_path / 'hf' / 'hub'})" in said
     assert f"http://127.0.0.1:{port} cannot be reached (no network?)" in said
     assert "checkpoints/model.ckpt beside hparams.yaml" in said
+
+
+def test_erasure_deltas_are_comets_own_scores_of_the_erased_texts(tiny_comet, comet_python, comets_own, tmp_path):
+    # Each word left out, the segment scored again through the worker and its cache: every delta equals
+    # unbabel-comet's own predict of the erased text minus its predict of the whole one (the oracle, run alone).
+    for name, (src_line, text, ref_line, tokenize) in erasure_cases().items():
+        metric = comet(tiny_comet["regression"], comet_python, [[ref_line]], [src_line], tmp_path)
+        found = erase("target", src_line, text, lambda s, c, m=metric: m.score_variants(0, s, c), tokenize)
+        theirs = comets_own[f"erasure: {name}"]["scores"]
+        assert len(found.words) == len(theirs) - 1 > 0, name
+        assert found.score == pytest.approx(theirs[0], abs=1e-6)
+        for word, score in zip(found.words, theirs[1:]):
+            assert word.delta == pytest.approx(score - theirs[0], abs=1e-6), (name, word.text)
+            assert text[word.start:word.end] == word.text
+    # Words, not sub-word pieces: the emoji and the combining mark stay inside their words; a one-character word is
+    # one; the one-word candidate erased is the empty text, scored as COMET scores it.
+    spans, texts = erasure_texts("Guten Morgen 👋, Cafe\u0301 um acht.")
+    assert [t for t in texts[1:] if "Cafe" not in t] == ["Guten Morgen 👋, um acht."]
+    assert erasure_texts("Ja")[1] == ["Ja", ""]
+
+
+def test_explain_says_which_words_move_comet_and_what_xcomet_marked_there(tiny_comet, comet_python, en_ja, tmp_path,
+                                                                        capsys):
+    # --explain 4 of an en-ja system under xCOMET: the candidate's words by the run's ja-mecab, each erased through
+    # the worker (its cache: asking again scores nothing new), the words pulling the score down said with their
+    # deltas in the metric's decimals, and how many of them lie in xCOMET's own spans.
+    _write(en_ja, tmp_path)
+    argv = [tmp_path / "ref1.txt", "-i", tmp_path / "sys1.txt", "--src", tmp_path / "src.txt", "--langs", "en", "ja",
+            "-m", "bleu", "comet", "--comet-model", tiny_comet["xcomet"], "--comet-python", comet_python,
+            "--comet-cache", tmp_path / "comet.sqlite", "--explain", "4"]
+    code, out, err = cli(capsys, *argv, "-f", "json")
+    assert code == 0, err
+    (found,) = json.loads(out)
+    comet_part = found["comet"]
+    assert comet_part["word_splitting"] == "ja-mecab"
+    target, source = comet_part["erasure"]
+    candidate, words = en_ja["sys1"][3], target["words"]
+    assert target["side"] == "target" and source["side"] == "source"
+    assert [candidate[w["start"]:w["end"]] for w in words] == [w["text"] for w in words] and len(words) > 3
+    assert target["score"] == pytest.approx(comet_part["score"], abs=1e-9)  # the whole text is the segment's score
+    code, out, err = cli(capsys, *argv)
+    assert code == 0, err
+    assert "Which words move it (erasure):" in out and "words by ja-mecab" in out
+    assert re.search(r"candidate words that pull it down most \(left out, the score rises\): “[^”]+” \+\d\.\d{4}", out) \
+        or "no candidate word pulls it down" in out
+    assert re.search(r"\d of the \d lie in COMET[^']*'s spans", out) or "no candidate word pulls it down" in out

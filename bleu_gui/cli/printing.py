@@ -484,20 +484,33 @@ def print_explain(o: Options, run: Run) -> None:
     accounts = [(s.name, [(metric.key, metric.of_system(s.file, source).account(
         n - 1, s.lines[n - 1], s.results[k].stats[n - 1], run.reference_names)) for k, metric in enumerate(run.metrics)])
                 for s in run.systems]
+    from ..core.run.erasure_run import explains_by_erasure, in_words, segment_erasure, word_splitting
+
+    # A neural metric's words, each left out and the segment scored again by its model (COMET's worker, cached).
+    erasures = {(s, k): segment_erasure(run, k, s, n - 1) for s in range(len(run.systems))
+                for k in range(len(run.metrics)) if explains_by_erasure(run, k)}
     if o.output.format == "json":
         out = []
-        for name, parts in accounts:
+        for s, (name, parts) in enumerate(accounts):
             # The first metric's account also stands at the top, as BLEU's did before there were other metrics.
             first = parts[0][1].explanation
             obj: dict[str, object] = {"system": name, "sentence": n, **first.to_dict()}
-            for key, account in parts:
-                obj[key] = {**account.evidence, **account.explanation.to_dict()}
+            for k, (key, account) in enumerate(parts):
+                extra: dict[str, object] = ({"erasure": [e.to_dict() for e in erasures[s, k]],
+                                             "word_splitting": word_splitting(run)[0]} if (s, k) in erasures else {})
+                obj[key] = {**account.evidence, **account.explanation.to_dict(), **extra}
             out.append(obj)
         print(strict_dumps(out, indent=2))
         return
-    for k, (name, parts) in enumerate(accounts):
-        print(("\n" if k else "") + f"Sentence {n} — {name}\n"
-              + "\n\n".join(account.explanation.text() for _key, account in parts))
+    for s, (name, parts) in enumerate(accounts):
+        texts = []
+        for k, (_key, account) in enumerate(parts):
+            text = account.explanation.text()
+            if (s, k) in erasures:
+                said = in_words(run, k, s, n - 1, erasures[s, k], run.metrics[k].decimals)
+                text += "\n  Which words move it (erasure):\n" + "\n".join(f"    {line}" for line in said)
+            texts.append(text)
+        print(("\n" if s else "") + f"Sentence {n} — {name}\n" + "\n\n".join(texts))
 
 
 class Printer:

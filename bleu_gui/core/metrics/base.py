@@ -119,6 +119,7 @@ class Metric(ABC):
     # evidence has the window's n-gram panes, a score read from a file has none.
     evidence_shown: bool = False
     shows_human_errors: bool = False  # its evidence is the raters' error spans (the window needs no strip of them)
+    scores_variants: bool = False  # :meth:`score_variants` asks a model (COMET): erasure and what-if through it
     # Statistics that are not whole numbers are resampled as sacreBLEU resamples its own metrics': summed in
     # float32 (a metric sacreBLEU does not have, a mean of imported scores, sums in float64).
     bootstrap_float32: bool = True
@@ -228,6 +229,12 @@ class Metric(ABC):
         """The metric's own figures of a system's segments ``rows`` (all) beyond its score, for JSON (MQM: its
         errors by category and severity, each rater's score); none by default."""
         return {}
+
+    def score_variants(self, index: int, sources: Sequence[str], candidates: Sequence[str],
+                       progress: Progress | None = None) -> list[float] | None:
+        """The metric's score of each (source, candidate) as segment ``index`` is scored (its references), for
+        erasure and what-if through a model; None for a metric that explains itself otherwise (BLEU's n-grams)."""
+        return None
 
     def rater_scores(self, system: SegmentFile, segment: int) -> dict[str, float]:
         """Each rater's own score of a segment, where the metric is human judgement made of several raters' (a human

@@ -99,6 +99,7 @@ class Comet(SegmentMeans):
     name = "COMET"
     evidence_shown = True
     decimals = 4
+    scores_variants = True
 
     def __init__(self, config: CometConfig, references: Sequence[Sequence[str]], source: Sequence[str] | None,
                  scorer: CometScorer | None = None):
@@ -139,6 +140,18 @@ class Comet(SegmentMeans):
                 for i, rows in enumerate(per_segment)]
             self._note_truncated(system)
         self._note_empty_references(alone)
+
+    def score_variants(self, index: int, sources: Sequence[str], candidates: Sequence[str],
+                       progress: Progress | None = None) -> list[float]:
+        """The model's score of each (source, candidate) as segment ``index`` would be scored — against the same
+        references, the mean over them — in one request through the cache (a text typed back is not scored twice):
+        what a what-if edit or an erasure asks of the model."""
+        alone = self.without_reference()
+        refs: list[str | None] = [None] if alone else [self.references[k][index] for k in self._used_references(index)]
+        items: list[Item] = [(s, c, r) for s, c in zip(sources, candidates) for r in refs]
+        scored = self.scorer.score(items, 0 if alone else len(self.references), progress)
+        per = max(len(refs), 1)
+        return [float(np.mean([v.score for v in scored.values[k * per:(k + 1) * per]])) for k in range(len(candidates))]
 
     def without_reference(self) -> bool:
         """Whether the model reads the source and the candidate only: a reference-free checkpoint (CometKiwi), or

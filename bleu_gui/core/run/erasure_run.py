@@ -1,0 +1,104 @@
+"""Which words move a run's neural score on one segment (:mod:`..analysis.erasure`): the candidate's and the
+source's words erased one at a time through the metric's own model (COMET's worker, its cache), said in words with
+what the other witnesses say of the same words — xCOMET's spans, an LLM judge's, the raters'."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..analysis.erasure import Erasure, Tokenize, Word, erase
+from ..inputs.ratings import TARGET, ErrorSpan
+from ..metrics.sacre_tokenizers import load_tokenizer
+from .results import Run
+
+# Tokenizers whose pieces are words where the script writes no spaces; another tokenizer (13a, spm) splits words
+# into pieces, and the words are then the whitespace ones.
+WORD_TOKENIZERS = ("ja-mecab", "ko-mecab", "zh")
+# Without BLEU in the run: the tokenizer sacreBLEU takes for the declared target language.
+BY_LANGUAGE = {"ja": "ja-mecab", "ko": "ko-mecab", "zh": "zh"}
+
+
+def word_splitting(run: Run) -> tuple[str, Tokenize | None]:
+    """How the run splits a text into words: its BLEU tokenizer where that makes words of a script without spaces
+    (Japanese, Chinese, Korean) — without BLEU, the one sacreBLEU takes for the declared target language — else
+    whitespace; and its name, said on screen."""
+    bleu = run.bleu
+    name = bleu.config.tokenizer_name if bleu is not None else BY_LANGUAGE.get(run.context.target_language, "")
+    if name in WORD_TOKENIZERS:
+        return name, load_tokenizer(name)
+    return "whitespace", None
+
+
+def explains_by_erasure(run: Run, k: int) -> bool:
+    """Whether the run's ``k``-th metric scores variants of a segment through its model (COMET)."""
+    return run.metrics[k].scores_variants
+
+
+def segment_erasure(run: Run, k: int, system: int, i: int) -> list[Erasure]:
+    """The candidate's erasure and, where the metric reads a source, the source's, for segment ``i`` of
+    ``system`` under the run's ``k``-th metric."""
+    metric = run.metrics[k]
+    source = run.context.source.lines[i] if run.context.source is not None else ""
+    candidate = run.systems[system].lines[i]
+    _name, tokenize = word_splitting(run)
+
+    def variants(sources: Sequence[str], candidates: Sequence[str]) -> list[float]:
+        found = metric.score_variants(i, sources, candidates)
+        assert found is not None  # explains_by_erasure
+        return found
+
+    found = [erase("target", source, candidate, variants, tokenize)]
+    if source.strip():  # a source written without spaces too is split by the same tokenizer, else by whitespace
+        found.append(erase("source", source, candidate, variants, tokenize if " " not in source.strip() else None))
+    return found
+
+
+def witnesses(run: Run, system: int, i: int) -> list[tuple[str, list[ErrorSpan]]]:
+    """Who else marked the candidate's words: each metric with spans (xCOMET, the LLM judge) and the raters."""
+    found = []
+    lines = run.systems[system].lines
+    for metric in run.metrics:
+        spans = metric.error_spans(lines)
+        if spans is not None and i < len(spans) and spans[i] is not None:
+            found.append((metric.name, [e for e in spans[i] or () if e.side == TARGET and e.start is not None]))
+    annotations = run.systems[system].file.annotations
+    ratings = annotations[i] if annotations is not None and i < len(annotations) else None
+    if ratings is not None:
+        for rater in ratings.raters:
+            found.append((f"rater {rater}", [e for e in ratings.errors if e.rater == rater and e.side == TARGET
+                                             and e.start is not None]))
+    return found
+
+
+def _inside(word: Word, spans: Sequence[ErrorSpan]) -> ErrorSpan | None:
+    return next((e for e in spans if e.start is not None and e.end is not None and e.start < word.end
+                 and word.start < e.end), None)
+
+
+def in_words(run: Run, k: int, system: int, i: int, found: Sequence[Erasure], decimals: int) -> list[str]:
+    """The erasure said: the words that pull the score down most and by how much, the source words whose removal
+    raises it (where the metric reads one), and how many of those words the other witnesses marked too."""
+    metric = run.metrics[k]
+    splitting, _ = word_splitting(run)
+    lines = [f"{metric.name} {found[0].score:.{decimals}f}; each word left out and the segment scored again by the "
+             f"model ({len(found[0].words) + 1} texts, words by {splitting})"]
+    for erasure in found:
+        against = erasure.against()
+        side = "candidate" if erasure.side == "target" else "source"
+        if not erasure.words:
+            lines.append(f"the {side} has no word to leave out")
+            continue
+        if not against:
+            lines.append(f"no {side} word pulls it down: leaving out any lowers the score or leaves it as it is")
+            continue
+        said = ", ".join(f"“{w.text}” {w.delta:+.{decimals}f}" for w in against)
+        what = "pull it down most (left out, the score rises)" if erasure.side == "target" else \
+            "whose removal raises it (what the candidate may leave out)"
+        lines.append(f"{side} words that {what}: {said}")
+        if erasure.side == "target":
+            for name, spans in witnesses(run, system, i):
+                hit = [(w, e) for w in against if (e := _inside(w, spans)) is not None]
+                lines.append(f"{len(hit)} of the {len(against)} lie in {name}'s spans"
+                             + (": " + ", ".join(f"“{w.text}” in a {e.severity} {e.category or 'span'}".rstrip()
+                                                for w, e in hit) if hit else ""))
+    return lines
