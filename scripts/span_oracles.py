@@ -27,7 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.span_cases import HAND, RANDOM_SEEDS, Segment, detector_from, random_corpus  # noqa: E402
+from tests.span_cases import (  # noqa: E402
+    HAND,
+    RANDOM_SEEDS,
+    Segment,
+    detector_from,
+    random_corpus,
+    wmt24_gold,
+    wmt24_latest,
+)
 
 OUT = ROOT / "tests" / "data" / "span-oracles" / "expected.json"
 
@@ -79,41 +87,13 @@ def score(corpus: list[Segment], perrella, wmt25, tower) -> dict[str, object]:
     return out
 
 
-def utf16_to_code_points(text: str, unit: int) -> int:
-    """The code-point offset of UTF-16 code unit ``unit`` of ``text`` (a unit inside a character: that character)."""
-    seen = 0
-    for i, ch in enumerate(text):
-        if seen >= unit:
-            return i
-        seen += 2 if ord(ch) > 0xFFFF else 1
-    return len(text)
-
-
 def wmt24_corpus(path: Path, pair: str) -> list[Segment]:
-    """WMT24's ESA ratings of ``pair``, read here from the raw lines: the later of a rater's ratings of a segment
-    counts; each rated (system, line) a segment whose gold is its rater's spans (UTF-16, end inclusive, turned
-    into code points; "missing" an omission; undecided left out) and whose prediction is
-    ``detector_from(gold, …, line)``."""
-    latest: dict[tuple[str, int, str], dict] = {}
-    for line in path.read_text("utf-8").splitlines():
-        o = json.loads(line)
-        if o["langs"] == pair and o["system"] != "refA":
-            latest[(o["system"], o["line_id"], o["annotator"])] = o
+    """WMT24's ESA ratings of ``pair`` (tests/span_cases.py reads the raw lines): each rated (system, line) a
+    segment whose gold is its rater's spans and whose prediction is ``detector_from(gold, …, line)``."""
     corpus = []
-    for (_system, line_id, _annotator), o in sorted(latest.items()):
-        text = o["tgt"]
-        gold = []
-        for span in o["esa_spans"]:
-            if span["severity"] == "undecided":
-                continue
-            if span["start_i"] == "missing":
-                gold.append((None, None, span["severity"], "target"))
-                continue
-            start = utf16_to_code_points(text, int(span["start_i"]))
-            end = utf16_to_code_points(text, int(span["end_i"]) + 1)
-            if end > start:
-                gold.append((start, end, span["severity"], "target"))
-        corpus.append((len(text), detector_from(gold, len(text), line_id), gold))
+    for (_system, line_id, _annotator), o in sorted(wmt24_latest(path, pair).items()):
+        gold = wmt24_gold(o)
+        corpus.append((len(o["tgt"]), detector_from(gold, len(o["tgt"]), line_id), gold))
     return corpus
 
 

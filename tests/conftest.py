@@ -110,10 +110,10 @@ def no_thread_left_running():
 
 @pytest.fixture(autouse=True)
 def unsaved_edits_discarded(monkeypatch):
-    """A window closed with edited candidates asks what to do in a modal box (main_window.ask_unsaved_edits): a test
+    """A window closed with edited candidates asks what to do in a modal box (questions.ask_unsaved_edits): a test
     that closes such a window would wait on a box no one answers. Here it is answered "discard", and the questions
     asked are recorded; a test of the question replaces this answer with its own."""
-    from bleu_gui.gui.shell import main_window
+    from bleu_gui.gui.shell import questions
 
     asked: list[str] = []
 
@@ -121,8 +121,8 @@ def unsaved_edits_discarded(monkeypatch):
         asked.append(text)
         return "discard"
 
-    monkeypatch.setattr(main_window, "ask_unsaved_edits", answer)
-    monkeypatch.setattr(main_window, "ask_costly_change", lambda _parent, text: asked.append(text) or True)
+    monkeypatch.setattr(questions, "ask_unsaved_edits", answer)
+    monkeypatch.setattr(questions, "ask_costly_change", lambda _parent, text: asked.append(text) or True)
     return asked
 
 

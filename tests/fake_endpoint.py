@@ -7,7 +7,6 @@ from __future__ import annotations
 import http.server
 import json
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -58,6 +57,7 @@ class FakeEndpoint(http.server.ThreadingHTTPServer):
                                                     else chat_reply('{"errors": []}')))
         self.seen: list[Seen] = []
         self.release = threading.Event()  # held replies go once it is set
+        self.stopping = threading.Event()  # a drip-feed paces itself on it: stopped, it sends the rest at once
         self.dripped = 0                  # bytes a drip-feed has sent
         self.held = 0                     # requests being held now
         self._lock = threading.Lock()
@@ -72,6 +72,7 @@ class FakeEndpoint(http.server.ThreadingHTTPServer):
 
     def stop(self) -> None:
         self.release.set()
+        self.stopping.set()
         self.shutdown()
         self.server_close()
 
@@ -111,7 +112,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.flush()
                 with self.server._lock:
                     self.server.dripped += reply.drip
-                time.sleep(reply.every)  # the server's own pace, not a wait of the test's
+                self.server.stopping.wait(reply.every)  # the server's own pace (the test waits on conditions)
         except OSError:
             pass  # the client gave up on the reply: what a drip-feed is for
 

@@ -90,3 +90,43 @@ def detector_from(gold: list[Span], length: int, key: int) -> list[Span]:
     if key % 7 == 0 and length >= 2:
         out.append((0, 2, "minor", "target"))
     return out
+
+
+def wmt24_latest(path, pair: str) -> dict:
+    """WMT24's ESA lines of ``pair`` read here from the raw file (the systems', not refA's): the later of a rater's
+    ratings of a segment counts, as WMT's ``humeval/tools.py`` counts. (system, line_id, annotator) → the line."""
+    import json
+
+    latest = {}
+    for line in path.read_text("utf-8").splitlines():
+        o = json.loads(line)
+        if o["langs"] == pair and o["system"] != "refA":
+            latest[(o["system"], o["line_id"], o["annotator"])] = o
+    return latest
+
+
+def utf16_span(text: str, start_unit: int, end_unit: int) -> tuple[int, int]:
+    """Code points of the UTF-16 code units ``start_unit``..``end_unit`` (inclusive, as the raters' pages count): a
+    character half selected (one unit of an emoji's pair) is selected whole."""
+    ends, at = [], 0
+    for ch in text:
+        at += 2 if ord(ch) > 0xFFFF else 1
+        ends.append(at)  # the unit after each character
+    start = sum(1 for e in ends if e <= start_unit)
+    end = sum(1 for e, ch in zip(ends, text) if e - (2 if ord(ch) > 0xFFFF else 1) <= end_unit)
+    return start, end
+
+
+def wmt24_gold(o: dict) -> list[Span]:
+    """A WMT24 rating's spans as code-point spans ("missing": an omission; undecided: no error, left out)."""
+    gold: list[Span] = []
+    for span in o["esa_spans"]:
+        if span["severity"] == "undecided":
+            continue
+        if span["start_i"] == "missing":
+            gold.append((None, None, span["severity"], "target"))
+            continue
+        start, end = utf16_span(o["tgt"], int(span["start_i"]), int(span["end_i"]))
+        if end > start:
+            gold.append((start, end, span["severity"], "target"))
+    return gold

@@ -45,7 +45,7 @@ def test_a_change_that_asks_an_endpoint_again_says_so_first_and_no_keeps_the_num
         qtbot, window, tmp_path, unsaved_edits_discarded, monkeypatch):
     from bleu_gui.core.inputs.run_inputs import InputRequest
     from bleu_gui.core.metrics.llm.config import LlmConfig
-    from bleu_gui.gui.shell import main_window
+    from bleu_gui.gui.shell import questions
     from bleu_gui.gui.state import OpenChoice
 
     served = FakeEndpoint().start()
@@ -59,7 +59,7 @@ def test_a_change_that_asks_an_endpoint_again_says_so_first_and_no_keeps_the_num
         qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
         assert [m.name for m in window.controller.run.metrics] == ["LLM-MQM"] and len(served.chats()) == 3
         asked: list[str] = []
-        monkeypatch.setattr(main_window, "ask_costly_change", lambda _p, text: asked.append(text) or False)
+        monkeypatch.setattr(questions, "ask_costly_change", lambda _p, text: asked.append(text) or False)
         judge = window.settings_panel.group("llm").widget("judge")
         judge.setCurrentText("esa")
         assert len(asked) == 1 and "the endpoint is asked about up to 3 segments" in asked[0]

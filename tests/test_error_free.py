@@ -24,13 +24,10 @@ def wmt26_labels(root, threshold=85.0):
     """(system, line) → error-free, by WMT26's rule on the raw lines: a rater's later rating replaces the earlier,
     the score is the mean over the segment's raters, and a segment is error-free when it is at least the threshold
     and no rater marked a minor or major span (or an omission); undecided spans are no error."""
-    latest = {}
-    for line in (root / "wmt24_esa.jsonl").read_text("utf-8").splitlines():
-        o = json.loads(line)
-        if o["langs"] == PAIR and o["system"] != "refA":
-            latest[(o["system"], o["line_id"], o["annotator"])] = o
+    from .span_cases import wmt24_latest
+
     scores, errors = defaultdict(list), defaultdict(bool)
-    for (system, line_id, _rater), o in latest.items():
+    for (system, line_id, _rater), o in wmt24_latest(root / "wmt24_esa.jsonl", PAIR).items():
         scores[(system, line_id)].append(float(o["esa_score"]))
         errors[(system, line_id)] |= any(s["severity"] in ("minor", "major") for s in o["esa_spans"])
     return {k: sum(v) / len(v) >= threshold and not errors[k] for k, v in scores.items()}
@@ -91,3 +88,14 @@ def test_a_calibration_is_taken_by_triage_on_new_text_and_signed(tmp_path, capsy
         assert code != 0 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     code, _out, err = cli(capsys, *one, "-m", "chrf", "--triage", "calibrated:0.8")
     assert code != 0 and "--triage-calibration FILE" in err
+    # Through the one door: a BOM and CRLF are a calibration still; a key twice, nesting 1,000 deep, one line each.
+    edited = tmp_path / "edited.json"
+    edited.write_bytes(b"\xef\xbb\xbf" + calibration.read_bytes().replace(b"\n", b"\r\n"))
+    code, out, err = cli(capsys, *one, "-m", "chrf", "--triage", "calibrated:0.8", "--triage-calibration", edited,
+                         "-f", "json")
+    assert code == 0, err
+    for text, message in (('{"calibration": 1, "calibration": 1}', "appears twice"),
+                          ("[" * 1000 + "]" * 1000, "nested more than")):
+        bad.write_text(text, "utf-8")
+        code, _out, err = cli(capsys, *one, "-m", "chrf", "--triage", "calibrated:0.8", "--triage-calibration", bad)
+        assert code != 0 and message in err and len(err.strip().splitlines()) == 1

@@ -226,7 +226,7 @@ def test_the_lists_length_ratio_follows_an_edit_and_revert_all_ends_editing(qtbo
 
 
 def test_quitting_with_an_unsaved_edit_asks_and_cancel_keeps_the_window(qtbot, window, tmp_path, monkeypatch):
-    from bleu_gui.gui.shell import main_window
+    from bleu_gui.gui.shell import questions
 
     system, _refs = open_demo_b(qtbot, window)
     view = window.inspect
@@ -238,7 +238,7 @@ def test_quitting_with_an_unsaved_edit_asks_and_cancel_keeps_the_window(qtbot, w
         asked.append(text)
         return answers.pop(0)
 
-    monkeypatch.setattr(main_window, "ask_unsaved_edits", answer)
+    monkeypatch.setattr(questions, "ask_unsaved_edits", answer)
     target = tmp_path / "edited.txt"
     monkeypatch.setattr("bleu_gui.gui.inspect.candidate_editor.ask_save", lambda *args: str(target))
     window.activateWindow()

@@ -113,28 +113,11 @@ def detector_file(root: Path, pair: str, out: Path) -> Path:
     """A second rater, "detector", on every segment WMT's raters rated, its spans ``detector_from`` the rater's —
     written in WMT's own layout (UTF-16 offsets, end inclusive, "missing" for an omission), as a span file of
     another annotator would come."""
-    from .span_cases import detector_from
+    from .span_cases import detector_from, wmt24_gold, wmt24_latest
 
-    latest = {}
-    for line in (root / "wmt24_esa.jsonl").read_text("utf-8").splitlines():
-        o = json.loads(line)
-        if o["langs"] == pair and o["system"] != "refA":
-            latest[(o["system"], o["line_id"], o["annotator"])] = o
     lines = []
-    for o in latest.values():
-        text, gold = o["tgt"], []
-        for span in o["esa_spans"]:
-            if span["severity"] == "undecided":
-                continue
-            if span["start_i"] == "missing":
-                gold.append((None, None, span["severity"], "target"))
-                continue
-            units = text.encode("utf-16-le")
-            start = len(units[:2 * int(span["start_i"])].decode("utf-16-le", "ignore"))
-            end = len(units[:2 * (int(span["end_i"]) + 1)].decode("utf-16-le", "ignore"))
-            if 0xD800 <= int.from_bytes(units[2 * int(span["end_i"]):2 * int(span["end_i"]) + 2], "little") <= 0xDBFF:
-                end += 1  # half an emoji selected: the emoji
-            gold.append((start, end, span["severity"], "target"))
+    for o in wmt24_latest(root / "wmt24_esa.jsonl", pair).values():
+        text, gold = o["tgt"], wmt24_gold(o)
         spans = [{"start_i": "missing", "end_i": "missing", "severity": s} if a is None else
                  {"start_i": utf16_units(text, a), "end_i": utf16_units(text, b) - 1, "severity": s}
                  for a, b, s, _side in detector_from(gold, len(text), o["line_id"])]

@@ -252,13 +252,19 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text if not ch.isspace())
 
 
+def _length_ratios(sources: Sequence[str], candidates: Sequence[str]) -> tuple[list[float], list[float]]:
+    """Each segment's log(candidate/source width) (NaN under 10 characters of source, or an empty candidate), and
+    the finite ones sorted: the corpus's usual ratio is their median (at least 20 needed to say one)."""
+    ratios = [math.log(_width(c) / _width(s)) if _width(s) >= 10 and _width(c) else math.nan
+              for s, c in zip(sources, candidates)]
+    return ratios, sorted(r for r in ratios if not math.isnan(r))
+
+
 def check_length(sources: Sequence[str], candidates: Sequence[str]) -> list[str]:
     """Length ratio outliers against the corpus: log(candidate/source width) more than 4 robust deviations
     (median absolute deviation × 1.4826, at least 0.1) from the corpus's median, on segments of 10 characters
     or more."""
-    ratios = [math.log(_width(c) / _width(s)) if _width(s) >= 10 and _width(c) else math.nan
-              for s, c in zip(sources, candidates)]
-    finite = sorted(r for r in ratios if not math.isnan(r))
+    ratios, finite = _length_ratios(sources, candidates)
     out = [""] * len(candidates)
     if len(finite) < 20:
         return out
@@ -301,9 +307,7 @@ def check_omission(sources: Sequence[str], candidates: Sequence[str]) -> list[st
     source of two or more, and is shorter than the corpus's usual length ratio (below :data:`OMISSION_SHARE` of
     it). A translation that joins two sentences keeps its length: not flagged (on the shared references: at most
     1.4 flags per 100 segments; 97% of sentences left out of them caught, ``scripts/bench_qa.py``)."""
-    ratios = [math.log(_width(c) / _width(s)) if _width(s) >= 10 and _width(c) else math.nan
-              for s, c in zip(sources, candidates)]
-    finite = sorted(r for r in ratios if not math.isnan(r))
+    ratios, finite = _length_ratios(sources, candidates)
     out = [""] * len(candidates)
     if len(finite) < 20:
         return out

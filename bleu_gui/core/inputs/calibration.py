@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..errors import InputError, term
 from .raw_input import read_bytes
+from .text_files import decode_text_files
 from .untrusted_json import parse
 
 VERSION = 1
@@ -65,7 +66,9 @@ def calibrated_threshold(path: str | Path, metric: str, signature: str, wanted: 
     """The lowest threshold of ``metric``'s curve reaching precision ``wanted``; :class:`InputError` when the file
     is not a calibration, holds no such metric, was made with another signature, or no threshold reaches it."""
     where = str(path)
-    data = parse(read_bytes(Path(path)).decode("utf-8"), where)
+    # Decoded as every text input is (a BOM, CRLF, bytes that are not UTF-8: said in one line), then the one door.
+    text = decode_text_files([Path(path)], [read_bytes(Path(path))])[0]
+    data = parse("\n".join(text.lines), where)
     if not isinstance(data, dict) or data.get("calibration") != VERSION or not isinstance(data.get("metrics"), dict):
         raise InputError(f"{where}: not a calibration (write one with {term('error_free')} and "
                          f"{term('error_free_out')} on human-rated segments)")

@@ -22,13 +22,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QMenu, QTextEdit, QWidget
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
 from ...core import Run
 from ...core.errors import ExportError, InputError
-from ...core.inputs.annotations import attach_annotations
 from ...core.inputs.ratings import SOURCE, TARGET
 from ...core.metrics.account import plural
 from ...core.output.exports import write_atomic
@@ -38,14 +37,15 @@ from ...core.output.review_file import (
     Review,
     default_typology,
     esa_with,
-    marot_tsv,
     ratings_with,
     read_typology,
 )
 from ..controller import Controller
 from ..widgets.context_pane import ContextPane
 from ..widgets.panes import SentencePanes, utf16_offsets
+from . import review_suggestions as sources
 from .review_controls import KEYS, UNSCORED, ReviewControls
+from .review_focus import DeskFocus
 from .review_marks import code_point, mark_selections
 from .segment_clock import SegmentClock
 from .sentence_model import SentenceTableModel
@@ -56,7 +56,6 @@ MQM, ESA = "mqm", "esa"
 def marked_now() -> str:
     """The time a mark is made, as its row keeps it (the LQA report's time): ISO 8601, UTC, to the second."""
     return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat()
-BACK_KEYS = {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape}
 NO_CATEGORY = "Category…"  # the category list's first entry: none chosen yet for this segment
 
 
@@ -93,13 +92,11 @@ class ReviewBar(QObject):
         self.mode = MQM
         self.heading = ""
         self.clock = SegmentClock()  # the seconds spent on each segment, while shown in the active window
-        self.last_pane: QTextEdit = panes.candidate  # where a span is selected: the candidate, or the source
         self.desk: SegmentDesk | None = None  # the segment on screen's desk (see SegmentDesk)
-        self._source_focus = context.view.focusPolicy()
         self.last_path: str | None = None  # the review file last written on these files
         self._build_controls()
+        self.focus = DeskFocus(panes, context, self.bar, lambda: self.review is not None, self.told.emit, self)
         self.shortcuts = self._keys()
-        self._hand_focus_back()
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
             app.applicationStateChanged.connect(self._on_application_state)
@@ -119,21 +116,12 @@ class ReviewBar(QObject):
         self.bar.suggest_button.clicked.connect(self._then_back(self.ask_suggestions))
         self.bar.marot_button.clicked.connect(self._then_back(self.ask_marot))
 
-    def _hand_focus_back(self) -> None:
-        """Each control hands the focus back to the pane it came from when it is done: Enter or Esc in the category
-        list, the comment or the score; the category list's popup closed."""
-        for widget in (self.category, self.comment, self.score_box, self.score):
-            widget.installEventFilter(self)
-        self.category.popup_closed.connect(self.focus_back)  # arrows in the closed list only move: Enter hands back
-        for pane in (self.panes.candidate, self.context.view):
-            pane.installEventFilter(self)
-
     def _keys(self) -> list[QShortcut]:
         keys: list[tuple[str, Callable[[], object]]] = [(k, self._marker(s)) for k, s in KEYS.items()]
         keys += [("0", self.done), ("Return", self.done), ("Enter", self.done), ("N", self.next_unreviewed),
                  ("Delete", self.remove_mark), ("C", self.category.setFocus), ("+", lambda: self._nudge(5)),
                  ("=", lambda: self._nudge(5)), ("-", lambda: self._nudge(-5)), ("A", self.accept),
-                 ("E", self.accept_edited), ("R", self.reject), ("S", self.switch_pane)]
+                 ("E", self.accept_edited), ("R", self.reject), ("S", self.focus.switch)]
         out = []
         for pane in (self.panes.candidate, self.context.view):  # the source: an omission's span
             for key, slot in keys:
@@ -150,45 +138,8 @@ class ReviewBar(QObject):
     def _then_back(self, action: Callable[[], object]) -> Callable[[], None]:
         def run() -> None:
             action()
-            self.focus_back()
+            self.focus.back()
         return run
-
-    # -- focus: the keys act in the panes, and every control hands the focus back -----------------------
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if self.review is None:
-            return False
-        if event.type() == QEvent.Type.FocusIn and watched in (self.panes.candidate, self.context.view):
-            self.last_pane = watched  # (one of the two panes)
-        elif (event.type() == QEvent.Type.KeyPress and watched not in (self.panes.candidate, self.context.view)
-              and isinstance(event, QKeyEvent) and event.key() in BACK_KEYS
-              and not (watched is self.category and self.category.view().isVisible())):
-            self.focus_back()
-            return True
-        return False
-
-    def focus_back(self) -> None:
-        """The focus to the pane a span was last selected in (the candidate, or the source), its selection kept."""
-        if self.review is not None:
-            pane = self.last_pane if self.last_pane.isVisible() else self.panes.candidate
-            pane.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    @Slot()
-    def switch_pane(self) -> None:
-        """S: from the candidate to the source pane, its cursor at the shown sentence's source (select the omitted
-        words with Shift+arrows), and back."""
-        view = self.context.view
-        if self.last_pane is view or not view.isVisible() or self.context.source_at is None:
-            self.last_pane = self.panes.candidate
-            self.panes.candidate.setFocus(Qt.FocusReason.ShortcutFocusReason)
-            return
-        cursor = view.textCursor()
-        if not cursor.hasSelection():
-            cursor.setPosition(utf16_offsets(view.toPlainText())[self.context.source_at[0]])
-            view.setTextCursor(cursor)
-        self.last_pane = view
-        view.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.told.emit("Source pane: select the omitted words with Shift+arrows, then the severity (S: back to the "
-                       "candidate)")
 
     @Slot(Qt.ApplicationState)
     def _on_application_state(self, state: Qt.ApplicationState) -> None:
@@ -224,19 +175,11 @@ class ReviewBar(QObject):
         self.title.setText(self.heading)
         self.bar.setToolTip(f"Every change is written to {path} at once (the input files are never touched)")
         self.panes.set_show_tokens(False)  # offsets are of the text as it is, never of its tokens
-        pane, source = self.panes.candidate, self.context.view
-        selectable = Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        for view in (pane, source):
-            view.setTextInteractionFlags(selectable)
-            view.setTabChangesFocus(True)
-        self._source_focus = source.focusPolicy()
-        source.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # in the Tab order: an omission is marked there
-        QWidget.setTabOrder(pane, source)
+        self.focus.enter()
         for shortcut in self.shortcuts:
             shortcut.setEnabled(True)
         self.bar.setVisible(True)
         self.active.emit(True)
-        self.last_pane = pane
         self.desk = None
         self._ticks()
         if resumed:
@@ -244,7 +187,7 @@ class ReviewBar(QObject):
         self._segment_shown()
         self.show_marks()
         self._rescore(always=True)  # the run scored with the file's marks, and with MQM when the settings add it
-        pane.setFocus()
+        self.panes.candidate.setFocus()
 
     def stop(self) -> None:
         """Leave review mode (the file holds every change already)."""
@@ -255,11 +198,7 @@ class ReviewBar(QObject):
         for shortcut in self.shortcuts:
             shortcut.setEnabled(False)
         self.clock.show(None)
-        for view in (self.panes.candidate, self.context.view):
-            view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            view.setTabChangesFocus(False)
-            view.setExtraSelections([])
-        self.context.view.setFocusPolicy(self._source_focus)
+        self.focus.leave()
         self.list_model.set_reviewed(set())
 
     # -- where the reviewer is ---------------------------------------------------------------------------
@@ -288,7 +227,7 @@ class ReviewBar(QObject):
         """The selected span, (side, start, end) in code points: of the source when the source pane has the focus
         and a selection inside the shown sentence's source, else of the candidate; None when nothing is selected."""
         view = self.context.view
-        if self.last_pane is view and view.textCursor().hasSelection():
+        if self.focus.last_pane is view and view.textCursor().hasSelection():
             cursor, at = view.textCursor(), self.context.source_at
             units = utf16_offsets(view.toPlainText())
             start, end = code_point(units, cursor.selectionStart()), code_point(units, cursor.selectionEnd())
@@ -417,6 +356,9 @@ class ReviewBar(QObject):
             self.score_box.setValue(min(100, max(0, max(0, self.desk.score) + by)))
 
     # -- suggestions ---------------------------------------------------------------------------------------------
+    def _names(self, run: Run) -> list[str]:
+        return [self.system_name(run, i) for i in range(len(run.systems))]
+
     def load_suggestions(self, path: str | Path) -> int:
         """Spans from another file (anything ``--annotations`` reads: another rater's MQM, xCOMET's spans, an LLM
         judge's JSON Lines, ESA) shown as dashed suggestions; the number read. :class:`InputError` as the reader
@@ -424,30 +366,16 @@ class ReviewBar(QObject):
         whole = self.controller.whole
         if whole is None:
             return 0
-        run = whole.run
-        blank = [replace(s.file, annotations=None) for s in run.systems]
-        names = [self.system_name(run, i) for i in range(len(run.systems))]
-        attached, _notes = attach_annotations([path], blank, names, run.context, partial=True)
-        found: dict[tuple[str, int], list[Mark]] = {}
-        for name, f in zip(names, attached):
-            for k, ratings in enumerate(f.annotations or ()):
-                for e in ratings.errors if ratings is not None else ():
-                    found.setdefault((name, k + 1), []).append(Mark(
-                        name, k + 1, e.severity, e.category, e.start, e.end, e.side, e.comment, Path(path).name))
-        self.suggestions = found
+        self.suggestions = sources.from_file(whole.run, self._names(whole.run), path)
         self.show_marks()
-        return sum(len(v) for v in found.values())
+        return sum(len(v) for v in self.suggestions.values())
 
     def marot(self) -> str:
-        """The review as Marot's TSV (core.output.review_file.marot_tsv) of the whole run's texts."""
+        """The review as Marot's TSV of the whole run's texts."""
         whole, review = self.controller.whole, self.review
         if whole is None or review is None:
             return ""
-        run = whole.run
-        texts = {self.system_name(run, i): s.lines for i, s in enumerate(run.systems)}
-        source = run.context.source
-        return marot_tsv(review.state, review.rater, texts, source.lines if source is not None else None,
-                         run.context.docs)
+        return sources.marot(whole.run, self._names(whole.run), review)
 
     @Slot()
     def ask_marot(self) -> None:
@@ -460,31 +388,19 @@ class ReviewBar(QObject):
             self.failed.emit(str(exc))
 
     def suggesting_metrics(self) -> list[tuple[int, str]]:
-        """The run's metrics that name errors (an LLM judge): (index, name)."""
+        """The run's metrics that name errors (an LLM judge, xCOMET): (index, name)."""
         whole = self.controller.whole
-        if whole is None:
-            return []
-        run = whole.run
-        return [(k, m.name) for k, m in enumerate(run.metrics) if m.error_spans(run.systems[0].file.lines) is not None]
+        return sources.suggesting_metrics(whole.run) if whole is not None else []
 
     def suggestions_from_metric(self, k: int) -> int:
-        """The errors the run's metric ``k`` names (an LLM judge's) shown as dashed suggestions, as a file's are;
-        the number shown. A segment-level error (its quote found nowhere) is offered without a span."""
+        """The errors the run's metric ``k`` names shown as dashed suggestions, as a file's are; the number shown."""
         whole = self.controller.whole
         if whole is None:
             return 0
-        run, metric = whole.run, whole.run.metrics[k]
-        found: dict[tuple[str, int], list[Mark]] = {}
-        for i, system in enumerate(run.systems):
-            name = self.system_name(run, i)
-            for segment, errors in enumerate(metric.error_spans(system.file.lines) or (), 1):
-                found.setdefault((name, segment), []).extend(
-                    Mark(name, segment, e.severity, e.category, e.start, e.end, e.side, e.comment, metric.name)
-                    for e in errors or ())
-        self.suggestions = found
+        self.suggestions = sources.from_metric(whole.run, self._names(whole.run), k)
         self.show_marks()
-        n = sum(len(v) for v in found.values())
-        self.heading += f" · {n:,} suggestions from {metric.name}"
+        n = sum(len(v) for v in self.suggestions.values())
+        self.heading += f" · {n:,} suggestions from {whole.run.metrics[k].name}"
         self._ticks()
         return n
 

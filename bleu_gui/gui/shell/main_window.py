@@ -45,6 +45,7 @@ from ..widgets.job_progress import JobProgress
 from ..widgets.layout import TITLE_BAR, keep_on_screen, scrolled, single_shot, stacked
 from ..widgets.wheel_guard import guard_wheels
 from ..window_words import in_window_words, raw
+from . import questions
 from .campaign_actions import CampaignActions
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import ToolMenus
@@ -69,31 +70,9 @@ def screen_key(screen: QScreen) -> str:
     return f"{screen.name() or 'screen'}@{size.width()}x{size.height()}"
 
 
-def ask_costly_change(parent: QMainWindow, text: str) -> bool:
-    """Whether to score again with settings that cost requests or minutes (Escape: no, the numbers shown stay)."""
-    answer = QMessageBox.question(parent, "Score again?", text, QMessageBox.StandardButton.Yes
-                                  | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
-    return answer == QMessageBox.StandardButton.Yes
-
-
 def _prepare_process() -> None:
     guard_wheels()  # a field's value changes under the wheel only when it has the focus
     preload_arrow()  # now, not first inside a worker while the window waits (~0.1 s holding the lock)
-
-
-def ask_unsaved_edits(parent: QMainWindow, text: str) -> str:
-    """Ask what to do with unsaved edits before the window closes: ``save``, ``discard`` or ``cancel`` (Escape)."""
-    box = QMessageBox(QMessageBox.Icon.Warning, "Edited candidates not saved", text, parent=parent)
-    save = box.addButton("Save as…", QMessageBox.ButtonRole.AcceptRole)
-    box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
-    cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(save)
-    box.setEscapeButton(cancel)
-    box.exec()
-    clicked = box.clickedButton()
-    role = box.buttonRole(clicked) if clicked is not None else QMessageBox.ButtonRole.RejectRole
-    return {QMessageBox.ButtonRole.AcceptRole: "save", QMessageBox.ButtonRole.DestructiveRole: "discard"}.get(
-        role, "cancel")
 
 
 class MainWindow(QMainWindow):
@@ -493,17 +472,6 @@ class MainWindow(QMainWindow):
         box.open()
         self.error_box = box
 
-    def confirm_sending(self, notice: str) -> bool:
-        """Ask before the first request that sends the texts to another machine (an LLM judge's endpoint): the
-        window scores nothing there unless the user says yes (a ``--screenshot`` window says it instead)."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Send the texts to another machine?",
-                          f"{notice}.\n\nEvery source segment and translation of the run is sent there to be "
-                          "judged. Send them?", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        box.button(QMessageBox.StandardButton.Yes).setText("&Send the texts")
-        box.button(QMessageBox.StandardButton.No).setText("&Don't send")
-        return box.exec() == QMessageBox.StandardButton.Yes
-
     @Slot(int)
     def on_rename_requested(self, system: int) -> None:
         run = self.controller.run
@@ -567,8 +535,8 @@ class MainWindow(QMainWindow):
     def _wire_questions(self) -> None:
         """The questions asked before texts leave this machine, and before settings that cost requests or minutes
         score the run again."""
-        self.run_actions.confirm = self.confirm_sending
-        self.choice.ask_costly = lambda said: ask_costly_change(self, said)
+        self.run_actions.confirm = lambda notice: questions.ask_to_send(self, notice)
+        self.choice.ask_costly = lambda said: questions.ask_costly_change(self, said)
 
     def qa_decisions_path(self) -> Path | None:
         """Where the QA checks' false positives of the run shown are kept: the file first used for its first system
@@ -597,8 +565,8 @@ class MainWindow(QMainWindow):
         if not unsaved:
             return True
         listed = "; ".join(f"{name}: {n} sentence{'s' if n != 1 else ''}" for name, n in unsaved)
-        choice = ask_unsaved_edits(self, f"Edited candidates are not saved ({listed}). The files themselves are "
-                                         "never changed: save the edits as new files, or discard them?")
+        choice = questions.ask_unsaved_edits(self, f"Edited candidates are not saved ({listed}). The files themselves "
+                                                   "are never changed: save the edits as new files, or discard them?")
         if choice == "save":
             return editor.save_unsaved()
         return choice == "discard"
