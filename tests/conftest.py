@@ -320,3 +320,42 @@ def llama_server_binary():
 def tiny_gguf(tmp_path_factory):
     """A tiny random-weight model for llama-server (scripts/tiny_gguf.py)."""
     return script("tiny_gguf").write(tmp_path_factory.mktemp("gguf") / "tiny.gguf")
+
+
+@pytest.fixture(scope="session")
+def comet_user_cache(tmp_path_factory):
+    """One user cache folder for every COMET test of the process (tests/comet_setup.py: fresh_user_cache)."""
+    return tmp_path_factory.mktemp("comet-user-cache")
+
+
+@pytest.fixture(scope="session")
+def built(comet_python, tmp_path_factory):
+    """The tiny checkpoints (a regression model like wmt22-comet-da, a reference-free one, an xCOMET-style one with
+    error spans; their tokenizer trained on the bundled demo text and, where present, the shared Japanese and German
+    data) and COMET's own scores (and xCOMET's spans) of what the tests below score. Made once per test process:
+    pytest-xdist may run other modules' tests between these, which ends module-scoped fixtures."""
+    import json
+    import subprocess
+
+    from tests.comet_setup import BUILD_AND_ORACLE, KINDS, oracle_requests
+
+    out = tmp_path_factory.mktemp("tiny-comet")
+    texts = sorted((ROOT / "bleu_gui" / "demo_data").glob("*/*.txt"))
+    texts += [p for p in (DATA / "wmt22-en-ja" / "ref1.txt", DATA / "wmt21-en-de-3ref" / "ref1.txt") if p.is_file()]
+    done = subprocess.run([comet_python, "-c", BUILD_AND_ORACLE, str(ROOT / "scripts" / "tiny_comet.py"), str(out),
+                           *map(str, texts)], input=json.dumps(oracle_requests(out)), capture_output=True, text=True,
+                          cwd=out, env=bytecode_written())
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {kind: out / kind for kind in KINDS}, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def tiny_comet(built):
+    """{kind: model folder} of the tiny checkpoints (scripts/tiny_comet.py)."""
+    return built[0]
+
+
+@pytest.fixture(scope="session")
+def comets_own(built):
+    """unbabel-comet's own ``predict`` of what the tests score, by request name (tests/comet_setup.py: oracle_requests)."""
+    return built[1]

@@ -16,19 +16,28 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleu_gui.core.analysis.erasure import erase, erasure_texts
 from bleu_gui.core.errors import Cancelled, InputError
-from bleu_gui.core.inputs.text_files import SegmentFile
 from bleu_gui.core.metrics.comet.cache import cache_size
 from bleu_gui.core.metrics.comet.config import CometConfig
 from bleu_gui.core.metrics.comet.metric import spans_in
 from bleu_gui.core.metrics.comet.worker import end_idle_workers
-from bleu_gui.core.metrics.registry import bind
-from tests.conftest import DATA, ROOT, bytecode_written, cli, data_set
+from tests import comet_setup
+from tests.comet_setup import (
+    comet,
+    comet_panel,
+    requests_sent,
+    system,
+    three_references,
+    worker_processes,
+    write_en_ja,
+)
+from tests.conftest import cli, data_set
 
 # One test process runs them all (pytest-xdist's loadgroup): the COMET worker's environment and tiny models are made
 # once per process.
 pytestmark = pytest.mark.xdist_group("comet")
+en_ja = comet_setup.en_ja
+fresh_user_cache = comet_setup.fresh_user_cache  # one user cache for every COMET test (its docstring says why)
 
 
 def test_the_comet_tests_run_in_one_test_process(request):
@@ -41,154 +50,6 @@ def test_the_comet_tests_run_in_one_test_process(request):
     if not request.config.getvalue("loadgroup"):
         pytest.skip("not run with --dist loadgroup")
     assert request.node.nodeid.endswith("@comet"), "pytest-xdist did not group the COMET tests (pytest-xdist#1386)"
-
-
-@pytest.fixture(scope="session")
-def comet_user_cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("comet-user-cache")
-
-
-@pytest.fixture(autouse=True)
-def fresh_user_cache(monkeypatch, comet_user_cache):
-    """conftest's, changed for these tests: one user cache folder (and so one environment) for every COMET test of the
-    process, so that a test takes the worker an earlier one left idle, as the window's next run does (starting one
-    costs 5-12 s). No score carries over: every test names a COMET cache of its own (``comet()``, ``--comet-cache``);
-    the tiny models are folders, so Hugging Face's cache in this folder is never written."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(comet_user_cache))
-
-
-# The tiny checkpoints (scripts/tiny_comet.py), then unbabel-comet's own API on them: the oracle. One process does both
-# (importing COMET costs 40-100 s on these machines): each model is loaded once and each of its requests' items
-# predicted alone.
-BUILD_AND_ORACLE = r"""
-import json, runpy, sys
-script, out, texts = sys.argv[1], sys.argv[2], sys.argv[3:]
-sys.argv = [script, out, "--kind", "regression", "referenceless", "xcomet", "--text", *texts]
-runpy.run_path(script, run_name="__main__")
-from comet import load_from_checkpoint
-found = {}
-for asked in json.load(sys.stdin):
-    model = load_from_checkpoint(asked["checkpoint"])
-    for name, (items, batch_size) in asked["requests"].items():
-        out = model.predict(items, batch_size=batch_size, gpus=0, progress_bar=False)
-        metadata = out.get("metadata") if hasattr(out, "get") else None
-        spans = metadata.get("error_spans") if metadata else None
-        found[name] = {"scores": out.scores, "spans": spans}
-print(json.dumps(found))
-"""
-
-
-def lines(path: Path, n: int) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()[:n]
-
-
-def en_ja_lines() -> dict[str, list[str]]:
-    d = data_set("wmt22-en-ja")
-    return {name: lines(d / f"{name}.txt", 24) for name in ("src", "ref1", "sys1", "sys2")}
-
-
-@pytest.fixture(scope="module")
-def en_ja():
-    """24 segments of WMT22 en-ja: source, reference, two systems."""
-    return en_ja_lines()
-
-
-def items(src, hyp, ref=None):
-    """What COMET is given of a system's lines (no reference for a reference-free model)."""
-    return [{"src": s, "mt": h, **({} if ref is None else {"ref": ref[i]})} for i, (s, h) in enumerate(zip(src, hyp))]
-
-
-def three_references():
-    """10 segments of WMT21 en-de with its three references: source, system, [references]."""
-    d = data_set("wmt21-en-de-3ref")
-    return lines(d / "src.txt", 10), lines(d / "sys1.txt", 10), [lines(d / f"ref{k}.txt", 10) for k in (1, 2, 3)]
-
-
-KINDS = ("regression", "referenceless", "xcomet")
-
-
-def erasure_cases() -> dict[str, tuple[str, str, str, object]]:
-    """Segments whose every word is erased (source, candidate, reference, the word splitting): a German one with an
-    emoji and a combining mark, a Russian one, a word of one character, a one-word candidate (erased: empty), and —
-    with the shared data — a Japanese one split by sacreBLEU's ja-mecab."""
-    from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
-
-    cases: dict[str, tuple[str, str, str, object]] = {
-        "German": ("Good morning 👋, café at eight.", "Guten Morgen 👋, Cafe\u0301 um acht.",
-                   "Guten Morgen 👋, Café um acht Uhr.", None),
-        "Russian": ("The cat sleeps on a mat.", "Кошка спит на коврике и я.", "Кошка спит на коврике.", None),
-        "one word": ("Yes.", "Ja", "Ja.", None),
-    }
-    try:
-        ja = en_ja_lines()
-    except pytest.skip.Exception:
-        return cases
-    cases["Japanese"] = (ja["src"][3], ja["sys1"][3], ja["ref1"][3], load_tokenizer("ja-mecab"))
-    return cases
-
-
-def _oracle_requests(out: Path) -> list[dict]:
-    """What the oracle predicts, by name: each kind's of en_ja's sys1 in batches of 16, the regression model's also in
-    batches of 4, and of each of three references alone."""
-    asked: dict[str, dict] = {kind: {} for kind in KINDS}
-    try:  # the tests that need the shared data skip without it
-        src, hyp, ref = (en_ja_lines()[name] for name in ("src", "sys1", "ref1"))
-    except pytest.skip.Exception:
-        pass
-    else:
-        for kind in KINDS:
-            asked[kind][kind] = (items(src, hyp, None if kind == "referenceless" else ref), 16)
-        asked["regression"]["regression, batches of 4"] = (items(src, hyp, ref), 4)
-        asked["xcomet"]["xcomet without a reference"] = (items(src, hyp), 16)  # unbabel-comet's items without "ref"
-    for name, (src_line, text, ref_line, tokenize) in erasure_cases().items():
-        _spans, texts = erasure_texts(text, tokenize)
-        asked["regression"][f"erasure: {name}"] = ([{"src": src_line, "mt": t, "ref": ref_line} for t in texts], 16)
-    try:
-        src, hyp, refs = three_references()
-    except pytest.skip.Exception:
-        pass
-    else:
-        for k, ref in enumerate(refs, 1):
-            asked["regression"][f"reference {k} of 3"] = (items(src, hyp, ref), 16)
-    return [{"checkpoint": str(out / kind / "checkpoints" / "model.ckpt"), "requests": requests}
-            for kind, requests in asked.items() if requests]
-
-
-@pytest.fixture(scope="session")
-def built(comet_python, tmp_path_factory):
-    """The tiny checkpoints (a regression model like wmt22-comet-da, a reference-free one, an xCOMET-style one with
-    error spans; their tokenizer trained on the bundled demo text and, where present, the shared Japanese and German
-    data) and COMET's own scores (and xCOMET's spans) of what the tests below score. Made once per test process:
-    pytest-xdist may run other modules' tests between these, which ends module-scoped fixtures."""
-    out = tmp_path_factory.mktemp("tiny-comet")
-    texts = sorted((ROOT / "bleu_gui" / "demo_data").glob("*/*.txt"))
-    texts += [p for p in (DATA / "wmt22-en-ja" / "ref1.txt", DATA / "wmt21-en-de-3ref" / "ref1.txt") if p.is_file()]
-    done = subprocess.run([comet_python, "-c", BUILD_AND_ORACLE, str(ROOT / "scripts" / "tiny_comet.py"), str(out),
-                           *map(str, texts)], input=json.dumps(_oracle_requests(out)), capture_output=True, text=True,
-                          cwd=out, env=bytecode_written())
-    assert done.returncode == 0, done.stderr[-3000:]
-    return {kind: out / kind for kind in KINDS}, json.loads(done.stdout.strip().splitlines()[-1])
-
-
-@pytest.fixture(scope="session")
-def tiny_comet(built):
-    """{kind: model folder} of the tiny checkpoints (scripts/tiny_comet.py)."""
-    return built[0]
-
-
-@pytest.fixture(scope="session")
-def comets_own(built):
-    """unbabel-comet's own ``predict`` of what the tests score, by request name (_oracle_requests)."""
-    return built[1]
-
-
-def comet(model: Path, python: str, references, source, tmp_path, **settings):
-    config = CometConfig(model=str(model), python=python, cache=str(tmp_path / "comet.sqlite"), **settings)
-    return bind(config, references, None, None, source)
-
-
-def system(lines_, name="sys.txt"):
-    return SegmentFile(Path(name), list(lines_), "utf-8")
 
 
 @pytest.mark.parametrize("kind", ["regression", "referenceless", "xcomet"])
@@ -228,7 +89,7 @@ def test_a_run_without_references_scores_source_and_candidate_as_comets_own_pred
 
 def test_a_checkpoint_that_needs_a_reference_is_refused_in_a_run_without_one(tiny_comet, comet_python, en_ja,
                                                                              tmp_path, monkeypatch):
-    sent = _requests_sent(monkeypatch)
+    sent = requests_sent(monkeypatch)
     metric = comet(tiny_comet["regression"], comet_python, [], en_ja["src"], tmp_path)
     with pytest.raises(InputError, match=r"regression_metric\) compares the translation with a reference, and the "
                                          r"run has none"):
@@ -262,21 +123,6 @@ def test_a_cached_reopen_gives_the_same_numbers_and_loads_no_model(tiny_comet, c
     assert not any("read from the cache" in n for n in again.notes)  # how it went, not what the number is
 
 
-def _requests_sent(monkeypatch) -> list[tuple[str, int]]:
-    """The op and the worker's process id of every request sent from now on."""
-    from bleu_gui.core.metrics.comet import worker
-
-    sent: list[tuple[str, int]] = []
-    request = worker.CometWorker.request
-
-    def recorded(self, message, *args, **kwargs):
-        sent.append((message["op"], self.pid))
-        return request(self, message, *args, **kwargs)
-
-    monkeypatch.setattr(worker.CometWorker, "request", recorded)
-    return sent
-
-
 def test_a_new_run_takes_the_worker_an_earlier_run_left_with_its_model_loaded(tiny_comet, comet_python, en_ja,
                                                                              comets_own, tmp_path, monkeypatch):
     """A worker costs COMET's import to start (5-12 s) and a model's load more: a new run (files opened again, a
@@ -285,7 +131,7 @@ def test_a_new_run_takes_the_worker_an_earlier_run_left_with_its_model_loaded(ti
     refs, src = [en_ja["ref1"]], en_ja["src"]
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    sent = _requests_sent(monkeypatch)
+    sent = requests_sent(monkeypatch)
     earlier = comet(tiny_comet["regression"], comet_python, refs, src, tmp_path / "a")
     earlier.prepare([system(en_ja["sys2"])])
     assert earlier.scorer.worker is None  # idle between requests, not held by the earlier run
@@ -476,39 +322,10 @@ def test_comet_through_paired_tests_slices_and_disagreement(tiny_comet, comet_py
     assert code == 0, err
 
 
-def _comet_panel(window, model: Path, python: str, cache: Path) -> None:
-    group = window.settings_panel.group("comet")
-    group.setChecked(True)
-    for name, value in (("model", str(model)), ("python", python), ("cache", str(cache))):
-        group.fields[name].set(value)
-        group.fields[name].widget.editingFinished.emit()
-
-
-def _worker_processes() -> list[int]:
-    """The COMET workers this test process started (Linux: their command lines name the worker's file)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                status = (entry / "status").read_text()
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
-            if parent == str(os.getpid()) and b"comet_worker.py" in command:
-                found.append(int(entry.name))
-    return found
-
-
-def _write(en_ja, tmp_path):
-    for name in ("src", "ref1", "sys1", "sys2"):
-        (tmp_path / f"{name}.txt").write_text("\n".join(en_ja[name]) + "\n", encoding="utf-8")
-
-
 def test_the_window_scores_comet_in_its_worker_says_its_progress_and_draws_xcomets_spans(
         qtbot, window, tiny_comet, comet_python, en_ja, tmp_path):
-    _write(en_ja, tmp_path)
-    _comet_panel(window, tiny_comet["xcomet"], comet_python, tmp_path / "cache.sqlite")
+    write_en_ja(en_ja, tmp_path)
+    comet_panel(window, tiny_comet["xcomet"], comet_python, tmp_path / "cache.sqlite")
     steps = []
     window.jobs.step.connect(steps.append)
     window.run_actions.open_files([tmp_path / "sys1.txt", tmp_path / "sys2.txt"], [tmp_path / "ref1.txt"],
@@ -545,7 +362,7 @@ def test_comet_is_switched_on_from_the_settings_alone_and_inspect_shows_its_segm
         qtbot, window, tiny_comet, comet_python, en_ja, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    _write(en_ja, tmp_path)
+    write_en_ja(en_ja, tmp_path)
     window.run_actions.open_files([tmp_path / "sys1.txt"], [tmp_path / "ref1.txt"], source=tmp_path / "src.txt")
     qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
     group, setup = window.settings_panel.group("comet"), window.comet_setup
@@ -586,7 +403,7 @@ def test_a_bilingual_xliff_opens_without_a_reference_and_inspect_shows_source_ca
     from bleu_gui.gui.state import OpenChoice
 
     xliff = data_set("formats/xliff20-matecat-realworld") / "apos.xliff.xliff"  # en-US → pt-BR, 21 units, no reference
-    _comet_panel(window, tiny_comet["xcomet"], comet_python, tmp_path / "cache.sqlite")
+    comet_panel(window, tiny_comet["xcomet"], comet_python, tmp_path / "cache.sqlite")
     window.run_actions.open_inputs(OpenChoice(InputRequest(systems=(str(xliff),))))
     qtbot.waitUntil(lambda: window.controller.run is not None and any(
         m.key == "comet" for m in window.controller.run.metrics) and not window.jobs.busy, timeout=120_000)
@@ -827,17 +644,17 @@ def test_a_killed_worker_is_one_clear_error(tiny_comet, comet_python, en_ja, tmp
 def test_an_idle_worker_serves_only_the_environment_it_started_in_and_ends_when_asked(tiny_comet, comet_python,
                                                                                      en_ja, tmp_path, monkeypatch):
     refs, src = [en_ja["ref1"]], en_ja["src"]
-    sent = _requests_sent(monkeypatch)
+    sent = requests_sent(monkeypatch)
     comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
     # Hugging Face's cache and its network switch are read from the environment: another one, another worker.
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     comet(tiny_comet["regression"], comet_python, refs, src, tmp_path).scorer.facts()
     (_, first), (_, other) = sent
     assert other != first
-    assert first not in _worker_processes()  # the second, left idle, ended the first (one is kept)
+    assert first not in worker_processes()  # the second, left idle, ended the first (one is kept)
     assert end_idle_workers(idle_for=600.0) == 0  # idle for less than ten minutes: kept
-    assert other in _worker_processes()
-    assert end_idle_workers(idle_for=0.0) == 1 and other not in _worker_processes()
+    assert other in worker_processes()
+    assert end_idle_workers(idle_for=0.0) == 1 and other not in worker_processes()
 
 
 def test_an_unknown_model_name_offline_is_named(comet_python, en_ja, tmp_path, monkeypatch):
@@ -862,8 +679,8 @@ def test_a_worker_python_without_comet_is_named(python, said, en_ja, tmp_path):
 
 def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numbers(
         qtbot, window, tiny_comet, comet_python, en_ja, tmp_path):
-    _write(en_ja, tmp_path)
-    _comet_panel(window, tiny_comet["regression"], comet_python, tmp_path / "cache.sqlite")
+    write_en_ja(en_ja, tmp_path)
+    comet_panel(window, tiny_comet["regression"], comet_python, tmp_path / "cache.sqlite")
     window.settings_panel.group("comet").fields["batch_size"].set(1)
     cancelled = []
 
@@ -874,11 +691,11 @@ def test_cancelling_comet_in_the_window_ends_its_worker_and_keeps_the_first_numb
 
     window.jobs.step.connect(on_step)
     end_idle_workers()  # so that the run starts a worker of its own, which the cancel must end
-    before = set(_worker_processes())  # an earlier test's, kept by its metric until that is collected
+    before = set(worker_processes())  # an earlier test's, kept by its metric until that is collected
     window.run_actions.open_files([tmp_path / "sys1.txt", tmp_path / "sys2.txt"], [tmp_path / "ref1.txt"],
                                   source=tmp_path / "src.txt")
     qtbot.waitUntil(lambda: bool(cancelled) and not window.jobs.busy, timeout=120_000)
-    qtbot.waitUntil(lambda: not set(_worker_processes()) - before)
+    qtbot.waitUntil(lambda: not set(worker_processes()) - before)
     run = window.controller.run
     assert run is not None and run.metrics[0].key == "bleu"
     assert any(n.startswith("COMET") and "not computed (cancelled)" in n for n in run.notes)
@@ -903,49 +720,3 @@ def test_a_model_neither_cached_nor_reachable_is_said_with_where_a_copy_goes(com
     assert f"is not in the Hugging Face cache ({tmp_path / 'hf' / 'hub'})" in said
     assert f"http://127.0.0.1:{port} cannot be reached (no network?)" in said
     assert "checkpoints/model.ckpt beside hparams.yaml" in said
-
-
-def test_erasure_deltas_are_comets_own_scores_of_the_erased_texts(tiny_comet, comet_python, comets_own, tmp_path):
-    # Each word left out, the segment scored again through the worker and its cache: every delta equals
-    # unbabel-comet's own predict of the erased text minus its predict of the whole one (the oracle, run alone).
-    for name, (src_line, text, ref_line, tokenize) in erasure_cases().items():
-        metric = comet(tiny_comet["regression"], comet_python, [[ref_line]], [src_line], tmp_path)
-        found = erase("target", src_line, text, lambda s, c, m=metric: m.score_variants(0, s, c), tokenize)
-        theirs = comets_own[f"erasure: {name}"]["scores"]
-        assert len(found.words) == len(theirs) - 1 > 0, name
-        assert found.score == pytest.approx(theirs[0], abs=1e-6)
-        for word, score in zip(found.words, theirs[1:]):
-            assert word.delta == pytest.approx(score - theirs[0], abs=1e-6), (name, word.text)
-            assert text[word.start:word.end] == word.text
-    # Words, not sub-word pieces: the emoji and the combining mark stay inside their words; a one-character word is
-    # one; the one-word candidate erased is the empty text, scored as COMET scores it.
-    spans, texts = erasure_texts("Guten Morgen 👋, Cafe\u0301 um acht.")
-    assert [t for t in texts[1:] if "Cafe" not in t] == ["Guten Morgen 👋, um acht."]
-    assert erasure_texts("Ja")[1] == ["Ja", ""]
-
-
-def test_explain_says_which_words_move_comet_and_what_xcomet_marked_there(tiny_comet, comet_python, en_ja, tmp_path,
-                                                                        capsys):
-    # --explain 4 of an en-ja system under xCOMET: the candidate's words by the run's ja-mecab, each erased through
-    # the worker (its cache: asking again scores nothing new), the words pulling the score down said with their
-    # deltas in the metric's decimals, and how many of them lie in xCOMET's own spans.
-    _write(en_ja, tmp_path)
-    argv = [tmp_path / "ref1.txt", "-i", tmp_path / "sys1.txt", "--src", tmp_path / "src.txt", "--langs", "en", "ja",
-            "-m", "bleu", "comet", "--comet-model", tiny_comet["xcomet"], "--comet-python", comet_python,
-            "--comet-cache", tmp_path / "comet.sqlite", "--explain", "4"]
-    code, out, err = cli(capsys, *argv, "-f", "json")
-    assert code == 0, err
-    (found,) = json.loads(out)
-    comet_part = found["comet"]
-    assert comet_part["word_splitting"] == "ja-mecab"
-    target, source = comet_part["erasure"]
-    candidate, words = en_ja["sys1"][3], target["words"]
-    assert target["side"] == "target" and source["side"] == "source"
-    assert [candidate[w["start"]:w["end"]] for w in words] == [w["text"] for w in words] and len(words) > 3
-    assert target["score"] == pytest.approx(comet_part["score"], abs=1e-9)  # the whole text is the segment's score
-    code, out, err = cli(capsys, *argv)
-    assert code == 0, err
-    assert "Which words move it (erasure):" in out and "words by ja-mecab" in out
-    assert re.search(r"candidate words that pull it down most \(left out, the score rises\): “[^”]+” \+\d\.\d{4}", out) \
-        or "no candidate word pulls it down" in out
-    assert re.search(r"\d of the \d lie in COMET[^']*'s spans", out) or "no candidate word pulls it down" in out

@@ -67,3 +67,8 @@ MARK_MINOR = "#e67700"
 SPAN_HIT = MATCHED
 SPAN_MISS = CLIPPED
 SPAN_FALSE_ALARM = UNMATCHED
+
+# Erasure (which words move a neural score): leaving the word out raises the score (the model holds it against the
+# text) or lowers it (the word earns its score); each at full strength for the segment's largest move.
+ERASURE_RAISES = (224, 49, 49)
+ERASURE_LOWERS = (28, 126, 214)

@@ -11,6 +11,7 @@ erased with the whitespace after it (before it, for the last word), so that the 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -59,6 +60,7 @@ class Erasure:
     """A segment's words on one side (``target``: the candidate; ``source``) and the model's score without each."""
 
     side: str
+    text: str
     score: float
     words: tuple[Word, ...]
 
@@ -81,17 +83,63 @@ def erasure_texts(text: str, tokenize: Tokenize | None = None) -> tuple[list[tup
 def erasure_of(side: str, text: str, spans: Sequence[tuple[int, int]], scores: Sequence[float]) -> Erasure:
     """The :class:`Erasure` from the scores of :func:`erasure_texts`'s texts, in their order."""
     whole = float(scores[0])
-    return Erasure(side, whole, tuple(Word(a, b, text[a:b], float(s) - whole) for (a, b), s in zip(spans, scores[1:])))
+    return Erasure(side, text, whole, tuple(Word(a, b, text[a:b], float(s) - whole) for (a, b), s in zip(spans, scores[1:])))
 
 
-ScoreVariants = Callable[[Sequence[str], Sequence[str]], list[float]]  # (sources, candidates) → the model's scores
+Segment = tuple[int, str, str]  # (segment of the run, source, candidate)
+ScoreVariants = Callable[[Sequence[Segment]], list[float]]  # variants of segments → the model's scores, one request
 
 
-def erase(side: str, source: str, candidate: str, score: ScoreVariants, tokenize: Tokenize | None = None) -> Erasure:
-    """The erasure of one side of a segment (``target``: the candidate's words; ``source``: the source's), every
-    text scored in one call of ``score`` (a metric's, e.g. :meth:`Comet.score_variants
-    <bleu_gui.core.metrics.comet.metric.Comet.score_variants>`)."""
-    text = candidate if side == "target" else source
-    spans, texts = erasure_texts(text, tokenize)
-    scores = (score([source] * len(texts), texts) if side == "target" else score(texts, [candidate] * len(texts)))
-    return erasure_of(side, text, spans, scores)
+def erase_all(side: str, segments: Sequence[Segment], score: ScoreVariants,
+              tokenize: Tokenize | None = None) -> list[Erasure]:
+    """The erasure of one side (``target``: the candidate's words; ``source``: the source's) of every segment, all
+    their texts scored in one call of ``score`` (a metric's :meth:`score_variants
+    <bleu_gui.core.metrics.base.Metric.score_variants>`): one request to the model for a whole slice."""
+    variants: list[Segment] = []
+    laid_out = []
+    for index, source, candidate in segments:
+        text = candidate if side == "target" else source
+        spans, texts = erasure_texts(text, tokenize)
+        laid_out.append((text, spans, len(variants), len(texts)))
+        variants += [(index, source, t) if side == "target" else (index, t, candidate) for t in texts]
+    scores = score(variants) if variants else []
+    return [erasure_of(side, text, spans, scores[at:at + n]) for text, spans, at, n in laid_out]
+
+
+def erase(side: str, segment: Segment, score: ScoreVariants, tokenize: Tokenize | None = None) -> Erasure:
+    """:func:`erase_all` of one segment."""
+    return erase_all(side, [segment], score, tokenize)[0]
+
+
+def _word_key(text: str) -> str:
+    """What counts as the same word across segments: its letters, casefolded, without the punctuation around it."""
+    start, end = 0, len(text)
+    while start < end and unicodedata.category(text[start]).startswith("P"):
+        start += 1
+    while end > start and unicodedata.category(text[end - 1]).startswith("P"):
+        end -= 1
+    return (text[start:end] or text).casefold()
+
+
+@dataclass(frozen=True)
+class Held:
+    """A word across a corpus's erasures: where it occurs, how often leaving it out raised the score, by how much."""
+
+    word: str
+    occurrences: int
+    raised: int
+    mean_delta: float
+    segments: tuple[int, ...]  # the segments where leaving it out raised the score
+
+
+def held_against(erasures: Sequence[tuple[int, Erasure]], k: int = 20) -> list[Held]:
+    """The ``k`` words whose erasure most often raises the score across ``erasures`` ((segment, erasure) pairs): what
+    the model holds against a system; ties by the mean rise, then the word."""
+    seen: dict[str, list[tuple[int, float]]] = {}
+    for segment, erasure in erasures:
+        for word in erasure.words:
+            seen.setdefault(_word_key(word.text), []).append((segment, word.delta))
+    held = [Held(word, len(found), sum(d > 0 for _, d in found), sum(d for _, d in found) / len(found),
+                 tuple(sorted({s for s, d in found if d > 0}))) for word, found in seen.items()]
+    held = [h for h in held if h.raised]
+    return sorted(held, key=lambda h: (-h.raised, -h.mean_delta, h.word))[:k]

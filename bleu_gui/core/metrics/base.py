@@ -18,7 +18,7 @@ it holds. What the registry knows of a metric before it is scored is in :mod:`.f
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -29,6 +29,7 @@ from ..inputs.text_files import SegmentFile
 from .account import Account, Shown
 
 Progress = Callable[[float], None]
+Variant = tuple[int, str, str]  # a text to score as one segment of the run: (segment, source, candidate)
 Spans = list[tuple[int, int]]
 
 # How far a score of Metric.approximate_scores_of_sums may be from the exact one. The one approximation made is
@@ -230,10 +231,15 @@ class Metric(ABC):
         errors by category and severity, each rater's score); none by default."""
         return {}
 
-    def score_variants(self, index: int, sources: Sequence[str], candidates: Sequence[str],
-                       progress: Progress | None = None) -> list[float] | None:
-        """The metric's score of each (source, candidate) as segment ``index`` is scored (its references), for
-        erasure and what-if through a model; None for a metric that explains itself otherwise (BLEU's n-grams)."""
+    def score_variants(self, variants: Sequence[Variant], progress: Progress | None = None) -> list[float] | None:
+        """The metric's score of each variant — (segment, source, candidate): the candidate and source as that
+        segment of the run is scored (its references) — for erasure and what-if through a model, all in one
+        request; None for a metric that explains itself otherwise (BLEU's n-grams)."""
+        return None
+
+    def stats_with_scores(self, stats: np.ndarray, scores: Mapping[int, float]) -> np.ndarray | None:
+        """``stats`` with segments' rows replaced by the rows of the model's ``scores`` of variants of them (a
+        what-if through the model: segment → score); None for a metric whose rows are not its segment scores."""
         return None
 
     def rater_scores(self, system: SegmentFile, segment: int) -> dict[str, float]:

@@ -8,6 +8,7 @@ of systems is tested on the segments both have a score for."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -33,6 +34,12 @@ class SegmentMeans(Metric):
         column = np.asarray(values, dtype=np.float64)
         present = ~np.isnan(column)
         return np.stack([np.where(present, column, 0.0), present.astype(np.float64)], axis=1)
+
+    def stats_with_scores(self, stats: np.ndarray, scores: Mapping[int, float]) -> np.ndarray:
+        out = np.array(stats, dtype=np.float64, copy=True)
+        for segment, score in scores.items():
+            out[segment] = self.rows(np.array([score]))[0]
+        return out
 
     def scores_of_sums(self, sums: np.ndarray, float32: bool = False) -> np.ndarray:
         sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))

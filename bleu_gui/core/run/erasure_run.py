@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis.erasure import Erasure, Tokenize, Word, erase
+from ..analysis.erasure import Erasure, ScoreVariants, Segment, Tokenize, Word, erase, erase_all
 from ..inputs.ratings import TARGET, ErrorSpan
+from ..metrics.base import Progress
 from ..metrics.sacre_tokenizers import load_tokenizer
+from ..metrics.scripts import cjk_script
 from .results import Run
 
 # Tokenizers whose pieces are words where the script writes no spaces; another tokenizer (13a, spm) splits words
@@ -20,10 +22,17 @@ BY_LANGUAGE = {"ja": "ja-mecab", "ko": "ko-mecab", "zh": "zh"}
 
 def word_splitting(run: Run) -> tuple[str, Tokenize | None]:
     """How the run splits a text into words: its BLEU tokenizer where that makes words of a script without spaces
-    (Japanese, Chinese, Korean) — without BLEU, the one sacreBLEU takes for the declared target language — else
-    whitespace; and its name, said on screen."""
+    (Japanese, Chinese, Korean); else the one sacreBLEU takes for the declared target language; else the one for
+    the script the references (without them, the candidates) are mostly written in; else whitespace — and its
+    name, said on screen."""
     bleu = run.bleu
-    name = bleu.config.tokenizer_name if bleu is not None else BY_LANGUAGE.get(run.context.target_language, "")
+    name = bleu.config.tokenizer_name if bleu is not None else ""
+    if name not in WORD_TOKENIZERS:
+        name = BY_LANGUAGE.get(run.context.target_language, "")
+    if name not in WORD_TOKENIZERS:
+        texts = [r.lines for r in run.references] or [s.lines for s in run.systems[:1]]
+        found = cjk_script(texts)
+        name = found[1] if found is not None else ""
     if name in WORD_TOKENIZERS:
         return name, load_tokenizer(name)
     return "whitespace", None
@@ -34,23 +43,45 @@ def explains_by_erasure(run: Run, k: int) -> bool:
     return run.metrics[k].scores_variants
 
 
+def _source_splitting(tokenize: Tokenize | None) -> Tokenize | None:
+    """A source written without spaces is split by the run's tokenizer too, one with spaces by whitespace."""
+    if tokenize is None:
+        return None
+    return lambda text: tokenize(text) if " " not in text.strip() else text
+
+
+def _scorer(run: Run, k: int, progress: Progress | None = None) -> ScoreVariants:
+    metric = run.metrics[k]
+
+    def score(variants: Sequence[Segment]) -> list[float]:
+        found = metric.score_variants(variants, progress)
+        assert found is not None  # explains_by_erasure
+        return found
+    return score
+
+
 def segment_erasure(run: Run, k: int, system: int, i: int) -> list[Erasure]:
     """The candidate's erasure and, where the metric reads a source, the source's, for segment ``i`` of
     ``system`` under the run's ``k``-th metric."""
-    metric = run.metrics[k]
     source = run.context.source.lines[i] if run.context.source is not None else ""
-    candidate = run.systems[system].lines[i]
+    segment = (i, source, run.systems[system].lines[i])
     _name, tokenize = word_splitting(run)
-
-    def variants(sources: Sequence[str], candidates: Sequence[str]) -> list[float]:
-        found = metric.score_variants(i, sources, candidates)
-        assert found is not None  # explains_by_erasure
-        return found
-
-    found = [erase("target", source, candidate, variants, tokenize)]
-    if source.strip():  # a source written without spaces too is split by the same tokenizer, else by whitespace
-        found.append(erase("source", source, candidate, variants, tokenize if " " not in source.strip() else None))
+    found = [erase("target", segment, _scorer(run, k), tokenize)]
+    if source.strip():
+        found.append(erase("source", segment, _scorer(run, k), _source_splitting(tokenize)))
     return found
+
+
+def corpus_erasure(run: Run, k: int, system: int, rows: Sequence[int] | None = None,
+                   progress: Progress | None = None) -> list[tuple[int, Erasure]]:
+    """The candidate's erasure on every segment ``rows`` (all) of ``system`` under the run's ``k``-th metric, in one
+    request to the model (its cache keeps what a cancel cut short): what :func:`..analysis.erasure.held_against`
+    reads."""
+    rows = list(range(run.n_sentences)) if rows is None else list(rows)
+    source = run.context.source.lines if run.context.source is not None else None
+    segments = [(i, source[i] if source is not None else "", run.systems[system].lines[i]) for i in rows]
+    _name, tokenize = word_splitting(run)
+    return list(zip(rows, erase_all("target", segments, _scorer(run, k, progress), tokenize)))
 
 
 def witnesses(run: Run, system: int, i: int) -> list[tuple[str, list[ErrorSpan]]]:
@@ -92,9 +123,9 @@ def in_words(run: Run, k: int, system: int, i: int, found: Sequence[Erasure], de
             lines.append(f"no {side} word pulls it down: leaving out any lowers the score or leaves it as it is")
             continue
         said = ", ".join(f"“{w.text}” {w.delta:+.{decimals}f}" for w in against)
-        what = "pull it down most (left out, the score rises)" if erasure.side == "target" else \
+        what = "that pull it down most (left out, the score rises)" if erasure.side == "target" else \
             "whose removal raises it (what the candidate may leave out)"
-        lines.append(f"{side} words that {what}: {said}")
+        lines.append(f"{side} words {what}: {said}")
         if erasure.side == "target":
             for name, spans in witnesses(run, system, i):
                 hit = [(w, e) for w in against if (e := _inside(w, spans)) is not None]

@@ -16,6 +16,7 @@ from ..widgets.elided_label import ElidedLabel
 from ..widgets.layout import MetricLegend
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
+from .erasure_view import ErasureView
 from .explain_panel import ExplainPanel
 from .human_errors import show_link_tip
 
@@ -46,6 +47,9 @@ class _Pane(QWidget):
         super().__init__()
         self.title = _title()
         self.text = _browser(f"evidencePane{k}")
+        # Three panes, the erasure and the account share a laptop's 768 pixels: a pane may be as low as two lines
+        # (the splitter gives it more; the default minimum of a text browser made the window taller than the screen).
+        self.text.setMinimumHeight(2 * self.text.fontMetrics().lineSpacing() + 8)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(2)
@@ -65,6 +69,7 @@ class MetricEvidence(QWidget):
         self.panes = [_Pane(k) for k in range(MAX_PANES)]
         self.explain_panel = ExplainPanel()
         self.chart = GroupedBars("", "")
+        self.chart.setMinimumHeight(110)  # its own minimum (181) with the panes above made a laptop's window too tall
         self.shown: Shown | None = None
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -74,6 +79,10 @@ class MetricEvidence(QWidget):
         for k, pane in enumerate(self.panes):
             split.addWidget(pane)
             pane.setVisible(k < 2)  # until a metric says how many it shows: hidden panes ask for no height
+        self.erasure = ErasureView(controller)
+        self.erasure.setVisible(False)  # a metric that scores variants through its model shows it
+        split.addWidget(self.erasure)
+        split.setStretchFactor(MAX_PANES, 2)  # the erasure's text and its account need more than a pane's room
         box.addWidget(split, 1)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
         self.bottom.addWidget(self.explain_panel)

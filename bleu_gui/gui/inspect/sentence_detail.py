@@ -32,6 +32,7 @@ from ..widgets.panes import SentencePanes
 from ..widgets.style import styled
 from .candidate_editor import CandidateEditor
 from .explain_panel import ExplainPanel, bars_legend, status_legend
+from .model_whatif import ModelWhatIfLine
 from .review import ReviewBar
 from .sentence_model import SentenceTableModel
 
@@ -60,6 +61,7 @@ class SentenceDetail(QWidget):
         self.editor = CandidateEditor(controller, self.panes, list_model, self)
         self.editor.typed.connect(lambda sentence, line: self.show_line(sentence, line, typing=True))
         self.editor.reverted.connect(self.show_sentence)
+        self.model_whatif = ModelWhatIfLine(controller, self.editor, self)
         self.review = ReviewBar(controller, self.panes, list_model, self.context_pane, self)
         self.review.active.connect(self.on_review_active)
         self._chart_line: ScoredLine | None = None
@@ -84,12 +86,14 @@ class SentenceDetail(QWidget):
         box.addWidget(self.bars_legend)
         box.addWidget(self.context_pane)
         box.addWidget(self.editor.bar)
+        box.addWidget(self.model_whatif.label)
         box.addWidget(self.review.bar)
         box.addWidget(self.panes, 1)
         charts = QWidget()
         cv = QHBoxLayout(charts)
         cv.setContentsMargins(0, 0, 0, 0)
         for chart in (self.precision_chart, self.bp_chart):
+            chart.setMinimumHeight(110)  # as the evidence's chart: the stack under the panes takes the larger minimum
             cv.addWidget(chart)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
         self.bottom.addWidget(self.explain_panel)
@@ -116,6 +120,7 @@ class SentenceDetail(QWidget):
         self.fill_order_combo(bleu.config.max_order if bleu is not None else 4)
         self._show_bleu_parts(bleu is not None)
         self.editor.attach()  # the sentence follows (see Controller.run_changed)
+        self.model_whatif.attach()
 
     @Slot(bool)
     def on_review_active(self, on: bool) -> None:
@@ -129,6 +134,7 @@ class SentenceDetail(QWidget):
     @Slot(int)
     def on_system_changed(self, _system: int) -> None:
         self.editor.attach()
+        self.model_whatif.attach()
         if self.controller.sentence is not None:
             self.show_sentence(self.controller.sentence)
 

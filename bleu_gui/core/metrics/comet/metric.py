@@ -23,7 +23,7 @@ from ...errors import ConfigError, InputError, term
 from ...inputs.ratings import ErrorSpan
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Chart, Explanation, Pane, Section, Shown, plural
-from ..base import Metric, Progress, Score
+from ..base import Metric, Progress, Score, Variant
 from ..segment_means import SegmentMeans
 from ..span_marks import SEVERITY_ORDER, marked_html, severity_legend
 from .cache import Cached
@@ -141,17 +141,24 @@ class Comet(SegmentMeans):
             self._note_truncated(system)
         self._note_empty_references(alone)
 
-    def score_variants(self, index: int, sources: Sequence[str], candidates: Sequence[str],
-                       progress: Progress | None = None) -> list[float]:
-        """The model's score of each (source, candidate) as segment ``index`` would be scored — against the same
+    def score_variants(self, variants: Sequence[Variant], progress: Progress | None = None) -> list[float]:
+        """The model's score of each (segment, source, candidate) as that segment would be scored — against its
         references, the mean over them — in one request through the cache (a text typed back is not scored twice):
         what a what-if edit or an erasure asks of the model."""
         alone = self.without_reference()
-        refs: list[str | None] = [None] if alone else [self.references[k][index] for k in self._used_references(index)]
-        items: list[Item] = [(s, c, r) for s, c in zip(sources, candidates) for r in refs]
+        items: list[Item] = []
+        counts = []
+        for index, source, candidate in variants:
+            refs: list[str | None] = [None] if alone else [self.references[k][index]
+                                                          for k in self._used_references(index)]
+            items += [(source, candidate, r) for r in refs]
+            counts.append(len(refs))
         scored = self.scorer.score(items, 0 if alone else len(self.references), progress)
-        per = max(len(refs), 1)
-        return [float(np.mean([v.score for v in scored.values[k * per:(k + 1) * per]])) for k in range(len(candidates))]
+        found, at = [], 0
+        for n in counts:
+            found.append(float(np.mean([v.score for v in scored.values[at:at + n]])))
+            at += n
+        return found
 
     def without_reference(self) -> bool:
         """Whether the model reads the source and the candidate only: a reference-free checkpoint (CometKiwi), or
