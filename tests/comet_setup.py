@@ -104,7 +104,7 @@ def whatif_texts(hyp) -> dict[str, str]:
 
 def oracle_requests(out: Path) -> list[dict]:
     """What the oracle predicts, by name: each kind's of en_ja's sys1 in batches of 16, the regression model's also in
-    batches of 4, of each of three references alone, of the what-if tests' edits and of erasure's texts."""
+    batches of 4, of each of three references alone, of the what-if tests' edits and of erasure's texts (every word of sys2 by ja-mecab, one at a time)."""
     asked: dict[str, dict] = {kind: {} for kind in KINDS}
     try:  # the tests that need the shared data skip without it
         src, hyp, ref = (en_ja_lines()[name] for name in ("src", "sys1", "ref1"))
@@ -115,6 +115,13 @@ def oracle_requests(out: Path) -> list[dict]:
             asked[kind][kind] = (items(src, hyp, None if kind == "referenceless" else ref), 16)
         asked["regression"]["regression, batches of 4"] = (items(src, hyp, ref), 4)
         asked["xcomet"]["xcomet without a reference"] = (items(src, hyp), 16)  # unbabel-comet's items without "ref"
+        from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
+
+        ja = load_tokenizer("ja-mecab")
+        other = en_ja_lines()["sys2"]
+        asked["regression"]["corpus erasure: sys2"] = (
+            [{"src": src[i], "mt": t, "ref": ref[i]} for i in range(len(other)) for t in erasure_texts(other[i], ja)[1]],
+            16)
         for name, text in whatif_texts(hyp).items():
             asked["regression"][f"what-if: {name}"] = ([{"src": src[WHATIF], "mt": text, "ref": ref[WHATIF]}], 16)
     for name, (src_line, text, ref_line, tokenize) in erasure_cases().items():

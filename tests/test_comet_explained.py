@@ -234,3 +234,49 @@ def test_the_window_shades_each_word_by_what_leaving_it_out_does_to_comet_and_fo
         window.inspect.sentences.select_sentence(sentence)
     qtbot.waitUntil(lambda: not view.busy)
     assert asked == [3] and _tips(view.view.toHtml()) == tips
+
+
+def test_compare_says_what_comet_holds_against_b_from_comets_own_scores_and_a_cancel_keeps_what_was_scored(
+        qtbot, window, tiny_comet, comet_python, en_ja, comets_own, tmp_path):
+    from bleu_gui.core.analysis.erasure import erasure_of, held_against
+    from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
+
+    run, k = _open_with_comet(qtbot, window, tiny_comet, comet_python, en_ja, tmp_path, ("sys1", "sys2"))
+    holds = window.compare_view.holds
+    assert holds.button.isEnabled() and "24 segments of the whole corpus" in holds.note.text()
+    # Cancelled at its first step: said, the button back; the cache keeps the batches finished.
+    steps = []
+
+    def cancel_once(_fraction):
+        if not steps:
+            steps.append(_fraction)
+            holds.jobs.cancel()
+
+    holds.jobs.progress.connect(cancel_once)
+    holds.button.click()
+    qtbot.waitUntil(lambda: not holds.jobs.busy and holds.button.isEnabled(), timeout=60_000)
+    assert holds.note.text() == "Cancelled." and holds.found is None
+    holds.jobs.progress.disconnect(cancel_once)
+    holds.button.click()
+    qtbot.waitUntil(lambda: holds.found is not None, timeout=120_000)
+    # The oracle: unbabel-comet's predict of every erased text of sys2, tallied as the panel tallies its own.
+    ja = load_tokenizer("ja-mecab")
+    theirs, at, erasures = comets_own["corpus erasure: sys2"]["scores"], 0, []
+    for i, line in enumerate(en_ja["sys2"]):
+        spans, texts = erasure_texts(line, ja)
+        erasures.append((i, erasure_of("target", line, spans, theirs[at:at + len(texts)])))
+        at += len(texts)
+    expected = held_against(erasures, 30)
+    _k, _b, shown = holds.found
+    assert [(h.word, h.raised, h.occurrences, h.segments) for h in shown] == \
+        [(h.word, h.raised, h.occurrences, h.segments) for h in expected]
+    # The means to 1e-5: the panel's texts went to the model in one request (and partly before the cancel), batched
+    # otherwise than the oracle's, and padding moves this random model's large scores by up to ~5e-6 (test_comet.py).
+    for mine, oracle in zip(shown, expected):
+        assert mine.mean_delta == pytest.approx(oracle.mean_delta, abs=1e-5)
+    # A word clicked: the pair list shows the segments where leaving it out raised COMET.
+    from bleu_gui.gui.widgets.item_tables import model_of
+
+    holds._word_chosen(model_of(holds.table).index(0, 0))
+    assert window.compare_view.pairs.model.rowCount() == len(shown[0].segments)
+    assert f"“{shown[0].word}”" in window.compare_view.pairs.filter_label.text()

@@ -172,9 +172,11 @@ def test_fifteen_systems_all_in_view_at_1366_by_768(qtbot, window, tmp_path):
     assert table.viewport().height() >= 15 * rows  # every system's row
     assert matrix.viewport().height() >= 5 * matrix.verticalHeader().defaultSectionSize()
     assert compare.compact and compare.lower_tabs.isVisible()  # the lists, panes and charts as tabs below
-    for part in (compare.pairs, compare.ngrams, compare.charts):  # each tab shows its part when chosen
+    for part in (compare.pairs, compare.wins_tabs, compare.charts):  # each tab shows its part when chosen
         compare.lower_tabs.setCurrentIndex(compare.lower_tabs.indexOf(part.parentWidget()))
         assert part.isVisible()
+        if part is compare.wins_tabs:  # BLEU's n-gram wins alone: no model to ask, no tab bar
+            assert compare.ngrams.isVisible() and not compare.wins_tabs.tabBar().isVisible()
     # The sentences' tab: A and B never drawn under their minimum (the raters' strips went over B's text), they
     # scroll instead; the pair list's last column as wide as its header, not the list's rest.
     compare.lower_tabs.setCurrentIndex(compare.lower_tabs.indexOf(compare.sentences_split))

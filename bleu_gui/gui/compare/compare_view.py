@@ -25,6 +25,7 @@ from ..widgets.layout import STRETCH, hrow, scrolled
 from ..widgets.style import styled
 from .ab_panes import ABPanes
 from .human_errors_panel import HumanErrorsPanel
+from .model_holds import ModelHolds
 from .ngram_wins import NgramWins
 from .pair_charts import PairCharts
 from .pair_list import PairList
@@ -54,6 +55,13 @@ class CompareView(QWidget):
         self.pairs = PairList(controller)
         self.ngrams = NgramWins(controller)
         self.ngrams.sentences_chosen.connect(self.pairs.show_only)
+        self.holds = ModelHolds(controller)
+        self.holds.sentences_chosen.connect(self.pairs.show_only)
+        # BLEU's n-gram wins, and beside them what a model (COMET) holds against B, where the run has one.
+        self.wins_tabs = QTabWidget()
+        self.wins_tabs.setDocumentMode(True)
+        self.wins_tabs.addTab(self.ngrams, "n-gram wins (BLEU)")
+        self.wins_tabs.addTab(self.holds, "What the model holds against B")
         self.panes = ABPanes(controller)
         self.charts = PairCharts(controller)
         self.charts.region_selected.connect(self.pairs.show_only)
@@ -134,7 +142,7 @@ class CompareView(QWidget):
             layout = self._ngrams_page.layout()
             charts = self._charts_page.layout()
             assert layout is not None and charts is not None
-            layout.addWidget(self.ngrams)
+            layout.addWidget(self.wins_tabs)
             charts.addWidget(self.charts)
             human = self._human_page.layout()
             assert human is not None
@@ -146,7 +154,7 @@ class CompareView(QWidget):
             self.below.setCurrentWidget(self.lower_tabs)
         else:
             self._left_box.addWidget(self.pairs, 3)
-            self._left_box.addWidget(self.ngrams, 4)
+            self._left_box.addWidget(self.wins_tabs, 4)
             self.right_tabs.clear()
             self.right_tabs.addTab(self.charts, "Charts")
             self.right_tabs.addTab(self.human, "Human error spans")
@@ -185,7 +193,14 @@ class CompareView(QWidget):
         self._show_tabs()
 
     def _show_tabs(self) -> None:
-        """The human errors' tab where the run has them (the tab bar only when it has one)."""
+        """The human errors' tab where the run has them, the model's words where it has a model (each tab bar only
+        when it has two tabs)."""
+        run = self.controller.run
+        wins, holds = NgramWins.wanted(run), ModelHolds.wanted(run)
+        self.wins_tabs.setTabVisible(0, wins)
+        self.wins_tabs.setTabVisible(1, holds)
+        self.wins_tabs.tabBar().setVisible(wins and holds)
+        self.wins_tabs.setVisible(wins or holds)
         self.lower_tabs.setTabVisible(self.lower_tabs.indexOf(self._human_page), self._annotated)
         self.right_tabs.setTabVisible(self.right_tabs.indexOf(self.human), self._annotated)
         self.right_tabs.tabBar().setVisible(self._annotated)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QHeaderView, QLabel, QVBoxLayout, QWidget
 
+from ...core import Run
 from ..controller import Controller
 from ..widgets.layout import STRETCH, fill_orders, hrow
 from .compare_models import NgramTableModel
@@ -49,8 +50,12 @@ class NgramWins(QWidget):
         self.order.blockSignals(True)
         fill_orders(self.order, bleu.config.max_order if bleu is not None else 4, all_orders=False)
         self.order.blockSignals(False)
-        self.setVisible(run is not None and run.comparison is not None and bool(run.comparison.ngram_wins))
         self.refresh()
+
+    @staticmethod
+    def wanted(run: Run | None) -> bool:
+        """Whether the run has BLEU's n-gram wins (a comparison under BLEU)."""
+        return run is not None and run.comparison is not None and bool(run.comparison.ngram_wins)
 
     @Slot()
     def refresh(self) -> None:
