@@ -104,7 +104,8 @@ def whatif_texts(hyp) -> dict[str, str]:
 
 def oracle_requests(out: Path) -> list[dict]:
     """What the oracle predicts, by name: each kind's of en_ja's sys1 in batches of 16, the regression model's also in
-    batches of 4, of each of three references alone, of the what-if tests' edits and of erasure's texts (every word of sys2 by ja-mecab, one at a time)."""
+    batches of 4, of each of three references alone, of the what-if tests' edits and of erasure's texts (and of every
+    word of sys2 left out, by ja-mecab)."""
     asked: dict[str, dict] = {kind: {} for kind in KINDS}
     try:  # the tests that need the shared data skip without it
         src, hyp, ref = (en_ja_lines()[name] for name in ("src", "sys1", "ref1"))
