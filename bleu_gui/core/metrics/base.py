@@ -94,6 +94,17 @@ def confidence_text(confidence: tuple[float, float] | None, width: int) -> str:
     return f" (μ = {confidence[0]:.{width}f} ± {confidence[1]:.{width}f})" if confidence else ""
 
 
+@dataclass(frozen=True)
+class HandOff:
+    """Requests a metric did not send but handed off, to be run elsewhere (an OpenAI batch): each request's id (its
+    key in the metric's cache) and body, what decides the answers (a batch's manifest says it), and ``mark(ids,
+    manifest, shard)``, which records them in the cache as handed off there (an import takes only those)."""
+
+    requests: tuple[tuple[str, dict[str, object]], ...]
+    facts: dict[str, object]
+    mark: Callable[[Sequence[str], str, str], None]
+
+
 class Metric(ABC):
     """One metric with its settings, bound to one set of references (see the module).
 
@@ -240,6 +251,11 @@ class Metric(ABC):
     def stats_with_scores(self, stats: np.ndarray, scores: Mapping[int, float]) -> np.ndarray | None:
         """``stats`` with segments' rows replaced by the rows of the model's ``scores`` of variants of them (a
         what-if through the model: segment → score); None for a metric whose rows are not its segment scores."""
+        return None
+
+    def requests_missing(self, systems: Sequence[SegmentFile]) -> HandOff | None:
+        """The requests this metric would send for ``systems`` that its cache cannot answer, to hand off to an engine
+        elsewhere (an LLM judge's, as an OpenAI batch); None for a metric that sends none, or when none is missing."""
         return None
 
     def rater_scores(self, system: SegmentFile, segment: int) -> dict[str, float]:

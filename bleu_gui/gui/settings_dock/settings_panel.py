@@ -182,6 +182,11 @@ class SettingsGroup(QGroupBox):
         the other settings read it, else its default."""
         if self.isCheckable() and not self.isChecked():
             return None
+        return self.shown_config()
+
+    def shown_config(self) -> MetricConfig:
+        """The settings shown, ticked or not (what an action that uses the family without scoring it reads: the
+        LLM judge's batch export)."""
         values = {name: field.get() for name, field in self.fields.items()}
         made: Any = dataclasses.replace(self._shown, **values)
         default = self.family.config()

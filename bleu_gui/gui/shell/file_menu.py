@@ -1,4 +1,4 @@
-"""The File menu: open, demo, add system, recent runs, exports, asking the humans, quit."""
+"""The File menu: open, demo, add system, recent runs, exports, asking the humans, the LLM judge's batch, quit."""
 
 from __future__ import annotations
 
@@ -47,10 +47,15 @@ class FileMenu(QMenu):
         self.ask_humans = self._action("Ask the &humans (a Pearmut campaign)…", on_ask_humans)
         self.read_ratings = self._action("Read the humans' ra&tings…", on_read_ratings)
         self.addSeparator()
+        self.export_llm_batch = self._action("Export LLM &batch (OpenAI Batch JSONL)…", lambda: self.batch_export())
+        self.import_llm_batch = self._action("Import &batch results…", lambda: self.batch_import())
+        self.addSeparator()
         # The platform's Quit key where it has one (Ctrl+Q on X11 and macOS's Cmd+Q); Ctrl+Q where it has none
         # (Windows, whose Alt+F4 closes the window anyway).
         quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
         self._action("&Quit", on_quit).setShortcuts(quit_keys)
+        self.batch_export: Callable[[], object] = lambda: None  # set by the window (its batch actions)
+        self.batch_import: Callable[[], object] = lambda: None
         self.set_run_shown(False)
 
     def _action(self, text: str, slot: Callable[[], object],
@@ -65,5 +70,6 @@ class FileMenu(QMenu):
     def set_run_shown(self, shown: bool) -> None:
         for action in (self.add_system, self.import_scores, self.score_again, self.export_report, self.export_sentences,
                        self.export_table, self.export_figure,
-                       self.save_edited, self.save_session, self.ask_humans, self.read_ratings):
+                       self.save_edited, self.save_session, self.ask_humans, self.read_ratings, self.export_llm_batch,
+                       self.import_llm_batch):
             action.setEnabled(shown)

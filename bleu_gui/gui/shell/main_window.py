@@ -46,6 +46,7 @@ from ..widgets.layout import TITLE_BAR, keep_on_screen, scrolled, single_shot, s
 from ..widgets.wheel_guard import guard_wheels
 from ..window_words import in_window_words, raw
 from . import questions
+from .batch_actions import BatchActions
 from .campaign_actions import CampaignActions
 from .export_actions import ExportActions, ask_new_name, shown_view
 from .extra_menus import ToolMenus
@@ -206,6 +207,11 @@ class MainWindow(QMainWindow):
             on_score_again=self.run_actions.rescore, on_ask_humans=lambda: self.campaigns.ask(),
             on_read_ratings=lambda: self.campaigns.ask_read(), on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_session)
+        self.batches = BatchActions(self, controller, self.settings_panel.group("llm").shown_config,
+                                    self.run_actions.rescore)
+        self.file_menu.batch_export, self.file_menu.batch_import = self.batches.ask_export, self.batches.ask_import
+        self.batches.said.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        self.batches.failed.connect(self.show_error)
         self.menuBar().addMenu(self.file_menu)
         detail = self.inspect.detail
         self.tools = ToolMenus(self, controller, editor, self.settings_dock.toggleViewAction(),

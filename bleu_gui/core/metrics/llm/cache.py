@@ -4,7 +4,11 @@ seed — is asked once. A row keeps the answer's text as the endpoint sent it, s
 today's parsing) and sends no request. An answer cut by ``max_tokens`` is not kept: a larger limit asks again.
 
 The endpoint's URL is not in the key (the same model behind another address answers the same), and no key, header
-or URL is written here."""
+or URL is written here.
+
+Requests handed off as an OpenAI batch (:mod:`.batch`) are recorded by key with the manifest and shard that carry
+them, so that an import takes only answers to requests this cache handed off; an answer imported from a batch is
+marked so, and the signature says how the run's answers came (``via:openai-batch``)."""
 
 from __future__ import annotations
 
@@ -35,7 +39,9 @@ class AnswerCache(SqliteCache):
     locked) is left alone: the judge is asked every time and :attr:`problem` says once why."""
 
     def __init__(self, path: Path):
-        super().__init__(path, ["answers (key BLOB PRIMARY KEY, content TEXT NOT NULL, model TEXT NOT NULL)"],
+        super().__init__(path, ["answers (key BLOB PRIMARY KEY, content TEXT NOT NULL, model TEXT NOT NULL)",
+                                "handed_off (key BLOB PRIMARY KEY, manifest TEXT NOT NULL, shard TEXT NOT NULL)",
+                                "from_batch (key BLOB PRIMARY KEY, manifest TEXT NOT NULL)"],
                          "LLM judge", "answers are asked and not kept")
 
     def get(self, keys: Sequence[bytes]) -> dict[bytes, str]:
@@ -47,3 +53,21 @@ class AnswerCache(SqliteCache):
     def put(self, key: bytes, content: str, model: str) -> None:
         """Keep one answer (at once: a cancelled or failed run keeps every answer it had)."""
         self.write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", [(key, content, model)])
+
+    def mark_handed_off(self, keys: Sequence[bytes], manifest: str, shard: str) -> None:
+        """Record ``keys`` as handed off in ``shard`` of the batch whose manifest is ``manifest``."""
+        self.write("INSERT OR REPLACE INTO handed_off VALUES (?, ?, ?)", [(k, manifest, shard) for k in keys])
+
+    def handed_off(self, keys: Sequence[bytes]) -> dict[bytes, tuple[str, str]]:
+        """The manifest and shard of each of ``keys`` that was handed off (others are absent)."""
+        rows = self.rows("SELECT key, manifest, shard FROM handed_off WHERE key IN ({marks})", keys)
+        return {bytes(k): (str(m), str(s)) for k, m, s in rows}
+
+    def put_from_batch(self, rows: Sequence[tuple[bytes, str, str, str]]) -> None:
+        """Keep answers imported from a batch: (key, content, model, manifest) each."""
+        self.write("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", [(k, c, m) for k, c, m, _ in rows])
+        self.write("INSERT OR REPLACE INTO from_batch VALUES (?, ?)", [(k, b) for k, _, _, b in rows])
+
+    def from_batch(self, keys: Sequence[bytes]) -> set[bytes]:
+        """Which of ``keys`` were answered by a batch imported."""
+        return {bytes(k) for (k,) in self.rows("SELECT key FROM from_batch WHERE key IN ({marks})", keys)}

@@ -129,20 +129,20 @@ class Endpoint:
              seed: int, max_tokens: int, cancelled: threading.Event) -> Answer:
         """One answer to ``messages`` as ``schema`` constrains it (see the module); :class:`Stopped` when
         ``cancelled`` is set while it waits."""
-        body: dict[str, Any] = {"model": model, "messages": messages, "temperature": temperature, "seed": seed,
-                                "max_tokens": max_tokens, "stream": False}
         with self._lock:
             form = self._format
         try:
-            said = self._request("POST", "/chat/completions", {**body, **_response_format(form, schema)}, cancelled)
+            said = self._request("POST", "/chat/completions",
+                                 chat_body(model, messages, schema, temperature, seed, max_tokens, form), cancelled)
         except EndpointError as exc:
             if form != "json_schema" or "(400" not in str(exc) or "response_format" not in str(exc):
                 raise
             with self._lock:
                 self._format = "json_object"
-            said = self._request("POST", "/chat/completions", {**body, **_response_format("json_object", schema)},
+            said = self._request("POST", "/chat/completions",
+                                 chat_body(model, messages, schema, temperature, seed, max_tokens, "json_object"),
                                  cancelled)
-        return self._answer(said)
+        return answer_of(said, f"{self.shown}/chat/completions")
 
     def abort(self) -> None:
         """End every request in flight now: called after setting their ``cancelled`` event (a cancel), each raises
@@ -151,16 +151,6 @@ class Endpoint:
             live = list(self._live)
         for connection in live:
             _shut(connection)
-
-    def _answer(self, said: object) -> Answer:
-        try:
-            assert isinstance(said, dict)
-            choice = said["choices"][0]
-            content = _text_of(choice["message"].get("content"))
-            return Answer(content, str(choice.get("finish_reason") or ""), str(said.get("model") or ""))
-        except (AssertionError, KeyError, IndexError, TypeError, AttributeError):
-            raise EndpointError(f"LLM judge: {self.shown}/chat/completions answered JSON that is not a chat "
-                                f"completion ({str(said)[:120]})") from None
 
     # -- HTTP ----------------------------------------------------------------------------------------------------
     def _request(self, method: str, path: str, body: dict[str, Any] | None, cancelled: threading.Event) -> object:
@@ -355,6 +345,27 @@ def _text_of(content: object) -> str:
         return "".join(str(part.get("text") or "") for part in content
                        if isinstance(part, dict) and part.get("type") in ("text", "output_text"))
     return "" if content is None else str(content)
+
+
+def chat_body(model: str, messages: list[dict[str, str]], schema: dict[str, object], temperature: float, seed: int,
+              max_tokens: int, form: str = "json_schema") -> dict[str, Any]:
+    """The body of one chat-completions request, as a live request sends it and an OpenAI batch line carries it
+    (``form``: the answer constrained by ``json_schema``, or by ``json_object`` where a server has no schemas)."""
+    return {"model": model, "messages": messages, "temperature": temperature, "seed": seed, "max_tokens": max_tokens,
+            "stream": False, **_response_format(form, schema)}
+
+
+def answer_of(said: object, where: str) -> Answer:
+    """The answer a chat completion holds (its text, why it stopped, the model that says it answered);
+    :class:`EndpointError` naming ``where`` when ``said`` is not a chat completion."""
+    try:
+        assert isinstance(said, dict)
+        choice = said["choices"][0]
+        content = _text_of(choice["message"].get("content"))
+        return Answer(content, str(choice.get("finish_reason") or ""), str(said.get("model") or ""))
+    except (AssertionError, KeyError, IndexError, TypeError, AttributeError):
+        raise EndpointError(f"LLM judge: {where} answered JSON that is not a chat completion ({str(said)[:120]})") \
+            from None
 
 
 def _response_format(form: str, schema: dict[str, object]) -> dict[str, object]:

@@ -55,6 +55,10 @@ class LlmConfig(MetricSettings):
     cache: str = setting("", label="cache file", metavar="FILE",
                          help="the SQLite file of the judge's answers (default: llm-judgements.sqlite in the user's "
                               "cache folder)")
+    # What the judge does with a request the cache cannot answer: ask the endpoint, or hand it off (an OpenAI batch
+    # written for an engine elsewhere; the segment unscored until its answer is imported). Set by the batch export.
+    hand_off: bool = setting(False, label="hand off", cli=False, window=False,
+                             help="write the requests the cache cannot answer as an OpenAI batch instead of asking")
     # The run's declared languages, which the prompt names: set from the files (for_target_language), never chosen.
     languages: str = setting("", label="languages", cli=False, window=False, file_bound=True,
                              help="the run's source and target language codes, as SRC-TGT")
@@ -66,7 +70,7 @@ class LlmConfig(MetricSettings):
     key: ClassVar[str] = "llm"
     badge: ClassVar[str] = "LLM"
     # The same model behind another address answers the same (the endpoint is not in the cache's key).
-    work_only: ClassVar[tuple[str, ...]] = ("endpoint", "key_env", "concurrency", "timeout", "cache")
+    work_only: ClassVar[tuple[str, ...]] = ("endpoint", "key_env", "concurrency", "timeout", "cache", "hand_off")
 
     def validated(self) -> LlmConfig:
         if self.judge not in JUDGEMENTS:
@@ -129,7 +133,8 @@ class LlmConfig(MetricSettings):
     def non_default(self) -> list[str]:
         # The endpoint (the same model answers the same anywhere: the signature names the model), requests at once,
         # the timeout and the cache change no number: no badge says them.
-        quiet = ("LLM endpoint", "LLM requests at once", "LLM timeout", "LLM cache", "LLM languages", "LLM MQM weights")
+        quiet = ("LLM endpoint", "LLM requests at once", "LLM timeout", "LLM cache", "LLM languages", "LLM MQM weights",
+                 "LLM hand off")
         return [label for label in super().non_default() if not label.startswith(quiet)]
 
 

@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import Cancelled, InputError, term
+from ...errors import Cancelled, ConfigError, InputError, term
 from ..status import say_status
 from .answers import SCHEMA_VERSION, Refused, read_answer, schema
 from .cache import AnswerCache, default_cache_path, request_key
-from .client import Answer, Endpoint, EndpointError, Stopped
+from .client import Answer, Endpoint, EndpointError, Stopped, chat_body
 from .config import LlmConfig, looks_like_a_key
 from .prompts import Prompt, load_prompt
 
@@ -29,11 +29,12 @@ KEYRING_SERVICE = "bleu-gui"  # the keyring entry of a key: this service, the va
 
 @dataclass
 class Asked:
-    """The answers to a request's segments, in its order (None: no answer kept — cut by ``max_tokens``), and how
-    many distinct requests the cache answered."""
+    """The answers to a request's segments, in its order (None: no answer kept — cut by ``max_tokens``, or handed
+    off), whether each was handed off to a batch, and how many distinct requests the cache answered."""
 
     answers: list[str | None]
     from_cache: int = 0
+    handed: list[bool] | None = None
 
 
 def api_key(variable: str) -> str:
@@ -77,6 +78,8 @@ class Judge:
         self._model = config.model
         self._lock = threading.RLock()  # one request of segments at a time (a slice shares its run's judge)
         self.unkept = 0  # answers the door for JSON refused: not cached (asked again next run)
+        self.via: set[str] = set()  # how the answers read so far came: "openai-compatible", "openai-batch"
+        self.handed: set[bytes] = set()  # the requests handed off (hand_off) instead of asked
 
     @property
     def model(self) -> str:
@@ -84,9 +87,24 @@ class Judge:
         return self._model
 
     def signature(self) -> str:
-        """What made the answers: model, API, prompt digest, sampling, schema."""
-        return (f"model:{self._model or '?'}|via:openai-compatible|prompt:{self.prompt.digest[:12]}|"
+        """What made the answers: model, how they were answered (the API, an OpenAI batch imported, or both), prompt
+        digest, sampling, schema."""
+        via = "+".join(v for v in ("openai-compatible", "openai-batch") if v in self.via) or "openai-compatible"
+        return (f"model:{self._model or '?'}|via:{via}|prompt:{self.prompt.digest[:12]}|"
                 f"temp:{self.config.temperature:g}|seed:{self.config.seed}|schema:{SCHEMA_VERSION}")
+
+    def _note_via(self, keys: Sequence[bytes], asked_live: bool) -> None:
+        batch = self.cache.from_batch(list(dict.fromkeys(keys)))
+        if batch:
+            self.via.add("openai-batch")
+        if asked_live or len(batch) < len(set(keys)):
+            self.via.add("openai-compatible")
+
+    def facts(self) -> dict[str, object]:
+        """What decides the answers, for a batch's manifest (the import reads each answer as this judge would)."""
+        return {"model": self._model, "judge": self.config.judge, "prompt_digest": self.prompt.digest,
+                "schema_version": SCHEMA_VERSION, "temperature": self.config.temperature, "seed": self.config.seed,
+                "max_tokens": self.config.max_tokens}
 
     def _connected(self) -> Endpoint:
         if self._endpoint is None:
@@ -112,8 +130,10 @@ class Judge:
 
     def keys(self, segments: Sequence[tuple[str, str]], languages: tuple[str, str] | None) -> list[bytes]:
         """The cache's key of each (source, translation) under the model named in the settings."""
-        return [request_key(self._model, self.prompt.messages(s, t, languages), self.schema,
-                            self.config.temperature, self.config.seed) for s, t in segments]
+        return [self._key(self.prompt.messages(s, t, languages)) for s, t in segments]
+
+    def _key(self, messages: list[dict[str, str]]) -> bytes:
+        return request_key(self._model, messages, self.schema, self.config.temperature, self.config.seed)
 
     def ask(self, segments: Sequence[tuple[str, str]], languages: tuple[str, str] | None,
             progress: Progress | None = None) -> Asked:
@@ -124,7 +144,10 @@ class Judge:
             keys = self.keys(segments, languages) if named else []
             found = self.cache.get(list(dict.fromkeys(keys))) if named else {}
             if named and all(k in found for k in keys):
+                self._note_via(keys, asked_live=False)
                 return Asked([found[k] for k in keys], from_cache=len(found))
+            if self.config.hand_off:
+                return self._hand_off(segments, languages, keys, found)
             self._connected()  # may name the model: the keys are those of the model that answers
             if not named:
                 keys = self.keys(segments, languages)
@@ -133,7 +156,38 @@ class Judge:
             wanted = {k: i for i, k in reversed(list(enumerate(keys)))}  # each key's first segment
             asked = self._ask_all([(k, segments[wanted[k]]) for k in missing], languages, progress)
             found.update({k: v for k, v in asked.items() if v is not None})
+            self._note_via(keys, asked_live=bool(missing))
             return Asked([found.get(k) for k in keys], from_cache=len(set(keys)) - len(missing))
+
+    def _hand_off(self, segments: Sequence[tuple[str, str]], languages: tuple[str, str] | None,
+                  keys: list[bytes], found: dict[bytes, str]) -> Asked:
+        """What the cache answers; every other request handed off (counted in :attr:`handed`), its segment
+        unanswered: nothing is sent."""
+        self._named_for_a_batch()
+        self.handed.update(k for k in keys if k not in found)
+        self._note_via([k for k in keys if k in found], asked_live=False)
+        return Asked([found.get(k) for k in keys], from_cache=len({k for k in keys if k in found}),
+                     handed=[k not in found for k in keys])
+
+    def _named_for_a_batch(self) -> None:
+        if not self._model:
+            raise ConfigError(f"LLM judge: a batch runs elsewhere, so the model must be named ({term('llm.model')}): "
+                              "the cache's keys are the model's")
+
+    def missing(self, segments: Sequence[tuple[str, str]],
+                languages: tuple[str, str] | None) -> dict[bytes, dict[str, object]]:
+        """The body of each request for ``segments`` the cache cannot answer, by key (each request once), as a
+        live request would send it: what a batch hands off."""
+        self._named_for_a_batch()
+        asked = [self.prompt.messages(s, t, languages) for s, t in segments]
+        keys = [self._key(messages) for messages in asked]
+        found = self.cache.get(list(dict.fromkeys(keys)))
+        out: dict[bytes, dict[str, object]] = {}
+        for k, messages in zip(keys, asked):
+            if k not in found and k not in out:
+                out[k] = chat_body(self._model, messages, self.schema, self.config.temperature, self.config.seed,
+                                   self.config.max_tokens)
+        return out
 
     def _ask_all(self, work: list[tuple[bytes, tuple[str, str]]], languages: tuple[str, str] | None,
                  progress: Progress | None) -> dict[bytes, str | None]:

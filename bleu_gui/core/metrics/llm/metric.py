@@ -21,7 +21,7 @@ from ...errors import ConfigError, term
 from ...inputs.ratings import ErrorSpan, Ratings
 from ...inputs.text_files import SegmentFile
 from ..account import Account, Chart, Explanation, Pane, Section, Shown, plural
-from ..base import Metric, Progress, Score
+from ..base import HandOff, Metric, Progress, Score
 from ..mqm.config import MqmConfig, segment_score
 from ..segment_means import SegmentMeans
 from ..span_marks import SEVERITY_ORDER, marked_html, severity_legend
@@ -67,6 +67,9 @@ class Judged:
     refused: str = ""
     unplaced: int = 0
     nearest: int = 0
+
+
+HANDED_OFF = Judged(float("nan"), (), None, "handed off to a batch: unscored until its answer is imported")
 
 
 def judged_segment(candidate: str, answer: str | None, judge: str, weights: MqmConfig) -> Judged:
@@ -132,12 +135,14 @@ class LlmJudge(SegmentMeans):
                               "that has it")
         segments = [(self.source[i], line) for s in wanted for i, line in enumerate(s.lines)]
         asked = self.judge.ask(segments, self.config.languages_pair(), progress)
+        handed = asked.handed or [False] * len(segments)
         offset = 0
         for system in wanted:
-            answers = asked.answers[offset:offset + len(system.lines)]
+            part = slice(offset, offset + len(system.lines))
             offset += len(system.lines)
-            self._judged[tuple(system.lines)] = [judged_segment(line, answer, self.config.judge, self.weights)
-                                                 for line, answer in zip(system.lines, answers)]
+            self._judged[tuple(system.lines)] = [
+                HANDED_OFF if off else judged_segment(line, answer, self.config.judge, self.weights)
+                for line, answer, off in zip(system.lines, asked.answers[part], handed[part])]
         self._note_systems(wanted)
         self._note_asked(asked)
 
@@ -164,7 +169,12 @@ class LlmJudge(SegmentMeans):
                      for name, r in rows.items() if r]
             return "; ".join(named[:3]) + ("; …" if len(named) > 3 else "")
 
-        cut = {n: [i for i, j in enumerate(js) if j.answer is None] for n, js in judged.items()}
+        cut = {n: [i for i, j in enumerate(js) if j.answer is None and j is not HANDED_OFF] for n, js in judged.items()}
+        handed = sum(j is HANDED_OFF for js in judged.values() for j in js)
+        if handed:
+            self._notes.append(f"LLM judge: {plural(handed, 'segment')} handed off as an OpenAI batch ("
+                               f"{plural(len(self.judge.handed), 'request')} in all): unscored until their answers "
+                               f"are imported ({term('llm_batch_in')})")
         refused = {n: [i for i, j in enumerate(js) if j.refused and j.answer is not None] for n, js in judged.items()}
         n_cut, n_refused = sum(map(len, cut.values())), sum(map(len, refused.values()))
         if n_cut:
@@ -181,6 +191,18 @@ class LlmJudge(SegmentMeans):
             counted = "counted in the score, " if self.config.judge == "mqm" else ""
             self._notes.append(f"LLM judge: {unplaced:,} of the {errors:,} errors named quote text in no candidate "
                                f"({counted}not drawn); {nearest:,} placed on the nearest passage")
+
+    def requests_missing(self, systems: Sequence[SegmentFile]) -> HandOff | None:
+        if self.source is None:
+            return None
+        segments = [(self.source[i], line) for s in systems for i, line in enumerate(s.lines)]
+        missing = self.judge.missing(segments, self.config.languages_pair())
+        if not missing:
+            return None
+
+        def mark(ids: Sequence[str], manifest: str, shard: str) -> None:
+            self.judge.cache.mark_handed_off([bytes.fromhex(i) for i in ids], manifest, shard)
+        return HandOff(tuple((k.hex(), body) for k, body in missing.items()), self.judge.facts(), mark)
 
     def judged(self, lines: Sequence[str]) -> list[Judged]:
         """What the judge said of each of ``lines`` (prepared before)."""
@@ -203,8 +225,9 @@ class LlmJudge(SegmentMeans):
     @property
     def notes(self) -> tuple[str, ...]:
         how = "its errors' MQM weights, negated" if self.config.judge == "mqm" else "its 0-100 score (ESA)"
-        said = [f"{self.name}: the mean over segments of {how}, as {self.judge.model or 'the model'} at "
-                f"{self.config.host} judged them (from the source and the candidate, no reference)"]
+        where = "in an OpenAI batch" if self.judge.via == {"openai-batch"} else f"at {self.config.host}"
+        said = [f"{self.name}: the mean over segments of {how}, as {self.judge.model or 'the model'} {where} "
+                "judged them (from the source and the candidate, no reference)"]
         notice = self.config.notice()
         return (*said, *([notice] if notice else []))
 

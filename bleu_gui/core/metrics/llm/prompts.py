@@ -9,6 +9,7 @@ instead of GEMBA's free text and few-shot examples (docs/metrics.md says what di
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from importlib.resources import files
@@ -49,19 +50,31 @@ class Prompt:
         values = dict(zip(FIELDS, (*names, source, translation)))
 
         def filled(text: str) -> str:
-            # One pass over the fields in the order they occur: a source holding "{translation}" stays as written.
-            out: list[str] = []
-            rest = text
-            while True:
-                found = [(rest.find(f), f) for f in FIELDS if rest.find(f) >= 0]
-                if not found:
-                    return "".join([*out, rest])
-                at, name = min(found)
-                out += [rest[:at], values[name]]
-                rest = rest[at + len(name):]
+            # The template's own fields only, each once where it stands: a source holding "{translation}" stays as
+            # written.
+            literals, fields = _template(text)
+            return "".join(part for literal, name in zip(literals, (*fields, "")) for part in
+                           (literal, values[name] if name else ""))
 
         said = [{"role": "system", "content": filled(self.system)}] if self.system else []
         return [*said, {"role": "user", "content": filled(self.user)}]
+
+
+@functools.lru_cache(maxsize=16)
+def _template(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A prompt's text cut at its fields: the literal parts around them (one more than the fields) and the fields,
+    in the order they occur."""
+    literals: list[str] = []
+    fields: list[str] = []
+    rest = text
+    while True:
+        found = [(at, f) for f in FIELDS if (at := rest.find(f)) >= 0]
+        if not found:
+            return (*literals, rest), tuple(fields)
+        at, name = min(found)
+        literals.append(rest[:at])
+        fields.append(name)
+        rest = rest[at + len(name):]
 
 
 def language_name(code: str, undeclared: str) -> str:

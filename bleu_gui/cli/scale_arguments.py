@@ -1,0 +1,43 @@
+"""The flags that hand a run's neural work to engines elsewhere and read their answers back by key (the LLM judge's
+requests as an OpenAI batch), and their one reading of the Namespace."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+
+def _shard_size(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"requests a shard, a whole number of at least 1, got {value!r}")
+    return n
+
+
+def add_scale_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("work handed to engines elsewhere (answers read back by key into the caches)")
+    g.add_argument("--llm-batch-out", metavar="DIR",
+                   help="with -m llm: write the judge's requests the cache cannot answer as OpenAI Batch input (vLLM's "
+                        "run_batch, OpenAI's or Azure's Batch API, Ray Data LLM) into DIR, with a manifest; their "
+                        "segments stay unscored until imported; nothing is sent")
+    g.add_argument("--llm-batch-in", nargs="+", metavar="FILE", default=[],
+                   help="with -m llm: import the answers of a batch's output files by custom_id into the judge's cache "
+                        "first (each line checked); the run then asks only for what is still missing")
+    g.add_argument("--llm-batch-shard", type=_shard_size, metavar="N",
+                   help="with --llm-batch-out: requests a shard (default 50,000, the Batch API's limit a file)")
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The hand-off asked for: the folder to write the judge's batch to, the output files to import first."""
+
+    llm_batch_out: str | None = None
+    llm_batch_in: tuple[str, ...] = ()
+    llm_batch_shard: int | None = None
+
+
+def scale_options(args: argparse.Namespace) -> Scale:
+    return Scale(args.llm_batch_out, tuple(args.llm_batch_in), args.llm_batch_shard)

@@ -1,0 +1,76 @@
+"""What ``bleu-score`` does with the hand-off flags (:mod:`.scale_arguments`): the judge's batch outputs imported
+into its cache before the run, its requests the cache cannot answer handed off after it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import InputError
+
+if TYPE_CHECKING:
+    from ..core.metrics.family import MetricConfig
+    from ..core.run import Run
+    from .scale_arguments import Scale
+
+
+def _judge(metrics: Sequence[MetricConfig], flag: str) -> MetricConfig:
+    found = next((m for m in metrics if m.key == "llm"), None)
+    if found is None:
+        raise InputError(f"{flag} is the LLM judge's: add llm to the metrics (-m … llm)")
+    return found
+
+
+def check_scale(scale: Scale, metrics: Sequence[MetricConfig]) -> tuple[MetricConfig, ...]:
+    """The metrics as the hand-off asks (the judge told to hand off what its cache cannot answer); a flag without
+    its metric or its companion is refused."""
+    if scale.llm_batch_shard is not None and not scale.llm_batch_out:
+        raise InputError("--llm-batch-shard sizes the shards of --llm-batch-out; here it would be ignored")
+    if scale.llm_batch_in:
+        _judge(metrics, "--llm-batch-in")
+    if not scale.llm_batch_out:
+        return tuple(metrics)
+    _judge(metrics, "--llm-batch-out")
+    return tuple(_handing_off(m) if m.key == "llm" else m for m in metrics)
+
+
+def _handing_off(config: Any) -> MetricConfig:
+    """The judge's settings (an LlmConfig: a frozen dataclass) told to hand off what its cache cannot answer."""
+    handing: MetricConfig = dataclasses.replace(config, hand_off=True)
+    return handing
+
+
+def import_batches(scale: Scale, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
+    """Import ``--llm-batch-in``'s output files into the judge's cache (each kind of line left out said)."""
+    if not scale.llm_batch_in:
+        return
+    from pathlib import Path
+
+    from ..core.metrics.llm.batch import import_batch
+    from ..core.metrics.llm.cache import AnswerCache, default_cache_path
+
+    config = _judge(metrics, "--llm-batch-in")
+    path = getattr(config, "cache", "")
+    cache = AnswerCache(Path(path).expanduser() if path else default_cache_path())
+    try:
+        for line in import_batch(cache, scale.llm_batch_in).said():
+            say(line)
+    finally:
+        cache.close()
+
+
+def hand_off(scale: Scale, run: Run, say: Callable[[str], None]) -> None:
+    """Write what the run's judge handed off into ``--llm-batch-out``'s folder (nothing, and said, when the cache
+    answered every request)."""
+    if not scale.llm_batch_out:
+        return
+    from ..core.output.llm_batch import SHARD_REQUESTS, write_batch
+
+    files = [s.file for s in run.systems]
+    handed = [h for h in (m.requests_missing(files) for m in run.metrics) if h is not None]
+    if not handed:
+        say("LLM batch: nothing to hand off: the judge's cache answers every request of the run")
+        return
+    for h in handed:
+        say(write_batch(scale.llm_batch_out, h, scale.llm_batch_shard or SHARD_REQUESTS).said())
