@@ -126,7 +126,8 @@ def test_vllms_batch_output_is_imported_by_key_scores_as_asked_live_and_the_run_
                                                  "--llm-batch-in", out, "-sl", "-f", "json"))
     assert code == 0, err
     assert f"LLM batch: {2 * N} answers imported into the judge's cache from {2 * N + 1} output lines" in err
-    assert re.search(r"LLM batch: 1 line the engine answered with an error, left out .*status 4\d\d", err)
+    assert re.search(r"LLM batch: 1 line the engine answered with an error, left out .*status 404: The model "
+                     r"`no-such-model` does not exist", err)
     assert endpoint.seen == []  # every answer from the batch: nothing asked
     batch_scores = sentence_scores(printed)
     assert "via:openai-batch" in printed

@@ -135,6 +135,9 @@ def add_input_arguments(p: argparse.ArgumentParser) -> None:
                         "that picks BLEU's tokenizer as sacrebleu -l does (zh, ja-mecab, ko-mecab)")
     g.add_argument("-l", "--language-pair", type=_language_pair, metavar="SRC-TGT",
                    help="the languages as sacreBLEU's -l takes them (en-ja): the same as --langs SRC TGT")
+    g.add_argument("-t", "--test-set", metavar="NAME",
+                   help="a test set by name from sacreBLEU's registry (wmt24, wmt14/full; with -l): its source, "
+                        "references, documents and fields, from sacreBLEU's cache or its download")
     g.add_argument("--column", action="append", default=[], metavar="ROLE=NAME", dest="columns",
                    help=f"TSV/JSONL/workbooks: the column of a role ({', '.join(ROLES)}); repeat for several")
     g.add_argument("--sheet", metavar="NAME",
@@ -457,7 +460,7 @@ def input_request(args: argparse.Namespace, systems: Sequence[str], references: 
                         systems_wanted=tuple(args.systems_wanted) if args.systems_wanted else None,
                         allow_identical=args.allow_identical, scores=tuple(args.scores),
                         lower_better=tuple(args.lower_better), scores_partial=args.scores_partial,
-                        annotations=tuple(args.annotations))
+                        annotations=tuple(args.annotations), test_set=args.test_set)
 
 
 def _tests(args: argparse.Namespace) -> Tests:

@@ -114,7 +114,9 @@ def window_options(args: argparse.Namespace) -> WindowOptions:
     asked = None
     # With the source (given, or in a bilingual file: XLIFF, PO, TMX): a run without references; a system file alone
     # asks for its references.
-    if systems and not references and args.source is None and not all(holds_its_source(s) for s in systems):
+    named = bool(args.test_set)  # a test set by name brings its source and references
+    if systems and not references and not named and args.source is None and not all(
+            holds_its_source(s) for s in systems):
         if args.screenshot is not None:
             raise InputError("give the references with -r REF [REF ...]")
         asked = input_request(args, systems, ())  # the window asks for them
@@ -126,7 +128,7 @@ def window_options(args: argparse.Namespace) -> WindowOptions:
         # The window always computes some families (BLEU: its evidence, what-if edits and n-gram wins): first.
         missing = tuple(key for key in ALWAYS_IN_WINDOW if key not in choice.metrics)
         choice = replace(choice, metrics=(*missing, *choice.metrics))
-    opened = bool(references) or (bool(systems) and asked is None)  # systems alone: with their source
+    opened = bool(references) or named or (bool(systems) and asked is None)  # systems alone: with their source
     return WindowOptions(input_request(args, systems, references) if opened else None,
                          tuple(args.labels) if args.labels else None, tuple(args.where), choice, args.encoding,
                          _screenshot(args), asked)

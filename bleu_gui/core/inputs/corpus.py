@@ -30,6 +30,7 @@ class Context:
     # (source, target) languages as the input declares them ('' where it does not), and where that was said.
     languages: tuple[str, str] | None = None
     languages_from: str = ""
+    test_set: tuple[str, str] | None = None  # (name, language pair): read from sacreBLEU's registry by name
 
     @property
     def target_language(self) -> str:

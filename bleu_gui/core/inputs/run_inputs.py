@@ -23,6 +23,7 @@ from .format_table import ReadOptions, read_corpus, sniff_format
 from .po import align_catalogues, aligned
 from .raw_input import STDIN, input_path, read_bytes, real_path
 from .reference_folders import FolderGave, expand_references
+from .test_sets import TestSetFiles, test_set_files
 from .text_files import (
     SegmentFile,
     as_sacrebleu_reads,
@@ -183,6 +184,7 @@ class InputRequest:
     lower_better: tuple[str, ...] = ()  # imported metrics whose lower scores are better
     scores_partial: bool = False        # a score file may lack systems or segments of the run
     annotations: tuple[str, ...] = ()   # files of human error annotations (MQM; see annotations)
+    test_set: str | None = None         # a test set by name (sacreBLEU's -t): its source, references and fields
 
     def paths(self) -> list[str]:
         """Every file the request names."""
@@ -191,11 +193,34 @@ class InputRequest:
 
 
 def read_request(request: InputRequest, *, stdin_system: bool = False, progress: Progress | None = None) -> Inputs:
-    """:func:`read_run_inputs` of a request."""
-    return read_run_inputs(request.systems, request.references, request.encoding, source=request.source,
-                           docs=request.docs, options=request.options, refs_wanted=request.refs_wanted,
-                           systems_wanted=request.systems_wanted, allow_identical=request.allow_identical,
-                           stdin_system=stdin_system, progress=progress)
+    """:func:`read_run_inputs` of a request; a test set by name (:mod:`.test_sets`) brings its source, references,
+    documents and other fields, and the run's languages."""
+    named = _test_set(request)
+    if named is not None:
+        request = replace(request, references=tuple(str(p) for p in named.references),
+                          source=request.source or str(named.source),
+                          docs=request.docs or (str(named.fields["docid"]) if "docid" in named.fields else None),
+                          options=replace(request.options, langs=request.options.langs or named.languages))
+    inputs = read_run_inputs(request.systems, request.references, request.encoding, source=request.source,
+                             docs=request.docs, options=request.options, refs_wanted=request.refs_wanted,
+                             systems_wanted=request.systems_wanted, allow_identical=request.allow_identical,
+                             stdin_system=stdin_system, progress=progress)
+    if named is None:
+        return inputs
+    meta = {field: tuple(decode_text_files([path], [read_bytes(path, "utf-8")], "utf-8")[0].lines)
+            for field, path in named.fields.items() if field != "docid"}
+    context = replace(inputs.context, meta={**inputs.context.meta, **meta}, test_set=(named.name, named.langpair))
+    context.check_length(len(inputs.systems[0].lines))
+    return replace(inputs, context=context)
+
+
+def _test_set(request: InputRequest) -> TestSetFiles | None:
+    if request.test_set is None:
+        return None
+    if request.references:
+        raise InputError(f"{term('test_set', request.test_set)} brings its references: give no reference file with it")
+    languages = request.options.langs
+    return test_set_files(request.test_set, "-".join(languages) if languages else None)
 
 
 def read_run_inputs(hypotheses: Sequence[str | Path], references: Sequence[str | Path], encoding: str = "utf-8", *,

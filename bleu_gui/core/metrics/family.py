@@ -42,6 +42,9 @@ class MetricConfig(Protocol):
     def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[MetricConfig, str]:
         """The settings the declared languages choose, and a note saying so ('' when nothing)."""
 
+    def for_test_set(self, test_set: tuple[str, str] | None) -> MetricConfig:
+        """The settings for a run read from a test set by name (the signature names it)."""
+
     def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
         """What sacreBLEU recommends for these references instead of these settings."""
 

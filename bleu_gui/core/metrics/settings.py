@@ -154,6 +154,14 @@ class MetricSettings:
         so ('' when they chose nothing); ``declared``: who declared them."""
         return self, ""
 
+    def for_test_set(self: S, test_set: tuple[str, str] | None) -> S:
+        """These settings for a run read from a test set by name (sacreBLEU's ``-t NAME -l PAIR``): a family whose
+        signature names it (``test:wmt14/full|lang:de-en``, as sacreBLEU writes it) keeps it in its ``test`` field."""
+        if "test" not in {f.name for f in self.fields()}:
+            return self
+        named: dict[str, Any] = {"test": "|".join(test_set) if test_set else ""}
+        return dataclasses.replace(self, **named)
+
     def beside(self: S, metrics: Sequence[Any]) -> S:
         """These settings as the run's other metrics ``metrics`` complete them (the LLM judge takes MQM's
         weights); themselves for most."""
@@ -240,3 +248,9 @@ def _checked(family: str, f: SettingField, value: Any) -> Any:
         raise ConfigError(f"{family}: {f.name} must be text, got {value!r}")
     return value
 
+
+def test_fields(test: str) -> list[str]:
+    """sacreBLEU's signature fields of a test set read by name (``wmt14/full|de-en`` → ``test:wmt14/full``,
+    ``lang:de-en``); none for files given by path."""
+    name, _, pair = test.partition("|")
+    return [f"test:{name}", f"lang:{pair}"] if name else []

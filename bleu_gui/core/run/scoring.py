@@ -211,7 +211,7 @@ def _chosen(config: RunConfig, context: Context) -> tuple[list[MetricConfig], tu
     chosen, notes = [], []
     for m in config.metrics:
         c, note = m.for_target_language(context.languages, context.languages_from)
-        chosen.append(c)
+        chosen.append(c.for_test_set(context.test_set))
         notes += [note] if note else []
     return [c.beside(chosen) for c in chosen], tuple(notes)
 

@@ -27,6 +27,7 @@ class FileMenu(QMenu):
         super().__init__("&File", parent)
         self._action("&Open…", on_open, QKeySequence.StandardKey.Open)
         self._action("Open &demo data", on_demo)
+        self._action("Open &test set (sacreBLEU's)…", lambda: self.test_set_open())
         self.add_system = self._action("&Add system…", on_add_system)
         self.import_scores = self._action("&Import segment scores (COMET, MQM)…", on_import_scores)
         # What a cancel left out (a metric, the paired tests) computed with the settings shown.
@@ -54,6 +55,7 @@ class FileMenu(QMenu):
         # (Windows, whose Alt+F4 closes the window anyway).
         quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
         self._action("&Quit", on_quit).setShortcuts(quit_keys)
+        self.test_set_open: Callable[[], object] = lambda: None  # set by the window (its File ▸ Open)
         self.batch_export: Callable[[], object] = lambda: None  # set by the window (its batch actions)
         self.batch_import: Callable[[], object] = lambda: None
         self.set_run_shown(False)

@@ -15,6 +15,7 @@ from ..widgets.layout import keep_on_screen
 from ..window_words import raw
 from .open_dialog import OpenDialog
 from .run_actions import RunActions
+from .test_set_dialog import TestSetDialog
 
 
 class FileOpen(QObject):
@@ -41,6 +42,15 @@ class FileOpen(QObject):
         dialog.chosen.connect(self._chosen)
         dialog.rejected.connect(self._closed)
         self.dialog = dialog
+        dialog.open()
+        keep_on_screen(dialog)
+        return dialog
+
+    def ask_test_set(self) -> TestSetDialog:
+        """File ▸ Open test set…: system outputs against a test set of sacreBLEU's registry, opened once chosen
+        (its failure said as any open's is)."""
+        dialog = TestSetDialog(self.parent_widget, self.controller.state)
+        dialog.accepted.connect(lambda: self.actions.open_inputs(dialog.choice()))
         dialog.open()
         keep_on_screen(dialog)
         return dialog

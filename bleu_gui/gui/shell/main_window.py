@@ -210,6 +210,7 @@ class MainWindow(QMainWindow):
         self.batches = BatchActions(self, controller, self.settings_panel.group("llm").shown_config,
                                     self.run_actions.rescore)
         self.file_menu.batch_export, self.file_menu.batch_import = self.batches.ask_export, self.batches.ask_import
+        self.file_menu.test_set_open = self.file_open.ask_test_set
         self.batches.said.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.batches.failed.connect(self.show_error)
         self.menuBar().addMenu(self.file_menu)

@@ -81,6 +81,11 @@ class BleuConfig(MetricSettings):
         help="an empty reference line is an empty reference (default, as sacreBLEU's command line) or a reference "
              "missing for that sentence (sacreBLEU's API, None)")
 
+    # The test set the run was read from by name (sacreBLEU's -t NAME -l PAIR), as NAME|PAIR: set from the files
+    # (for_test_set), never chosen; its signature names it as sacreBLEU's does.
+    test: str = setting("", label="test set", cli=False, window=False, file_bound=True,
+                        help="the test set the files were read from by name, as NAME|PAIR")
+
     key: ClassVar[str] = "bleu"
 
     @property

@@ -19,6 +19,7 @@ import numpy as np
 from .... import __version__
 from ...errors import ConfigError, term
 from .. import libm
+from ..settings import test_fields
 from .scores import RowScores
 from .variant import BleuSettings, SentenceRow, Variant, reference_fields
 
@@ -60,7 +61,7 @@ def corpus_score(sentence_scores: np.ndarray) -> float:
 def signature(cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, version: str) -> str:
     """A signature in sacreBLEU's style naming the d2l settings."""
     return "|".join([
-        "variant:d2l", *reference_fields(cfg, nrefs), f"case:{'lc' if cfg.lowercase else 'mixed'}",
+        "variant:d2l", *reference_fields(cfg, nrefs), *test_fields(cfg.test), f"case:{'lc' if cfg.lowercase else 'mixed'}",
         f"tok:{tokenizer_signature}", f"k:{cfg.max_order}", "weights:1/2^n", "corpus:mean",
         f"version:bleu-gui-{version}",
     ])

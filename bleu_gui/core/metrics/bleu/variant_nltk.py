@@ -27,6 +27,7 @@ import numpy as np
 
 from .... import __version__
 from .. import libm
+from ..settings import test_fields
 from .scores import RowScores
 from .variant import BleuSettings, SentenceRow, Variant, reference_fields
 
@@ -186,7 +187,7 @@ def signature(cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, ver
     """A signature in sacreBLEU's style that names NLTK's settings."""
     weights = ",".join(f"{w:g}" for w in cfg.nltk_weights)
     return "|".join([
-        "variant:nltk", *reference_fields(cfg, nrefs), f"case:{'lc' if cfg.lowercase else 'mixed'}",
+        "variant:nltk", *reference_fields(cfg, nrefs), *test_fields(cfg.test), f"case:{'lc' if cfg.lowercase else 'mixed'}",
         f"tok:{tokenizer_signature}", f"smooth:method{cfg.nltk_smoothing}", f"weights:{weights}",
         f"reweigh:{'yes' if cfg.auto_reweigh else 'no'}", f"version:bleu-gui-{version}",
     ])

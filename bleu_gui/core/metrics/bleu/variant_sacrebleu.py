@@ -17,6 +17,7 @@ from ...errors import ConfigError, term
 from .. import libm
 from ..base import resampled_float
 from ..sacrebleu_parts import sacrebleu_version
+from ..settings import test_fields
 from .scores import RowScores
 from .variant import BleuSettings, SentenceRow, Variant, reference_fields
 
@@ -108,7 +109,7 @@ def signature(cfg: BleuSettings, nrefs: int | str, tokenizer_signature: str, eff
     if cfg.smoothing_value is not None:
         smooth += f"[{cfg.smoothing_value:.2f}]"
     extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
-    parts = [*reference_fields(cfg, nrefs), *extra, f"case:{'lc' if cfg.lowercase else 'mixed'}",
+    parts = [*reference_fields(cfg, nrefs), *extra, *test_fields(cfg.test), f"case:{'lc' if cfg.lowercase else 'mixed'}",
              f"eff:{'yes' if effective_order else 'no'}", f"tok:{tokenizer_signature}", f"smooth:{smooth}"]
     if cfg.max_order != 4:
         parts.append(f"order:{cfg.max_order}")

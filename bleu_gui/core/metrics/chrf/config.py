@@ -9,7 +9,7 @@ from typing import ClassVar
 from ...errors import ConfigError
 from ..family import Family
 from ..sacrebleu_parts import sacrebleu_version
-from ..settings import MetricSettings, setting
+from ..settings import MetricSettings, setting, test_fields
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,11 @@ class ChrfConfig(MetricSettings):
     lowercase: bool = setting(False, label="lowercased", help="lowercase before chrF")
     eps_smoothing: bool = setting(False, label="eps smoothing",
                                   help="average the orders' F-scores with epsilon smoothing (chrF++.py, NLTK and Moses)")
+
+    # The test set the run was read from by name (sacreBLEU's -t NAME -l PAIR), as NAME|PAIR: set from the files
+    # (for_test_set), never chosen; its signature names it as sacreBLEU's does.
+    test: str = setting("", label="test set", cli=False, window=False, file_bound=True,
+                        help="the test set the files were read from by name, as NAME|PAIR")
 
     key: ClassVar[str] = "chrf"
     badge: ClassVar[str] = "chrF"
@@ -47,7 +52,7 @@ class ChrfConfig(MetricSettings):
     def signature(self, nrefs: int | str, resampling: dict[str, object] | None = None) -> str:
         """sacreBLEU's chrF signature, e.g. ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0``."""
         extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
-        return "|".join([f"nrefs:{nrefs}", *extra, f"case:{'lc' if self.lowercase else 'mixed'}",
+        return "|".join([f"nrefs:{nrefs}", *extra, *test_fields(self.test), f"case:{'lc' if self.lowercase else 'mixed'}",
                          f"eff:{'no' if self.eps_smoothing else 'yes'}", f"nc:{self.char_order}",
                          f"nw:{self.word_order}", f"space:{'yes' if self.whitespace else 'no'}",
                          f"version:{sacrebleu_version()}"])

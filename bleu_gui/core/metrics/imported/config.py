@@ -32,6 +32,9 @@ class ImportedConfig:
     def for_target_language(self, languages: tuple[str, str] | None, declared: str = "") -> tuple[ImportedConfig, str]:
         return self, ""
 
+    def for_test_set(self, test_set: tuple[str, str] | None) -> ImportedConfig:
+        return self
+
     def advice(self, references: Sequence[Sequence[str]], language: str) -> Advice | None:
         return None
 

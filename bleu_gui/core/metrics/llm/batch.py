@@ -95,6 +95,16 @@ def _lines(path: Path) -> Iterator[tuple[int, str | None]]:
                 yield n, None
 
 
+def _message(error: object) -> str:
+    """An engine's error message: a string, ``{"message": …}``, or vLLM's ``{"error": {"message": …}}``."""
+    for _ in range(3):
+        if isinstance(error, dict):
+            error = error.get("message", error.get("error"))
+        else:
+            break
+    return str(error) if isinstance(error, (str, int, float)) else ""
+
+
 def _read_line(text: str, where: str, n: int) -> tuple[bytes, Answer | str]:
     """The key and the answer of one output line, or why the engine gave none; :class:`InputError` when the line is
     not an output line."""
@@ -106,11 +116,9 @@ def _read_line(text: str, where: str, n: int) -> tuple[bytes, Answer | str]:
     response, error = line.get("response"), line.get("error")
     status = response.get("status_code") if isinstance(response, dict) else None
     if error or status != 200:
-        said = error.get("message") if isinstance(error, dict) else error
-        if said is None and isinstance(response, dict) and isinstance(response.get("body"), dict):
-            body_error = response["body"].get("error")
-            said = body_error.get("message") if isinstance(body_error, dict) else body_error
-        return key, f"status {status}" + (f": {str(said)[:120]}" if said else "")
+        body = response.get("body") if isinstance(response, dict) else None
+        said = _message(error) or _message(body.get("error") if isinstance(body, dict) else None)
+        return key, f"status {status}" + (f": {said[:120]}" if said else "")
     assert isinstance(response, dict)
     try:
         return key, answer_of(response.get("body"), f"{where}: line {n}")

@@ -11,7 +11,7 @@ from ...errors import term
 from ..family import Advice, Family
 from ..sacrebleu_parts import sacrebleu_module, sacrebleu_version
 from ..scripts import cjk_script
-from ..settings import MetricSettings, setting
+from ..settings import MetricSettings, setting, test_fields
 
 _ASIAN = {"zh": "Chinese", "ja": "Japanese"}
 
@@ -29,6 +29,11 @@ class TerConfig(MetricSettings):
     no_punct: bool = setting(False, label="no punctuation", help="remove punctuation before TER")
     normalized: bool = setting(False, label="normalized",
                                help="Tercom's normalisation: XML entities, punctuation split off, hyphenation joined")
+
+    # The test set the run was read from by name (sacreBLEU's -t NAME -l PAIR), as NAME|PAIR: set from the files
+    # (for_test_set), never chosen; its signature names it as sacreBLEU's does.
+    test: str = setting("", label="test set", cli=False, window=False, file_bound=True,
+                        help="the test set the files were read from by name, as NAME|PAIR")
 
     key: ClassVar[str] = "ter"
     badge: ClassVar[str] = "TER"
@@ -67,7 +72,7 @@ class TerConfig(MetricSettings):
         """sacreBLEU's TER signature, e.g. ``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0``."""
         extra = [f"{k}:{v}" for k, v in (resampling or {}).items()]
         yes = {True: "yes", False: "no"}
-        return "|".join([f"nrefs:{nrefs}", *extra, f"case:{'mixed' if self.case_sensitive else 'lc'}",
+        return "|".join([f"nrefs:{nrefs}", *extra, *test_fields(self.test), f"case:{'mixed' if self.case_sensitive else 'lc'}",
                          "tok:tercom", f"norm:{yes[self.normalized]}", f"punct:{yes[not self.no_punct]}",
                          f"asian:{yes[self.asian_support]}", f"version:{sacrebleu_version()}"])
 
