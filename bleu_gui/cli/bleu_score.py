@@ -88,7 +88,7 @@ def _scored_whole(o: Options, ready: Callable[[Run, list[str]], None] | None = N
     from ..core.where import check_where
     from .arguments import metric_configs
     from .checks import check_exports, check_output, check_tests, check_views
-    from .scale_run import check_scale, import_batches
+    from .scale_run import HandedOff, check_scale, comet_hand_off, import_batches
 
     check_output(o)
     check_views(o)
@@ -104,6 +104,9 @@ def _scored_whole(o: Options, ready: Callable[[Run, list[str]], None] | None = N
     metrics = metric_configs(o.scoring, imported, referenced=bool(refs), unscored_ok=o.views.need_no_score())
     metrics = check_scale(o.scale, metrics)
     import_batches(o.scale, metrics, _note)
+    if o.scale.comet_batch_out:  # handed off whole: nothing is scored here
+        comet_hand_off(o.scale, inputs, metrics, _note)
+        raise HandedOff()
     check_where(o.where)
     check_tests(o, metrics, len(hyps))
     check_targets(o.exports.targets, [f.path for f in [*hyps, *refs]] + [p for p in (
@@ -157,7 +160,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         from ..core.analysis.resampling import seed_from_env
         from ..core.run import confidences
         from .printing import Printer
-        from .scale_run import hand_off
+        from .scale_run import HandedOff, hand_off
 
         say = Printer(o, word)
         # At a terminal, each metric's corpus scores are said as soon as they are ready (the output follows), and a
@@ -173,7 +176,10 @@ def run(argv: Sequence[str] | None = None) -> int:
             ask_the_humans(o, whole)
             return 0
         with status_to(_status_line if sys.stderr.isatty() else None):
-            scored = _scored(o, say.ready if sys.stderr.isatty() else None)
+            try:
+                scored = _scored(o, say.ready if sys.stderr.isatty() else None)
+            except HandedOff:
+                return 0
         if sys.stderr.isatty():
             _status_line("")
         if o.output.format == "multi-bleu" and scored.bleu is None:  # printed nothing, and exit 0

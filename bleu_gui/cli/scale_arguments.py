@@ -26,18 +26,31 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-batch-in", nargs="+", metavar="FILE", default=[],
                    help="with -m llm: import the answers of a batch's output files by custom_id into the judge's cache "
                         "first (each line checked); the run then asks only for what is still missing")
+    g.add_argument("--comet-batch-out", metavar="DIR",
+                   help="with -m comet: write the run's COMET items the cache holds no score for as shards that "
+                        "unbabel-comet's comet-score reads (texts shared by systems once), a manifest and a Slurm array "
+                        "script (run_array.sh) into DIR, and stop: nothing is scored here")
+    g.add_argument("--comet-batch-in", metavar="DIR",
+                   help="with -m comet: import comet-score's outputs of DIR's shards into COMET's cache first (each "
+                        "shard checked against the texts it scored); the run then scores only what is still missing")
+    g.add_argument("--comet-batch-shard", type=_shard_size, metavar="N",
+                   help="with --comet-batch-out: items a shard (default 5,000)")
     g.add_argument("--llm-batch-shard", type=_shard_size, metavar="N",
                    help="with --llm-batch-out: requests a shard (default 50,000, the Batch API's limit a file)")
 
 
 @dataclass(frozen=True)
 class Scale:
-    """The hand-off asked for: the folder to write the judge's batch to, the output files to import first."""
+    """The hand-off asked for: the folders to write the judge's and COMET's batches to, what to import first."""
 
     llm_batch_out: str | None = None
     llm_batch_in: tuple[str, ...] = ()
     llm_batch_shard: int | None = None
+    comet_batch_out: str | None = None
+    comet_batch_in: str | None = None
+    comet_batch_shard: int | None = None
 
 
 def scale_options(args: argparse.Namespace) -> Scale:
-    return Scale(args.llm_batch_out, tuple(args.llm_batch_in), args.llm_batch_shard)
+    return Scale(args.llm_batch_out, tuple(args.llm_batch_in), args.llm_batch_shard, args.comet_batch_out,
+                 args.comet_batch_in, args.comet_batch_shard)

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from .scale_arguments import Scale
 
 
+class HandedOff(Exception):
+    """The run's work was written for an engine elsewhere (``--comet-batch-out``): nothing more is done here."""
+
+
 def _judge(metrics: Sequence[MetricConfig], flag: str) -> MetricConfig:
     found = next((m for m in metrics if m.key == "llm"), None)
     if found is None:
@@ -29,6 +33,11 @@ def check_scale(scale: Scale, metrics: Sequence[MetricConfig]) -> tuple[MetricCo
         raise InputError("--llm-batch-shard sizes the shards of --llm-batch-out; here it would be ignored")
     if scale.llm_batch_in:
         _judge(metrics, "--llm-batch-in")
+    if scale.comet_batch_shard is not None and not scale.comet_batch_out:
+        raise InputError("--comet-batch-shard sizes the shards of --comet-batch-out; here it would be ignored")
+    for flag, given in (("--comet-batch-in", scale.comet_batch_in), ("--comet-batch-out", scale.comet_batch_out)):
+        if given and not any(m.key == "comet" for m in metrics):
+            raise InputError(f"{flag} is COMET's: add comet to the metrics (-m … comet)")
     if not scale.llm_batch_out:
         return tuple(metrics)
     _judge(metrics, "--llm-batch-out")
@@ -42,7 +51,10 @@ def _handing_off(config: Any) -> MetricConfig:
 
 
 def import_batches(scale: Scale, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
-    """Import ``--llm-batch-in``'s output files into the judge's cache (each kind of line left out said)."""
+    """Import ``--llm-batch-in``'s output files into the judge's cache (each kind of line left out said), and
+    ``--comet-batch-in``'s shards into COMET's."""
+    if scale.comet_batch_in:
+        _import_comet(scale.comet_batch_in, metrics, say)
     if not scale.llm_batch_in:
         return
     from pathlib import Path
@@ -74,3 +86,41 @@ def hand_off(scale: Scale, run: Run, say: Callable[[str], None]) -> None:
         return
     for h in handed:
         say(write_batch(scale.llm_batch_out, h, scale.llm_batch_shard or SHARD_REQUESTS).said())
+
+
+def _import_comet(folder: str, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
+    from pathlib import Path
+
+    from ..core.metrics.comet.batch import import_comet_batch
+    from ..core.metrics.comet.cache import ScoreCache, default_cache_path
+
+    config = next(m for m in metrics if m.key == "comet")
+    path = getattr(config, "cache", "")
+    cache = ScoreCache(Path(path).expanduser() if path else default_cache_path())
+    try:
+        for line in import_comet_batch(cache, folder).said():
+            say(line)
+    finally:
+        cache.close()
+
+
+def comet_hand_off(scale: Scale, run_inputs: object, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
+    """Write the run's COMET items the cache holds no score for into ``--comet-batch-out``'s folder."""
+    from ..core.inputs.run_inputs import Inputs
+    from ..core.metrics.comet.batch import items_to_hand_off
+    from ..core.metrics.registry import bind
+    from ..core.output.comet_batch import SHARD_ITEMS, write_comet_batch
+
+    assert isinstance(run_inputs, Inputs) and scale.comet_batch_out
+    config = next(m for m in metrics if m.key == "comet")
+    context = run_inputs.context
+    chosen, _ = config.for_target_language(context.languages, context.languages_from)
+    source = context.source.lines if context.source is not None else None
+    metric = bind(chosen, [r.lines for r in run_inputs.references], None, None, source)
+    facts, items = items_to_hand_off(metric, list(run_inputs.systems))
+    precision, batch = getattr(chosen, "precision", "fp32"), getattr(chosen, "batch_size", 16)
+    if not items:
+        say("COMET batch: nothing to hand off: the cache holds a score for every item of the run")
+        return
+    say(write_comet_batch(scale.comet_batch_out, facts, items, precision, batch,
+                          scale.comet_batch_shard or SHARD_ITEMS).said())

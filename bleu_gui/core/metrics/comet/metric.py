@@ -28,7 +28,7 @@ from ..segment_means import SegmentMeans
 from ..span_marks import SEVERITY_ORDER, marked_html, severity_legend
 from .cache import Cached
 from .config import CometConfig
-from .scoring import CometScorer, Item, Scored, items_of
+from .scoring import CometScorer, Item, ModelFacts, Scored, items_of
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -140,6 +140,16 @@ class Comet(SegmentMeans):
                 for i, rows in enumerate(per_segment)]
             self._note_truncated(system)
         self._note_empty_references(alone)
+
+    def items_missing(self, systems: Sequence[SegmentFile]) -> tuple[ModelFacts, list[Item]]:
+        """The model's facts and the items of ``systems`` (each segment against each of its references, each item
+        once across systems) that the cache holds no score for: what a batch run elsewhere would score."""
+        if self.source is None:
+            raise InputError(f"COMET reads the source: give it ({term('source', 'FILE')}), or read a file that has it")
+        alone = self.without_reference()
+        items = [item for system in systems
+                 for item in items_of(self.source, system.lines, self.references, alone)[0]]
+        return self.scorer.missing(items)
 
     def score_variants(self, variants: Sequence[Variant], progress: Progress | None = None) -> list[float]:
         """The model's score of each (segment, source, candidate) as that segment would be scored — against its

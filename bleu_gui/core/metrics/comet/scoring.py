@@ -131,6 +131,19 @@ class CometScorer:
                                      str(said["encoder"]), tuple(said["notes"]))
         return self._facts
 
+    def missing(self, items: Sequence[Item]) -> tuple[ModelFacts, list[Item]]:
+        """The model's facts and the items (each once) its cache holds no score for: what a batch run elsewhere
+        would score."""
+        with self._lock:
+            try:
+                facts = self._facts_now(None)
+            finally:
+                self._release()
+        model_id = (facts.sha256, facts.comet, self.config.precision)
+        keys = {item_key(model_id, *item): item for item in items}
+        found = self.cache.get(list(keys))
+        return facts, [item for key, item in keys.items() if key not in found]
+
     def _load(self, facts: ModelFacts, tick: Callable[[], None] | None) -> None:
         worker = self._started(tick)
         # Known by the checkpoint's hash, not its path: a file replaced since an earlier run's load is loaded again.

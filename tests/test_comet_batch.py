@@ -1,0 +1,126 @@
+"""COMET handed to a cluster without Ray: ``--comet-batch-out`` writes shards that unbabel-comet's own ``comet-score``
+scores (run here as the Slurm script's tasks would run, in the worker's environment), ``--comet-batch-in`` reads its
+``--to_json`` outputs back by shard and position into the cache, and the run then scores nothing. The imported
+numbers are comet-score's own, exactly; a run in the worker at the same (half) precision gives the same; each
+broken shard is said in one line and the others are imported."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests import comet_setup
+from tests.comet_setup import requests_sent, write_en_ja
+from tests.conftest import bytecode_written, cli
+
+pytestmark = pytest.mark.xdist_group("comet")
+en_ja = comet_setup.en_ja
+fresh_user_cache = comet_setup.fresh_user_cache
+SHARD = 12  # items a shard: two shards of the 24 segments
+
+
+def args(tmp_path, model, python, cache, *more):
+    return [tmp_path / "ref1.txt", "-i", tmp_path / "sys1.txt", "--src", tmp_path / "src.txt", "-m", "comet",
+            "--comet-model", model, "--comet-python", python, "--comet-cache", cache, "--comet-precision", "fp16",
+            *more]
+
+
+@pytest.fixture(scope="module")
+def scored_elsewhere(tiny_comet, comet_python, tmp_path_factory):
+    """The batch written for sys1 of WMT22 en-ja (24 segments) and each of its shards scored by comet-score, as the
+    Slurm script's tasks run it."""
+    tmp = tmp_path_factory.mktemp("comet-batch")
+    write_en_ja(comet_setup.en_ja_lines(), tmp)
+    from bleu_gui.cli.bleu_score import run
+
+    batch = tmp / "batch"
+    assert run([str(a) for a in args(tmp, tiny_comet["regression"], comet_python, tmp / "export.sqlite",
+                                     "--comet-batch-out", batch, "--comet-batch-shard", str(SHARD))]) == 0
+    env = dict(bytecode_written(), PATH=f"{Path(comet_python).parent}{os.pathsep}{os.environ['PATH']}", COMET_GPUS="0")
+    for task in (1, 2):
+        done = subprocess.run(["bash", str(batch / "run_array.sh")], env=dict(env, SLURM_ARRAY_TASK_ID=str(task)),
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-3000:]
+    return tmp, batch
+
+
+def test_comet_scores_own_outputs_are_imported_by_position_and_the_run_scores_nothing(
+        scored_elsewhere, tiny_comet, comet_python, capsys, monkeypatch):
+    tmp, batch = scored_elsewhere
+    manifest = json.loads((batch / "manifest.json").read_text())
+    assert manifest["items"] == 24 and [s["items"] for s in manifest["shards"]] == [SHARD, SHARD]
+    assert manifest["precision"] == "fp16" and manifest["comet"] == "2.2.7"
+    script = (batch / "run_array.sh").read_text()
+    assert "#SBATCH --array=1-2" in script and "comet-score" in script and "--disable_cache" in script
+    sent = requests_sent(monkeypatch)
+    code, out, err = cli(capsys, *args(tmp, tiny_comet["regression"], comet_python, tmp / "export.sqlite",
+                                       "--comet-batch-in", batch, "-sl", "-f", "json"))
+    assert code == 0, err
+    assert "COMET batch: 24 scores imported from 2 of 2 shards" in err
+    assert [op for op, _ in sent if op == "score"] == []  # every score read from the cache: nothing scored here
+    found = json.loads(out)
+    assert "|fp16|refs:1|batch:16|via:comet-score" in found["signature"]
+    theirs = [e["COMET"] for s in (1, 2) for e in next(iter(json.loads(
+        (batch / f"shard-{s:05d}" / "out.json").read_text()).values()))]
+    lines = comet_setup.en_ja_lines()
+    assert [s["score"] for s in found["sentences"]] == theirs  # comet-score's own numbers, in the run's order
+    assert lines["sys1"][0] in (batch / "shard-00001" / "mt.txt").read_text()
+    # The worker scoring the same items at the same precision gives comet-score's numbers to two steps of fp16's
+    # resolution at each score (the two batch the items otherwise; half-precision sums round apart).
+    code, out, err = cli(capsys, *args(tmp, tiny_comet["regression"], comet_python, tmp / "here.sqlite", "-sl", "-f",
+                                       "json"))
+    assert code == 0, err
+    here = [s["score"] for s in json.loads(out)["sentences"]]
+    import numpy as np
+
+    assert all(abs(a - b) <= 2 * float(np.spacing(np.float16(b))) for a, b in zip(here, theirs))
+
+
+def _copy(batch: Path, to: Path) -> Path:
+    import shutil
+
+    shutil.copytree(batch, to)
+    return to
+
+
+@pytest.mark.parametrize("break_it, said", [
+    (lambda b: (b / "shard-00002" / "mt.txt").write_text("edited\n" * SHARD, encoding="utf-8"),
+     "shard-00002/mt.txt was changed after the export (its sha256 differs)"),
+    (lambda b: (b / "shard-00002" / "out.json").write_text((b / "shard-00002" / "out.json").read_text()[:-200],
+                                                          encoding="utf-8"),
+     "shard-00002/out.json: line"),
+    (lambda b: (b / "shard-00002" / "out.json").write_text(
+        (b / "shard-00002" / "out.json").read_text().replace('"mt": "', '"mt": "x', 1), encoding="utf-8"),
+     "shard-00002/out.json: entry 1 carries other texts than line 1 of the shard"),
+    (lambda b: (b / "shard-00002" / "versions.json").write_text(
+        (b / "shard-00002" / "versions.json").read_text().replace('"2.2.7"', '"2.3.0"'), encoding="utf-8"),
+     "shard-00002: scored by unbabel-comet 2.3.0, the run's worker has 2.2.7"),
+    (lambda b: (b / "shard-00002" / "out.json").unlink(), "shard-00002: no out.json (the task has not run"),
+])
+def test_a_broken_shard_is_one_line_and_the_others_are_imported(break_it, said, scored_elsewhere, tiny_comet,
+                                                                 comet_python, capsys, tmp_path):
+    tmp, batch = scored_elsewhere
+    copied = _copy(batch, tmp_path / "batch")
+    break_it(copied)
+    code, _, err = cli(capsys, *args(tmp, tiny_comet["regression"], comet_python, tmp_path / "c.sqlite",
+                                     "--comet-batch-in", copied, "--comet-batch-out", tmp_path / "rest"))
+    assert code == 0, err
+    assert f"COMET batch: {SHARD} scores imported from 1 of 2 shards" in err
+    line = next(x for x in err.splitlines() if "COMET batch: left out:" in x)
+    assert said in line and "Traceback" not in err
+    # The shard left out is what the next batch asks for: its items, and only those.
+    rest = json.loads((tmp_path / "rest" / "manifest.json").read_text())
+    assert rest["items"] == SHARD
+
+
+def test_the_flags_need_comet_and_comet_score_needs_half_precision(tiny_comet, comet_python, capsys, tmp_path, en_ja):
+    write_en_ja(en_ja, tmp_path)
+    code, _, err = cli(capsys, tmp_path / "ref1.txt", "-i", tmp_path / "sys1.txt", "--comet-batch-in", tmp_path)
+    assert code == 2 and "--comet-batch-in is COMET's: add comet to the metrics" in err
+    argv = args(tmp_path, tiny_comet["regression"], comet_python, tmp_path / "c.sqlite", "--comet-batch-out",
+                tmp_path / "b")
+    argv[argv.index("fp16")] = "fp32"
+    code, _, err = cli(capsys, *argv)
+    assert code == 2 and "comet-score scores in fp16 only" in err and "--comet-precision fp16" in err
