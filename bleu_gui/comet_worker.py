@@ -17,6 +17,8 @@ Requests and replies (each reply one line; an ``error`` reply ends a request):
 - ``{"op": "score", "items": [{"src", "mt", "ref"}...], "batch_size"}``: scores the items in batches of similar
   length (sorted as ``predict`` sorts them); after each batch
   ``{"batch": [[index, score, spans, tokens], ...], "done", "total"}``, and at the end ``{"finished": true}``.
+  With ``"ray": {"address", "actors", "cpus", "gpus", "load"}`` the same batches are scored by a pool of Ray
+  actors, each loading the model as ``load`` says (the worker then drives the pool, and loads nothing itself).
 
 Whatever a library prints goes to standard error: the protocol has standard output to itself.
 """
@@ -181,6 +183,13 @@ def _max_tokens(encoder: str) -> int:
 
 
 def load(request: dict[str, Any]) -> dict[str, Any]:
+    model, device, kind = _loaded(request)
+    _STATE.update(model=model, device=device, kind=kind)
+    return {"device": device.type, "max_tokens": int(model.encoder.max_positions)}
+
+
+def _loaded(request: dict[str, Any]) -> tuple[Any, Any, str]:
+    """The model a load request names, on its device, and its kind (what :func:`load` keeps; a Ray actor too)."""
     import torch
 
     device = torch.device("cuda" if request.get("gpus", 0) > 0 and torch.cuda.is_available() else "cpu")
@@ -209,8 +218,7 @@ def load(request: dict[str, Any]) -> dict[str, Any]:
         model = model.to(torch.bfloat16)
     model = model.to(device)
     model.eval()
-    _STATE.update(model=model, device=device, kind=hparams["class_identifier"])
-    return {"device": device.type, "max_tokens": int(model.encoder.max_positions)}
+    return model, device, str(hparams["class_identifier"])
 
 
 def _to_device(batch: Any, device: Any) -> Any:
@@ -225,44 +233,103 @@ def _to_device(batch: Any, device: Any) -> Any:
     return batch
 
 
-def _tokens(model: Any, item: dict[str, str]) -> int:
+def _tokens(model: Any, item: dict[str, str], kind: str) -> int:
     """The encoder's tokens of the longest input the model builds of ``item`` (special tokens counted), to be
     compared with what it holds (COMET truncates silently past it: COMET #105, #209)."""
     tokenizer = model.encoder.tokenizer
     lengths = [len(tokenizer(item[k], add_special_tokens=False)["input_ids"]) for k in ("mt", "src", "ref") if k in item]
-    if _STATE["kind"] in ("unified_metric", "xcomet_metric"):  # one sequence: <s> mt </s></s> src </s></s> ref </s>
+    if kind in ("unified_metric", "xcomet_metric"):  # one sequence: <s> mt </s></s> src </s></s> ref </s>
         return sum(lengths) + 1 + 2 * len(lengths)
     return max(lengths) + 2
 
 
-def score(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-    import torch
-
-    model, device = _STATE.get("model"), _STATE.get("device")
-    if model is None:
-        raise WorkerError("no model loaded")
-    items, size = request["items"], max(1, int(request.get("batch_size", 16)))
-    # The order COMET's predict batches in (numpy's argsort of the sources' lengths): the same items make the same
-    # batches, so a system scored alone gets predict's very numbers (padding moves a score by about 1e-7).
+def _batches(items: list[dict[str, str]], size: int) -> list[list[int]]:
+    """The items' indices in the batches COMET's predict makes (numpy's argsort of the sources' lengths): the same
+    items make the same batches, so a system scored alone gets predict's very numbers (padding moves a score by
+    about 1e-7), and a Ray actor scoring a batch gets the worker's."""
     import numpy
 
     order = [int(i) for i in numpy.argsort([len(item.get("src", item.get("ref", ""))) for item in items])]
-    for start in range(0, len(order), size):
-        chosen = order[start:start + size]
-        samples = [items[i] for i in chosen]
-        inputs = _to_device(model.prepare_for_inference(samples), device)
-        with torch.inference_mode():
-            prediction = model.predict_step(inputs)
-        scores = prediction["scores"].float().tolist()
-        metadata_ = prediction.get("metadata") or {}
-        spans = metadata_.get("error_spans") if hasattr(metadata_, "get") else None
-        rows = []
-        for k, i in enumerate(chosen):
-            found = None if spans is None else [
-                {"text": s["text"], "start": int(s["start"]), "end": int(s["end"]), "severity": s["severity"],
-                 "confidence": float(s["confidence"])} for s in spans[k]]
-            rows.append([i, scores[k], found, _tokens(model, items[i])])
-        send({"batch": rows, "done": min(start + size, len(order)), "total": len(order)})
+    return [order[start:start + size] for start in range(0, len(order), size)]
+
+
+def _rows(model: Any, device: Any, kind: str, samples: list[dict[str, str]], chosen: list[int]) -> list[list[Any]]:
+    """One batch scored: [index, score, spans, tokens] per item."""
+    import torch
+
+    inputs = _to_device(model.prepare_for_inference(samples), device)
+    with torch.inference_mode():
+        prediction = model.predict_step(inputs)
+    scores = prediction["scores"].float().tolist()
+    metadata_ = prediction.get("metadata") or {}
+    spans = metadata_.get("error_spans") if hasattr(metadata_, "get") else None
+    rows = []
+    for k, i in enumerate(chosen):
+        found = None if spans is None else [
+            {"text": s["text"], "start": int(s["start"]), "end": int(s["end"]), "severity": s["severity"],
+             "confidence": float(s["confidence"])} for s in spans[k]]
+        rows.append([i, scores[k], found, _tokens(model, samples[k], kind)])
+    return rows
+
+
+def score(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    if request.get("ray"):
+        return score_on_ray(request, send)
+    model, device = _STATE.get("model"), _STATE.get("device")
+    if model is None:
+        raise WorkerError("no model loaded")
+    items = request["items"]
+    batches = _batches(items, max(1, int(request.get("batch_size", 16))))
+    done = 0
+    for chosen in batches:
+        rows = _rows(model, device, _STATE["kind"], [items[i] for i in chosen], chosen)
+        done += len(chosen)
+        send({"batch": rows, "done": done, "total": len(items)})
+    return {"finished": True}
+
+
+def score_on_ray(request: dict[str, Any], send: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """The items scored by a pool of Ray actors, each holding the model (``request["ray"]``: ``address`` — "local"
+    for a cluster of this machine — ``actors``, ``cpus`` and ``gpus`` per actor, and the ``load`` request), the
+    worker's very batches, one a task; each batch's rows sent as it comes back. Ray is imported here only."""
+    import json as json_
+
+    import numpy
+    import ray
+
+    asked = request["ray"]
+    items = request["items"]
+    batches = _batches(items, max(1, int(request.get("batch_size", 16))))
+    if not ray.is_initialized():
+        address = asked.get("address") or "local"
+        ray.init(address=None if address == "local" else address, include_dashboard=False, log_to_driver=False,
+                 num_cpus=os.cpu_count() if address == "local" else None)
+    load_request = asked["load"]
+
+    class Scorer:  # an actor: the model loaded once, then one batch a call
+        def __init__(self) -> None:
+            self.model, self.device, self.kind = _loaded(load_request)
+
+        def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+            rows = [json_.dumps(_rows(self.model, self.device, self.kind, json_.loads(s), json_.loads(c)))
+                    for s, c in zip(batch["samples"], batch["chosen"])]
+            return {"rows": numpy.array(rows, dtype=object)}
+
+    tasks = [{"samples": json_.dumps([items[i] for i in chosen]), "chosen": json_.dumps(chosen)} for chosen in batches]
+    data = ray.data.from_items(tasks, override_num_blocks=max(1, len(tasks)))
+    # GPUs per actor as asked where the cluster has them; on a cluster without, the CPU (as the worker falls back):
+    # an actor asking for a GPU nobody has would never be scheduled.
+    gpus = float(asked.get("gpus", 0))
+    gpus = gpus if 0 < gpus <= float(ray.cluster_resources().get("GPU", 0)) else 0.0
+    scored = data.map_batches(Scorer, batch_size=1, compute=ray.data.ActorPoolStrategy(
+                                  size=max(1, int(asked.get("actors", 1)))),
+                              num_cpus=float(asked.get("cpus", 0.5)), num_gpus=gpus, batch_format="numpy")
+    done = 0
+    for got in scored.iter_batches(batch_size=None, batch_format="numpy"):
+        for rows in got["rows"]:
+            found = json_.loads(rows)
+            done += len(found)
+            send({"batch": found, "done": done, "total": len(items)})
     return {"finished": True}
 
 

@@ -250,6 +250,13 @@ def comet_python():
 
 
 @pytest.fixture(scope="session")
+def comet_ray_python():
+    """A Python with unbabel-comet and Ray Data ([tool.bleu-gui.test-comet-ray]), made once per machine."""
+    named = os.environ.get("BLEU_GUI_COMET_RAY_PYTHON")
+    return named or str(_tool_environment("test-comet-ray", "comet-ray"))
+
+
+@pytest.fixture(scope="session")
 def vllm_python():
     """A Python with vLLM's CPU build ([tool.bleu-gui.test-vllm]; about 6 minutes and 3.5 GB the first time on a
     machine): $BLEU_GUI_VLLM_PYTHON, else made once in the user's cache."""

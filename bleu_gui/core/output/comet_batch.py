@@ -14,6 +14,7 @@ turned off (``--disable_cache``)."""
 from __future__ import annotations
 
 import hashlib
+import importlib.resources
 import json
 import shlex
 from dataclasses import dataclass
@@ -63,25 +64,12 @@ def _as_read(text: str | None) -> bool:
     return text is None or ("\n" not in text and "\r" not in text and text == text.strip())
 
 
-def _script(facts: ModelFacts, checkpoint: str, shards: int, batch_size: int, referenced: bool) -> str:
-    ref = ' -r "$SHARD/ref.txt"' if referenced else ""
-    return "\n".join([
-        "#!/bin/bash",
-        "#SBATCH --job-name=bleu-gui-comet",
-        f"#SBATCH --array=1-{shards}",
-        "#SBATCH --gpus=1",
-        "# Made by bleu-score: each task scores one shard with unbabel-comet's own comet-score; run it elsewhere with",
-        "# sbatch, or one task by hand: SLURM_ARRAY_TASK_ID=1 bash run_array.sh",
-        "set -euo pipefail",
-        'cd "$(dirname "$0")"',
-        'SHARD=$(printf "shard-%05d" "$SLURM_ARRAY_TASK_ID")',
-        "# MODEL: the checkpoint (here, its path on this machine; elsewhere, its path there or the hub name): the",
-        "# import checks its sha256 against the manifest's.",
-        f"MODEL={shlex.quote(checkpoint)}",
-        f'python -c {shlex.quote(_VERSIONS)} "$MODEL" > "$SHARD/versions.json"',
-        f'comet-score -s "$SHARD/src.txt" -t "$SHARD/mt.txt"{ref} --model "$MODEL" --batch_size {batch_size} '
-        f'--gpus "${{COMET_GPUS:-1}}" --quiet --only_system --disable_cache --to_json "$SHARD/out.json"',
-        ""])
+def _script(model: str, shards: int, batch_size: int, referenced: bool) -> str:
+    """The Slurm array script: the template shipped in the package (``hand_off/comet_array.sh``), filled in."""
+    template = importlib.resources.files("bleu_gui").joinpath("hand_off/comet_array.sh").read_text("utf-8")
+    return (template.replace("@SHARDS@", str(shards)).replace("@MODEL@", shlex.quote(model))
+            .replace("@VERSIONS@", shlex.quote(_VERSIONS)).replace("@BATCH@", str(batch_size))
+            .replace("@REF@", ' -r "$SHARD/ref.txt"' if referenced else ""))
 
 
 def write_comet_batch(folder: str | Path, facts: ModelFacts, items: list[Item], precision: str, batch_size: int,
@@ -121,6 +109,6 @@ def write_comet_batch(folder: str | Path, facts: ModelFacts, items: list[Item], 
     write_atomic(out / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
     # A model folder by its checkpoint's path; a hub name as it is (comet-score downloads it there).
     model = facts.checkpoint if Path(facts.name).expanduser().exists() else facts.name
-    write_atomic(out / SCRIPT, _script(facts, model, len(listed), batch_size, referenced))
+    write_atomic(out / SCRIPT, _script(model, len(listed), batch_size, referenced))
     (out / SCRIPT).chmod(0o755)
     return CometBatchWritten(out, len(listed), len(readable), len(items) - len(readable))

@@ -49,7 +49,8 @@ SHORTCUTS = (
 DOC_PAGES = (("window.md", "The window, tab by tab"), ("cli.md", "bleu-score, the command line"),
              ("metrics.md", "Metrics: BLEU, chrF, TER, COMET, MQM and ESA, which metric to trust, the scorecard"),
              ("formats.md", "Input formats: WMT XML, SGML, TSV/JSONL, XLIFF, TMX; slice expressions"),
-             ("qa.md", "Translator QA checks and their false alarms"))
+             ("qa.md", "Translator QA checks and their false alarms"),
+             ("scale.md", "At WMT scale: the judge and COMET on engines elsewhere (vLLM, Ray, Slurm)"))
 
 
 def _version(package: str) -> str:

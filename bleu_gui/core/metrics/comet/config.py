@@ -36,10 +36,16 @@ class CometConfig(MetricSettings):
     cache: str = setting("", label="cache file", metavar="FILE",
                          help="the SQLite file of COMET scores already computed (default: comet-scores.sqlite in the "
                               "user's cache folder); a copy from another machine is read as it is")
+    ray: str = setting("", label="Ray cluster", metavar="ADDRESS|local",
+                       help="score the items the cache lacks on a Ray cluster (its address, or local: one of this "
+                            "machine) through a pool of actors holding the model; Ray is needed in the worker Python "
+                            "only (pip install 'bleu-gui[ray]' there)")
+    ray_actors: int = setting(1, label="Ray actors", low=1, high=1024, metavar="N",
+                              help="with a Ray cluster: actors holding the model (GPUs each: GPUs)")
 
     key: ClassVar[str] = "comet"
     # A batch size or a worker's Python or GPUs move a score by about 1e-7, outside the cache's key (see cache.py).
-    work_only: ClassVar[tuple[str, ...]] = ("batch_size", "gpus", "python", "cache")
+    work_only: ClassVar[tuple[str, ...]] = ("batch_size", "gpus", "python", "cache", "ray", "ray_actors")
     badge: ClassVar[str] = "COMET"
 
     def validated(self) -> CometConfig:

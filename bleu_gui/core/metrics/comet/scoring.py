@@ -151,8 +151,7 @@ class CometScorer:
         if worker.model != wanted:
             say_status(f"Loading COMET model {short_name(facts.name)}")
             worker.model = None
-            worker.request({"op": "load", "checkpoint": facts.checkpoint, "encoder": facts.encoder,
-                            "precision": self.config.precision, "gpus": self.config.gpus}, tick)
+            worker.request(self._load_request(facts), tick)
             worker.model = wanted
         self._used_model = True
 
@@ -177,9 +176,9 @@ class CometScorer:
         found = {k: replace(c, signature=_without_refs(c.signature)) for k, c in self.cache.get(unique).items()}
         signatures = {c.signature for c in found.values()}
         if len(found) == len(unique) and len(signatures) <= 1:
-            row = signatures.pop() if signatures else facts.row_signature(self.config.precision, self.config.batch_size)
+            row = signatures.pop() if signatures else self._row(facts)
             return self._said(Scored([found[k] for k in keys], run_signature(row, refs), from_cache=len(unique)))
-        row = facts.row_signature(self.config.precision, self.config.batch_size)
+        row = self._row(facts)
         stale = [k for k in unique if k in found and found[k].signature != row]
         wanted = [k for k in unique if k not in found or found[k].signature != row]
         by_key = {k: item for k, item in zip(keys, items)}
@@ -192,6 +191,11 @@ class CometScorer:
                                 "scored again, so that every score of the run shares one")
         return self._said(scored)
 
+    def _row(self, facts: ModelFacts) -> str:
+        """What makes this scorer's scores: the model's facts, and where they are scored when not in the worker."""
+        via = "|via:ray" if self.config.ray else ""
+        return facts.row_signature(self.config.precision, self.config.batch_size) + via
+
     def _said(self, scored: Scored) -> Scored:
         """``scored`` with the cache's trouble said, where it had any."""
         for said in (self.cache.problem, self.cache.damage):
@@ -201,7 +205,8 @@ class CometScorer:
 
     def _compute(self, facts: ModelFacts, items: list[Item], keys: list[bytes], signature: str,
                  progress: Progress | None, tick: Callable[[], None] | None) -> dict[bytes, Cached]:
-        self._load(facts, tick)
+        if not self.config.ray:  # on Ray, each actor loads the model
+            self._load(facts, tick)
         out: dict[bytes, Cached] = {}
         started = time.monotonic()
 
@@ -219,9 +224,16 @@ class CometScorer:
 
         items_json = [{"src": s, "mt": m, **({"ref": r} if r is not None else {})} for s, m, r in items]
         if items_json:
-            self._started().request({"op": "score", "items": items_json, "batch_size": self.config.batch_size},
-                                    tick, on_batch)
+            asked: dict[str, Any] = {"op": "score", "items": items_json, "batch_size": self.config.batch_size}
+            if self.config.ray:  # the worker drives a pool of Ray actors, each loading the model
+                asked["ray"] = {"address": self.config.ray, "actors": self.config.ray_actors, "cpus": 0.5,
+                                "gpus": self.config.gpus, "load": self._load_request(facts)}
+            self._started().request(asked, tick, on_batch)
         return out
+
+    def _load_request(self, facts: ModelFacts) -> dict[str, Any]:
+        return {"op": "load", "checkpoint": facts.checkpoint, "encoder": facts.encoder,
+                "precision": self.config.precision, "gpus": self.config.gpus}
 
     def close(self) -> None:
         """Close the cache (a later request opens it again)."""

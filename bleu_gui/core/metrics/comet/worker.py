@@ -9,6 +9,7 @@ import importlib.resources
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -94,8 +95,10 @@ class CometWorker:
         self._log: IO[bytes] = tempfile.TemporaryFile()
         env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1", TOKENIZERS_PARALLELISM="false")
         try:
+            # A process group of its own: what it starts (a local Ray cluster's processes) ends with it.
             self._process = subprocess.Popen([python, "-u", str(worker_script())], stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, stderr=self._log, env=env)
+                                             stdout=subprocess.PIPE, stderr=self._log, env=env,
+                                             start_new_session=os.name == "posix")
         except OSError as exc:
             raise InputError(f"the COMET worker could not start with {python}: {exc.strerror or exc}") from None
         self._replies: queue.Queue[bytes] = queue.Queue()
@@ -194,6 +197,11 @@ class CometWorker:
 
     def close(self) -> None:
         """End the worker (at once: a cancel must not wait for a batch to finish)."""
+        if os.name == "posix":
+            try:
+                os.killpg(self._process.pid, signal.SIGKILL)  # the worker and whatever it started
+            except (ProcessLookupError, PermissionError):
+                pass
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
