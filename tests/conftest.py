@@ -139,7 +139,10 @@ def window(qtbot, tmp_path):
     w.resize(1300, 800)
     w.show()
     yield w
-    w.jobs.shutdown()
+    from bleu_gui.gui.jobs import JobController
+
+    for jobs in (w.jobs, *w.findChildren(JobController)):  # as the window's close does: every part's work ends
+        jobs.shutdown()
 
 
 def cli(capsys, *argv):

@@ -37,7 +37,10 @@ def make_window(qtbot, settings_file, size=(1300, 800)):
 def window(qtbot, settings_file):
     w = make_window(qtbot, settings_file)
     yield w
-    w.jobs.shutdown()
+    from bleu_gui.gui.jobs import JobController
+
+    for jobs in (w.jobs, *w.findChildren(JobController)):  # as the window's close does
+        jobs.shutdown()
 
 
 def open_and_wait(qtbot, window, candidate, refs):

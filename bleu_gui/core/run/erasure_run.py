@@ -60,15 +60,15 @@ def _scorer(run: Run, k: int, progress: Progress | None = None) -> ScoreVariants
     return score
 
 
-def segment_erasure(run: Run, k: int, system: int, i: int) -> list[Erasure]:
+def segment_erasure(run: Run, k: int, system: int, i: int, progress: Progress | None = None) -> list[Erasure]:
     """The candidate's erasure and, where the metric reads a source, the source's, for segment ``i`` of
-    ``system`` under the run's ``k``-th metric."""
+    ``system`` under the run's ``k``-th metric (``progress`` may raise to cancel: the model's work stops)."""
     source = run.context.source.lines[i] if run.context.source is not None else ""
     segment = (i, source, run.systems[system].lines[i])
     _name, tokenize = word_splitting(run)
-    found = [erase("target", segment, _scorer(run, k), tokenize)]
+    found = [erase("target", segment, _scorer(run, k, progress), tokenize)]
     if source.strip():
-        found.append(erase("source", segment, _scorer(run, k), _source_splitting(tokenize)))
+        found.append(erase("source", segment, _scorer(run, k, progress), _source_splitting(tokenize)))
     return found
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from html import escape
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QCheckBox, QTextBrowser, QVBoxLayout, QWidget
 
 from ...core import Run
@@ -118,14 +119,20 @@ class ErasureView(QWidget):
                               f"({run.metrics[k].name})…</p>")
             self._timer.start()
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self.refresh()  # a segment chosen while another tab was shown is erased now
+
     def _send(self) -> None:
         key, run = self._current(), self.controller.run
+        if not self.isVisible():  # another tab, or the window closed: nothing is asked of the model unseen
+            return
         if self._asked is not None or key is None or run is None or not self.enabled.isChecked() \
                 or key in self._found or key in self._failed:
             return
         asked = _Asked(run, key)
         self._asked = asked
-        self.jobs.submit(lambda _progress: segment_erasure(asked.run, *asked.key),
+        self.jobs.submit(lambda progress: segment_erasure(asked.run, *asked.key, progress=progress),
                          lambda found: self._landed(asked, found),
                          lambda message, _details: self._landed(asked, message))
         self.requested.emit(key[1], key[2])

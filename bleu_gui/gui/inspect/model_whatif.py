@@ -103,6 +103,8 @@ class ModelWhatIfLine(QObject):
                      if any((k, i, w.texts[i]) not in self._scores for k in metrics)), None)
 
     def _send(self) -> None:
+        if not self.label.window().isVisible():  # the window closed: nothing more is asked of the model
+            return
         if self._asked is not None:
             self._waiting = True
             return
