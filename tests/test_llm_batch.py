@@ -16,7 +16,7 @@ import pytest
 from bleu_gui.core.metrics.llm.batch import import_batch
 from bleu_gui.core.metrics.llm.cache import AnswerCache
 from tests.conftest import ROOT, bytecode_written, cli, data_set
-from tests.fake_endpoint import MODELS, FakeEndpoint, Reply, chat_reply
+from tests.fake_endpoint import FakeEndpoint, Reply, chat_reply
 
 pytestmark = pytest.mark.xdist_group("vllm")  # the vLLM environment and its one batch run: once per test process
 N = 8  # segments of each system
@@ -235,7 +235,7 @@ def test_shards_split_at_the_size_asked_and_each_is_signed(capsys, corpus, endpo
     for s in manifest["shards"]:
         assert s["sha256"] == hashlib.sha256((tmp_path / "b" / s["file"]).read_bytes()).hexdigest()
     assert "(4 shards, manifest manifest.json)" in err
-    assert MODELS  # the fake endpoint's model list is never asked for by an export
+    assert endpoint.seen == []  # an export asks the endpoint nothing, not even its models
 
 
 def test_the_window_exports_the_judges_batch_without_asking_and_reads_the_answers_back(qtbot, window, corpus, endpoint,
