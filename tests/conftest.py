@@ -139,10 +139,7 @@ def window(qtbot, tmp_path):
     w.resize(1300, 800)
     w.show()
     yield w
-    from bleu_gui.gui.jobs import JobController
-
-    for jobs in (w.jobs, *w.findChildren(JobController)):  # as the window's close does: every part's work ends
-        jobs.shutdown()
+    w.stop_work()  # as the window's close does: every part's work ends
 
 
 def cli(capsys, *argv):

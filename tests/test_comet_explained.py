@@ -268,6 +268,7 @@ def test_compare_says_what_comet_holds_against_b_from_comets_own_scores_and_a_ca
         at += len(texts)
     expected = held_against(erasures, 30)
     _k, _b, shown = holds.found
+    assert f"{at:,} texts scored; words by ja-mecab" in holds.note.text()  # every erased text, and the whole ones
     assert [(h.word, h.raised, h.occurrences, h.segments) for h in shown] == \
         [(h.word, h.raised, h.occurrences, h.segments) for h in expected]
     # The means to 1e-5: the panel's texts went to the model in one request (and partly before the cancel), batched

@@ -37,10 +37,7 @@ def make_window(qtbot, settings_file, size=(1300, 800)):
 def window(qtbot, settings_file):
     w = make_window(qtbot, settings_file)
     yield w
-    from bleu_gui.gui.jobs import JobController
-
-    for jobs in (w.jobs, *w.findChildren(JobController)):  # as the window's close does
-        jobs.shutdown()
+    w.stop_work()  # as the window's close does: every part's work ends
 
 
 def open_and_wait(qtbot, window, candidate, refs):

@@ -11,7 +11,8 @@ from ..core.errors import InputError
 from ..core.inputs.campaign_ids import PROTOCOLS, WORDS_PER_HOUR
 
 
-def _positive(value: str) -> int:
+def positive_int(value: str) -> int:
+    """A flag's whole number of at least 1 (argparse says what was given otherwise)."""
     try:
         n = int(value)
     except ValueError:
@@ -41,15 +42,15 @@ def add_campaign_arguments(p: argparse.ArgumentParser) -> None:
                    help="what the raters do: esa (a score and error spans; default), mqm (spans with MQM's core "
                         "typology), da (a score)")
     g.add_argument("--ask-systems", nargs="+", metavar="NAME", help="the systems to rate (default: all of the run)")
-    g.add_argument("--sample", type=_positive, metavar="N", help="ask about N segments of the chosen ones (seeded)")
+    g.add_argument("--sample", type=positive_int, metavar="N", help="ask about N segments of the chosen ones (seeded)")
     g.add_argument("--sample-by", default="random", metavar="HOW",
                    help="with --sample: random (default), document (whole documents until N segments), or a metric "
                         "of the run (equal shares of its five quantile bins of the systems' mean score)")
     g.add_argument("--documents", action="store_true",
                    help="keep documents whole: every segment of a chosen segment's document, in order")
-    g.add_argument("--raters", type=_positive, default=1, metavar="N",
+    g.add_argument("--raters", type=positive_int, default=1, metavar="N",
                    help="how many raters rate each segment (default 1; 2 or more measures their agreement)")
-    g.add_argument("--items-per-rater", type=_positive, metavar="K",
+    g.add_argument("--items-per-rater", type=positive_int, metavar="K",
                    help="documents (or segments) one rater's task holds (default: all of them)")
     g.add_argument("--seed", type=int, default=0, metavar="S",
                    help="the seed of --sample and of Pearmut's order of the systems in an item (default 0)")

@@ -6,15 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-
-def _shard_size(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"requests a shard, a whole number of at least 1, got {value!r}")
-    return n
+from .campaign_arguments import positive_int
 
 
 def add_scale_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,9 +25,9 @@ def add_scale_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--comet-batch-in", metavar="DIR",
                    help="with -m comet: import comet-score's outputs of DIR's shards into COMET's cache first (each "
                         "shard checked against the texts it scored); the run then scores only what is still missing")
-    g.add_argument("--comet-batch-shard", type=_shard_size, metavar="N",
+    g.add_argument("--comet-batch-shard", type=positive_int, metavar="N",
                    help="with --comet-batch-out: items a shard (default 5,000)")
-    g.add_argument("--llm-batch-shard", type=_shard_size, metavar="N",
+    g.add_argument("--llm-batch-shard", type=positive_int, metavar="N",
                    help="with --llm-batch-out: requests a shard (default 50,000, the Batch API's limit a file)")
 
 

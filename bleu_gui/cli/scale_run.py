@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import InputError
 
 if TYPE_CHECKING:
+    from ..core.inputs.run_inputs import Inputs
     from ..core.metrics.family import MetricConfig
     from ..core.run import Run
     from .scale_arguments import Scale
@@ -57,14 +58,11 @@ def import_batches(scale: Scale, metrics: Sequence[MetricConfig], say: Callable[
         _import_comet(scale.comet_batch_in, metrics, say)
     if not scale.llm_batch_in:
         return
-    from pathlib import Path
 
     from ..core.metrics.llm.batch import import_batch
-    from ..core.metrics.llm.cache import AnswerCache, default_cache_path
+    from ..core.metrics.llm.cache import AnswerCache, cache_path
 
-    config = _judge(metrics, "--llm-batch-in")
-    path = getattr(config, "cache", "")
-    cache = AnswerCache(Path(path).expanduser() if path else default_cache_path())
+    cache = AnswerCache(cache_path(getattr(_judge(metrics, "--llm-batch-in"), "cache", "")))
     try:
         for line in import_batch(cache, scale.llm_batch_in).said():
             say(line)
@@ -89,14 +87,11 @@ def hand_off(scale: Scale, run: Run, say: Callable[[str], None]) -> None:
 
 
 def _import_comet(folder: str, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
-    from pathlib import Path
 
     from ..core.metrics.comet.batch import import_comet_batch
-    from ..core.metrics.comet.cache import ScoreCache, default_cache_path
+    from ..core.metrics.comet.cache import ScoreCache, cache_path
 
-    config = next(m for m in metrics if m.key == "comet")
-    path = getattr(config, "cache", "")
-    cache = ScoreCache(Path(path).expanduser() if path else default_cache_path())
+    cache = ScoreCache(cache_path(getattr(next(m for m in metrics if m.key == "comet"), "cache", "")))
     try:
         for line in import_comet_batch(cache, folder).said():
             say(line)
@@ -104,14 +99,13 @@ def _import_comet(folder: str, metrics: Sequence[MetricConfig], say: Callable[[s
         cache.close()
 
 
-def comet_hand_off(scale: Scale, run_inputs: object, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
+def comet_hand_off(scale: Scale, run_inputs: Inputs, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
     """Write the run's COMET items the cache holds no score for into ``--comet-batch-out``'s folder."""
-    from ..core.inputs.run_inputs import Inputs
     from ..core.metrics.comet.batch import items_to_hand_off
     from ..core.metrics.registry import bind
     from ..core.output.comet_batch import SHARD_ITEMS, write_comet_batch
 
-    assert isinstance(run_inputs, Inputs) and scale.comet_batch_out
+    assert scale.comet_batch_out
     config = next(m for m in metrics if m.key == "comet")
     context = run_inputs.context
     chosen, _ = config.for_target_language(context.languages, context.languages_from)

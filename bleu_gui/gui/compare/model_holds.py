@@ -13,7 +13,7 @@ from PySide6.QtCore import QModelIndex, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
 from ...core import Run
-from ...core.analysis.erasure import Held, held_against, word_spans
+from ...core.analysis.erasure import Held, held_against
 from ...core.run.erasure_run import corpus_erasure, word_splitting
 from ...core.run.model_whatif import model_metrics
 from ..controller import Controller
@@ -54,11 +54,11 @@ class ModelHolds(WorkerPanel):
         return run is not None and len(run.systems) > 1 and bool(model_metrics(run))
 
     def _cost(self, run: Run) -> str:
-        _name, tokenize = word_splitting(run)
-        words = sum(len(word_spans(line, tokenize)) for line in run.systems[self.controller.b].lines)
+        """What the erasure costs, said before it is asked (counted without splitting B into words: that is the
+        worker's, once asked)."""
         where = run.slice.summary if run.slice is not None else "the whole corpus"
-        return (f"{run.n_sentences:,} segments of {where}, {words:,} words of {run.systems[self.controller.b].name}: "
-                f"{words + run.n_sentences:,} texts through the model (the cache reads what it has)")
+        return (f"{run.n_sentences:,} segments of {where}: each scored again once for every word of "
+                f"{run.systems[self.controller.b].name} and once whole (the cache reads what it has)")
 
     @Slot()
     def on_run_changed(self) -> None:
@@ -86,12 +86,13 @@ class ModelHolds(WorkerPanel):
         self.button.setEnabled(False)
         self.note.setText(f"Leaving each word of {run.systems[b].name} out: {self._cost(run)}…")
 
-        def work(progress: Callable[[float], None]) -> list[Held]:
-            return held_against(corpus_erasure(run, k, b, progress=progress), SHOWN)
+        def work(progress: Callable[[float], None]) -> tuple[list[Held], int]:
+            erased = corpus_erasure(run, k, b, progress=progress)
+            return held_against(erased, SHOWN), sum(len(e.words) + 1 for _, e in erased)
 
-        self.jobs.submit(work, lambda found: self._show(run, k, b, found))
+        self.jobs.submit(work, lambda done: self._show(run, k, b, *done))
 
-    def _show(self, run: Run, k: int, b: int, found: list[Held]) -> None:
+    def _show(self, run: Run, k: int, b: int, found: list[Held], texts: int) -> None:
         if not self._landed(run, (k, b, found)):
             return
         metric = run.metrics[k]
@@ -108,7 +109,7 @@ class ModelHolds(WorkerPanel):
                     f"{top.raised:,} of its {top.occurrences:,} occurrences (mean {top.mean_delta:+.{d}f}).")
         else:
             said = f"Leaving out no word of {name} raises {metric.name}."
-        self._ready(f"{said} Words by {word_splitting(run)[0]}; {metric.signature()}.")
+        self._ready(f"{said} {texts:,} texts scored; words by {word_splitting(run)[0]}; {metric.signature()}.")
 
     @Slot(QModelIndex)
     def _word_chosen(self, index: QModelIndex) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
 
-from ...core.metrics.comet.cache import cache_size, clear_cache, default_cache_path
+from ...core.metrics.comet.cache import cache_path, cache_size, clear_cache
 from ..widgets.style import styled
 
 
@@ -35,8 +35,7 @@ class CometCacheRow(QWidget):
         self.refresh()
 
     def path(self) -> Path:
-        named = self._setting()
-        return Path(named).expanduser() if named else default_cache_path()
+        return cache_path(self._setting())
 
     def refresh(self) -> None:
         """Say the cache's size now."""

@@ -15,7 +15,7 @@ from ...core import Run
 from ...core.metrics.base import Metric
 from ...core.metrics.family import MetricConfig
 from ...core.metrics.llm.batch import import_batch
-from ...core.metrics.llm.cache import AnswerCache, default_cache_path
+from ...core.metrics.llm.cache import AnswerCache, cache_path
 from ...core.metrics.registry import bind
 from ...core.output.llm_batch import write_batch
 from ..controller import Controller
@@ -37,11 +37,6 @@ def judge_of(run: Run, settings: MetricConfig) -> Metric:
     config, _note = settings.for_target_language(run.context.languages, run.context.languages_from)
     source = run.context.source.lines if run.context.source is not None else None
     return bind(config.validated(), [r.lines for r in run.references], None, None, source)
-
-
-def cache_of(config: MetricConfig) -> Path:
-    path = getattr(config, "cache", "")
-    return Path(path).expanduser() if path else default_cache_path()
 
 
 class BatchActions(QObject):
@@ -90,7 +85,7 @@ class BatchActions(QObject):
     def import_outputs(self, run: Run, files: list[str]) -> int:
         """Import the output ``files`` into the judge's cache, then score again; returns the job id."""
         k = _judge(run)
-        cache = cache_of(run.config.metrics[k] if k is not None else self._settings())
+        cache = cache_path(getattr(run.config.metrics[k] if k is not None else self._settings(), "cache", ""))
 
         def work(_progress: object) -> list[str]:
             store = AnswerCache(cache)

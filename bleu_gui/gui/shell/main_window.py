@@ -578,13 +578,16 @@ class MainWindow(QMainWindow):
             return editor.save_unsaved()
         return choice == "discard"
 
+    def stop_work(self) -> None:
+        """Every worker of the window stops: scoring, a panel's own (erasure, error recall, QA), exports."""
+        for jobs in (self.jobs, *self.findChildren(JobController)):
+            jobs.shutdown()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._may_close():
             event.ignore()
             return
-        # Every worker of the window stops before it goes: scoring, a panel's own (error recall, QA), exports.
-        for jobs in (self.jobs, *self.findChildren(JobController)):
-            jobs.shutdown()
+        self.stop_work()
         self.inspect.sentences.model.stop_search()
         self.tools.close_all()
         self._remember()

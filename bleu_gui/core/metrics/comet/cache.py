@@ -22,9 +22,9 @@ from ..sqlite_cache import SqliteCache, user_cache_folder
 CACHE_NAME = "comet-scores.sqlite"
 
 
-def default_cache_path() -> Path:
-    """Where COMET's scores are kept unless ``--comet-cache`` names another file."""
-    return user_cache_folder() / CACHE_NAME
+def cache_path(named: str = "") -> Path:
+    """The file of COMET's scores: the one the settings name, else comet-scores.sqlite in the user's cache."""
+    return Path(named).expanduser() if named else user_cache_folder() / CACHE_NAME
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..status import say_status
-from .cache import Cached, ScoreCache, default_cache_path, item_key
+from .cache import Cached, ScoreCache, cache_path, item_key
 from .config import CometConfig
 from .worker import CometWorker, keep_idle, worker_for, worker_python
 
@@ -82,7 +82,7 @@ class CometScorer:
 
     def __init__(self, config: CometConfig):
         self.config = config
-        self.cache = ScoreCache(Path(config.cache).expanduser() if config.cache else default_cache_path())
+        self.cache = ScoreCache(cache_path(config.cache))
         self._worker: CometWorker | None = None
         self._facts: ModelFacts | None = None
         self._used_model = False

@@ -22,9 +22,9 @@ from ..sqlite_cache import SqliteCache, user_cache_folder
 CACHE_NAME = "llm-judgements.sqlite"
 
 
-def default_cache_path() -> Path:
-    """Where the judge's answers are kept unless ``--llm-cache`` names another file."""
-    return user_cache_folder() / CACHE_NAME
+def cache_path(named: str = "") -> Path:
+    """The file of the judge's answers: the one the settings name, else llm-judgements.sqlite in the user's cache."""
+    return Path(named).expanduser() if named else user_cache_folder() / CACHE_NAME
 
 
 def request_key(model: str, messages: Sequence[dict[str, str]], schema: dict[str, object], temperature: float,

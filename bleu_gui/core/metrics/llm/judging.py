@@ -12,12 +12,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from ...errors import Cancelled, ConfigError, InputError, term
 from ..status import say_status
 from .answers import SCHEMA_VERSION, Refused, read_answer, schema
-from .cache import AnswerCache, default_cache_path, request_key
+from .cache import AnswerCache, cache_path, request_key
 from .client import Answer, Endpoint, EndpointError, Stopped, chat_body
 from .config import LlmConfig, looks_like_a_key
 from .prompts import Prompt, load_prompt
@@ -73,7 +72,7 @@ class Judge:
         self.config = config
         self.prompt: Prompt = load_prompt(config.prompt, config.judge)
         self.schema = schema(config.judge)
-        self.cache = AnswerCache(Path(config.cache).expanduser() if config.cache else default_cache_path())
+        self.cache = AnswerCache(cache_path(config.cache))
         self._endpoint: Endpoint | None = None
         self._model = config.model
         self._lock = threading.RLock()  # one request of segments at a time (a slice shares its run's judge)
