@@ -176,7 +176,7 @@ def test_an_engines_error_lines_and_a_cut_file_are_said_and_the_rest_is_imported
     cache, _folder, requests = exported
     rows = vllm_like(requests)
     rows[3]["response"] = {"status_code": 500, "request_id": "x", "body": {"error": {"message": "engine died"}}}
-    text = "".join(json.dumps(r) + "\n" for r in rows)
+    text = "\ufeff" + "".join(json.dumps(r) + "\r\n" for r in rows)  # a BOM and CRLF, as a Windows tool saves it
     cut = tmp_path / "cut.jsonl"
     cut.write_text(text[:-40], encoding="utf-8")  # the last line cut in the middle (a copy that stopped)
     done = _import(cache, cut)

@@ -45,7 +45,7 @@ class CometImported:
 
 def _json(path: Path, limits: Limits) -> Any:
     try:
-        return parse(path.read_text("utf-8"), str(path), limits=limits)
+        return parse(path.read_text("utf-8-sig"), str(path), limits=limits)  # a BOM read as every reader does
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     except JsonRefused as exc:

@@ -86,7 +86,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str | None]]:
         raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     with handle:
         for n, raw in enumerate(handle, 1):
-            raw = raw.rstrip(b"\r\n")
+            raw = raw.rstrip(b"\r\n").removeprefix(b"\xef\xbb\xbf" if n == 1 else b"")  # a BOM, as every reader
             if not raw.strip():
                 continue
             try:
