@@ -116,3 +116,6 @@ def test_the_flags_need_comet_and_comet_score_needs_half_precision(tiny_comet, c
     argv[argv.index("fp16")] = "fp32"
     code, _, err = cli(capsys, *argv)
     assert code == 2 and "comet-score scores in fp16 only" in err and "--comet-precision fp16" in err
+    code, _, err = cli(capsys, tmp_path / "ref1.txt", "-i", tmp_path / "sys1.txt", "-m", "comet",
+                       "--comet-ray-actors", "2")
+    assert code == 2 and "--comet-ray-actors is read with a Ray cluster only" in err

@@ -40,13 +40,16 @@ class CometConfig(MetricSettings):
                        help="score the items the cache lacks on a Ray cluster (its address, or local: one of this "
                             "machine) through a pool of actors holding the model; Ray is needed in the worker Python "
                             "only (pip install 'bleu-gui[ray]' there)")
-    ray_actors: int = setting(1, label="Ray actors", low=1, high=1024, metavar="N",
+    ray_actors: int = setting(1, label="Ray actors", low=1, high=1024, metavar="N", applies=lambda c: bool(c.ray),
                               help="with a Ray cluster: actors holding the model (GPUs each: GPUs)")
 
     key: ClassVar[str] = "comet"
     # A batch size or a worker's Python or GPUs move a score by about 1e-7, outside the cache's key (see cache.py).
     work_only: ClassVar[tuple[str, ...]] = ("batch_size", "gpus", "python", "cache", "ray", "ray_actors")
     badge: ClassVar[str] = "COMET"
+
+    def why_unread(self, name: str) -> str:
+        return "is read with a Ray cluster only" if name == "ray_actors" else super().why_unread(name)
 
     def validated(self) -> CometConfig:
         if not self.model.strip():
