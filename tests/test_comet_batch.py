@@ -119,3 +119,47 @@ def test_the_flags_need_comet_and_comet_score_needs_half_precision(tiny_comet, c
     code, _, err = cli(capsys, tmp_path / "ref1.txt", "-i", tmp_path / "sys1.txt", "-m", "comet",
                        "--comet-ray-actors", "2")
     assert code == 2 and "--comet-ray-actors is read with a Ray cluster only" in err
+
+
+def test_the_window_hands_off_comets_items_without_asking_and_reads_comet_scores_scores_back(
+        qtbot, window, scored_elsewhere, tiny_comet, comet_python, monkeypatch, tmp_path):
+    # COMET set up in the dock but not ticked: File ▸ Export COMET batch… writes the very items the command line's
+    # batch holds; comet-score's scored shards imported, ticking COMET scores every segment from the cache, sending
+    # the worker no score request, and the numbers are comet-score's own.
+    from bleu_gui.gui.window_words import in_window_words
+
+    tmp, batch = scored_elsewhere
+    window.run_actions.open_files([tmp / "sys1.txt"], [tmp / "ref1.txt"], source=tmp / "src.txt")
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
+    group = window.settings_panel.group("comet")
+    for name, value in (("model", str(tiny_comet["regression"])), ("python", comet_python),
+                        ("cache", str(tmp_path / "c.sqlite"))):
+        group.fields[name].set(value)
+    said, failed = [], []
+    window.batches.said.connect(said.append)
+    window.batches.failed.connect(failed.append)
+    run = window.controller.whole_run
+    window.batches.export_comet(run, tmp_path / "fp32")  # the dock's precision: fp32, which comet-score never scores
+    qtbot.waitUntil(lambda: bool(failed), timeout=60_000)
+    assert "Precision fp16 (COMET, Scoring settings)" in in_window_words(failed[0])
+    assert not (tmp_path / "fp32").exists()
+    group.fields["precision"].set("fp16")
+    window.batches.export_comet(run, tmp_path / "mine")
+    qtbot.waitUntil(lambda: bool(said), timeout=60_000)
+    assert said[0].startswith(f"24 COMET items written to {tmp_path / 'mine'} as 1 comet-score shard")
+    theirs_mt = "".join((batch / f"shard-{s:05d}" / "mt.txt").read_text("utf-8") for s in (1, 2))
+    assert (tmp_path / "mine" / "shard-00001" / "mt.txt").read_text("utf-8") == theirs_mt
+    window.batches.import_comet(run, batch)
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=60_000)
+    assert said[1].startswith("COMET batch: 24 scores imported from 2 of 2 shards")
+    sent = requests_sent(monkeypatch)
+    group.setChecked(True)
+    qtbot.waitUntil(lambda: any(m.key == "comet" for m in window.controller.run.metrics) and not window.jobs.busy,
+                    timeout=120_000)
+    shown = window.controller.run
+    k = next(i for i, m in enumerate(shown.metrics) if m.key == "comet")
+    assert "via:comet-score" in shown.metrics[k].signature()
+    assert [op for op, _ in sent if op == "score"] == []
+    theirs = [e["COMET"] for s in (1, 2) for e in next(iter(json.loads(
+        (batch / f"shard-{s:05d}" / "out.json").read_text()).values()))]
+    assert [float(v) for v in shown.systems[0].results[k].sentences] == theirs

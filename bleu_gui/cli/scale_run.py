@@ -101,9 +101,8 @@ def _import_comet(folder: str, metrics: Sequence[MetricConfig], say: Callable[[s
 
 def comet_hand_off(scale: Scale, run_inputs: Inputs, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
     """Write the run's COMET items the cache holds no score for into ``--comet-batch-out``'s folder."""
-    from ..core.metrics.comet.batch import items_to_hand_off
     from ..core.metrics.registry import bind
-    from ..core.output.comet_batch import SHARD_ITEMS, write_comet_batch
+    from ..core.output.comet_batch import SHARD_ITEMS, hand_off_missing
 
     assert scale.comet_batch_out
     config = next(m for m in metrics if m.key == "comet")
@@ -111,10 +110,5 @@ def comet_hand_off(scale: Scale, run_inputs: Inputs, metrics: Sequence[MetricCon
     chosen, _ = config.for_target_language(context.languages, context.languages_from)
     source = context.source.lines if context.source is not None else None
     metric = bind(chosen, [r.lines for r in run_inputs.references], None, None, source)
-    facts, items = items_to_hand_off(metric, list(run_inputs.systems))
-    precision, batch = getattr(chosen, "precision", "fp32"), getattr(chosen, "batch_size", 16)
-    if not items:
-        say("COMET batch: nothing to hand off: the cache holds a score for every item of the run")
-        return
-    say(write_comet_batch(scale.comet_batch_out, facts, items, precision, batch,
-                          scale.comet_batch_shard or SHARD_ITEMS).said())
+    say(hand_off_missing(scale.comet_batch_out, metric, list(run_inputs.systems),
+                         scale.comet_batch_shard or SHARD_ITEMS))

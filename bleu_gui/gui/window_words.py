@@ -20,7 +20,7 @@ _OTHER = {"metrics": "the Metric list", "glossary": "Glossary… (Tools ▸ QA c
           "meta_eval": "The human scores (Humans ▸ Scores)",
           "span_eval": "Spans against (Humans ▸ Spans)", "error_free": "Humans ▸ Error-free",
           "error_free_out": "Save calibration… (Humans ▸ Error-free)",
-          "llm_batch_in": "File ▸ Import batch results…",
+          "llm_batch_in": "File ▸ Import LLM batch results…",
           "test_set": "the test set (File ▸ Open test set…)", "language_pair": "its language pair (File ▸ Open test set…)",
           "triage": "Needs a human",  # the rule box of Tools ▸ Triage (its own dialog says it)
           # File ▸ Ask the humans…'s fields.

@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ExportError, term
+from ..inputs.text_files import SegmentFile
+from ..metrics.base import Metric
+from ..metrics.comet.batch import items_to_hand_off
 from ..metrics.comet.scoring import Item, ModelFacts
 from .exports import write_atomic
 
@@ -112,3 +115,14 @@ def write_comet_batch(folder: str | Path, facts: ModelFacts, items: list[Item], 
     write_atomic(out / SCRIPT, _script(model, len(listed), batch_size, referenced))
     (out / SCRIPT).chmod(0o755)
     return CometBatchWritten(out, len(listed), len(readable), len(items) - len(readable))
+
+
+def hand_off_missing(folder: str | Path, metric: Metric, systems: list[SegmentFile],
+                     shard_items: int = SHARD_ITEMS) -> str:
+    """Write the items of ``systems`` that a COMET ``metric``'s cache holds no score for into ``folder`` as a batch;
+    what was done, in one line (nothing is written when the cache holds them all)."""
+    wanted = items_to_hand_off(metric, systems)
+    if not wanted.items:
+        return "COMET batch: nothing to hand off: the cache holds a score for every item of the run"
+    return write_comet_batch(folder, wanted.facts, wanted.items, wanted.precision, wanted.batch_size,
+                             shard_items).said()

@@ -1,7 +1,10 @@
-"""File ▸ Export LLM batch… and Import batch results…: the LLM judge's requests the run still lacks written as an
-OpenAI batch for an engine elsewhere (vLLM's batch runner, OpenAI's or Azure's Batch API, Ray Data LLM), and the
-engine's output read back by key into the judge's cache (:mod:`...core.metrics.llm.batch`), both in the worker, each
-said with its counts; after an import the run is scored again, and reads the answers from the cache."""
+"""File ▸ Export/Import LLM batch and COMET batch: the work the run's caches still lack written for an engine
+elsewhere — the LLM judge's requests as an OpenAI batch (vLLM's batch runner, OpenAI's or Azure's Batch API, Ray Data
+LLM), COMET's items as shards for a Slurm array of unbabel-comet's ``comet-score`` — and the engine's outputs read
+back by key into the same caches (:mod:`...core.metrics.llm.batch`, :mod:`...core.metrics.comet.batch`), each in the
+worker and said with its counts. The metric is the run's, or — where the run was scored without it — the one the
+dock's settings name, ticked or not. After an import a run scored with the metric is scored again, reading the
+answers from its cache."""
 
 from __future__ import annotations
 
@@ -13,25 +16,30 @@ from PySide6.QtWidgets import QWidget
 
 from ...core import Run
 from ...core.metrics.base import Metric
+from ...core.metrics.comet.batch import import_comet_batch
+from ...core.metrics.comet.cache import ScoreCache
+from ...core.metrics.comet.cache import cache_path as comet_cache_path
 from ...core.metrics.family import MetricConfig
 from ...core.metrics.llm.batch import import_batch
 from ...core.metrics.llm.cache import AnswerCache, cache_path
 from ...core.metrics.registry import bind
+from ...core.output.comet_batch import hand_off_missing
 from ...core.output.llm_batch import write_batch
 from ..controller import Controller
 from ..file_dialogs import ask_folder, ask_open_many
 from ..jobs import JobController
+from .file_menu import FileMenu
 
 
-def _judge(run: Run) -> int | None:
-    """The run's LLM judge, if it has one."""
-    return next((k for k, m in enumerate(run.metrics) if m.key == "llm"), None)
+def _index(run: Run, key: str) -> int | None:
+    """Where the run's metric ``key`` is, if the run has it."""
+    return next((k for k, m in enumerate(run.metrics) if m.key == key), None)
 
 
-def judge_of(run: Run, settings: MetricConfig) -> Metric:
-    """The run's LLM judge, or — where the run was scored without it (not ticked, or its texts not sent) — the judge
-    as the settings name it, bound to the run's files and languages (nothing is asked by binding it)."""
-    k = _judge(run)
+def metric_of(run: Run, key: str, settings: MetricConfig) -> Metric:
+    """The run's metric ``key``, or — where the run was scored without it (not ticked, or its texts not sent) — the
+    metric as the settings name it, bound to the run's files and languages (nothing is asked by binding it)."""
+    k = _index(run, key)
     if k is not None:
         return run.metrics[k]
     config, _note = settings.for_target_language(run.context.languages, run.context.languages_from)
@@ -45,38 +53,58 @@ class BatchActions(QObject):
     said = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, parent: QWidget, controller: Controller, settings: Callable[[], MetricConfig],
-                 score_again: Callable[[], object]):
-        """``settings()``: the LLM judge's settings as the dock shows them, ticked or not."""
+    def __init__(self, parent: QWidget, controller: Controller, settings: Callable[[str], MetricConfig],
+                 score_again: Callable[[], object], menu: FileMenu):
+        """``settings(key)``: the metric ``key``'s settings as the dock shows them, ticked or not."""
         super().__init__(parent)
         self._parent, self.controller, self._score_again = parent, controller, score_again
         self._settings = settings
         self.jobs = JobController(self, exclusive=False)
+        menu.export_llm_batch.triggered.connect(lambda _checked=False: self._asked(self.ask_export))
+        menu.import_llm_batch.triggered.connect(lambda _checked=False: self._asked(self.ask_import))
+        menu.export_comet_batch.triggered.connect(lambda _checked=False: self._asked(self.ask_export_comet))
+        menu.import_comet_batch.triggered.connect(lambda _checked=False: self._asked(self.ask_import_comet))
 
-    def ask_export(self) -> None:
-        run = self.controller.whole_run
-        if run is None:
-            return
+    def _asked(self, ask: Callable[[Run], object]) -> None:
+        run = self.controller.whole_run  # the run the menu acts on: its id is carried into the job
+        if run is not None:
+            ask(run)
+
+    def _cache_of(self, run: Run, key: str) -> str:
+        """The cache file named by the run's metric ``key`` (or the dock's settings where the run has none)."""
+        k = _index(run, key)
+        return str(getattr(run.config.metrics[k] if k is not None else self._settings(key), "cache", ""))
+
+    def _imported(self, run: Run, key: str) -> Callable[[list[str]], None]:
+        def done(lines: list[str]) -> None:
+            self.said.emit(" · ".join(lines))
+            if _index(run, key) is not None and self.controller.whole_run is run:
+                self._score_again()  # the metric reads the answers from its cache; what is still missing is asked
+        return done
+
+    def _submit(self, work: Callable[[object], object], done: Callable[..., None]) -> int:
+        return self.jobs.submit(work, done, lambda message, _details: self.failed.emit(message))
+
+    # -- the LLM judge
+
+    def ask_export(self, run: Run) -> None:
         folder = ask_folder(self._parent, self.controller.state, "llm-batch", "A new or empty folder for the batch")
         if folder:
             self.export(run, folder)
 
     def export(self, run: Run, folder: str | Path) -> int:
         """Write the requests the judge lacks for ``run``'s systems into ``folder``; returns the job id."""
-        settings, files = self._settings(), [s.file for s in run.systems]
+        settings, files = self._settings("llm"), [s.file for s in run.systems]
 
         def work(_progress: object) -> str:
-            handed = judge_of(run, settings).requests_missing(files)
+            handed = metric_of(run, "llm", settings).requests_missing(files)
             if handed is None:
                 return "LLM batch: nothing to hand off: the judge's cache answers every request of the run"
             return write_batch(folder, handed).said()
 
-        return self.jobs.submit(work, self.said.emit, lambda message, _details: self.failed.emit(message))
+        return self._submit(work, self.said.emit)
 
-    def ask_import(self) -> None:
-        run = self.controller.whole_run
-        if run is None:
-            return
+    def ask_import(self, run: Run) -> None:
         files = ask_open_many(self._parent, self.controller.state, "llm-batch", "The batch's output files",
                               "JSON Lines (*.jsonl);;All files (*)")
         if files:
@@ -84,8 +112,7 @@ class BatchActions(QObject):
 
     def import_outputs(self, run: Run, files: list[str]) -> int:
         """Import the output ``files`` into the judge's cache, then score again; returns the job id."""
-        k = _judge(run)
-        cache = cache_path(getattr(run.config.metrics[k] if k is not None else self._settings(), "cache", ""))
+        cache = cache_path(self._cache_of(run, "llm"))
 
         def work(_progress: object) -> list[str]:
             store = AnswerCache(cache)
@@ -94,9 +121,40 @@ class BatchActions(QObject):
             finally:
                 store.close()
 
-        def done(lines: list[str]) -> None:
-            self.said.emit(" · ".join(lines))
-            if k is not None:
-                self._score_again()  # the judge reads the answers from its cache; what is still missing is asked
+        return self._submit(work, self._imported(run, "llm"))
 
-        return self.jobs.submit(work, done, lambda message, _details: self.failed.emit(message))
+    # -- COMET
+
+    def ask_export_comet(self, run: Run) -> None:
+        folder = ask_folder(self._parent, self.controller.state, "comet-batch",
+                            "A new or empty folder for COMET's shards")
+        if folder:
+            self.export_comet(run, folder)
+
+    def export_comet(self, run: Run, folder: str | Path) -> int:
+        """Write the COMET items the cache lacks for ``run``'s systems into ``folder``; returns the job id."""
+        settings, files = self._settings("comet"), [s.file for s in run.systems]
+
+        def work(_progress: object) -> str:
+            return hand_off_missing(folder, metric_of(run, "comet", settings), files)
+
+        return self._submit(work, self.said.emit)
+
+    def ask_import_comet(self, run: Run) -> None:
+        folder = ask_folder(self._parent, self.controller.state, "comet-batch",
+                            "The COMET batch's folder (its manifest.json and shards)")
+        if folder:
+            self.import_comet(run, folder)
+
+    def import_comet(self, run: Run, folder: str | Path) -> int:
+        """Import the batch's scored shards in ``folder`` into COMET's cache, then score again; returns the job id."""
+        cache = comet_cache_path(self._cache_of(run, "comet"))
+
+        def work(_progress: object) -> list[str]:
+            store = ScoreCache(cache)
+            try:
+                return import_comet_batch(store, folder).said()
+            finally:
+                store.close()
+
+        return self._submit(work, self._imported(run, "comet"))

@@ -1,4 +1,5 @@
-"""The File menu: open, demo, add system, recent runs, exports, asking the humans, the LLM judge's batch, quit."""
+"""The File menu: open, demo, add system, recent runs, exports, asking the humans, the batches handed to engines
+elsewhere (the LLM judge's, COMET's), quit."""
 
 from __future__ import annotations
 
@@ -48,24 +49,26 @@ class FileMenu(QMenu):
         self.ask_humans = self._action("Ask the &humans (a Pearmut campaign)…", on_ask_humans)
         self.read_ratings = self._action("Read the humans' ra&tings…", on_read_ratings)
         self.addSeparator()
-        self.export_llm_batch = self._action("Export LLM &batch (OpenAI Batch JSONL)…", lambda: self.batch_export())
-        self.import_llm_batch = self._action("Import &batch results…", lambda: self.batch_import())
+        # Connected by the window's batch actions (they act on the run shown when chosen).
+        self.export_llm_batch = self._action("Export LLM &batch (OpenAI Batch JSONL)…")
+        self.import_llm_batch = self._action("Import LLM batch res&ults…")
+        self.export_comet_batch = self._action("Export &COMET batch (comet-score shards, a Slurm array)…")
+        self.import_comet_batch = self._action("I&mport COMET batch scores…")
         self.addSeparator()
         # The platform's Quit key where it has one (Ctrl+Q on X11 and macOS's Cmd+Q); Ctrl+Q where it has none
         # (Windows, whose Alt+F4 closes the window anyway).
         quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
         self._action("&Quit", on_quit).setShortcuts(quit_keys)
         self.test_set_open: Callable[[], object] = lambda: None  # set by the window (its File ▸ Open)
-        self.batch_export: Callable[[], object] = lambda: None  # set by the window (its batch actions)
-        self.batch_import: Callable[[], object] = lambda: None
         self.set_run_shown(False)
 
-    def _action(self, text: str, slot: Callable[[], object],
+    def _action(self, text: str, slot: Callable[[], object] | None = None,
                 shortcut: QKeySequence.StandardKey | QKeySequence | None = None) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(lambda _checked=False: slot())
+        if slot is not None:
+            action.triggered.connect(lambda _checked=False: slot())
         self.addAction(action)
         return action
 
@@ -73,5 +76,5 @@ class FileMenu(QMenu):
         for action in (self.add_system, self.import_scores, self.score_again, self.export_report, self.export_sentences,
                        self.export_table, self.export_figure,
                        self.save_edited, self.save_session, self.ask_humans, self.read_ratings, self.export_llm_batch,
-                       self.import_llm_batch):
+                       self.import_llm_batch, self.export_comet_batch, self.import_comet_batch):
             action.setEnabled(shown)

@@ -207,9 +207,8 @@ class MainWindow(QMainWindow):
             on_score_again=self.run_actions.rescore, on_ask_humans=lambda: self.campaigns.ask(),
             on_read_ratings=lambda: self.campaigns.ask_read(), on_quit=self.close)
         self.file_menu.recent.open_requested.connect(self.open_session)
-        self.batches = BatchActions(self, controller, self.settings_panel.group("llm").shown_config,
-                                    self.run_actions.rescore)
-        self.file_menu.batch_export, self.file_menu.batch_import = self.batches.ask_export, self.batches.ask_import
+        self.batches = BatchActions(self, controller, lambda key: self.settings_panel.group(key).shown_config(),
+                                    self.run_actions.rescore, self.file_menu)
         self.file_menu.test_set_open = self.file_open.ask_test_set
         self.batches.said.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.batches.failed.connect(self.show_error)

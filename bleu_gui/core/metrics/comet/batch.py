@@ -129,8 +129,20 @@ def import_comet_batch(cache: ScoreCache, folder: str | Path) -> CometImported:
     return done
 
 
-def items_to_hand_off(metric: Metric, systems: list[SegmentFile]) -> tuple[ModelFacts, list[Item]]:
-    """The model's facts and the items of ``systems`` a COMET ``metric``'s cache holds no score for."""
+@dataclass(frozen=True)
+class HandOff:
+    """What a COMET batch would score: the model's facts, the items its cache lacks, and the precision and batch
+    size the run scores with."""
+
+    facts: ModelFacts
+    items: list[Item]
+    precision: str
+    batch_size: int
+
+
+def items_to_hand_off(metric: Metric, systems: list[SegmentFile]) -> HandOff:
+    """The items of ``systems`` a COMET ``metric``'s cache holds no score for, with what decides their scores."""
     if not isinstance(metric, Comet):
         raise InputError("a COMET batch is COMET's: the metric given is another")
-    return metric.items_missing(systems)
+    facts, items = metric.items_missing(systems)
+    return HandOff(facts, items, metric.config.precision, metric.config.batch_size)
