@@ -71,6 +71,13 @@ def three_references():
 
 
 KINDS = ("regression", "referenceless", "xcomet")
+ZH_ERASED = 3  # the segment of WMT22 zh-en whose source the erasure tests split: a space inside its Chinese
+
+
+def zh_en_lines() -> dict[str, list[str]]:
+    """The first segments of WMT22 zh-en: source, a reference, a system."""
+    d = data_set("wmt22-zh-en-2ref")
+    return {name: lines(d / f"{name}.txt", ZH_ERASED + 1) for name in ("src", "ref1", "sys1")}
 
 
 def erasure_cases() -> dict[str, tuple[str, str, str, object]]:
@@ -128,6 +135,20 @@ def oracle_requests(out: Path) -> list[dict]:
     for name, (src_line, text, ref_line, tokenize) in erasure_cases().items():
         _spans, texts = erasure_texts(text, tokenize)
         asked["regression"][f"erasure: {name}"] = ([{"src": src_line, "mt": t, "ref": ref_line} for t in texts], 16)
+    try:
+        zh = zh_en_lines()
+    except pytest.skip.Exception:
+        pass
+    else:
+        from bleu_gui.core.metrics.sacre_tokenizers import load_tokenizer
+
+        # A Chinese source's words (sacreBLEU's zh: one a character), each left out: by the regression model (with its
+        # reference) of the line with a space inside, by the reference-free one of the line before it.
+        for kind, i in (("regression", ZH_ERASED), ("referenceless", ZH_ERASED - 1)):
+            _spans, texts = erasure_texts(zh["src"][i], load_tokenizer("zh"))
+            asked[kind][f"source erasure by {kind}: Chinese"] = (
+                [{"src": t, "mt": zh["sys1"][i], **({"ref": zh["ref1"][i]} if kind == "regression" else {})}
+                 for t in texts], 16)
     try:
         src, hyp, refs = three_references()
     except pytest.skip.Exception:

@@ -484,7 +484,7 @@ def print_explain(o: Options, run: Run) -> None:
     accounts = [(s.name, [(metric.key, metric.of_system(s.file, source).account(
         n - 1, s.lines[n - 1], s.results[k].stats[n - 1], run.reference_names)) for k, metric in enumerate(run.metrics)])
                 for s in run.systems]
-    from ..core.run.erasure_run import explains_by_erasure, in_words, segment_erasure, word_splitting
+    from ..core.run.erasure_run import explains_by_erasure, in_words, segment_erasure, splitting_fields
 
     # A neural metric's words, each left out and the segment scored again by its model (COMET's worker, cached).
     erasures = {(s, k): segment_erasure(run, k, s, n - 1) for s in range(len(run.systems))
@@ -496,8 +496,8 @@ def print_explain(o: Options, run: Run) -> None:
             first = parts[0][1].explanation
             obj: dict[str, object] = {"system": name, "sentence": n, **first.to_dict()}
             for k, (key, account) in enumerate(parts):
-                extra: dict[str, object] = ({"erasure": [e.to_dict() for e in erasures[s, k]],
-                                             "word_splitting": word_splitting(run)[0]} if (s, k) in erasures else {})
+                extra: dict[str, object] = ({"erasure": [e.to_dict() for e in erasures[s, k]], **splitting_fields(run)}
+                                            if (s, k) in erasures else {})
                 obj[key] = {**account.evidence, **account.explanation.to_dict(), **extra}
             out.append(obj)
         print(strict_dumps(out, indent=2))

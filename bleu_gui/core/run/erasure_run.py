@@ -20,17 +20,12 @@ WORD_TOKENIZERS = ("ja-mecab", "ko-mecab", "zh")
 BY_LANGUAGE = {"ja": "ja-mecab", "ko": "ko-mecab", "zh": "zh"}
 
 
-def word_splitting(run: Run) -> tuple[str, Tokenize | None]:
-    """How the run splits a text into words: its BLEU tokenizer where that makes words of a script without spaces
-    (Japanese, Chinese, Korean); else the one sacreBLEU takes for the declared target language; else the one for
-    the script the references (without them, the candidates) are mostly written in; else whitespace — and its
-    name, said on screen."""
-    bleu = run.bleu
-    name = bleu.config.tokenizer_name if bleu is not None else ""
+def _splitting(name: str, language: str, texts: Sequence[Sequence[str]]) -> tuple[str, Tokenize | None]:
+    """Tokenizer ``name`` where it makes words of a script without spaces; else the one sacreBLEU takes for
+    ``language``; else the one for the script ``texts`` are mostly written in; else whitespace."""
     if name not in WORD_TOKENIZERS:
-        name = BY_LANGUAGE.get(run.context.target_language, "")
+        name = BY_LANGUAGE.get(language, "")
     if name not in WORD_TOKENIZERS:
-        texts = [r.lines for r in run.references] or [s.lines for s in run.systems[:1]]
         found = cjk_script(texts)
         name = found[1] if found is not None else ""
     if name in WORD_TOKENIZERS:
@@ -38,16 +33,38 @@ def word_splitting(run: Run) -> tuple[str, Tokenize | None]:
     return "whitespace", None
 
 
+def word_splitting(run: Run) -> tuple[str, Tokenize | None]:
+    """How the run splits a candidate into words: its BLEU tokenizer where that makes words of a script without
+    spaces (Japanese, Chinese, Korean); else the one sacreBLEU takes for the declared target language; else the one
+    for the script the references (without them, the candidates) are mostly written in; else whitespace — and its
+    name, said on screen."""
+    bleu = run.bleu
+    texts = [r.lines for r in run.references] or [s.lines for s in run.systems[:1]]
+    return _splitting(bleu.config.tokenizer_name if bleu is not None else "", run.context.target_language, texts)
+
+
+def source_word_splitting(run: Run) -> tuple[str, Tokenize | None]:
+    """How the run splits its source into words: by the declared source language, else by the script the source is
+    mostly written in (a Chinese source of a zh-en run is split by sacreBLEU's zh, whatever the target's)."""
+    languages, source = run.context.languages, run.context.source
+    return _splitting("", languages[0] if languages is not None else "", [source.lines] if source is not None else [])
+
+
+def splitting_fields(run: Run) -> dict[str, str]:
+    """The word splittings by name, as the JSON output gives them."""
+    return {"word_splitting": word_splitting(run)[0], "source_word_splitting": source_word_splitting(run)[0]}
+
+
+def words_said(run: Run) -> str:
+    """The word splitting as the screen says it: the candidate's, and the source's where it differs."""
+    target, source = word_splitting(run)[0], source_word_splitting(run)[0]
+    has_source = run.context.source is not None
+    return f"words by {target}" + (f", the source's by {source}" if has_source and source != target else "")
+
+
 def explains_by_erasure(run: Run, k: int) -> bool:
     """Whether the run's ``k``-th metric scores variants of a segment through its model (COMET)."""
     return run.metrics[k].scores_variants
-
-
-def _source_splitting(tokenize: Tokenize | None) -> Tokenize | None:
-    """A source written without spaces is split by the run's tokenizer too, one with spaces by whitespace."""
-    if tokenize is None:
-        return None
-    return lambda text: tokenize(text) if " " not in text.strip() else text
 
 
 def _scorer(run: Run, k: int, progress: Progress | None = None) -> ScoreVariants:
@@ -68,7 +85,7 @@ def segment_erasure(run: Run, k: int, system: int, i: int, progress: Progress | 
     _name, tokenize = word_splitting(run)
     found = [erase("target", segment, _scorer(run, k, progress), tokenize)]
     if source.strip():
-        found.append(erase("source", segment, _scorer(run, k, progress), _source_splitting(tokenize)))
+        found.append(erase("source", segment, _scorer(run, k, progress), source_word_splitting(run)[1]))
     return found
 
 
@@ -110,9 +127,8 @@ def in_words(run: Run, k: int, system: int, i: int, found: Sequence[Erasure], de
     """The erasure said: the words that pull the score down most and by how much, the source words whose removal
     raises it (where the metric reads one), and how many of those words the other witnesses marked too."""
     metric = run.metrics[k]
-    splitting, _ = word_splitting(run)
     lines = [f"{metric.name} {found[0].score:.{decimals}f}; each word left out and the segment scored again by the "
-             f"model ({len(found[0].words) + 1} texts, words by {splitting})"]
+             f"model ({len(found[0].words) + 1} texts, {words_said(run)})"]
     for erasure in found:
         against = erasure.against()
         side = "candidate" if erasure.side == "target" else "source"

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QCheckBox, QTextBrowser, QVBoxLayout, QWidget
 from ...core import Run
 from ...core.analysis.erasure import Erasure
 from ...core.output.erasure_marks import erasure_html, legend_html
-from ...core.run.erasure_run import in_words, segment_erasure, witnesses, word_splitting
+from ...core.run.erasure_run import in_words, segment_erasure, witnesses, words_said
 from ..controller import Controller
 from ..jobs import JobController
 from ..widgets.elided_label import ElidedLabel
@@ -105,9 +105,8 @@ class ErasureView(QWidget):
         run = self.controller.run
         assert run is not None
         k, system, sentence = key
-        splitting, _ = word_splitting(run)
-        self.title.setText(f"Which words move {run.metrics[k].name} — sentence {run.line_number(sentence)} · words "
-                           f"by {splitting}")
+        self.title.setText(f"Which words move {run.metrics[k].name} — sentence {run.line_number(sentence)} · "
+                           f"{words_said(run)}")
         if key in self._found:
             self.view.setHtml(self._html(run, key, self._found[key]))
         elif key in self._failed:
