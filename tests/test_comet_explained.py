@@ -274,11 +274,12 @@ def test_the_window_shades_each_word_by_what_leaving_it_out_does_to_comet_and_fo
     html = view.view.toHtml()
     tips = _tips(html)
     candidate_tips = tips[:len(theirs) - 1]
-    # Four decimals, each within half their last digit of the oracle's delta (the worker's batch and the oracle's may
-    # differ by 1e-6, which can tip a rounding at the fourth decimal).
+    # Four decimals, each within half their last digit of the oracle's delta (a delta is a difference of two scores,
+    # each within about 2e-6 of the oracle's: the worker batches what its cache lacks, padded otherwise; enough to tip a
+    # rounding at the fourth decimal).
     assert all(re.fullmatch(r"left out: [+-]\d+\.\d{4}", t) for t in candidate_tips)
     shown = [float(t.removeprefix("left out: ")) for t in candidate_tips]
-    assert shown == pytest.approx([s - theirs[0] for s in theirs[1:]], abs=0.5e-4 + 2e-6)
+    assert shown == pytest.approx([s - theirs[0] for s in theirs[1:]], abs=0.5e-4 + 4e-6)
     assert len(tips) > len(theirs) - 1  # the source's words follow
     text = view.view.toPlainText()
     assert "Candidate (" in text and "Source (" in text
