@@ -53,7 +53,9 @@ def erasure_html(erasure: Erasure, decimals: int, witnesses: Sequence[tuple[str,
 def legend_html(decimals: int) -> str:
     """What the shades mean, in one line."""
     raise_, lower = _shade(1.0, 1.0), _shade(-1.0, 1.0)
-    return (f'<span style="background-color:{raise_}">&nbsp;left out, the score rises&nbsp;</span> '
-            f'(the model holds the word against the text) · <span style="background-color:{lower}">&nbsp;left out, '
+    # The samples in the words' own ink: a caption's grey on the strongest shade could hardly be read.
+    sample = f"color:{palette.INK};background-color:"
+    return (f'<span style="{sample}{raise_}">&nbsp;left out, the score rises&nbsp;</span> '
+            f'(the model holds the word against the text) · <span style="{sample}{lower}">&nbsp;left out, '
             f'it falls&nbsp;</span> · hover a word for its delta ({decimals} decimals) · underlined: marked by '
             "another (xCOMET, a judge, a rater)")

@@ -41,10 +41,13 @@ class _Asked:
 
 class ErasureView(QWidget):
     """See the module. Signals: ``requested(system, sentence)`` when an erasure goes to the model,
-    ``answered(system, sentence)`` when it is in."""
+    ``answered(system, sentence)`` when it is in, ``first_shown()`` the first time it is on screen (its splitter
+    gives it room then: it was laid out hidden)."""
 
     requested = Signal(int, int)
     answered = Signal(int, int)
+    first_shown = Signal()
+    _shown_before = False
 
     def __init__(self, controller: Controller, parent: QWidget | None = None, pause_ms: int = PAUSE_MS):
         super().__init__(parent)
@@ -120,6 +123,9 @@ class ErasureView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
+        if not self._shown_before:
+            self._shown_before = True
+            self.first_shown.emit()
         self.refresh()  # a segment chosen while another tab was shown is erased now
 
     def _send(self) -> None:

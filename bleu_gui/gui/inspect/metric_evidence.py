@@ -6,7 +6,7 @@ sentence being edited (what-if) shows the edited text's evidence.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from ...core.metrics.account import Shown
@@ -38,6 +38,9 @@ def _title(text: str = "") -> QLabel:
     label = ElidedLabel(text)
     styled(label, "paneTitle")
     return label
+
+
+ERASURE_SHARE = 0.45  # of the panes' split, when the erasure first shows
 
 
 class _Pane(QWidget):
@@ -75,7 +78,7 @@ class MetricEvidence(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.sentence_label)
         box.addWidget(self.legend)
-        split = QSplitter(Qt.Orientation.Vertical)
+        split = self.split = QSplitter(Qt.Orientation.Vertical)
         for k, pane in enumerate(self.panes):
             split.addWidget(pane)
             pane.setVisible(k < 2)  # until a metric says how many it shows: hidden panes ask for no height
@@ -83,6 +86,9 @@ class MetricEvidence(QWidget):
         self.erasure.setVisible(False)  # a metric that scores variants through its model shows it
         split.addWidget(self.erasure)
         split.setStretchFactor(MAX_PANES, 2)  # the erasure's text and its account need more than a pane's room
+        # Once this sentence's panes are shown too (the erasure may show first: the controller's signal reaches it
+        # before the panes' refresh).
+        self.erasure.first_shown.connect(lambda: QTimer.singleShot(0, self._room_for_erasure))
         box.addWidget(split, 1)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
         self.bottom.addWidget(self.explain_panel)
@@ -91,6 +97,19 @@ class MetricEvidence(QWidget):
         controller.sentence_changed.connect(self.refresh)
         controller.system_changed.connect(self.refresh)
         controller.metric_changed.connect(self.refresh)
+
+    @Slot()
+    def _room_for_erasure(self) -> None:
+        """The erasure, laid out while hidden, would keep two lines under panes of short texts: it takes
+        ``ERASURE_SHARE`` of the split, the panes shown share the rest (the user's drag decides from then on)."""
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        shown = [k for k, pane in enumerate(self.panes) if pane.isVisible()]
+        if total <= 0 or not shown:
+            return
+        room = int(total * ERASURE_SHARE)
+        each = (total - room) // len(shown)
+        self.split.setSizes([each if k in shown else 0 for k in range(MAX_PANES)] + [room])
 
     @property
     def active(self) -> bool:
