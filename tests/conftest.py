@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # test itself gets a cache folder of its own: fresh_user_cache).
 USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 DATA = Path(os.environ.get("BLEU_GUI_DATA", ROOT.parent / "shared" / "data"))
+# How long a test waits for another thread before it calls it hung: a guard against a hang, never a measure of speed
+# (a slow night on 2 shared cores runs several times slower than a fast one).
+HANG = 300.0
 
 # 60 examples a property (Hypothesis' default is 100): the suite must finish within its CI's time on two cores, and
 # the oracles' real data sets (sacreBLEU's, NLTK's, mt-metrics-eval's) carry the weight of the comparisons; a
@@ -177,7 +180,7 @@ class Gate:
 
     def result(self, _progress):
         self.started.set()
-        assert self.opened.wait(30), "the test never opened the gate"
+        assert self.opened.wait(HANG), "the test never opened the gate"
         return "done"
 
 

@@ -15,6 +15,7 @@ from bleu_gui.core.errors import Cancelled
 from bleu_gui.core.metrics.comet.cache import cache_size
 from tests import comet_setup
 from tests.comet_setup import comet, system
+from tests.conftest import HANG
 
 pytestmark = pytest.mark.xdist_group("comet")
 en_ja = comet_setup.en_ja
@@ -102,7 +103,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _until(condition, timeout: float = 30.0) -> bool:
+def _until(condition, timeout: float = HANG) -> bool:
     """Whether ``condition`` holds before ``timeout`` seconds pass (checked as pytest-qt's waitUntil checks)."""
     import threading
     import time

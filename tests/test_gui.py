@@ -15,6 +15,7 @@ from bleu_gui.gui.shell.main_window import MainWindow, screen_key
 from bleu_gui.gui.shell.settings import Settings
 from bleu_gui.gui.widgets.panes import STATUS_PROPERTY
 
+from .conftest import HANG
 from .oracles import sacre_corpus
 
 
@@ -148,7 +149,7 @@ def test_stale_results_are_dropped(qtbot, gate):
     jobs = JobController(exclusive=False)
     results = []
     jobs.submit(gate.result, lambda r: results.append(("first", r)))
-    assert gate.started.wait(10)
+    assert gate.started.wait(HANG)
     jobs.submit(lambda progress: "second", lambda r: results.append(("second", r)))
     qtbot.waitUntil(lambda: bool(results))
     gate.opened.set()  # the first job finishes now, after the second: its result must never arrive
@@ -315,7 +316,7 @@ def test_input_error_dialog_keeps_previous_state(qtbot, window, tmp_path):
 def test_close_during_run_cancels_and_waits(qtbot, settings_file, gate):
     w = make_window(qtbot, settings_file)
     w.jobs.submit(gate.work, lambda result: None)
-    assert gate.started.wait(10)
+    assert gate.started.wait(HANG)
     w.close()
     assert w.jobs.pool.activeThreadCount() == 0
 
@@ -405,7 +406,7 @@ def test_cancel_during_a_bootstrap(qtbot, window, gate):
             seen.append(f)
             if f > 0.9:  # inside the paired tests: hold there until the test has cancelled
                 gate.started.set()
-                gate.opened.wait(30)
+                gate.opened.wait(HANG)
             progress(f)
         config = RunConfig((BleuConfig(),), significance=Significance(bootstrap=20000))
         return score_run(files[:2], files[2:], config, progress=held)
@@ -413,7 +414,7 @@ def test_cancel_during_a_bootstrap(qtbot, window, gate):
     shown = []
     window.run_changed.connect(shown.append)
     window.jobs.submit(slow_compare, lambda run: window.controller.show(prepare(run)))
-    assert gate.started.wait(30)
+    assert gate.started.wait(HANG)
     window.jobs.cancel()
     gate.opened.set()
     assert window.jobs.pool.waitForDone(10_000)

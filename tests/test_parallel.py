@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from bleu_gui.core.metrics.parallel import in_order
+from tests.conftest import HANG
 
 
 def test_results_come_in_the_items_order_whatever_finishes_first():
@@ -14,7 +15,7 @@ def test_results_come_in_the_items_order_whatever_finishes_first():
 
     def job(k):
         if k == 0:
-            assert later.wait(10)
+            assert later.wait(HANG)
         done.append(k)
         if len({1, 2} & set(done)) == 2:
             later.set()

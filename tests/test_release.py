@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from bleu_gui.core import runtime as release
+from tests.conftest import HANG
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def test_the_thread_empties_what_it_is_handed_once_the_caller_has_let_go(monkeyp
     release.let_go(run)
     del run
     # Other tests' windows may have handed over runs they still show: the thread waits on each for a while.
-    assert emptied.wait(30)
+    assert emptied.wait(HANG)
     assert all(r() is None for r in lines)
 
 
@@ -143,7 +144,7 @@ def test_nothing_is_emptied_until_the_window_has_had_time_to_show_the_new_run(mo
     mine, lines = id(run), watch(run.systems[0].lines)
     release.let_go(run)
     del run
-    assert emptied.wait(30)
+    assert emptied.wait(HANG)
     mine_at = events.index(("empty", mine, True))
     assert ("sleep", 0.5) in events[:mine_at]  # the whole settle time, before anything of it was emptied
     assert all(r() is None for r in lines)
