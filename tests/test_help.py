@@ -117,7 +117,8 @@ def test_help_documentation_opens_each_page_in_a_window_of_the_app(qtbot, window
     docs = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help").actions()
     menu = next(a.menu() for a in docs if a.menu() is not None and "Documentation" in a.text())
     actions = menu.actions()
-    assert [a.text() for a in actions] == [title for _, title in DOC_PAGES] and all(a.isEnabled() for a in actions)
+    assert [a.text() for a in actions] == [f"&{n} {title}" for n, (_, title) in enumerate(DOC_PAGES, 1)]
+    assert all(a.isEnabled() for a in actions)
     actions[0].trigger()
     page = window.tools.help_dialog
     qtbot.addWidget(page)
@@ -190,3 +191,62 @@ def test_the_bundles_spec_runs_as_pyinstaller_runs_it(tmp_path, monkeypatch):
     shipped = {Path(str(source)).name: target for source, target in collected["datas"]}  # type: ignore[misc]
     assert shipped["comet_worker.py"] == "bleu_gui"
     assert (ROOT / "bleu_gui" / "comet_worker.py").is_file()
+
+
+def _mnemonic(text: str) -> str | None:
+    """The letter after a single ``&`` (``&&`` is a literal ampersand)."""
+    plain = text.replace("&&", "")
+    at = plain.find("&")
+    return plain[at + 1].casefold() if 0 <= at < len(plain) - 1 else None
+
+
+def test_every_menu_entry_has_a_letter_of_its_own(window):
+    # Keyboard only: Alt and a menu's letter open it, then each entry's own letter chooses it — none without one,
+    # none sharing one (Qt would only cycle between two entries of one letter, choosing neither).
+    def walk(menu, where):
+        letters: dict[str, str] = {}
+        for action in menu.actions():
+            if action.isSeparator():
+                continue
+            letter = _mnemonic(action.text())
+            assert letter is not None, f"{where} ▸ {action.text()} has no letter"
+            assert letter not in letters, f"{where}: {action.text()!r} and {letters[letter]!r} share “{letter}”"
+            letters[letter] = action.text()
+            if action.menu() is not None:
+                walk(action.menu(), f"{where} ▸ {action.text()}")
+
+    walk(window.menuBar(), "the menu bar")
+
+
+def test_the_comet_batch_is_reached_by_keys_alone(qtbot, window, monkeypatch):
+    # Alt+F, then C: File ▸ Export COMET batch… asks for its folder (the dialog answered "cancel" here).
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from bleu_gui.gui.shell import batch_actions
+
+    asked = []
+    monkeypatch.setattr(batch_actions, "ask_folder", lambda *args: asked.append(args[-1]) or "")
+    window.run_actions.open_demo()
+    qtbot.waitUntil(lambda: window.controller.run is not None and not window.jobs.busy)
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: window.file_menu.isVisible())
+    qtbot.keyClick(QApplication.activePopupWidget() or window.file_menu, Qt.Key.Key_C)
+    qtbot.waitUntil(lambda: bool(asked))
+    assert asked == ["A new or empty folder for COMET's shards"]
+
+
+def test_open_recent_numbers_its_entries_and_shows_an_ampersand_in_a_file_name(qtbot):
+    from bleu_gui.core.output.sessions import Session
+    from bleu_gui.gui.shell.recent_menu import RecentMenu
+
+    class Remembered:
+        def recent(self):
+            return [Session(["/data/R&D/mt&x.txt"], ["/data/ref.txt"]), Session(["/data/b.txt"], [])]
+
+    menu = RecentMenu(Remembered())
+    qtbot.addWidget(menu)
+    texts = [a.text() for a in menu.actions()]
+    assert texts == ["&1 mt&&x.txt  ⟵  ref.txt", "&2 b.txt  ⟵  no reference"]  # the file's “&” shown, not a letter
+    assert [_mnemonic(t) for t in texts] == ["1", "2"]

@@ -168,7 +168,7 @@ def _no_span_asked_then_undo_and_redo(qtbot, window):
     _key(qtbot, desk.category, Qt.Key.Key_Escape)
     assert focused() is candidate
     edit_menu = window.tools.menus[0]
-    assert {"Undo review change", "Redo review change"} <= {a.text() for a in edit_menu.actions()}
+    assert {"&Undo review change", "Re&do review change"} <= {a.text() for a in edit_menu.actions()}
 
 
 def test_an_esa_review_of_ten_segments_starts_each_unscored(qtbot, window, tmp_path):

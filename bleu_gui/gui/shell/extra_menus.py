@@ -72,19 +72,19 @@ class ToolMenus(QObject):
     # -- the menus ------------------------------------------------------------------------------------------
     def _edit_menu(self, editor: CandidateEditor) -> QMenu:
         edit = QMenu("&Edit", self.parent_widget)
-        edit.addAction("Edit candidate in place (F2)", lambda: editor.edit_button.toggle())
-        edit.addAction("Revert this sentence", editor.revert_sentence)
-        edit.addAction("Revert all edits of this system", editor.revert_all)
+        edit.addAction("&Edit candidate in place (F2)", lambda: editor.edit_button.toggle())
+        edit.addAction("&Revert this sentence", editor.revert_sentence)
+        edit.addAction("Revert &all edits of this system", editor.revert_all)
         edit.addSeparator()
-        self.review_action = edit.addAction("Mark errors (MQM or ESA review)…")
+        self.review_action = edit.addAction("&Mark errors (MQM or ESA review)…")
         self.review_action.setCheckable(True)
         self.review_action.setShortcut(QKeySequence("Ctrl+M"))
         self.review_action.toggled.connect(self.review_asked)
         # The review's changes, undone and redone from anywhere in the window (a text field's own Ctrl+Z, where one
         # has the focus, stays the field's); enabled while a review is on.
-        self.review_undo = edit.addAction("Undo review change")
+        self.review_undo = edit.addAction("&Undo review change")
         self.review_undo.setShortcut(QKeySequence.StandardKey.Undo)
-        self.review_redo = edit.addAction("Redo review change")
+        self.review_redo = edit.addAction("Re&do review change")
         self.review_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         for action in (self.review_undo, self.review_redo):
             action.setEnabled(False)
@@ -93,18 +93,19 @@ class ToolMenus(QObject):
     def _view_menu(self, show_settings: QAction) -> QMenu:
         view = QMenu("&View", self.parent_widget)
         show_settings.setShortcut(QKeySequence("F9"))
+        show_settings.setText("&Scoring settings")  # the dock's title, with the menu's letter
         view.addAction(show_settings)
         return view
 
     def _tools_menu(self) -> QMenu:
         tools = QMenu("&Tools", self.parent_widget)
-        tools.addAction("Tokenizer × case table…", self.open_tokenizer_table)
-        tools.addAction("Where metrics disagree…", self.open_disagree)
-        tools.addAction("Word accuracy by frequency…", self.open_word_accuracy)
+        tools.addAction("T&okenizer × case table…", self.open_tokenizer_table)
+        tools.addAction("&Where metrics disagree…", self.open_disagree)
+        tools.addAction("Word &accuracy by frequency…", self.open_word_accuracy)
         # The translator's tools by key (F8: a CAT tool's verify key).
-        tools.addAction("QA checks…", self.open_qa).setShortcut(QKeySequence("F8"))
-        tools.addAction("Scorecard…", self.open_scorecard).setShortcut(QKeySequence("Ctrl+Shift+L"))
-        tools.addAction("Triage: which segments need a human…", self.open_triage).setShortcut(
+        tools.addAction("&QA checks…", self.open_qa).setShortcut(QKeySequence("F8"))
+        tools.addAction("&Scorecard…", self.open_scorecard).setShortcut(QKeySequence("Ctrl+Shift+L"))
+        tools.addAction("T&riage: which segments need a human…", self.open_triage).setShortcut(
             QKeySequence("Ctrl+Shift+T"))
         return tools
 
@@ -115,8 +116,8 @@ class ToolMenus(QObject):
         help_menu.addAction("How &BLEU is computed", self.open_help)
         docs = help_menu.addMenu("&Documentation")
         folder = docs_folder()
-        for name, title in DOC_PAGES:
-            action = docs.addAction(title, functools.partial(self.open_doc, name))
+        for n, (name, title) in enumerate(DOC_PAGES, 1):
+            action = docs.addAction(f"&{n} {title}", functools.partial(self.open_doc, name))
             action.setEnabled(folder is not None and (folder / name).is_file())
         if folder is None:
             docs.setToolTip("The pages are in the docs/ folder of the source repository")

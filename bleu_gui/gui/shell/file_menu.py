@@ -26,6 +26,7 @@ class FileMenu(QMenu):
                  on_score_again: Callable[[], object], on_ask_humans: Callable[[], object],
                  on_read_ratings: Callable[[], object], on_quit: Callable[[], object]):
         super().__init__("&File", parent)
+        # Each entry its own letter (tests/test_help.py keeps them apart): Alt+F and the letter choose it.
         self._action("&Open…", on_open, QKeySequence.StandardKey.Open)
         self._action("Open &demo data", on_demo)
         self._action("Open &test set (sacreBLEU's)…", lambda: self.test_set_open())
@@ -38,20 +39,20 @@ class FileMenu(QMenu):
         self._action("Open &session…", on_open_session)
         self.save_session = self._action("Sa&ve session…", on_save_session)
         self.addSeparator()
-        self.export_report = self._action(f"Export &report ({formats_said(REPORT_FORMATS)})…", on_export_report)
-        self.export_sentences = self._action(f"Export &sentences ({formats_said(SENTENCE_FORMATS)})…",
+        self.export_report = self._action(f"Export re&port ({formats_said(REPORT_FORMATS)})…", on_export_report)
+        self.export_sentences = self._action(f"Export sente&nces ({formats_said(SENTENCE_FORMATS)})…",
                                              on_export_sentences)
-        self.export_table = self._action(f"Export systems &table ({formats_said(TABLE_FORMATS)})…", on_export_table)
+        self.export_table = self._action(f"Export systems tab&le ({formats_said(TABLE_FORMATS)})…", on_export_table)
         self.export_figure = self._action("Export &figure (PNG, SVG or PDF)…", on_export_figure,
                                           QKeySequence("Ctrl+Shift+E"))
         self.save_edited = self._action("Save &edited candidate as…", on_save_edited)
         self.addSeparator()
         self.ask_humans = self._action("Ask the &humans (a Pearmut campaign)…", on_ask_humans)
-        self.read_ratings = self._action("Read the humans' ra&tings…", on_read_ratings)
+        self.read_ratings = self._action("Read the h&umans' ratings…", on_read_ratings)
         self.addSeparator()
         # Connected by the window's batch actions (they act on the run shown when chosen).
-        self.export_llm_batch = self._action("Export LLM &batch (OpenAI Batch JSONL)…")
-        self.import_llm_batch = self._action("Import LLM batch res&ults…")
+        self.export_llm_batch = self._action("E&xport LLM batch (OpenAI Batch JSONL)…")
+        self.import_llm_batch = self._action("Import LLM &batch results…")
         self.export_comet_batch = self._action("Export &COMET batch (comet-score shards, a Slurm array)…")
         self.import_comet_batch = self._action("I&mport COMET batch scores…")
         self.addSeparator()

@@ -25,12 +25,12 @@ class RecentMenu(QMenu):
     def refresh(self) -> None:
         self.clear()
         entries = self.settings.recent()
-        for entry in entries:
+        for n, entry in enumerate(entries, 1):
             names = entry.labels or [Path(s).name for s in entry.systems]
             against = ", ".join(Path(r).name for r in entry.references) or (
                 f"source {Path(entry.source).name}" if entry.source else "no reference")
-            label = f"{', '.join(names)}  ⟵  {against}"
-            action = self.addAction(label)
+            label = f"{', '.join(names)}  ⟵  {against}".replace("&", "&&")  # a file's & is no menu letter
+            action = self.addAction(f"&{n} {label}")  # at most MAX_RECENT (8): Alt+F, R and the entry's digit
             action.setToolTip("\n".join([*entry.systems, *entry.references]))
             action.triggered.connect(lambda _=False, e=entry: self.on_chosen(e))
         self.setEnabled(bool(entries))
