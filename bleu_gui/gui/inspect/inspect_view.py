@@ -17,6 +17,8 @@ from .score_header import ScoreHeader
 from .sentence_detail import SentenceDetail
 from .sentence_list import SentenceList
 
+TOP_WITH_ERASURE = 0.62  # of the right side: panes and erasure above, the account and chart below
+
 
 class InspectView(QWidget):
     """Lays out the header, :class:`SentenceList` and :class:`SentenceDetail`, which follow the controller."""
@@ -66,6 +68,7 @@ class InspectView(QWidget):
         self.main_split.setStretchFactor(1, 3)
         self.main_split.setSizes([520, 880])
         self.right_split.setSizes([400, 400])
+        self.evidence.erasure.first_shown.connect(self._room_for_erasure)
         line = QFrame()
         line.setFrameShape(QFrame.Shape.HLine)
         line.setFrameShadow(QFrame.Shadow.Sunken)
@@ -74,6 +77,15 @@ class InspectView(QWidget):
         box.addWidget(self.header)
         box.addWidget(line)
         box.addWidget(self.main_split, 1)
+
+    @Slot()
+    def _room_for_erasure(self) -> None:
+        """The erasure adds a third part above a model's short account: the top takes ``TOP_WITH_ERASURE`` of the
+        right side when it first shows (the user's drag decides from then on)."""
+        total = sum(self.right_split.sizes())
+        if total > 0:
+            top = int(total * TOP_WITH_ERASURE)
+            self.right_split.setSizes([top, total - top])
 
     @Slot()
     def on_metric_shown(self, *_args: object) -> None:
