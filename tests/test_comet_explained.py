@@ -332,6 +332,21 @@ def test_compare_says_what_comet_holds_against_b_from_comets_own_scores_and_a_ca
     # A word clicked: the pair list shows the segments where leaving it out raised COMET.
     from bleu_gui.gui.widgets.item_tables import model_of
 
-    holds._word_chosen(model_of(holds.table).index(0, 0))
+    table = model_of(holds.table)
+    assert [table.item(r, 1).text() for r in range(table.rowCount())] == [h.word for h in shown]
+    holds._word_chosen(table.index(0, 0))
     assert window.compare_view.pairs.model.rowCount() == len(shown[0].segments)
     assert f"“{shown[0].word}”" in window.compare_view.pairs.filter_label.text()
+    # Ordered by share instead (a header's click): the rows follow the share, and a click on a row that moved lists
+    # the segments of the word it shows now, not of the word that stood there before the sort.
+    from PySide6.QtCore import Qt
+
+    holds.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)
+    by_word = {h.word: h for h in shown}
+    now = [by_word[table.item(r, 1).text()] for r in range(table.rowCount())]
+    assert [h.raised / h.occurrences for h in now] == sorted((h.raised / h.occurrences for h in shown), reverse=True)
+    moved = next(r for r, h in enumerate(now) if h is not shown[r])  # a row that holds another word than before
+    chosen = now[moved]
+    holds._word_chosen(table.index(moved, 3))
+    assert f"“{chosen.word}”" in window.compare_view.pairs.filter_label.text()
+    assert window.compare_view.pairs.model.rowCount() == len(chosen.segments)

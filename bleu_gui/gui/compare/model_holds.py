@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QModelIndex, Signal, Slot
+from PySide6.QtGui import QStandardItem
 from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
 from ...core import Run
@@ -17,12 +18,18 @@ from ...core.analysis.erasure import Held, held_against
 from ...core.run.erasure_run import corpus_erasure, word_splitting
 from ...core.run.model_whatif import model_metrics
 from ..controller import Controller
-from ..widgets.item_tables import cell, fill, item_table, model_of, name_item
+from ..widgets.item_tables import SORT, cell, fill, item_table, model_of, name_item, sortable
 from ..widgets.job_progress import JobProgress
 from ..widgets.layout import STRETCH, hrow
 from .worker_panel import WorkerPanel
 
 SHOWN = 30  # words listed
+
+
+def _word(text: str) -> QStandardItem:
+    item = name_item(text)
+    item.setData(text.casefold(), SORT)
+    return item
 
 
 class ModelHolds(WorkerPanel):
@@ -39,6 +46,7 @@ class ModelHolds(WorkerPanel):
         self.button.clicked.connect(self.evaluate)
         self.progress = JobProgress(self.jobs)
         self.table = item_table("modelHoldsTable")
+        sortable(self.table)  # by how often, by share, by the mean delta: frequent words lead the first order
         self.table.clicked.connect(self._word_chosen)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -97,11 +105,14 @@ class ModelHolds(WorkerPanel):
             return
         metric = run.metrics[k]
         d = metric.decimals
-        rows = [[name_item(h.word), cell(f"{h.raised:,}", [int(s) for s in h.segments],
-                                         f"where leaving “{h.word}” out raised {metric.name}"),
-                 cell(f"{h.occurrences:,}"), cell(f"{h.raised / h.occurrences:.0%}"), cell(f"{h.mean_delta:+.{d}f}")]
-                for h in found]
-        fill(self.table, ["word", "raised", "occurs", "share", f"mean Δ {metric.name}"], rows)
+        rows = [[cell(f"{n + 1}", value=n), _word(h.word),
+                 cell(f"{h.raised:,}", [int(s) for s in h.segments], f"where leaving “{h.word}” out raised {metric.name}",
+                      value=h.raised),
+                 cell(f"{h.occurrences:,}", value=h.occurrences),
+                 cell(f"{h.raised / h.occurrences:.0%}", value=h.raised / h.occurrences),
+                 cell(f"{h.mean_delta:+.{d}f}", value=h.mean_delta)]
+                for n, h in enumerate(found)]
+        fill(self.table, ["#", "word", "raised", "occurs", "share", f"mean Δ {metric.name}"], rows)
         name = run.systems[b].name
         if found:
             top = found[0]
@@ -116,7 +127,8 @@ class ModelHolds(WorkerPanel):
         if self.found is None:
             return
         _k, _b, words = self.found
-        held = words[index.row()]
+        rank = model_of(self.table).item(index.row(), 0).data(SORT)  # the row's word, in whatever order shown
+        held = words[int(rank)]
         sentences = np.array(held.segments, dtype=np.int64)
         self.sentences_chosen.emit(sentences, f"{len(sentences)} sentences where leaving “{held.word}” out raised "
                                               "the score")
