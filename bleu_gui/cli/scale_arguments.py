@@ -1,5 +1,5 @@
 """The flags that hand a run's neural work to engines elsewhere and read their answers back by key (the LLM judge's
-requests as an OpenAI batch), and their one reading of the Namespace."""
+requests as an OpenAI batch, COMET's items as comet-score shards), and their one reading of the Namespace."""
 
 from __future__ import annotations
 

@@ -55,19 +55,19 @@ def import_batches(scale: Scale, metrics: Sequence[MetricConfig], say: Callable[
     """Import ``--llm-batch-in``'s output files into the judge's cache (each kind of line left out said), and
     ``--comet-batch-in``'s shards into COMET's."""
     if scale.comet_batch_in:
-        _import_comet(scale.comet_batch_in, metrics, say)
-    if not scale.llm_batch_in:
-        return
+        from ..core.metrics.comet.batch import import_comet_batch_into
+        from ..core.metrics.comet.cache import cache_path as comet_cache_path
 
-    from ..core.metrics.llm.batch import import_batch
-    from ..core.metrics.llm.cache import AnswerCache, cache_path
-
-    cache = AnswerCache(cache_path(getattr(_judge(metrics, "--llm-batch-in"), "cache", "")))
-    try:
-        for line in import_batch(cache, scale.llm_batch_in).said():
+        comet = next(m for m in metrics if m.key == "comet")
+        for line in import_comet_batch_into(comet_cache_path(getattr(comet, "cache", "")), scale.comet_batch_in):
             say(line)
-    finally:
-        cache.close()
+    if scale.llm_batch_in:
+        from ..core.metrics.llm.batch import import_batch_into
+        from ..core.metrics.llm.cache import cache_path
+
+        judge = _judge(metrics, "--llm-batch-in")
+        for line in import_batch_into(cache_path(getattr(judge, "cache", "")), scale.llm_batch_in):
+            say(line)
 
 
 def hand_off(scale: Scale, run: Run, say: Callable[[str], None]) -> None:
@@ -75,28 +75,11 @@ def hand_off(scale: Scale, run: Run, say: Callable[[str], None]) -> None:
     answered every request)."""
     if not scale.llm_batch_out:
         return
-    from ..core.output.llm_batch import SHARD_REQUESTS, write_batch
+    from ..core.output.llm_batch import SHARD_REQUESTS, hand_off_missing
 
     files = [s.file for s in run.systems]
-    handed = [h for h in (m.requests_missing(files) for m in run.metrics) if h is not None]
-    if not handed:
-        say("LLM batch: nothing to hand off: the judge's cache answers every request of the run")
-        return
-    for h in handed:
-        say(write_batch(scale.llm_batch_out, h, scale.llm_batch_shard or SHARD_REQUESTS).said())
-
-
-def _import_comet(folder: str, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:
-
-    from ..core.metrics.comet.batch import import_comet_batch
-    from ..core.metrics.comet.cache import ScoreCache, cache_path
-
-    cache = ScoreCache(cache_path(getattr(next(m for m in metrics if m.key == "comet"), "cache", "")))
-    try:
-        for line in import_comet_batch(cache, folder).said():
-            say(line)
-    finally:
-        cache.close()
+    for judge in (m for m in run.metrics if m.key == "llm"):
+        say(hand_off_missing(scale.llm_batch_out, judge, files, scale.llm_batch_shard or SHARD_REQUESTS))
 
 
 def comet_hand_off(scale: Scale, run_inputs: Inputs, metrics: Sequence[MetricConfig], say: Callable[[str], None]) -> None:

@@ -35,9 +35,13 @@ def _registry() -> dict[str, object]:
     return dict(DATASETS)
 
 
+def _pairs(dataset: object) -> list[str]:
+    return list(getattr(dataset, "langpairs", {}) or {})
+
+
 def registry_pairs() -> dict[str, list[str]]:
     """Every test set sacreBLEU knows, with its language pairs."""
-    return {name: list(getattr(d, "langpairs", {}) or {}) for name, d in _registry().items()}
+    return {name: _pairs(d) for name, d in _registry().items()}
 
 
 def cache_folder() -> Path:
@@ -56,13 +60,13 @@ def test_set_files(name: str, langpair: str | None) -> TestSetFiles:
         said = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InputError(f"{term('test_set', name)}: sacreBLEU has no test set of that name{said}")
     dataset: Any = datasets[name]
-    pairs = list(getattr(dataset, "langpairs", {}) or {})
+    pairs = _pairs(dataset)
+    listed = f"{', '.join(pairs[:12])}{' …' if len(pairs) > 12 else ''}"
     if not langpair:
         raise InputError(f"{term('test_set', name)}: name the language pair ({term('language_pair')}); it has "
-                         f"{', '.join(pairs[:12])}{' …' if len(pairs) > 12 else ''}")
+                         f"{listed}")
     if langpair not in pairs:
-        raise InputError(f"{term('test_set', name)} has no language pair {langpair} (it has "
-                         f"{', '.join(pairs[:12])}{' …' if len(pairs) > 12 else ''})")
+        raise InputError(f"{term('test_set', name)} has no language pair {langpair} (it has {listed})")
     try:
         fields = list(dataset.fieldnames(langpair))
         files = [Path(f) for f in dataset.get_files(langpair)]

@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 T = TypeVar("T")
 
@@ -119,6 +119,12 @@ class SqliteCache:
                 self.patiently(lambda: _execute_many(db, statement, rows))
             except (sqlite3.Error, OSError) as exc:
                 self.failed(exc)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         with self.lock:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ExportError
-from ..metrics.base import HandOff
+from ..inputs.text_files import SegmentFile
+from ..metrics.base import HandOff, Metric
 from .exports import write_atomic
 
 SHARD_REQUESTS = 50_000  # OpenAI's Batch API takes at most 50,000 requests a file
@@ -72,3 +73,13 @@ def write_batch(folder: str | Path, handed: HandOff, shard_requests: int = SHARD
     for start, shard in zip(range(0, len(requests), shard_requests), shards):
         handed.mark([i for i, _ in requests[start:start + shard_requests]], at, shard.name)
     return BatchWritten(out, written, tuple(shards), len(requests))
+
+
+def hand_off_missing(folder: str | Path, metric: Metric, systems: list[SegmentFile],
+                     shard_requests: int = SHARD_REQUESTS) -> str:
+    """Write the requests ``metric`` (an LLM judge) would send for ``systems`` that its cache cannot answer into
+    ``folder`` as an OpenAI batch; what was done, in one line (nothing is written when the cache answers them all)."""
+    handed = metric.requests_missing(systems)
+    if handed is None:
+        return "LLM batch: nothing to hand off: the judge's cache answers every request of the run"
+    return write_batch(folder, handed, shard_requests).said()

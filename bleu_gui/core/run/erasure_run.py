@@ -20,7 +20,7 @@ WORD_TOKENIZERS = ("ja-mecab", "ko-mecab", "zh")
 BY_LANGUAGE = {"ja": "ja-mecab", "ko": "ko-mecab", "zh": "zh"}
 
 
-def _splitting(name: str, language: str, texts: Sequence[Sequence[str]]) -> tuple[str, Tokenize | None]:
+def _splitting_name(name: str, language: str, texts: Sequence[Sequence[str]]) -> str:
     """Tokenizer ``name`` where it makes words of a script without spaces; else the one sacreBLEU takes for
     ``language``; else the one for the script ``texts`` are mostly written in; else whitespace."""
     if name not in WORD_TOKENIZERS:
@@ -28,9 +28,25 @@ def _splitting(name: str, language: str, texts: Sequence[Sequence[str]]) -> tupl
     if name not in WORD_TOKENIZERS:
         found = cjk_script(texts)
         name = found[1] if found is not None else ""
-    if name in WORD_TOKENIZERS:
-        return name, load_tokenizer(name)
-    return "whitespace", None
+    return name if name in WORD_TOKENIZERS else "whitespace"
+
+
+def _with_tokenizer(name: str) -> tuple[str, Tokenize | None]:
+    return name, (load_tokenizer(name) if name in WORD_TOKENIZERS else None)
+
+
+def splitting_name(run: Run) -> str:
+    """The name of :func:`word_splitting`'s splitting (no tokenizer loaded)."""
+    bleu = run.bleu
+    texts = [r.lines for r in run.references] or [s.lines for s in run.systems[:1]]
+    return _splitting_name(bleu.config.tokenizer_name if bleu is not None else "", run.context.target_language, texts)
+
+
+def source_splitting_name(run: Run) -> str:
+    """The name of :func:`source_word_splitting`'s splitting (no tokenizer loaded)."""
+    languages, source = run.context.languages, run.context.source
+    return _splitting_name("", languages[0] if languages is not None else "",
+                           [source.lines] if source is not None else [])
 
 
 def word_splitting(run: Run) -> tuple[str, Tokenize | None]:
@@ -38,26 +54,24 @@ def word_splitting(run: Run) -> tuple[str, Tokenize | None]:
     spaces (Japanese, Chinese, Korean); else the one sacreBLEU takes for the declared target language; else the one
     for the script the references (without them, the candidates) are mostly written in; else whitespace — and its
     name, said on screen."""
-    bleu = run.bleu
-    texts = [r.lines for r in run.references] or [s.lines for s in run.systems[:1]]
-    return _splitting(bleu.config.tokenizer_name if bleu is not None else "", run.context.target_language, texts)
+    return _with_tokenizer(splitting_name(run))
 
 
 def source_word_splitting(run: Run) -> tuple[str, Tokenize | None]:
     """How the run splits its source into words: by the declared source language, else by the script the source is
     mostly written in (a Chinese source of a zh-en run is split by sacreBLEU's zh, whatever the target's)."""
-    languages, source = run.context.languages, run.context.source
-    return _splitting("", languages[0] if languages is not None else "", [source.lines] if source is not None else [])
+    return _with_tokenizer(source_splitting_name(run))
 
 
 def splitting_fields(run: Run) -> dict[str, str]:
     """The word splittings by name, as the JSON output gives them."""
-    return {"word_splitting": word_splitting(run)[0], "source_word_splitting": source_word_splitting(run)[0]}
+    return {"word_splitting": splitting_name(run), "source_word_splitting": source_splitting_name(run)}
 
 
 def words_said(run: Run) -> str:
-    """The word splitting as the screen says it: the candidate's, and the source's where it differs."""
-    target, source = word_splitting(run)[0], source_word_splitting(run)[0]
+    """The word splitting as the screen says it: the candidate's, and the source's where it differs (by name: the
+    window's title loads no tokenizer on its thread)."""
+    target, source = splitting_name(run), source_splitting_name(run)
     has_source = run.context.source is not None
     return f"words by {target}" + (f", the source's by {source}" if has_source and source != target else "")
 

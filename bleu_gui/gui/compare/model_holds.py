@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
 from ...core import Run
 from ...core.analysis.erasure import Held, held_against
-from ...core.run.erasure_run import corpus_erasure, word_splitting
+from ...core.run.erasure_run import corpus_erasure, splitting_name
 from ...core.run.model_whatif import model_metrics
 from ..controller import Controller
 from ..widgets.item_tables import SORT, cell, fill, item_table, model_of, name_item, sortable
@@ -120,7 +120,7 @@ class ModelHolds(WorkerPanel):
                     f"{top.raised:,} of its {top.occurrences:,} occurrences (mean {top.mean_delta:+.{d}f}).")
         else:
             said = f"Leaving out no word of {name} raises {metric.name}."
-        self._ready(f"{said} {texts:,} texts scored; words by {word_splitting(run)[0]}; {metric.signature()}.")
+        self._ready(f"{said} {texts:,} texts scored; words by {splitting_name(run)}; {metric.signature()}.")
 
     @Slot(QModelIndex)
     def _word_chosen(self, index: QModelIndex) -> None:

@@ -88,7 +88,7 @@ class MetricEvidence(QWidget):
         split.setStretchFactor(MAX_PANES, 2)  # the erasure's text and its account need more than a pane's room
         # Once this sentence's panes are shown too (the erasure may show first: the controller's signal reaches it
         # before the panes' refresh).
-        self.erasure.first_shown.connect(lambda: QTimer.singleShot(0, self._room_for_erasure))
+        self.erasure.first_shown.connect(lambda: QTimer.singleShot(0, self, self._room_for_erasure))
         box.addWidget(split, 1)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
         self.bottom.addWidget(self.explain_panel)

@@ -14,17 +14,15 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from ...core import Run
+from ...core import Run, SegmentFile
 from ...core.metrics.base import Metric
-from ...core.metrics.comet.batch import import_comet_batch
-from ...core.metrics.comet.cache import ScoreCache
+from ...core.metrics.comet.batch import import_comet_batch_into
 from ...core.metrics.comet.cache import cache_path as comet_cache_path
 from ...core.metrics.family import MetricConfig
-from ...core.metrics.llm.batch import import_batch
-from ...core.metrics.llm.cache import AnswerCache, cache_path
+from ...core.metrics.llm.batch import import_batch_into
+from ...core.metrics.llm.cache import cache_path
 from ...core.metrics.registry import bind
-from ...core.output.comet_batch import hand_off_missing
-from ...core.output.llm_batch import write_batch
+from ...core.output import comet_batch, llm_batch
 from ..controller import Controller
 from ..file_dialogs import ask_folder, ask_open_many
 from ..jobs import JobController
@@ -75,12 +73,20 @@ class BatchActions(QObject):
         k = _index(run, key)
         return str(getattr(run.config.metrics[k] if k is not None else self._settings(key), "cache", ""))
 
-    def _imported(self, run: Run, key: str) -> Callable[[list[str]], None]:
+    def _hand_off(self, run: Run, key: str, folder: str | Path,
+                  write: Callable[[str | Path, Metric, list[SegmentFile]], str]) -> int:
+        """Write what the metric ``key`` lacks for ``run``'s systems into ``folder``, in the worker."""
+        settings, files = self._settings(key), [s.file for s in run.systems]
+        return self._submit(lambda _progress: write(folder, metric_of(run, key, settings), files), self.said.emit)
+
+    def _import(self, run: Run, key: str, work: Callable[[], list[str]]) -> int:
+        """Import a batch's answers in the worker (``work``), say them, and score ``run`` again where it is still
+        shown and has the metric: it reads the answers from its cache, and asks only for what is still missing."""
         def done(lines: list[str]) -> None:
             self.said.emit(" · ".join(lines))
             if _index(run, key) is not None and self.controller.whole_run is run:
-                self._score_again()  # the metric reads the answers from its cache; what is still missing is asked
-        return done
+                self._score_again()
+        return self._submit(lambda _progress: work(), done)
 
     def _submit(self, work: Callable[[object], object], done: Callable[..., None]) -> int:
         return self.jobs.submit(work, done, lambda message, _details: self.failed.emit(message))
@@ -94,15 +100,7 @@ class BatchActions(QObject):
 
     def export(self, run: Run, folder: str | Path) -> int:
         """Write the requests the judge lacks for ``run``'s systems into ``folder``; returns the job id."""
-        settings, files = self._settings("llm"), [s.file for s in run.systems]
-
-        def work(_progress: object) -> str:
-            handed = metric_of(run, "llm", settings).requests_missing(files)
-            if handed is None:
-                return "LLM batch: nothing to hand off: the judge's cache answers every request of the run"
-            return write_batch(folder, handed).said()
-
-        return self._submit(work, self.said.emit)
+        return self._hand_off(run, "llm", folder, llm_batch.hand_off_missing)
 
     def ask_import(self, run: Run) -> None:
         files = ask_open_many(self._parent, self.controller.state, "llm-batch", "The batch's output files",
@@ -113,15 +111,7 @@ class BatchActions(QObject):
     def import_outputs(self, run: Run, files: list[str]) -> int:
         """Import the output ``files`` into the judge's cache, then score again; returns the job id."""
         cache = cache_path(self._cache_of(run, "llm"))
-
-        def work(_progress: object) -> list[str]:
-            store = AnswerCache(cache)
-            try:
-                return import_batch(store, files).said()
-            finally:
-                store.close()
-
-        return self._submit(work, self._imported(run, "llm"))
+        return self._import(run, "llm", lambda: import_batch_into(cache, files))
 
     # -- COMET
 
@@ -133,12 +123,7 @@ class BatchActions(QObject):
 
     def export_comet(self, run: Run, folder: str | Path) -> int:
         """Write the COMET items the cache lacks for ``run``'s systems into ``folder``; returns the job id."""
-        settings, files = self._settings("comet"), [s.file for s in run.systems]
-
-        def work(_progress: object) -> str:
-            return hand_off_missing(folder, metric_of(run, "comet", settings), files)
-
-        return self._submit(work, self.said.emit)
+        return self._hand_off(run, "comet", folder, comet_batch.hand_off_missing)
 
     def ask_import_comet(self, run: Run) -> None:
         folder = ask_folder(self._parent, self.controller.state, "comet-batch",
@@ -149,12 +134,4 @@ class BatchActions(QObject):
     def import_comet(self, run: Run, folder: str | Path) -> int:
         """Import the batch's scored shards in ``folder`` into COMET's cache, then score again; returns the job id."""
         cache = comet_cache_path(self._cache_of(run, "comet"))
-
-        def work(_progress: object) -> list[str]:
-            store = ScoreCache(cache)
-            try:
-                return import_comet_batch(store, folder).said()
-            finally:
-                store.close()
-
-        return self._submit(work, self._imported(run, "comet"))
+        return self._import(run, "comet", lambda: import_comet_batch_into(cache, folder))

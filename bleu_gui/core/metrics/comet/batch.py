@@ -109,6 +109,12 @@ def _shard_rows(folder: Path, shard: dict[str, Any], manifest: dict[str, Any]) -
     return rows
 
 
+def import_comet_batch_into(cache_file: Path, folder: str | Path) -> list[str]:
+    """Import the scored shards of the batch in ``folder`` into COMET's cache file; what was kept and left out."""
+    with ScoreCache(cache_file) as cache:
+        return import_comet_batch(cache, folder).said()
+
+
 def import_comet_batch(cache: ScoreCache, folder: str | Path) -> CometImported:
     """Import every shard of the batch in ``folder`` that passes its checks into ``cache`` (see the module)."""
     out = Path(folder).expanduser()

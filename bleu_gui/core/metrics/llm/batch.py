@@ -154,6 +154,12 @@ def _checked_shards(manifest: str) -> tuple[dict[str, Any] | None, set[str], str
     return facts, good, why
 
 
+def import_batch_into(cache_file: Path, files: Sequence[str | Path]) -> list[str]:
+    """Import the batch output ``files`` into the judge's cache file; what was kept and left out, one line a kind."""
+    with AnswerCache(cache_file) as cache:
+        return import_batch(cache, files).said()
+
+
 def import_batch(cache: AnswerCache, files: Sequence[str | Path]) -> Imported:
     """Import the answers of the batch output ``files`` into ``cache`` (see the module)."""
     done = Imported()
